@@ -1,0 +1,105 @@
+# Varia - build, test and benchmark. `make` builds ./varia; `make test` runs every test.
+CC      ?= cc
+CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wwrite-strings -Wundef -Werror
+OPT     ?= -O2 -DNDEBUG
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -Ibuild/gen
+LDLIBS  +=
+
+BUILD    = build
+GEN      = $(BUILD)/gen
+OBJ      = $(BUILD)/obj
+
+LIB_SRC  = $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench play asan clean golden-update
+
+all: varia
+
+deps:
+	@scripts/deps.sh build
+
+# The generated parser: bison and flex output lives only under build/gen.
+$(GEN)/parser.c $(GEN)/parser.h: grammar/parser.y | $(GEN)
+	@scripts/deps.sh build
+	bison -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
+
+$(GEN)/lexer.c $(GEN)/lexer.h: grammar/lexer.l $(GEN)/parser.h | $(GEN)
+	@scripts/deps.sh build
+	flex --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
+
+# Generated code is not ours to make warning-free in every respect.
+$(OBJ)/parser.o: $(GEN)/parser.c $(GEN)/lexer.h | $(OBJ)
+	$(CC) $(CSTD) $(OPT) -Wall -Werror -Wno-unused-function -MMD -MP -iquote src -I$(GEN) -c $< -o $@
+$(OBJ)/lexer.o: $(GEN)/lexer.c $(GEN)/parser.h | $(OBJ)
+	$(CC) $(CSTD) $(OPT) -Wall -Werror -Wno-unused-function -Wno-sign-compare -MMD -MP -iquote src -I$(GEN) -c $< -o $@
+
+$(OBJ)/parse.o: $(GEN)/parser.h $(GEN)/lexer.h
+
+$(OBJ)/%.o: src/%.c | $(OBJ)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libvaria.a: $(LIB_OBJ)
+	ar rcs $@ $^
+
+varia: $(OBJ)/main.o $(BUILD)/libvaria.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvaria.a | $(BUILD)/tests
+	@scripts/deps.sh test
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libvaria.a -lcmocka $(LDLIBS)
+
+$(GEN) $(OBJ) $(BUILD)/tests:
+	mkdir -p $@
+
+# ---- tests -------------------------------------------------------------------------------
+test: varia unit golden perft crosscheck
+	@echo "all tests passed"
+
+unit: $(UNIT_BIN)
+	@scripts/deps.sh test
+	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
+
+golden: varia
+	@sh tests/run_golden.sh ./varia
+
+golden-update: varia
+	@sh tests/run_golden.sh ./varia --update
+
+perft: varia
+	@sh tests/run_perft.sh ./varia shallow
+
+perft-deep: varia
+	@sh tests/run_perft.sh ./varia deep
+
+crosscheck: varia
+	@scripts/deps.sh oracle
+	@sh tests/crosscheck.sh ./varia
+
+bench: varia
+	@sh tests/bench.sh ./varia
+
+play: varia
+	./varia play
+
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.
+asan:
+	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" VARIA_BIN=build/asan/varia asan-inner
+
+asan-inner: $(BUILD)/varia-bin $(UNIT_BIN)
+	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
+	@sh tests/run_golden.sh $(BUILD)/varia-bin
+	@sh tests/run_perft.sh $(BUILD)/varia-bin shallow
+
+$(BUILD)/varia-bin: $(OBJ)/main.o $(BUILD)/libvaria.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+clean:
+	rm -rf build varia
+
+-include $(wildcard $(OBJ)/*.d)

@@ -1,0 +1,769 @@
+/* parser.y - the rule-file grammar. Actions only build syntax-tree nodes (ast_* constructors and
+ * the parse_* helpers of parse_internal.h); meaning is given later by sema.c.
+ * Pure (reentrant) parser with locations: all state lives in ParseCtx. Errors are recovered at
+ * item level (top-level items, piece items, statements), so every syntax error is reported. */
+
+%require "3.8"
+%define api.pure full
+%define api.prefix {rl_}
+%define api.token.prefix {TOK_}
+%define parse.error custom
+%define parse.lac full
+%locations
+%expect 0
+%param {yyscan_t scanner}
+%parse-param {ParseCtx *ctx}
+
+%code requires {
+#include "parse_internal.h"
+}
+
+%code {
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+/* Bison location (last column inclusive) to SrcLoc. */
+#define L(x) parse_loc(ctx, (x).first_line, (x).first_column, (x).last_line, (x).last_column)
+
+/* In a `list error` rule: resynchronise on the list at bracket depth `depth` (see
+ * parse_recover), leaving error mode at once when that is safe. yychar/yylloc: the lookahead. */
+#define RECOVER(depth, mode) \
+    do { \
+        if (parse_recover(ctx, (int)(depth), (mode), yychar, yylloc.first_line, yylloc.first_column)) \
+            yyerrok; \
+    } while (0)
+
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, ParseCtx *ctx, const char *msg);
+static Ast *mk(AstKind kind, SrcLoc loc);
+static Ast *mk_num(AstKind kind, SrcLoc loc, long a, long b);
+static Ast *mk_sub(AstKind kind, SrcLoc loc, int sub);
+static Ast *mk_cond(SrcLoc loc, const char *what, char *owned2);
+static void chain_set_end(Ast *top, SrcLoc end);
+static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PRINTF_LIKE(4, 5);
+}
+
+%union {
+    char *str;          /* owned, from IDENT/STRING */
+    const char *lit;    /* static text */
+    long num;
+    IntPair pair;
+    Ast *node;
+    AstChain chain;
+}
+
+%destructor { free($$); } <str>
+%destructor { ast_free($$); } <node>
+%destructor { ast_free($$.top); } <chain>
+
+%token <str>  IDENT  "identifier"
+%token <num>  INT    "integer"
+%token <str>  STRING "string"
+%token <pair> SIZE   "board size"
+%token <num>  LBRACE "'{'"   /* value: bracket depth inside it (error recovery uses it) */
+%token KW_VERSION "'version'"
+%token KW_GAME "'game'"
+%token KW_PLAYERS "'players'"
+%token KW_TURN_ORDER "'turn-order'"
+%token KW_BOARD "'board'"
+%token KW_HOLES "'holes'"
+%token KW_X "'x'"
+%token KW_ORIENTATION "'orientation'"
+%token KW_DIRECTION "'direction'"
+%token KW_LINK "'link'"
+%token KW_FROM "'from'"
+%token KW_TO "'to'"
+%token KW_DIRSET "'dirset'"
+%token KW_ZONE "'zone'"
+%token KW_FOR "'for'"
+%token KW_RELATIVE "'relative'"
+%token KW_RANK "'rank'"
+%token KW_FILE "'file'"
+%token KW_ALL "'all'"
+%token KW_OPTION "'option'"
+%token KW_DEFAULT "'default'"
+%token KW_WHEN "'when'"
+%token KW_PIECE "'piece'"
+%token KW_MACRO "'macro'"
+%token KW_SETUP "'setup'"
+%token KW_END "'end'"
+%token KW_CHECKMATE "'checkmate'"
+%token KW_STALEMATE "'stalemate'"
+%token KW_REPETITION "'repetition'"
+%token KW_NMOVE "'nmove'"
+%token KW_MATERIAL "'material'"
+%token KW_VS "'vs'"
+%token KW_SAME_COLOUR "'same-colour'"
+%token KW_WIN "'win'"
+%token KW_LOSS "'loss'"
+%token KW_DRAW "'draw'"
+%token KW_FORBID "'forbid'"
+%token KW_ALLOW "'allow'"
+%token KW_LETTER "'letter'"
+%token KW_SYMBOL "'symbol'"
+%token KW_VALUE "'value'"
+%token KW_STEP "'step'"
+%token KW_LEAP "'leap'"
+%token KW_SLIDE "'slide'"
+%token KW_LEGS "'legs'"
+%token KW_HOP "'hop'"
+%token KW_EN_PASSANT "'en-passant'"
+%token KW_MOVE_ONLY "'move-only'"
+%token KW_CAPTURE_ONLY "'capture-only'"
+%token KW_RANGE "'range'"
+%token KW_SETS_EP "'sets-ep'"
+%token KW_CASTLE "'castle'"
+%token KW_KING "'king'"
+%token KW_ROOK "'rook'"
+%token KW_PROMOTE "'promote'"
+%token KW_IN "'in'"
+%token KW_OPTIONAL "'optional'"
+%token KW_MOVE "'move'"
+%token KW_USE "'use'"
+%token KW_VERIFY "'verify'"
+%token KW_IF "'if'"
+%token KW_ELSE "'else'"
+%token KW_WHILE "'while'"
+%token KW_EITHER "'either'"
+%token KW_OR "'or'"
+%token KW_ADD "'add'"
+%token KW_CAPTURE "'capture'"
+%token KW_MARK "'mark'"
+%token KW_BACK "'back'"
+%token KW_ORIGIN "'origin'"
+%token KW_GOTO "'goto'"
+%token KW_CHANGE "'change'"
+%token KW_SET_EP "'set-ep'"
+%token KW_FAIL "'fail'"
+%token KW_EMPTY "'empty'"
+%token KW_ENEMY "'enemy'"
+%token KW_FRIEND "'friend'"
+%token KW_EP "'ep'"
+%token KW_ATTACKED "'attacked'"
+%token KW_UNMOVED "'unmoved'"
+%token KW_LAST_TO "'last-to'"
+%token KW_LAST_FROM "'last-from'"
+%token KW_NOT "'not'"
+%token KW_AND "'and'"
+%token KW_ON_BOARD "'on-board'"
+%token KW_SYM "'sym'"
+
+%type <node> item items players player names board_body board_items cellrefs cellref
+%type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
+%type <node> pitems pi_closed pi_idopen pi_letopen pi_noid pi_nolet closed_item
+%type <node> atom_head atom_mods modifier promote_head castle_base strings opt_args args arg
+%type <node> stmts stmt block either_alts cond or_cond and_cond unary primary
+%type <chain> if_chain nots
+%type <num> atom_kw
+%type <lit> result
+%type <str> opt_ident opt_default
+%type <pair> size
+
+%%
+
+/* ---- top level ------------------------------------------------------------------------- */
+
+/* Items go straight into ctx->root, so the tree survives an aborted parse. */
+file
+    : %empty
+    | file item             { ast_add(ctx->root, $2); yyerrok; }
+    | file ';'              { yyerrok; }
+    | file error            { RECOVER(0, PARSE_SYNC_TOP); }
+    ;
+
+/* Top-level items inside a `when` (a holder node whose children are moved to the WHEN).
+ * $<num>0 is the '{' below the list: its bracket depth is where recovery resumes. */
+items
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | items item            { $$ = ast_add($1, $2); yyerrok; }
+    | items ';'             { $$ = $1; yyerrok; }
+    | items error           { $$ = $1; RECOVER($<num>0, PARSE_SYNC_ITEMS); }
+    ;
+
+item
+    : KW_VERSION INT        { $$ = mk_num(AST_VERSION, L(@$), $2, 0); }
+    | KW_GAME STRING        { $$ = parse_text_node(AST_GAME, L(@$), $2); }
+    | KW_PLAYERS players    { $$ = parse_adopt(mk(AST_PLAYERS, L(@$)), $2); }
+    | KW_TURN_ORDER names   { $$ = parse_adopt(mk(AST_TURN_ORDER, L(@$)), $2); }
+    | KW_BOARD opt_ident size board_body
+        {
+            $$ = parse_text_node(AST_BOARD, L(@$), $2);
+            $$->num[0] = $3.a;
+            $$->num[1] = $3.b;
+            parse_adopt($$, $4);
+        }
+    | KW_ORIENTATION IDENT IDENT
+        { $$ = parse_text2_node(AST_ORIENTATION, L(@$), $2, $3); }
+    | KW_DIRECTION IDENT '=' '(' INT ',' INT ')'
+        {
+            $$ = parse_text_node(AST_DIRECTION, L(@$), $2);
+            $$->num[0] = $5;
+            $$->num[1] = $7;
+        }
+    | KW_LINK IDENT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_LINK, L(@$), $2);
+            ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+        }
+    | KW_DIRSET IDENT '=' dirterms
+        { $$ = parse_adopt(parse_text_node(AST_DIRSET, L(@$), $2), $4); }
+    | KW_ZONE IDENT '=' cellspecs
+        {
+            $$ = parse_adopt(parse_text_node(AST_ZONE, L(@$), $2), $4);
+            $$->sub = ZONE_ABSOLUTE;
+        }
+    | KW_ZONE IDENT KW_FOR IDENT '=' cellspecs
+        {
+            $$ = parse_adopt(parse_text2_node(AST_ZONE, L(@$), $2, $4), $6);
+            $$->sub = ZONE_FOR;
+        }
+    | KW_ZONE IDENT KW_RELATIVE '=' cellspecs
+        {
+            $$ = parse_adopt(parse_text_node(AST_ZONE, L(@$), $2), $5);
+            $$->sub = ZONE_RELATIVE;
+        }
+    | KW_OPTION IDENT LBRACE names '}' opt_default
+        { $$ = parse_adopt(parse_text2_node(AST_OPTION, L(@$), $2, $6), $4); }
+    | KW_WHEN IDENT '=' IDENT LBRACE items '}'
+        { $$ = parse_adopt(parse_text2_node(AST_WHEN, L(@$), $2, $4), $6); }
+    | KW_PIECE IDENT LBRACE pitems '}'
+        { $$ = parse_adopt(parse_text_node(AST_PIECE, L(@$), $2), $4); }
+    | KW_MACRO IDENT '(' opt_params ')' LBRACE pitems '}'
+        {
+            $$ = parse_text_node(AST_MACRO, L(@$), $2);
+            $$->num[0] = $4->nkids;
+            parse_adopt($$, $4);
+            parse_adopt($$, $7);
+        }
+    | KW_SETUP STRING       { $$ = parse_text_node(AST_SETUP, L(@$), $2); }
+    | KW_END KW_CHECKMATE result
+        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); }
+    | KW_END KW_STALEMATE result
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); }
+    | KW_END KW_REPETITION INT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_REPETITION);
+            $$->text = xstrdup($4);
+            $$->num[0] = $3;
+        }
+    | KW_END KW_NMOVE INT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_NMOVE);
+            $$->text = xstrdup($4);
+            $$->num[0] = $3;
+        }
+    | KW_END KW_MATERIAL result LBRACE matlines '}'
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
+            $$->text = xstrdup($3);
+        }
+    | KW_END KW_MATERIAL result LBRACE matlines ',' '}'
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
+            $$->text = xstrdup($3);
+        }
+    | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
+    | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
+    ;
+
+players
+    : player                { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | players player        { $$ = ast_add($1, $2); }
+    ;
+
+player
+    : IDENT                 { $$ = parse_text_node(AST_PLAYER, L(@$), $1); }
+    | IDENT '(' IDENT ')'   { $$ = parse_text2_node(AST_PLAYER, L(@$), $1, $3); }
+    ;
+
+names
+    : IDENT                 { $$ = ast_add(mk(AST_BLOCK, L(@$)), parse_text_node(AST_NAME, L(@1), $1)); }
+    | names IDENT           { $$ = ast_add($1, parse_text_node(AST_NAME, L(@2), $2)); }
+    ;
+
+opt_ident
+    : %empty                { $$ = NULL; }
+    | IDENT
+    ;
+
+opt_default
+    : %empty                { $$ = NULL; }
+    | KW_DEFAULT IDENT      { $$ = $2; }
+    ;
+
+size
+    : INT KW_X INT          { $$.a = $1; $$.b = $3; }
+    | SIZE
+    ;
+
+board_body
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | LBRACE board_items '}' { $$ = $2; }
+    ;
+
+board_items
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | board_items KW_HOLES cellrefs
+        {
+            Ast *holes = parse_adopt(mk(AST_HOLES, parse_loc(ctx, @2.first_line, @2.first_column,
+                                                             @3.last_line, @3.last_column)), $3);
+            $$ = ast_add($1, holes);
+        }
+    | board_items ';'
+    ;
+
+cellrefs
+    : cellref               { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | cellrefs cellref      { $$ = ast_add($1, $2); }
+    ;
+
+/* A cell, optionally on a named board: e4 or main:e4. */
+cellref
+    : IDENT                 { $$ = parse_text_node(AST_NAME, L(@$), $1); }
+    | IDENT ':' IDENT       { $$ = parse_text2_node(AST_NAME, L(@$), $3, $1); }
+    ;
+
+cellspecs
+    : cellspec              { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | cellspecs cellspec    { $$ = ast_add($1, $2); }
+    ;
+
+cellspec
+    : cellref
+    | KW_RANK INT           { $$ = mk_num(AST_RANK, L(@$), $2, 0); }
+    | IDENT ':' KW_RANK INT { $$ = parse_text_node(AST_RANK, L(@$), $1); $$->num[0] = $4; }
+    | KW_FILE IDENT         { $$ = parse_text_node(AST_FILE_SPEC, L(@$), $2); }
+    | IDENT ':' KW_FILE IDENT { $$ = parse_text2_node(AST_FILE_SPEC, L(@$), $4, $1); }
+    | KW_ALL                { $$ = mk(AST_ALL, L(@$)); }
+    ;
+
+opt_params
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | params
+    ;
+
+params
+    : IDENT                 { $$ = ast_add(mk(AST_BLOCK, L(@$)), parse_text_node(AST_NAME, L(@1), $1)); }
+    | params ',' IDENT      { $$ = ast_add($1, parse_text_node(AST_NAME, L(@3), $3)); }
+    ;
+
+result
+    : KW_WIN                { $$ = "win"; }
+    | KW_LOSS               { $$ = "loss"; }
+    | KW_DRAW               { $$ = "draw"; }
+    ;
+
+matlines
+    : matline               { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | matlines ',' matline  { $$ = ast_add($1, $3); }
+    ;
+
+matline
+    : group KW_VS group     { $$ = ast_add(ast_add(mk(AST_MATLINE, L(@$)), $1), $3); }
+    | group KW_VS group KW_SAME_COLOUR
+        { $$ = ast_add(ast_add(mk_sub(AST_MATLINE, L(@$), 1), $1), $3); }
+    ;
+
+group
+    : IDENT                 { $$ = ast_add(mk(AST_GROUP, L(@$)), parse_text_node(AST_NAME, L(@1), $1)); }
+    | group IDENT           { $$ = ast_add($1, parse_text_node(AST_NAME, L(@2), $2)); $$->loc = L(@$); }
+    ;
+
+/* ---- piece items ----------------------------------------------------------------------- */
+
+/* A piece body is a list of items where a bare identifier is a flag (royal). Two items end in
+ * an open list of identifiers (the directions of an atom without modifiers, the piece types of
+ * a promote without `optional`): an identifier after them continues that list, it is not a
+ * flag. Likewise `letter` after a castle without its own letter is the castle's letter. The
+ * list nonterminals below encode this, so the grammar has no conflicts (a `;` ends an item). */
+pitems
+    : pi_closed
+    | pi_idopen
+    | pi_letopen
+    ;
+
+pi_noid         /* a list a flag may follow */
+    : pi_closed
+    | pi_letopen
+    ;
+
+pi_nolet        /* a list a `letter` item may follow */
+    : pi_closed
+    | pi_idopen
+    ;
+
+pi_closed
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | pitems closed_item    { $$ = ast_add($1, $2); yyerrok; }
+    | pi_noid IDENT         { $$ = ast_add($1, parse_text_node(AST_FLAG, L(@2), $2)); yyerrok; }
+    | pi_nolet KW_LETTER IDENT
+        {
+            SrcLoc loc = parse_loc(ctx, @2.first_line, @2.first_column, @3.last_line, @3.last_column);
+            $$ = ast_add($1, parse_text_node(AST_LETTER, loc, $3));
+            yyerrok;
+        }
+    | pitems ';'            { $$ = $1; yyerrok; }
+    | pitems error          { $$ = $1; RECOVER($<num>0, PARSE_SYNC_PIECE); }
+    ;
+
+pi_idopen
+    : pitems atom_head      { $$ = ast_add($1, $2); yyerrok; }
+    | pitems promote_head   { $$ = ast_add($1, $2); yyerrok; }
+    ;
+
+pi_letopen
+    : pitems castle_base    { $$ = ast_add($1, $2); yyerrok; }
+    ;
+
+closed_item
+    : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
+    | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
+    | atom_mods
+    | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
+    | castle_base KW_LETTER IDENT
+        {
+            $$ = $1;
+            $$->text = $3;  /* the node takes the string (same allocator as ast_new_text) */
+            $$->loc = L(@$);
+        }
+    | KW_MOVE LBRACE stmts '}'  { $$ = parse_adopt(mk(AST_MOVEBLOCK, L(@$)), $3); }
+    | KW_USE IDENT '(' opt_args ')'
+        { $$ = parse_adopt(parse_text_node(AST_USE, L(@$), $2), $4); }
+    | KW_WHEN IDENT '=' IDENT LBRACE pitems '}'
+        { $$ = parse_adopt(parse_text2_node(AST_WHEN, L(@$), $2, $4), $6); }
+    ;
+
+strings
+    : STRING                { $$ = ast_add(mk(AST_BLOCK, L(@$)), parse_text_node(AST_STRING, L(@1), $1)); }
+    | strings STRING        { $$ = ast_add($1, parse_text_node(AST_STRING, L(@2), $2)); }
+    ;
+
+atom_kw
+    : KW_STEP               { $$ = ATOM_STEP; }
+    | KW_LEAP               { $$ = ATOM_LEAP; }
+    | KW_SLIDE              { $$ = ATOM_SLIDE; }
+    | KW_LEGS               { $$ = ATOM_LEGS; }
+    | KW_HOP                { $$ = ATOM_HOP; }
+    | KW_EN_PASSANT         { $$ = ATOM_EN_PASSANT; }
+    ;
+
+atom_head
+    : atom_kw               { $$ = mk_sub(AST_ATOM, L(@$), (int)$1); }
+    | atom_head dirterm     { $$ = ast_add($1, $2); $$->loc = L(@$); }
+    ;
+
+atom_mods
+    : atom_head modifier    { $$ = ast_add($1, $2); $$->loc = L(@$); }
+    | atom_mods modifier    { $$ = ast_add($1, $2); $$->loc = L(@$); }
+    ;
+
+modifier
+    : KW_MOVE_ONLY          { $$ = mk_sub(AST_MOD, L(@$), MOD_MOVE_ONLY); }
+    | KW_CAPTURE_ONLY       { $$ = mk_sub(AST_MOD, L(@$), MOD_CAPTURE_ONLY); }
+    | KW_RANGE INT          { $$ = mk_sub(AST_MOD, L(@$), MOD_RANGE); $$->num[0] = $2; }
+    | KW_FROM IDENT         { $$ = parse_text_node(AST_MOD, L(@$), $2); $$->sub = MOD_FROM; }
+    | KW_TO IDENT           { $$ = parse_text_node(AST_MOD, L(@$), $2); $$->sub = MOD_TO; }
+    | KW_SETS_EP            { $$ = mk_sub(AST_MOD, L(@$), MOD_SETS_EP); }
+    ;
+
+promote_head
+    : KW_PROMOTE KW_IN IDENT KW_TO IDENT
+        { $$ = ast_add(parse_text_node(AST_PROMOTE, L(@$), $3), parse_text_node(AST_NAME, L(@5), $5)); }
+    | promote_head IDENT
+        { $$ = ast_add($1, parse_text_node(AST_NAME, L(@2), $2)); $$->loc = L(@$); }
+    ;
+
+castle_base
+    : KW_CASTLE KW_KING cellref cellref KW_ROOK cellref cellref
+        { $$ = ast_add(ast_add(ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $4), $6), $7); }
+    ;
+
+opt_args
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | args
+    ;
+
+args
+    : arg                   { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | args ',' arg          { $$ = ast_add($1, $3); }
+    ;
+
+/* A bare identifier argument is a NAME: the macro's use of the parameter gives it meaning. */
+arg
+    : IDENT                 { $$ = parse_text_node(AST_NAME, L(@$), $1); }
+    | vec
+    ;
+
+dirterms
+    : dirterm               { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | dirterms dirterm      { $$ = ast_add($1, $2); }
+    ;
+
+dirterm
+    : IDENT                 { $$ = parse_text_node(AST_DIR, L(@$), $1); }
+    | vec
+    ;
+
+vec
+    : '(' INT ',' INT ')'           { $$ = mk_num(AST_VEC, L(@$), $2, $4); }
+    | KW_SYM '(' INT ',' INT ')'    { $$ = mk_num(AST_SYM, L(@$), $3, $5); }
+    ;
+
+/* ---- statements (move blocks) ---------------------------------------------------------- */
+
+stmts
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | stmts stmt            { $$ = ast_add($1, $2); yyerrok; }
+    | stmts ';'             { $$ = $1; yyerrok; }
+    | stmts error           { $$ = $1; RECOVER($<num>0, PARSE_SYNC_STMT); }
+    ;
+
+block
+    : LBRACE stmts '}'      { $$ = $2; $$->loc = L(@$); }
+    ;
+
+stmt
+    : KW_STEP dirterm       { $$ = ast_add(mk(AST_STEP, L(@$)), $2); }
+    | KW_VERIFY cond        { $$ = ast_add(mk(AST_VERIFY, L(@$)), $2); }
+    | if_chain              { chain_set_end($1.top, L(@$)); $$ = $1.top; }
+    | if_chain KW_ELSE block
+        {
+            ast_add($1.last, $3);
+            chain_set_end($1.top, L(@$));
+            $$ = $1.top;
+        }
+    | KW_WHILE cond block   { $$ = ast_add(ast_add(mk(AST_WHILE, L(@$)), $2), $3); }
+    | either_alts
+    | KW_ADD                { $$ = mk(AST_ADD, L(@$)); }
+    | KW_CAPTURE            { $$ = mk(AST_CAPTURE, L(@$)); }
+    | KW_MARK               { $$ = mk(AST_MARK, L(@$)); }
+    | KW_BACK               { $$ = mk(AST_BACK, L(@$)); }
+    | KW_ORIGIN             { $$ = mk(AST_ORIGIN, L(@$)); }
+    | KW_SET_EP             { $$ = mk(AST_SETEP, L(@$)); }
+    | KW_FAIL               { $$ = mk(AST_FAIL, L(@$)); }
+    | KW_GOTO cellref
+        {
+            /* GOTO takes the cell and board strings of the NAME. */
+            $$ = mk(AST_GOTO, L(@$));
+            $$->text = $2->text;
+            $$->text2 = $2->text2;
+            $2->text = $2->text2 = NULL;
+            ast_free($2);
+        }
+    | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    ;
+
+/* if ... else if ... else if ...: built left-recursively (the parser stack stays flat); the
+ * chain's last IF is where the next `else if` goes, as an else BLOCK holding the new IF. */
+if_chain
+    : KW_IF cond block
+        {
+            Ast *node = ast_add(ast_add(mk(AST_IF, L(@$)), $2), $3);
+            $$.top = $$.last = node;
+            $$.n = 1;
+        }
+    | if_chain KW_ELSE KW_IF cond block
+        {
+            SrcLoc ifloc = parse_loc(ctx, @3.first_line, @3.first_column, @5.last_line, @5.last_column);
+            SrcLoc elseloc = parse_loc(ctx, @2.first_line, @2.first_column, @5.last_line, @5.last_column);
+            Ast *node = ast_add(ast_add(mk(AST_IF, ifloc), $4), $5);
+            ast_add($1.last, ast_add(mk(AST_BLOCK, elseloc), node));
+            $$ = $1;
+            $$.last = node;
+            $$.n++;
+            if ($$.n > MAX_NESTING)
+                parse_too_deep(ctx, ifloc);
+        }
+    ;
+
+either_alts
+    : KW_EITHER block KW_OR block   { $$ = ast_add(ast_add(mk(AST_EITHER, L(@$)), $2), $4); }
+    | either_alts KW_OR block       { $$ = ast_add($1, $3); $$->loc = L(@$); }
+    ;
+
+/* ---- conditions: or < and < not ------------------------------------------------------- */
+
+cond
+    : or_cond
+    ;
+
+or_cond
+    : and_cond
+    | or_cond KW_OR and_cond
+        { $$ = parse_check_cond(ctx, ast_add(ast_add(mk(AST_OR, L(@$)), $1), $3)); }
+    ;
+
+and_cond
+    : unary
+    | and_cond KW_AND unary
+        { $$ = parse_check_cond(ctx, ast_add(ast_add(mk(AST_AND, L(@$)), $1), $3)); }
+    ;
+
+/* `not not x` is counted left-recursively so a long run of `not` cannot grow the stack. */
+unary
+    : primary
+    | nots primary
+        {
+            ast_add($1.last, $2);
+            chain_set_end($1.top, L(@$));
+            $$ = parse_check_cond(ctx, $1.top);
+        }
+    ;
+
+nots
+    : KW_NOT                { $$.top = $$.last = mk(AST_NOT, L(@$)); $$.n = 1; }
+    | nots KW_NOT
+        {
+            $$ = $1;
+            if ($$.n < MAX_NESTING) {
+                Ast *node = mk(AST_NOT, L(@2));
+                ast_add($$.last, node);
+                $$.last = node;
+                $$.n++;
+            } else {
+                parse_too_deep(ctx, L(@2));
+            }
+        }
+    ;
+
+primary
+    : KW_EMPTY              { $$ = mk_cond(L(@$), "empty", NULL); }
+    | KW_ENEMY              { $$ = mk_cond(L(@$), "enemy", NULL); }
+    | KW_FRIEND             { $$ = mk_cond(L(@$), "friend", NULL); }
+    | KW_EP                 { $$ = mk_cond(L(@$), "ep", NULL); }
+    | KW_ATTACKED           { $$ = mk_cond(L(@$), "attacked", NULL); }
+    | KW_UNMOVED            { $$ = mk_cond(L(@$), "unmoved", NULL); }
+    | KW_LAST_TO            { $$ = mk_cond(L(@$), "last-to", NULL); }
+    | KW_LAST_FROM          { $$ = mk_cond(L(@$), "last-from", NULL); }
+    | KW_PIECE IDENT        { $$ = mk_cond(L(@$), "piece", $2); }
+    | KW_IN IDENT           { $$ = mk_cond(L(@$), "in", $2); }
+    | KW_ON_BOARD dirterm   { $$ = ast_add(mk(AST_ONBOARD, L(@$)), $2); }
+    | '(' cond ')'          { $$ = $2; }
+    ;
+
+%%
+
+static Ast *mk(AstKind kind, SrcLoc loc)
+{
+    return ast_new(kind, loc);
+}
+
+static Ast *mk_num(AstKind kind, SrcLoc loc, long a, long b)
+{
+    Ast *node = ast_new(kind, loc);
+    node->num[0] = a;
+    node->num[1] = b;
+    return node;
+}
+
+static Ast *mk_sub(AstKind kind, SrcLoc loc, int sub)
+{
+    Ast *node = ast_new(kind, loc);
+    node->sub = sub;
+    return node;
+}
+
+static Ast *mk_cond(SrcLoc loc, const char *what, char *owned2)
+{
+    Ast *node = ast_new_text(AST_COND, loc, what);
+    node->text2 = owned2;  /* the node takes the string (same allocator as ast_new_text) */
+    return node;
+}
+
+/* A chain (not not x, if / else if) was built before its end was known: stretch the location of
+ * every link to the end of the whole construct. Chains are at most MAX_NESTING links long. */
+static void chain_set_end(Ast *top, SrcLoc end)
+{
+    Ast *node = top;
+    while (node) {
+        node->loc.end_line = end.end_line;
+        node->loc.end_col = end.end_col;
+        Ast *next = NULL;
+        if (node->kind == AST_NOT && node->nkids == 1 && node->kids[0]->kind == AST_NOT)
+            next = node->kids[0];
+        else if (node->kind == AST_IF && node->nkids == 3 && node->kids[2]->nkids == 1 &&
+                 node->kids[2]->kids[0]->kind == AST_IF) {
+            node->kids[2]->loc.end_line = end.end_line;
+            node->kids[2]->loc.end_col = end.end_col;
+            next = node->kids[2]->kids[0];
+        }
+        node = next;
+    }
+}
+
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, ParseCtx *ctx, const char *msg)
+{
+    (void)scanner;
+    if (ctx->stop)
+        return;
+    /* Only "memory exhausted" comes here (parse.error custom reports syntax errors below);
+     * the bracket limit makes it unreachable in practice. */
+    parse_error(ctx, L(*loc), "%s (the rule file is nested too deeply)", msg);
+    ctx->stop = true;
+}
+
+static const char *symbol_name(yysymbol_kind_t kind)
+{
+    const char *name = yysymbol_name(kind);
+    return name ? name : "token";
+}
+
+/* Appends to msg[size] (length *len) as far as it fits. */
+static void append(char *msg, size_t size, size_t *len, const char *fmt, ...)
+{
+    if (*len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
+}
+
+/* Tokens whose own text is worth quoting after their kind ("identifier 'foo'"). */
+static bool token_has_text(yysymbol_kind_t kind)
+{
+    return kind == YYSYMBOL_IDENT || kind == YYSYMBOL_INT || kind == YYSYMBOL_STRING ||
+           kind == YYSYMBOL_SIZE;
+}
+
+/* "syntax error, unexpected identifier 'foo', expecting '{'" (or "expected '}' (to close '{'
+ * at line 12)" at end of file with a bracket still open). */
+static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner, ParseCtx *ctx)
+{
+    (void)scanner;
+    if (ctx->stop)
+        return 0;  /* the reason for stopping was reported already */
+    yysymbol_kind_t tok = yypcontext_token(yyctx);
+    SrcLoc loc = L(*yypcontext_location(yyctx));
+    if (tok == YYSYMBOL_YYEOF && ctx->depth > 0) {
+        const ParseOpen *open = &ctx->open[ctx->depth - 1];
+        parse_error(ctx, loc, "expected '%c' (to close '%c' at line %d)",
+                    open->ch == '{' ? '}' : ')', open->ch, open->line);
+        return 0;
+    }
+
+    char msg[512];
+    size_t len = 0;
+    append(msg, sizeof msg, &len, "syntax error, unexpected %s", symbol_name(tok));
+    if (token_has_text(tok)) {
+        const char *quote = tok == YYSYMBOL_STRING ? "" : "'";
+        append(msg, sizeof msg, &len, " %s%s%s", quote, ctx->tok, quote);
+    }
+
+    enum { MAX_EXPECTED = 4 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    if (n < 0)
+        n = 0;  /* LAC ran out of memory: report without the expected tokens */
+    for (int i = 0; i < n; i++)
+        append(msg, sizeof msg, &len, "%s%s", i == 0 ? ", expecting " : " or ",
+               symbol_name(expected[i]));
+    parse_error(ctx, loc, "%s", msg);
+    return 0;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# deps.sh - make sure the build tools are present; install them with apt-get when run as root,
+# otherwise print the exact command to run and fail.
+# Usage: scripts/deps.sh build | test | oracle
+set -e
+need=""
+check_cmd() { command -v "$1" >/dev/null 2>&1 || need="$need $2"; }
+check_hdr() { [ -f "$1" ] || need="$need $2"; }
+
+case "${1:-build}" in
+build)
+    check_cmd flex flex
+    check_cmd bison bison
+    check_cmd cc gcc
+    ;;
+test)
+    check_cmd flex flex
+    check_cmd bison bison
+    check_cmd cc gcc
+    check_hdr /usr/include/cmocka.h libcmocka-dev
+    ;;
+oracle)
+    [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 || need="$need fairy-stockfish"
+    ;;
+esac
+
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing:$need" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    # A fresh machine has no package lists yet; a failed update is not fatal if the lists exist.
+    apt-get update -qq >/dev/null 2>&1 || true
+    apt-get install -y -qq $need >/dev/null || { echo "apt-get install$need failed" >&2; exit 1; }
+    exit 0
+fi
+echo "missing:$need" >&2
+echo "run: sudo apt-get install -y$need" >&2
+exit 1

@@ -1,0 +1,154 @@
+/* ast.h - the syntax tree the parser builds from a rule file.
+ * One generic node shape: a kind, a location, up to two strings, three integers, a sub-kind
+ * and an ordered list of children. The table below is the contract between parser.y (which
+ * only builds nodes) and sema.c (which gives them meaning). */
+#ifndef VARIA_AST_H
+#define VARIA_AST_H
+
+#include <stdio.h>
+
+#include "diag.h"
+
+/* Node kinds. "text"/"text2"/"num[i]"/"sub"/"kids" say which fields a kind uses.
+ *
+ * Top level (children of AST_FILE):
+ *   FILE        kids = items
+ *   VERSION     num[0] = version
+ *   GAME        text = title
+ *   PLAYERS     kids = PLAYER
+ *   PLAYER      text = name, text2 = position-text token or NULL   players white(w) black(b)
+ *   TURN_ORDER  kids = NAME (player names, repeats allowed)
+ *   BOARD       text = board name or NULL, num[0] = width, num[1] = height, kids = HOLES
+ *   HOLES       kids = NAME (cells)
+ *   ORIENTATION text = player, text2 = identity|flip|mirror|rot90|rot180|rot270
+ *   DIRECTION   text = name, num[0] = dx, num[1] = dy
+ *   LINK        text = name, kids = [NAME from-board, NAME to-board]  (same x,y on the other board)
+ *   DIRSET      text = name, kids = dir terms (DIR, VEC, SYM)
+ *   ZONE        text = name, text2 = player or NULL, sub = ZONE_ABSOLUTE|ZONE_FOR|ZONE_RELATIVE,
+ *               kids = cell specs (NAME cell, RANK, FILE, ALL)
+ *   RANK        num[0] = rank number (1-based); text = board or NULL
+ *   FILE_SPEC   text = file letters (e.g. "e"); text2 = board or NULL
+ *   ALL         (every cell)
+ *   OPTION      text = name, text2 = default value or NULL, kids = NAME (allowed values)
+ *   WHEN        text = option, text2 = value, kids = items (top-level or piece items)
+ *   PIECE       text = name, kids = piece items
+ *   MACRO       text = name, num[0] = parameter count, kids = NAME params then piece items
+ *   SETUP       text = position text
+ *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), num[0] = count
+ *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL)
+ *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
+ *   GROUP       kids = NAME (piece names, repeats mean several)
+ *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
+ *
+ * Piece items (children of PIECE, MACRO, WHEN inside a piece):
+ *   LETTER      text = one letter
+ *   SYMBOL      kids = STRING (one per player)
+ *   VALUE       num[0] = value in centipawns/100 units as written (integer)
+ *   FLAG        text = royal | resets-nmove | ...
+ *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
+ *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL
+ *   PROMOTE     text = zone, sub = 1 if optional, kids = NAME piece types
+ *   MOVEBLOCK   kids = statements
+ *   USE         text = macro name, kids = arguments (DIR, VEC, SYM, NAME)
+ *
+ * Dir terms:
+ *   DIR         text = direction, dirset or macro-parameter name
+ *   VEC         num[0] = dx, num[1] = dy
+ *   SYM         num[0] = dx, num[1] = dy (all 8 mirror images, duplicates dropped)
+ *
+ * Statements (children of MOVEBLOCK, BLOCK):
+ *   BLOCK       kids = statements
+ *   STEP        kids = [dir term]
+ *   VERIFY      kids = [cond]
+ *   IF          kids = [cond, BLOCK then, BLOCK else (optional; an else-if is a BLOCK holding an IF)]
+ *   WHILE       kids = [cond, BLOCK]
+ *   EITHER      kids = BLOCK alternatives (two or more)
+ *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
+ *   GOTO        text = cell name, text2 = board or NULL
+ *   CHANGE      text = piece type
+ *
+ * Conditions:
+ *   COND        text = empty|enemy|friend|ep|attacked|unmoved|last-to|last-from
+ *               or text = "piece"/"in" with text2 = piece type / zone
+ *   ONBOARD     kids = [dir term]
+ *   NOT         kids = [cond]
+ *   AND, OR     kids = [cond, cond]
+ *
+ * Leaves:
+ *   NAME        text = identifier, text2 = board qualifier (for "board:cell") or NULL
+ *   STRING      text = contents without quotes
+ */
+typedef enum AstKind {
+    AST_FILE, AST_VERSION, AST_GAME, AST_PLAYERS, AST_PLAYER, AST_TURN_ORDER, AST_BOARD, AST_HOLES,
+    AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
+    AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
+    AST_FORBID,
+    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
+    AST_MOVEBLOCK, AST_USE,
+    AST_DIR, AST_VEC, AST_SYM,
+    AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
+    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE,
+    AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
+    AST_NAME, AST_STRING,
+    AST__COUNT
+} AstKind;
+
+typedef enum ZoneMode { ZONE_ABSOLUTE, ZONE_FOR, ZONE_RELATIVE } ZoneMode;
+
+/* Movement atoms (ATOM.sub). */
+typedef enum AtomKind {
+    ATOM_STEP,       /* step D...: one step to a neighbour (same as leap of a unit vector) */
+    ATOM_LEAP,       /* leap D...: jump to from+D, ignoring what is between */
+    ATOM_SLIDE,      /* slide D...: ride along D over empty cells (range N limits it) */
+    ATOM_LEGS,       /* legs D1 D2 ...: one multi-leg path; cells before the last must be empty */
+    ATOM_HOP,        /* hop D...: ride to the first piece (hurdle), land just beyond it */
+    ATOM_EN_PASSANT, /* en-passant D...: capture-only step onto the en-passant cell */
+    ATOM__COUNT
+} AtomKind;
+
+/* Atom modifiers (MOD.sub). */
+typedef enum ModKind {
+    MOD_MOVE_ONLY,    /* target must be empty */
+    MOD_CAPTURE_ONLY, /* target must hold an enemy */
+    MOD_RANGE,        /* num[0]: at most this many steps (slide) */
+    MOD_FROM,         /* text: the origin must be in this zone */
+    MOD_TO,           /* text: the target must be in this zone */
+    MOD_SETS_EP,      /* cells passed over become en-passant cells for one turn */
+    MOD__COUNT
+} ModKind;
+
+typedef enum EndKind {
+    END_CHECKMATE,  /* no legal move and in check: text = result for the side to move */
+    END_STALEMATE,  /* no legal move and not in check */
+    END_REPETITION, /* num[0]-fold repetition */
+    END_NMOVE,      /* num[0] full moves without capture or a resets-nmove piece moving */
+    END_MATERIAL,   /* kids = MATLINE: material that cannot win */
+    END__COUNT
+} EndKind;
+
+typedef struct Ast {
+    AstKind kind;
+    SrcLoc loc;
+    char *text;
+    char *text2;
+    long num[3];
+    int sub;
+    struct Ast **kids;
+    int nkids, capkids;
+} Ast;
+
+/* Constructors: never fail (out of memory aborts). Strings are copied. */
+Ast *ast_new(AstKind kind, SrcLoc loc);
+Ast *ast_new_text(AstKind kind, SrcLoc loc, const char *text);
+/* Appends kid (may be NULL: ignored) and returns parent for chaining. */
+Ast *ast_add(Ast *parent, Ast *kid);
+/* Frees a node and all its children. NULL is fine. */
+void ast_free(Ast *node);
+/* A deep copy (used by macro expansion). */
+Ast *ast_clone(const Ast *node);
+const char *ast_kind_name(AstKind kind);
+/* Indented one-node-per-line dump used by `varia ast` and the golden tests. */
+void ast_dump(const Ast *node, FILE *out);
+
+#endif

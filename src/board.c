@@ -1,0 +1,217 @@
+/* board.c - Position state, make/unmake through an undo journal, incremental Zobrist key. */
+#include "board.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t piece_key(const Variant *v, Cell c, Piece p) {
+    int kinds = v->ntypes * v->nowners;
+    return v->zobrist_piece[(size_t)c * (size_t)kinds + (size_t)(PIECE_TYPE(p) * v->nowners + PIECE_OWNER(p))];
+}
+
+static inline void bits_set(uint64_t *bits, Cell c) { bits[c >> 6] |= 1ULL << (c & 63); }
+static inline void bits_clear(uint64_t *bits, Cell c) { bits[c >> 6] &= ~(1ULL << (c & 63)); }
+
+/* Writes a cell keeping occupancy sets and (when keyed) the hash in step. */
+static inline void write_cell(Position *pos, Cell c, Piece p, bool keyed) {
+    Piece old = pos->cell[c];
+    if (old) {
+        bits_clear(pos->occ[PIECE_OWNER(old)], c);
+        bits_clear(pos->type_occ[PIECE_TYPE(old)], c);
+        if (keyed) pos->key ^= piece_key(pos->v, c, old);
+    }
+    pos->cell[c] = p;
+    if (p) {
+        bits_set(pos->occ[PIECE_OWNER(p)], c);
+        bits_set(pos->type_occ[PIECE_TYPE(p)], c);
+        if (keyed) pos->key ^= piece_key(pos->v, c, p);
+    }
+}
+
+void board_init(Position *pos, const Variant *v) {
+    memset(pos, 0, sizeof *pos);
+    pos->v = v;
+    pos->history = xcalloc(MAX_HISTORY, sizeof(Undo));
+    board_clear(pos);
+}
+
+void board_free(Position *pos) {
+    free(pos->history);
+    pos->history = NULL;
+}
+
+void board_copy(Position *dst, const Position *src) {
+    Undo *h = dst->history;
+    memcpy(dst, src, offsetof(Position, history));
+    dst->history = h;
+    memcpy(dst->history, src->history, (size_t)src->ply * sizeof(Undo));
+}
+
+void board_clear(Position *pos) {
+    const Variant *v = pos->v;
+    memset(pos->cell, 0, sizeof pos->cell);
+    memset(pos->occ, 0, sizeof pos->occ);
+    memset(pos->type_occ, 0, sizeof pos->type_occ);
+    pos->turn = 0;
+    pos->rights = 0;
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+    pos->ep_victim = NO_CELL;
+    pos->halfmove = 0;
+    pos->fullmove = 1;
+    pos->last_from = pos->last_to = NO_CELL;
+    memset(pos->counters, 0, sizeof pos->counters);
+    pos->ply = 0;
+    pos->key = v ? board_compute_key(pos) : 0;
+}
+
+void board_put(Position *pos, Cell c, Piece p) {
+    write_cell(pos, c, p, true);
+}
+
+uint64_t board_compute_key(const Position *pos) {
+    const Variant *v = pos->v;
+    uint64_t k = v->zobrist_side[pos->turn];
+    for (int c = 0; c < v->ncells; c++)
+        if (pos->cell[c]) k ^= piece_key(v, (Cell)c, pos->cell[c]);
+    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
+    for (int r = 0; r < 32; r++)
+        if (pos->rights >> r & 1) k ^= v->zobrist_rights[r];
+    return k;
+}
+
+static inline void journal(Position *pos, Undo *u, Cell c, Piece p) {
+    ASSERT(u->njournal < MAX_JOURNAL, "a move writes at most MAX_JOURNAL cells");
+    u->journal[u->njournal].cell = c;
+    u->journal[u->njournal].old = pos->cell[c];
+    u->njournal++;
+    write_cell(pos, c, p, true);
+}
+
+bool board_make(Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    if (pos->ply >= MAX_HISTORY) return false;
+    Undo *u = &pos->history[pos->ply];
+    u->key = pos->key;
+    u->rights = pos->rights;
+    memcpy(u->ep, pos->ep, sizeof u->ep);
+    u->ep_victim = pos->ep_victim;
+    u->halfmove = pos->halfmove;
+    u->turn = pos->turn;
+    u->fullmove = pos->fullmove;
+    u->last_from = pos->last_from;
+    u->last_to = pos->last_to;
+    memcpy(u->counters, pos->counters, sizeof u->counters);
+    u->njournal = 0;
+
+    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+    pos->ep_victim = NO_CELL;
+
+    bool capture = false, resets = false;
+    uint32_t keep = 0xFFFFFFFFu;
+    Piece lifted[MAX_EFFECTS];
+    /* Effects act at once: lift every moving piece and remove captures first, then drop. */
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_MOVE) {
+            lifted[i] = pos->cell[e->a];
+            int t = PIECE_TYPE(lifted[i]);
+            if (t >= 0 && v->types[t].resets_nmove) resets = true;
+            journal(pos, u, e->a, 0);
+            keep &= v->castle_mask[e->a];
+        } else if (e->kind == FX_REMOVE) {
+            if (pos->cell[e->a]) capture = true;
+            journal(pos, u, e->a, 0);
+            keep &= v->castle_mask[e->a];
+        }
+    }
+    int nep = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        switch (e->kind) {
+        case FX_MOVE:
+            if (pos->cell[e->b]) capture = true;
+            journal(pos, u, e->b, lifted[i] | PIECE_MOVED);
+            keep &= v->castle_mask[e->b];
+            break;
+        case FX_PLACE:
+            journal(pos, u, e->a, e->piece);
+            break;
+        case FX_EP:
+            if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
+            pos->ep_victim = m->to;
+            break;
+        case FX_COUNTER:
+            pos->counters[e->a] += (int16_t)e->piece;
+            break;
+        default: break;
+        }
+    }
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_CHANGE && pos->cell[e->a])
+            journal(pos, u, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)));
+    }
+    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    uint32_t lost = pos->rights & ~keep;
+    if (lost) {
+        for (int r = 0; r < 32; r++)
+            if (lost >> r & 1) pos->key ^= v->zobrist_rights[r];
+        pos->rights &= keep;
+    }
+    pos->halfmove = (capture || resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+    pos->last_from = m->from;
+    pos->last_to = m->to;
+    pos->key ^= v->zobrist_side[pos->turn];
+    pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
+    if (pos->turn == 0) pos->fullmove++;
+    pos->key ^= v->zobrist_side[pos->turn];
+    pos->ply++;
+    return true;
+}
+
+void board_unmake(Position *pos) {
+    ASSERT(pos->ply > 0, "unmake needs a move to undo");
+    Undo *u = &pos->history[--pos->ply];
+    for (int j = u->njournal - 1; j >= 0; j--)
+        write_cell(pos, u->journal[j].cell, u->journal[j].old, false);
+    pos->key = u->key;
+    pos->rights = u->rights;
+    memcpy(pos->ep, u->ep, sizeof pos->ep);
+    pos->ep_victim = u->ep_victim;
+    pos->halfmove = u->halfmove;
+    pos->turn = u->turn;
+    pos->fullmove = u->fullmove;
+    pos->last_from = u->last_from;
+    pos->last_to = u->last_to;
+    memcpy(pos->counters, u->counters, sizeof pos->counters);
+}
+
+bool board_is_ok(const Position *pos) {
+    const Variant *v = pos->v;
+    uint64_t occ[MAX_OWNERS][CELL_WORDS] = {{0}};
+    uint64_t tocc[MAX_PIECE_TYPES][CELL_WORDS] = {{0}};
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (!p) continue;
+        int t = PIECE_TYPE(p), o = PIECE_OWNER(p);
+        if (t < 0 || t >= v->ntypes || o >= v->nowners) return false;
+        occ[o][c >> 6] |= 1ULL << (c & 63);
+        tocc[t][c >> 6] |= 1ULL << (c & 63);
+    }
+    if (memcmp(occ, pos->occ, sizeof occ) != 0) return false;
+    if (memcmp(tocc, pos->type_occ, sizeof tocc) != 0) return false;
+    return pos->key == board_compute_key(pos);
+}
+
+Cell board_royal(const Position *pos, int owner) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < CELL_WORDS; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w];
+            if (b) return (Cell)(w * 64 + __builtin_ctzll(b));
+        }
+    }
+    return NO_CELL;
+}

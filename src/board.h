@@ -1,0 +1,105 @@
+/* board.h - a position (the true game state) and moves as lists of effects; make/unmake with
+ * an undo journal and an incremental Zobrist key. */
+#ifndef VARIA_BOARD_H
+#define VARIA_BOARD_H
+
+#include "variant.h"
+
+/* A cell's content: 0 = empty; else type+1 in bits 0-5, owner in bits 6-8, attributes above. */
+typedef uint16_t Piece;
+#define PIECE_TYPE(p)  ((int)((p) & 0x3F) - 1)
+#define PIECE_OWNER(p) ((int)(((p) >> 6) & 7))
+#define PIECE_KIND(p)  ((p) & 0x1FF)        /* type and owner, without attributes */
+#define PIECE_MAKE(type, owner) ((Piece)(((type) + 1) | ((owner) << 6)))
+#define PIECE_MOVED   0x200                 /* attribute: has moved */
+
+typedef enum EffectKind {
+    FX_MOVE,    /* a -> b: lift the piece on a, drop it on b (replacing what is there) */
+    FX_REMOVE,  /* remove the piece on a */
+    FX_CHANGE,  /* the piece that ends on a becomes `piece` (type/owner) */
+    FX_PLACE,   /* put `piece` on the empty cell a (drops) */
+    FX_EP,      /* a becomes an en-passant cell; the victim is the move's destination */
+    FX_COUNTER, /* counter a += (int16_t)piece */
+} EffectKind;
+
+typedef struct Effect {
+    uint8_t kind;
+    uint8_t pad;
+    Cell a, b;
+    Piece piece;
+} Effect;
+
+enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8 };
+
+typedef struct Move {
+    Cell from, to;           /* what notation shows: the main piece's origin and destination */
+    uint8_t flags;
+    uint8_t promo;           /* promotion type or NO_TYPE */
+    uint8_t nfx;
+    uint8_t castle;          /* castle index + 1, or 0 */
+    Effect fx[MAX_EFFECTS];
+} Move;
+
+typedef struct MoveList {
+    int count;
+    Move moves[MAX_MOVES];
+} MoveList;
+
+typedef struct JournalEntry {
+    Cell cell;
+    Piece old;
+} JournalEntry;
+
+typedef struct Undo {
+    uint64_t key;
+    uint32_t rights;
+    Cell ep[MAX_EP_CELLS];
+    Cell ep_victim;
+    uint16_t halfmove;
+    uint8_t turn;            /* turn slot before the move */
+    int fullmove;
+    uint8_t njournal;
+    Cell last_from, last_to;
+    int32_t counters[MAX_COUNTERS];
+    JournalEntry journal[MAX_JOURNAL];
+} Undo;
+
+typedef struct Position {
+    const Variant *v;
+    Piece cell[MAX_CELLS];
+    uint64_t occ[MAX_OWNERS][CELL_WORDS];      /* cells holding each owner's pieces */
+    uint64_t type_occ[MAX_PIECE_TYPES][CELL_WORDS];
+    uint8_t turn;            /* slot in v->turn_order */
+    uint32_t rights;         /* castling rights bits (Castle.right) */
+    Cell ep[MAX_EP_CELLS];   /* en-passant cells, NO_CELL when unused */
+    Cell ep_victim;
+    uint16_t halfmove;       /* plies since the last capture or resets-nmove move */
+    int fullmove;
+    Cell last_from, last_to;
+    int32_t counters[MAX_COUNTERS];
+    uint64_t key;
+    int ply;                 /* plies played since the position was set (index into history) */
+    Undo *history;           /* MAX_HISTORY entries, owned */
+} Position;
+
+/* Allocates the history; the board is empty until fen_read/board_set_start. */
+void board_init(Position *pos, const Variant *v);
+void board_free(Position *pos);
+/* Copies the whole state (history included); dst must have been board_init'ed. */
+void board_copy(Position *dst, const Position *src);
+void board_clear(Position *pos);
+void board_put(Position *pos, Cell c, Piece p);
+/* The player to move. */
+static inline int board_mover(const Position *pos) { return pos->v->turn_order[pos->turn]; }
+/* Applies a move; returns false (and changes nothing) if the history is full. */
+bool board_make(Position *pos, const Move *m);
+void board_unmake(Position *pos);
+/* Recomputes the hash and occupancy from scratch and compares (debug check). */
+bool board_is_ok(const Position *pos);
+uint64_t board_compute_key(const Position *pos);
+/* Cell of the first royal piece of owner, or NO_CELL. */
+Cell board_royal(const Position *pos, int owner);
+
+static inline bool bits_has(const uint64_t *bits, Cell c) { return (bits[c >> 6] >> (c & 63)) & 1; }
+
+#endif

@@ -1,0 +1,68 @@
+/* bytecode.c - the opcode table (from opcodes.def) and the program emitters. */
+#include "bytecode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const OpInfo bc_opinfo[OP__COUNT] = {
+#define OP(name, shape, stack, synopsis) {#name, shape, stack, synopsis},
+#include "opcodes.def"
+#undef OP
+};
+
+int bc_shape_size(OperandShape shape) {
+    switch (shape) {
+    case SHAPE_NONE: return 0;
+    case SHAPE_JUMP: case SHAPE_CELL: return 2;
+    case SHAPE_DIR: case SHAPE_TYPE: case SHAPE_ZONE: case SHAPE_BYTE: return 1;
+    case SHAPE__COUNT: break;
+    }
+    UNREACHABLE();
+}
+
+void bc_init(Program *p, const char *name, const char *file) {
+    memset(p, 0, sizeof *p);
+    p->file = file;
+    snprintf(p->name, sizeof p->name, "%s", name);
+}
+
+void bc_free(Program *p) {
+    free(p->code);
+    free(p->lines);
+    free(p->cols);
+    memset(p, 0, sizeof *p);
+}
+
+static void put_byte(Program *p, int byte, int line, int col) {
+    if (p->count == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 64;
+        p->code = xrealloc(p->code, (size_t)p->cap);
+        p->lines = xrealloc(p->lines, (size_t)p->cap * sizeof(int));
+        p->cols = xrealloc(p->cols, (size_t)p->cap * sizeof(int));
+    }
+    p->code[p->count] = (uint8_t)byte;
+    p->lines[p->count] = line;
+    p->cols[p->count] = col;
+    p->count++;
+}
+
+int bc_emit(Program *p, Opcode op, int operand, int line, int col) {
+    int at = p->count;
+    put_byte(p, (int)op, line, col);
+    switch (bc_shape_size(bc_opinfo[op].shape)) {
+    case 1: put_byte(p, operand & 0xFF, line, col); break;
+    case 2:
+        put_byte(p, operand & 0xFF, line, col);
+        put_byte(p, (operand >> 8) & 0xFF, line, col);
+        break;
+    default: break;
+    }
+    return at;
+}
+
+void bc_patch(Program *p, int at, int target) {
+    ASSERT(bc_opinfo[p->code[at]].shape == SHAPE_JUMP, "only jumps are patched");
+    p->code[at + 1] = (uint8_t)(target & 0xFF);
+    p->code[at + 2] = (uint8_t)((target >> 8) & 0xFF);
+}

@@ -1,0 +1,605 @@
+/* compile.c - code generation: each piece type's items (atoms, castling, move blocks) become
+ * one program per owner, a chain of alternatives joined by FORK. Plain leaps and slides are
+ * also recorded as rays for the fast generator and the fast attack test. */
+#include "sema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct CG {
+    Sema *s;
+    Variant *v;
+    int type, owner;
+    int promo;        /* promotion set for this type, 0 = none */
+    bool ok;
+} CG;
+
+#define L(n) (n)->loc.line, (n)->loc.col
+
+static bool has_mod(const Ast *atom, ModKind m, const Ast **out) {
+    for (int i = 0; i < atom->nkids; i++)
+        if (atom->kids[i]->kind == AST_MOD && atom->kids[i]->sub == (int)m) {
+            if (out) *out = atom->kids[i];
+            return true;
+        }
+    return false;
+}
+
+/* Resolves an atom's direction terms for this owner into direction indexes. */
+static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
+    DirList dl = {0};
+    for (int i = 0; i < atom->nkids; i++) {
+        const Ast *t = atom->kids[i];
+        if (t->kind == AST_MOD) continue;
+        if (!sema_dirterm(cg->s, t, &dl)) cg->ok = false;
+    }
+    int n = 0;
+    for (int i = 0; i < dl.count && n < cap; i++) {
+        if (dl.link[i] >= 0) { dirs[n++] = dl.link[i]; continue; }
+        int ox, oy;
+        sema_orient_vector(cg->v->orient[cg->owner], dl.dx[i], dl.dy[i], &ox, &oy);
+        int d = sema_vector_dir(cg->s, ox, oy, atom->loc);
+        if (d < 0) { cg->ok = false; continue; }
+        dirs[n++] = d;
+    }
+    return n;
+}
+
+/* One direction term that must name exactly one direction (STEP, ONBOARD in move blocks). */
+static int single_dir(CG *cg, const Ast *t) {
+    DirList dl = {0};
+    if (!sema_dirterm(cg->s, t, &dl)) { cg->ok = false; return -1; }
+    if (dl.count != 1) {
+        diag_error(cg->s->sink, t->loc, "expected one direction, but '%s' names %d", t->text ? t->text : "sym", dl.count);
+        cg->ok = false;
+        return -1;
+    }
+    if (dl.link[0] >= 0) return dl.link[0];
+    int ox, oy;
+    sema_orient_vector(cg->v->orient[cg->owner], dl.dx[0], dl.dy[0], &ox, &oy);
+    int d = sema_vector_dir(cg->s, ox, oy, t->loc);
+    if (d < 0) cg->ok = false;
+    return d;
+}
+
+static int zone_operand(CG *cg, const char *name, SrcLoc loc) {
+    int z = sema_zone(cg->s, name, loc);
+    if (z < 0) cg->ok = false;
+    return z < 0 ? 0 : z;
+}
+
+/* Target test for an atom's last cell: move-only, capture-only or either (not a friend). */
+static void emit_target(CG *cg, Program *p, const Ast *atom) {
+    if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+    } else if (has_mod(atom, MOD_CAPTURE_ONLY, NULL)) {
+        bc_emit(p, OP_ENEMY, 0, L(atom));
+    } else {
+        bc_emit(p, OP_FRIEND, 0, L(atom));
+        bc_emit(p, OP_NOT, 0, L(atom));
+    }
+    bc_emit(p, OP_VERIFY, 0, L(atom));
+    const Ast *to;
+    if (has_mod(atom, MOD_TO, &to)) {
+        bc_emit(p, OP_INZONE, zone_operand(cg, to->text, to->loc), L(to));
+        bc_emit(p, OP_VERIFY, 0, L(to));
+    }
+}
+
+static void emit_from(CG *cg, Program *p, const Ast *atom) {
+    const Ast *from;
+    if (has_mod(atom, MOD_FROM, &from)) {
+        bc_emit(p, OP_INZONE, zone_operand(cg, from->text, from->loc), L(from));
+        bc_emit(p, OP_VERIFY, 0, L(from));
+    }
+}
+
+/* Starts an alternative; returns the FORK to patch with the next alternative's offset. */
+static int alt_begin(Program *p, const Ast *n) { return bc_emit(p, OP_FORK, 0, L(n)); }
+static void alt_end(Program *p, const Ast *n, int fork) {
+    bc_emit(p, OP_HALT, 0, L(n));
+    bc_patch(p, fork, p->count);
+}
+
+static void emit_slide(CG *cg, Program *p, const Ast *atom, int d) {
+    const Ast *range = NULL;
+    has_mod(atom, MOD_RANGE, &range);
+    int r = range ? (int)range->num[0] : 0;
+    bool move_only = has_mod(atom, MOD_MOVE_ONLY, NULL), capture_only = has_mod(atom, MOD_CAPTURE_ONLY, NULL);
+    const Ast *to = NULL;
+    has_mod(atom, MOD_TO, &to);
+    int steps = r ? r : 1;
+    int loop_start = p->count;
+    int occupied_jumps[MAX_BOARD_DIM * 2 + 2];
+    int nocc = 0;
+    for (int k = 0; k < steps; k++) {
+        if (k == 0) loop_start = p->count;
+        bc_emit(p, OP_STEP, d, L(atom));
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+        occupied_jumps[nocc++] = bc_emit(p, OP_JF, 0, L(atom));
+        if (!capture_only) {
+            int skip = -1;
+            if (to) {
+                bc_emit(p, OP_INZONE, zone_operand(cg, to->text, to->loc), L(to));
+                skip = bc_emit(p, OP_JF, 0, L(to));
+            }
+            bc_emit(p, OP_ADD, cg->promo, L(atom));
+            if (skip >= 0) bc_patch(p, skip, p->count);
+        }
+    }
+    if (!r) bc_emit(p, OP_JUMP, loop_start, L(atom));
+    else bc_emit(p, OP_HALT, 0, L(atom));
+    int occupied = p->count;
+    for (int i = 0; i < nocc; i++) bc_patch(p, occupied_jumps[i], occupied);
+    if (move_only) {
+        bc_emit(p, OP_HALT, 0, L(atom));
+        return;
+    }
+    bc_emit(p, OP_ENEMY, 0, L(atom));
+    bc_emit(p, OP_VERIFY, 0, L(atom));
+    if (to) {
+        bc_emit(p, OP_INZONE, zone_operand(cg, to->text, to->loc), L(to));
+        bc_emit(p, OP_VERIFY, 0, L(to));
+    }
+    bc_emit(p, OP_ADD, cg->promo, L(atom));
+}
+
+/* Compiles one atom into p (one alternative per direction). */
+static void emit_atom(CG *cg, Program *p, const Ast *atom) {
+    int dirs[MAX_DIRECTIONS];
+    int nd;
+    if (atom->sub == ATOM_LEGS) {
+        /* one path: every leg but the last must land on an empty cell */
+        int fork = alt_begin(p, atom);
+        emit_from(cg, p, atom);
+        int nlegs = 0;
+        for (int i = 0; i < atom->nkids; i++)
+            if (atom->kids[i]->kind != AST_MOD) nlegs++;
+        if (nlegs < 1) {
+            diag_error(cg->s->sink, atom->loc, "legs needs at least one direction");
+            cg->ok = false;
+        }
+        int leg = 0;
+        for (int i = 0; i < atom->nkids; i++) {
+            const Ast *t = atom->kids[i];
+            if (t->kind == AST_MOD) continue;
+            int d = single_dir(cg, t);
+            bc_emit(p, OP_STEP, d < 0 ? 0 : d, L(t));
+            if (++leg < nlegs) {
+                bc_emit(p, OP_EMPTY, 0, L(t));
+                bc_emit(p, OP_VERIFY, 0, L(t));
+                if (has_mod(atom, MOD_SETS_EP, NULL)) bc_emit(p, OP_SETEP, 0, L(t));
+            }
+        }
+        emit_target(cg, p, atom);
+        bc_emit(p, OP_ADD, cg->promo, L(atom));
+        alt_end(p, atom, fork);
+        return;
+    }
+    nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
+    if (nd == 0 && cg->ok) {
+        diag_error(cg->s->sink, atom->loc, "this move names no direction");
+        cg->ok = false;
+    }
+    for (int i = 0; i < nd; i++) {
+        int fork = alt_begin(p, atom);
+        emit_from(cg, p, atom);
+        int d = dirs[i];
+        switch (atom->sub) {
+        case ATOM_STEP:
+        case ATOM_LEAP:
+            bc_emit(p, OP_STEP, d, L(atom));
+            emit_target(cg, p, atom);
+            bc_emit(p, OP_ADD, cg->promo, L(atom));
+            break;
+        case ATOM_SLIDE:
+            emit_slide(cg, p, atom, d);
+            break;
+        case ATOM_HOP: {
+            int loop = p->count;
+            bc_emit(p, OP_STEP, d, L(atom));
+            bc_emit(p, OP_EMPTY, 0, L(atom));
+            bc_emit(p, OP_JT, loop, L(atom));
+            bc_emit(p, OP_STEP, d, L(atom));
+            emit_target(cg, p, atom);
+            bc_emit(p, OP_ADD, cg->promo, L(atom));
+            break;
+        }
+        case ATOM_EN_PASSANT:
+            bc_emit(p, OP_STEP, d, L(atom));
+            bc_emit(p, OP_ISEP, 0, L(atom));
+            bc_emit(p, OP_VERIFY, 0, L(atom));
+            bc_emit(p, OP_CAPTUREEP, 0, L(atom));
+            bc_emit(p, OP_ADD, cg->promo, L(atom));
+            break;
+        default: UNREACHABLE();
+        }
+        alt_end(p, atom, fork);
+    }
+}
+
+/* ---- castling ------------------------------------------------------------------------------ */
+
+static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
+    const Variant *v = cg->v;
+    int fork = alt_begin(p, n);
+    bc_emit(p, OP_RIGHT, c->right, L(n));
+    bc_emit(p, OP_VERIFY, 0, L(n));
+    const CellInfo *k = &v->cells[c->king_from];
+    const Board *b = &v->boards[k->board];
+    int xs[4] = {v->cells[c->king_from].x, v->cells[c->king_to].x, v->cells[c->rook_from].x, v->cells[c->rook_to].x};
+    int lo = xs[0], hi = xs[0];
+    for (int i = 1; i < 4; i++) { if (xs[i] < lo) lo = xs[i]; if (xs[i] > hi) hi = xs[i]; }
+    for (int x = lo; x <= hi; x++) {
+        Cell cell = b->at[k->y][x];
+        if (cell == NO_CELL || cell == c->king_from || cell == c->rook_from) continue;
+        bc_emit(p, OP_GOTO, cell, L(n));
+        bc_emit(p, OP_EMPTY, 0, L(n));
+        bc_emit(p, OP_VERIFY, 0, L(n));
+    }
+    int kx = v->cells[c->king_from].x, tx = v->cells[c->king_to].x;
+    int step = tx >= kx ? 1 : -1;
+    for (int x = kx;; x += step) {
+        Cell cell = b->at[k->y][x];
+        if (cell != NO_CELL) {
+            bc_emit(p, OP_GOTO, cell, L(n));
+            bc_emit(p, OP_ATTACKED, 0, L(n));
+            bc_emit(p, OP_NOT, 0, L(n));
+            bc_emit(p, OP_VERIFY, 0, L(n));
+        }
+        if (x == tx) break;
+    }
+    bc_emit(p, OP_GOTO, c->rook_to, L(n));
+    bc_emit(p, OP_CASCADE, c->rook_from, L(n));
+    bc_emit(p, OP_GOTO, c->king_to, L(n));
+    bc_emit(p, OP_ADD, 0, L(n));
+    alt_end(p, n, fork);
+}
+
+static void declare_castle(CG *cg, const Ast *n) {
+    Variant *v = cg->v;
+    Cell cells[4];
+    bool ok = true;
+    for (int i = 0; i < 4; i++) {
+        int c = sema_cell(cg->s, n->kids[i]);
+        if (c < 0) { ok = false; continue; }
+        cells[i] = sema_orient_cell(v, v->orient[cg->owner], (Cell)c);
+        if (cells[i] == NO_CELL) ok = false;
+    }
+    if (!ok) { cg->ok = false; return; }
+    for (int i = 1; i < 4; i++)
+        if (v->cells[cells[i]].y != v->cells[cells[0]].y || v->cells[cells[i]].board != v->cells[cells[0]].board) {
+            diag_error(cg->s->sink, n->loc, "castling needs the king and rook cells on one row");
+            cg->ok = false;
+            return;
+        }
+    if (v->ncastles >= (int)ARRAY_LEN(v->castles) || v->ncastles >= 32) {
+        diag_error(cg->s->sink, n->loc, "too many castling rules (limit is %d)", (int)ARRAY_LEN(v->castles));
+        cg->ok = false;
+        return;
+    }
+    Castle *c = &v->castles[v->ncastles];
+    c->owner = (uint8_t)cg->owner;
+    c->king_from = cells[0];
+    c->king_to = cells[1];
+    c->rook_from = cells[2];
+    c->rook_to = cells[3];
+    c->right = (uint8_t)v->ncastles;
+    char letter = n->text ? n->text[0] : (char)('A' + v->ncastles);
+    if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
+    c->letter = cg->owner == 1 ? (char)(letter - 'A' + 'a') : letter;
+    v->castle_mask[c->king_from] &= ~(1u << c->right);
+    v->castle_mask[c->rook_from] &= ~(1u << c->right);
+    v->ncastles++;
+}
+
+/* ---- move blocks --------------------------------------------------------------------------- */
+
+static void emit_cond(CG *cg, Program *p, const Ast *c);
+
+static void emit_cond(CG *cg, Program *p, const Ast *c) {
+    switch (c->kind) {
+    case AST_COND: {
+        static const struct { const char *name; Opcode op; } simple[] = {
+            {"empty", OP_EMPTY}, {"enemy", OP_ENEMY}, {"friend", OP_FRIEND}, {"ep", OP_ISEP},
+            {"attacked", OP_ATTACKED}, {"unmoved", OP_UNMOVED}, {"last-to", OP_LASTTO},
+            {"last-from", OP_LASTFROM},
+        };
+        for (size_t i = 0; i < ARRAY_LEN(simple); i++)
+            if (!strcmp(c->text, simple[i].name)) {
+                bc_emit(p, simple[i].op, 0, L(c));
+                return;
+            }
+        if (!strcmp(c->text, "piece")) {
+            int t = sema_piece(cg->s, c->text2, c->loc);
+            if (t < 0) cg->ok = false;
+            bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
+            return;
+        }
+        if (!strcmp(c->text, "in")) {
+            bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
+            return;
+        }
+        diag_error(cg->s->sink, c->loc, "unknown condition '%s'", c->text);
+        cg->ok = false;
+        return;
+    }
+    case AST_ONBOARD: {
+        int d = single_dir(cg, c->kids[0]);
+        bc_emit(p, OP_ONBOARD, d < 0 ? 0 : d, L(c));
+        return;
+    }
+    case AST_NOT:
+        emit_cond(cg, p, c->kids[0]);
+        bc_emit(p, OP_NOT, 0, L(c));
+        return;
+    case AST_AND:
+    case AST_OR: {
+        emit_cond(cg, p, c->kids[0]);
+        int j = bc_emit(p, c->kind == AST_AND ? OP_JF : OP_JT, 0, L(c));
+        emit_cond(cg, p, c->kids[1]);
+        bc_patch(p, j, p->count);
+        return;
+    }
+    default:
+        diag_error(cg->s->sink, c->loc, "expected a condition");
+        cg->ok = false;
+    }
+}
+
+static void emit_stmts(CG *cg, Program *p, const Ast *block);
+
+static void emit_stmt(CG *cg, Program *p, const Ast *st) {
+    switch (st->kind) {
+    case AST_BLOCK: emit_stmts(cg, p, st); break;
+    case AST_STEP: {
+        int d = single_dir(cg, st->kids[0]);
+        bc_emit(p, OP_STEP, d < 0 ? 0 : d, L(st));
+        break;
+    }
+    case AST_VERIFY:
+        emit_cond(cg, p, st->kids[0]);
+        bc_emit(p, OP_VERIFY, 0, L(st));
+        break;
+    case AST_IF: {
+        emit_cond(cg, p, st->kids[0]);
+        int jf = bc_emit(p, OP_JF, 0, L(st));
+        emit_stmts(cg, p, st->kids[1]);
+        if (st->nkids > 2) {
+            int jend = bc_emit(p, OP_JUMP, 0, L(st));
+            bc_patch(p, jf, p->count);
+            emit_stmts(cg, p, st->kids[2]);
+            bc_patch(p, jend, p->count);
+        } else {
+            bc_patch(p, jf, p->count);
+        }
+        break;
+    }
+    case AST_WHILE: {
+        int top = p->count;
+        emit_cond(cg, p, st->kids[0]);
+        int jf = bc_emit(p, OP_JF, 0, L(st));
+        emit_stmts(cg, p, st->kids[1]);
+        bc_emit(p, OP_JUMP, top, L(st));
+        bc_patch(p, jf, p->count);
+        break;
+    }
+    case AST_EITHER: {
+        int ends[64], nends = 0;
+        for (int i = 0; i < st->nkids; i++) {
+            int fork = -1;
+            if (i + 1 < st->nkids) fork = bc_emit(p, OP_FORK, 0, L(st->kids[i]));
+            emit_stmts(cg, p, st->kids[i]);
+            if (i + 1 < st->nkids) {
+                if (nends < 64) ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
+                bc_patch(p, fork, p->count);
+            }
+        }
+        for (int i = 0; i < nends; i++) bc_patch(p, ends[i], p->count);
+        break;
+    }
+    case AST_ADD: bc_emit(p, OP_ADD, cg->promo, L(st)); break;
+    case AST_CAPTURE: bc_emit(p, OP_CAPTURE, 0, L(st)); break;
+    case AST_MARK: bc_emit(p, OP_MARK, 0, L(st)); break;
+    case AST_BACK: bc_emit(p, OP_BACK, 0, L(st)); break;
+    case AST_ORIGIN: bc_emit(p, OP_ORIGIN, 0, L(st)); break;
+    case AST_SETEP: bc_emit(p, OP_SETEP, 0, L(st)); break;
+    case AST_FAIL: bc_emit(p, OP_HALT, 0, L(st)); break;
+    case AST_GOTO: {
+        Ast tmp = *st;
+        tmp.kind = AST_NAME;
+        int c = sema_cell(cg->s, &tmp);
+        if (c < 0) cg->ok = false;
+        bc_emit(p, OP_GOTO, c < 0 ? 0 : c, L(st));
+        break;
+    }
+    case AST_CHANGE: {
+        int t = sema_piece(cg->s, st->text, st->loc);
+        if (t < 0) cg->ok = false;
+        bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
+        break;
+    }
+    default:
+        diag_error(cg->s->sink, st->loc, "unexpected %s in a move block", ast_kind_name(st->kind));
+        cg->ok = false;
+    }
+}
+
+static void emit_stmts(CG *cg, Program *p, const Ast *block) {
+    for (int i = 0; i < block->nkids; i++) emit_stmt(cg, p, block->kids[i]);
+}
+
+static bool block_uses(const Ast *n, AstKind kind) {
+    if (n->kind == kind) return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (block_uses(n->kids[i], kind)) return true;
+    return false;
+}
+
+/* ---- per piece ----------------------------------------------------------------------------- */
+
+static bool atom_is_plain(const Ast *atom) {
+    if (atom->sub != ATOM_STEP && atom->sub != ATOM_LEAP && atom->sub != ATOM_SLIDE) return false;
+    for (int i = 0; i < atom->nkids; i++) {
+        const Ast *k = atom->kids[i];
+        if (k->kind != AST_MOD) continue;
+        if (k->sub != MOD_MOVE_ONLY && k->sub != MOD_CAPTURE_ONLY && k->sub != MOD_RANGE) return false;
+    }
+    return true;
+}
+
+static bool atom_may_capture(const Ast *atom) {
+    return !has_mod(atom, MOD_MOVE_ONLY, NULL);
+}
+
+static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
+    for (int i = 0; i < *n; i++)
+        if (rays[i].dir == d && rays[i].slide == slide && rays[i].range == range && rays[i].mode == mode) return;
+    if (*n >= MAX_DIRECTIONS) return;
+    rays[*n] = (Ray){.dir = (uint8_t)d, .slide = (uint8_t)slide, .range = (uint8_t)range, .mode = (uint8_t)mode};
+    (*n)++;
+}
+
+static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    PieceProgram *pp = &pt->per_owner[cg->owner];
+    char name[48];
+    snprintf(name, sizeof name, "%s/%s", pt->name, v->player_names[cg->owner]);
+    bc_init(&pp->prog, name, v->path);
+    snprintf(name, sizeof name, "%s/%s rest", pt->name, v->player_names[cg->owner]);
+    bc_init(&pp->rest, name, v->path);
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        switch (it->kind) {
+        case AST_ATOM: {
+            emit_atom(cg, &pp->prog, it);
+            bool capture = atom_may_capture(it);
+            if (capture) pp->may_capture = true;
+            if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+            if (!atom_is_plain(it)) {
+                emit_atom(cg, &pp->rest, it);
+                if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
+                break;
+            }
+            int dirs[MAX_DIRECTIONS];
+            int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
+            const Ast *range = NULL;
+            has_mod(it, MOD_RANGE, &range);
+            int r = it->sub == ATOM_SLIDE ? (range ? (int)range->num[0] : 0) : 1;
+            bool slide = it->sub == ATOM_SLIDE;
+            int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
+            for (int k = 0; k < nd; k++) {
+                if (v->dirs[dirs[k]].link_board >= 0 && capture) *fast_attack = false;
+                if (cg->promo) {
+                    /* promotion needs the VM's ADD; the ray still serves attack tests */
+                } else {
+                    add_ray(pp->gen, &pp->ngen, dirs[k], slide, r, mode);
+                }
+                if (capture) add_ray(pp->atk, &pp->natk, dirs[k], slide, r, RAY_CAPTURE);
+            }
+            if (cg->promo) emit_atom(cg, &pp->rest, it);
+            break;
+        }
+        case AST_CASTLE: {
+            declare_castle(cg, it);
+            if (cg->ok && v->ncastles > 0) {
+                const Castle *c = &v->castles[v->ncastles - 1];
+                emit_castle(cg, &pp->prog, it, c);
+                emit_castle(cg, &pp->rest, it, c);
+            }
+            break;
+        }
+        case AST_MOVEBLOCK: {
+            for (int k = 0; k < 2; k++) {
+                Program *p = k ? &pp->rest : &pp->prog;
+                int fork = alt_begin(p, it);
+                emit_stmts(cg, p, it);
+                alt_end(p, it, fork);
+            }
+            if (block_uses(it, AST_ADD)) {
+                pp->may_capture = true;
+                *fast_attack = false;
+            }
+            if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
+            break;
+        }
+        default: break;
+        }
+    }
+    bc_emit(&pp->prog, OP_HALT, 0, L(items));
+    if (pp->rest.count) bc_emit(&pp->rest, OP_HALT, 0, L(items));
+    if (pp->prog.count > MAX_CODE) {
+        diag_error(cg->s->sink, items->loc, "piece '%s' compiles to %d bytes of code (limit is %d)", pt->name, pp->prog.count, MAX_CODE);
+        cg->ok = false;
+    }
+}
+
+static int declare_promotion(CG *cg, const Ast *items) {
+    Variant *v = cg->v;
+    int found = 0;
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        if (it->kind != AST_PROMOTE) continue;
+        if (found) {
+            diag_error(cg->s->sink, it->loc, "a piece has one promote rule");
+            cg->ok = false;
+            continue;
+        }
+        if (v->npromos == 0) v->npromos = 1;
+        if (v->npromos >= MAX_PROMO_SETS) {
+            diag_error(cg->s->sink, it->loc, "too many promote rules (limit is %d)", MAX_PROMO_SETS - 1);
+            cg->ok = false;
+            continue;
+        }
+        PromoSet *ps = &v->promos[v->npromos];
+        memset(ps, 0, sizeof *ps);
+        ps->zone = (uint8_t)zone_operand(cg, it->text, it->loc);
+        ps->optional = it->sub != 0;
+        for (int k = 0; k < it->nkids; k++) {
+            int t = sema_piece(cg->s, it->kids[k]->text, it->kids[k]->loc);
+            if (t < 0) { cg->ok = false; continue; }
+            if (ps->count >= MAX_PROMO_CHOICES) {
+                diag_error(cg->s->sink, it->kids[k]->loc, "too many promotion choices (limit is %d)", MAX_PROMO_CHOICES);
+                cg->ok = false;
+                break;
+            }
+            ps->types[ps->count++] = (uint8_t)t;
+        }
+        found = v->npromos++;
+    }
+    return found;
+}
+
+bool cg_compile(Sema *s) {
+    Variant *v = s->v;
+    bool ok = true;
+    for (int c = 0; c < MAX_CELLS; c++) v->castle_mask[c] = 0xFFFFFFFFu;
+    v->all_fast = true;
+    for (int t = 0; t < v->ntypes; t++) {
+        bool fast_attack = true;
+        int promo = 0;
+        for (int o = 0; o < v->nowners; o++) {
+            CG cg = {.s = s, .v = v, .type = t, .owner = o, .ok = true};
+            if (o == 0) promo = declare_promotion(&cg, s->piece_items[t]);
+            cg.promo = promo;
+            compile_piece(&cg, s->piece_items[t], &fast_attack);
+            ok = ok && cg.ok;
+        }
+        v->types[t].fast_attack = fast_attack;
+    }
+    /* En passant only counts as a non-capture for attack tests when no royal piece can be its victim. */
+    bool royal_ep = false;
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->types[t].sets_ep && v->types[t].royal) royal_ep = true;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (royal_ep) {
+            for (int i = 0; i < s->piece_items[t]->nkids; i++) {
+                const Ast *it = s->piece_items[t]->kids[i];
+                if (it->kind == AST_ATOM && it->sub == ATOM_EN_PASSANT) v->types[t].fast_attack = false;
+            }
+        }
+        if (!v->types[t].fast_attack) v->all_fast = false;
+    }
+    return ok;
+}

@@ -1,0 +1,65 @@
+/* disasm.c - prints programs: offset, opcode, operand by name, synopsis and rule-file line. */
+#include "disasm.h"
+
+#include <string.h>
+
+static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t cap) {
+    switch (bc_opinfo[op].shape) {
+    case SHAPE_NONE: buf[0] = 0; break;
+    case SHAPE_JUMP: snprintf(buf, cap, "-> %04d", a); break;
+    case SHAPE_DIR: {
+        const Direction *d = a < v->ndirs ? &v->dirs[a] : NULL;
+        if (!d) snprintf(buf, cap, "dir?%d", a);
+        else if (d->name[0]) snprintf(buf, cap, "%s", d->name);
+        else snprintf(buf, cap, "(%d,%d)", d->dx, d->dy);
+        break;
+    }
+    case SHAPE_CELL: snprintf(buf, cap, "%s", a < v->ncells ? v->cells[a].name : "?"); break;
+    case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
+    case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
+    case SHAPE_BYTE: snprintf(buf, cap, "%d", a); break;
+    default: buf[0] = 0; break;
+    }
+}
+
+int disasm_instruction(const Variant *v, const Program *p, int pc, FILE *out) {
+    Opcode op = (Opcode)p->code[pc];
+    if (op >= OP__COUNT) {
+        fprintf(out, "%04d  ??? %d\n", pc, (int)op);
+        return pc + 1;
+    }
+    int a = 0;
+    switch (bc_opinfo[op].shape) {
+    case SHAPE_NONE: break;
+    case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(p->code + pc + 1); break;
+    default: a = p->code[pc + 1]; break;
+    }
+    char operand[48];
+    operand_text(v, op, a, operand, sizeof operand);
+    fprintf(out, "%04d  %-9s %-9s ; %-40s line %d\n", pc, bc_opinfo[op].name, operand, bc_opinfo[op].synopsis, p->lines[pc]);
+    return pc + bc_instr_size(op);
+}
+
+void disasm_program(const Variant *v, const Program *p, FILE *out) {
+    fprintf(out, "== %s (%d bytes) ==\n", p->name, p->count);
+    for (int pc = 0; pc < p->count;) pc = disasm_instruction(v, p, pc, out);
+}
+
+void disasm_variant(const Variant *v, FILE *out) {
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++) {
+            const PieceType *pt = &v->types[t];
+            const PieceProgram *pp = &pt->per_owner[o];
+            disasm_program(v, &pp->prog, out);
+            if (pp->ngen || pp->natk) {
+                fprintf(out, "   fast rays:");
+                for (int i = 0; i < pp->ngen; i++) {
+                    const Direction *d = &v->dirs[pp->gen[i].dir];
+                    fprintf(out, " %s(%d,%d)%s", pp->gen[i].slide ? "slide" : "leap", d->dx, d->dy,
+                            pp->gen[i].mode == RAY_MOVE ? "m" : pp->gen[i].mode == RAY_CAPTURE ? "c" : "");
+                }
+                fprintf(out, "%s\n", pt->fast_attack ? "  (attacks by rays)" : "  (attacks by program)");
+            }
+            fprintf(out, "\n");
+        }
+}

@@ -1,0 +1,257 @@
+/* fen.c - reading and writing position text.
+ *   <boards> <side> <castling> <en-passant> <halfmove> <fullmove>
+ * Boards are separated by '|', ranks from the top by '/'; digits (any length) count empty
+ * cells; holes are not written. Upper case letters are the first player's pieces, lower case
+ * the second's; a piece of player 3 or 4 is written with a prefix: ':3q'. */
+#include "fen.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema.h"
+
+static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static bool fail(char *err, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Splits text into at most 8 whitespace-separated fields (pointers into copy). */
+static int split(char *copy, char **fields, int max) {
+    int n = 0;
+    char *p = copy;
+    while (*p && n < max) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        fields[n++] = p;
+        while (*p && !isspace((unsigned char)*p)) p++;
+        if (*p) *p++ = 0;
+    }
+    while (*p && isspace((unsigned char)*p)) p++;
+    return *p ? max + 1 : n;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out) {
+    char *end;
+    if (!*s) return false;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool read_boards(Position *pos, const char *field, char *err, size_t cap) {
+    const Variant *v = pos->v;
+    const char *p = field;
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b > 0) {
+            if (*p != '|') return fail(err, cap, "expected '|' before board %d at column %d", b + 1, (int)(p - field) + 1);
+            p++;
+        }
+        for (int y = bd->height - 1; y >= 0; y--) {
+            int x = 0;
+            /* skip holes at the start of the rank */
+            while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
+            while (*p && *p != '/' && *p != '|') {
+                int col = (int)(p - field) + 1;
+                if (isdigit((unsigned char)*p)) {
+                    long n = 0;
+                    while (isdigit((unsigned char)*p)) {
+                        n = n * 10 + (*p - '0');
+                        if (n > MAX_BOARD_DIM) return fail(err, cap, "empty-cell count too large at column %d", col);
+                        p++;
+                    }
+                    if (n == 0) return fail(err, cap, "empty-cell count 0 at column %d", col);
+                    while (n-- > 0) {
+                        if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
+                        x++;
+                        while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
+                    }
+                    continue;
+                }
+                int owner = -1;
+                if (*p == ':') {
+                    p++;
+                    if (!isdigit((unsigned char)*p)) return fail(err, cap, "expected a player number after ':' at column %d", col);
+                    owner = *p - '1';
+                    p++;
+                    if (owner < 0 || owner >= v->nowners) return fail(err, cap, "no player %d (column %d)", owner + 1, col);
+                }
+                if (!isalpha((unsigned char)*p)) return fail(err, cap, "unexpected '%c' in the board at column %d", *p, col);
+                int t = variant_type_by_letter(v, *p);
+                if (t < 0) return fail(err, cap, "unknown piece letter '%c' at column %d", *p, col);
+                if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
+                if (owner >= v->nowners) return fail(err, cap, "no second player for '%c' at column %d", *p, col);
+                if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
+                board_put(pos, bd->at[y][x], PIECE_MAKE(t, owner));
+                x++;
+                while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
+                p++;
+            }
+            if (x != bd->width) return fail(err, cap, "rank %d of %s has too few cells", y + 1, v->nboards > 1 ? bd->name : "the board");
+            if (y > 0) {
+                if (*p != '/') return fail(err, cap, "expected '/' after rank %d (column %d)", y + 1, (int)(p - field) + 1);
+                p++;
+            }
+        }
+    }
+    if (*p) return fail(err, cap, "unexpected '%c' after the last rank (column %d)", *p, (int)(p - field) + 1);
+    return true;
+}
+
+/* The pawn-like piece that made the en-passant cell stands one "forward" step past it. */
+static Cell ep_victim_for(const Position *pos, Cell ep) {
+    const Variant *v = pos->v;
+    int prev = v->turn_order[(pos->turn + v->nturns - 1) % v->nturns];
+    int fx, fy;
+    sema_orient_vector(v->orient[prev], 0, 1, &fx, &fy);
+    for (int d = 0; d < v->ndirs; d++) {
+        if (v->dirs[d].link_board >= 0 || v->dirs[d].dx != fx || v->dirs[d].dy != fy) continue;
+        Cell c = ep;
+        for (int k = 0; k < MAX_EP_CELLS + 1; k++) {
+            c = variant_step(v, c, d);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            if (p && PIECE_OWNER(p) == prev && v->types[PIECE_TYPE(p)].sets_ep) return c;
+            if (p) break;
+        }
+    }
+    return NO_CELL;
+}
+
+bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
+    const Variant *v = pos->v;
+    if (!text) return fail(err, cap, "empty position");
+    size_t len = strlen(text);
+    if (len > 4096) return fail(err, cap, "position text too long (limit is 4096 characters)");
+    char *copy = xstrdup(text);
+    char *f[8];
+    int n = split(copy, f, 6);
+    /* Parse into a scratch position (no history needed) so pos is untouched on error. */
+    Position tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.v = v;
+    board_clear(&tmp);
+    bool ok = true;
+    if (n == 0) ok = fail(err, cap, "empty position");
+    else if (n > 6) ok = fail(err, cap, "too many fields (expected at most 6)");
+    if (ok) ok = read_boards(&tmp, f[0], err, cap);
+    if (ok && n > 1) {
+        int turn = -1;
+        for (int i = 0; i < v->nturns && turn < 0; i++)
+            if (!strcmp(v->player_token[v->turn_order[i]], f[1])) turn = i;
+        if (turn < 0) {
+            char list[64] = "";
+            for (int i = 0; i < v->nplayers; i++) {
+                strncat(list, v->player_token[i], sizeof list - strlen(list) - 3);
+                if (i + 1 < v->nplayers) strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            ok = fail(err, cap, "unknown side to move '%s' (expected %s)", f[1], list);
+        } else {
+            tmp.turn = (uint8_t)turn;
+        }
+    }
+    if (ok && n > 2 && strcmp(f[2], "-")) {
+        for (const char *c = f[2]; *c && ok; c++) {
+            int found = -1;
+            for (int i = 0; i < v->ncastles; i++)
+                if (v->castles[i].letter == *c) found = i;
+            if (found < 0) {
+                ok = fail(err, cap, "unknown castling right '%c'", *c);
+                break;
+            }
+            const Castle *cs = &v->castles[found];
+            Piece k = tmp.cell[cs->king_from], r = tmp.cell[cs->rook_from];
+            /* a right whose king or rook is not at home cannot be used: drop it */
+            if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal)
+                tmp.rights |= 1u << cs->right;
+        }
+    }
+    if (ok && n > 3 && strcmp(f[3], "-")) {
+        int c = variant_cell_by_name(v, f[3]);
+        if (c < 0) ok = fail(err, cap, "bad en-passant cell '%s'", f[3]);
+        else {
+            Cell victim = ep_victim_for(&tmp, (Cell)c);
+            if (victim != NO_CELL && tmp.cell[c] == 0) {
+                tmp.ep[0] = (Cell)c;
+                tmp.ep_victim = victim;
+            }
+        }
+    }
+    long num;
+    if (ok && n > 4) {
+        if (!parse_int(f[4], 0, 10000, &num)) ok = fail(err, cap, "bad halfmove clock '%s'", f[4]);
+        else tmp.halfmove = (uint16_t)num;
+    }
+    if (ok && n > 5) {
+        if (!parse_int(f[5], 1, 100000, &num)) ok = fail(err, cap, "bad move number '%s'", f[5]);
+        else tmp.fullmove = (int)num;
+    }
+    if (ok) {
+        tmp.key = board_compute_key(&tmp);
+        board_copy(pos, &tmp);
+        pos->ply = 0;
+    }
+    free(copy);
+    return ok;
+}
+
+static void put(char *buf, size_t cap, size_t *at, const char *s) {
+    size_t n = strlen(s);
+    if (*at + n + 1 > cap) n = cap > *at + 1 ? cap - *at - 1 : 0;
+    memcpy(buf + *at, s, n);
+    *at += n;
+    buf[*at] = 0;
+}
+
+void fen_write(const Position *pos, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    size_t at = 0;
+    char tmp[32];
+    if (cap == 0) return;
+    buf[0] = 0;
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b) put(buf, cap, &at, "|");
+        for (int y = bd->height - 1; y >= 0; y--) {
+            int empty = 0;
+            for (int x = 0; x < bd->width; x++) {
+                Cell c = bd->at[y][x];
+                if (c == NO_CELL) continue;
+                Piece p = pos->cell[c];
+                if (!p) { empty++; continue; }
+                if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, &at, tmp); empty = 0; }
+                char letter = v->types[PIECE_TYPE(p)].letter;
+                int o = PIECE_OWNER(p);
+                if (o == 0) snprintf(tmp, sizeof tmp, "%c", letter);
+                else if (o == 1) snprintf(tmp, sizeof tmp, "%c", (char)tolower((unsigned char)letter));
+                else snprintf(tmp, sizeof tmp, ":%d%c", o + 1, (char)tolower((unsigned char)letter));
+                put(buf, cap, &at, tmp);
+            }
+            if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, &at, tmp); }
+            if (y) put(buf, cap, &at, "/");
+        }
+    }
+    put(buf, cap, &at, " ");
+    put(buf, cap, &at, v->player_token[board_mover(pos)]);
+    put(buf, cap, &at, " ");
+    bool any = false;
+    for (int i = 0; i < v->ncastles; i++)
+        if (pos->rights >> v->castles[i].right & 1) {
+            snprintf(tmp, sizeof tmp, "%c", v->castles[i].letter);
+            put(buf, cap, &at, tmp);
+            any = true;
+        }
+    if (!any) put(buf, cap, &at, "-");
+    put(buf, cap, &at, " ");
+    put(buf, cap, &at, pos->ep[0] != NO_CELL ? v->cells[pos->ep[0]].name : "-");
+    snprintf(tmp, sizeof tmp, " %d %d", pos->halfmove, pos->fullmove);
+    put(buf, cap, &at, tmp);
+}

@@ -1,0 +1,15 @@
+/* fen.h - the position text: FEN generalised to any board size, several boards, the rule
+ * file's piece letters and player tokens. */
+#ifndef VARIA_FEN_H
+#define VARIA_FEN_H
+
+#include "board.h"
+
+/* Sets pos from text. On error returns false, writes a message naming the field and place to
+ * err, and leaves pos unchanged. Missing trailing fields take defaults (first player to move,
+ * no castling, no en passant, 0, 1). */
+bool fen_read(Position *pos, const char *text, char *err, size_t errcap);
+/* Writes the position text into buf (always NUL-terminated). */
+void fen_write(const Position *pos, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,40 @@
+/* limits.h - every hard limit of Varia in one place.
+ * A rule file that goes past one of these gets a diagnostic naming the limit. */
+#ifndef VARIA_LIMITS_H
+#define VARIA_LIMITS_H
+
+#define MAX_BOARDS          4     /* boards in one game */
+#define MAX_BOARD_DIM      32     /* width or height of one board */
+#define MAX_CELLS         256     /* cells over all boards (cell ids fit a byte + sentinel in uint16) */
+#define CELL_WORDS    (MAX_CELLS / 64)
+#define MAX_PLAYERS         4     /* players taking turns */
+#define MAX_OWNERS          8     /* players plus extra armies that own pieces */
+#define MAX_PIECE_TYPES    32
+#define MAX_DIRECTIONS     64     /* distinct vectors and links */
+#define MAX_ZONES          32
+#define MAX_OPTIONS        16
+#define MAX_OPTION_VALUES  16
+#define MAX_CASTLES         4     /* castling definitions per player */
+#define MAX_COUNTERS        8
+#define MAX_PROMO_SETS     16
+#define MAX_PROMO_CHOICES   8
+#define MAX_MACRO_DEPTH     8     /* nested macro expansion */
+#define MAX_MATERIAL_RULES 16
+
+#define MAX_CODE        65536     /* bytes of bytecode in one program */
+#define MAX_MARKS           8     /* mark stack depth in the VM */
+#define MAX_FORKS          64     /* pending choice points in the VM */
+#define MAX_PENDING        16     /* effects recorded before one emit */
+#define VM_STEP_BUDGET 200000     /* instructions per program run; more is a runtime fault */
+
+#define MAX_EFFECTS        12     /* effects in one move */
+#define MAX_MOVES        1024     /* moves in one position */
+#define MAX_EP_CELLS        2     /* cells passed by a multi-step move */
+#define MAX_PLY           128     /* search/perft depth */
+#define MAX_HISTORY      8192     /* plies in one game */
+#define MAX_JOURNAL         32    /* cell writes undone by one unmake */
+
+#define MAX_DIAGNOSTICS    20     /* errors reported before giving up */
+#define MAX_NESTING        64     /* nested braces, parentheses and conditions in a rule file */
+
+#endif

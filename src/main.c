@@ -1,0 +1,400 @@
+/* main.c - the command line: check, disasm, ast, perft, moves, fen, trace (and help for each).
+ * The only place that prints diagnostics and chooses exit codes (0 ok, 1 error, 2 usage). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "disasm.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+#include "parse.h"
+#include "perft.h"
+#include "source.h"
+
+typedef struct Args {
+    const char *file;
+    const char *fen;
+    const char *positional[4];
+    int npositional;
+    bool divide, general, help;
+    OptionSetting options[MAX_OPTIONS];
+    int noptions;
+} Args;
+
+typedef struct Command {
+    const char *name;
+    const char *usage;
+    const char *help;
+    int (*run)(const Args *);
+} Command;
+
+static const Command *find_command(const char *name);
+
+static void print_usage(const Command *c, FILE *out) {
+    fprintf(out, "usage: varia %s\n\n%s\n", c->usage, c->help);
+}
+
+/* Loads the rule file with diagnostics on stderr; NULL on error. */
+static Variant *load_variant(const Args *a) {
+    DiagSink sink;
+    diag_init(&sink);
+    const char *err = NULL;
+    Source *src = source_load(a->file, &err);
+    if (!src) {
+        fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        diag_free(&sink);
+        return NULL;
+    }
+    Variant *v = variant_load_source(src, a->options, a->noptions, &sink);
+    diag_render(&sink, stderr);
+    sink.source = NULL;
+    diag_free(&sink);
+    source_free(src);
+    return v;
+}
+
+/* Sets up pos at the --fen position or the variant's start; false (with a message) on error. */
+static bool setup_position(const Args *a, const Variant *v, Position *pos) {
+    char err[200];
+    const char *text = a->fen ? a->fen : v->setup;
+    if (!fen_read(pos, text, err, sizeof err)) {
+        fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
+        return false;
+    }
+    return true;
+}
+
+static void report_fault(const VmFault *f) {
+    if (f->set) fprintf(stderr, "%s:%d:%d: error: runtime fault: %s\n", f->file ? f->file : "?", f->line, f->col, f->msg);
+}
+
+/* ---- commands ------------------------------------------------------------------------------ */
+
+static int cmd_check(const Args *a) {
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    int programs = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++) programs += v->types[t].per_owner[o].prog.count > 0;
+    printf("%s: ok: \"%s\", %d players, %d board%s, %d cells, %d piece types, %d programs\n", a->file,
+           v->title ? v->title : "untitled", v->nplayers, v->nboards, v->nboards == 1 ? "" : "s", v->ncells, v->ntypes,
+           programs);
+    variant_free(v);
+    return 0;
+}
+
+static int cmd_ast(const Args *a) {
+    DiagSink sink;
+    diag_init(&sink);
+    const char *err = NULL;
+    Source *src = source_load(a->file, &err);
+    if (!src) {
+        fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        return 1;
+    }
+    sink.source = src;
+    Ast *root = parse_source(src, &sink);
+    int rc = sink.errors ? 1 : 0;
+    if (!rc) ast_dump(root, stdout);
+    diag_render(&sink, stderr);
+    ast_free(root);
+    diag_free(&sink);
+    source_free(src);
+    return rc;
+}
+
+static int cmd_disasm(const Args *a) {
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    disasm_variant(v, stdout);
+    variant_free(v);
+    return 0;
+}
+
+static int cmd_fen(const Args *a) {
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    Position pos;
+    board_init(&pos, v);
+    int rc = 1;
+    if (setup_position(a, v, &pos)) {
+        char buf[4096];
+        fen_write(&pos, buf, sizeof buf);
+        printf("%s\n", buf);
+        rc = 0;
+    }
+    board_free(&pos);
+    variant_free(v);
+    return rc;
+}
+
+static int cmd_moves(const Args *a) {
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    Position pos;
+    board_init(&pos, v);
+    int rc = 1;
+    if (setup_position(a, v, &pos)) {
+        MoveList *ml = malloc(sizeof *ml);
+        VmFault f = {0};
+        movegen_legal(&pos, ml, &f);
+        char buf[64];
+        for (int i = 0; i < ml->count; i++) {
+            notation_move(v, &ml->moves[i], buf, sizeof buf);
+            printf("%s\n", buf);
+        }
+        report_fault(&f);
+        rc = f.set ? 1 : 0;
+        free(ml);
+    }
+    board_free(&pos);
+    variant_free(v);
+    return rc;
+}
+
+static int cmd_perft(const Args *a) {
+    if (a->npositional < 1) {
+        print_usage(find_command("perft"), stderr);
+        return 2;
+    }
+    char *end;
+    long depth = strtol(a->positional[0], &end, 10);
+    if (*end || depth < 0 || depth > 20) {
+        fprintf(stderr, "varia: error: bad depth '%s' (expected 0..20)\n", a->positional[0]);
+        return 2;
+    }
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    Position pos;
+    board_init(&pos, v);
+    int rc = 1;
+    if (a->general) movegen_fast_enabled = false;
+    if (setup_position(a, v, &pos)) {
+        VmFault f = {0};
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        uint64_t n = a->divide ? perft_divide(&pos, (int)depth, stdout, &f) : perft(&pos, (int)depth, &f);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        report_fault(&f);
+        if (a->divide) printf("\n");
+        fprintf(stderr, "time %.3f s, %.0f nodes/s\n", secs, secs > 0 ? (double)n / secs : 0.0);
+        printf("Nodes searched: %llu\n", (unsigned long long)n);
+        rc = f.set ? 1 : 0;
+    }
+    board_free(&pos);
+    variant_free(v);
+    return rc;
+}
+
+static void trace_print(const Program *prog, int pc, Cell cur, bool flag, void *user) {
+    const Variant *v = user;
+    printf("  cur=%-6s flag=%d  ", cur < v->ncells ? v->cells[cur].name : "-", flag);
+    disasm_instruction(v, prog, pc, stdout);
+}
+
+static int cmd_trace(const Args *a) {
+    if (a->npositional < 1) {
+        print_usage(find_command("trace"), stderr);
+        return 2;
+    }
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    Position pos;
+    board_init(&pos, v);
+    int rc = 1;
+    if (setup_position(a, v, &pos)) {
+        int c = variant_cell_by_name(v, a->positional[0]);
+        if (c < 0) fprintf(stderr, "varia: error: unknown cell '%s'\n", a->positional[0]);
+        else if (!pos.cell[c]) fprintf(stderr, "varia: error: no piece on %s\n", a->positional[0]);
+        else {
+            Piece p = pos.cell[c];
+            const Program *prog = &v->types[PIECE_TYPE(p)].per_owner[PIECE_OWNER(p)].prog;
+            MoveList *ml = malloc(sizeof *ml);
+            ml->count = 0;
+            VmFault f = {0};
+            vm_set_trace(trace_print, (void *)v);
+            vm_run(prog, &pos, (Cell)c, PIECE_OWNER(p), ml, &f);
+            vm_set_trace(NULL, NULL);
+            char buf[64];
+            printf("emitted %d move%s:", ml->count, ml->count == 1 ? "" : "s");
+            for (int i = 0; i < ml->count; i++) {
+                notation_move(v, &ml->moves[i], buf, sizeof buf);
+                printf(" %s", buf);
+            }
+            printf("\n");
+            report_fault(&f);
+            rc = f.set ? 1 : 0;
+            free(ml);
+        }
+    }
+    board_free(&pos);
+    variant_free(v);
+    return rc;
+}
+
+/* A small deterministic generator (xorshift) so random positions repeat for a seed. */
+static uint64_t rng_next(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static int cmd_random(const Args *a) {
+    long count = 10, plies = 40, seed = 1;
+    for (int i = 0; i < a->npositional; i++) {
+        const char *s = a->positional[i];
+        long *dst = !strncmp(s, "count=", 6) ? &count : !strncmp(s, "plies=", 6) ? &plies : !strncmp(s, "seed=", 5) ? &seed : NULL;
+        char *end;
+        if (!dst || (*dst = strtol(strchr(s, '=') + 1, &end, 10), *end) || *dst < 0 || *dst > 100000) {
+            fprintf(stderr, "varia: error: bad argument '%s' (expected count=N, plies=N or seed=N)\n", s);
+            return 2;
+        }
+    }
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    Position pos;
+    board_init(&pos, v);
+    MoveList *ml = malloc(sizeof *ml);
+    uint64_t state = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1;
+    int rc = 0;
+    for (long g = 0; g < count && rc == 0; g++) {
+        if (!setup_position(a, v, &pos)) { rc = 1; break; }
+        long n = 1 + (long)(rng_next(&state) % (uint64_t)(plies ? plies : 1));
+        for (long k = 0; k < n; k++) {
+            VmFault f = {0};
+            movegen_legal(&pos, ml, &f);
+            if (f.set) { report_fault(&f); rc = 1; break; }
+            if (ml->count == 0) break;
+            board_make(&pos, &ml->moves[rng_next(&state) % (uint64_t)ml->count]);
+        }
+        char buf[4096];
+        fen_write(&pos, buf, sizeof buf);
+        printf("%s\n", buf);
+    }
+    free(ml);
+    board_free(&pos);
+    variant_free(v);
+    return rc;
+}
+
+static int cmd_help(const Args *a);
+
+static const Command commands[] = {
+    {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help},
+    {"check", "check FILE [--option NAME=VALUE]...",
+     "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
+     "error; prints a one-line summary and exits 0 on success.", cmd_check},
+    {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast},
+    {"disasm", "disasm FILE [--option NAME=VALUE]...",
+     "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
+     "each instruction, and the rays the fast generator uses.", cmd_disasm},
+    {"perft", "perft FILE DEPTH [--fen POS] [--divide] [--general] [--option NAME=VALUE]...",
+     "Counts the leaf nodes of the legal move tree to DEPTH and ends with 'Nodes searched: N'.\n"
+     "--divide prints the count below each legal first move. --general turns off the fast\n"
+     "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft},
+    {"moves", "moves FILE [--fen POS] [--option NAME=VALUE]...",
+     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves},
+    {"fen", "fen FILE [--fen POS] [--option NAME=VALUE]...",
+     "Prints the start position (or POS, normalised) in position text.", cmd_fen},
+    {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
+     "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
+     "from the start (or POS) and prints the final position of each: test positions.", cmd_random},
+    {"trace", "trace FILE CELL [--fen POS]",
+     "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
+     "emits.", cmd_trace},
+};
+
+static const Command *find_command(const char *name) {
+    for (size_t i = 0; i < ARRAY_LEN(commands); i++)
+        if (!strcmp(commands[i].name, name)) return &commands[i];
+    return NULL;
+}
+
+static void print_main_help(FILE *out) {
+    fprintf(out, "Varia - play and test board games described in rule files.\n\nusage: varia COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < ARRAY_LEN(commands); i++) fprintf(out, "  %s\n", commands[i].usage);
+    fprintf(out, "\n'varia COMMAND --help' explains one command.\n");
+}
+
+static int cmd_help(const Args *a) {
+    if (a->npositional > 0 || a->file) {
+        const Command *c = find_command(a->file ? a->file : a->positional[0]);
+        if (!c) {
+            fprintf(stderr, "varia: unknown command '%s'\n", a->file ? a->file : a->positional[0]);
+            return 2;
+        }
+        print_usage(c, stdout);
+        return 0;
+    }
+    print_main_help(stdout);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_main_help(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        print_main_help(stdout);
+        return 0;
+    }
+    const Command *c = find_command(argv[1]);
+    if (!c) {
+        fprintf(stderr, "varia: unknown command '%s' (try 'varia help')\n", argv[1]);
+        return 2;
+    }
+    Args a = {0};
+    for (int i = 2; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) a.help = true;
+        else if (!strcmp(s, "--divide")) a.divide = true;
+        else if (!strcmp(s, "--general")) a.general = true;
+        else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            const char *val = argv[++i];
+            if (s[2] == 'f') a.fen = val;
+            else {
+                const char *eq = strchr(val, '=');
+                if (!eq || eq == val) {
+                    fprintf(stderr, "varia: --option takes NAME=VALUE, not '%s'\n", val);
+                    return 2;
+                }
+                if (a.noptions >= MAX_OPTIONS) {
+                    fprintf(stderr, "varia: too many --option settings (limit is %d)\n", MAX_OPTIONS);
+                    return 2;
+                }
+                char *name = xstrndup(val, (size_t)(eq - val));
+                a.options[a.noptions].name = name;
+                a.options[a.noptions].value = eq + 1;
+                a.noptions++;
+            }
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "varia: unknown flag '%s' (try 'varia %s --help')\n", s, c->name);
+            return 2;
+        } else if (!a.file) a.file = s;
+        else if (a.npositional < 4) a.positional[a.npositional++] = s;
+        else {
+            fprintf(stderr, "varia: too many arguments\n");
+            return 2;
+        }
+    }
+    if (a.help) {
+        print_usage(c, stdout);
+        return 0;
+    }
+    if (!a.file && c->run != cmd_help) {
+        print_usage(c, stderr);
+        return 2;
+    }
+    int rc = c->run(&a);
+    for (int i = 0; i < a.noptions; i++) free((char *)a.options[i].name);
+    return rc;
+}

@@ -1,0 +1,221 @@
+/* movegen.c - move generation and legality.
+ * Plain leaps and slides run as C loops over ray tables; everything else runs the piece's
+ * program in the VM. Attack tests use the ray tables for pieces whose captures are all plain
+ * and run the programs of the others (the general definition: "could capture it"). */
+#include "movegen.h"
+
+#include <string.h>
+
+bool movegen_fast_enabled = true;
+
+static inline bool hostile(int a, int b) { return a != b; }
+
+static inline void add_simple(MoveList *out, Cell from, Cell to, bool capture) {
+    Move *m = &out->moves[out->count++];
+    m->from = from;
+    m->to = to;
+    m->flags = capture ? MOVE_CAPTURE : 0;
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->nfx = 1;
+    m->fx[0] = (Effect){.kind = FX_MOVE, .a = from, .b = to};
+}
+
+/* Generates a piece's ray moves. Returns false when the move list is full. */
+static bool gen_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < pp->ngen; i++) {
+        const Ray *r = &pp->gen[i];
+        int range = r->range;
+        int mode = r->mode;
+        Cell c = from;
+        for (int k = 0; !range || k < range; k++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            if (out->count >= MAX_MOVES - 1) return false;
+            Piece p = pos->cell[c];
+            if (!p) {
+                if (mode != RAY_CAPTURE) add_simple(out, from, c, false);
+            } else {
+                if (mode != RAY_MOVE && hostile(PIECE_OWNER(p), owner)) add_simple(out, from, c, true);
+                break;
+            }
+            if (!r->slide) break;
+        }
+    }
+    return true;
+}
+
+static bool fault_full(VmFault *fault) {
+    if (fault && !fault->set) {
+        fault->set = true;
+        snprintf(fault->msg, sizeof fault->msg, "too many moves in one position (limit is %d)", MAX_MOVES);
+    }
+    return false;
+}
+
+/* Moves of every piece of `owner` (the mover's own pieces). */
+static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    for (int w = 0; w < CELL_WORDS; w++) {
+        uint64_t bits = pos->occ[owner][w];
+        while (bits) {
+            Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+            bits &= bits - 1;
+            const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
+            const PieceProgram *pp = &pt->per_owner[owner];
+            if (movegen_fast_enabled) {
+                if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
+                if (pp->rest.count && !vm_run(&pp->rest, pos, from, owner, out, fault)) return false;
+            } else {
+                if (!vm_run(&pp->prog, pos, from, owner, out, fault)) return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
+    out->count = 0;
+    return gen_owner(pos, board_mover(pos), out, fault);
+}
+
+/* Fast attack test: does a piece of `attacker` with ray-described captures reach c? */
+static bool attacked_by_rays(const Position *pos, Cell c, int attacker) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        const PieceType *pt = &v->types[t];
+        if (!pt->fast_attack) continue;
+        /* Skip types with no piece of this owner on the board. */
+        bool any = false;
+        for (int w = 0; w < CELL_WORDS; w++)
+            if (pos->type_occ[t][w] & pos->occ[attacker][w]) { any = true; break; }
+        if (!any) continue;
+        Piece want = PIECE_MAKE(t, attacker);
+        const PieceProgram *pp = &pt->per_owner[attacker];
+        for (int i = 0; i < pp->natk; i++) {
+            const Ray *r = &pp->atk[i];
+            int back = v->dirs[r->dir].reverse;
+            Cell s = c;
+            int range = r->range;
+            for (int k = 0; !range || k < range; k++) {
+                s = variant_step(v, s, back);
+                if (s == NO_CELL) break;
+                Piece p = pos->cell[s];
+                if (p) {
+                    if (PIECE_KIND(p) == want) return true;
+                    break;
+                }
+                if (!r->slide) break;
+            }
+        }
+    }
+    return false;
+}
+
+/* General attack test: run the capturing programs of `attacker` and look for a move that
+ * removes or replaces the piece on c. */
+static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
+    const Variant *v = pos->v;
+    MoveList local;
+    MoveList *ml = &local;
+    for (int w = 0; w < CELL_WORDS; w++) {
+        uint64_t bits = pos->occ[attacker][w];
+        while (bits) {
+            Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+            bits &= bits - 1;
+            const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
+            if (movegen_fast_enabled && pt->fast_attack) continue;
+            const PieceProgram *pp = &pt->per_owner[attacker];
+            if (!pp->may_capture) continue;
+            ml->count = 0;
+            VmFault f = {0};
+            vm_run(&pp->prog, pos, from, attacker, ml, &f);
+            for (int i = 0; i < ml->count; i++) {
+                const Move *m = &ml->moves[i];
+                for (int k = 0; k < m->nfx; k++) {
+                    const Effect *e = &m->fx[k];
+                    if ((e->kind == FX_REMOVE && e->a == c) || (e->kind == FX_MOVE && e->b == c))
+                        return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
+    const Variant *v = pos->v;
+    Piece old = pos->cell[c];
+    bool placed = false;
+    for (int o = 0; o < v->nowners; o++) {
+        if (!hostile(o, victim_owner)) continue;
+        bool any = false;
+        for (int w = 0; w < CELL_WORDS; w++)
+            if (pos->occ[o][w]) { any = true; break; }
+        if (!any) continue;
+        if (movegen_fast_enabled && attacked_by_rays(pos, c, o)) {
+            if (placed) board_put(pos, c, old);
+            return true;
+        }
+        if (movegen_fast_enabled && v->all_fast) continue;
+        /* Programs only capture pieces that are there: stand the victim on c for the test. */
+        if (!placed && (old == 0 || PIECE_OWNER(old) != victim_owner)) {
+            Piece p = as ? (Piece)PIECE_MAKE(PIECE_TYPE(as), victim_owner) : (Piece)PIECE_MAKE(0, victim_owner);
+            board_put(pos, c, p);
+            placed = true;
+        }
+        if (attacked_by_programs(pos, c, o)) {
+            if (placed) board_put(pos, c, old);
+            return true;
+        }
+    }
+    if (placed) board_put(pos, c, old);
+    return false;
+}
+
+bool movegen_in_check(Position *pos, int player) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < CELL_WORDS; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[player][w];
+            while (b) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                b &= b - 1;
+                if (movegen_attacked(pos, c, player, pos->cell[c])) return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool movegen_is_legal(Position *pos, const Move *m) {
+    if (!pos->v->forbid_royal_capture) return true;
+    int mover = board_mover(pos);
+    if (!board_make(pos, m)) return false;
+    bool ok = !movegen_in_check(pos, mover);
+    board_unmake(pos);
+    return ok;
+}
+
+bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
+    bool ok = movegen_pseudo(pos, out, fault);
+    int n = 0;
+    for (int i = 0; i < out->count; i++)
+        if (movegen_is_legal(pos, &out->moves[i])) {
+            if (n != i) out->moves[n] = out->moves[i];
+            n++;
+        }
+    out->count = n;
+    return ok;
+}
+
+int movegen_count_legal(Position *pos, VmFault *fault) {
+    MoveList ml;
+    movegen_pseudo(pos, &ml, fault);
+    int n = 0;
+    for (int i = 0; i < ml.count; i++)
+        if (movegen_is_legal(pos, &ml.moves[i])) n++;
+    return n;
+}

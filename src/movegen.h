@@ -1,0 +1,26 @@
+/* movegen.h - pseudo-legal moves (fast rays for plain pieces, the VM for the rest), attack
+ * tests, and the legality filter. */
+#ifndef VARIA_MOVEGEN_H
+#define VARIA_MOVEGEN_H
+
+#include "vm.h"
+
+/* Global switch for tests: when false, every move and attack test goes through the VM
+ * (the general path), never through the ray tables. */
+extern bool movegen_fast_enabled;
+
+/* All pseudo-legal moves of the player to move. Returns false on a program fault. */
+bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault);
+/* All legal moves of the player to move. */
+bool movegen_legal(Position *pos, MoveList *out, VmFault *fault);
+/* Number of legal moves (perft's last ply). */
+int movegen_count_legal(Position *pos, VmFault *fault);
+/* True when some owner hostile to victim_owner could capture a piece `as` standing on c
+ * (as = 0: a piece of victim_owner of the first type). Position is restored before return. */
+bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as);
+/* True when a royal piece of `player` can be captured (check). */
+bool movegen_in_check(Position *pos, int player);
+/* Legal after making m? (make, test, unmake). */
+bool movegen_is_legal(Position *pos, const Move *m);
+
+#endif

@@ -1,0 +1,50 @@
+/* perft.c - leaf counting over legal moves, with the last ply counted without making moves. */
+#include "perft.h"
+
+#include <stdlib.h>
+
+#include "notation.h"
+
+static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fault) {
+    if (depth <= 0) return 1;
+    if (depth == 1) return (uint64_t)movegen_count_legal(pos, fault);
+    MoveList *ml = &lists[depth];
+    uint64_t total = 0;
+    movegen_pseudo(pos, ml, fault);
+    for (int i = 0; i < ml->count && !(fault && fault->set); i++) {
+        const Move *m = &ml->moves[i];
+        int mover = board_mover(pos);
+        if (!board_make(pos, m)) break;
+        if (!pos->v->forbid_royal_capture || !movegen_in_check(pos, mover)) total += perft_rec(pos, depth - 1, lists, fault);
+        board_unmake(pos);
+    }
+    return total;
+}
+
+uint64_t perft(Position *pos, int depth, VmFault *fault) {
+    if (depth <= 1) return depth <= 0 ? 1 : (uint64_t)movegen_count_legal(pos, fault);
+    /* MoveLists are large: one per level, allocated once, off the C stack */
+    MoveList *lists = malloc(sizeof(MoveList) * (size_t)(depth + 1));
+    if (!lists) return 0;
+    uint64_t total = perft_rec(pos, depth, lists, fault);
+    free(lists);
+    return total;
+}
+
+uint64_t perft_divide(Position *pos, int depth, FILE *out, VmFault *fault) {
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) return 0;
+    movegen_legal(pos, ml, fault);
+    uint64_t total = 0;
+    char buf[64];
+    for (int i = 0; i < ml->count; i++) {
+        notation_move(pos->v, &ml->moves[i], buf, sizeof buf);
+        board_make(pos, &ml->moves[i]);
+        uint64_t n = perft(pos, depth - 1, fault);
+        board_unmake(pos);
+        fprintf(out, "%s: %llu\n", buf, (unsigned long long)n);
+        total += n;
+    }
+    free(ml);
+    return total;
+}

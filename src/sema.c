@@ -1,0 +1,762 @@
+/* sema.c - the checking pass: declarations into Variant tables, names resolved, every error
+ * reported with its location. Programs are compiled afterwards by compile.c. */
+#include "sema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static void copy_name(char *dst, size_t cap, const char *src) {
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+static const Ast *kid(const Ast *n, int i) { return (n && i < n->nkids) ? n->kids[i] : NULL; }
+
+static ResultKind result_of(const char *text) {
+    if (!text) return RESULT_DRAW;
+    if (!strcmp(text, "win")) return RESULT_WIN;
+    if (!strcmp(text, "loss")) return RESULT_LOSS;
+    return RESULT_DRAW;
+}
+
+int sema_player(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->nowners; i++)
+        if (!strcmp(s->v->player_names[i], name)) return i;
+    diag_error(s->sink, loc, "unknown player '%s'", name);
+    return -1;
+}
+
+int sema_piece(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->ntypes; i++)
+        if (!strcmp(s->v->types[i].name, name)) return i;
+    diag_error(s->sink, loc, "unknown piece '%s'", name);
+    return -1;
+}
+
+int sema_zone(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->nzones; i++)
+        if (!strcmp(s->v->zones[i].name, name)) return i;
+    diag_error(s->sink, loc, "unknown zone '%s'", name);
+    return -1;
+}
+
+static int board_by_name(const Variant *v, const char *name) {
+    for (int b = 0; b < v->nboards; b++)
+        if (!strcmp(v->boards[b].name, name)) return b;
+    return -1;
+}
+
+int sema_cell(Sema *s, const Ast *n) {
+    char full[64];
+    if (n->text2) snprintf(full, sizeof full, "%s:%s", n->text2, n->text);
+    else snprintf(full, sizeof full, "%s", n->text);
+    int c = variant_cell_by_name(s->v, full);
+    if (c < 0) diag_error(s->sink, n->loc, "unknown cell '%s'", full);
+    return c;
+}
+
+/* ---- orientation --------------------------------------------------------------------------- */
+
+void sema_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy) {
+    switch (o) {
+    case ORIENT_IDENTITY: *ox = dx; *oy = dy; break;
+    case ORIENT_FLIP: *ox = dx; *oy = -dy; break;
+    case ORIENT_MIRROR: *ox = -dx; *oy = dy; break;
+    case ORIENT_ROT90: *ox = -dy; *oy = dx; break;
+    case ORIENT_ROT180: *ox = -dx; *oy = -dy; break;
+    case ORIENT_ROT270: *ox = dy; *oy = -dx; break;
+    default: *ox = dx; *oy = dy; break;
+    }
+}
+
+Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
+    const CellInfo *ci = &v->cells[c];
+    const Board *b = &v->boards[ci->board];
+    int x = ci->x, y = ci->y, W = b->width, H = b->height, nx = x, ny = y;
+    switch (o) {
+    case ORIENT_IDENTITY: break;
+    case ORIENT_FLIP: ny = H - 1 - y; break;
+    case ORIENT_MIRROR: nx = W - 1 - x; break;
+    case ORIENT_ROT90: nx = W - 1 - y; ny = x; break;
+    case ORIENT_ROT180: nx = W - 1 - x; ny = H - 1 - y; break;
+    case ORIENT_ROT270: nx = y; ny = H - 1 - x; break;
+    default: break;
+    }
+    if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
+    return b->at[ny][nx];
+}
+
+static int orientation_by_name(const char *name) {
+    static const char *names[ORIENT__COUNT] = {"identity", "flip", "mirror", "rot90", "rot180", "rot270"};
+    for (int i = 0; i < ORIENT__COUNT; i++)
+        if (!strcmp(names[i], name)) return i;
+    return -1;
+}
+
+/* ---- directions ---------------------------------------------------------------------------- */
+
+static const struct { const char *name; int dx, dy; } builtin_dirs[] = {
+    {"n", 0, 1}, {"s", 0, -1}, {"e", 1, 0}, {"w", -1, 0},
+    {"ne", 1, 1}, {"nw", -1, 1}, {"se", 1, -1}, {"sw", -1, -1},
+};
+
+int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->ndirs; i++)
+        if (v->dirs[i].link_board < 0 && v->dirs[i].dx == dx && v->dirs[i].dy == dy) return i;
+    if (v->ndirs >= MAX_DIRECTIONS) {
+        diag_error(s->sink, loc, "too many directions (limit is %d)", MAX_DIRECTIONS);
+        return -1;
+    }
+    if (dx < -MAX_BOARD_DIM || dx > MAX_BOARD_DIM || dy < -MAX_BOARD_DIM || dy > MAX_BOARD_DIM) {
+        diag_error(s->sink, loc, "direction (%d,%d) is longer than any board (limit is %d)", dx, dy,
+                   MAX_BOARD_DIM);
+        return -1;
+    }
+    Direction *d = &v->dirs[v->ndirs];
+    memset(d, 0, sizeof *d);
+    d->dx = (int8_t)dx;
+    d->dy = (int8_t)dy;
+    d->link_board = -1;
+    d->reverse = -1;
+    return v->ndirs++;
+}
+
+static bool add_vec(DirList *out, int dx, int dy, int link) {
+    for (int i = 0; i < out->count; i++)
+        if (out->link[i] == link && (link >= 0 || (out->dx[i] == dx && out->dy[i] == dy))) return true;
+    if (out->count >= MAX_DIRECTIONS) return false;
+    out->dx[out->count] = (int8_t)dx;
+    out->dy[out->count] = (int8_t)dy;
+    out->link[out->count] = (int8_t)link;
+    out->count++;
+    return true;
+}
+
+static bool dirname(Sema *s, const char *name, SrcLoc loc, DirList *out, int depth) {
+    Variant *v = s->v;
+    if (depth > 8) {
+        diag_error(s->sink, loc, "direction set '%s' refers to itself", name);
+        return false;
+    }
+    for (int i = 0; i < v->ndirs; i++)
+        if (v->dirs[i].name[0] && !strcmp(v->dirs[i].name, name))
+            return add_vec(out, v->dirs[i].dx, v->dirs[i].dy, v->dirs[i].link_board >= 0 ? i : -1);
+    for (size_t i = 0; i < ARRAY_LEN(builtin_dirs); i++)
+        if (!strcmp(builtin_dirs[i].name, name)) return add_vec(out, builtin_dirs[i].dx, builtin_dirs[i].dy, -1);
+    bool orth = !strcmp(name, "orth"), diag = !strcmp(name, "diag"), all = !strcmp(name, "compass");
+    if (orth || diag || all) {
+        for (int i = 0; i < 8; i++)
+            if ((i < 4 && (orth || all)) || (i >= 4 && (diag || all)))
+                add_vec(out, builtin_dirs[i].dx, builtin_dirs[i].dy, -1);
+        return true;
+    }
+    for (int i = 0; i < s->ndirsets; i++) {
+        const Ast *ds = s->dirsets[i];
+        if (strcmp(ds->text, name)) continue;
+        bool ok = true;
+        for (int k = 0; k < ds->nkids; k++) {
+            const Ast *t = ds->kids[k];
+            if (t->kind == AST_DIR) ok = dirname(s, t->text, t->loc, out, depth + 1) && ok;
+            else ok = sema_dirterm(s, t, out) && ok;
+        }
+        return ok;
+    }
+    diag_error(s->sink, loc, "unknown direction '%s'", name);
+    return false;
+}
+
+bool sema_dirterm(Sema *s, const Ast *t, DirList *out) {
+    switch (t->kind) {
+    case AST_DIR:
+    case AST_NAME:
+        return dirname(s, t->text, t->loc, out, 0);
+    case AST_VEC:
+        if (t->num[0] == 0 && t->num[1] == 0) {
+            diag_error(s->sink, t->loc, "direction (0,0) goes nowhere");
+            return false;
+        }
+        return add_vec(out, (int)t->num[0], (int)t->num[1], -1);
+    case AST_SYM: {
+        int a = (int)t->num[0], b = (int)t->num[1];
+        if (a == 0 && b == 0) {
+            diag_error(s->sink, t->loc, "direction (0,0) goes nowhere");
+            return false;
+        }
+        int sx[2] = {1, -1};
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                add_vec(out, sx[i] * a, sx[j] * b, -1);
+                add_vec(out, sx[i] * b, sx[j] * a, -1);
+            }
+        return true;
+    }
+    default:
+        diag_error(s->sink, t->loc, "expected a direction");
+        return false;
+    }
+}
+
+/* ---- geometry ------------------------------------------------------------------------------ */
+
+static void file_name(int x, char *buf) {
+    if (x < 26) { buf[0] = (char)('a' + x); buf[1] = 0; }
+    else { buf[0] = (char)('a' + x / 26 - 1); buf[1] = (char)('a' + x % 26); buf[2] = 0; }
+}
+
+static void declare_board(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->nboards >= MAX_BOARDS) {
+        diag_error(s->sink, n->loc, "too many boards (limit is %d)", MAX_BOARDS);
+        return;
+    }
+    long w = n->num[0], h = n->num[1];
+    if (w < 1 || h < 1 || w > MAX_BOARD_DIM || h > MAX_BOARD_DIM) {
+        diag_error(s->sink, n->loc, "board size %ldx%ld is out of range (limit is %dx%d)", w, h,
+                   MAX_BOARD_DIM, MAX_BOARD_DIM);
+        return;
+    }
+    if (v->ncells + w * h > MAX_CELLS) {
+        diag_error(s->sink, n->loc, "too many cells (limit is %d)", MAX_CELLS);
+        return;
+    }
+    Board *b = &v->boards[v->nboards];
+    copy_name(b->name, sizeof b->name, n->text ? n->text : "");
+    if (n->text && board_by_name(v, n->text) >= 0) diag_error(s->sink, n->loc, "board '%s' declared twice", n->text);
+    b->width = (int)w;
+    b->height = (int)h;
+    b->first_cell = v->ncells;
+    v->nboards++;
+    /* holes are collected first so cell ids stay dense */
+    bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{false}};
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *hs = n->kids[i];
+        for (int k = 0; k < hs->nkids; k++) {
+            const Ast *c = hs->kids[k];
+            char f[8];
+            int x = -1, y = -1;
+            for (int xx = 0; xx < b->width && x < 0; xx++)
+                for (int yy = 0; yy < b->height; yy++) {
+                    char nm[16];
+                    file_name(xx, f);
+                    snprintf(nm, sizeof nm, "%s%d", f, (uint8_t)(yy + 1));
+                    if (!strcmp(nm, c->text)) { x = xx; y = yy; break; }
+                }
+            if (x < 0) diag_error(s->sink, c->loc, "unknown cell '%s'", c->text);
+            else hole[y][x] = true;
+        }
+    }
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            if (hole[y][x]) { b->at[y][x] = NO_CELL; continue; }
+            Cell c = (Cell)v->ncells++;
+            b->at[y][x] = c;
+            CellInfo *ci = &v->cells[c];
+            ci->board = (uint8_t)(v->nboards - 1);
+            ci->x = (uint8_t)x;
+            ci->y = (uint8_t)y;
+            char f[8];
+            file_name(x, f);
+            snprintf(ci->name, sizeof ci->name, "%s%d", f, (uint8_t)(y + 1));
+            v->colour[c] = (uint8_t)((x + y) & 1);
+        }
+    b->count = v->ncells - b->first_cell;
+}
+
+/* With several boards, cells are named "board:e4". */
+static void qualify_cell_names(Variant *v) {
+    if (v->nboards < 2) return;
+    for (int c = 0; c < v->ncells; c++) {
+        CellInfo *ci = &v->cells[c];
+        char tmp[12];
+        snprintf(tmp, sizeof tmp, "%s", ci->name);
+        snprintf(ci->name, sizeof ci->name, "%.5s:%.5s", v->boards[ci->board].name, tmp);
+    }
+}
+
+/* ---- zones --------------------------------------------------------------------------------- */
+
+static void zone_add_cell(Zone *z, int owner, Cell c) {
+    z->cells[owner][c >> 6] |= 1ULL << (c & 63);
+}
+
+static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
+    Variant *v = s->v;
+    switch (spec->kind) {
+    case AST_NAME: {
+        int c = sema_cell(s, spec);
+        if (c >= 0) bits[c >> 6] |= 1ULL << (c & 63);
+        break;
+    }
+    case AST_ALL:
+        for (int c = 0; c < v->ncells; c++) bits[c >> 6] |= 1ULL << (c & 63);
+        break;
+    case AST_RANK:
+    case AST_FILE_SPEC: {
+        const char *bname = spec->kind == AST_RANK ? spec->text : spec->text2;
+        int b = 0;
+        if (bname) {
+            b = board_by_name(v, bname);
+            if (b < 0) { diag_error(s->sink, spec->loc, "unknown board '%s'", bname); return; }
+        }
+        if (v->nboards == 0) return;
+        const Board *bd = &v->boards[b];
+        int want = -1;
+        if (spec->kind == AST_RANK) {
+            want = (int)spec->num[0] - 1;
+            if (want < 0 || want >= bd->height) {
+                diag_error(s->sink, spec->loc, "rank %ld is not on the board", spec->num[0]);
+                return;
+            }
+        } else {
+            for (int x = 0; x < bd->width; x++) {
+                char f[8];
+                file_name(x, f);
+                if (!strcmp(f, spec->text)) want = x;
+            }
+            if (want < 0) { diag_error(s->sink, spec->loc, "unknown file '%s'", spec->text); return; }
+        }
+        for (int y = 0; y < bd->height; y++)
+            for (int x = 0; x < bd->width; x++) {
+                if ((spec->kind == AST_RANK ? y : x) != want) continue;
+                Cell c = bd->at[y][x];
+                if (c != NO_CELL) bits[c >> 6] |= 1ULL << (c & 63);
+            }
+        break;
+    }
+    default:
+        diag_error(s->sink, spec->loc, "expected a cell, rank, file or 'all'");
+    }
+}
+
+static void declare_zone(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    int zi = -1;
+    for (int i = 0; i < v->nzones; i++)
+        if (!strcmp(v->zones[i].name, n->text)) zi = i;
+    if (zi >= 0 && n->sub != ZONE_FOR) {
+        diag_error(s->sink, n->loc, "zone '%s' declared twice", n->text);
+        return;
+    }
+    if (zi < 0) {
+        if (v->nzones >= MAX_ZONES) {
+            diag_error(s->sink, n->loc, "too many zones (limit is %d)", MAX_ZONES);
+            return;
+        }
+        zi = v->nzones++;
+        copy_name(v->zones[zi].name, sizeof v->zones[zi].name, n->text);
+    }
+    Zone *z = &v->zones[zi];
+    uint64_t bits[CELL_WORDS] = {0};
+    for (int i = 0; i < n->nkids; i++) zone_cells(s, n->kids[i], bits);
+    for (int o = 0; o < v->nowners; o++) {
+        if (n->sub == ZONE_FOR) {
+            int p = sema_player(s, n->text2, n->loc);
+            if (p < 0) return;
+            if (p != o) continue;
+        }
+        for (int c = 0; c < v->ncells; c++) {
+            if (!((bits[c >> 6] >> (c & 63)) & 1)) continue;
+            Cell t = n->sub == ZONE_RELATIVE ? sema_orient_cell(v, v->orient[o], (Cell)c) : (Cell)c;
+            if (t != NO_CELL) zone_add_cell(z, o, t);
+        }
+    }
+}
+
+/* ---- pieces -------------------------------------------------------------------------------- */
+
+/* Expands USE (macros) and WHEN (options) inside a piece body into `out` (a BLOCK). */
+static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int depth);
+
+static void substitute(Ast *n, const Ast *macro, const Ast *use) {
+    int np = (int)macro->num[0];
+    for (int k = 0; k < n->nkids; k++) {
+        Ast *c = n->kids[k];
+        if (c->kind == AST_DIR) {
+            for (int p = 0; p < np && p < use->nkids; p++)
+                if (!strcmp(c->text, macro->kids[p]->text)) {
+                    Ast *rep = ast_clone(use->kids[p]);
+                    if (rep->kind == AST_NAME) rep->kind = AST_DIR;
+                    rep->loc = c->loc;
+                    ast_free(c);
+                    n->kids[k] = c = rep;
+                    break;
+                }
+        }
+        substitute(c, macro, use);
+    }
+    for (int p = 0; p < np && p < use->nkids; p++) {
+        const Ast *arg = use->kids[p];
+        if (arg->kind != AST_DIR && arg->kind != AST_NAME) continue;
+        const char *pname = macro->kids[p]->text;
+        if (n->text && n->kind != AST_DIR && !strcmp(n->text, pname)) {
+            free(n->text);
+            n->text = xstrdup(arg->text);
+        }
+        if (n->text2 && !strcmp(n->text2, pname)) {
+            free(n->text2);
+            n->text2 = xstrdup(arg->text);
+        }
+    }
+}
+
+static int option_index(const Variant *v, const char *name) {
+    for (int i = 0; i < v->noptions; i++)
+        if (!strcmp(v->options[i].name, name)) return i;
+    return -1;
+}
+
+static bool when_holds(Sema *s, const Ast *n) {
+    int oi = option_index(s->v, n->text);
+    if (oi < 0) {
+        diag_error(s->sink, n->loc, "unknown option '%s'", n->text);
+        return false;
+    }
+    const OptionDef *od = &s->v->options[oi];
+    for (int k = 0; k < od->nvalues; k++)
+        if (!strcmp(od->values[k], n->text2)) return k == od->value;
+    diag_error(s->sink, n->loc, "option '%s' has no value '%s'", n->text, n->text2);
+    return false;
+}
+
+static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int depth) {
+    for (int i = first; i < body->nkids; i++) {
+        const Ast *it = body->kids[i];
+        if (it->kind == AST_WHEN) {
+            if (when_holds(s, it)) expand_items(s, it, 0, out, depth);
+            continue;
+        }
+        if (it->kind != AST_USE) {
+            ast_add(out, ast_clone(it));
+            continue;
+        }
+        const Ast *m = NULL;
+        for (int k = 0; k < s->nmacros; k++)
+            if (!strcmp(s->macros[k]->text, it->text)) m = s->macros[k];
+        if (!m) {
+            diag_error(s->sink, it->loc, "unknown macro '%s'", it->text);
+            continue;
+        }
+        if (it->nkids != m->num[0]) {
+            diag_error(s->sink, it->loc, "macro '%s' takes %ld argument%s, not %d", it->text, m->num[0],
+                       m->num[0] == 1 ? "" : "s", it->nkids);
+            continue;
+        }
+        if (depth >= MAX_MACRO_DEPTH) {
+            diag_error(s->sink, it->loc, "macros nested too deep (limit is %d)", MAX_MACRO_DEPTH);
+            continue;
+        }
+        Ast *tmp = ast_new(AST_BLOCK, it->loc);
+        for (int k = (int)m->num[0]; k < m->nkids; k++) {
+            Ast *c = ast_clone(m->kids[k]);
+            Ast *wrap = ast_new(AST_BLOCK, c->loc);
+            ast_add(wrap, c);
+            substitute(wrap, m, it);
+            ast_add(tmp, wrap->kids[0]);
+            wrap->nkids = 0;
+            ast_free(wrap);
+        }
+        expand_items(s, tmp, 0, out, depth + 1);
+        ast_free(tmp);
+    }
+}
+
+static void declare_piece(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->ntypes; i++)
+        if (!strcmp(v->types[i].name, n->text)) {
+            diag_error(s->sink, n->loc, "piece '%s' declared twice", n->text);
+            return;
+        }
+    if (v->ntypes >= MAX_PIECE_TYPES) {
+        diag_error(s->sink, n->loc, "too many piece types (limit is %d)", MAX_PIECE_TYPES);
+        return;
+    }
+    int t = v->ntypes++;
+    PieceType *pt = &v->types[t];
+    copy_name(pt->name, sizeof pt->name, n->text);
+    s->pieces[t] = n;
+}
+
+static void piece_attributes(Sema *s, int t) {
+    Variant *v = s->v;
+    PieceType *pt = &v->types[t];
+    const Ast *items = s->piece_items[t];
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        switch (it->kind) {
+        case AST_LETTER: {
+            char c = it->text[0];
+            if (strlen(it->text) != 1 || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) {
+                diag_error(s->sink, it->loc, "a piece letter is one letter A-Z, not '%s'", it->text);
+                break;
+            }
+            if (c >= 'a') c = (char)(c - 'a' + 'A');
+            for (int k = 0; k < v->ntypes; k++)
+                if (k != t && v->types[k].letter == c)
+                    diag_error(s->sink, it->loc, "letter '%c' is already used by piece '%s'", c, v->types[k].name);
+            pt->letter = c;
+            break;
+        }
+        case AST_SYMBOL:
+            for (int k = 0; k < it->nkids && k < MAX_OWNERS; k++)
+                copy_name(pt->symbol[k], sizeof pt->symbol[k], it->kids[k]->text);
+            break;
+        case AST_VALUE:
+            if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
+            else pt->value = (int)it->num[0];
+            break;
+        case AST_FLAG:
+            if (!strcmp(it->text, "royal")) pt->royal = true;
+            else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal or resets-nmove)", it->text);
+            break;
+        default: break;
+        }
+    }
+    if (!pt->letter) diag_error(s->sink, s->pieces[t]->loc, "piece '%s' has no letter", pt->name);
+    if (pt->royal) v->has_royal = true;
+}
+
+/* ---- the top level ------------------------------------------------------------------------- */
+
+static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {
+    Variant *v = s->v;
+    if (option_index(v, n->text) >= 0) {
+        diag_error(s->sink, n->loc, "option '%s' declared twice", n->text);
+        return;
+    }
+    if (v->noptions >= MAX_OPTIONS) {
+        diag_error(s->sink, n->loc, "too many options (limit is %d)", MAX_OPTIONS);
+        return;
+    }
+    OptionDef *od = &v->options[v->noptions++];
+    copy_name(od->name, sizeof od->name, n->text);
+    for (int i = 0; i < n->nkids && i < MAX_OPTION_VALUES; i++) copy_name(od->values[od->nvalues++], sizeof od->values[0], n->kids[i]->text);
+    if (n->nkids > MAX_OPTION_VALUES) diag_error(s->sink, n->loc, "too many option values (limit is %d)", MAX_OPTION_VALUES);
+    od->value = 0;
+    if (n->text2) {
+        od->value = -1;
+        for (int i = 0; i < od->nvalues; i++)
+            if (!strcmp(od->values[i], n->text2)) od->value = i;
+        if (od->value < 0) {
+            diag_error(s->sink, n->loc, "default '%s' is not a value of option '%s'", n->text2, n->text);
+            od->value = 0;
+        }
+    }
+    for (int i = 0; i < nsettings; i++) {
+        if (strcmp(settings[i].name, od->name)) continue;
+        int val = -1;
+        for (int k = 0; k < od->nvalues; k++)
+            if (!strcmp(od->values[k], settings[i].value)) val = k;
+        if (val < 0) {
+            char list[256] = "";
+            for (int k = 0; k < od->nvalues; k++) {
+                strncat(list, od->values[k], sizeof list - strlen(list) - 2);
+                if (k + 1 < od->nvalues) strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            diag_error(s->sink, (SrcLoc){0}, "option '%s' has no value '%s' (allowed: %s)", od->name, settings[i].value, list);
+        } else {
+            od->value = val;
+        }
+    }
+}
+
+/* Collects top-level items with WHEN applied; returns them in a new BLOCK (owned). */
+static void select_items(Sema *s, const Ast *n, Ast *out) {
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *it = n->kids[i];
+        if (it->kind == AST_WHEN) {
+            if (when_holds(s, it)) select_items(s, it, out);
+        } else {
+            ast_add(out, ast_clone(it));
+        }
+    }
+}
+
+static void declare_end(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    ResultKind r = result_of(n->text);
+    switch ((EndKind)n->sub) {
+    case END_CHECKMATE: v->on_checkmate = r; break;
+    case END_STALEMATE: v->on_stalemate = r; break;
+    case END_REPETITION:
+        if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, n->loc, "repetition count %ld is out of range (2..100)", n->num[0]);
+        v->repetition = (int)n->num[0];
+        v->on_repetition = r;
+        break;
+    case END_NMOVE:
+        if (n->num[0] < 1 || n->num[0] > 1000) diag_error(s->sink, n->loc, "move count %ld is out of range (1..1000)", n->num[0]);
+        v->nmove = (int)n->num[0];
+        v->on_nmove = r;
+        break;
+    case END_MATERIAL:
+        v->on_material = r;
+        for (int i = 0; i < n->nkids; i++) {
+            const Ast *ml = n->kids[i];
+            if (v->nmaterial >= MAX_MATERIAL_RULES) {
+                diag_error(s->sink, ml->loc, "too many material rules (limit is %d)", MAX_MATERIAL_RULES);
+                break;
+            }
+            MaterialRule *mr = &v->material[v->nmaterial++];
+            memset(mr, 0, sizeof *mr);
+            mr->same_colour = ml->sub != 0;
+            for (int side = 0; side < 2; side++) {
+                const Ast *g = kid(ml, side);
+                for (int k = 0; g && k < g->nkids; k++) {
+                    int t = sema_piece(s, g->kids[k]->text, g->kids[k]->loc);
+                    if (t >= 0) (side ? mr->b : mr->a)[t]++;
+                }
+            }
+        }
+        break;
+    default: break;
+    }
+}
+
+bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {
+    Variant *v = s->v;
+    s->root = root;
+    int errors_before = s->sink->errors;
+    /* Options first: WHEN anywhere depends on them. */
+    for (int i = 0; i < root->nkids; i++)
+        if (root->kids[i]->kind == AST_OPTION) declare_option(s, root->kids[i], settings, nsettings);
+    for (int i = 0; i < nsettings; i++)
+        if (option_index(v, settings[i].name) < 0) diag_error(s->sink, (SrcLoc){0}, "unknown option '%s'", settings[i].name);
+
+    Ast *items = ast_new(AST_BLOCK, root->loc);
+    s->items = items;
+    select_items(s, root, items);
+    bool have_version = false;
+    const Ast *players = NULL;
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        switch (it->kind) {
+        case AST_VERSION:
+            have_version = true;
+            if (it->num[0] != 1) diag_error(s->sink, it->loc, "unsupported rule-file version %ld (this Varia reads version 1)", it->num[0]);
+            break;
+        case AST_GAME: free(v->title); v->title = xstrdup(it->text); break;
+        case AST_PLAYERS:
+            if (players) diag_error(s->sink, it->loc, "players declared twice");
+            players = it;
+            break;
+        case AST_MACRO:
+            if (s->nmacros < (int)ARRAY_LEN(s->macros)) s->macros[s->nmacros++] = it;
+            else diag_error(s->sink, it->loc, "too many macros (limit is %d)", (int)ARRAY_LEN(s->macros));
+            break;
+        case AST_DIRSET:
+            if (s->ndirsets < MAX_DIRECTIONS) s->dirsets[s->ndirsets++] = it;
+            else diag_error(s->sink, it->loc, "too many direction sets (limit is %d)", MAX_DIRECTIONS);
+            break;
+        default: break;
+        }
+    }
+    if (!have_version) diag_error(s->sink, root->loc, "missing 'version 1' line");
+    if (!players) {
+        diag_error(s->sink, root->loc, "missing 'players' declaration");
+    } else {
+        if (players->nkids < 1 || players->nkids > MAX_PLAYERS)
+            diag_error(s->sink, players->loc, "a game has 1 to %d players, not %d", MAX_PLAYERS, players->nkids);
+        for (int i = 0; i < players->nkids && i < MAX_PLAYERS; i++) {
+            const Ast *p = players->kids[i];
+            for (int k = 0; k < i; k++)
+                if (!strcmp(v->player_names[k], p->text)) diag_error(s->sink, p->loc, "player '%s' declared twice", p->text);
+            copy_name(v->player_names[i], sizeof v->player_names[i], p->text);
+            if (p->text2) copy_name(v->player_token[i], sizeof v->player_token[i], p->text2);
+            else snprintf(v->player_token[i], sizeof v->player_token[i], "%c", p->text[0]);
+            v->nplayers = v->nowners = i + 1;
+        }
+    }
+    /* Pass 2: geometry, orientation, directions, turn order. */
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        switch (it->kind) {
+        case AST_BOARD: declare_board(s, it); break;
+        case AST_ORIENTATION: {
+            int p = sema_player(s, it->text, it->loc);
+            int o = orientation_by_name(it->text2);
+            if (o < 0) diag_error(s->sink, it->loc, "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180 or rot270)", it->text2);
+            if (p >= 0 && o >= 0) v->orient[p] = (Orientation)o;
+            break;
+        }
+        case AST_TURN_ORDER:
+            v->nturns = 0;
+            for (int k = 0; k < it->nkids; k++) {
+                int p = sema_player(s, it->kids[k]->text, it->kids[k]->loc);
+                if (p < 0) continue;
+                if (v->nturns >= (int)sizeof v->turn_order) {
+                    diag_error(s->sink, it->loc, "turn order too long (limit is %d)", (int)sizeof v->turn_order);
+                    break;
+                }
+                v->turn_order[v->nturns++] = (uint8_t)p;
+            }
+            break;
+        case AST_DIRECTION: {
+            int d = sema_vector_dir(s, (int)it->num[0], (int)it->num[1], it->loc);
+            if (d >= 0) {
+                if (v->dirs[d].name[0]) diag_error(s->sink, it->loc, "direction (%ld,%ld) already named '%s'", it->num[0], it->num[1], v->dirs[d].name);
+                else copy_name(v->dirs[d].name, sizeof v->dirs[d].name, it->text);
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    if (v->nboards == 0) diag_error(s->sink, root->loc, "missing 'board' declaration");
+    qualify_cell_names(v);
+    if (v->nturns == 0)
+        for (int p = 0; p < v->nplayers; p++) v->turn_order[v->nturns++] = (uint8_t)p;
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        if (it->kind != AST_LINK) continue;
+        int from = board_by_name(v, it->kids[0]->text), to = board_by_name(v, it->kids[1]->text);
+        if (from < 0) diag_error(s->sink, it->kids[0]->loc, "unknown board '%s'", it->kids[0]->text);
+        if (to < 0) diag_error(s->sink, it->kids[1]->loc, "unknown board '%s'", it->kids[1]->text);
+        if (from < 0 || to < 0) continue;
+        if (v->ndirs >= MAX_DIRECTIONS) { diag_error(s->sink, it->loc, "too many directions (limit is %d)", MAX_DIRECTIONS); continue; }
+        Direction *d = &v->dirs[v->ndirs++];
+        memset(d, 0, sizeof *d);
+        copy_name(d->name, sizeof d->name, it->text);
+        d->link_board = (int8_t)to;
+        d->dx = (int8_t)from; /* for links, dx holds the board the link starts from */
+        d->reverse = -1;
+    }
+    /* Pass 3: zones, pieces. */
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        if (it->kind == AST_ZONE) declare_zone(s, it);
+        else if (it->kind == AST_PIECE) declare_piece(s, it);
+    }
+    for (int t = 0; t < v->ntypes; t++) {
+        s->piece_items[t] = ast_new(AST_BLOCK, s->pieces[t]->loc);
+        expand_items(s, s->pieces[t], 0, s->piece_items[t], 0);
+        piece_attributes(s, t);
+    }
+    /* Pass 4: setup, end conditions, legality. */
+    v->forbid_royal_capture = v->has_royal;
+    v->on_checkmate = RESULT_LOSS;
+    v->on_stalemate = RESULT_DRAW;
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        switch (it->kind) {
+        case AST_SETUP: free(v->setup); v->setup = xstrdup(it->text); break;
+        case AST_END: declare_end(s, it); break;
+        case AST_FORBID:
+            if (strcmp(it->text, "royal-capture")) diag_error(s->sink, it->loc, "unknown rule '%s' (expected royal-capture)", it->text);
+            else v->forbid_royal_capture = it->sub != 0;
+            break;
+        default: break;
+        }
+    }
+    if (!v->setup) diag_error(s->sink, root->loc, "missing 'setup' (the start position)");
+    if (!v->has_royal) diag_warn(s->sink, root->loc, "no piece is royal: checkmate never happens");
+    return s->sink->errors == errors_before;
+}
+
+void sema_free(Sema *s) {
+    for (int t = 0; t < MAX_PIECE_TYPES; t++) ast_free(s->piece_items[t]);
+    ast_free(s->items);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,55 @@
+/* sema.h - the checking pass: resolves every name in the syntax tree (players, boards, cells,
+ * directions, zones, pieces, macros, options) into a Variant's tables and reports all errors.
+ * compile.c then turns the checked piece bodies into programs using the same context. */
+#ifndef VARIA_SEMA_H
+#define VARIA_SEMA_H
+
+#include "ast.h"
+#include "variant.h"
+
+/* A direction term resolved to a list of vectors/links (in player 0's frame, before the
+ * per-owner orientation is applied). */
+typedef struct DirList {
+    int count;
+    int8_t dx[MAX_DIRECTIONS], dy[MAX_DIRECTIONS];
+    int8_t link[MAX_DIRECTIONS]; /* direction index of a link, or -1 for a vector */
+} DirList;
+
+typedef struct Sema {
+    Variant *v;
+    DiagSink *sink;
+    const Ast *root;
+    Ast *items;                        /* top-level items after WHEN selection, owned */
+    /* Items after option selection (WHEN) and macro expansion, in source order. */
+    const Ast *pieces[MAX_PIECE_TYPES];
+    Ast *piece_items[MAX_PIECE_TYPES]; /* BLOCK holding the expanded items, owned */
+    int ndirsets;
+    const Ast *dirsets[MAX_DIRECTIONS];
+    const Ast *macros[64];
+    int nmacros;
+} Sema;
+
+/* Fills v from the tree; every error goes to sink. Returns false if there was any. */
+bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings);
+void sema_free(Sema *s);
+/* Resolves one direction term; reports unknown names. Returns false on error. */
+bool sema_dirterm(Sema *s, const Ast *term, DirList *out);
+/* Index of a direction vector (dx,dy), adding it when new; -1 (with an error) when full. */
+int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc);
+/* Turns a vector / a cell from player 0's frame into owner's frame. */
+void sema_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy);
+Cell sema_orient_cell(const Variant *v, Orientation o, Cell c);
+/* Lookups; each reports an error at loc and returns -1 when the name is unknown. */
+int sema_piece(Sema *s, const char *name, SrcLoc loc);
+int sema_zone(Sema *s, const char *name, SrcLoc loc);
+int sema_cell(Sema *s, const Ast *name_node);
+int sema_player(Sema *s, const char *name, SrcLoc loc);
+
+/* compile.c: programs for every piece type and owner. Returns false on errors. */
+bool cg_compile(Sema *s);
+
+/* verify.c: checks jump targets, operand ranges and mark-stack balance. Returns false and
+ * reports at the rule-file line of the bad instruction. */
+bool verify_program(const Variant *v, const Program *p, DiagSink *sink);
+
+#endif

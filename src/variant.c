@@ -1,0 +1,182 @@
+/* variant.c - the load pipeline (source -> parse -> sema -> compile -> verify -> conclude) and
+ * the tables derived at the end: reverse directions, neighbour table, Zobrist keys. */
+#include "variant.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fen.h"
+#include "parse.h"
+#include "sema.h"
+
+static uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Adds reverse vectors so every vector direction has its opposite (attack tests walk back). */
+static bool close_directions(Sema *s) {
+    Variant *v = s->v;
+    int n = v->ndirs;
+    for (int i = 0; i < n; i++) {
+        Direction *d = &v->dirs[i];
+        if (d->link_board >= 0) continue;
+        int r = sema_vector_dir(s, -d->dx, -d->dy, (SrcLoc){0});
+        if (r < 0) return false;
+        v->dirs[i].reverse = (int8_t)r;
+    }
+    for (int i = n; i < v->ndirs; i++) {
+        Direction *d = &v->dirs[i];
+        for (int k = 0; k < v->ndirs; k++)
+            if (v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy) d->reverse = (int8_t)k;
+    }
+    /* links: the reverse is a link that goes back from the target board to the source board */
+    for (int i = 0; i < v->ndirs; i++) {
+        Direction *d = &v->dirs[i];
+        if (d->link_board < 0) continue;
+        for (int k = 0; k < v->ndirs; k++)
+            if (v->dirs[k].link_board == d->dx && v->dirs[k].dx == d->link_board) d->reverse = (int8_t)k;
+    }
+    return true;
+}
+
+static void build_neighbours(Variant *v) {
+    v->neighbour = xcalloc((size_t)(v->ncells ? v->ncells : 1) * (size_t)(v->ndirs ? v->ndirs : 1), sizeof(Cell));
+    for (int c = 0; c < v->ncells; c++) {
+        const CellInfo *ci = &v->cells[c];
+        for (int d = 0; d < v->ndirs; d++) {
+            const Direction *dir = &v->dirs[d];
+            Cell to = NO_CELL;
+            if (dir->link_board >= 0) {
+                if (dir->dx == ci->board) {
+                    const Board *b = &v->boards[dir->link_board];
+                    if (ci->x < b->width && ci->y < b->height) to = b->at[ci->y][ci->x];
+                }
+            } else {
+                const Board *b = &v->boards[ci->board];
+                int x = ci->x + dir->dx, y = ci->y + dir->dy;
+                if (x >= 0 && y >= 0 && x < b->width && y < b->height) to = b->at[y][x];
+            }
+            v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)d] = to;
+        }
+    }
+}
+
+static void build_zobrist(Variant *v) {
+    uint64_t seed = 0x5641524941ULL; /* fixed: keys (and so search) are reproducible */
+    size_t kinds = (size_t)(v->ntypes ? v->ntypes : 1) * (size_t)v->nowners;
+    v->zobrist_piece = xmalloc((size_t)(v->ncells ? v->ncells : 1) * kinds * sizeof(uint64_t));
+    for (size_t i = 0; i < (size_t)v->ncells * kinds; i++) v->zobrist_piece[i] = splitmix(&seed);
+    for (size_t i = 0; i < ARRAY_LEN(v->zobrist_side); i++) v->zobrist_side[i] = splitmix(&seed);
+    for (size_t i = 0; i < ARRAY_LEN(v->zobrist_ep); i++) v->zobrist_ep[i] = splitmix(&seed);
+    for (size_t i = 0; i < ARRAY_LEN(v->zobrist_rights); i++) v->zobrist_rights[i] = splitmix(&seed);
+}
+
+static Variant *load(const Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink) {
+    sink->source = src;
+    Ast *root = parse_source(src, sink);
+    if (sink->errors) {
+        ast_free(root);
+        return NULL;
+    }
+    Variant *v = xcalloc(1, sizeof *v);
+    v->path = xstrdup(src->path);
+    Sema s = {.v = v, .sink = sink};
+    bool ok = sema_check(&s, root, settings, nsettings);
+    if (ok) ok = cg_compile(&s);
+    if (ok) ok = close_directions(&s);
+    sema_free(&s);
+    ast_free(root);
+    if (ok) {
+        build_neighbours(v);
+        build_zobrist(v);
+        for (int t = 0; t < v->ntypes; t++)
+            for (int o = 0; o < v->nowners; o++) {
+                ok = verify_program(v, &v->types[t].per_owner[o].prog, sink) && ok;
+                ok = verify_program(v, &v->types[t].per_owner[o].rest, sink) && ok;
+            }
+    }
+    if (ok) {
+        /* The start position must be readable: report it at the setup line. */
+        Position pos;
+        board_init(&pos, v);
+        char err[200];
+        if (!fen_read(&pos, v->setup, err, sizeof err)) {
+            diag_error(sink, (SrcLoc){.file = src->path}, "bad setup position: %s", err);
+            ok = false;
+        }
+        board_free(&pos);
+    }
+    if (!ok || sink->errors) {
+        variant_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+Variant *variant_load_source(const Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink) {
+    const Source *old = sink->source;
+    Variant *v = load(src, settings, nsettings, sink);
+    sink->source = old ? old : src;
+    if (v) {
+        /* programs name the file in runtime faults: point them at the variant's own copy */
+        for (int t = 0; t < v->ntypes; t++)
+            for (int o = 0; o < v->nowners; o++) {
+                v->types[t].per_owner[o].prog.file = v->path;
+                v->types[t].per_owner[o].rest.file = v->path;
+            }
+    }
+    return v;
+}
+
+Variant *variant_load(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink) {
+    const char *err = NULL;
+    Source *src = source_load(path, &err);
+    if (!src) {
+        diag_error(sink, (SrcLoc){.file = path}, "cannot read rule file: %s", err ? err : "unknown error");
+        return NULL;
+    }
+    Variant *v = variant_load_source(src, settings, nsettings, sink);
+    sink->source = NULL;
+    source_free(src);
+    return v;
+}
+
+Variant *variant_load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings,
+                             DiagSink *sink) {
+    Source *src = source_from_string(name, text);
+    Variant *v = variant_load_source(src, settings, nsettings, sink);
+    sink->source = NULL;
+    source_free(src);
+    return v;
+}
+
+void variant_free(Variant *v) {
+    if (!v) return;
+    for (int t = 0; t < MAX_PIECE_TYPES; t++)
+        for (int o = 0; o < MAX_OWNERS; o++) {
+            bc_free(&v->types[t].per_owner[o].prog);
+            bc_free(&v->types[t].per_owner[o].rest);
+        }
+    free(v->neighbour);
+    free(v->zobrist_piece);
+    free(v->title);
+    free(v->path);
+    free(v->setup);
+    free(v);
+}
+
+int variant_type_by_letter(const Variant *v, char letter) {
+    if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->types[t].letter == letter) return t;
+    return -1;
+}
+
+int variant_cell_by_name(const Variant *v, const char *name) {
+    for (int c = 0; c < v->ncells; c++)
+        if (!strcmp(v->cells[c].name, name)) return c;
+    return -1;
+}

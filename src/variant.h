@@ -1,0 +1,186 @@
+/* variant.h - a compiled game: geometry, players, piece types with their programs, zones,
+ * castling rules, start position and end conditions. Built by compile.c, read by everything
+ * that plays. Immutable after variant_load. */
+#ifndef VARIA_VARIANT_H
+#define VARIA_VARIANT_H
+
+#include "bytecode.h"
+#include "diag.h"
+
+#define NO_CELL 0xFFFF  /* the off-board sentinel in neighbour tables */
+#define NO_TYPE 0xFF
+
+typedef uint16_t Cell;
+
+typedef enum Orientation {
+    ORIENT_IDENTITY, ORIENT_FLIP, ORIENT_MIRROR, ORIENT_ROT90, ORIENT_ROT180, ORIENT_ROT270,
+    ORIENT__COUNT
+} Orientation;
+
+typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW } ResultKind;
+
+typedef struct Board {
+    char name[16];
+    int width, height;
+    int first_cell;          /* cells of this board are first_cell .. first_cell + count - 1 */
+    int count;
+    Cell at[MAX_BOARD_DIM][MAX_BOARD_DIM]; /* [y][x] -> cell or NO_CELL for a hole */
+} Board;
+
+typedef struct CellInfo {
+    uint8_t board, x, y;
+    char name[12];           /* "e4" or "top:e4" */
+} CellInfo;
+
+typedef struct Direction {
+    char name[16];           /* "" for anonymous vectors */
+    int8_t dx, dy;           /* for vectors */
+    int8_t link_board;       /* >= 0: a link to this board at the same x,y; then dx = dy = 0 */
+    int8_t reverse;          /* index of the opposite direction, -1 if none */
+} Direction;
+
+/* A plain move pattern the fast paths use: a leap or a slide, and what it may do at the end. */
+typedef struct Ray {
+    uint8_t dir;             /* direction index (already in the owner's frame) */
+    uint8_t slide;           /* 1 = continues over empty cells */
+    uint8_t range;           /* slides: at most this many steps; 0 = unlimited */
+    uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+} Ray;
+
+typedef struct PieceProgram {
+    Program prog;            /* every move of this type for one owner (the general path) */
+    Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
+    bool may_capture;        /* prog can remove an enemy piece */
+    int ngen;                /* fast generation: plain moves as rays */
+    Ray gen[MAX_DIRECTIONS];
+    int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
+    Ray atk[MAX_DIRECTIONS];
+} PieceProgram;
+
+typedef struct PieceType {
+    char name[24];
+    char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
+    char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
+    int value;               /* in hundredths of a pawn; 0 = unknown / royal */
+    bool royal;
+    bool resets_nmove;
+    bool sets_ep;            /* some move of this type makes en-passant cells */
+    /* Attacks fully described by atk[] rays for every owner: attack tests need no program. */
+    bool fast_attack;
+    PieceProgram per_owner[MAX_OWNERS];
+} PieceType;
+
+enum { RAY_BOTH = 0, RAY_MOVE = 1, RAY_CAPTURE = 2 };
+
+typedef struct Zone {
+    char name[24];
+    uint64_t cells[MAX_OWNERS][CELL_WORDS]; /* per owner (relative zones differ per owner) */
+} Zone;
+
+typedef struct PromoSet {
+    uint8_t zone;
+    uint8_t count;
+    bool optional;
+    uint8_t types[MAX_PROMO_CHOICES];
+} PromoSet;
+
+typedef struct Castle {
+    uint8_t owner;
+    char letter;             /* position-text letter (case per owner) */
+    Cell king_from, king_to, rook_from, rook_to;
+    uint8_t right;           /* bit index in Position.rights */
+} Castle;
+
+typedef struct MaterialRule {
+    uint8_t a[MAX_PIECE_TYPES], b[MAX_PIECE_TYPES]; /* piece counts per type for each side */
+    bool same_colour;        /* all non-royal pieces on one square colour */
+} MaterialRule;
+
+typedef struct OptionDef {
+    char name[24];
+    int nvalues;
+    char values[MAX_OPTION_VALUES][24];
+    int value;               /* the value chosen at load time */
+} OptionDef;
+
+typedef struct Variant {
+    char *title;
+    char *path;
+    /* geometry */
+    int nboards;
+    Board boards[MAX_BOARDS];
+    int ncells;
+    CellInfo cells[MAX_CELLS];
+    int ndirs;
+    Direction dirs[MAX_DIRECTIONS];
+    Cell *neighbour;         /* [cell * ndirs + dir] -> cell or NO_CELL */
+    uint8_t colour[MAX_CELLS]; /* square colour (x + y) & 1 */
+    /* players and owners */
+    int nplayers;            /* players taking turns; owners 0..nplayers-1 */
+    int nowners;
+    char player_names[MAX_OWNERS][16];
+    char player_token[MAX_OWNERS][8];  /* side-to-move token in position text */
+    Orientation orient[MAX_OWNERS];
+    int nturns;
+    uint8_t turn_order[MAX_HISTORY > 64 ? 64 : MAX_HISTORY]; /* players by turn slot */
+    /* pieces */
+    int ntypes;
+    PieceType types[MAX_PIECE_TYPES];
+    int nzones;
+    Zone zones[MAX_ZONES];
+    int npromos;
+    PromoSet promos[MAX_PROMO_SETS];  /* index 0 unused: ADD 0 means "no promotion" */
+    int ncastles;
+    Castle castles[MAX_PLAYERS * MAX_CASTLES];
+    uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
+    bool has_royal;
+    bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
+    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
+    /* start and end */
+    char *setup;
+    ResultKind on_checkmate, on_stalemate; /* for the side to move */
+    int repetition;                    /* n-fold; 0 = off */
+    ResultKind on_repetition;
+    int nmove;                         /* full moves; 0 = off */
+    ResultKind on_nmove;
+    int nmaterial;
+    MaterialRule material[MAX_MATERIAL_RULES];
+    ResultKind on_material;
+    int noptions;
+    OptionDef options[MAX_OPTIONS];
+    /* hashing */
+    uint64_t *zobrist_piece;           /* [cell * ntypes*nowners + type*nowners + owner] */
+    uint64_t zobrist_side[MAX_PLAYERS * 16];
+    uint64_t zobrist_ep[MAX_CELLS];
+    uint64_t zobrist_rights[32];
+} Variant;
+
+/* One option setting given on the command line: name=value. */
+typedef struct OptionSetting {
+    const char *name, *value;
+} OptionSetting;
+
+struct Source;
+/* Loads from a Source the caller keeps alive (so sink can show source lines afterwards);
+ * sets sink->source to src. Returns NULL when sink has errors. */
+Variant *variant_load_source(const struct Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink);
+/* Loads, checks, compiles and verifies a rule file. Returns NULL when sink has errors.
+ * Options not in `settings` take their default; unknown names or values are errors. */
+Variant *variant_load(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink);
+/* Same from a text in memory (name is used in diagnostics). */
+Variant *variant_load_string(const char *name, const char *text, const OptionSetting *settings,
+                             int nsettings, DiagSink *sink);
+void variant_free(Variant *v);
+
+static inline Cell variant_step(const Variant *v, Cell c, int dir) {
+    return v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)dir];
+}
+/* Type index by letter (case-insensitive), or -1. */
+int variant_type_by_letter(const Variant *v, char letter);
+/* Cell index by name ("e4", "top:e4"), or -1. */
+int variant_cell_by_name(const Variant *v, const char *name);
+static inline bool zone_has(const Zone *z, int owner, Cell c) {
+    return (z->cells[owner][c >> 6] >> (c & 63)) & 1;
+}
+
+#endif

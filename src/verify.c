@@ -1,0 +1,80 @@
+/* verify.c - the bytecode verifier, run on every program after compiling: opcodes and operands
+ * in range, jumps onto instruction boundaries, and a mark-stack depth that is the same on every
+ * path into an instruction and never below 0 or above MAX_MARKS. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema.h"
+
+static bool bad(DiagSink *sink, const Program *p, int pc, const char *msg) {
+    SrcLoc loc = {.file = p->file, .line = pc < p->count ? p->lines[pc] : 0, .col = pc < p->count ? p->cols[pc] : 0};
+    diag_error(sink, loc, "internal: bad bytecode in %s at %d: %s", p->name, pc, msg);
+    return false;
+}
+
+bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
+    if (p->count == 0) return true;
+    bool *start = xcalloc((size_t)p->count + 1, sizeof(bool));
+    int *depth = xmalloc(((size_t)p->count + 1) * sizeof(int));
+    bool ok = true;
+    for (int pc = 0; pc < p->count && ok;) {
+        int op = p->code[pc];
+        if (op >= OP__COUNT) { ok = bad(sink, p, pc, "unknown opcode"); break; }
+        start[pc] = true;
+        int size = bc_instr_size((Opcode)op);
+        if (pc + size > p->count) { ok = bad(sink, p, pc, "truncated instruction"); break; }
+        int a = 0;
+        switch (bc_opinfo[op].shape) {
+        case SHAPE_NONE: break;
+        case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(p->code + pc + 1); break;
+        default: a = p->code[pc + 1]; break;
+        }
+        switch (bc_opinfo[op].shape) {
+        case SHAPE_JUMP: if (a >= p->count) ok = bad(sink, p, pc, "jump out of the program"); break;
+        case SHAPE_DIR: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
+        case SHAPE_CELL: if (a >= v->ncells) ok = bad(sink, p, pc, "cell out of range"); break;
+        case SHAPE_TYPE: if (a >= v->ntypes) ok = bad(sink, p, pc, "piece type out of range"); break;
+        case SHAPE_ZONE: if (a >= v->nzones) ok = bad(sink, p, pc, "zone out of range"); break;
+        case SHAPE_BYTE:
+            if (op == OP_ADD && a != 0 && a >= v->npromos) ok = bad(sink, p, pc, "promotion set out of range");
+            if (op == OP_RIGHT && a >= v->ncastles) ok = bad(sink, p, pc, "castling right out of range");
+            break;
+        default: break;
+        }
+        pc += size;
+    }
+    /* control flow: every jump lands on an instruction; depth consistent (worklist walk) */
+    if (ok) {
+        for (int i = 0; i <= p->count; i++) depth[i] = -1;
+        int *work = xmalloc(((size_t)p->count + 1) * sizeof(int));
+        int nwork = 0;
+        depth[0] = 0;
+        work[nwork++] = 0;
+        while (nwork && ok) {
+            int pc = work[--nwork];
+            int op = p->code[pc];
+            int d = depth[pc] + bc_opinfo[op].stack;
+            if (d < 0) { ok = bad(sink, p, pc, "'back' without a matching 'mark'"); break; }
+            if (d > MAX_MARKS) { ok = bad(sink, p, pc, "too many nested marks"); break; }
+            int succ[2], ns = 0;
+            int next = pc + bc_instr_size((Opcode)op);
+            int a = bc_opinfo[op].shape == SHAPE_JUMP ? bc_read_u16(p->code + pc + 1) : -1;
+            switch (op) {
+            case OP_HALT: break;
+            case OP_JUMP: succ[ns++] = a; break;
+            case OP_FORK: case OP_JT: case OP_JF: succ[ns++] = a; succ[ns++] = next; break;
+            default: succ[ns++] = next; break;
+            }
+            for (int i = 0; i < ns && ok; i++) {
+                int t = succ[i];
+                if (t >= p->count || !start[t]) { ok = bad(sink, p, pc, "control flows off an instruction"); break; }
+                if (depth[t] < 0) { depth[t] = d; work[nwork++] = t; }
+                else if (depth[t] != d) ok = bad(sink, p, t, "mark stack depth differs between paths");
+            }
+        }
+        free(work);
+    }
+    free(start);
+    free(depth);
+    return ok;
+}

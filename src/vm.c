@@ -1,0 +1,201 @@
+/* vm.c - the movement-program interpreter: a backtracking machine with a cursor cell, a
+ * condition flag, a mark stack and a list of pending effects. FORK saves a choice point;
+ * a failing path resumes at the newest one. No allocation: all state is on the C stack. */
+#include "vm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "movegen.h"
+
+typedef struct Choice {
+    int pc;
+    Cell cur;
+    bool flag;
+    uint8_t nmarks, npending;
+    uint8_t change;
+    Cell marks[MAX_MARKS];
+} Choice;
+
+static VmTraceFn trace_fn;
+static void *trace_user;
+
+void vm_set_trace(VmTraceFn fn, void *user) {
+    trace_fn = fn;
+    trace_user = user;
+}
+
+static bool fault_at(VmFault *fault, const Program *prog, int pc, const char *msg) {
+    if (fault && !fault->set) {
+        fault->set = true;
+        snprintf(fault->msg, sizeof fault->msg, "%s (in %s)", msg, prog->name);
+        fault->file = prog->file;
+        fault->line = (pc >= 0 && pc < prog->count) ? prog->lines[pc] : 0;
+        fault->col = (pc >= 0 && pc < prog->count) ? prog->cols[pc] : 0;
+    }
+    return false;
+}
+
+/* Appends one emitted move; returns false when the list is full. */
+static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
+                 const Effect *pending, int npending, int change, int promo_type) {
+    if (out->count >= MAX_MOVES) return false;
+    Move *m = &out->moves[out->count];
+    m->from = org;
+    m->to = cur;
+    m->flags = 0;
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->nfx = 0;
+    for (int i = 0; i < npending; i++) {
+        m->fx[m->nfx++] = pending[i];
+        if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
+    }
+    if (org != cur) {
+        if (pos->cell[cur] && PIECE_OWNER(pos->cell[cur]) != owner) m->flags |= MOVE_CAPTURE;
+        m->fx[m->nfx++] = (Effect){.kind = FX_MOVE, .a = org, .b = cur};
+    }
+    int newtype = promo_type != NO_TYPE ? promo_type : change;
+    if (newtype != NO_TYPE) {
+        m->fx[m->nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(newtype, owner)};
+        m->promo = (uint8_t)newtype;
+        if (promo_type != NO_TYPE) m->flags |= MOVE_PROMOTION;
+    }
+    out->count++;
+    return true;
+}
+
+bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    const uint8_t *code = prog->code;
+    Choice stack[MAX_FORKS];
+    int nchoices = 0;
+    Cell marks[MAX_MARKS];
+    int nmarks = 0;
+    Effect pending[MAX_PENDING];
+    int npending = 0;
+    int change = NO_TYPE;
+    int pc = 0;
+    Cell cur = origin;
+    bool flag = false;
+    long budget = VM_STEP_BUDGET;
+
+    for (;;) {
+        if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, "step budget exceeded");
+        ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
+        if (unlikely(trace_fn != NULL)) trace_fn(prog, pc, cur, flag, trace_user);
+        Opcode op = (Opcode)code[pc];
+        int a = 0;
+        switch (bc_opinfo[op].shape) {
+        case SHAPE_NONE: break;
+        case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(code + pc + 1); break;
+        default: a = code[pc + 1]; break;
+        }
+        int at = pc;
+        pc += bc_instr_size(op);
+        switch (op) {
+        case OP_HALT:
+        fail:
+            if (nchoices == 0) return true;
+            {
+                Choice *c = &stack[--nchoices];
+                pc = c->pc;
+                cur = c->cur;
+                flag = c->flag;
+                nmarks = c->nmarks;
+                memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
+                npending = c->npending;
+                change = c->change;
+            }
+            break;
+        case OP_FORK:
+            if (unlikely(nchoices >= MAX_FORKS)) return fault_at(fault, prog, at, "too many open choices");
+            {
+                Choice *c = &stack[nchoices++];
+                c->pc = a;
+                c->cur = cur;
+                c->flag = flag;
+                c->nmarks = (uint8_t)nmarks;
+                memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
+                c->npending = (uint8_t)npending;
+                c->change = (uint8_t)change;
+            }
+            break;
+        case OP_JUMP: pc = a; break;
+        case OP_JT: if (flag) pc = a; break;
+        case OP_JF: if (!flag) pc = a; break;
+        case OP_ORIGIN: cur = origin; break;
+        case OP_STEP:
+            cur = variant_step(v, cur, a);
+            if (cur == NO_CELL) goto fail;
+            break;
+        case OP_GOTO: cur = (Cell)a; break;
+        case OP_ONBOARD: flag = variant_step(v, cur, a) != NO_CELL; break;
+        case OP_EMPTY: flag = pos->cell[cur] == 0; break;
+        case OP_ENEMY: flag = pos->cell[cur] != 0 && PIECE_OWNER(pos->cell[cur]) != owner; break;
+        case OP_FRIEND: flag = pos->cell[cur] != 0 && PIECE_OWNER(pos->cell[cur]) == owner; break;
+        case OP_ISTYPE: flag = pos->cell[cur] != 0 && PIECE_TYPE(pos->cell[cur]) == a; break;
+        case OP_INZONE: flag = zone_has(&v->zones[a], owner, cur); break;
+        case OP_ISEP:
+            flag = false;
+            for (int i = 0; i < MAX_EP_CELLS; i++)
+                if (pos->ep[i] == cur) flag = true;
+            /* An en-passant cell belongs to the last move; never capture one's own piece. */
+            if (flag && (pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
+                         PIECE_OWNER(pos->cell[pos->ep_victim]) == owner))
+                flag = false;
+            break;
+        case OP_ATTACKED: {
+            Piece as = pos->cell[origin];
+            flag = movegen_attacked(pos, cur, owner, as);
+            break;
+        }
+        case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
+        case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
+        case OP_LASTTO: flag = cur == pos->last_to; break;
+        case OP_LASTFROM: flag = cur == pos->last_from; break;
+        case OP_NOT: flag = !flag; break;
+        case OP_VERIFY: if (!flag) goto fail; break;
+        case OP_MARK:
+            if (unlikely(nmarks >= MAX_MARKS)) return fault_at(fault, prog, at, "mark stack overflow");
+            marks[nmarks++] = cur;
+            break;
+        case OP_BACK:
+            if (unlikely(nmarks == 0)) return fault_at(fault, prog, at, "back without mark");
+            cur = marks[--nmarks];
+            break;
+        case OP_CAPTURE:
+        case OP_CAPTUREEP:
+        case OP_SETEP:
+        case OP_CASCADE: {
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                return fault_at(fault, prog, at, "too many effects in one move");
+            Effect *e = &pending[npending++];
+            memset(e, 0, sizeof *e);
+            if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
+            else if (op == OP_CAPTUREEP) { e->kind = FX_REMOVE; e->a = pos->ep_victim; }
+            else if (op == OP_SETEP) { e->kind = FX_EP; e->a = cur; }
+            else { e->kind = FX_MOVE; e->a = (Cell)a; e->b = cur; }
+            if (op == OP_CAPTUREEP && pos->ep_victim == NO_CELL) goto fail;
+            break;
+        }
+        case OP_CHANGE: change = a; break;
+        case OP_ADD: {
+            bool ok = true;
+            const PromoSet *ps = a ? &v->promos[a] : NULL;
+            if (ps && zone_has(&v->zones[ps->zone], owner, cur)) {
+                if (ps->optional) ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE);
+                for (int i = 0; ok && i < ps->count; i++)
+                    ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i]);
+            } else {
+                ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE);
+            }
+            if (unlikely(!ok)) return fault_at(fault, prog, at, "too many moves in one position");
+            break;
+        }
+        case OP__COUNT:
+        default:
+            return fault_at(fault, prog, at, "bad opcode");
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/* vm.h - runs a piece's movement program on a position and emits pseudo-legal moves. */
+#ifndef VARIA_VM_H
+#define VARIA_VM_H
+
+#include "board.h"
+
+/* A runtime fault inside a program, located at the rule-file line that produced the code. */
+typedef struct VmFault {
+    bool set;
+    char msg[160];
+    const char *file;
+    int line, col;
+} VmFault;
+
+/* Runs `prog` for the piece on `origin` (owned by `owner`), appending every move it emits
+ * to `out`. Never allocates. On a fault (step budget, full move list, stack misuse) it stops,
+ * fills *fault (first fault wins) and returns false; moves emitted so far stay in `out`. */
+bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
+
+/* Optional trace hook: when set, called before every instruction (used by `varia trace`). */
+typedef void (*VmTraceFn)(const Program *prog, int pc, Cell cur, bool flag, void *user);
+void vm_set_trace(VmTraceFn fn, void *user);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/sh
+# run_golden.sh VARIA [--update] - golden tests for rule files.
+#   tests/rules/ok/*.rules   must pass `varia check`; when NAME.expected exists, the output of
+#                            `varia disasm` must equal it (--update rewrites it).
+#   tests/rules/err/*.rules  must fail; every error `varia check` prints must be announced in
+#                            the file, and every announcement must be printed:
+#                              ... # expect error col C: MESSAGE      (on the offending line)
+#                              # expect error at L:C: MESSAGE          (anywhere)
+varia=${1:?usage: run_golden.sh VARIA [--update]}
+update=$2
+dir=$(dirname "$0")/rules
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+for f in "$dir"/ok/*.rules; do
+    [ -e "$f" ] || continue
+    if ! "$varia" check "$f" > "$tmp/out" 2>&1; then
+        echo "golden: FAIL $f should load:" >&2; cat "$tmp/out" >&2; fail=$((fail + 1)); continue
+    fi
+    exp=${f%.rules}.expected
+    if [ "$update" = --update ]; then
+        "$varia" disasm "$f" > "$exp"
+    elif [ -f "$exp" ]; then
+        "$varia" disasm "$f" > "$tmp/dis" 2>&1
+        if ! diff -u "$exp" "$tmp/dis" > "$tmp/diff"; then
+            echo "golden: FAIL $f disassembly differs:" >&2; head -40 "$tmp/diff" >&2; fail=$((fail + 1)); continue
+        fi
+    fi
+    pass=$((pass + 1))
+done
+for f in "$dir"/err/*.rules; do
+    [ -e "$f" ] || continue
+    awk -v F="$f" '
+        match($0, /# expect error col [0-9]+: /) {
+            spec = substr($0, RSTART + 18); col = spec + 0; msg = substr(spec, index(spec, ": ") + 2)
+            printf "%s:%d:%d: error: %s\n", F, NR, col, msg; next }
+        match($0, /# expect error at [0-9]+:[0-9]+: /) {
+            spec = substr($0, RSTART + 17); split(spec, p, ":"); msg = substr(spec, index(spec, ": ") + 2)
+            printf "%s:%d:%d: error: %s\n", F, p[1], p[2], msg }' "$f" | sort > "$tmp/want"
+    if "$varia" check "$f" > /dev/null 2> "$tmp/err"; then
+        echo "golden: FAIL $f should not load" >&2; fail=$((fail + 1)); continue
+    fi
+    grep -E '^[^ ]+:[0-9]+:[0-9]+: error: ' "$tmp/err" | sort > "$tmp/got"
+    if [ ! -s "$tmp/want" ]; then
+        echo "golden: FAIL $f announces no expected error" >&2; fail=$((fail + 1)); continue
+    fi
+    if ! diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+        echo "golden: FAIL $f diagnostics differ (< expected, > printed):" >&2; cat "$tmp/diff" >&2
+        fail=$((fail + 1)); continue
+    fi
+    pass=$((pass + 1))
+done
+echo "golden: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

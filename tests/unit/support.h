@@ -1,0 +1,52 @@
+/* support.h - shared helpers for the unit tests (run from the repository root). */
+#ifndef VARIA_TEST_SUPPORT_H
+#define VARIA_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diag.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+#include "variant.h"
+
+/* Loads a rule file; fails the test with the diagnostics when it does not load. */
+static inline Variant *load_rules(const char *path) {
+    DiagSink sink;
+    diag_init(&sink);
+    Variant *v = variant_load(path, NULL, 0, &sink);
+    if (!v) {
+        char *text = diag_to_string(&sink);
+        print_error("%s", text);
+        free(text);
+    }
+    diag_free(&sink);
+    assert_non_null(v);
+    return v;
+}
+
+/* Loads a rule text; returns NULL and the diagnostics (caller frees) in *diags on failure. */
+static inline Variant *load_text(const char *text, char **diags) {
+    DiagSink sink;
+    diag_init(&sink);
+    Variant *v = variant_load_string("test.rules", text, NULL, 0, &sink);
+    if (diags) *diags = diag_to_string(&sink);
+    diag_free(&sink);
+    return v;
+}
+
+static inline void set_fen(Position *pos, const char *fen) {
+    char err[200];
+    bool ok = fen_read(pos, fen, err, sizeof err);
+    if (!ok) print_error("fen: %s\n", err);
+    assert_true(ok);
+}
+
+#endif

@@ -1,0 +1,88 @@
+/* test_fen.c - position text: round trips, defaults, and clear errors for bad input. */
+#include "support.h"
+
+static Variant *chess;
+
+static int setup(void **state) {
+    (void)state;
+    DiagSink sink;
+    diag_init(&sink);
+    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    diag_free(&sink);
+    return chess ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    variant_free(chess);
+    return 0;
+}
+
+static void roundtrip(const char *fen) {
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, fen);
+    char out[512];
+    fen_write(&pos, out, sizeof out);
+    assert_string_equal(out, fen);
+    board_free(&pos);
+}
+
+static void test_fen_roundtrip(void **state) {
+    (void)state;
+    roundtrip("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    roundtrip("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    roundtrip("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
+    roundtrip("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 12 40");
+}
+
+static void test_fen_defaults_for_missing_fields(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3");
+    char out[512];
+    fen_write(&pos, out, sizeof out);
+    assert_string_equal(out, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    board_free(&pos);
+}
+
+static void expect_error(const char *fen, const char *fragment) {
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, chess->setup);
+    uint64_t key = pos.key;
+    char err[200] = "";
+    assert_false(fen_read(&pos, fen, err, sizeof err));
+    if (!strstr(err, fragment)) print_error("message '%s' lacks '%s'\n", err, fragment);
+    assert_non_null(strstr(err, fragment));
+    assert_int_equal(pos.key, key); /* unchanged on error */
+    board_free(&pos);
+}
+
+static void test_fen_bad_input_is_reported(void **state) {
+    (void)state;
+    expect_error("", "empty position");
+    expect_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w", "too few cells");
+    expect_error("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w", "too long");
+    expect_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w", "unknown piece letter 'Z'");
+    expect_error("8/8/8/8/8/8/8/8 x", "unknown side to move 'x'");
+    expect_error("8/8/8/8/8/8/8/8 w KX", "unknown castling right 'X'");
+    expect_error("8/8/8/8/8/8/8/8 w - z9", "bad en-passant cell 'z9'");
+    expect_error("8/8/8/8/8/8/8/8 w - - -1", "bad halfmove clock");
+    expect_error("8/8/8/8/8/8/8/8 w - - 0 0", "bad move number");
+    expect_error("8/8/8/8/8/8/8/8 w - - 0 1 extra", "too many fields");
+    expect_error("8/8/8/8/8/8/8/8/8 w", "unexpected");
+    expect_error("0/8/8/8/8/8/8/8 w", "count 0");
+    expect_error("99999999999999999999/8/8/8/8/8/8/8 w", "too large");
+    expect_error("8/8/8/8/8/8/8/8 w - - 0 1\x01", "");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fen_roundtrip),
+        cmocka_unit_test(test_fen_defaults_for_missing_fields),
+        cmocka_unit_test(test_fen_bad_input_is_reported),
+    };
+    return cmocka_run_group_tests_name("fen", tests, setup, teardown);
+}
