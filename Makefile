@@ -4,7 +4,7 @@ CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wwrite-strings -Wundef -Werror
 OPT     ?= -O2 -DNDEBUG
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -Ibuild/gen
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
 LDLIBS  +=
 
 BUILD    = build
@@ -16,7 +16,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench play asan clean golden-update
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench play asan asan-inner clean golden-update
 
 all: varia
 
@@ -88,13 +88,14 @@ play: varia
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.
 asan:
+	@scripts/deps.sh test
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" VARIA_BIN=build/asan/varia asan-inner
+	    LDFLAGS="-fsanitize=address,undefined" asan-inner
 
 asan-inner: $(BUILD)/varia-bin $(UNIT_BIN)
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
-	@sh tests/run_perft.sh $(BUILD)/varia-bin shallow
+	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 
 $(BUILD)/varia-bin: $(OBJ)/main.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)

@@ -44,7 +44,7 @@ void board_copy(Position *dst, const Position *src) {
     Undo *h = dst->history;
     memcpy(dst, src, offsetof(Position, history));
     dst->history = h;
-    memcpy(dst->history, src->history, (size_t)src->ply * sizeof(Undo));
+    if (src->ply) memcpy(dst->history, src->history, (size_t)src->ply * sizeof(Undo));
 }
 
 void board_clear(Position *pos) {

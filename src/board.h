@@ -79,6 +79,7 @@ typedef struct Position {
     int32_t counters[MAX_COUNTERS];
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
+    uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;
 

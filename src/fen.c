@@ -97,6 +97,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
             }
             if (x != bd->width) return fail(err, cap, "rank %d of %s has too few cells", y + 1, v->nboards > 1 ? bd->name : "the board");
             if (y > 0) {
+                if (*p == 0 || *p == '|')
+                    return fail(err, cap, "too few ranks in %s (expected %d)", v->nboards > 1 ? bd->name : "the board", bd->height);
                 if (*p != '/') return fail(err, cap, "expected '/' after rank %d (column %d)", y + 1, (int)(p - field) + 1);
                 p++;
             }

@@ -146,6 +146,9 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
 
 bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
     const Variant *v = pos->v;
+    /* Programs run for an attack test may ask "attacked?" themselves (castling does); such a
+     * nested question is answered "no": castling never captures, and it keeps tests finite. */
+    if (pos->attack_depth) return false;
     Piece old = pos->cell[c];
     bool placed = false;
     for (int o = 0; o < v->nowners; o++) {
@@ -165,7 +168,10 @@ bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
             board_put(pos, c, p);
             placed = true;
         }
-        if (attacked_by_programs(pos, c, o)) {
+        pos->attack_depth++;
+        bool hit = attacked_by_programs(pos, c, o);
+        pos->attack_depth--;
+        if (hit) {
             if (placed) board_put(pos, c, old);
             return true;
         }

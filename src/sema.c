@@ -269,9 +269,10 @@ static void qualify_cell_names(Variant *v) {
     if (v->nboards < 2) return;
     for (int c = 0; c < v->ncells; c++) {
         CellInfo *ci = &v->cells[c];
-        char tmp[12];
-        snprintf(tmp, sizeof tmp, "%s", ci->name);
-        snprintf(ci->name, sizeof ci->name, "%.5s:%.5s", v->boards[ci->board].name, tmp);
+        char cell[12], board[16];
+        snprintf(cell, sizeof cell, "%s", ci->name);
+        snprintf(board, sizeof board, "%s", v->boards[ci->board].name);
+        snprintf(ci->name, sizeof ci->name, "%.15s:%.6s", board, cell);
     }
 }
 

@@ -29,7 +29,7 @@ typedef struct Board {
 
 typedef struct CellInfo {
     uint8_t board, x, y;
-    char name[12];           /* "e4" or "top:e4" */
+    char name[24];           /* "e4" or "top:e4" */
 } CellInfo;
 
 typedef struct Direction {

@@ -63,7 +63,8 @@ static void expect_error(const char *fen, const char *fragment) {
 static void test_fen_bad_input_is_reported(void **state) {
     (void)state;
     expect_error("", "empty position");
-    expect_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w", "too few cells");
+    expect_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w", "too few ranks in the board (expected 8)");
+    expect_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w", "rank 1 of the board has too few cells");
     expect_error("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w", "too long");
     expect_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w", "unknown piece letter 'Z'");
     expect_error("8/8/8/8/8/8/8/8 x", "unknown side to move 'x'");
