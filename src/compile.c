@@ -467,7 +467,6 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     char name[48];
     snprintf(name, sizeof name, "%s/%s", pt->name, v->player_names[cg->owner]);
     bc_init(&pp->prog, name, v->path);
-    snprintf(name, sizeof name, "%s/%s rest", pt->name, v->player_names[cg->owner]);
     bc_init(&pp->rest, name, v->path);
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];

@@ -50,5 +50,12 @@ for f in "$dir"/err/*.rules; do
     fi
     pass=$((pass + 1))
 done
+# docs/bytecode.md carries the opcode table generated from src/opcodes.def: they must agree.
+root=$(dirname "$0")/..
+"$root/scripts/opcode-table.sh" > "$tmp/table"
+sed -n '/^| opcode |/,$p' "$root/docs/bytecode.md" > "$tmp/doc"
+if diff "$tmp/table" "$tmp/doc" > "$tmp/diff"; then pass=$((pass + 1)); else
+    echo "golden: FAIL docs/bytecode.md's opcode table is out of date (run scripts/opcode-table.sh)" >&2
+    fail=$((fail + 1)); fi
 echo "golden: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
