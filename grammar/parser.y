@@ -94,6 +94,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_STALEMATE "'stalemate'"
 %token KW_REPETITION "'repetition'"
 %token KW_NMOVE "'nmove'"
+%token KW_MUST_CAPTURE "'must-capture'"
 %token KW_MATERIAL "'material'"
 %token KW_VS "'vs'"
 %token KW_SAME_COLOUR "'same-colour'"
@@ -255,6 +256,13 @@ item
             $$ = mk_sub(AST_END, L(@$), END_NMOVE);
             $$->text = xstrdup($4);
             $$->num[0] = $3;
+        }
+    | KW_END KW_MUST_CAPTURE IDENT KW_IN IDENT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_MUST_CAPTURE);
+            $$->text = xstrdup($6);
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
         }
     | KW_END KW_MATERIAL result LBRACE matlines '}'
         {

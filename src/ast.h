@@ -35,7 +35,8 @@
  *   MACRO       text = name, num[0] = parameter count, kids = NAME params then piece items
  *   SETUP       text = position text
  *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), num[0] = count
- *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL)
+ *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
+ *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
  *   GROUP       kids = NAME (piece names, repeats mean several)
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
@@ -124,6 +125,8 @@ typedef enum EndKind {
     END_REPETITION, /* num[0]-fold repetition */
     END_NMOVE,      /* num[0] full moves without capture or a resets-nmove piece moving */
     END_MATERIAL,   /* kids = MATLINE: material that cannot win */
+    END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
+                       * its zone must be captured at once; text = result when it cannot be */
     END__COUNT
 } EndKind;
 

@@ -476,6 +476,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             bool capture = atom_may_capture(it);
             if (capture) pp->may_capture = true;
             if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+            if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
             if (!atom_is_plain(it)) {
                 emit_atom(cg, &pp->rest, it);
                 if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
@@ -516,6 +517,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
                 emit_stmts(cg, p, it);
                 alt_end(p, it, fork);
             }
+            pp->may_duplicate = true;
             if (block_uses(it, AST_ADD)) {
                 pp->may_capture = true;
                 *fast_attack = false;

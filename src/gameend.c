@@ -65,6 +65,16 @@ void gameend_check(Position *pos, GameResult *out) {
     out->winner = -1;
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
+    Cell forced[MAX_FORCED];
+    int nforced = movegen_forced(pos, forced);
+    if (legal == 0 && nforced) {
+        /* a must-capture piece nobody can take: the rule's result, whether in check or not */
+        const ForcedCapture *fc = NULL;
+        for (int r = 0; r < v->nforced; r++)
+            if (PIECE_TYPE(pos->cell[forced[0]]) == v->forced[r].type) fc = &v->forced[r];
+        result_for(pos, fc ? fc->result : RESULT_LOSS, "must-capture", out);
+        return;
+    }
     if (legal == 0) {
         bool check = v->has_royal && movegen_in_check(pos, board_mover(pos));
         if (check) result_for(pos, v->on_checkmate, "checkmate", out);

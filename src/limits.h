@@ -33,6 +33,7 @@
 #define MAX_PLY           128     /* search/perft depth */
 #define MAX_HISTORY      8192     /* plies in one game */
 #define MAX_JOURNAL         32    /* cell writes undone by one unmake */
+#define MAX_FORCED          8     /* pieces that must be captured at once (must-capture rules) */
 
 #define MAX_DIAGNOSTICS    20     /* errors reported before giving up */
 #define MAX_NESTING        64     /* nested braces, parentheses and conditions in a rule file */

@@ -54,6 +54,29 @@ static bool fault_full(VmFault *fault) {
     return false;
 }
 
+/* Two moves with the same effects are one move (several paths can reach one cell). */
+static bool same_move(const Move *a, const Move *b) {
+    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx) return false;
+    for (int i = 0; i < a->nfx; i++)
+        if (a->fx[i].kind != b->fx[i].kind || a->fx[i].a != b->fx[i].a || a->fx[i].b != b->fx[i].b ||
+            a->fx[i].piece != b->fx[i].piece)
+            return false;
+    return true;
+}
+
+static void merge_duplicates(MoveList *out, int start) {
+    int n = start;
+    for (int i = start; i < out->count; i++) {
+        bool dup = false;
+        for (int k = start; k < n && !dup; k++) dup = same_move(&out->moves[k], &out->moves[i]);
+        if (!dup) {
+            if (n != i) out->moves[n] = out->moves[i];
+            n++;
+        }
+    }
+    out->count = n;
+}
+
 /* Moves of every piece of `owner` (the mover's own pieces). */
 static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
@@ -64,12 +87,14 @@ static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
             bits &= bits - 1;
             const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
             const PieceProgram *pp = &pt->per_owner[owner];
+            int start = out->count;
             if (movegen_fast_enabled) {
                 if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
                 if (pp->rest.count && !vm_run(&pp->rest, pos, from, owner, out, fault)) return false;
             } else {
                 if (!vm_run(&pp->prog, pos, from, owner, out, fault)) return false;
             }
+            if (pp->may_duplicate) merge_duplicates(out, start);
         }
     }
     return true;
@@ -205,11 +230,41 @@ bool movegen_is_legal(Position *pos, const Move *m) {
     return ok;
 }
 
+int movegen_forced(const Position *pos, Cell *cells) {
+    const Variant *v = pos->v;
+    int n = 0;
+    if (!v->nforced) return 0;
+    int prev = v->turn_order[(pos->turn + v->nturns - 1) % v->nturns];
+    for (int r = 0; r < v->nforced; r++) {
+        const ForcedCapture *fc = &v->forced[r];
+        for (int w = 0; w < CELL_WORDS; w++) {
+            uint64_t b = pos->type_occ[fc->type][w] & pos->occ[prev][w] & v->zones[fc->zone].cells[prev][w];
+            while (b && n < MAX_FORCED) {
+                cells[n++] = (Cell)(w * 64 + __builtin_ctzll(b));
+                b &= b - 1;
+            }
+        }
+    }
+    return n;
+}
+
+bool movegen_captures_all(const Move *m, const Cell *cells, int n) {
+    for (int i = 0; i < n; i++) {
+        bool hit = false;
+        for (int k = 0; k < m->nfx && !hit; k++)
+            hit = (m->fx[k].kind == FX_REMOVE && m->fx[k].a == cells[i]) || (m->fx[k].kind == FX_MOVE && m->fx[k].b == cells[i]);
+        if (!hit) return false;
+    }
+    return true;
+}
+
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
     bool ok = movegen_pseudo(pos, out, fault);
+    Cell forced[MAX_FORCED];
+    int nforced = movegen_forced(pos, forced);
     int n = 0;
     for (int i = 0; i < out->count; i++)
-        if (movegen_is_legal(pos, &out->moves[i])) {
+        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_is_legal(pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -220,8 +275,10 @@ bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
 int movegen_count_legal(Position *pos, VmFault *fault) {
     MoveList ml;
     movegen_pseudo(pos, &ml, fault);
+    Cell forced[MAX_FORCED];
+    int nforced = movegen_forced(pos, forced);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
-        if (movegen_is_legal(pos, &ml.moves[i])) n++;
+        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(pos, &ml.moves[i])) n++;
     return n;
 }

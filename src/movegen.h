@@ -20,6 +20,11 @@ int movegen_count_legal(Position *pos, VmFault *fault);
 bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as);
 /* True when a royal piece of `player` can be captured (check). */
 bool movegen_in_check(Position *pos, int player);
+/* Cells the player to move must capture this turn (end must-capture rules): pieces of the
+ * previous player standing in its zone. Returns how many (at most MAX_FORCED). */
+int movegen_forced(const Position *pos, Cell *cells);
+/* Does m capture every one of cells? (true when n == 0) */
+bool movegen_captures_all(const Move *m, const Cell *cells, int n);
 /* Legal after making m? (make, test, unmake). */
 bool movegen_is_legal(Position *pos, const Move *m);
 

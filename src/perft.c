@@ -11,8 +11,11 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
     MoveList *ml = &lists[depth];
     uint64_t total = 0;
     movegen_pseudo(pos, ml, fault);
+    Cell forced[MAX_FORCED];
+    int nforced = movegen_forced(pos, forced);
     for (int i = 0; i < ml->count && !(fault && fault->set); i++) {
         const Move *m = &ml->moves[i];
+        if (!movegen_captures_all(m, forced, nforced)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
         if (!pos->v->forbid_royal_capture || !movegen_in_check(pos, mover)) total += perft_rec(pos, depth - 1, lists, fault);

@@ -557,7 +557,7 @@ static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings,
                 strncat(list, od->values[k], sizeof list - strlen(list) - 2);
                 if (k + 1 < od->nvalues) strncat(list, ", ", sizeof list - strlen(list) - 1);
             }
-            diag_error(s->sink, (SrcLoc){0}, "option '%s' has no value '%s' (allowed: %s)", od->name, settings[i].value, list);
+            diag_error(s->sink, (SrcLoc){.file = s->root->loc.file}, "option '%s' has no value '%s' (allowed: %s)", od->name, settings[i].value, list);
         } else {
             od->value = val;
         }
@@ -592,6 +592,20 @@ static void declare_end(Sema *s, const Ast *n) {
         v->nmove = (int)n->num[0];
         v->on_nmove = r;
         break;
+    case END_MUST_CAPTURE: {
+        if (v->nforced >= (int)ARRAY_LEN(v->forced)) {
+            diag_error(s->sink, n->loc, "too many must-capture rules (limit is %d)", (int)ARRAY_LEN(v->forced));
+            break;
+        }
+        int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
+        int z = sema_zone(s, n->kids[1]->text, n->kids[1]->loc);
+        if (t < 0 || z < 0) break;
+        ForcedCapture *fc = &v->forced[v->nforced++];
+        fc->type = (uint8_t)t;
+        fc->zone = (uint8_t)z;
+        fc->result = r;
+        break;
+    }
     case END_MATERIAL:
         v->on_material = r;
         for (int i = 0; i < n->nkids; i++) {
@@ -624,7 +638,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     for (int i = 0; i < root->nkids; i++)
         if (root->kids[i]->kind == AST_OPTION) declare_option(s, root->kids[i], settings, nsettings);
     for (int i = 0; i < nsettings; i++)
-        if (option_index(v, settings[i].name) < 0) diag_error(s->sink, (SrcLoc){0}, "unknown option '%s'", settings[i].name);
+        if (option_index(v, settings[i].name) < 0) diag_error(s->sink, (SrcLoc){.file = s->root->loc.file}, "unknown option '%s'", settings[i].name);
 
     Ast *items = ast_new(AST_BLOCK, root->loc);
     s->items = items;

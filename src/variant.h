@@ -51,6 +51,7 @@ typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
     Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
     bool may_capture;        /* prog can remove an enemy piece */
+    bool may_duplicate;      /* two paths of prog can emit the same move (they are merged) */
     int ngen;                /* fast generation: plain moves as rays */
     Ray gen[MAX_DIRECTIONS];
     int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
@@ -95,6 +96,13 @@ typedef struct MaterialRule {
     uint8_t a[MAX_PIECE_TYPES], b[MAX_PIECE_TYPES]; /* piece counts per type for each side */
     bool same_colour;        /* all non-royal pieces on one square colour */
 } MaterialRule;
+
+/* "end must-capture PIECE in ZONE RESULT": a piece of that type belonging to the player who
+ * just moved, standing in that player's zone, must be captured by the next move. */
+typedef struct ForcedCapture {
+    uint8_t type, zone;
+    ResultKind result;       /* for the player to move when no legal move captures it */
+} ForcedCapture;
 
 typedef struct OptionDef {
     char name[24];
@@ -146,6 +154,8 @@ typedef struct Variant {
     int nmaterial;
     MaterialRule material[MAX_MATERIAL_RULES];
     ResultKind on_material;
+    int nforced;
+    ForcedCapture forced[4];
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* hashing */
