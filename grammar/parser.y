@@ -116,6 +116,12 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_CAPTURE_ONLY "'capture-only'"
 %token KW_RANGE "'range'"
 %token KW_SETS_EP "'sets-ep'"
+%token KW_LONG_LEAP "'long-leap'"
+%token KW_WITHDRAW "'withdraw'"
+%token KW_PINCER "'pincer'"
+%token KW_COORDINATE "'coordinate'"
+%token KW_IMITATE "'imitate'"
+%token KW_POSITION_FIELDS "'position-fields'"
 %token KW_CASTLE "'castle'"
 %token KW_KING "'king'"
 %token KW_ROOK "'rook'"
@@ -241,6 +247,8 @@ item
             parse_adopt($$, $7);
         }
     | KW_SETUP STRING       { $$ = parse_text_node(AST_SETUP, L(@$), $2); }
+    | KW_POSITION_FIELDS STRING
+        { $$ = parse_text_node(AST_POSITION_FIELDS, L(@$), $2); }
     | KW_END KW_CHECKMATE result
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); }
     | KW_END KW_STALEMATE result
@@ -457,6 +465,7 @@ atom_kw
     | KW_LEGS               { $$ = ATOM_LEGS; }
     | KW_HOP                { $$ = ATOM_HOP; }
     | KW_EN_PASSANT         { $$ = ATOM_EN_PASSANT; }
+    | KW_LONG_LEAP          { $$ = ATOM_LONG_LEAP; }
     ;
 
 atom_head
@@ -476,6 +485,10 @@ modifier
     | KW_FROM IDENT         { $$ = parse_text_node(AST_MOD, L(@$), $2); $$->sub = MOD_FROM; }
     | KW_TO IDENT           { $$ = parse_text_node(AST_MOD, L(@$), $2); $$->sub = MOD_TO; }
     | KW_SETS_EP            { $$ = mk_sub(AST_MOD, L(@$), MOD_SETS_EP); }
+    | KW_WITHDRAW           { $$ = mk_sub(AST_MOD, L(@$), MOD_WITHDRAW); }
+    | KW_PINCER             { $$ = mk_sub(AST_MOD, L(@$), MOD_PINCER); }
+    | KW_COORDINATE         { $$ = mk_sub(AST_MOD, L(@$), MOD_COORDINATE); }
+    | KW_IMITATE            { $$ = mk_sub(AST_MOD, L(@$), MOD_IMITATE); }
     ;
 
 promote_head

@@ -34,6 +34,8 @@
  *   PIECE       text = name, kids = piece items
  *   MACRO       text = name, num[0] = parameter count, kids = NAME params then piece items
  *   SETUP       text = position text
+ *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
+ *               fullmove plies)
  *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), num[0] = count
  *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
@@ -84,7 +86,7 @@ typedef enum AstKind {
     AST_FILE, AST_VERSION, AST_GAME, AST_PLAYERS, AST_PLAYER, AST_TURN_ORDER, AST_BOARD, AST_HOLES,
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
-    AST_FORBID,
+    AST_FORBID, AST_POSITION_FIELDS,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
@@ -105,6 +107,7 @@ typedef enum AtomKind {
     ATOM_LEGS,       /* legs D1 D2 ...: one multi-leg path; cells before the last must be empty */
     ATOM_HOP,        /* hop D...: ride to the first piece (hurdle), land just beyond it */
     ATOM_EN_PASSANT, /* en-passant D...: capture-only step onto the en-passant cell */
+    ATOM_LONG_LEAP,  /* long-leap D...: slide, jumping single enemy pieces (captured) on the way */
     ATOM__COUNT
 } AtomKind;
 
@@ -116,6 +119,10 @@ typedef enum ModKind {
     MOD_FROM,         /* text: the origin must be in this zone */
     MOD_TO,           /* text: the target must be in this zone */
     MOD_SETS_EP,      /* cells passed over become en-passant cells for one turn */
+    MOD_WITHDRAW,     /* moving away from an adjacent enemy captures it */
+    MOD_PINCER,       /* an enemy between the landing cell and a friend (orthogonally) is captured */
+    MOD_COORDINATE,   /* enemies on the landing cell's row/column crossings with the own royal piece */
+    MOD_IMITATE,      /* captures each enemy type the way that type captures */
     MOD__COUNT
 } ModKind;
 

@@ -14,7 +14,7 @@ const OpInfo bc_opinfo[OP__COUNT] = {
 int bc_shape_size(OperandShape shape) {
     switch (shape) {
     case SHAPE_NONE: return 0;
-    case SHAPE_JUMP: case SHAPE_CELL: return 2;
+    case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: return 2;
     case SHAPE_DIR: case SHAPE_TYPE: case SHAPE_ZONE: case SHAPE_BYTE: return 1;
     case SHAPE__COUNT: break;
     }

@@ -12,6 +12,7 @@ typedef enum OperandShape {
     SHAPE_TYPE, /* u8 piece type index */
     SHAPE_ZONE, /* u8 zone index */
     SHAPE_BYTE, /* u8 small integer */
+    SHAPE_DIRSET, /* u8 direction, u8 type set */
     SHAPE__COUNT
 } OperandShape;
 

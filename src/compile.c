@@ -25,6 +25,20 @@ static bool has_mod(const Ast *atom, ModKind m, const Ast **out) {
     return false;
 }
 
+/* A plain step/leap/slide that can capture by landing on an enemy (no capture-by-moving
+ * modifier): what a king or rook captures with. */
+static bool atom_is_plain_capture(const Ast *atom) {
+    if (atom->sub != ATOM_STEP && atom->sub != ATOM_LEAP && atom->sub != ATOM_SLIDE) return false;
+    for (int i = 0; i < atom->nkids; i++) {
+        const Ast *k = atom->kids[i];
+        if (k->kind == AST_MOD && (k->sub == MOD_MOVE_ONLY || k->sub == MOD_WITHDRAW || k->sub == MOD_PINCER ||
+                                   k->sub == MOD_COORDINATE || k->sub == MOD_IMITATE || k->sub == MOD_FROM ||
+                                   k->sub == MOD_TO || k->sub == MOD_SETS_EP))
+            return false;
+    }
+    return true;
+}
+
 /* Resolves an atom's direction terms for this owner into direction indexes. */
 static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     DirList dl = {0};
@@ -216,6 +230,212 @@ static void emit_atom(CG *cg, Program *p, const Ast *atom) {
         }
         alt_end(p, atom, fork);
     }
+}
+
+/* ---- capture by moving: withdrawal, custodian, coordination, long leaps, imitation ---------- */
+
+/* Index of a piece-type set in the variant's table, adding it when new. */
+static int typeset(CG *cg, uint32_t mask, SrcLoc loc) {
+    Variant *v = cg->v;
+    for (int i = 0; i < v->ntypesets; i++)
+        if (v->typesets[i] == mask) return i;
+    if (v->ntypesets >= MAX_TYPESETS) {
+        diag_error(cg->s->sink, loc, "too many distinct capture victim sets (limit is %d)", MAX_TYPESETS);
+        cg->ok = false;
+        return 0;
+    }
+    v->typesets[v->ntypesets] = mask;
+    return v->ntypesets++;
+}
+
+#define ALL_TYPES 0xFFFFFFFFu
+
+/* Which captures a move along one direction makes, as victim type masks (0 = none). */
+typedef struct Captures {
+    uint32_t withdraw, pincer, coordinate, leap;
+} Captures;
+
+static bool atom_has_dir(CG *cg, const Ast *atom, int d) {
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
+    for (int i = 0; i < nd; i++)
+        if (dirs[i] == d) return true;
+    return false;
+}
+
+static bool is_imitator(const Ast *items) {
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_ATOM && has_mod(items->kids[i], MOD_IMITATE, NULL)) return true;
+    return false;
+}
+
+/* The captures an imitator makes moving along d: each other type's capture method, against
+ * that type only, when that type could make the same move. */
+static Captures imitated(CG *cg, int d) {
+    Captures c = {0};
+    for (int t = 0; t < cg->v->ntypes; t++) {
+        const Ast *items = cg->s->piece_items[t];
+        if (!items || is_imitator(items)) continue;
+        for (int i = 0; i < items->nkids; i++) {
+            const Ast *a = items->kids[i];
+            if (a->kind != AST_ATOM) continue;
+            bool w = has_mod(a, MOD_WITHDRAW, NULL), p = has_mod(a, MOD_PINCER, NULL);
+            bool co = has_mod(a, MOD_COORDINATE, NULL), l = a->sub == ATOM_LONG_LEAP;
+            if (!(w || p || co || l) || !atom_has_dir(cg, a, d)) continue;
+            if (w) c.withdraw |= 1u << t;
+            if (p) c.pincer |= 1u << t;
+            if (co) c.coordinate |= 1u << t;
+            if (l) c.leap |= 1u << t;
+        }
+    }
+    return c;
+}
+
+/* A landing: emit the move with the captures that depend on where it ends. Those captures
+ * are scoped by a FORK so they do not carry over to the next landing of the same slide. */
+static void emit_landing(CG *cg, Program *p, const Ast *atom, const Captures *c) {
+    if (!c->pincer && !c->coordinate) {
+        bc_emit(p, OP_ADD, cg->promo, L(atom));
+        return;
+    }
+    int fork = bc_emit(p, OP_FORK, 0, L(atom));
+    if (c->pincer) bc_emit(p, OP_PINCER, typeset(cg, c->pincer, atom->loc), L(atom));
+    if (c->coordinate) bc_emit(p, OP_COORD, typeset(cg, c->coordinate, atom->loc), L(atom));
+    bc_emit(p, OP_ADD, cg->promo, L(atom));
+    bc_emit(p, OP_HALT, 0, L(atom));
+    bc_patch(p, fork, p->count);
+}
+
+static void emit_withdraw(CG *cg, Program *p, const Ast *atom, int d, const Captures *c) {
+    if (!c->withdraw) return;
+    const Direction *dir = &cg->v->dirs[d];
+    if (dir->link_board >= 0) return;
+    int back = sema_vector_dir(cg->s, -dir->dx, -dir->dy, atom->loc);
+    if (back < 0) { cg->ok = false; return; }
+    bc_emit(p, OP_WITHDRAW, back | (typeset(cg, c->withdraw, atom->loc) << 8), L(atom));
+}
+
+/* Jumping one enemy of the victim set: it is captured, and the cell beyond must be empty. */
+static void emit_jump(Program *p, const Ast *atom, int d, int victims) {
+    bc_emit(p, OP_ENEMY, 0, L(atom));
+    bc_emit(p, OP_VERIFY, 0, L(atom));
+    bc_emit(p, OP_TYPEIN, victims, L(atom));
+    bc_emit(p, OP_VERIFY, 0, L(atom));
+    bc_emit(p, OP_CAPTURE, 0, L(atom));
+    bc_emit(p, OP_STEP, d, L(atom));
+    bc_emit(p, OP_EMPTY, 0, L(atom));
+    bc_emit(p, OP_VERIFY, 0, L(atom));
+}
+
+/* Long leap along d: slide over empty cells (landings only when `plain`), jump single enemies
+ * of c->leap, and land on any empty cell after a jump. */
+static void emit_long_leap(CG *cg, Program *p, const Ast *atom, int d, const Captures *c, bool plain) {
+    int victims = typeset(cg, c->leap, atom->loc);
+    int before = p->count;
+    bc_emit(p, OP_STEP, d, L(atom));
+    bc_emit(p, OP_EMPTY, 0, L(atom));
+    int to_jump = bc_emit(p, OP_JF, 0, L(atom));
+    if (plain) emit_landing(cg, p, atom, c);
+    bc_emit(p, OP_JUMP, before, L(atom));
+    bc_patch(p, to_jump, p->count);
+    emit_jump(p, atom, d, victims);
+    int after = p->count;
+    emit_landing(cg, p, atom, c);
+    bc_emit(p, OP_STEP, d, L(atom));
+    bc_emit(p, OP_EMPTY, 0, L(atom));
+    bc_emit(p, OP_JT, after, L(atom));
+    emit_jump(p, atom, d, victims);
+    bc_emit(p, OP_JUMP, after, L(atom));
+}
+
+/* Slide along d landing on empty cells (and on an enemy unless move-only), with captures. */
+static void emit_capturing_slide(CG *cg, Program *p, const Ast *atom, int d, const Captures *c) {
+    int top = p->count;
+    bc_emit(p, OP_STEP, d, L(atom));
+    bc_emit(p, OP_EMPTY, 0, L(atom));
+    int occupied = bc_emit(p, OP_JF, 0, L(atom));
+    emit_landing(cg, p, atom, c);
+    bc_emit(p, OP_JUMP, top, L(atom));
+    bc_patch(p, occupied, p->count);
+    if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
+        bc_emit(p, OP_HALT, 0, L(atom));
+        return;
+    }
+    bc_emit(p, OP_ENEMY, 0, L(atom));
+    bc_emit(p, OP_VERIFY, 0, L(atom));
+    emit_landing(cg, p, atom, c);
+}
+
+/* The imitator's displacement captures: another type's capturing steps/leaps/slides, against
+ * that type only (a chameleon stepping onto a king). */
+static void emit_imitated_displacements(CG *cg, Program *p, const Ast *atom) {
+    for (int t = 0; t < cg->v->ntypes; t++) {
+        const Ast *items = cg->s->piece_items[t];
+        if (!items || is_imitator(items)) continue;
+        for (int i = 0; i < items->nkids; i++) {
+            const Ast *a = items->kids[i];
+            if (a->kind != AST_ATOM || !atom_is_plain_capture(a)) continue;
+            int dirs[MAX_DIRECTIONS];
+            int nd = atom_dirs(cg, a, dirs, MAX_DIRECTIONS);
+            int victims = typeset(cg, 1u << t, atom->loc);
+            for (int k = 0; k < nd; k++) {
+                int fork = alt_begin(p, atom);
+                int top = p->count;
+                bc_emit(p, OP_STEP, dirs[k], L(atom));
+                if (a->sub == ATOM_SLIDE) {
+                    bc_emit(p, OP_EMPTY, 0, L(atom));
+                    bc_emit(p, OP_JT, top, L(atom));
+                }
+                bc_emit(p, OP_ENEMY, 0, L(atom));
+                bc_emit(p, OP_VERIFY, 0, L(atom));
+                bc_emit(p, OP_TYPEIN, victims, L(atom));
+                bc_emit(p, OP_VERIFY, 0, L(atom));
+                bc_emit(p, OP_ADD, cg->promo, L(atom));
+                alt_end(p, atom, fork);
+            }
+        }
+    }
+}
+
+static bool atom_captures_by_moving(const Ast *atom) {
+    return atom->sub == ATOM_LONG_LEAP || has_mod(atom, MOD_WITHDRAW, NULL) || has_mod(atom, MOD_PINCER, NULL) ||
+           has_mod(atom, MOD_COORDINATE, NULL) || has_mod(atom, MOD_IMITATE, NULL);
+}
+
+/* Slides and long leaps whose captures come from how they move. */
+static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
+    if (atom->sub != ATOM_SLIDE && atom->sub != ATOM_LONG_LEAP) {
+        diag_error(cg->s->sink, atom->loc, "withdraw, pincer, coordinate and imitate go with slide or long-leap");
+        cg->ok = false;
+        return;
+    }
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
+    bool imitate = has_mod(atom, MOD_IMITATE, NULL);
+    for (int i = 0; i < nd; i++) {
+        int d = dirs[i];
+        Captures c = {0};
+        if (imitate) c = imitated(cg, d);
+        if (has_mod(atom, MOD_WITHDRAW, NULL)) c.withdraw = ALL_TYPES;
+        if (has_mod(atom, MOD_PINCER, NULL)) c.pincer = ALL_TYPES;
+        if (has_mod(atom, MOD_COORDINATE, NULL)) c.coordinate = ALL_TYPES;
+        if (atom->sub == ATOM_LONG_LEAP) c.leap = ALL_TYPES;
+        int fork = alt_begin(p, atom);
+        emit_from(cg, p, atom);
+        emit_withdraw(cg, p, atom, d, &c);
+        if (atom->sub == ATOM_LONG_LEAP) emit_long_leap(cg, p, atom, d, &c, true);
+        else emit_capturing_slide(cg, p, atom, d, &c);
+        alt_end(p, atom, fork);
+        /* an imitator's leaps over leapers start afresh from the origin */
+        if (atom->sub == ATOM_SLIDE && c.leap) {
+            fork = alt_begin(p, atom);
+            emit_from(cg, p, atom);
+            emit_withdraw(cg, p, atom, d, &c);
+            emit_long_leap(cg, p, atom, d, &c, false);
+            alt_end(p, atom, fork);
+        }
+    }
+    if (imitate) emit_imitated_displacements(cg, p, atom);
 }
 
 /* ---- castling ------------------------------------------------------------------------------ */
@@ -472,6 +692,14 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
         case AST_ATOM: {
+            if (atom_captures_by_moving(it)) {
+                emit_capturing_atom(cg, &pp->prog, it);
+                emit_capturing_atom(cg, &pp->rest, it);
+                pp->may_capture = true;
+                *fast_attack = false;
+                if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
+                break;
+            }
             emit_atom(cg, &pp->prog, it);
             bool capture = atom_may_capture(it);
             if (capture) pp->may_capture = true;
@@ -577,6 +805,8 @@ bool cg_compile(Sema *s) {
     bool ok = true;
     for (int c = 0; c < MAX_CELLS; c++) v->castle_mask[c] = 0xFFFFFFFFu;
     v->all_fast = true;
+    v->ntypesets = 1;
+    v->typesets[0] = ALL_TYPES;
     for (int t = 0; t < v->ntypes; t++) {
         bool fast_attack = true;
         int promo = 0;
@@ -602,5 +832,14 @@ bool cg_compile(Sema *s) {
         }
         if (!v->types[t].fast_attack) v->all_fast = false;
     }
+    /* custodian captures and freezing look at fixed neighbourhoods */
+    static const int8_t unit[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+    for (int i = 0; i < 8; i++) {
+        int d = sema_vector_dir(s, unit[i][0], unit[i][1], (SrcLoc){0});
+        if (d < 0) return false;
+        if (i < 4) v->orth_dirs[i] = (uint8_t)d;
+        v->adjacent_dirs[i] = (uint8_t)d;
+    }
+    v->nadjacent = 8;
     return ok;
 }

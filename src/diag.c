@@ -42,19 +42,42 @@ static char *format(const char *fmt, va_list ap)
 /* Errors past MAX_DIAGNOSTICS are counted but not kept (the sink is then "truncated"); so are
  * warnings past MAX_DIAGNOSTICS. Notes and warnings after truncation are dropped, since the
  * errors they would accompany are not shown. */
+/* Is the same message already recorded at the same place? (A rule shared by several players
+ * or pieces is checked once per use; its user wants to read the error once.) */
+static bool already_said(const DiagSink *sink, DiagLevel level, SrcLoc loc, const char *msg)
+{
+    for (int i = 0; i < sink->count; i++) {
+        const Diag *d = &sink->items[i];
+        if (d->level == level && d->loc.line == loc.line && d->loc.col == loc.col &&
+            (d->loc.file == loc.file || (d->loc.file && loc.file && !strcmp(d->loc.file, loc.file))) &&
+            !strcmp(d->msg, msg))
+            return true;
+    }
+    return false;
+}
+
 static void add(DiagSink *sink, DiagLevel level, SrcLoc loc, const char *fmt, va_list ap)
 {
+    char *msg = format(fmt, ap);
+    if (level != DIAG_NOTE && already_said(sink, level, loc, msg)) {
+        free(msg);
+        return;
+    }
     if (level == DIAG_ERROR) {
         sink->errors++;
         if (sink->errors > MAX_DIAGNOSTICS) {
             sink->truncated = true;
+            free(msg);
             return;
         }
     } else if (level == DIAG_WARNING) {
         sink->warnings++;
-        if (sink->truncated || sink->warnings > MAX_DIAGNOSTICS)
+        if (sink->truncated || sink->warnings > MAX_DIAGNOSTICS) {
+            free(msg);
             return;
+        }
     } else if (sink->truncated) {
+        free(msg);
         return;
     }
     if (sink->count == sink->cap) {
@@ -64,7 +87,7 @@ static void add(DiagSink *sink, DiagLevel level, SrcLoc loc, const char *fmt, va
     Diag *d = &sink->items[sink->count++];
     d->level = level;
     d->loc = loc;
-    d->msg = format(fmt, ap);
+    d->msg = msg;
 }
 
 void diag_error(DiagSink *sink, SrcLoc loc, const char *fmt, ...)

@@ -18,6 +18,14 @@ static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t c
     case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
     case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
     case SHAPE_BYTE: snprintf(buf, cap, "%d", a); break;
+    case SHAPE_DIRSET: {
+        int d = a & 0xFF, set = a >> 8;
+        const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
+        if (!dir) snprintf(buf, cap, "dir?%d set%d", d, set);
+        else if (dir->name[0]) snprintf(buf, cap, "%s set%d", dir->name, set);
+        else snprintf(buf, cap, "(%d,%d) set%d", dir->dx, dir->dy, set);
+        break;
+    }
     default: buf[0] = 0; break;
     }
 }
@@ -31,7 +39,7 @@ int disasm_instruction(const Variant *v, const Program *p, int pc, FILE *out) {
     int a = 0;
     switch (bc_opinfo[op].shape) {
     case SHAPE_NONE: break;
-    case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(p->code + pc + 1); break;
+    case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: a = bc_read_u16(p->code + pc + 1); break;
     default: a = p->code[pc + 1]; break;
     }
     char operand[48];

@@ -128,6 +128,51 @@ static Cell ep_victim_for(const Position *pos, Cell ep) {
     return NO_CELL;
 }
 
+static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    for (int i = 0; i < v->nturns; i++)
+        if (!strcmp(v->player_token[v->turn_order[i]], field)) {
+            tmp->turn = (uint8_t)i;
+            return true;
+        }
+    char list[64] = "";
+    for (int i = 0; i < v->nplayers; i++) {
+        strncat(list, v->player_token[i], sizeof list - strlen(list) - 3);
+        if (i + 1 < v->nplayers) strncat(list, ", ", sizeof list - strlen(list) - 1);
+    }
+    return fail(err, cap, "unknown side to move '%s' (expected %s)", field, list);
+}
+
+static bool read_castling(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    if (!strcmp(field, "-")) return true;
+    for (const char *c = field; *c; c++) {
+        int found = -1;
+        for (int i = 0; i < v->ncastles; i++)
+            if (v->castles[i].letter == *c) found = i;
+        if (found < 0) return fail(err, cap, "unknown castling right '%c'", *c);
+        const Castle *cs = &v->castles[found];
+        Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
+        /* a right whose king or rook is not at home cannot be used: drop it */
+        if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal)
+            tmp->rights |= 1u << cs->right;
+    }
+    return true;
+}
+
+static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    if (!strcmp(field, "-")) return true;
+    int c = variant_cell_by_name(v, field);
+    if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
+    Cell victim = ep_victim_for(tmp, (Cell)c);
+    if (victim != NO_CELL && tmp->cell[c] == 0) {
+        tmp->ep[0] = (Cell)c;
+        tmp->ep_victim = victim;
+    }
+    return true;
+}
+
 bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     const Variant *v = pos->v;
     if (!text) return fail(err, cap, "empty position");
@@ -143,58 +188,36 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     board_clear(&tmp);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 6) ok = fail(err, cap, "too many fields (expected at most 6)");
-    if (ok) ok = read_boards(&tmp, f[0], err, cap);
-    if (ok && n > 1) {
-        int turn = -1;
-        for (int i = 0; i < v->nturns && turn < 0; i++)
-            if (!strcmp(v->player_token[v->turn_order[i]], f[1])) turn = i;
-        if (turn < 0) {
-            char list[64] = "";
-            for (int i = 0; i < v->nplayers; i++) {
-                strncat(list, v->player_token[i], sizeof list - strlen(list) - 3);
-                if (i + 1 < v->nplayers) strncat(list, ", ", sizeof list - strlen(list) - 1);
-            }
-            ok = fail(err, cap, "unknown side to move '%s' (expected %s)", f[1], list);
-        } else {
-            tmp.turn = (uint8_t)turn;
+    else if (n > 6) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    for (int i = 0; ok && i < n; i++) {
+        const char *field = f[i];
+        switch ((FenField)v->fen_fields[i]) {
+        case FEN_BOARD: ok = read_boards(&tmp, field, err, cap); break;
+        case FEN_SIDE: ok = read_side(&tmp, field, err, cap); break;
+        case FEN_CASTLING: ok = read_castling(&tmp, field, err, cap); break;
+        case FEN_EP: ok = read_ep(&tmp, field, err, cap); break;
+        case FEN_HALFMOVE: {
+            long num;
+            if (!parse_int(field, 0, 10000, &num)) ok = fail(err, cap, "bad halfmove clock '%s'", field);
+            else tmp.halfmove = (uint16_t)num;
+            break;
         }
-    }
-    if (ok && n > 2 && strcmp(f[2], "-")) {
-        for (const char *c = f[2]; *c && ok; c++) {
-            int found = -1;
-            for (int i = 0; i < v->ncastles; i++)
-                if (v->castles[i].letter == *c) found = i;
-            if (found < 0) {
-                ok = fail(err, cap, "unknown castling right '%c'", *c);
-                break;
-            }
-            const Castle *cs = &v->castles[found];
-            Piece k = tmp.cell[cs->king_from], r = tmp.cell[cs->rook_from];
-            /* a right whose king or rook is not at home cannot be used: drop it */
-            if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal)
-                tmp.rights |= 1u << cs->right;
+        case FEN_FULLMOVE: {
+            long num;
+            if (!parse_int(field, 1, 100000, &num)) ok = fail(err, cap, "bad move number '%s'", field);
+            else tmp.fullmove = (int)num;
+            break;
         }
-    }
-    if (ok && n > 3 && strcmp(f[3], "-")) {
-        int c = variant_cell_by_name(v, f[3]);
-        if (c < 0) ok = fail(err, cap, "bad en-passant cell '%s'", f[3]);
-        else {
-            Cell victim = ep_victim_for(&tmp, (Cell)c);
-            if (victim != NO_CELL && tmp.cell[c] == 0) {
-                tmp.ep[0] = (Cell)c;
-                tmp.ep_victim = victim;
-            }
+        case FEN_PLIES: {
+            /* plies played so far: the move number follows from it and the turn order */
+            long num;
+            if (!parse_int(field, 0, 1000000, &num)) ok = fail(err, cap, "bad ply count '%s'", field);
+            else tmp.fullmove = (int)(num / v->nturns) + 1;
+            break;
         }
-    }
-    long num;
-    if (ok && n > 4) {
-        if (!parse_int(f[4], 0, 10000, &num)) ok = fail(err, cap, "bad halfmove clock '%s'", f[4]);
-        else tmp.halfmove = (uint16_t)num;
-    }
-    if (ok && n > 5) {
-        if (!parse_int(f[5], 1, 100000, &num)) ok = fail(err, cap, "bad move number '%s'", f[5]);
-        else tmp.fullmove = (int)num;
+        default: UNREACHABLE();
+        }
     }
     if (ok) {
         tmp.key = board_compute_key(&tmp);
@@ -241,19 +264,29 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
             if (y) put(buf, cap, &at, "/");
         }
     }
-    put(buf, cap, &at, " ");
-    put(buf, cap, &at, v->player_token[board_mover(pos)]);
-    put(buf, cap, &at, " ");
-    bool any = false;
-    for (int i = 0; i < v->ncastles; i++)
-        if (pos->rights >> v->castles[i].right & 1) {
-            snprintf(tmp, sizeof tmp, "%c", v->castles[i].letter);
-            put(buf, cap, &at, tmp);
-            any = true;
+    for (int i = 1; i < v->nfen_fields; i++) {
+        put(buf, cap, &at, " ");
+        switch ((FenField)v->fen_fields[i]) {
+        case FEN_SIDE: put(buf, cap, &at, v->player_token[board_mover(pos)]); break;
+        case FEN_CASTLING: {
+            bool any = false;
+            for (int k = 0; k < v->ncastles; k++)
+                if (pos->rights >> v->castles[k].right & 1) {
+                    snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
+                    put(buf, cap, &at, tmp);
+                    any = true;
+                }
+            if (!any) put(buf, cap, &at, "-");
+            break;
         }
-    if (!any) put(buf, cap, &at, "-");
-    put(buf, cap, &at, " ");
-    put(buf, cap, &at, pos->ep[0] != NO_CELL ? v->cells[pos->ep[0]].name : "-");
-    snprintf(tmp, sizeof tmp, " %d %d", pos->halfmove, pos->fullmove);
-    put(buf, cap, &at, tmp);
+        case FEN_EP: put(buf, cap, &at, pos->ep[0] != NO_CELL ? v->cells[pos->ep[0]].name : "-"); break;
+        case FEN_HALFMOVE: snprintf(tmp, sizeof tmp, "%d", pos->halfmove); put(buf, cap, &at, tmp); break;
+        case FEN_FULLMOVE: snprintf(tmp, sizeof tmp, "%d", pos->fullmove); put(buf, cap, &at, tmp); break;
+        case FEN_PLIES:
+            snprintf(tmp, sizeof tmp, "%d", (pos->fullmove - 1) * v->nturns + pos->turn);
+            put(buf, cap, &at, tmp);
+            break;
+        default: break;
+        }
+    }
 }

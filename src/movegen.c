@@ -10,6 +10,36 @@ bool movegen_fast_enabled = true;
 
 static inline bool hostile(int a, int b) { return a != b; }
 
+/* Freezing ("immobilizer"): a piece next to an enemy freezer cannot move, unless that freezer
+ * touches a piece of the frozen piece's side (other than itself) able to freeze it back
+ * (a freezer, or an imitator, since imitators freeze freezers). An imitator freezes adjacent
+ * enemy freezers outright. */
+static bool frozen(const Position *pos, Cell c) {
+    const Variant *v = pos->v;
+    Piece x = pos->cell[c];
+    int owner = PIECE_OWNER(x);
+    uint32_t xbit = 1u << PIECE_TYPE(x);
+    for (int i = 0; i < v->nadjacent; i++) {
+        Cell e = variant_step(v, c, v->adjacent_dirs[i]);
+        if (e == NO_CELL || !pos->cell[e] || !hostile(PIECE_OWNER(pos->cell[e]), owner)) continue;
+        uint32_t ebit = 1u << PIECE_TYPE(pos->cell[e]);
+        if ((ebit & v->imitator_mask) && (xbit & v->freezer_mask)) return true;
+        if (!(ebit & v->freezer_mask)) continue;
+        bool neutralised = false;
+        for (int k = 0; k < v->nadjacent && !neutralised; k++) {
+            Cell y = variant_step(v, e, v->adjacent_dirs[k]);
+            if (y == NO_CELL || y == c || !pos->cell[y] || PIECE_OWNER(pos->cell[y]) != owner) continue;
+            neutralised = ((1u << PIECE_TYPE(pos->cell[y])) & (v->freezer_mask | v->imitator_mask)) != 0;
+        }
+        if (!neutralised) return true;
+    }
+    return false;
+}
+
+static inline bool can_move(const Position *pos, Cell c) {
+    return !pos->v->freezer_mask || !frozen(pos, c);
+}
+
 static inline void add_simple(MoveList *out, Cell from, Cell to, bool capture) {
     Move *m = &out->moves[out->count++];
     m->from = from;
@@ -85,6 +115,7 @@ static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
         while (bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
+            if (!can_move(pos, from)) continue;
             const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
             const PieceProgram *pp = &pt->per_owner[owner];
             int start = out->count;
@@ -128,7 +159,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker) {
                 if (s == NO_CELL) break;
                 Piece p = pos->cell[s];
                 if (p) {
-                    if (PIECE_KIND(p) == want) return true;
+                    if (PIECE_KIND(p) == want && can_move(pos, s)) return true;
                     break;
                 }
                 if (!r->slide) break;
@@ -152,7 +183,7 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
             const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
             if (movegen_fast_enabled && pt->fast_attack) continue;
             const PieceProgram *pp = &pt->per_owner[attacker];
-            if (!pp->may_capture) continue;
+            if (!pp->may_capture || !can_move(pos, from)) continue;
             ml->count = 0;
             VmFault f = {0};
             vm_run(&pp->prog, pos, from, attacker, ml, &f);

@@ -1,9 +1,11 @@
-/* notation.c - coordinate notation for moves. */
+/* notation.c - coordinate notation and standard algebraic notation for moves. */
 #include "notation.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "movegen.h"
 
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     char promo[4] = "";
@@ -21,4 +23,192 @@ int notation_find(const Variant *v, const MoveList *list, const char *text) {
         found = i;
     }
     return found;
+}
+
+/* ---- algebraic notation -------------------------------------------------------------------- */
+
+/* A cell name splits into a file part (everything before the trailing digits, board prefix
+ * included) and a rank part (the trailing digits). */
+static void split_cell(const char *name, char *file, char *rank, size_t cap) {
+    size_t n = strlen(name), k = n;
+    while (k > 0 && isdigit((unsigned char)name[k - 1])) k--;
+    snprintf(file, cap, "%.*s", (int)k, name);
+    snprintf(rank, cap, "%s", name + k);
+}
+
+static bool is_drop(const Move *m) { return m->nfx > 0 && m->fx[0].kind == FX_PLACE; }
+
+/* The type that moves: the piece on the origin, or the dropped piece. */
+static int moving_type(const Position *pos, const Move *m) {
+    if (is_drop(m)) return PIECE_TYPE(m->fx[0].piece);
+    return PIECE_TYPE(pos->cell[m->from]);
+}
+
+static bool pawn_like(const Variant *v, int t) { return t >= 0 && v->types[t].letter == 'P'; }
+
+static bool is_capture(const Position *pos, const Move *m) {
+    if (m->flags & MOVE_CAPTURE) return true;
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_REMOVE && pos->cell[m->fx[i].a]) return true;
+    return false;
+}
+
+/* "O-O" when the castle's rook starts right of the king on the board, else "O-O-O". */
+static const char *castle_text(const Variant *v, const Move *m) {
+    const Castle *c = &v->castles[m->castle - 1];
+    return v->cells[c->rook_from].x > v->cells[c->king_from].x ? "O-O" : "O-O-O";
+}
+
+/* The disambiguation SAN needs: "" or the origin's file, rank or whole name. */
+static void disambiguation(const Position *pos, const MoveList *list, const Move *m, char *out, size_t cap) {
+    const Variant *v = pos->v;
+    int t = moving_type(pos, m);
+    bool others = false, same_file = false, same_rank = false;
+    char f0[24], r0[24], f1[24], r1[24];
+    split_cell(v->cells[m->from].name, f0, r0, sizeof f0);
+    for (int i = 0; i < list->count; i++) {
+        const Move *o = &list->moves[i];
+        if (o->to != m->to || o->from == m->from || is_drop(o) || o->castle || moving_type(pos, o) != t) continue;
+        others = true;
+        split_cell(v->cells[o->from].name, f1, r1, sizeof f1);
+        if (!strcmp(f0, f1)) same_file = true;
+        if (!strcmp(r0, r1)) same_rank = true;
+    }
+    if (!others) out[0] = 0;
+    else if (!same_file) snprintf(out, cap, "%s", f0);
+    else if (!same_rank) snprintf(out, cap, "%s", r0);
+    else snprintf(out, cap, "%s", v->cells[m->from].name);
+}
+
+/* SAN without the check mark. */
+static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    int t = moving_type(pos, m);
+    if (m->castle) {
+        snprintf(buf, cap, "%s", castle_text(v, m));
+        return;
+    }
+    if (is_drop(m)) {
+        snprintf(buf, cap, "%c@%s", t >= 0 ? v->types[t].letter : '?', v->cells[m->to].name);
+        return;
+    }
+    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24];
+    bool cap_ = is_capture(pos, m);
+    if (pawn_like(v, t)) {
+        split_cell(v->cells[m->from].name, from_file, from_rank, sizeof from_file);
+        if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
+    } else {
+        disambiguation(pos, list, m, dis, sizeof dis);
+    }
+    if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
+    char letter[2] = {pawn_like(v, t) || t < 0 ? 0 : v->types[t].letter, 0};
+    snprintf(buf, cap, "%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo);
+}
+
+void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
+    san_core(pos, list, m, buf, cap);
+    if (!pos->v->has_royal || !board_make(pos, m)) return;
+    const char *mark = "";
+    if (movegen_in_check(pos, board_mover(pos))) {
+        VmFault f = {0};
+        mark = movegen_count_legal(pos, &f) == 0 ? "#" : "+";
+    }
+    board_unmake(pos);
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap > n ? cap - n : 0, "%s", mark);
+}
+
+/* Every spelling of m that the parser accepts, tested against text. */
+static bool san_accepts(const Position *pos, const Move *m, const char *text) {
+    const Variant *v = pos->v;
+    const char *to = v->cells[m->to].name;
+    int t = moving_type(pos, m);
+    if (t < 0) return false;
+    char L = v->types[t].letter;
+    char buf[96];
+    if (m->castle && !strcmp(text, castle_text(v, m))) return true;
+    if (is_drop(m)) {
+        snprintf(buf, sizeof buf, "%c@%s", L, to);
+        return !strcmp(text, buf) || (pawn_like(v, t) && text[0] == '@' && !strcmp(text + 1, to));
+    }
+    char file[24], rank[24];
+    split_cell(v->cells[m->from].name, file, rank, sizeof file);
+    bool pawn = pawn_like(v, t), capture = is_capture(pos, m);
+    const char *letters[2] = {pawn ? "" : NULL, NULL};
+    char lbuf[2] = {L, 0};
+    if (pawn) letters[1] = lbuf;
+    else letters[0] = lbuf;
+    const char *dis[4] = {"", file, rank, v->cells[m->from].name};
+    const char *caps[2] = {"", "x"};
+    char promos[4][8] = {"", "", "", ""};
+    int npromo = 1;
+    if (m->promo != NO_TYPE) {
+        char P = v->types[m->promo].letter;
+        snprintf(promos[0], 8, "=%c", P);
+        snprintf(promos[1], 8, "%c", P);
+        snprintf(promos[2], 8, "(%c)", P);
+        snprintf(promos[3], 8, "/%c", P);
+        npromo = 4;
+    }
+    for (int l = 0; l < 2; l++) {
+        if (!letters[l]) continue;
+        for (int d = 0; d < 4; d++) {
+            /* a pawn's push names no origin; its capture names at least the file */
+            if (pawn && !capture && (d == 1 || d == 2)) continue;
+            if (pawn && capture && d == 0) continue;
+            for (int c = 0; c < 2; c++) {
+                if (c == 1 && !capture) continue;
+                for (int p = 0; p < npromo; p++) {
+                    snprintf(buf, sizeof buf, "%s%s%s%s%s", letters[l], dis[d], caps[c], to, promos[p]);
+                    if (!strcmp(buf, text)) return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+static int match_all(Position *pos, const MoveList *list, const char *text, int *found, int max) {
+    int n = 0;
+    for (int i = 0; i < list->count; i++)
+        if (san_accepts(pos, &list->moves[i], text)) {
+            if (n < max) found[n] = i;
+            n++;
+        }
+    return n;
+}
+
+int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
+    const Variant *v = pos->v;
+    char t[96];
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < sizeof t; p++)
+        if (!isspace((unsigned char)*p)) t[n++] = *p;
+    t[n] = 0;
+    /* annotations and check marks say nothing about which move it is */
+    while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
+    if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
+    if (n == 0) return 0;
+    /* coordinate notation first: everything `varia moves` prints is accepted as typed */
+    int count = 0;
+    char buf[64];
+    for (int i = 0; i < list->count; i++) {
+        notation_move(v, &list->moves[i], buf, sizeof buf);
+        if (strcmp(buf, t) != 0) continue;
+        if (count < max) found[count] = i;
+        count++;
+    }
+    if (count) return count;
+    for (char *p = t; *p; p++)
+        if (*p == '0') {
+            /* 0-0 and 0-0-0 are common spellings of castling */
+            if ((p == t || p[-1] == '-') && (p[1] == '-' || p[1] == 0)) *p = 'O';
+        }
+    count = match_all(pos, list, t, found, max);
+    if (count == 0 && islower((unsigned char)t[0])) {
+        /* a lower-case piece letter ("nf3") when no pawn move reads that way */
+        t[0] = (char)toupper((unsigned char)t[0]);
+        count = match_all(pos, list, t, found, max);
+    }
+    return count;
 }

@@ -374,7 +374,8 @@ static void substitute(Ast *n, const Ast *macro, const Ast *use) {
     int np = (int)macro->num[0];
     for (int k = 0; k < n->nkids; k++) {
         Ast *c = n->kids[k];
-        if (c->kind == AST_DIR) {
+        /* a direction, or an argument passed on to a nested macro (which may be a vector) */
+        if (c->kind == AST_DIR || (c->kind == AST_NAME && n->kind == AST_USE)) {
             for (int p = 0; p < np && p < use->nkids; p++)
                 if (!strcmp(c->text, macro->kids[p]->text)) {
                     Ast *rep = ast_clone(use->kids[p]);
@@ -511,7 +512,8 @@ static void piece_attributes(Sema *s, int t) {
         case AST_FLAG:
             if (!strcmp(it->text, "royal")) pt->royal = true;
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal or resets-nmove)", it->text);
+            else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove or freezes)", it->text);
             break;
         default: break;
         }
@@ -521,6 +523,32 @@ static void piece_attributes(Sema *s, int t) {
 }
 
 /* ---- the top level ------------------------------------------------------------------------- */
+
+static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies"};
+
+static void declare_position_fields(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    char *copy = xstrdup(n->text);
+    int count = 0;
+    bool seen[FEN__COUNT] = {false};
+    for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
+        int f = -1;
+        for (int i = 0; i < FEN__COUNT; i++)
+            if (!strcmp(tok, fen_field_names[i])) f = i;
+        if (f < 0) {
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove or plies)", tok);
+            continue;
+        }
+        if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
+        if (count >= (int)ARRAY_LEN(v->fen_fields)) break;
+        seen[f] = true;
+        v->fen_fields[count++] = (uint8_t)f;
+    }
+    free(copy);
+    if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with 'board'");
+    if (seen[FEN_FULLMOVE] && seen[FEN_PLIES]) diag_error(s->sink, n->loc, "'fullmove' and 'plies' say the same thing: use one");
+    v->nfen_fields = count;
+}
 
 static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {
     Variant *v = s->v;
@@ -750,6 +778,9 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         piece_attributes(s, t);
     }
     /* Pass 4: setup, end conditions, legality. */
+    static const uint8_t standard_fields[] = {FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE};
+    memcpy(v->fen_fields, standard_fields, sizeof standard_fields);
+    v->nfen_fields = (int)sizeof standard_fields;
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;
@@ -757,6 +788,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         const Ast *it = items->kids[i];
         switch (it->kind) {
         case AST_SETUP: free(v->setup); v->setup = xstrdup(it->text); break;
+        case AST_POSITION_FIELDS: declare_position_fields(s, it); break;
         case AST_END: declare_end(s, it); break;
         case AST_FORBID:
             if (strcmp(it->text, "royal-capture")) diag_error(s->sink, it->loc, "unknown rule '%s' (expected royal-capture)", it->text);

@@ -144,6 +144,15 @@ typedef struct Variant {
     bool has_royal;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
+    int ntypesets;
+    uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
+    uint32_t freezer_mask;            /* types that freeze adjacent enemies */
+    uint32_t imitator_mask;           /* types that capture by imitation (and freeze freezers) */
+    int nadjacent;
+    uint8_t orth_dirs[4];             /* the four orthogonal unit directions (pincer) */
+    uint8_t adjacent_dirs[8];         /* the eight neighbours (freezing) */
+    int nfen_fields;
+    uint8_t fen_fields[8];            /* position-text fields in order (FenField) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
@@ -164,6 +173,10 @@ typedef struct Variant {
     uint64_t zobrist_ep[MAX_CELLS];
     uint64_t zobrist_rights[32];
 } Variant;
+
+typedef enum FenField {
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN__COUNT
+} FenField;
 
 /* One option setting given on the command line: name=value. */
 typedef struct OptionSetting {

@@ -27,9 +27,14 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
         switch (bc_opinfo[op].shape) {
         case SHAPE_NONE: break;
         case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(p->code + pc + 1); break;
+        case SHAPE_DIRSET:
+            a = p->code[pc + 1];
+            if (p->code[pc + 2] >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
+            break;
         default: a = p->code[pc + 1]; break;
         }
         switch (bc_opinfo[op].shape) {
+        case SHAPE_DIRSET: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
         case SHAPE_JUMP: if (a >= p->count) ok = bad(sink, p, pc, "jump out of the program"); break;
         case SHAPE_DIR: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
         case SHAPE_CELL: if (a >= v->ncells) ok = bad(sink, p, pc, "cell out of range"); break;
@@ -38,6 +43,8 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
         case SHAPE_BYTE:
             if (op == OP_ADD && a != 0 && a >= v->npromos) ok = bad(sink, p, pc, "promotion set out of range");
             if (op == OP_RIGHT && a >= v->ncastles) ok = bad(sink, p, pc, "castling right out of range");
+            if ((op == OP_TYPEIN || op == OP_PINCER || op == OP_COORD) && a >= v->ntypesets)
+                ok = bad(sink, p, pc, "type set out of range");
             break;
         default: break;
         }

@@ -36,6 +36,24 @@ static bool fault_at(VmFault *fault, const Program *prog, int pc, const char *ms
     return false;
 }
 
+/* An enemy of `owner` whose type is in `set`. */
+static inline bool is_victim(const Position *pos, Cell c, int owner, uint32_t set) {
+    Piece p = pos->cell[c];
+    return p && PIECE_OWNER(p) != owner && ((set >> PIECE_TYPE(p)) & 1);
+}
+
+/* Records "remove the piece on c" once; false when the pending list is full. */
+static bool record_capture(Effect *pending, int *npending, Cell c) {
+    for (int i = 0; i < *npending; i++)
+        if (pending[i].kind == FX_REMOVE && pending[i].a == c) return true;
+    if (*npending >= MAX_PENDING || *npending >= MAX_EFFECTS - 2) return false;
+    Effect *e = &pending[(*npending)++];
+    memset(e, 0, sizeof *e);
+    e->kind = FX_REMOVE;
+    e->a = c;
+    return true;
+}
+
 /* Appends one emitted move; returns false when the list is full. */
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
                  const Effect *pending, int npending, int change, int promo_type) {
@@ -85,10 +103,11 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (unlikely(trace_fn != NULL)) trace_fn(prog, pc, cur, flag, trace_user);
         Opcode op = (Opcode)code[pc];
-        int a = 0;
+        int a = 0, b = 0;
         switch (bc_opinfo[op].shape) {
         case SHAPE_NONE: break;
         case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(code + pc + 1); break;
+        case SHAPE_DIRSET: a = code[pc + 1]; b = code[pc + 2]; break;
         default: a = code[pc + 1]; break;
         }
         int at = pc;
@@ -154,6 +173,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
+        case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
@@ -177,6 +197,40 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
             else if (op == OP_SETEP) { e->kind = FX_EP; e->a = cur; }
             else { e->kind = FX_MOVE; e->a = (Cell)a; e->b = cur; }
             if (op == OP_CAPTUREEP && pos->ep_victim == NO_CELL) goto fail;
+            break;
+        }
+        case OP_WITHDRAW: {
+            Cell c = variant_step(v, origin, a);
+            if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) &&
+                !record_capture(pending, &npending, c))
+                return fault_at(fault, prog, at, "too many effects in one move");
+            break;
+        }
+        case OP_PINCER:
+            for (int i = 0; i < 4; i++) {
+                int e = v->orth_dirs[i];
+                Cell victim = variant_step(v, cur, e);
+                if (victim == NO_CELL || !is_victim(pos, victim, owner, v->typesets[a])) continue;
+                Cell partner = variant_step(v, victim, e);
+                /* the mover's own origin is empty after the move: it is no partner */
+                if (partner == NO_CELL || partner == origin || !pos->cell[partner] ||
+                    PIECE_OWNER(pos->cell[partner]) != owner)
+                    continue;
+                if (!record_capture(pending, &npending, victim))
+                    return fault_at(fault, prog, at, "too many effects in one move");
+            }
+            break;
+        case OP_COORD: {
+            Cell king = board_royal(pos, owner);
+            if (king == NO_CELL || king == origin) break;
+            const CellInfo *ki = &v->cells[king], *ci = &v->cells[cur];
+            if (ki->board != ci->board || ki->x == ci->x || ki->y == ci->y) break;
+            const Board *bd = &v->boards[ci->board];
+            Cell corners[2] = {bd->at[ki->y][ci->x], bd->at[ci->y][ki->x]};
+            for (int i = 0; i < 2; i++)
+                if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, v->typesets[a]) &&
+                    !record_capture(pending, &npending, corners[i]))
+                    return fault_at(fault, prog, at, "too many effects in one move");
             break;
         }
         case OP_CHANGE: change = a; break;

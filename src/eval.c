@@ -1,0 +1,167 @@
+/* eval.c - static evaluation: material from the rule file (or estimated), mobility along the
+ * pieces' plain rays, centralisation, and a mop-up term for won endings. */
+#include "eval.h"
+
+#include <stdlib.h>
+
+#include "movegen.h"
+
+/* Estimated value of one pseudo-legal move on an empty board (a knight's 5.25 -> ~260). */
+#define EST_BASE 25
+#define EST_PER_MOVE 45
+#define MOBILITY_WEIGHT 3
+#define CENTRE_WEIGHT 1   /* per step of EVAL_CENTRE_MAX */
+#define MOPUP_MARGIN 300  /* material lead that turns the mop-up term on */
+
+/* Average number of moves of a lone piece of type t (owner 0) over every cell. */
+static int mobility_estimate(Position *scratch, int t) {
+    const Variant *v = scratch->v;
+    MoveList *ml = xmalloc(sizeof *ml);
+    long total = 0;
+    int cells = 0;
+    /* the first turn slot where owner 0 moves */
+    int slot = 0;
+    while (slot < v->nturns && v->turn_order[slot] != 0) slot++;
+    if (slot == v->nturns) slot = 0;
+    for (int c = 0; c < v->ncells; c++) {
+        board_clear(scratch);
+        scratch->turn = (uint8_t)slot;
+        board_put(scratch, (Cell)c, PIECE_MAKE(t, 0));
+        VmFault f = {0};
+        movegen_pseudo(scratch, ml, &f);
+        total += ml->count;
+        cells++;
+    }
+    free(ml);
+    int est = cells ? (int)(EST_BASE + EST_PER_MOVE * total / cells) : EST_BASE;
+    return est < EST_BASE ? EST_BASE : est;
+}
+
+void eval_init(EvalTables *et, const Variant *v) {
+    et->v = v;
+    Position *scratch = NULL;
+    for (int t = 0; t < v->ntypes; t++) {
+        et->value[t] = v->types[t].value;
+        et->estimated[t] = false;
+        if (et->value[t] == 0 && !v->types[t].royal) {
+            if (!scratch) {
+                scratch = xmalloc(sizeof *scratch);
+                board_init(scratch, v);
+            }
+            et->value[t] = mobility_estimate(scratch, t);
+            et->estimated[t] = true;
+        }
+    }
+    if (scratch) {
+        board_free(scratch);
+        free(scratch);
+    }
+    for (int c = 0; c < v->ncells; c++) {
+        const CellInfo *ci = &v->cells[c];
+        const Board *b = &v->boards[ci->board];
+        /* distances in half cells from the board's centre */
+        int dx = abs(2 * ci->x - (b->width - 1)), dy = abs(2 * ci->y - (b->height - 1));
+        int maxd = (b->width - 1) + (b->height - 1);
+        et->centre[c] = maxd ? EVAL_CENTRE_MAX * (maxd - dx - dy) / maxd : EVAL_CENTRE_MAX;
+    }
+}
+
+int eval_piece_value(const EvalTables *et, Piece p) {
+    int t = PIECE_TYPE(p);
+    if (t < 0) return 0;
+    return et->v->types[t].royal ? EVAL_ROYAL_VALUE : et->value[t];
+}
+
+/* Cells a piece reaches along its plain rays (pieces moved only by programs count 0). */
+static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < pp->ngen; i++) {
+        const Ray *r = &pp->gen[i];
+        Cell c = from;
+        for (int k = 0; !r->range || k < r->range; k++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            if (!p) {
+                if (r->mode != RAY_CAPTURE) n++;
+            } else {
+                if (r->mode != RAY_MOVE && PIECE_OWNER(p) != owner) n++;
+                break;
+            }
+            if (!r->slide) break;
+        }
+    }
+    return n;
+}
+
+static int material(const EvalTables *et, const Position *pos, int player) {
+    int sum = 0;
+    for (int w = 0; w < CELL_WORDS; w++) {
+        uint64_t bits = pos->occ[player][w];
+        while (bits) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+            bits &= bits - 1;
+            sum += et->value[PIECE_TYPE(pos->cell[c])];
+        }
+    }
+    return sum;
+}
+
+int eval_side(const EvalTables *et, const Position *pos, int player) {
+    const Variant *v = pos->v;
+    int sum = 0;
+    for (int w = 0; w < CELL_WORDS; w++) {
+        uint64_t bits = pos->occ[player][w];
+        while (bits) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+            bits &= bits - 1;
+            int t = PIECE_TYPE(pos->cell[c]);
+            const PieceType *pt = &v->types[t];
+            sum += et->value[t];
+            sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[player], player, c);
+            /* royal pieces often want shelter, not the centre: no bonus */
+            if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
+        }
+    }
+    return sum;
+}
+
+/* Chebyshev distance between two cells on the same board (large when on different boards). */
+static int distance(const Variant *v, Cell a, Cell b) {
+    const CellInfo *x = &v->cells[a], *y = &v->cells[b];
+    if (x->board != y->board) return MAX_BOARD_DIM;
+    int dx = abs(x->x - y->x), dy = abs(x->y - y->y);
+    return dx > dy ? dx : dy;
+}
+
+/* Winning side: push the enemy royal to the edge and bring our royal near it, so won endings
+ * get converted without variant knowledge (two players only). */
+static int mopup(const EvalTables *et, const Position *pos, int me, int mat_me, int mat_you) {
+    const Variant *v = pos->v;
+    int lead = mat_me - mat_you;
+    if (lead < MOPUP_MARGIN && -lead < MOPUP_MARGIN) return 0;
+    int strong = lead > 0 ? me : 1 - me, weak = 1 - strong;
+    Cell wk = board_royal(pos, weak), sk = board_royal(pos, strong);
+    if (wk == NO_CELL) return 0;
+    int bonus = 4 * (EVAL_CENTRE_MAX - et->centre[wk]);
+    if (sk != NO_CELL) bonus += 6 * (MAX_BOARD_DIM - distance(v, sk, wk)) / 4;
+    return strong == me ? bonus : -bonus;
+}
+
+int eval_position(const EvalTables *et, const Position *pos, int player) {
+    const Variant *v = pos->v;
+    if (v->nplayers == 2) {
+        int other = 1 - player;
+        int s = eval_side(et, pos, player) - eval_side(et, pos, other);
+        if (v->has_royal) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
+        return s;
+    }
+    int mine = 0, others = 0;
+    for (int p = 0; p < v->nplayers; p++) {
+        int s = eval_side(et, pos, p);
+        if (p == player) mine = s;
+        else others += s;
+    }
+    return mine - others / (v->nplayers - 1);
+}

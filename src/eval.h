@@ -1,0 +1,36 @@
+/* eval.h - static evaluation for any rule file: the piece values it declares (or values
+ * estimated from mobility on an empty board), plus mobility and centralisation terms that need
+ * no per-variant code. */
+#ifndef VARIA_EVAL_H
+#define VARIA_EVAL_H
+
+#include "board.h"
+
+/* Scores are in hundredths of a pawn. */
+#define EVAL_ROYAL_VALUE 2000   /* worth of a royal piece in capture ordering only */
+
+typedef struct EvalTables {
+    const Variant *v;
+    int value[MAX_PIECE_TYPES];      /* declared, or estimated when the rule file gives 0 */
+    bool estimated[MAX_PIECE_TYPES]; /* value came from the mobility estimate */
+    int centre[MAX_CELLS];           /* 0 (corner) .. EVAL_CENTRE_MAX (centre of its board) */
+} EvalTables;
+
+#define EVAL_CENTRE_MAX 16
+
+/* Fills the tables for v: declared values, estimates for non-royal types valued 0, the centre
+ * table. Runs each such type's moves on an empty board (a scratch position). Cannot fail. */
+void eval_init(EvalTables *et, const Variant *v);
+
+/* Material, mobility and centralisation of one player's pieces. Cannot fail. */
+int eval_side(const EvalTables *et, const Position *pos, int player);
+
+/* The position as seen by `player`: its own score minus the mean of the other players'
+ * (for two players: mine minus yours), plus a mop-up term that drives a lone defending royal
+ * to the edge when one side is well ahead. Cannot fail. */
+int eval_position(const EvalTables *et, const Position *pos, int player);
+
+/* Value used to order captures: the piece value, EVAL_ROYAL_VALUE for royal pieces. */
+int eval_piece_value(const EvalTables *et, Piece p);
+
+#endif

@@ -1,0 +1,206 @@
+/* savegame.c - reading, replaying and writing saved games (a line-oriented text format). */
+#include "savegame.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+
+static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static bool fail(char *err, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void savegame_free(SavedGame *g) {
+    free(g->rules);
+    for (int i = 0; i < g->noptions; i++) {
+        free(g->option_name[i]);
+        free(g->option_value[i]);
+    }
+    free(g->start);
+    for (int i = 0; i < g->nmoves; i++) free(g->moves[i]);
+    free(g->moves);
+    free(g->move_lines);
+    free(g->result_winner);
+    free(g->result_reason);
+    memset(g, 0, sizeof *g);
+}
+
+/* Trims spaces at both ends in place; returns the start. */
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, char *err, size_t cap) {
+    char *s = trim(line);
+    if (!*s || *s == '#') return true;
+    char *sp = s;
+    while (*sp && !isspace((unsigned char)*sp)) sp++;
+    char *rest = *sp ? trim(sp + 1) : sp;
+    *sp = 0;
+    if (!strcmp(s, "rules")) {
+        if (g->rules) return fail(err, cap, "%s:%d: a second 'rules' line", name, lineno);
+        if (!*rest) return fail(err, cap, "%s:%d: 'rules' needs a rule file", name, lineno);
+        if (g->nmoves) return fail(err, cap, "%s:%d: 'rules' must come before the moves", name, lineno);
+        g->rules = xstrdup(rest);
+    } else if (!strcmp(s, "option")) {
+        char *eq = strchr(rest, '=');
+        if (!eq || eq == rest || !eq[1]) return fail(err, cap, "%s:%d: 'option' takes NAME=VALUE", name, lineno);
+        if (g->noptions >= MAX_OPTIONS) return fail(err, cap, "%s:%d: too many options (limit is %d)", name, lineno, MAX_OPTIONS);
+        if (g->nmoves) return fail(err, cap, "%s:%d: 'option' must come before the moves", name, lineno);
+        g->option_name[g->noptions] = xstrndup(rest, (size_t)(eq - rest));
+        g->option_value[g->noptions] = xstrdup(eq + 1);
+        g->noptions++;
+    } else if (!strcmp(s, "start")) {
+        if (g->start) return fail(err, cap, "%s:%d: a second 'start' line", name, lineno);
+        if (!*rest) return fail(err, cap, "%s:%d: 'start' needs a position", name, lineno);
+        if (g->nmoves) return fail(err, cap, "%s:%d: 'start' must come before the moves", name, lineno);
+        g->start = xstrdup(rest);
+        g->start_line = lineno;
+    } else if (!strcmp(s, "move")) {
+        if (!*rest || strchr(rest, ' ')) return fail(err, cap, "%s:%d: 'move' takes one move", name, lineno);
+        if (g->result_line) return fail(err, cap, "%s:%d: a move after the result", name, lineno);
+        if (g->nmoves >= MAX_HISTORY) return fail(err, cap, "%s:%d: too many moves (limit is %d)", name, lineno, MAX_HISTORY);
+        if ((g->nmoves & (g->nmoves - 1)) == 0) {
+            size_t n = g->nmoves ? (size_t)g->nmoves * 2 : 16;
+            g->moves = xrealloc(g->moves, n * sizeof *g->moves);
+            g->move_lines = xrealloc(g->move_lines, n * sizeof *g->move_lines);
+        }
+        g->moves[g->nmoves] = xstrdup(rest);
+        g->move_lines[g->nmoves] = lineno;
+        g->nmoves++;
+    } else if (!strcmp(s, "result")) {
+        if (g->result_line) return fail(err, cap, "%s:%d: a second 'result' line", name, lineno);
+        char *r2 = rest;
+        while (*r2 && !isspace((unsigned char)*r2)) r2++;
+        char *reason = *r2 ? trim(r2 + 1) : r2;
+        *r2 = 0;
+        if (!*rest) return fail(err, cap, "%s:%d: 'result' needs a winner (a player, draw or none)", name, lineno);
+        g->result_winner = xstrdup(rest);
+        g->result_reason = xstrdup(reason);
+        g->result_line = lineno;
+    } else {
+        return fail(err, cap, "%s:%d: unknown line '%s' (expected rules, option, start, move or result)", name, lineno, s);
+    }
+    return true;
+}
+
+bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err, size_t cap) {
+    memset(g, 0, sizeof *g);
+    const char *p = text;
+    int lineno = 0;
+    char *line = xmalloc(SAVEGAME_TEXT_MAX + 1);
+    bool ok = true;
+    while (*p && ok) {
+        lineno++;
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (n > SAVEGAME_TEXT_MAX) ok = fail(err, cap, "%s:%d: line too long (limit is %d characters)", name, lineno, SAVEGAME_TEXT_MAX);
+        else {
+            memcpy(line, p, n);
+            line[n] = 0;
+            for (size_t i = 0; i < n && ok; i++)
+                if (line[i] == 0 || ((unsigned char)line[i] < 32 && line[i] != '\t' && line[i] != '\r'))
+                    ok = fail(err, cap, "%s:%d: control character in the text", name, lineno);
+            if (ok) ok = parse_line(g, line, lineno, name, err, cap);
+        }
+        p = nl ? nl + 1 : p + n;
+    }
+    free(line);
+    if (ok && !g->rules) ok = fail(err, cap, "%s: no 'rules' line (which game is it?)", name);
+    if (!ok) savegame_free(g);
+    return ok;
+}
+
+bool savegame_read(const char *path, SavedGame *g, char *err, size_t cap) {
+    memset(g, 0, sizeof *g);
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(err, cap, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0, size = 4096;
+    char *text = xmalloc(size);
+    size_t got;
+    while ((got = fread(text + len, 1, size - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == size) {
+            if (size > (size_t)64 << 20) {
+                fclose(f);
+                free(text);
+                return fail(err, cap, "%s: file too large", path);
+            }
+            text = xrealloc(text, size *= 2);
+        }
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    text[len] = 0;
+    if (bad) {
+        free(text);
+        return fail(err, cap, "%s: read error", path);
+    }
+    if (strlen(text) != len) {
+        free(text);
+        return fail(err, cap, "%s: not a text file (NUL byte)", path);
+    }
+    bool ok = savegame_parse(path, text, g, err, cap);
+    free(text);
+    return ok;
+}
+
+bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *moves_out, int max, char *err,
+                     size_t cap) {
+    const Variant *v = pos->v;
+    char ferr[200];
+    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr))
+        return fail(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
+    MoveList *ml = xmalloc(sizeof *ml);
+    bool ok = true;
+    for (int i = 0; i < g->nmoves && ok; i++) {
+        VmFault f = {0};
+        movegen_legal(pos, ml, &f);
+        int found[4];
+        int n = notation_parse(pos, ml, g->moves[i], found, 4);
+        if (f.set) ok = fail(err, cap, "%s:%d: runtime fault in the rules: %s", name, g->move_lines[i], f.msg);
+        else if (ml->count == 0) ok = fail(err, cap, "%s:%d: move '%s' after the end of the game", name, g->move_lines[i], g->moves[i]);
+        else if (n == 0) ok = fail(err, cap, "%s:%d: illegal move '%s'", name, g->move_lines[i], g->moves[i]);
+        else if (n > 1) ok = fail(err, cap, "%s:%d: ambiguous move '%s'", name, g->move_lines[i], g->moves[i]);
+        else if (i >= max || !board_make(pos, &ml->moves[found[0]]))
+            ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
+        else moves_out[i] = ml->moves[found[0]];
+    }
+    free(ml);
+    return ok;
+}
+
+bool savegame_write(const char *path, const char *rules, const Variant *v, const char *start, const Move *moves,
+                    int nmoves, const char *winner, const char *reason, char *err, size_t cap) {
+    FILE *f = fopen(path, "w");
+    if (!f) return fail(err, cap, "%s: cannot write: %s", path, strerror(errno));
+    fprintf(f, "# Varia saved game: %s\n", v->title ? v->title : "untitled");
+    fprintf(f, "rules %s\n", rules);
+    for (int i = 0; i < v->noptions; i++)
+        fprintf(f, "option %s=%s\n", v->options[i].name, v->options[i].values[v->options[i].value]);
+    fprintf(f, "start %s\n", start);
+    char buf[64];
+    for (int i = 0; i < nmoves; i++) {
+        notation_move(v, &moves[i], buf, sizeof buf);
+        fprintf(f, "move %s\n", buf);
+    }
+    if (winner) fprintf(f, "result %s %s\n", winner, reason && *reason ? reason : "-");
+    bool ok = !ferror(f);
+    if (fclose(f) != 0) ok = false;
+    if (!ok) return fail(err, cap, "%s: write error", path);
+    return true;
+}

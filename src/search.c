@@ -1,0 +1,516 @@
+/* search.c - iterative-deepening alpha-beta over the rule file's legal moves.
+ * Teams make one negamax serve every game: with two players each player is a team; with more,
+ * the root player is one team and everyone else the other (paranoid search). A child node of
+ * the same team (turn orders with repeats, or two coalition members in a row) keeps the window
+ * and the sign; a child of the other team negates them. */
+#include "search.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gameend.h"
+#include "tt.h"
+
+volatile sig_atomic_t search_interrupt = 0;
+
+#define INF 32000
+#define CHECK_EVERY 1024           /* nodes between clock checks */
+
+/* Move ordering tiers: hash move, captures (MVV-LVA), promotions, killers, quiet by history. */
+#define ORDER_HASH    2000000000
+#define ORDER_CAPTURE 1000000000
+#define ORDER_PROMO    900000000
+#define ORDER_KILLER   800000000
+#define HISTORY_MAX    100000000
+
+struct Searcher {
+    const Variant *v;
+    EvalTables et;
+    TT tt;
+    Position pos;
+    MoveList *lists[MAX_PLY + 1];
+    int *order[MAX_PLY + 1];        /* ordering scores parallel to lists[ply] */
+    uint32_t killers[MAX_PLY + 1][2];
+    int *history;                   /* [from * ncells + to] */
+    uint64_t nodes;
+    int root_player;
+    int iter_depth;
+    bool stop;
+    bool timed;
+    struct timespec start;
+    double limit;
+};
+
+/* ---- small helpers --------------------------------------------------------------------------- */
+
+uint64_t search_rand(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+uint32_t search_move_sig(const Move *m) {
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ULL)
+    MIX(m->from);
+    MIX(m->to);
+    MIX(m->promo);
+    MIX(m->castle);
+    for (int i = 0; i < m->nfx; i++) {
+        MIX(m->fx[i].kind);
+        MIX(m->fx[i].a);
+        MIX(m->fx[i].b);
+        MIX(m->fx[i].piece);
+    }
+#undef MIX
+    uint32_t s = (uint32_t)(h ^ (h >> 32));
+    return s ? s : 1;
+}
+
+int search_capture_value(const EvalTables *et, const Position *pos, const Move *m) {
+    int sum = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_REMOVE && pos->cell[e->a]) sum += eval_piece_value(et, pos->cell[e->a]);
+        /* a move onto an occupied cell replaces (captures) what stands there */
+        else if (e->kind == FX_MOVE && pos->cell[e->b] && e->b != e->a) {
+            bool lifted = false;  /* unless that piece moves away in the same move (castling) */
+            for (int k = 0; k < m->nfx; k++)
+                if (m->fx[k].kind == FX_MOVE && m->fx[k].a == e->b) lifted = true;
+            if (!lifted) sum += eval_piece_value(et, pos->cell[e->b]);
+        }
+    }
+    return sum;
+}
+
+static double elapsed(const struct timespec *t0) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static MoveList *list_at(Searcher *s, int ply) {
+    if (!s->lists[ply]) {
+        s->lists[ply] = xmalloc(sizeof(MoveList));
+        s->order[ply] = xmalloc(sizeof(int) * MAX_MOVES);
+    }
+    return s->lists[ply];
+}
+
+static inline int team(const Searcher *s, int player) {
+    if (s->v->nplayers <= 2) return player;
+    return player == s->root_player ? 0 : 1;
+}
+
+/* Static score for the player to move (its team's view). */
+static int evaluate(Searcher *s) {
+    int mover = board_mover(&s->pos);
+    if (s->v->nplayers <= 2) return eval_position(&s->et, &s->pos, mover);
+    int e = eval_position(&s->et, &s->pos, s->root_player);
+    return team(s, mover) == 0 ? e : -e;
+}
+
+/* Score of a finished game for the player to move at `ply`. */
+static int outcome_score(Searcher *s, const GameResult *r, int ply) {
+    const Variant *v = s->v;
+    int mover = board_mover(&s->pos);
+    int w = 0;
+    if (r->winner >= 0) w = team(s, r->winner) == team(s, mover) ? 1 : -1;
+    else if (v->nplayers > 2) {
+        /* with more than two players a lost game has no single winner: the mover is out */
+        ResultKind k = !strcmp(r->reason, "checkmate") ? v->on_checkmate
+                       : !strcmp(r->reason, "stalemate") ? v->on_stalemate : RESULT_DRAW;
+        w = k == RESULT_LOSS ? -1 : k == RESULT_WIN ? 1 : 0;
+    }
+    return w > 0 ? SEARCH_MATE - ply : w < 0 ? -(SEARCH_MATE - ply) : 0;
+}
+
+static int rule_score(ResultKind k, int ply) {
+    return k == RESULT_WIN ? SEARCH_MATE - ply : k == RESULT_LOSS ? -(SEARCH_MATE - ply) : 0;
+}
+
+static void check_time(Searcher *s) {
+    if (search_interrupt) s->stop = true;
+    else if (s->timed && elapsed(&s->start) >= s->limit) s->stop = true;
+}
+
+/* Mate scores are stored relative to the node, not the root. */
+static int to_tt(int score, int ply) {
+    return score > SEARCH_MATE_BOUND ? score + ply : score < -SEARCH_MATE_BOUND ? score - ply : score;
+}
+static int from_tt(int score, int ply) {
+    return score > SEARCH_MATE_BOUND ? score - ply : score < -SEARCH_MATE_BOUND ? score + ply : score;
+}
+
+static void score_moves(Searcher *s, int ply, uint32_t hash_move) {
+    MoveList *ml = s->lists[ply];
+    int *sc = s->order[ply];
+    const Position *pos = &s->pos;
+    for (int i = 0; i < ml->count; i++) {
+        const Move *m = &ml->moves[i];
+        uint32_t sig = search_move_sig(m);
+        int victim = (m->flags & MOVE_CAPTURE) ? search_capture_value(&s->et, pos, m) : 0;
+        if (hash_move && sig == hash_move) sc[i] = ORDER_HASH;
+        else if (victim > 0 || (m->flags & MOVE_CAPTURE)) {
+            int attacker = eval_piece_value(&s->et, pos->cell[m->from]);
+            sc[i] = ORDER_CAPTURE + victim * 64 - attacker / 16;
+        } else if (m->promo != NO_TYPE) sc[i] = ORDER_PROMO + s->et.value[m->promo];
+        else if (sig == s->killers[ply][0]) sc[i] = ORDER_KILLER + 1;
+        else if (sig == s->killers[ply][1]) sc[i] = ORDER_KILLER;
+        else sc[i] = s->history[(size_t)m->from * (size_t)s->v->ncells + m->to];
+    }
+}
+
+/* Swaps the best-scored remaining move into slot i (selection sort, lazily). */
+static void pick(Searcher *s, int ply, int i) {
+    MoveList *ml = s->lists[ply];
+    int *sc = s->order[ply];
+    int best = i;
+    for (int j = i + 1; j < ml->count; j++)
+        if (sc[j] > sc[best]) best = j;
+    if (best != i) {
+        Move tm = ml->moves[i];
+        ml->moves[i] = ml->moves[best];
+        ml->moves[best] = tm;
+        int t = sc[i];
+        sc[i] = sc[best];
+        sc[best] = t;
+    }
+}
+
+/* ---- the search -------------------------------------------------------------------------------- */
+
+static int qsearch(Searcher *s, int alpha, int beta, int ply);
+static int search_node(Searcher *s, int depth, int alpha, int beta, int ply);
+
+/* Value of the child just made, seen from the parent's team. */
+static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply) {
+    if (depth <= 0) return same ? qsearch(s, alpha, beta, ply) : -qsearch(s, -beta, -alpha, ply);
+    return same ? search_node(s, depth, alpha, beta, ply) : -search_node(s, depth, -beta, -alpha, ply);
+}
+
+static int qsearch(Searcher *s, int alpha, int beta, int ply) {
+    Position *pos = &s->pos;
+    if ((++s->nodes & (CHECK_EVERY - 1)) == 0) check_time(s);
+    if (s->stop) return 0;
+    MoveList *ml = list_at(s, ply);
+    VmFault f = {0};
+    movegen_legal(pos, ml, &f);
+    if (ml->count == 0) {
+        GameResult r;
+        gameend_check(pos, &r);
+        return outcome_score(s, &r, ply);
+    }
+    int stand = evaluate(s);
+    if (ply >= MAX_PLY - 1 || stand >= beta) return stand;
+    if (stand > alpha) alpha = stand;
+    /* only captures and promotions: the position is quiet when none is left */
+    int n = 0;
+    for (int i = 0; i < ml->count; i++)
+        if (ml->moves[i].flags & (MOVE_CAPTURE | MOVE_PROMOTION)) ml->moves[n++] = ml->moves[i];
+    ml->count = n;
+    score_moves(s, ply, 0);
+    int mover_team = team(s, board_mover(pos));
+    for (int i = 0; i < ml->count; i++) {
+        pick(s, ply, i);
+        const Move *m = &ml->moves[i];
+        if (!board_make(pos, m)) continue;
+        bool same = team(s, board_mover(pos)) == mover_team;
+        int val = same ? qsearch(s, alpha, beta, ply + 1) : -qsearch(s, -beta, -alpha, ply + 1);
+        board_unmake(pos);
+        if (s->stop) return 0;
+        if (val > alpha) {
+            alpha = val;
+            if (val >= beta) return val;
+        }
+    }
+    return alpha;
+}
+
+static bool gives_check(Searcher *s) {
+    return s->v->has_royal && movegen_in_check(&s->pos, board_mover(&s->pos));
+}
+
+static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
+    Position *pos = &s->pos;
+    const Variant *v = s->v;
+    if ((++s->nodes & (CHECK_EVERY - 1)) == 0) check_time(s);
+    if (s->stop) return 0;
+    if (ply >= MAX_PLY - 1) return evaluate(s);
+    /* a repeated position is scored as a draw: going round in circles gains nothing */
+    if (gameend_repetitions(pos) > 0) return 0;
+
+    int alpha0 = alpha;
+    uint32_t hash_move = 0;
+    const TTEntry *e = tt_probe(&s->tt, pos->key);
+    if (e) {
+        hash_move = e->move;
+        if (e->depth >= depth) {
+            int sc = from_tt(e->score, ply);
+            if (e->bound == TT_EXACT || (e->bound == TT_LOWER && sc >= beta) || (e->bound == TT_UPPER && sc <= alpha))
+                return sc;
+        }
+    }
+
+    MoveList *ml = list_at(s, ply);
+    VmFault f = {0};
+    movegen_legal(pos, ml, &f);
+    if (ml->count == 0) {
+        GameResult r;
+        gameend_check(pos, &r);
+        return outcome_score(s, &r, ply);
+    }
+    if (v->nmove && pos->halfmove >= v->nmove * v->nturns) return rule_score(v->on_nmove, ply);
+    if (pos->halfmove == 0 && v->nmaterial) {
+        GameResult r;
+        gameend_check(pos, &r);
+        if (r.over) return outcome_score(s, &r, ply);
+    }
+
+    score_moves(s, ply, hash_move);
+    int mover_team = team(s, board_mover(pos));
+    int best = -INF;
+    uint32_t best_sig = 0;
+    for (int i = 0; i < ml->count; i++) {
+        pick(s, ply, i);
+        Move *m = &ml->moves[i];
+        bool quiet = !(m->flags & MOVE_CAPTURE) && m->promo == NO_TYPE;
+        if (!board_make(pos, m)) continue;
+        bool same = team(s, board_mover(pos)) == mover_team;
+        int ext = (ply < 2 * s->iter_depth && gives_check(s)) ? 1 : 0;
+        int d = depth - 1 + ext;
+        int val;
+        if (i == 0) val = child(s, same, d, alpha, beta, ply + 1);
+        else {
+            /* principal variation search: prove the move is no better with a null window */
+            val = child(s, same, d, alpha, alpha + 1, ply + 1);
+            if (val > alpha && val < beta) val = child(s, same, d, alpha, beta, ply + 1);
+        }
+        board_unmake(pos);
+        if (s->stop) return 0;
+        if (val > best) {
+            best = val;
+            best_sig = search_move_sig(m);
+        }
+        if (val > alpha) alpha = val;
+        if (alpha >= beta) {
+            if (quiet) {
+                uint32_t sig = search_move_sig(m);
+                if (s->killers[ply][0] != sig) {
+                    s->killers[ply][1] = s->killers[ply][0];
+                    s->killers[ply][0] = sig;
+                }
+                int *h = &s->history[(size_t)m->from * (size_t)v->ncells + m->to];
+                *h += depth * depth;
+                if (*h > HISTORY_MAX) *h = HISTORY_MAX;
+            }
+            break;
+        }
+    }
+    if (best == -INF) return evaluate(s); /* history full: nothing could be made */
+    int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+    tt_store(&s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
+    return best;
+}
+
+/* ---- the root -------------------------------------------------------------------------------- */
+
+/* The principal variation: the best root move, then hash moves as long as they are legal. */
+static void collect_pv(Searcher *s, const Move *first, SearchInfo *info) {
+    Position *pos = &s->pos;
+    info->pvlen = 0;
+    info->pv[info->pvlen++] = *first;
+    int made = 0;
+    if (board_make(pos, first)) {
+        made++;
+        while (info->pvlen < SEARCH_PV_MAX && made < MAX_PLY - 1) {
+            const TTEntry *e = tt_probe(&s->tt, pos->key);
+            if (!e || !e->move || gameend_repetitions(pos) > 0) break;
+            MoveList *ml = list_at(s, made);
+            VmFault f = {0};
+            movegen_legal(pos, ml, &f);
+            int found = -1;
+            for (int i = 0; i < ml->count && found < 0; i++)
+                if (search_move_sig(&ml->moves[i]) == e->move) found = i;
+            if (found < 0) break;
+            info->pv[info->pvlen++] = ml->moves[found];
+            if (!board_make(pos, &ml->moves[found])) break;
+            made++;
+        }
+    }
+    while (made--) board_unmake(pos);
+}
+
+bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
+                void *user) {
+    memset(out, 0, sizeof *out);
+    Position *pos = &s->pos;
+    board_copy(pos, root);
+    s->nodes = 0;
+    s->stop = false;
+    s->root_player = board_mover(pos);
+    s->timed = lim->seconds > 0;
+    s->limit = lim->seconds;
+    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    int max_depth = lim->depth > 0 ? lim->depth : MAX_PLY - 8;
+    if (max_depth > MAX_PLY - 8) max_depth = MAX_PLY - 8;
+    /* old history scores say less than new ones */
+    size_t nh = (size_t)s->v->ncells * (size_t)s->v->ncells;
+    for (size_t i = 0; i < nh; i++) s->history[i] /= 8;
+    memset(s->killers, 0, sizeof s->killers);
+
+    MoveList *rl = list_at(s, 0);
+    VmFault f = {0};
+    movegen_legal(pos, rl, &f);
+    if (rl->count == 0) return false;
+    out->has_move = true;
+    out->best = rl->moves[0];
+    if (lim->seed) {
+        uint64_t st = lim->seed * 0x9E3779B97F4A7C15ULL | 1;
+        for (int i = rl->count - 1; i > 0; i--) {
+            int j = (int)(search_rand(&st) % (uint64_t)(i + 1));
+            Move t = rl->moves[i];
+            rl->moves[i] = rl->moves[j];
+            rl->moves[j] = t;
+        }
+    }
+    /* first iteration order: the usual ordering (stable so the seed's shuffle breaks ties) */
+    const TTEntry *e = tt_probe(&s->tt, pos->key);
+    score_moves(s, 0, e ? e->move : 0);
+    for (int i = 1; i < rl->count; i++) {
+        Move m = rl->moves[i];
+        int sc = s->order[0][i], j = i;
+        while (j > 0 && s->order[0][j - 1] < sc) {
+            rl->moves[j] = rl->moves[j - 1];
+            s->order[0][j] = s->order[0][j - 1];
+            j--;
+        }
+        rl->moves[j] = m;
+        s->order[0][j] = sc;
+    }
+    Move *root_moves = xmalloc(sizeof(Move) * (size_t)rl->count);
+    int nroot = rl->count;
+    memcpy(root_moves, rl->moves, sizeof(Move) * (size_t)nroot);
+    int root_team = team(s, s->root_player);
+
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->iter_depth = depth;
+        int alpha = -INF, beta = INF, best = -1, best_val = -INF;
+        for (int i = 0; i < nroot; i++) {
+            const Move *m = &root_moves[i];
+            if (!board_make(pos, m)) continue;
+            bool same = team(s, board_mover(pos)) == root_team;
+            int ext = gives_check(s) ? 1 : 0;
+            int val;
+            if (i == 0) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+            else {
+                val = child(s, same, depth - 1 + ext, alpha, alpha + 1, 1);
+                if (val > alpha && !s->stop) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+            }
+            board_unmake(pos);
+            if (s->stop) break;
+            if (val > best_val) {
+                best_val = val;
+                best = i;
+            }
+            if (val > alpha) alpha = val;
+        }
+        if (best >= 0) {
+            /* a move that beat the previous best in a cut-short iteration is still better */
+            out->best = root_moves[best];
+            Move m = root_moves[best];
+            memmove(root_moves + 1, root_moves, sizeof(Move) * (size_t)best);
+            root_moves[0] = m;
+        }
+        if (s->stop) break;
+        tt_store(&s->tt, pos->key, search_move_sig(&out->best), best_val, depth, TT_EXACT);
+        SearchInfo *info = &out->info;
+        info->depth = depth;
+        info->score = best_val;
+        info->nodes = s->nodes;
+        info->seconds = elapsed(&s->start);
+        collect_pv(s, &out->best, info);
+        if (fn) fn(info, user);
+        /* a forced mate found within this depth cannot get better by looking deeper */
+        if (best_val > SEARCH_MATE_BOUND && SEARCH_MATE - best_val <= depth) break;
+        if (best_val < -SEARCH_MATE_BOUND && SEARCH_MATE + best_val <= depth) break;
+        if (s->timed) {
+            if (nroot == 1) break;
+            /* the next iteration takes several times as long: do not start what cannot end */
+            if (info->seconds > s->limit * 0.45) break;
+        }
+    }
+    out->info.nodes = s->nodes;
+    out->info.seconds = elapsed(&s->start);
+    out->interrupted = search_interrupt != 0;
+    free(root_moves);
+    return true;
+}
+
+/* ---- lifetime and helpers -------------------------------------------------------------------- */
+
+Searcher *search_new(const Variant *v, size_t tt_mb) {
+    Searcher *s = xcalloc(1, sizeof *s);
+    s->v = v;
+    eval_init(&s->et, v);
+    tt_init(&s->tt, tt_mb);
+    board_init(&s->pos, v);
+    s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
+    return s;
+}
+
+void search_free(Searcher *s) {
+    if (!s) return;
+    for (int i = 0; i <= MAX_PLY; i++) {
+        free(s->lists[i]);
+        free(s->order[i]);
+    }
+    free(s->history);
+    tt_free(&s->tt);
+    board_free(&s->pos);
+    free(s);
+}
+
+void search_clear(Searcher *s) {
+    tt_clear(&s->tt);
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, (size_t)s->v->ncells * (size_t)s->v->ncells * sizeof(int));
+}
+
+const EvalTables *search_eval(const Searcher *s) { return &s->et; }
+
+void search_format_score(int score, int nplayers, char *buf, size_t cap) {
+    if (score > SEARCH_MATE_BOUND) {
+        int plies = SEARCH_MATE - score;
+        snprintf(buf, cap, "mate %d", nplayers == 2 ? (plies + 1) / 2 : plies);
+    } else if (score < -SEARCH_MATE_BOUND) {
+        int plies = SEARCH_MATE + score;
+        snprintf(buf, cap, "-mate %d", nplayers == 2 ? plies / 2 : plies);
+    } else {
+        snprintf(buf, cap, "%+.2f", score / 100.0);
+    }
+}
+
+int search_pick_random(const MoveList *ml, uint64_t *rng) {
+    return (int)(search_rand(rng) % (uint64_t)ml->count);
+}
+
+int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng) {
+    int best = -1, best_val = 0, ties = 0;
+    for (int i = 0; i < ml->count; i++) {
+        int val = search_capture_value(et, pos, &ml->moves[i]);
+        if (val <= 0) continue;
+        if (val > best_val) {
+            best = i;
+            best_val = val;
+            ties = 1;
+        } else if (val == best_val && search_rand(rng) % (uint64_t)++ties == 0) {
+            best = i; /* reservoir choice: each equal capture equally likely */
+        }
+    }
+    return best >= 0 ? best : search_pick_random(ml, rng);
+}
