@@ -33,10 +33,12 @@ typedef struct OpInfo {
 } OpInfo;
 
 extern const OpInfo bc_opinfo[OP__COUNT];
+/* Instruction lengths (opcode + operand), from the shapes: the VM reads this on every step. */
+extern const uint8_t bc_instr_sizes[OP__COUNT];
 /* Bytes an operand of this shape takes. */
 int bc_shape_size(OperandShape shape);
 /* Instruction length (opcode + operand). */
-static inline int bc_instr_size(Opcode op) { return 1 + bc_shape_size(bc_opinfo[op].shape); }
+static inline int bc_instr_size(Opcode op) { return bc_instr_sizes[op]; }
 
 typedef struct Program {
     uint8_t *code;

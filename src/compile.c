@@ -3,6 +3,8 @@
  * also recorded as rays for the fast generator and the fast attack test. */
 #include "sema.h"
 
+#include "fen.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +79,7 @@ static int single_dir(CG *cg, const Ast *t) {
 }
 
 static int zone_operand(CG *cg, const char *name, SrcLoc loc) {
-    int z = sema_zone(cg->s, name, loc);
+    int z = sema_zone(cg->s, name, sema_word_loc(cg->s, loc, name));
     if (z < 0) cg->ok = false;
     return z < 0 ? 0 : z;
 }
@@ -191,7 +193,9 @@ static void emit_atom(CG *cg, Program *p, const Ast *atom) {
         return;
     }
     nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
-    if (nd == 0 && cg->ok) {
+    bool named = false; /* directions that failed to resolve were reported already */
+    for (int i = 0; i < atom->nkids; i++) named = named || atom->kids[i]->kind != AST_MOD;
+    if (!named) {
         diag_error(cg->s->sink, atom->loc, "this move names no direction");
         cg->ok = false;
     }
@@ -402,6 +406,60 @@ static bool atom_captures_by_moving(const Ast *atom) {
            has_mod(atom, MOD_COORDINATE, NULL) || has_mod(atom, MOD_IMITATE, NULL);
 }
 
+static void add_pattern(PieceProgram *pp, bool *fast_attack, int method, int dir, uint32_t victims) {
+    if (!victims) return;
+    if (pp->npatterns >= MAX_PATTERNS) {
+        *fast_attack = false;
+        return;
+    }
+    pp->patterns[pp->npatterns++] = (CapturePattern){.method = (uint8_t)method, .dir = (uint8_t)dir, .victims = victims};
+}
+
+/* The attack-test description of a capturing atom: patterns for captures by moving, rays with
+ * a victim filter for an imitator's displacements. Clears *fast_attack when it cannot be
+ * described (ranges, zones, links): then the attack test runs the program. */
+static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
+    if (has_mod(atom, MOD_RANGE, NULL) || has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) ||
+        (!has_mod(atom, MOD_MOVE_ONLY, NULL) && atom->sub == ATOM_SLIDE)) {
+        *fast_attack = false;
+        return;
+    }
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
+    bool imitate = has_mod(atom, MOD_IMITATE, NULL);
+    for (int i = 0; i < nd; i++) {
+        int d = dirs[i];
+        if (cg->v->dirs[d].link_board >= 0) { *fast_attack = false; return; }
+        Captures c = {0};
+        if (imitate) c = imitated(cg, d);
+        if (has_mod(atom, MOD_WITHDRAW, NULL)) c.withdraw = ALL_TYPES;
+        if (has_mod(atom, MOD_PINCER, NULL)) c.pincer = ALL_TYPES;
+        if (has_mod(atom, MOD_COORDINATE, NULL)) c.coordinate = ALL_TYPES;
+        if (atom->sub == ATOM_LONG_LEAP) c.leap = ALL_TYPES;
+        add_pattern(pp, fast_attack, CAP_WITHDRAW, d, c.withdraw);
+        add_pattern(pp, fast_attack, CAP_PINCER, d, c.pincer);
+        add_pattern(pp, fast_attack, CAP_COORDINATE, d, c.coordinate);
+        add_pattern(pp, fast_attack, CAP_LEAP, d, c.leap);
+    }
+    if (!imitate) return;
+    /* an imitator's displacements: the other types' capturing rays, against that type only */
+    for (int t = 0; t < cg->v->ntypes; t++) {
+        const Ast *items = cg->s->piece_items[t];
+        if (!items || is_imitator(items)) continue;
+        for (int i = 0; i < items->nkids; i++) {
+            const Ast *a = items->kids[i];
+            if (a->kind != AST_ATOM || !atom_is_plain_capture(a)) continue;
+            if (has_mod(a, MOD_RANGE, NULL)) { *fast_attack = false; continue; }
+            int ad[MAX_DIRECTIONS];
+            int n = atom_dirs(cg, a, ad, MAX_DIRECTIONS);
+            for (int k = 0; k < n && pp->natk < MAX_DIRECTIONS; k++)
+                pp->atk[pp->natk++] = (Ray){.dir = (uint8_t)ad[k], .slide = a->sub == ATOM_SLIDE, .range = 0,
+                                           .mode = RAY_CAPTURE, .victims = 1u << t};
+            if (pp->natk >= MAX_DIRECTIONS) *fast_attack = false;
+        }
+    }
+}
+
 /* Slides and long leaps whose captures come from how they move. */
 static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
     if (atom->sub != ATOM_SLIDE && atom->sub != ATOM_LONG_LEAP) {
@@ -494,7 +552,7 @@ static void declare_castle(CG *cg, const Ast *n) {
             return;
         }
     if (v->ncastles >= (int)ARRAY_LEN(v->castles) || v->ncastles >= 32) {
-        diag_error(cg->s->sink, n->loc, "too many castling rules (limit is %d)", (int)ARRAY_LEN(v->castles));
+        diag_error(cg->s->sink, n->loc, "too many castling rules (limit is %d for all players together)", (int)ARRAY_LEN(v->castles));
         cg->ok = false;
         return;
     }
@@ -531,7 +589,7 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
                 return;
             }
         if (!strcmp(c->text, "piece")) {
-            int t = sema_piece(cg->s, c->text2, c->loc);
+            int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
             if (t < 0) cg->ok = false;
             bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
             return;
@@ -628,13 +686,14 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_GOTO: {
         Ast tmp = *st;
         tmp.kind = AST_NAME;
+        tmp.loc = sema_word_loc(cg->s, st->loc, st->text2 ? st->text2 : st->text);
         int c = sema_cell(cg->s, &tmp);
         if (c < 0) cg->ok = false;
         bc_emit(p, OP_GOTO, c < 0 ? 0 : c, L(st));
         break;
     }
     case AST_CHANGE: {
-        int t = sema_piece(cg->s, st->text, st->loc);
+        int t = sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
         if (t < 0) cg->ok = false;
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
         break;
@@ -676,7 +735,8 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     for (int i = 0; i < *n; i++)
         if (rays[i].dir == d && rays[i].slide == slide && rays[i].range == range && rays[i].mode == mode) return;
     if (*n >= MAX_DIRECTIONS) return;
-    rays[*n] = (Ray){.dir = (uint8_t)d, .slide = (uint8_t)slide, .range = (uint8_t)range, .mode = (uint8_t)mode};
+    rays[*n] = (Ray){.dir = (uint8_t)d, .slide = (uint8_t)slide, .range = (uint8_t)range, .mode = (uint8_t)mode,
+                     .victims = 0xFFFFFFFFu};
     (*n)++;
 }
 
@@ -696,7 +756,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
                 emit_capturing_atom(cg, &pp->prog, it);
                 emit_capturing_atom(cg, &pp->rest, it);
                 pp->may_capture = true;
-                *fast_attack = false;
+                describe_capturing_atom(cg, pp, it, fast_attack);
                 if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
                 break;
             }
@@ -841,5 +901,14 @@ bool cg_compile(Sema *s) {
         v->adjacent_dirs[i] = (uint8_t)d;
     }
     v->nadjacent = 8;
+    /* The start position is checked here, where its line is still known. */
+    const Ast *setup = NULL;
+    for (int i = 0; i < s->items->nkids; i++)
+        if (s->items->kids[i]->kind == AST_SETUP) setup = s->items->kids[i];
+    char err[200];
+    if (ok && setup && v->setup && !fen_check(v, v->setup, err, sizeof err)) {
+        diag_error(s->sink, setup->loc, "bad setup position: %s", err);
+        ok = false;
+    }
     return ok;
 }

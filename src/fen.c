@@ -46,6 +46,14 @@ static bool parse_int(const char *s, long lo, long hi, long *out) {
     return true;
 }
 
+/* Puts a piece on the scratch position: cell and occupancy only. The key is computed at the
+ * end, so a text can be checked before the variant has its hash tables (fen_check). */
+static void place(Position *pos, Cell c, Piece p) {
+    pos->cell[c] = p;
+    pos->occ[PIECE_OWNER(p)][c >> 6] |= 1ULL << (c & 63);
+    pos->type_occ[PIECE_TYPE(p)][c >> 6] |= 1ULL << (c & 63);
+}
+
 static bool read_boards(Position *pos, const char *field, char *err, size_t cap) {
     const Variant *v = pos->v;
     const char *p = field;
@@ -90,7 +98,7 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
                 if (owner >= v->nowners) return fail(err, cap, "no second player for '%c' at column %d", *p, col);
                 if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
-                board_put(pos, bd->at[y][x], PIECE_MAKE(t, owner));
+                place(pos, bd->at[y][x], PIECE_MAKE(t, owner));
                 x++;
                 while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
                 p++;
@@ -165,6 +173,7 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     if (!strcmp(field, "-")) return true;
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
+    if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
     Cell victim = ep_victim_for(tmp, (Cell)c);
     if (victim != NO_CELL && tmp->cell[c] == 0) {
         tmp->ep[0] = (Cell)c;
@@ -173,19 +182,19 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     return true;
 }
 
-bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
-    const Variant *v = pos->v;
+/* Reads text into the scratch position *tmp (no history, no key). */
+static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
     if (!text) return fail(err, cap, "empty position");
     size_t len = strlen(text);
     if (len > 4096) return fail(err, cap, "position text too long (limit is 4096 characters)");
+    memset(tmp, 0, sizeof *tmp);
+    tmp->v = v;
+    for (int i = 0; i < MAX_EP_CELLS; i++) tmp->ep[i] = NO_CELL;
+    tmp->ep_victim = tmp->last_from = tmp->last_to = NO_CELL;
+    tmp->fullmove = 1;
     char *copy = xstrdup(text);
     char *f[8];
     int n = split(copy, f, 6);
-    /* Parse into a scratch position (no history needed) so pos is untouched on error. */
-    Position tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.v = v;
-    board_clear(&tmp);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
     else if (n > 6) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
@@ -193,39 +202,49 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
         switch ((FenField)v->fen_fields[i]) {
-        case FEN_BOARD: ok = read_boards(&tmp, field, err, cap); break;
-        case FEN_SIDE: ok = read_side(&tmp, field, err, cap); break;
-        case FEN_CASTLING: ok = read_castling(&tmp, field, err, cap); break;
-        case FEN_EP: ok = read_ep(&tmp, field, err, cap); break;
+        case FEN_BOARD: ok = read_boards(tmp, field, err, cap); break;
+        case FEN_SIDE: ok = read_side(tmp, field, err, cap); break;
+        case FEN_CASTLING: ok = read_castling(tmp, field, err, cap); break;
+        case FEN_EP: ok = read_ep(tmp, field, err, cap); break;
         case FEN_HALFMOVE: {
             long num;
             if (!parse_int(field, 0, 10000, &num)) ok = fail(err, cap, "bad halfmove clock '%s'", field);
-            else tmp.halfmove = (uint16_t)num;
+            else tmp->halfmove = (uint16_t)num;
             break;
         }
         case FEN_FULLMOVE: {
             long num;
             if (!parse_int(field, 1, 100000, &num)) ok = fail(err, cap, "bad move number '%s'", field);
-            else tmp.fullmove = (int)num;
+            else tmp->fullmove = (int)num;
             break;
         }
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
             if (!parse_int(field, 0, 1000000, &num)) ok = fail(err, cap, "bad ply count '%s'", field);
-            else tmp.fullmove = (int)(num / v->nturns) + 1;
+            else tmp->fullmove = (int)(num / v->nturns) + 1;
             break;
         }
         default: UNREACHABLE();
         }
     }
-    if (ok) {
-        tmp.key = board_compute_key(&tmp);
-        board_copy(pos, &tmp);
-        pos->ply = 0;
-    }
     free(copy);
     return ok;
+}
+
+bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
+    /* Parse into a scratch position so pos is untouched on error. */
+    Position tmp;
+    if (!parse(&tmp, pos->v, text, err, cap)) return false;
+    tmp.key = board_compute_key(&tmp);
+    board_copy(pos, &tmp);
+    pos->ply = 0;
+    return true;
+}
+
+bool fen_check(const Variant *v, const char *text, char *err, size_t cap) {
+    Position tmp;
+    return parse(&tmp, v, text, err, cap);
 }
 
 static void put(char *buf, size_t cap, size_t *at, const char *s) {

@@ -1,10 +1,15 @@
-/* main.c - the command line: check, disasm, ast, perft, moves, fen, trace (and help for each).
+/* main.c - the command line: play, check, disasm, ast, perft, moves, fen, trace, bench,
+ * selfplay (and help for each).
  * The only place that prints diagnostics and chooses exit codes (0 ok, 1 error, 2 usage). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "bench.h"
 #include "disasm.h"
 #include "fen.h"
 #include "movegen.h"
@@ -12,6 +17,7 @@
 #include "parse.h"
 #include "perft.h"
 #include "source.h"
+#include "ui_console.h"
 
 typedef struct Args {
     const char *file;
@@ -21,6 +27,16 @@ typedef struct Args {
     bool divide, general, help;
     OptionSetting options[MAX_OPTIONS];
     int noptions;
+    /* play, bench, selfplay */
+    int seats[MAX_PLAYERS];       /* SeatKind or -1 */
+    const char *white, *black;    /* engine names as given (selfplay) */
+    double seconds;               /* --time; < 0 = not given */
+    int depth;                    /* --depth; 0 = not given */
+    long long seed;
+    int games;
+    const char *load;
+    bool ascii, flip, verbose;
+    const char *argv0;
 } Args;
 
 typedef struct Command {
@@ -28,6 +44,7 @@ typedef struct Command {
     const char *usage;
     const char *help;
     int (*run)(const Args *);
+    bool file_optional;
 } Command;
 
 static const Command *find_command(const char *name);
@@ -281,31 +298,177 @@ static int cmd_random(const Args *a) {
     return rc;
 }
 
+/* The shipped rule files: $VARIA_RULES, ./rules, or rules/ next to the executable. */
+static bool is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void rules_dir(const Args *a, char *out, size_t cap) {
+    const char *env = getenv("VARIA_RULES");
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    if (is_dir("rules")) {
+        snprintf(out, cap, "rules");
+        return;
+    }
+    char exe[512];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 && a->argv0) n = (ssize_t)snprintf(exe, sizeof exe, "%s", a->argv0);
+    if (n > 0 && (size_t)n < sizeof exe) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(out, cap, "%s/rules", exe);
+            if (is_dir(out)) return;
+        }
+    }
+    snprintf(out, cap, "rules");
+}
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Resolves FILE for play: a path, or a shipped game's name ("chess"). With no FILE, offers the
+ * shipped games (asks on a terminal; chess otherwise). Writes the path; false when none. */
+static bool choose_rules(const Args *a, char *path, size_t cap) {
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    if (a->file) {
+        struct stat st;
+        if (stat(a->file, &st) == 0 || strchr(a->file, '/')) snprintf(path, cap, "%s", a->file);
+        else snprintf(path, cap, "%s/%s%s", dir, a->file, strstr(a->file, ".rules") ? "" : ".rules");
+        return true;
+    }
+    char *names[64];
+    int n = 0;
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) && n < 64) {
+            size_t len = strlen(e->d_name);
+            if (len > 6 && !strcmp(e->d_name + len - 6, ".rules")) names[n++] = xstrndup(e->d_name, len - 6);
+        }
+        closedir(d);
+    }
+    if (n == 0) {
+        fprintf(stderr, "varia: error: no rule files in '%s' (give a FILE, or set VARIA_RULES)\n", dir);
+        return false;
+    }
+    qsort(names, (size_t)n, sizeof names[0], compare_names);
+    char choice[256] = "chess";
+    if (isatty(0)) {
+        printf("games:");
+        for (int i = 0; i < n; i++) printf(" %s", names[i]);
+        printf("\nwhich game? [chess] ");
+        fflush(stdout);
+        char line[256];
+        if (fgets(line, sizeof line, stdin)) {
+            char *s = line;
+            while (*s == ' ' || *s == '\t') s++;
+            s[strcspn(s, " \t\r\n")] = 0;
+            if (*s) snprintf(choice, sizeof choice, "%s", s);
+        }
+    }
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(names[i], choice)) found = true;
+        free(names[i]);
+    }
+    if (!found) {
+        fprintf(stderr, "varia: error: no game '%s' in %s\n", choice, dir);
+        return false;
+    }
+    snprintf(path, cap, "%s/%s.rules", dir, choice);
+    return true;
+}
+
+static int cmd_play(const Args *a) {
+    char path[1200];
+    if (!choose_rules(a, path, sizeof path)) return 1;
+    UiConfig cfg = {0};
+    cfg.rules = path;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    memcpy(cfg.seats, a->seats, sizeof cfg.seats);
+    cfg.depth = a->depth;
+    cfg.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.load = a->load;
+    cfg.ascii = a->ascii;
+    cfg.flip = a->flip;
+    return ui_play(&cfg);
+}
+
+static int cmd_bench(const Args *a) {
+    char dir[1024];
+    if (a->file) snprintf(dir, sizeof dir, "%s", a->file);
+    else rules_dir(a, dir, sizeof dir);
+    return bench_run(dir, a->depth, stdout, stderr);
+}
+
+static int cmd_selfplay(const Args *a) {
+    SelfplayConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 10;
+    cfg.depth = a->depth;
+    cfg.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.engine_a = a->white ? ui_seat_kind(a->white) : SEAT_AI;
+    cfg.engine_b = a->black ? ui_seat_kind(a->black) : SEAT_GREEDY;
+    if (cfg.engine_a <= SEAT_HUMAN || cfg.engine_b <= SEAT_HUMAN) {
+        fprintf(stderr, "varia: error: engines are ai, greedy or random\n");
+        return 2;
+    }
+    return ui_selfplay(&cfg);
+}
+
 static int cmd_help(const Args *a);
 
 static const Command commands[] = {
-    {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help},
+    {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true},
+    {"play", "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
+     "       [--option NAME=VALUE]... [--seed N] [--load GAME] [--ascii] [--flip]",
+     "Plays a game in the console against people or the computer (also greedy and random seats).\n"
+     "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
+     "(chess by default). Player 1 is human and the others are the computer unless seats say\n"
+     "otherwise. --time is the computer's time per move (default 1 s; none when only --depth\n"
+     "is given). Type 'help' in the game for its commands; see docs/playing.md.", cmd_play, true},
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
-     "error; prints a one-line summary and exits 0 on success.", cmd_check},
-    {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast},
+     "error; prints a one-line summary and exits 0 on success.", cmd_check, false},
+    {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast, false},
     {"disasm", "disasm FILE [--option NAME=VALUE]...",
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
-     "each instruction, and the rays the fast generator uses.", cmd_disasm},
+     "each instruction, and the rays the fast generator uses.", cmd_disasm, false},
     {"perft", "perft FILE DEPTH [--fen POS] [--divide] [--general] [--option NAME=VALUE]...",
      "Counts the leaf nodes of the legal move tree to DEPTH and ends with 'Nodes searched: N'.\n"
      "--divide prints the count below each legal first move. --general turns off the fast\n"
-     "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft},
+     "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft, false},
     {"moves", "moves FILE [--fen POS] [--option NAME=VALUE]...",
-     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves},
+     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false},
     {"fen", "fen FILE [--fen POS] [--option NAME=VALUE]...",
-     "Prints the start position (or POS, normalised) in position text.", cmd_fen},
+     "Prints the start position (or POS, normalised) in position text.", cmd_fen, false},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
-     "from the start (or POS) and prints the final position of each: test positions.", cmd_random},
+     "from the start (or POS) and prints the final position of each: test positions.", cmd_random, false},
     {"trace", "trace FILE CELL [--fen POS]",
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
-     "emits.", cmd_trace},
+     "emits.", cmd_trace, false},
+    {"bench", "bench [RULES-DIR] [--depth D]",
+     "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
+     "'Nodes searched: N', the search's signature (tests/bench_signature).", cmd_bench, true},
+    {"selfplay", "selfplay FILE --games N [--time S | --depth D] [--white ENGINE] [--black ENGINE] [--seed N] [--verbose]",
+     "Plays N games between two engines (ai, greedy = best capture else random, random) and\n"
+     "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
+     "takes each seat in turn; the second (--black, default greedy) plays the others.", cmd_selfplay, false},
 };
 
 static const Command *find_command(const char *name) {
@@ -334,6 +497,71 @@ static int cmd_help(const Args *a) {
     return 0;
 }
 
+/* The flags of play, bench and selfplay. Returns 1 when argv[*i] was one (consumed, with its
+ * value), 0 when it is not, 2 on a bad value (message printed). */
+static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
+    const char *s = argv[*i];
+    static const char *const with_value[] = {"--white", "--black", "--seat", "--time", "--depth", "--seed", "--load", "--games"};
+    if (!strcmp(s, "--ascii")) return a->ascii = true, 1;
+    if (!strcmp(s, "--flip")) return a->flip = true, 1;
+    if (!strcmp(s, "--verbose")) return a->verbose = true, 1;
+    bool known = false;
+    for (size_t k = 0; k < ARRAY_LEN(with_value); k++)
+        if (!strcmp(s, with_value[k])) known = true;
+    if (!known) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "varia: %s needs a value\n", s);
+        return 2;
+    }
+    const char *val = argv[++*i];
+    char *end;
+    if (!strcmp(s, "--white") || !strcmp(s, "--black")) {
+        int kind = ui_seat_kind(val);
+        if (kind < 0) {
+            fprintf(stderr, "varia: %s takes human, ai, greedy or random, not '%s'\n", s, val);
+            return 2;
+        }
+        a->seats[s[2] == 'w' ? 0 : 1] = kind;
+        if (s[2] == 'w') a->white = val;
+        else a->black = val;
+    } else if (!strcmp(s, "--seat")) {
+        const char *eq = strchr(val, '=');
+        long n = eq ? strtol(val, &end, 10) : 0;
+        int kind = eq ? ui_seat_kind(eq + 1) : -1;
+        if (!eq || end != eq || n < 1 || n > MAX_PLAYERS || kind < 0) {
+            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random with N = 1..%d, not '%s'\n", MAX_PLAYERS, val);
+            return 2;
+        }
+        a->seats[n - 1] = kind;
+    } else if (!strcmp(s, "--time")) {
+        double d = strtod(val, &end);
+        if (end == val || *end || !(d >= 0 && d <= 86400)) {
+            fprintf(stderr, "varia: bad --time '%s' (seconds, 0..86400)\n", val);
+            return 2;
+        }
+        a->seconds = d;
+    } else if (!strcmp(s, "--depth") || !strcmp(s, "--games")) {
+        long n = strtol(val, &end, 10);
+        long hi = s[2] == 'd' ? MAX_PLY - 8 : 100000;
+        if (end == val || *end || n < 1 || n > hi) {
+            fprintf(stderr, "varia: bad %s '%s' (1..%ld)\n", s, val, hi);
+            return 2;
+        }
+        if (s[2] == 'd') a->depth = (int)n;
+        else a->games = (int)n;
+    } else if (!strcmp(s, "--seed")) {
+        long long n = strtoll(val, &end, 10);
+        if (end == val || *end || n < 0) {
+            fprintf(stderr, "varia: bad --seed '%s' (a number >= 0)\n", val);
+            return 2;
+        }
+        a->seed = n;
+    } else {
+        a->load = val;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         print_main_help(stderr);
@@ -349,8 +577,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     Args a = {0};
+    a.argv0 = argv[0];
+    a.seconds = -1;
+    a.seed = 1;
+    for (int p = 0; p < MAX_PLAYERS; p++) a.seats[p] = -1;
     for (int i = 2; i < argc; i++) {
         const char *s = argv[i];
+        int vr = parse_play_flag(&a, argc, argv, &i);
+        if (vr == 2) return 2;
+        if (vr == 1) continue;
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) a.help = true;
         else if (!strcmp(s, "--divide")) a.divide = true;
         else if (!strcmp(s, "--general")) a.general = true;
@@ -390,7 +625,7 @@ int main(int argc, char **argv) {
         print_usage(c, stdout);
         return 0;
     }
-    if (!a.file && c->run != cmd_help) {
+    if (!a.file && !c->file_optional) {
         print_usage(c, stderr);
         return 2;
     }

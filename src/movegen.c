@@ -136,9 +136,93 @@ bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     return gen_owner(pos, board_mover(pos), out, fault);
 }
 
-/* Fast attack test: does a piece of `attacker` with ray-described captures reach c? */
-static bool attacked_by_rays(const Position *pos, Cell c, int attacker) {
+/* Is there an unfrozen piece of type t and owner o first on the way back from `from` along
+ * the reverse of dir (over empty cells)? That piece can slide to `from` along dir. */
+static bool slider_reaches(const Position *pos, Cell from, int dir, Piece want) {
     const Variant *v = pos->v;
+    int back = v->dirs[dir].reverse;
+    if (back < 0) return false;
+    for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
+        Piece p = pos->cell[s];
+        if (!p) continue;
+        return PIECE_KIND(p) == want && can_move(pos, s);
+    }
+    return false;
+}
+
+static bool on_board_same(const Variant *v, Cell a, Cell b) { return v->cells[a].board == v->cells[b].board; }
+
+/* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
+ * from the victim's cell c. */
+static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker) {
+    const Variant *v = pos->v;
+    int d = cp->dir, back = v->dirs[d].reverse;
+    switch ((CaptureMethod)cp->method) {
+    case CAP_WITHDRAW: {
+        /* the withdrawer stands next to c and steps away from it along d */
+        Cell a = variant_step(v, c, d);
+        if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want || !can_move(pos, a)) return false;
+        Cell first = variant_step(v, a, d);
+        return first != NO_CELL && !pos->cell[first];
+    }
+    case CAP_PINCER:
+        /* it lands on c-e (empty) with a friend of its own on c+e, for an orthogonal e */
+        for (int i = 0; i < 4; i++) {
+            int e = v->orth_dirs[i];
+            Cell partner = variant_step(v, c, e);
+            Cell land = v->dirs[e].reverse >= 0 ? variant_step(v, c, v->dirs[e].reverse) : NO_CELL;
+            if (partner == NO_CELL || land == NO_CELL || pos->cell[land] || !pos->cell[partner] ||
+                PIECE_OWNER(pos->cell[partner]) != attacker)
+                continue;
+            if (slider_reaches(pos, land, d, want)) return true;
+        }
+        return false;
+    case CAP_COORDINATE: {
+        /* it lands on c's row or column, where that line crosses its own royal's column or row */
+        Cell king = board_royal(pos, attacker);
+        if (king == NO_CELL || !on_board_same(v, king, c)) return false;
+        const CellInfo *k = &v->cells[king], *ci = &v->cells[c];
+        const Board *bd = &v->boards[ci->board];
+        if (k->x == ci->x && k->y == ci->y) return false;
+        if (k->y == ci->y) { /* land in c's column, off the king's row */
+            for (int y = 0; y < bd->height; y++) {
+                Cell land = bd->at[y][ci->x];
+                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, d, want)) return true;
+            }
+        }
+        if (k->x == ci->x) { /* land in c's row, off the king's column */
+            for (int x = 0; x < bd->width; x++) {
+                Cell land = bd->at[ci->y][x];
+                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, d, want)) return true;
+            }
+        }
+        return false;
+    }
+    case CAP_LEAP: {
+        /* the leaper lands just past c, having come along d over empty cells and single
+         * jumpable enemies (each followed by an empty cell) */
+        Cell land = variant_step(v, c, d);
+        if (land == NO_CELL || pos->cell[land] || back < 0) return false;
+        Cell next = c;
+        for (Cell s = variant_step(v, c, back); s != NO_CELL; next = s, s = variant_step(v, s, back)) {
+            Piece p = pos->cell[s];
+            if (!p) continue;
+            if (PIECE_KIND(p) == want) return can_move(pos, s);
+            bool jumpable = PIECE_OWNER(p) != attacker && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
+                            !pos->cell[next];
+            if (!jumpable) return false;
+        }
+        return false;
+    }
+    }
+    return false;
+}
+
+/* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
+ * rays and patterns, capture a piece of type victim_type standing on c? */
+static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type) {
+    const Variant *v = pos->v;
+    uint32_t vbit = 1u << victim_type;
     for (int t = 0; t < v->ntypes; t++) {
         const PieceType *pt = &v->types[t];
         if (!pt->fast_attack) continue;
@@ -151,6 +235,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker) {
         const PieceProgram *pp = &pt->per_owner[attacker];
         for (int i = 0; i < pp->natk; i++) {
             const Ray *r = &pp->atk[i];
+            if (!(r->victims & vbit)) continue;
             int back = v->dirs[r->dir].reverse;
             Cell s = c;
             int range = r->range;
@@ -165,16 +250,18 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker) {
                 if (!r->slide) break;
             }
         }
+        for (int i = 0; i < pp->npatterns; i++)
+            if ((pp->patterns[i].victims & vbit) &&
+                pattern_captures(pos, &pp->patterns[i], c, want, attacker))
+                return true;
     }
     return false;
 }
 
 /* General attack test: run the capturing programs of `attacker` and look for a move that
- * removes or replaces the piece on c. */
+ * removes or lands on the piece on c. */
 static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
     const Variant *v = pos->v;
-    MoveList local;
-    MoveList *ml = &local;
     for (int w = 0; w < CELL_WORDS; w++) {
         uint64_t bits = pos->occ[attacker][w];
         while (bits) {
@@ -184,17 +271,8 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
             if (movegen_fast_enabled && pt->fast_attack) continue;
             const PieceProgram *pp = &pt->per_owner[attacker];
             if (!pp->may_capture || !can_move(pos, from)) continue;
-            ml->count = 0;
             VmFault f = {0};
-            vm_run(&pp->prog, pos, from, attacker, ml, &f);
-            for (int i = 0; i < ml->count; i++) {
-                const Move *m = &ml->moves[i];
-                for (int k = 0; k < m->nfx; k++) {
-                    const Effect *e = &m->fx[k];
-                    if ((e->kind == FX_REMOVE && e->a == c) || (e->kind == FX_MOVE && e->b == c))
-                        return true;
-                }
-            }
+            if (vm_captures(&pp->prog, pos, from, attacker, c, &f)) return true;
         }
     }
     return false;
@@ -213,7 +291,8 @@ bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
         for (int w = 0; w < CELL_WORDS; w++)
             if (pos->occ[o][w]) { any = true; break; }
         if (!any) continue;
-        if (movegen_fast_enabled && attacked_by_rays(pos, c, o)) {
+        int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
+        if (movegen_fast_enabled && attacked_by_rays(pos, c, o, victim_type)) {
             if (placed) board_put(pos, c, old);
             return true;
         }

@@ -129,10 +129,6 @@ static int outcome_score(Searcher *s, const GameResult *r, int ply) {
     return w > 0 ? SEARCH_MATE - ply : w < 0 ? -(SEARCH_MATE - ply) : 0;
 }
 
-static int rule_score(ResultKind k, int ply) {
-    return k == RESULT_WIN ? SEARCH_MATE - ply : k == RESULT_LOSS ? -(SEARCH_MATE - ply) : 0;
-}
-
 static void check_time(Searcher *s) {
     if (search_interrupt) s->stop = true;
     else if (s->timed && elapsed(&s->start) >= s->limit) s->stop = true;
@@ -184,6 +180,33 @@ static void pick(Searcher *s, int ply, int i) {
 
 /* ---- the search -------------------------------------------------------------------------------- */
 
+/* Pseudo-legal moves (restricted to the captures a must-capture rule demands). Legality is
+ * tested lazily, after making a move, so moves cut off are never tested. */
+static void generate(Searcher *s, MoveList *ml) {
+    VmFault f = {0};
+    movegen_pseudo(&s->pos, ml, &f);
+    Cell forced[MAX_FORCED];
+    int nforced = movegen_forced(&s->pos, forced);
+    if (!nforced) return;
+    int n = 0;
+    for (int i = 0; i < ml->count; i++)
+        if (movegen_captures_all(&ml->moves[i], forced, nforced)) ml->moves[n++] = ml->moves[i];
+    ml->count = n;
+}
+
+/* Makes m; false (and nothing made) when the history is full or m leaves the mover's royal
+ * piece capturable. */
+static bool make_legal(Searcher *s, const Move *m) {
+    Position *pos = &s->pos;
+    int mover = board_mover(pos);
+    if (!board_make(pos, m)) return false;
+    if (s->v->forbid_royal_capture && movegen_in_check(pos, mover)) {
+        board_unmake(pos);
+        return false;
+    }
+    return true;
+}
+
 static int qsearch(Searcher *s, int alpha, int beta, int ply);
 static int search_node(Searcher *s, int depth, int alpha, int beta, int ply);
 
@@ -197,17 +220,11 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     Position *pos = &s->pos;
     if ((++s->nodes & (CHECK_EVERY - 1)) == 0) check_time(s);
     if (s->stop) return 0;
-    MoveList *ml = list_at(s, ply);
-    VmFault f = {0};
-    movegen_legal(pos, ml, &f);
-    if (ml->count == 0) {
-        GameResult r;
-        gameend_check(pos, &r);
-        return outcome_score(s, &r, ply);
-    }
     int stand = evaluate(s);
     if (ply >= MAX_PLY - 1 || stand >= beta) return stand;
     if (stand > alpha) alpha = stand;
+    MoveList *ml = list_at(s, ply);
+    generate(s, ml);
     /* only captures and promotions: the position is quiet when none is left */
     int n = 0;
     for (int i = 0; i < ml->count; i++)
@@ -218,7 +235,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
         const Move *m = &ml->moves[i];
-        if (!board_make(pos, m)) continue;
+        if (!make_legal(s, m)) continue;
         bool same = team(s, board_mover(pos)) == mover_team;
         int val = same ? qsearch(s, alpha, beta, ply + 1) : -qsearch(s, -beta, -alpha, ply + 1);
         board_unmake(pos);
@@ -256,35 +273,30 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         }
     }
 
-    MoveList *ml = list_at(s, ply);
-    VmFault f = {0};
-    movegen_legal(pos, ml, &f);
-    if (ml->count == 0) {
-        GameResult r;
-        gameend_check(pos, &r);
-        return outcome_score(s, &r, ply);
-    }
-    if (v->nmove && pos->halfmove >= v->nmove * v->nturns) return rule_score(v->on_nmove, ply);
-    if (pos->halfmove == 0 && v->nmaterial) {
+    /* end conditions other than "no legal move" (which shows after the move loop) */
+    if ((v->nmove && pos->halfmove >= v->nmove * v->nturns) || (pos->halfmove == 0 && v->nmaterial)) {
         GameResult r;
         gameend_check(pos, &r);
         if (r.over) return outcome_score(s, &r, ply);
     }
+    MoveList *ml = list_at(s, ply);
+    generate(s, ml);
 
     score_moves(s, ply, hash_move);
     int mover_team = team(s, board_mover(pos));
-    int best = -INF;
+    int best = -INF, legal = 0;
     uint32_t best_sig = 0;
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
         Move *m = &ml->moves[i];
         bool quiet = !(m->flags & MOVE_CAPTURE) && m->promo == NO_TYPE;
-        if (!board_make(pos, m)) continue;
+        if (!make_legal(s, m)) continue;
+        legal++;
         bool same = team(s, board_mover(pos)) == mover_team;
         int ext = (ply < 2 * s->iter_depth && gives_check(s)) ? 1 : 0;
         int d = depth - 1 + ext;
         int val;
-        if (i == 0) val = child(s, same, d, alpha, beta, ply + 1);
+        if (legal == 1) val = child(s, same, d, alpha, beta, ply + 1);
         else {
             /* principal variation search: prove the move is no better with a null window */
             val = child(s, same, d, alpha, alpha + 1, ply + 1);
@@ -311,7 +323,11 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
             break;
         }
     }
-    if (best == -INF) return evaluate(s); /* history full: nothing could be made */
+    if (legal == 0) {
+        GameResult r;
+        gameend_check(pos, &r);
+        return r.over ? outcome_score(s, &r, ply) : evaluate(s); /* (not over: history full) */
+    }
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     tt_store(&s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
     return best;

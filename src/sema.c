@@ -2,13 +2,43 @@
  * reported with its location. Programs are compiled afterwards by compile.c. */
 #include "sema.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "source.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
 static void copy_name(char *dst, size_t cap, const char *src) {
     snprintf(dst, cap, "%s", src ? src : "");
+}
+
+static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-'; }
+
+/* The parser keeps one location per item; this finds `word` in the item's first line, after
+ * the item's first word, so that a message points at the offending name. */
+SrcLoc sema_word_loc(const Sema *s, SrcLoc item, const char *word) {
+    const struct Source *src = s->sink->source;
+    size_t len = 0, wl = word ? strlen(word) : 0;
+    const char *line = src && item.line > 0 ? source_line(src, item.line, &len) : NULL;
+    if (!line || !wl || item.col < 1) return item;
+    size_t end = item.end_line == item.line && item.end_col > 0 && (size_t)item.end_col < len ? (size_t)item.end_col : len;
+    size_t i = (size_t)item.col - 1;
+    while (i < end && name_char(line[i])) i++;
+    for (; i + wl <= end; i++) {
+        if (memcmp(line + i, word, wl) || (i > 0 && name_char(line[i - 1])) || (i + wl < len && name_char(line[i + wl])))
+            continue;
+        return (SrcLoc){.file = item.file, .line = item.line, .col = (int)i + 1, .end_line = item.line, .end_col = (int)(i + wl)};
+    }
+    return item;
+}
+
+/* Same for a number written in the item. */
+static SrcLoc num_loc(const Sema *s, SrcLoc item, long num) {
+    char text[24];
+    snprintf(text, sizeof text, "%ld", num);
+    return sema_word_loc(s, item, text);
 }
 
 static const Ast *kid(const Ast *n, int i) { return (n && i < n->nkids) ? n->kids[i] : NULL; }
@@ -52,7 +82,17 @@ int sema_cell(Sema *s, const Ast *n) {
     if (n->text2) snprintf(full, sizeof full, "%s:%s", n->text2, n->text);
     else snprintf(full, sizeof full, "%s", n->text);
     int c = variant_cell_by_name(s->v, full);
-    if (c < 0) diag_error(s->sink, n->loc, "unknown cell '%s'", full);
+    if (c >= 0) return c;
+    /* with several boards, a bare "e4" needs its board: suggest one that has it */
+    for (int b = 0; b < s->v->nboards && !n->text2 && s->v->nboards > 1; b++) {
+        char guess[64];
+        snprintf(guess, sizeof guess, "%s:%s", s->v->boards[b].name, n->text);
+        if (s->v->boards[b].name[0] && variant_cell_by_name(s->v, guess) >= 0) {
+            diag_error(s->sink, n->loc, "unknown cell '%s' (with several boards, name the board: '%s')", full, guess);
+            return -1;
+        }
+    }
+    diag_error(s->sink, n->loc, "unknown cell '%s'", full);
     return c;
 }
 
@@ -213,7 +253,7 @@ static void declare_board(Sema *s, const Ast *n) {
     }
     long w = n->num[0], h = n->num[1];
     if (w < 1 || h < 1 || w > MAX_BOARD_DIM || h > MAX_BOARD_DIM) {
-        diag_error(s->sink, n->loc, "board size %ldx%ld is out of range (limit is %dx%d)", w, h,
+        diag_error(s->sink, n->loc, "board size %ldx%ld is out of range (1x1 to %dx%d)", w, h,
                    MAX_BOARD_DIM, MAX_BOARD_DIM);
         return;
     }
@@ -223,7 +263,11 @@ static void declare_board(Sema *s, const Ast *n) {
     }
     Board *b = &v->boards[v->nboards];
     copy_name(b->name, sizeof b->name, n->text ? n->text : "");
-    if (n->text && board_by_name(v, n->text) >= 0) diag_error(s->sink, n->loc, "board '%s' declared twice", n->text);
+    /* cells of several boards are named "board:e4" */
+    if (!n->text && v->nboards > 0) diag_error(s->sink, n->loc, "a second board needs a name (board NAME WxH)");
+    if (n->text && v->nboards > 0 && !v->boards[0].name[0])
+        diag_error(s->sink, n->loc, "the first board needs a name too, when there are several");
+    if (n->text && board_by_name(v, n->text) >= 0) diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "board '%s' declared twice", n->text);
     b->width = (int)w;
     b->height = (int)h;
     b->first_cell = v->ncells;
@@ -337,7 +381,7 @@ static void declare_zone(Sema *s, const Ast *n) {
     for (int i = 0; i < v->nzones; i++)
         if (!strcmp(v->zones[i].name, n->text)) zi = i;
     if (zi >= 0 && n->sub != ZONE_FOR) {
-        diag_error(s->sink, n->loc, "zone '%s' declared twice", n->text);
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "zone '%s' declared twice", n->text);
         return;
     }
     if (zi < 0) {
@@ -353,7 +397,7 @@ static void declare_zone(Sema *s, const Ast *n) {
     for (int i = 0; i < n->nkids; i++) zone_cells(s, n->kids[i], bits);
     for (int o = 0; o < v->nowners; o++) {
         if (n->sub == ZONE_FOR) {
-            int p = sema_player(s, n->text2, n->loc);
+            int p = sema_player(s, n->text2, sema_word_loc(s, n->loc, n->text2));
             if (p < 0) return;
             if (p != o) continue;
         }
@@ -412,13 +456,13 @@ static int option_index(const Variant *v, const char *name) {
 static bool when_holds(Sema *s, const Ast *n) {
     int oi = option_index(s->v, n->text);
     if (oi < 0) {
-        diag_error(s->sink, n->loc, "unknown option '%s'", n->text);
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "unknown option '%s'", n->text);
         return false;
     }
     const OptionDef *od = &s->v->options[oi];
     for (int k = 0; k < od->nvalues; k++)
         if (!strcmp(od->values[k], n->text2)) return k == od->value;
-    diag_error(s->sink, n->loc, "option '%s' has no value '%s'", n->text, n->text2);
+    diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "option '%s' has no value '%s'", n->text, n->text2);
     return false;
 }
 
@@ -437,7 +481,7 @@ static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int dept
         for (int k = 0; k < s->nmacros; k++)
             if (!strcmp(s->macros[k]->text, it->text)) m = s->macros[k];
         if (!m) {
-            diag_error(s->sink, it->loc, "unknown macro '%s'", it->text);
+            diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown macro '%s'", it->text);
             continue;
         }
         if (it->nkids != m->num[0]) {
@@ -468,7 +512,7 @@ static void declare_piece(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->ntypes; i++)
         if (!strcmp(v->types[i].name, n->text)) {
-            diag_error(s->sink, n->loc, "piece '%s' declared twice", n->text);
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "piece '%s' declared twice", n->text);
             return;
         }
     if (v->ntypes >= MAX_PIECE_TYPES) {
@@ -518,7 +562,10 @@ static void piece_attributes(Sema *s, int t) {
         default: break;
         }
     }
-    if (!pt->letter) diag_error(s->sink, s->pieces[t]->loc, "piece '%s' has no letter", pt->name);
+    bool has_letter = false;
+    for (int i = 0; i < items->nkids; i++) has_letter = has_letter || items->kids[i]->kind == AST_LETTER;
+    /* a bad letter was reported already */
+    if (!has_letter) diag_error(s->sink, sema_word_loc(s, s->pieces[t]->loc, pt->name), "piece '%s' has no letter", pt->name);
     if (pt->royal) v->has_royal = true;
 }
 
@@ -553,7 +600,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
 static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {
     Variant *v = s->v;
     if (option_index(v, n->text) >= 0) {
-        diag_error(s->sink, n->loc, "option '%s' declared twice", n->text);
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "option '%s' declared twice", n->text);
         return;
     }
     if (v->noptions >= MAX_OPTIONS) {
@@ -570,7 +617,7 @@ static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings,
         for (int i = 0; i < od->nvalues; i++)
             if (!strcmp(od->values[i], n->text2)) od->value = i;
         if (od->value < 0) {
-            diag_error(s->sink, n->loc, "default '%s' is not a value of option '%s'", n->text2, n->text);
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "default '%s' is not a value of option '%s'", n->text2, n->text);
             od->value = 0;
         }
     }
@@ -611,12 +658,12 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE: v->on_stalemate = r; break;
     case END_REPETITION:
-        if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, n->loc, "repetition count %ld is out of range (2..100)", n->num[0]);
+        if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
         v->repetition = (int)n->num[0];
         v->on_repetition = r;
         break;
     case END_NMOVE:
-        if (n->num[0] < 1 || n->num[0] > 1000) diag_error(s->sink, n->loc, "move count %ld is out of range (1..1000)", n->num[0]);
+        if (n->num[0] < 1 || n->num[0] > 1000) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "move count %ld is out of range (1..1000)", n->num[0]);
         v->nmove = (int)n->num[0];
         v->on_nmove = r;
         break;
@@ -678,12 +725,12 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         switch (it->kind) {
         case AST_VERSION:
             have_version = true;
-            if (it->num[0] != 1) diag_error(s->sink, it->loc, "unsupported rule-file version %ld (this Varia reads version 1)", it->num[0]);
+            if (it->num[0] != 1) diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "unsupported rule-file version %ld (this Varia reads version 1)", it->num[0]);
             break;
         case AST_GAME: free(v->title); v->title = xstrdup(it->text); break;
         case AST_PLAYERS:
             if (players) diag_error(s->sink, it->loc, "players declared twice");
-            players = it;
+            else players = it; /* the first one counts: its own errors are reported too */
             break;
         case AST_MACRO:
             if (s->nmacros < (int)ARRAY_LEN(s->macros)) s->macros[s->nmacros++] = it;
@@ -718,9 +765,9 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         switch (it->kind) {
         case AST_BOARD: declare_board(s, it); break;
         case AST_ORIENTATION: {
-            int p = sema_player(s, it->text, it->loc);
+            int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
             int o = orientation_by_name(it->text2);
-            if (o < 0) diag_error(s->sink, it->loc, "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180 or rot270)", it->text2);
+            if (o < 0) diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180 or rot270)", it->text2);
             if (p >= 0 && o >= 0) v->orient[p] = (Orientation)o;
             break;
         }
@@ -739,7 +786,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         case AST_DIRECTION: {
             int d = sema_vector_dir(s, (int)it->num[0], (int)it->num[1], it->loc);
             if (d >= 0) {
-                if (v->dirs[d].name[0]) diag_error(s->sink, it->loc, "direction (%ld,%ld) already named '%s'", it->num[0], it->num[1], v->dirs[d].name);
+                if (v->dirs[d].name[0]) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "direction (%ld,%ld) already named '%s'", it->num[0], it->num[1], v->dirs[d].name);
                 else copy_name(v->dirs[d].name, sizeof v->dirs[d].name, it->text);
             }
             break;
@@ -791,7 +838,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         case AST_POSITION_FIELDS: declare_position_fields(s, it); break;
         case AST_END: declare_end(s, it); break;
         case AST_FORBID:
-            if (strcmp(it->text, "royal-capture")) diag_error(s->sink, it->loc, "unknown rule '%s' (expected royal-capture)", it->text);
+            if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
             else v->forbid_royal_capture = it->sub != 0;
             break;
         default: break;

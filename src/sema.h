@@ -39,6 +39,9 @@ int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc);
 /* Turns a vector / a cell from player 0's frame into owner's frame. */
 void sema_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy);
 Cell sema_orient_cell(const Variant *v, Orientation o, Cell c);
+/* The place of `word` within an item (the parser locates whole items): for messages about one
+ * name or number in it. Falls back to the item's own location. */
+SrcLoc sema_word_loc(const Sema *s, SrcLoc item, const char *word);
 /* Lookups; each reports an error at loc and returns -1 when the name is unknown. */
 int sema_piece(Sema *s, const char *name, SrcLoc loc);
 int sema_zone(Sema *s, const char *name, SrcLoc loc);

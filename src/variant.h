@@ -45,7 +45,18 @@ typedef struct Ray {
     uint8_t slide;           /* 1 = continues over empty cells */
     uint8_t range;           /* slides: at most this many steps; 0 = unlimited */
     uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint32_t victims;        /* attack rays: the types it can capture */
 } Ray;
+
+/* A capture made by moving (not by landing on the victim), as the attack test checks it
+ * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP } CaptureMethod;
+
+typedef struct CapturePattern {
+    uint8_t method;          /* CaptureMethod */
+    uint8_t dir;             /* direction of the capturing move */
+    uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
+} CapturePattern;
 
 typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
@@ -56,6 +67,8 @@ typedef struct PieceProgram {
     Ray gen[MAX_DIRECTIONS];
     int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
     Ray atk[MAX_DIRECTIONS];
+    int npatterns;           /* ... and every capture by moving as a pattern */
+    CapturePattern patterns[MAX_PATTERNS];
 } PieceProgram;
 
 typedef struct PieceType {

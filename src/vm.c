@@ -83,7 +83,21 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     return true;
 }
 
-bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+/* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
+ * whether some move would capture the piece on target, and stops at the first that does.
+ * Returns RUN_DONE, RUN_FOUND or RUN_FAULT. */
+enum { RUN_DONE, RUN_FOUND, RUN_FAULT };
+
+static inline bool captures_target(const Effect *pending, int npending, Cell cur, Cell origin, Cell target) {
+    if (cur == target && cur != origin) return true;
+    for (int i = 0; i < npending; i++)
+        if ((pending[i].kind == FX_REMOVE && pending[i].a == target) || (pending[i].kind == FX_MOVE && pending[i].b == target))
+            return true;
+    return false;
+}
+
+static inline int run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
+                      VmFault *fault) {
     const Variant *v = pos->v;
     const uint8_t *code = prog->code;
     Choice stack[MAX_FORKS];
@@ -99,7 +113,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
     long budget = VM_STEP_BUDGET;
 
     for (;;) {
-        if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, "step budget exceeded");
+        if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, "step budget exceeded"), RUN_FAULT;
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (unlikely(trace_fn != NULL)) trace_fn(prog, pc, cur, flag, trace_user);
         Opcode op = (Opcode)code[pc];
@@ -115,7 +129,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
         switch (op) {
         case OP_HALT:
         fail:
-            if (nchoices == 0) return true;
+            if (nchoices == 0) return RUN_DONE;
             {
                 Choice *c = &stack[--nchoices];
                 pc = c->pc;
@@ -128,7 +142,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
             }
             break;
         case OP_FORK:
-            if (unlikely(nchoices >= MAX_FORKS)) return fault_at(fault, prog, at, "too many open choices");
+            if (unlikely(nchoices >= MAX_FORKS)) return fault_at(fault, prog, at, "too many open choices"), RUN_FAULT;
             {
                 Choice *c = &stack[nchoices++];
                 c->pc = a;
@@ -177,11 +191,11 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
-            if (unlikely(nmarks >= MAX_MARKS)) return fault_at(fault, prog, at, "mark stack overflow");
+            if (unlikely(nmarks >= MAX_MARKS)) return fault_at(fault, prog, at, "mark stack overflow"), RUN_FAULT;
             marks[nmarks++] = cur;
             break;
         case OP_BACK:
-            if (unlikely(nmarks == 0)) return fault_at(fault, prog, at, "back without mark");
+            if (unlikely(nmarks == 0)) return fault_at(fault, prog, at, "back without mark"), RUN_FAULT;
             cur = marks[--nmarks];
             break;
         case OP_CAPTURE:
@@ -189,7 +203,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
         case OP_SETEP:
         case OP_CASCADE: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return fault_at(fault, prog, at, "too many effects in one move");
+                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
@@ -203,7 +217,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
             Cell c = variant_step(v, origin, a);
             if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) &&
                 !record_capture(pending, &npending, c))
-                return fault_at(fault, prog, at, "too many effects in one move");
+                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
             break;
         }
         case OP_PINCER:
@@ -217,7 +231,7 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
                     PIECE_OWNER(pos->cell[partner]) != owner)
                     continue;
                 if (!record_capture(pending, &npending, victim))
-                    return fault_at(fault, prog, at, "too many effects in one move");
+                    return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
             }
             break;
         case OP_COORD: {
@@ -230,11 +244,15 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
             for (int i = 0; i < 2; i++)
                 if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, v->typesets[a]) &&
                     !record_capture(pending, &npending, corners[i]))
-                    return fault_at(fault, prog, at, "too many effects in one move");
+                    return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
             break;
         }
         case OP_CHANGE: change = a; break;
         case OP_ADD: {
+            if (target != NO_CELL) {
+                if (captures_target(pending, npending, cur, origin, target)) return RUN_FOUND;
+                break;
+            }
             bool ok = true;
             const PromoSet *ps = a ? &v->promos[a] : NULL;
             if (ps && zone_has(&v->zones[ps->zone], owner, cur)) {
@@ -244,12 +262,20 @@ bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList
             } else {
                 ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE);
             }
-            if (unlikely(!ok)) return fault_at(fault, prog, at, "too many moves in one position");
+            if (unlikely(!ok)) return fault_at(fault, prog, at, "too many moves in one position"), RUN_FAULT;
             break;
         }
         case OP__COUNT:
         default:
-            return fault_at(fault, prog, at, "bad opcode");
+            return fault_at(fault, prog, at, "bad opcode"), RUN_FAULT;
         }
     }
+}
+
+bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+    return run(prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
+}
+
+bool vm_captures(const Program *prog, Position *pos, Cell origin, int owner, Cell target, VmFault *fault) {
+    return run(prog, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
 }

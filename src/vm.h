@@ -17,6 +17,10 @@ typedef struct VmFault {
  * fills *fault (first fault wins) and returns false; moves emitted so far stay in `out`. */
 bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
 
+/* Does some move of the program capture (remove, or land on) the piece on target? Stops at
+ * the first such move and builds no Move records: the attack test's fast question. */
+bool vm_captures(const Program *prog, Position *pos, Cell origin, int owner, Cell target, VmFault *fault);
+
 /* Optional trace hook: when set, called before every instruction (used by `varia trace`). */
 typedef void (*VmTraceFn)(const Program *prog, int pc, Cell cur, bool flag, void *user);
 void vm_set_trace(VmTraceFn fn, void *user);

@@ -17,6 +17,7 @@ static void legal_text(Position *pos, char *out, size_t cap) {
     }
 }
 
+
 static uint64_t rng(uint64_t *s) {
     *s ^= *s << 13;
     *s ^= *s >> 7;
@@ -24,22 +25,19 @@ static uint64_t rng(uint64_t *s) {
     return *s;
 }
 
-/* Random games from the start and from Kiwipete: at every position both paths must give the
- * same legal moves and the same check status. */
-static void test_movegen_fast_and_general_agree(void **state) {
-    (void)state;
-    Variant *v = load_rules("rules/chess.rules");
+/* Random games from the given starts: at every position both paths (ray/pattern tables and
+ * programs) must give the same legal moves and the same check status. Returns positions seen. */
+static int compare_paths(const char *rules, const char *const *starts, int nstarts, int games, int plies) {
+    Variant *v = load_rules(rules);
     Position pos;
     board_init(&pos, v);
-    static char fast[8192], general[8192];
+    static char fast[16384], general[16384];
     static MoveList ml;
     uint64_t seed = 12345;
-    const char *starts[] = {v->setup, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
     int positions = 0;
-    for (int game = 0; game < 60; game++) {
-        set_fen(&pos, starts[game % 3]);
-        for (int ply = 0; ply < 80; ply++) {
+    for (int game = 0; game < games; game++) {
+        set_fen(&pos, starts[game % nstarts] ? starts[game % nstarts] : v->setup);
+        for (int ply = 0; ply < plies; ply++) {
             movegen_fast_enabled = true;
             legal_text(&pos, fast, sizeof fast);
             bool check_fast = movegen_in_check(&pos, board_mover(&pos));
@@ -47,6 +45,11 @@ static void test_movegen_fast_and_general_agree(void **state) {
             legal_text(&pos, general, sizeof general);
             bool check_general = movegen_in_check(&pos, board_mover(&pos));
             movegen_fast_enabled = true;
+            if (strcmp(fast, general) != 0) {
+                char fen[512];
+                fen_write(&pos, fen, sizeof fen);
+                print_error("%s: paths differ at %s\nfast:    %s\ngeneral: %s\n", rules, fen, fast, general);
+            }
             assert_string_equal(fast, general);
             assert_int_equal(check_fast, check_general);
             positions++;
@@ -57,9 +60,31 @@ static void test_movegen_fast_and_general_agree(void **state) {
             assert_true(board_is_ok(&pos));
         }
     }
-    assert_true(positions > 2000);
     board_free(&pos);
     variant_free(v);
+    return positions;
+}
+
+static void test_movegen_fast_and_general_agree_chess(void **state) {
+    (void)state;
+    const char *starts[] = {NULL, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
+    assert_true(compare_paths("rules/chess.rules", starts, 3, 60, 80) > 2000);
+}
+
+static void test_movegen_fast_and_general_agree_ultima(void **state) {
+    (void)state;
+    /* the start and the rules page's diagrams, which are full of captures by moving */
+    const char *starts[] = {NULL, "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "8/2b4K/2q5/3p1N1p/8/8/2R5/k7 w 0",
+                            "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0", "7k/8/8/3Qr3/8/8/8/K7 w 0",
+                            "7k/8/8/r3pP2/2n5/8/B7/K7 w 0", "7k/8/8/p4r2/4K3/8/8/8 w 0"};
+    assert_true(compare_paths("rules/ultima.rules", starts, 7, 42, 60) > 1500);
+}
+
+static void test_movegen_fast_and_general_agree_ultimate_battle(void **state) {
+    (void)state;
+    const char *starts[] = {NULL};
+    assert_true(compare_paths("rules/ultimate-battle.rules", starts, 1, 30, 80) > 1000);
 }
 
 static void test_movegen_start_position_has_20_moves(void **state) {
@@ -122,7 +147,9 @@ int main(void) {
         cmocka_unit_test(test_movegen_start_position_has_20_moves),
         cmocka_unit_test(test_movegen_castling_through_check_is_illegal),
         cmocka_unit_test(test_movegen_en_passant_and_promotion),
-        cmocka_unit_test(test_movegen_fast_and_general_agree),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
 }

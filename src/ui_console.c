@@ -1,0 +1,999 @@
+/* ui_console.c - the console game: board drawing, move and command input, the game loop with
+ * human and computer seats, save/load, and self-play. Everything is driven by the Variant:
+ * any number of players and boards, holes, the rule file's letters and glyphs. */
+#include "ui_console.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef VARIA_READLINE
+#include <readline/history.h>
+#include <readline/readline.h>
+#endif
+
+#include "fen.h"
+#include "gameend.h"
+#include "notation.h"
+#include "savegame.h"
+#include "search.h"
+#include "source.h"
+
+#define TT_MB 64
+
+static const char *const seat_names[SEAT__COUNT] = {"human", "ai", "greedy", "random"};
+
+int ui_seat_kind(const char *name) {
+    for (int i = 0; i < SEAT__COUNT; i++)
+        if (!strcmp(name, seat_names[i])) return i;
+    return -1;
+}
+
+const char *ui_seat_name(int kind) { return kind >= 0 && kind < SEAT__COUNT ? seat_names[kind] : "?"; }
+
+/* ---- the game -------------------------------------------------------------------------------- */
+
+typedef struct Game {
+    Variant *v;
+    char *rules;                     /* path, owned */
+    Position pos;
+    char start[4096];                /* position text of the start */
+    Move *moves;                     /* played from the start: moves[0..pos.ply) */
+    int nmoves;
+    Move *redo;                      /* undone moves, last undone at the top */
+    int nredo;
+    Searcher *search;
+    int seats[MAX_PLAYERS];
+    double seconds;
+    int depth;
+    uint64_t seed, rng;
+    bool over;                       /* the game has ended (rules, resignation or agreement) */
+    int winner;                      /* player, or -1 */
+    int loser;                       /* player who lost when there is no single winner, or -1 */
+    char reason[48];
+    bool paused;                     /* computer seats wait (after Ctrl-C) until 'ai' or a move */
+    bool flip, utf8, colour, tty_in, tty_out;
+} Game;
+
+static void game_free_variant(Game *g) {
+    search_free(g->search);
+    g->search = NULL;
+    if (g->v) board_free(&g->pos);
+    variant_free(g->v);
+    g->v = NULL;
+    free(g->rules);
+    g->rules = NULL;
+}
+
+/* Loads a rule file with its diagnostics on stderr; NULL on error. */
+static Variant *load_rules(const char *path, const OptionSetting *opts, int nopts) {
+    DiagSink sink;
+    diag_init(&sink);
+    const char *err = NULL;
+    Source *src = source_load(path, &err);
+    if (!src) {
+        fprintf(stderr, "%s: error: cannot read rule file: %s\n", path, err ? err : "unknown error");
+        diag_free(&sink);
+        return NULL;
+    }
+    Variant *v = variant_load_source(src, opts, nopts, &sink);
+    diag_render(&sink, stderr);
+    sink.source = NULL;
+    diag_free(&sink);
+    source_free(src);
+    return v;
+}
+
+/* Takes ownership of v: the game now plays it, from its start position. */
+static void game_set_variant(Game *g, Variant *v, const char *rules) {
+    game_free_variant(g);
+    g->v = v;
+    g->rules = xstrdup(rules);
+    board_init(&g->pos, v);
+    g->search = search_new(v, TT_MB);
+}
+
+static void game_update_result(Game *g) {
+    GameResult r;
+    gameend_check(&g->pos, &r);
+    g->over = r.over;
+    g->winner = r.over ? r.winner : -1;
+    g->loser = -1;
+    snprintf(g->reason, sizeof g->reason, "%s", r.over && r.reason ? r.reason : "");
+    if (r.over && r.winner < 0 && g->v->nplayers > 2) {
+        /* more than two players: the rule's loss names the loser, not a winner */
+        ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate
+                       : !strcmp(r.reason, "stalemate") ? g->v->on_stalemate : RESULT_DRAW;
+        if (k == RESULT_LOSS) g->loser = board_mover(&g->pos);
+        else if (k == RESULT_WIN) g->winner = board_mover(&g->pos);
+    }
+}
+
+/* Back to the start position of the current game. */
+static void game_restart(Game *g) {
+    char err[200];
+    if (!fen_read(&g->pos, g->start, err, sizeof err)) {
+        /* cannot happen for a text we wrote; fall back to the rule file's setup */
+        fen_read(&g->pos, g->v->setup, err, sizeof err);
+        fen_write(&g->pos, g->start, sizeof g->start);
+    }
+    g->nmoves = g->nredo = 0;
+    g->paused = false;
+    game_update_result(g);
+}
+
+static void print_name(const Game *g, int player, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s", g->v->player_names[player]);
+    buf[0] = (char)toupper((unsigned char)buf[0]);
+}
+
+/* ---- drawing --------------------------------------------------------------------------------- */
+
+#define ESC_RESET "\033[0m"
+
+typedef struct Text {
+    char *s;
+    size_t len, cap;
+} Text;
+
+static void text_add(Text *t, const char *s) {
+    size_t n = strlen(s);
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->s = xrealloc(t->s, t->cap);
+    }
+    memcpy(t->s + t->len, s, n + 1);
+    t->len += n;
+}
+
+/* The file part of a cell name without a board prefix ("top:e4" -> "e"), and the rank part. */
+static void cell_label(const char *name, char *file, char *rank, size_t cap) {
+    const char *colon = strrchr(name, ':');
+    if (colon) name = colon + 1;
+    size_t n = strlen(name), k = n;
+    while (k > 0 && isdigit((unsigned char)name[k - 1])) k--;
+    snprintf(file, cap, "%.*s", (int)k, name);
+    snprintf(rank, cap, "%s", name + k);
+}
+
+static const char *owner_fg(int owner) {
+    static const char *const fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
+                                     "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
+    return fg[owner & 7];
+}
+
+/* One cell as 3 columns: a piece glyph or letter, '.' when empty, brackets (no colour) or a
+ * highlight (colour) for the last move. */
+static void draw_cell(const Game *g, Cell c, Text *t) {
+    const Variant *v = g->v;
+    Piece p = g->pos.cell[c];
+    bool last = c == g->pos.last_from || c == g->pos.last_to;
+    char glyph[16];
+    int owner = p ? PIECE_OWNER(p) : 0;
+    if (!p) snprintf(glyph, sizeof glyph, "%s", g->colour ? " " : ".");
+    else {
+        const PieceType *pt = &v->types[PIECE_TYPE(p)];
+        if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
+        else if (owner == 0) snprintf(glyph, sizeof glyph, "%c", pt->letter);
+        else if (owner == 1) snprintf(glyph, sizeof glyph, "%c", (char)tolower((unsigned char)pt->letter));
+        else snprintf(glyph, sizeof glyph, "%c%d", pt->letter, owner + 1); /* as in position text */
+    }
+    char cell[64];
+    if (g->colour) {
+        static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"}, {"\033[48;5;101m", "\033[48;5;143m"}};
+        const char *fg = p ? owner_fg(owner) : "";
+        bool two = p && strlen(glyph) == 2; /* letter + player digit */
+        snprintf(cell, sizeof cell, "%s%s %s%s" ESC_RESET, bg[last][v->colour[c] ? 1 : 0], fg, glyph, two ? "" : " ");
+    } else {
+        bool two = strlen(glyph) == 2;
+        snprintf(cell, sizeof cell, "%c%s%s", last ? '[' : ' ', glyph, two ? "" : last ? "]" : " ");
+    }
+    text_add(t, cell);
+}
+
+/* One board as lines of equal visible width (3 columns per cell plus labels). */
+static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
+    const Variant *v = g->v;
+    const Board *bd = &v->boards[b];
+    int nl = bd->height + 2 + (v->nboards > 1);
+    char **lines = xcalloc((size_t)nl, sizeof *lines);
+    int li = 0;
+    int width = 3 + 3 * bd->width + 3;
+    char buf[64], file[24], rank[24];
+    if (v->nboards > 1) {
+        snprintf(buf, sizeof buf, "%-*.*s", width, width, bd->name);
+        lines[li++] = xstrdup(buf);
+    }
+    /* file labels: from any cell of the column */
+    Text files = {0};
+    text_add(&files, "   ");
+    for (int i = 0; i < bd->width; i++) {
+        int x = g->flip ? bd->width - 1 - i : i;
+        file[0] = 0;
+        for (int y = 0; y < bd->height && !file[0]; y++)
+            if (bd->at[y][x] != NO_CELL) cell_label(v->cells[bd->at[y][x]].name, file, rank, sizeof file);
+        snprintf(buf, sizeof buf, " %-2.2s", file);
+        text_add(&files, buf);
+    }
+    text_add(&files, "   ");
+    lines[li++] = xstrdup(files.s);
+    for (int r = 0; r < bd->height; r++) {
+        int y = g->flip ? r : bd->height - 1 - r;
+        rank[0] = 0;
+        for (int x = 0; x < bd->width && !rank[0]; x++)
+            if (bd->at[y][x] != NO_CELL) cell_label(v->cells[bd->at[y][x]].name, file, rank, sizeof file);
+        Text t = {0};
+        snprintf(buf, sizeof buf, "%2.2s ", rank);
+        text_add(&t, buf);
+        for (int i = 0; i < bd->width; i++) {
+            int x = g->flip ? bd->width - 1 - i : i;
+            Cell c = bd->at[y][x];
+            if (c == NO_CELL) text_add(&t, "   "); /* a hole */
+            else draw_cell(g, c, &t);
+        }
+        snprintf(buf, sizeof buf, " %-2.2s", rank);
+        text_add(&t, buf);
+        lines[li++] = t.s;
+    }
+    lines[li++] = files.s;
+    *lines_out = lines;
+    *width_out = width;
+    return li;
+}
+
+/* Whose turn, check, and off-board state under the boards. */
+static void draw_status(Game *g) {
+    const Variant *v = g->v;
+    Position *pos = &g->pos;
+    char name[32];
+    bool any = false;
+    for (int i = 0; i < MAX_COUNTERS; i++)
+        if (pos->counters[i]) any = true;
+    if (any) {
+        printf("counters:");
+        for (int i = 0; i < MAX_COUNTERS; i++)
+            if (pos->counters[i]) printf(" #%d=%d", i + 1, (int)pos->counters[i]);
+        printf("\n");
+    }
+    if (g->nmoves > 0) {
+        /* the last move in algebraic notation needs the position before it */
+        const Move *m = &g->moves[g->nmoves - 1];
+        char san[64], coord[64];
+        board_unmake(pos);
+        MoveList *ml = xmalloc(sizeof *ml);
+        VmFault f = {0};
+        movegen_legal(pos, ml, &f);
+        notation_san(pos, ml, m, san, sizeof san);
+        free(ml);
+        board_make(pos, m);
+        notation_move(v, m, coord, sizeof coord);
+        printf("last move: %s (%s)\n", san, coord);
+    }
+    if (g->over) return;
+    int mover = board_mover(pos);
+    print_name(g, mover, name, sizeof name);
+    printf("move %d: %s to play (%s)%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]),
+           v->has_royal && movegen_in_check(pos, mover) ? " - check!" : "");
+}
+
+static void draw(Game *g) {
+    const Variant *v = g->v;
+    char **lines[MAX_BOARDS];
+    int n[MAX_BOARDS], w[MAX_BOARDS], rows = 0;
+    for (int b = 0; b < v->nboards; b++) {
+        n[b] = draw_board(g, b, &lines[b], &w[b]);
+        if (n[b] > rows) rows = n[b];
+    }
+    printf("\n");
+    for (int r = 0; r < rows; r++) {
+        for (int b = 0; b < v->nboards; b++) {
+            if (b) printf("   ");
+            if (r < n[b]) printf("%s", lines[b][r]);
+            else if (b + 1 < v->nboards) printf("%*s", w[b], "");
+        }
+        printf("\n");
+    }
+    for (int b = 0; b < v->nboards; b++) {
+        for (int r = 0; r < n[b]; r++) free(lines[b][r]);
+        free(lines[b]);
+    }
+    draw_status(g);
+}
+
+/* ---- results --------------------------------------------------------------------------------- */
+
+static void result_words(const Game *g, char *winner, size_t cap) {
+    if (g->winner >= 0) snprintf(winner, cap, "%s", g->v->player_names[g->winner]);
+    else if (g->loser >= 0) snprintf(winner, cap, "none");
+    else snprintf(winner, cap, "draw");
+}
+
+static void announce_result(const Game *g) {
+    char name[32], score[16] = "";
+    if (g->v->nplayers == 2 && g->winner >= 0) snprintf(score, sizeof score, " %s", g->winner == 0 ? "1-0" : "0-1");
+    else if (g->v->nplayers == 2) snprintf(score, sizeof score, " 1/2-1/2");
+    if (g->winner >= 0) {
+        print_name(g, g->winner, name, sizeof name);
+        printf("game over: %s wins by %s.%s\n", name, g->reason, score);
+    } else if (g->loser >= 0) {
+        print_name(g, g->loser, name, sizeof name);
+        printf("game over: %s loses by %s.\n", name, g->reason);
+    } else {
+        printf("game over: draw by %s.%s\n", g->reason, score);
+    }
+}
+
+/* ---- the computer ---------------------------------------------------------------------------- */
+
+static void on_sigint(int sig) {
+    (void)sig;
+    search_interrupt = 1;
+}
+
+typedef struct ThinkCtx {
+    Game *g;
+} ThinkCtx;
+
+static void show_info(const SearchInfo *info, void *user) {
+    ThinkCtx *ctx = user;
+    Game *g = ctx->g;
+    if (!g->tty_out) return;
+    char score[32], buf[64];
+    search_format_score(info->score, g->v->nplayers, score, sizeof score);
+    double nps = info->seconds > 0 ? (double)info->nodes / info->seconds : 0;
+    printf("\r\033[Kdepth %d  score %s  nodes %llu  %.0fk nodes/s  pv", info->depth, score,
+           (unsigned long long)info->nodes, nps / 1000);
+    for (int i = 0; i < info->pvlen && i < 8; i++) {
+        notation_move(g->v, &info->pv[i], buf, sizeof buf);
+        printf(" %s", buf);
+    }
+    fflush(stdout);
+}
+
+/* Runs the engine of `kind` for the player to move. Returns false when it found no move or was
+ * interrupted (then *m is not set). */
+static bool think(Game *g, int kind, Move *m, int *score_out) {
+    Position *pos = &g->pos;
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(pos, ml, &f);
+    bool ok = ml->count > 0;
+    if (ok && kind == SEAT_RANDOM) *m = ml->moves[search_pick_random(ml, &g->rng)];
+    else if (ok && kind == SEAT_GREEDY) *m = ml->moves[search_pick_greedy(search_eval(g->search), pos, ml, &g->rng)];
+    free(ml);
+    if (!ok || kind == SEAT_RANDOM || kind == SEAT_GREEDY) {
+        if (score_out) *score_out = 0;
+        return ok;
+    }
+    SearchLimits lim = {.depth = g->depth, .seconds = g->seconds, .seed = g->seed};
+    if (!lim.depth && lim.seconds <= 0) lim.seconds = 1;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    search_interrupt = 0;
+    sigaction(SIGINT, &sa, &old);
+    ThinkCtx ctx = {g};
+    SearchResult res;
+    ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
+    sigaction(SIGINT, &old, NULL);
+    if (g->tty_out) printf("\r\033[K");
+    if (search_interrupt) {
+        search_interrupt = 0;
+        printf("interrupted: the game is paused; type 'ai' to let the computer move, or play a move\n");
+        g->paused = true;
+        return false;
+    }
+    if (ok) *m = res.best;
+    if (score_out) *score_out = res.info.score;
+    if (ok && !g->tty_out) {
+        /* scripted sessions: a deterministic summary (no times) */
+        char score[32];
+        search_format_score(res.info.score, g->v->nplayers, score, sizeof score);
+        printf("(depth %d, score %s, nodes %llu)\n", res.info.depth, score, (unsigned long long)res.info.nodes);
+    }
+    return ok;
+}
+
+/* Plays m (legal) and reports the end of the game. */
+static void play_move(Game *g, const Move *m) {
+    if (g->nmoves >= MAX_HISTORY || !board_make(&g->pos, m)) {
+        printf("the game is too long (limit is %d plies)\n", MAX_HISTORY);
+        return;
+    }
+    g->moves[g->nmoves++] = *m;
+    g->nredo = 0;
+    game_update_result(g);
+    draw(g);
+    if (g->over) announce_result(g);
+}
+
+static void computer_move(Game *g, int kind) {
+    Move m;
+    char name[32], san[64], coord[64];
+    print_name(g, board_mover(&g->pos), name, sizeof name);
+    if (!think(g, kind, &m, NULL)) return;
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->pos, ml, &f);
+    notation_san(&g->pos, ml, &m, san, sizeof san);
+    free(ml);
+    notation_move(g->v, &m, coord, sizeof coord);
+    printf("%s (%s) plays %s (%s)\n", name, ui_seat_name(kind), san, coord);
+    play_move(g, &m);
+}
+
+/* ---- commands -------------------------------------------------------------------------------- */
+
+static void list_moves(Game *g, const char *square) {
+    const Variant *v = g->v;
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->pos, ml, &f);
+    int from = -1;
+    if (square) {
+        from = variant_cell_by_name(v, square);
+        if (from < 0) {
+            printf("unknown cell '%s'\n", square);
+            free(ml);
+            return;
+        }
+    }
+    int shown = 0;
+    char san[64], coord[64];
+    for (int i = 0; i < ml->count; i++) {
+        if (from >= 0 && ml->moves[i].from != from) continue;
+        notation_san(&g->pos, ml, &ml->moves[i], san, sizeof san);
+        notation_move(v, &ml->moves[i], coord, sizeof coord);
+        printf("%s%s (%s)", shown % 6 ? "  " : shown ? "\n" : "", san, coord);
+        shown++;
+    }
+    if (shown) printf("\n");
+    else if (square) printf("no legal move from %s\n", square);
+    else printf("no legal moves\n");
+    printf("%d move%s\n", shown, shown == 1 ? "" : "s");
+    free(ml);
+}
+
+/* Explains why text is not a legal move (the game is untouched). */
+static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    Position *pos = &g->pos;
+    MoveList *ps = xmalloc(sizeof *ps);
+    VmFault f = {0};
+    movegen_pseudo(pos, ps, &f);
+    int found[1];
+    int mover = board_mover(pos);
+    if (notation_parse(pos, ps, text, found, 1) > 0) {
+        const char *what = "a royal piece";
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->types[t].royal) what = v->types[t].name;
+        if (movegen_is_legal(pos, &ps->moves[found[0]]))
+            printf("illegal move '%s': not allowed by the rules here (a capture may be required)\n", text);
+        else printf("illegal move '%s': it would leave your %s in check\n", text, what);
+        free(ps);
+        return;
+    }
+    free(ps);
+    /* coordinate-looking input: say what is wrong with the origin */
+    for (int c = 0; c < v->ncells; c++) {
+        size_t n = strlen(v->cells[c].name);
+        if (strncmp(text, v->cells[c].name, n) != 0 || !text[n] || variant_cell_by_name(v, text) >= 0) continue;
+        /* the longest cell name that prefixes text wins ("a1" vs "a10") */
+        bool longer = false;
+        for (int d = 0; d < v->ncells; d++) {
+            size_t m = strlen(v->cells[d].name);
+            if (m > n && !strncmp(text, v->cells[d].name, m)) longer = true;
+        }
+        if (longer) continue;
+        Piece p = pos->cell[c];
+        if (!p || PIECE_OWNER(p) != mover) {
+            printf("illegal move '%s': no piece of yours on %s\n", text, v->cells[c].name);
+            return;
+        }
+        char san[64];
+        int k = 0;
+        printf("illegal move '%s': the %s on %s", text, v->types[PIECE_TYPE(p)].name, v->cells[c].name);
+        for (int i = 0; i < legal->count; i++)
+            if (legal->moves[i].from == c) {
+                notation_san(pos, legal, &legal->moves[i], san, sizeof san);
+                printf("%s %s", k++ ? "," : " can play only", san);
+            }
+        printf("%s\n", k ? "" : " has no legal move");
+        return;
+    }
+    printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
+}
+
+/* Tries text as a move; true when it was one (played). */
+static bool try_move(Game *g, const char *text) {
+    if (g->over) {
+        printf("the game is over (%s): 'undo', 'new' or 'load' to go on\n", g->reason);
+        return true;
+    }
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->pos, ml, &f);
+    int found[16];
+    int n = notation_parse(&g->pos, ml, text, found, 16);
+    if (n == 1) {
+        Move m = ml->moves[found[0]];
+        free(ml);
+        g->paused = false;
+        play_move(g, &m);
+        return true;
+    }
+    if (n > 1) {
+        char san[64], coord[64];
+        printf("ambiguous move '%s': it could be", text);
+        for (int i = 0; i < n && i < 16; i++) {
+            notation_san(&g->pos, ml, &ml->moves[found[i]], san, sizeof san);
+            notation_move(g->v, &ml->moves[found[i]], coord, sizeof coord);
+            printf("%s %s (%s)", i ? "," : "", san, coord);
+        }
+        printf("\n");
+    } else {
+        explain_illegal(g, text, ml);
+    }
+    free(ml);
+    return true;
+}
+
+static void cmd_help(void) {
+    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O).\n"
+           "Commands:\n"
+           "  help              this list\n"
+           "  moves [CELL]      the legal moves (from CELL)\n"
+           "  undo / redo       take back a move / play it again (back to your turn against the computer)\n"
+           "  new               start again from the start position\n"
+           "  hint              what the computer would play\n"
+           "  ai                let the computer play this move now\n"
+           "  seat N human|ai   who plays player N (a number or a name; also greedy, random)\n"
+           "  time S / depth D  the computer's time per move in seconds / depth limit (0 = none)\n"
+           "  save FILE         write the game to a text file\n"
+           "  load FILE         replay a saved game\n"
+           "  fen               the position text\n"
+           "  board / flip      draw the board again / upside down\n"
+           "  resign            give up the game\n"
+           "  draw              offer a draw (the computer accepts when it is not better)\n"
+           "  quit              leave\n");
+}
+
+static int parse_player(const Game *g, const char *s) {
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s && !*end) return n >= 1 && n <= g->v->nplayers ? (int)n - 1 : -1;
+    for (int p = 0; p < g->v->nplayers; p++)
+        if (!strcasecmp(s, g->v->player_names[p]) || !strcmp(s, g->v->player_token[p])) return p;
+    return -1;
+}
+
+static void cmd_undo(Game *g) {
+    if (g->nmoves == 0) {
+        printf("nothing to undo\n");
+        return;
+    }
+    /* against the computer: back to a human's turn, so the computer does not replay at once */
+    do {
+        board_unmake(&g->pos);
+        g->redo[g->nredo++] = g->moves[--g->nmoves];
+    } while (g->nmoves > 0 && g->seats[board_mover(&g->pos)] != SEAT_HUMAN);
+    game_update_result(g);
+    if (g->seats[board_mover(&g->pos)] != SEAT_HUMAN) g->paused = true;
+    draw(g);
+}
+
+static void cmd_redo(Game *g) {
+    if (g->nredo == 0) {
+        printf("nothing to redo\n");
+        return;
+    }
+    do {
+        Move m = g->redo[--g->nredo];
+        if (!board_make(&g->pos, &m)) break;
+        g->moves[g->nmoves++] = m;
+    } while (g->nredo > 0 && g->seats[board_mover(&g->pos)] != SEAT_HUMAN);
+    game_update_result(g);
+    draw(g);
+    if (g->over) announce_result(g);
+}
+
+static void cmd_save(Game *g, const char *path) {
+    char err[300], winner[32];
+    result_words(g, winner, sizeof winner);
+    if (!savegame_write(path, g->rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
+                        g->reason, err, sizeof err))
+        printf("error: %s\n", err);
+    else printf("saved %d move%s to %s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path);
+}
+
+/* Replays a saved game; the current game is untouched unless everything checks out. */
+static bool cmd_load(Game *g, const char *path) {
+    SavedGame sg;
+    char err[400];
+    if (!savegame_read(path, &sg, err, sizeof err)) {
+        printf("error: %s\n", err);
+        return false;
+    }
+    OptionSetting opts[MAX_OPTIONS];
+    for (int i = 0; i < sg.noptions; i++) opts[i] = (OptionSetting){sg.option_name[i], sg.option_value[i]};
+    Variant *nv = NULL;
+    const Variant *v = g->v;
+    bool same = g->v && !strcmp(sg.rules, g->rules);
+    for (int i = 0; same && i < sg.noptions; i++) {
+        bool match = false;
+        for (int k = 0; k < v->noptions; k++)
+            if (!strcmp(v->options[k].name, sg.option_name[i]) && !strcmp(v->options[k].values[v->options[k].value], sg.option_value[i]))
+                match = true;
+        if (!match) same = false;
+    }
+    if (!same) {
+        nv = load_rules(sg.rules, opts, sg.noptions);
+        if (!nv) {
+            printf("error: %s: cannot load the rule file '%s'\n", path, sg.rules);
+            savegame_free(&sg);
+            return false;
+        }
+        v = nv;
+    }
+    Position *tmp = xmalloc(sizeof *tmp);
+    board_init(tmp, v);
+    Move *moves = xmalloc(sizeof(Move) * MAX_HISTORY);
+    bool ok = savegame_replay(&sg, path, tmp, moves, MAX_HISTORY, err, sizeof err);
+    if (!ok) printf("error: %s\n", err);
+    else {
+        if (nv) {
+            game_set_variant(g, nv, sg.rules);
+            nv = NULL;
+        } else {
+            search_clear(g->search);
+        }
+        /* the start position as text, from a replay of zero moves */
+        Position *st = xmalloc(sizeof *st);
+        board_init(st, g->v);
+        char ferr[200];
+        fen_read(st, sg.start ? sg.start : g->v->setup, ferr, sizeof ferr);
+        fen_write(st, g->start, sizeof g->start);
+        board_free(st);
+        free(st);
+        board_copy(&g->pos, tmp);
+        g->nmoves = sg.nmoves;
+        memcpy(g->moves, moves, sizeof(Move) * (size_t)sg.nmoves);
+        g->nredo = 0;
+        game_update_result(g);
+        /* results the rules cannot see (resignation, agreement) come from the file */
+        if (!g->over && sg.result_winner && strcmp(sg.result_winner, "none") != 0) {
+            g->over = true;
+            g->winner = -1;
+            g->loser = -1;
+            for (int p = 0; p < g->v->nplayers; p++)
+                if (!strcmp(sg.result_winner, g->v->player_names[p])) g->winner = p;
+            snprintf(g->reason, sizeof g->reason, "%s", sg.result_reason);
+        }
+        g->paused = g->seats[board_mover(&g->pos)] != SEAT_HUMAN;
+        printf("loaded %s: %s, %d move%s\n", path, g->v->title ? g->v->title : g->rules, g->nmoves,
+               g->nmoves == 1 ? "" : "s");
+        draw(g);
+        if (g->over) announce_result(g);
+        if (g->paused && !g->over) printf("the computer is to move: type 'ai' to let it play\n");
+    }
+    variant_free(nv);
+    free(moves);
+    board_free(tmp);
+    free(tmp);
+    savegame_free(&sg);
+    return ok;
+}
+
+static void cmd_draw(Game *g) {
+    int mover = board_mover(&g->pos);
+    bool computer = false;
+    for (int p = 0; p < g->v->nplayers; p++)
+        if (p != mover && g->seats[p] != SEAT_HUMAN) computer = true;
+    if (computer) {
+        /* the computer looks a little ahead and accepts when it is not better */
+        int old_depth = g->depth;
+        double old_seconds = g->seconds;
+        g->depth = 4;
+        g->seconds = 0.5;
+        Move m;
+        int score = 0;
+        bool ok = think(g, SEAT_AI, &m, &score);
+        g->depth = old_depth;
+        g->seconds = old_seconds;
+        if (!ok) return;
+        if (score < -10) {
+            printf("the computer declines the draw\n");
+            return;
+        }
+        printf("the computer accepts the draw\n");
+    } else {
+        printf("draw agreed\n");
+    }
+    g->over = true;
+    g->winner = g->loser = -1;
+    snprintf(g->reason, sizeof g->reason, "agreement");
+    announce_result(g);
+}
+
+static void cmd_resign(Game *g) {
+    int mover = board_mover(&g->pos);
+    g->over = true;
+    g->loser = -1;
+    g->winner = g->v->nplayers == 2 ? 1 - mover : -1;
+    if (g->winner < 0) g->loser = mover;
+    snprintf(g->reason, sizeof g->reason, "resignation");
+    announce_result(g);
+}
+
+static bool parse_number(const char *s, double lo, double hi, double *out) {
+    if (!s) return false;
+    char *end;
+    double d = strtod(s, &end);
+    if (end == s || *end || !(d >= lo && d <= hi)) return false;
+    *out = d;
+    return true;
+}
+
+/* Runs one input line; returns false on quit. */
+static bool handle_line(Game *g, char *line) {
+    char *words[4] = {0};
+    int nw = 0;
+    for (char *p = strtok(line, " \t\r\n"); p && nw < 4; p = strtok(NULL, " \t\r\n")) words[nw++] = p;
+    if (nw == 0) return true;
+    const char *cmd = words[0], *arg = words[1];
+    if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return false;
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "?")) cmd_help();
+    else if (!strcmp(cmd, "moves")) list_moves(g, arg);
+    else if (!strcmp(cmd, "undo")) cmd_undo(g);
+    else if (!strcmp(cmd, "redo")) cmd_redo(g);
+    else if (!strcmp(cmd, "new")) {
+        search_clear(g->search);
+        game_restart(g);
+        draw(g);
+    } else if (!strcmp(cmd, "board")) draw(g);
+    else if (!strcmp(cmd, "flip")) {
+        g->flip = !g->flip;
+        draw(g);
+    } else if (!strcmp(cmd, "fen")) {
+        char buf[4096];
+        fen_write(&g->pos, buf, sizeof buf);
+        printf("%s\n", buf);
+    } else if (!strcmp(cmd, "hint")) {
+        if (g->over) printf("the game is over\n");
+        else {
+            Move m;
+            int score;
+            if (think(g, SEAT_AI, &m, &score)) {
+                char san[64], coord[64], sc[32];
+                MoveList *ml = xmalloc(sizeof *ml);
+                VmFault f = {0};
+                movegen_legal(&g->pos, ml, &f);
+                notation_san(&g->pos, ml, &m, san, sizeof san);
+                free(ml);
+                notation_move(g->v, &m, coord, sizeof coord);
+                search_format_score(score, g->v->nplayers, sc, sizeof sc);
+                printf("hint: %s (%s), score %s\n", san, coord, sc);
+            }
+        }
+    } else if (!strcmp(cmd, "ai")) {
+        if (g->over) printf("the game is over\n");
+        else {
+            g->paused = false;
+            int kind = g->seats[board_mover(&g->pos)];
+            computer_move(g, kind == SEAT_HUMAN ? SEAT_AI : kind);
+        }
+    } else if (!strcmp(cmd, "seat")) {
+        int p = arg ? parse_player(g, arg) : -1;
+        int kind = words[2] ? ui_seat_kind(words[2]) : -1;
+        if (p < 0 || kind < 0) printf("usage: seat N human|ai|greedy|random (N = 1..%d or a player name)\n", g->v->nplayers);
+        else {
+            g->seats[p] = kind;
+            g->paused = false;
+            printf("%s is now played by %s\n", g->v->player_names[p], ui_seat_name(kind));
+        }
+    } else if (!strcmp(cmd, "time")) {
+        double d;
+        if (!parse_number(arg, 0, 86400, &d)) printf("usage: time SECONDS (0 = no limit; now %g)\n", g->seconds);
+        else {
+            g->seconds = d;
+            printf("time per move: %g s%s\n", d, d == 0 && g->depth == 0 ? " (with no depth limit either: 1 s)" : "");
+        }
+    } else if (!strcmp(cmd, "depth")) {
+        double d;
+        if (!parse_number(arg, 0, MAX_PLY - 8, &d) || d != (int)d) printf("usage: depth D (0..%d, 0 = no limit; now %d)\n", MAX_PLY - 8, g->depth);
+        else {
+            g->depth = (int)d;
+            printf("depth limit: %d\n", g->depth);
+        }
+    } else if (!strcmp(cmd, "save")) {
+        if (!arg) printf("usage: save FILE\n");
+        else cmd_save(g, arg);
+    } else if (!strcmp(cmd, "load")) {
+        if (!arg) printf("usage: load FILE\n");
+        else cmd_load(g, arg);
+    } else if (!strcmp(cmd, "resign")) {
+        if (g->over) printf("the game is over\n");
+        else cmd_resign(g);
+    } else if (!strcmp(cmd, "draw")) {
+        if (g->over) printf("the game is over\n");
+        else cmd_draw(g);
+    } else if (nw > 1) {
+        printf("unknown command '%s' (type 'help')\n", cmd);
+    } else {
+        try_move(g, cmd);
+    }
+    return true;
+}
+
+/* ---- input ----------------------------------------------------------------------------------- */
+
+/* One line from the user (NULL at end of input); the caller frees it. */
+static char *read_line(Game *g, const char *prompt) {
+#ifdef VARIA_READLINE
+    if (g->tty_in && g->tty_out) {
+        char *s = readline(prompt);
+        if (s && *s) add_history(s);
+        return s;
+    }
+#endif
+    fputs(prompt, stdout);
+    fflush(stdout);
+    size_t cap = 256, len = 0;
+    char *s = xmalloc(cap);
+    int c;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (len + 1 >= cap) {
+            if (cap >= 65536) continue; /* an absurdly long line is cut, never a crash */
+            s = xrealloc(s, cap *= 2);
+        }
+        s[len++] = (char)c;
+    }
+    if (c == EOF && len == 0) {
+        free(s);
+        if (!g->tty_in) printf("\n");
+        return NULL;
+    }
+    s[len] = 0;
+    /* scripted sessions: show what was read so the transcript reads like a session */
+    if (!g->tty_in) printf("%s\n", s);
+    return s;
+}
+
+static bool locale_utf8(void) {
+    const char *vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *s = getenv(vars[i]);
+        if (!s || !*s) continue;
+        char low[64];
+        size_t n = 0;
+        for (; s[n] && n + 1 < sizeof low; n++) low[n] = (char)tolower((unsigned char)s[n]);
+        low[n] = 0;
+        return strstr(low, "utf-8") || strstr(low, "utf8");
+    }
+    return false;
+}
+
+int ui_play(const UiConfig *cfg) {
+    Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
+    if (!v) return 1;
+    Game *g = xcalloc(1, sizeof *g);
+    g->moves = xmalloc(sizeof(Move) * MAX_HISTORY);
+    g->redo = xmalloc(sizeof(Move) * MAX_HISTORY);
+    game_set_variant(g, v, cfg->rules);
+    for (int p = 0; p < MAX_PLAYERS; p++) g->seats[p] = cfg->seats[p] >= 0 ? cfg->seats[p] : p == 0 ? SEAT_HUMAN : SEAT_AI;
+    g->seconds = cfg->seconds;
+    g->depth = cfg->depth;
+    g->seed = cfg->seed;
+    g->rng = cfg->seed * 0x9E3779B97F4A7C15ULL | 1;
+    g->flip = cfg->flip;
+    g->tty_in = isatty(0);
+    g->tty_out = isatty(1);
+    g->utf8 = !cfg->ascii && locale_utf8();
+    g->colour = g->tty_out && !getenv("NO_COLOR");
+    snprintf(g->start, sizeof g->start, "%s", v->setup);
+    game_restart(g);
+    fen_write(&g->pos, g->start, sizeof g->start);
+    int rc = 0;
+    printf("%s - type 'help' for commands\n", v->title ? v->title : cfg->rules);
+    if (cfg->load && !cmd_load(g, cfg->load)) rc = 1;
+    else if (!cfg->load) {
+        draw(g);
+        if (g->over) announce_result(g);
+    }
+    while (rc == 0) {
+        if (!g->over && !g->paused && g->seats[board_mover(&g->pos)] != SEAT_HUMAN) {
+            computer_move(g, g->seats[board_mover(&g->pos)]);
+            continue;
+        }
+        char prompt[64];
+        if (g->over) snprintf(prompt, sizeof prompt, "(game over)> ");
+        else snprintf(prompt, sizeof prompt, "%s> ", g->v->player_names[board_mover(&g->pos)]);
+        char *line = read_line(g, prompt);
+        if (!line) break;
+        bool go_on = handle_line(g, line);
+        free(line);
+        if (!go_on) break;
+    }
+    game_free_variant(g);
+    free(g->moves);
+    free(g->redo);
+    free(g);
+    return rc;
+}
+
+/* ---- self-play -------------------------------------------------------------------------------- */
+
+int ui_selfplay(const SelfplayConfig *cfg) {
+    Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
+    if (!v) return 1;
+    int n = v->nplayers;
+    Searcher *search[2] = {search_new(v, TT_MB), search_new(v, TT_MB)};
+    Position *pos = xmalloc(sizeof *pos);
+    board_init(pos, v);
+    MoveList *ml = xmalloc(sizeof *ml);
+    int wins = 0, draws = 0, losses = 0;
+    uint64_t rng = cfg->seed * 0x9E3779B97F4A7C15ULL | 1;
+    int engines[2] = {cfg->engine_a, cfg->engine_b};
+    for (int game = 0; game < cfg->games; game++) {
+        int a_seat = game % n; /* engine A takes each seat in turn */
+        char err[200];
+        fen_read(pos, v->setup, err, sizeof err);
+        search_clear(search[0]);
+        search_clear(search[1]);
+        GameResult r;
+        gameend_check(pos, &r);
+        int plies = 0;
+        while (!r.over && plies < MAX_HISTORY - 1) {
+            int mover = board_mover(pos);
+            int side = mover == a_seat ? 0 : 1;
+            int kind = engines[side];
+            VmFault f = {0};
+            movegen_legal(pos, ml, &f);
+            Move m;
+            if (kind == SEAT_RANDOM) m = ml->moves[search_pick_random(ml, &rng)];
+            else if (kind == SEAT_GREEDY) m = ml->moves[search_pick_greedy(search_eval(search[side]), pos, ml, &rng)];
+            else {
+                SearchLimits lim = {.depth = cfg->depth, .seconds = cfg->seconds, .seed = cfg->seed + (uint64_t)game};
+                SearchResult res;
+                search_run(search[side], pos, &lim, &res, NULL, NULL);
+                m = res.best;
+            }
+            board_make(pos, &m);
+            plies++;
+            gameend_check(pos, &r);
+        }
+        int outcome = 0; /* for engine A: 1 win, 0 draw, -1 loss */
+        if (r.winner >= 0) outcome = r.winner == a_seat ? 1 : -1;
+        else if (r.over && n > 2) {
+            ResultKind k = !strcmp(r.reason, "checkmate") ? v->on_checkmate : !strcmp(r.reason, "stalemate") ? v->on_stalemate : RESULT_DRAW;
+            int mover = board_mover(pos);
+            if (k == RESULT_LOSS) outcome = mover == a_seat ? -1 : 0;
+            else if (k == RESULT_WIN) outcome = mover == a_seat ? 1 : -1;
+        }
+        if (outcome > 0) wins++;
+        else if (outcome < 0) losses++;
+        else draws++;
+        if (cfg->verbose) {
+            printf("game %d: %s plays %s: %s after %d plies (%s)\n", game + 1, ui_seat_name(cfg->engine_a),
+                   v->player_names[a_seat], outcome > 0 ? "win" : outcome < 0 ? "loss" : "draw", plies,
+                   r.over ? r.reason : "too long");
+            fflush(stdout);
+        }
+    }
+    double score = cfg->games ? (wins + 0.5 * draws) / cfg->games * 100 : 0;
+    printf("%s vs %s: %d wins, %d draws, %d losses (score %.1f%%)\n", ui_seat_name(cfg->engine_a),
+           ui_seat_name(cfg->engine_b), wins, draws, losses, score);
+    free(ml);
+    board_free(pos);
+    free(pos);
+    search_free(search[0]);
+    search_free(search[1]);
+    variant_free(v);
+    return 0;
+}
