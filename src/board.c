@@ -208,7 +208,7 @@ Cell board_royal(const Position *pos, int owner) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
-        for (int w = 0; w < CELL_WORDS; w++) {
+        for (int w = 0; w < pos->v->cell_words; w++) {
             uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w];
             if (b) return (Cell)(w * 64 + __builtin_ctzll(b));
         }

@@ -406,13 +406,27 @@ static bool atom_captures_by_moving(const Ast *atom) {
            has_mod(atom, MOD_COORDINATE, NULL) || has_mod(atom, MOD_IMITATE, NULL);
 }
 
+/* Adds direction dir to the pattern (method, victims), creating it when new. */
 static void add_pattern(PieceProgram *pp, bool *fast_attack, int method, int dir, uint32_t victims) {
     if (!victims) return;
-    if (pp->npatterns >= MAX_PATTERNS) {
+    CapturePattern *cp = NULL;
+    for (int i = 0; i < pp->npatterns && !cp; i++)
+        if (pp->patterns[i].method == method && pp->patterns[i].victims == victims) cp = &pp->patterns[i];
+    if (!cp) {
+        if (pp->npatterns >= MAX_PATTERNS) {
+            *fast_attack = false;
+            return;
+        }
+        cp = &pp->patterns[pp->npatterns++];
+        *cp = (CapturePattern){.method = (uint8_t)method, .victims = victims};
+    }
+    for (int i = 0; i < cp->ndirs; i++)
+        if (cp->dirs[i] == dir) return;
+    if (cp->ndirs >= (int)sizeof cp->dirs) {
         *fast_attack = false;
         return;
     }
-    pp->patterns[pp->npatterns++] = (CapturePattern){.method = (uint8_t)method, .dir = (uint8_t)dir, .victims = victims};
+    cp->dirs[cp->ndirs++] = (uint8_t)dir;
 }
 
 /* The attack-test description of a capturing atom: patterns for captures by moving, rays with

@@ -29,7 +29,7 @@ static bool side_matches(const Position *pos, int owner, const uint8_t *want) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         int n = 0;
-        for (int w = 0; w < CELL_WORDS; w++) n += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
+        for (int w = 0; w < pos->v->cell_words; w++) n += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
         if (n != want[t]) return false;
     }
     return true;

@@ -110,7 +110,7 @@ static void merge_duplicates(MoveList *out, int start) {
 /* Moves of every piece of `owner` (the mover's own pieces). */
 static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
-    for (int w = 0; w < CELL_WORDS; w++) {
+    for (int w = 0; w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[owner][w];
         while (bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
@@ -136,84 +136,91 @@ bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     return gen_owner(pos, board_mover(pos), out, fault);
 }
 
-/* Is there an unfrozen piece of type t and owner o first on the way back from `from` along
- * the reverse of dir (over empty cells)? That piece can slide to `from` along dir. */
-static bool slider_reaches(const Position *pos, Cell from, int dir, Piece want) {
+/* Is the first piece on the way back from `from` against one of the pattern's directions an
+ * unfrozen `want`? That piece can slide to `from`. */
+static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want) {
     const Variant *v = pos->v;
-    int back = v->dirs[dir].reverse;
-    if (back < 0) return false;
-    for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
-        Piece p = pos->cell[s];
-        if (!p) continue;
-        return PIECE_KIND(p) == want && can_move(pos, s);
+    for (int i = 0; i < cp->ndirs; i++) {
+        int back = v->dirs[cp->dirs[i]].reverse;
+        if (back < 0) continue;
+        for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
+            Piece p = pos->cell[s];
+            if (!p) continue;
+            if (PIECE_KIND(p) == want && can_move(pos, s)) return true;
+            break;
+        }
     }
     return false;
 }
-
-static bool on_board_same(const Variant *v, Cell a, Cell b) { return v->cells[a].board == v->cells[b].board; }
 
 /* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
  * from the victim's cell c. */
 static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker) {
     const Variant *v = pos->v;
-    int d = cp->dir, back = v->dirs[d].reverse;
     switch ((CaptureMethod)cp->method) {
-    case CAP_WITHDRAW: {
+    case CAP_WITHDRAW:
         /* the withdrawer stands next to c and steps away from it along d */
-        Cell a = variant_step(v, c, d);
-        if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want || !can_move(pos, a)) return false;
-        Cell first = variant_step(v, a, d);
-        return first != NO_CELL && !pos->cell[first];
-    }
+        for (int i = 0; i < cp->ndirs; i++) {
+            int d = cp->dirs[i];
+            Cell a = variant_step(v, c, d);
+            if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
+            Cell first = variant_step(v, a, d);
+            if (first != NO_CELL && !pos->cell[first] && can_move(pos, a)) return true;
+        }
+        return false;
     case CAP_PINCER:
         /* it lands on c-e (empty) with a friend of its own on c+e, for an orthogonal e */
         for (int i = 0; i < 4; i++) {
             int e = v->orth_dirs[i];
             Cell partner = variant_step(v, c, e);
-            Cell land = v->dirs[e].reverse >= 0 ? variant_step(v, c, v->dirs[e].reverse) : NO_CELL;
-            if (partner == NO_CELL || land == NO_CELL || pos->cell[land] || !pos->cell[partner] ||
-                PIECE_OWNER(pos->cell[partner]) != attacker)
-                continue;
-            if (slider_reaches(pos, land, d, want)) return true;
+            if (partner == NO_CELL || !pos->cell[partner] || PIECE_OWNER(pos->cell[partner]) != attacker) continue;
+            int back = v->dirs[e].reverse;
+            Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
+            if (land == NO_CELL || pos->cell[land]) continue;
+            if (slider_reaches(pos, land, cp, want)) return true;
         }
         return false;
     case CAP_COORDINATE: {
         /* it lands on c's row or column, where that line crosses its own royal's column or row */
         Cell king = board_royal(pos, attacker);
-        if (king == NO_CELL || !on_board_same(v, king, c)) return false;
+        if (king == NO_CELL || v->cells[king].board != v->cells[c].board) return false;
         const CellInfo *k = &v->cells[king], *ci = &v->cells[c];
         const Board *bd = &v->boards[ci->board];
-        if (k->x == ci->x && k->y == ci->y) return false;
-        if (k->y == ci->y) { /* land in c's column, off the king's row */
+        if (k->y == ci->y && k->x != ci->x) { /* land in c's column, off the king's row */
             for (int y = 0; y < bd->height; y++) {
                 Cell land = bd->at[y][ci->x];
-                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, d, want)) return true;
+                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want)) return true;
             }
         }
-        if (k->x == ci->x) { /* land in c's row, off the king's column */
+        if (k->x == ci->x && k->y != ci->y) { /* land in c's row, off the king's column */
             for (int x = 0; x < bd->width; x++) {
                 Cell land = bd->at[ci->y][x];
-                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, d, want)) return true;
+                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want)) return true;
             }
         }
         return false;
     }
-    case CAP_LEAP: {
+    case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
          * jumpable enemies (each followed by an empty cell) */
-        Cell land = variant_step(v, c, d);
-        if (land == NO_CELL || pos->cell[land] || back < 0) return false;
-        Cell next = c;
-        for (Cell s = variant_step(v, c, back); s != NO_CELL; next = s, s = variant_step(v, s, back)) {
-            Piece p = pos->cell[s];
-            if (!p) continue;
-            if (PIECE_KIND(p) == want) return can_move(pos, s);
-            bool jumpable = PIECE_OWNER(p) != attacker && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
-                            !pos->cell[next];
-            if (!jumpable) return false;
+        for (int i = 0; i < cp->ndirs; i++) {
+            int d = cp->dirs[i], back = v->dirs[d].reverse;
+            Cell land = variant_step(v, c, d);
+            if (land == NO_CELL || pos->cell[land] || back < 0) continue;
+            Cell next = c;
+            for (Cell s = variant_step(v, c, back); s != NO_CELL; next = s, s = variant_step(v, s, back)) {
+                Piece p = pos->cell[s];
+                if (!p) continue;
+                if (PIECE_KIND(p) == want) {
+                    if (can_move(pos, s)) return true;
+                    break;
+                }
+                bool jumpable = PIECE_OWNER(p) != attacker && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
+                                !pos->cell[next];
+                if (!jumpable) break;
+            }
         }
         return false;
-    }
     }
     return false;
 }
@@ -223,12 +230,46 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
 static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type) {
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
+    if (v->attack_lines_ok) {
+        /* one walk per line: the first piece met decides */
+        const AttackLine *lines = v->attack_lines[attacker];
+        for (int k = 0; k < v->nattack_lines[attacker]; k++) {
+            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
+            if (!(leapers | sliders)) continue;
+            int back = v->dirs[lines[k].dir].reverse;
+            Cell s = variant_step(v, c, back);
+            if (s == NO_CELL) continue;
+            uint32_t types = leapers | sliders;
+            while (!pos->cell[s] && sliders) {
+                types = sliders;
+                s = variant_step(v, s, back);
+                if (s == NO_CELL) break;
+            }
+            if (s == NO_CELL || !pos->cell[s]) continue;
+            Piece p = pos->cell[s];
+            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && can_move(pos, s)) return true;
+        }
+        uint32_t with_patterns = v->pattern_types;
+        while (with_patterns) {
+            int t = __builtin_ctz(with_patterns);
+            with_patterns &= with_patterns - 1;
+            const PieceProgram *pp = &v->types[t].per_owner[attacker];
+            bool any = false;
+            for (int w = 0; w < v->cell_words && !any; w++) any = (pos->type_occ[t][w] & pos->occ[attacker][w]) != 0;
+            if (!any) continue;
+            Piece want = PIECE_MAKE(t, attacker);
+            for (int i = 0; i < pp->npatterns; i++)
+                if ((pp->patterns[i].victims & vbit) && pattern_captures(pos, &pp->patterns[i], c, want, attacker))
+                    return true;
+        }
+        return false;
+    }
     for (int t = 0; t < v->ntypes; t++) {
         const PieceType *pt = &v->types[t];
         if (!pt->fast_attack) continue;
         /* Skip types with no piece of this owner on the board. */
         bool any = false;
-        for (int w = 0; w < CELL_WORDS; w++)
+        for (int w = 0; w < pos->v->cell_words; w++)
             if (pos->type_occ[t][w] & pos->occ[attacker][w]) { any = true; break; }
         if (!any) continue;
         Piece want = PIECE_MAKE(t, attacker);
@@ -262,7 +303,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
  * removes or lands on the piece on c. */
 static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
     const Variant *v = pos->v;
-    for (int w = 0; w < CELL_WORDS; w++) {
+    for (int w = 0; w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[attacker][w];
         while (bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
@@ -288,7 +329,7 @@ bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
     for (int o = 0; o < v->nowners; o++) {
         if (!hostile(o, victim_owner)) continue;
         bool any = false;
-        for (int w = 0; w < CELL_WORDS; w++)
+        for (int w = 0; w < pos->v->cell_words; w++)
             if (pos->occ[o][w]) { any = true; break; }
         if (!any) continue;
         int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
@@ -319,7 +360,7 @@ bool movegen_in_check(Position *pos, int player) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
-        for (int w = 0; w < CELL_WORDS; w++) {
+        for (int w = 0; w < pos->v->cell_words; w++) {
             uint64_t b = pos->type_occ[t][w] & pos->occ[player][w];
             while (b) {
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
@@ -347,7 +388,7 @@ int movegen_forced(const Position *pos, Cell *cells) {
     int prev = v->turn_order[(pos->turn + v->nturns - 1) % v->nturns];
     for (int r = 0; r < v->nforced; r++) {
         const ForcedCapture *fc = &v->forced[r];
-        for (int w = 0; w < CELL_WORDS; w++) {
+        for (int w = 0; w < pos->v->cell_words; w++) {
             uint64_t b = pos->type_occ[fc->type][w] & pos->occ[prev][w] & v->zones[fc->zone].cells[prev][w];
             while (b && n < MAX_FORCED) {
                 cells[n++] = (Cell)(w * 64 + __builtin_ctzll(b));

@@ -176,10 +176,6 @@ static bool add_vec(DirList *out, int dx, int dy, int link) {
 
 static bool dirname(Sema *s, const char *name, SrcLoc loc, DirList *out, int depth) {
     Variant *v = s->v;
-    if (depth > 8) {
-        diag_error(s->sink, loc, "direction set '%s' refers to itself", name);
-        return false;
-    }
     for (int i = 0; i < v->ndirs; i++)
         if (v->dirs[i].name[0] && !strcmp(v->dirs[i].name, name))
             return add_vec(out, v->dirs[i].dx, v->dirs[i].dy, v->dirs[i].link_board >= 0 ? i : -1);
@@ -195,6 +191,10 @@ static bool dirname(Sema *s, const char *name, SrcLoc loc, DirList *out, int dep
     for (int i = 0; i < s->ndirsets; i++) {
         const Ast *ds = s->dirsets[i];
         if (strcmp(ds->text, name)) continue;
+        if (depth > 8) { /* sets name sets: only a cycle goes this deep */
+            diag_error(s->sink, sema_word_loc(s, ds->loc, ds->text), "direction set '%s' refers to itself", name);
+            return false;
+        }
         bool ok = true;
         for (int k = 0; k < ds->nkids; k++) {
             const Ast *t = ds->kids[k];

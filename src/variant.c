@@ -74,6 +74,32 @@ static void build_zobrist(Variant *v) {
     for (size_t i = 0; i < ARRAY_LEN(v->zobrist_rights); i++) v->zobrist_rights[i] = splitmix(&seed);
 }
 
+/* Groups every fast-attack type's rays by direction (see AttackLine). */
+static void build_attack_lines(Variant *v) {
+    v->attack_lines_ok = true;
+    for (int o = 0; o < v->nowners; o++) {
+        v->attack_lines[o] = xcalloc((size_t)(v->ndirs ? v->ndirs : 1), sizeof(AttackLine));
+        for (int t = 0; t < v->ntypes; t++) {
+            const PieceType *pt = &v->types[t];
+            if (!pt->fast_attack) continue;
+            if (pt->per_owner[o].npatterns) v->pattern_types |= 1u << t;
+            for (int i = 0; i < pt->per_owner[o].natk; i++) {
+                const Ray *r = &pt->per_owner[o].atk[i];
+                if (r->slide && r->range) v->attack_lines_ok = false;
+                AttackLine *line = NULL;
+                for (int k = 0; k < v->nattack_lines[o] && !line; k++)
+                    if (v->attack_lines[o][k].dir == r->dir) line = &v->attack_lines[o][k];
+                if (!line) {
+                    line = &v->attack_lines[o][v->nattack_lines[o]++];
+                    line->dir = r->dir;
+                }
+                for (int victim = 0; victim < v->ntypes; victim++)
+                    if ((r->victims >> victim) & 1) (r->slide ? line->sliders : line->leapers)[victim] |= 1u << t;
+            }
+        }
+    }
+}
+
 static Variant *load(const Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink) {
     sink->source = src;
     Ast *root = parse_source(src, sink);
@@ -90,8 +116,10 @@ static Variant *load(const Source *src, const OptionSetting *settings, int nsett
     sema_free(&s);
     ast_free(root);
     if (ok) {
+        v->cell_words = (v->ncells + 63) / 64;
         build_neighbours(v);
         build_zobrist(v);
+        build_attack_lines(v);
         for (int t = 0; t < v->ntypes; t++)
             for (int o = 0; o < v->nowners; o++) {
                 ok = verify_program(v, &v->types[t].per_owner[o].prog, sink) && ok;
@@ -160,6 +188,7 @@ void variant_free(Variant *v) {
             bc_free(&v->types[t].per_owner[o].prog);
             bc_free(&v->types[t].per_owner[o].rest);
         }
+    for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);
     free(v->zobrist_piece);
     free(v->title);

@@ -54,7 +54,8 @@ typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP 
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
-    uint8_t dir;             /* direction of the capturing move */
+    uint8_t ndirs;
+    uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
 } CapturePattern;
 
@@ -117,6 +118,14 @@ typedef struct ForcedCapture {
     ResultKind result;       /* for the player to move when no legal move captures it */
 } ForcedCapture;
 
+/* The fast attack test's table for one owner and one direction: which types capture by a
+ * leap (one step back) or an unlimited slide along it, for each victim type. */
+typedef struct AttackLine {
+    uint8_t dir;             /* the attacker's move direction; the test walks its reverse */
+    uint32_t leapers[MAX_PIECE_TYPES];
+    uint32_t sliders[MAX_PIECE_TYPES];
+} AttackLine;
+
 typedef struct OptionDef {
     char name[24];
     int nvalues;
@@ -131,6 +140,7 @@ typedef struct Variant {
     int nboards;
     Board boards[MAX_BOARDS];
     int ncells;
+    int cell_words;          /* 64-bit words that cover the cells (bitset loops stop there) */
     CellInfo cells[MAX_CELLS];
     int ndirs;
     Direction dirs[MAX_DIRECTIONS];
@@ -164,6 +174,12 @@ typedef struct Variant {
     int nadjacent;
     uint8_t orth_dirs[4];             /* the four orthogonal unit directions (pincer) */
     uint8_t adjacent_dirs[8];         /* the eight neighbours (freezing) */
+    /* Fast attack lines per owner (built at load from the types' attack rays); false when
+     * some attack ray has a limited range, then the per-type loop is used. */
+    bool attack_lines_ok;
+    int nattack_lines[MAX_OWNERS];
+    AttackLine *attack_lines[MAX_OWNERS];
+    uint32_t pattern_types;           /* fast-attack types that also have capture patterns */
     int nfen_fields;
     uint8_t fen_fields[8];            /* position-text fields in order (FenField) */
     /* start and end */

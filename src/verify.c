@@ -5,10 +5,26 @@
 #include <string.h>
 
 #include "sema.h"
+#include "source.h"
 
+/* The location of instruction pc. The file name comes from the sink's source when there is one:
+ * the diagnostic outlives the variant (and its path) when loading fails. */
+static SrcLoc where(const DiagSink *sink, const Program *p, int pc) {
+    bool in = pc >= 0 && pc < p->count;
+    return (SrcLoc){.file = sink->source ? sink->source->path : p->file, .line = in ? p->lines[pc] : 0,
+                    .col = in ? p->cols[pc] : 0};
+}
+
+/* Code the compiler should never produce. */
 static bool bad(DiagSink *sink, const Program *p, int pc, const char *msg) {
-    SrcLoc loc = {.file = p->file, .line = pc < p->count ? p->lines[pc] : 0, .col = pc < p->count ? p->cols[pc] : 0};
-    diag_error(sink, loc, "internal: bad bytecode in %s at %d: %s", p->name, pc, msg);
+    diag_error(sink, where(sink, p, pc), "internal: bad bytecode in %s at %d: %s", p->name, pc, msg);
+    return false;
+}
+
+/* Marks and backs that do not pair up: a mistake in the rule file's move block (said once,
+ * not once per player: the line is enough). */
+static bool unbalanced(DiagSink *sink, const Program *p, int pc, const char *msg) {
+    diag_error(sink, where(sink, p, pc), "%s", msg);
     return false;
 }
 
@@ -61,8 +77,13 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             int pc = work[--nwork];
             int op = p->code[pc];
             int d = depth[pc] + bc_opinfo[op].stack;
-            if (d < 0) { ok = bad(sink, p, pc, "'back' without a matching 'mark'"); break; }
-            if (d > MAX_MARKS) { ok = bad(sink, p, pc, "too many nested marks"); break; }
+            if (d < 0) { ok = unbalanced(sink, p, pc, "'back' without a matching 'mark'"); break; }
+            if (d > MAX_MARKS) {
+                char msg[64];
+                snprintf(msg, sizeof msg, "too many marks without a 'back' (limit is %d)", MAX_MARKS);
+                ok = unbalanced(sink, p, pc, msg);
+                break;
+            }
             int succ[2], ns = 0;
             int next = pc + bc_instr_size((Opcode)op);
             int a = bc_opinfo[op].shape == SHAPE_JUMP ? bc_read_u16(p->code + pc + 1) : -1;
@@ -76,7 +97,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
                 int t = succ[i];
                 if (t >= p->count || !start[t]) { ok = bad(sink, p, pc, "control flows off an instruction"); break; }
                 if (depth[t] < 0) { depth[t] = d; work[nwork++] = t; }
-                else if (depth[t] != d) ok = bad(sink, p, t, "mark stack depth differs between paths");
+                else if (depth[t] != d) ok = unbalanced(sink, p, t, "paths meet here with different numbers of 'mark's not taken 'back'");
             }
         }
         free(work);

@@ -99,6 +99,7 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
 static inline int run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
                       VmFault *fault) {
     const Variant *v = pos->v;
+    const bool tracing = trace_fn != NULL;
     const uint8_t *code = prog->code;
     Choice stack[MAX_FORKS];
     int nchoices = 0;
@@ -115,17 +116,17 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
     for (;;) {
         if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, "step budget exceeded"), RUN_FAULT;
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
-        if (unlikely(trace_fn != NULL)) trace_fn(prog, pc, cur, flag, trace_user);
+        if (tracing) trace_fn(prog, pc, cur, flag, trace_user);
         Opcode op = (Opcode)code[pc];
-        int a = 0, b = 0;
-        switch (bc_opinfo[op].shape) {
-        case SHAPE_NONE: break;
-        case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(code + pc + 1); break;
-        case SHAPE_DIRSET: a = code[pc + 1]; b = code[pc + 2]; break;
-        default: a = code[pc + 1]; break;
+        /* operands: one byte, or two (a u16, or a direction and a type set) */
+        int size = bc_instr_size(op), a = 0, b = 0;
+        if (size > 1) a = code[pc + 1];
+        if (size > 2) {
+            b = code[pc + 2];
+            if (bc_opinfo[op].shape != SHAPE_DIRSET) a |= b << 8;
         }
         int at = pc;
-        pc += bc_instr_size(op);
+        pc += size;
         switch (op) {
         case OP_HALT:
         fail:
