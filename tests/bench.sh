@@ -35,3 +35,6 @@ bench_one() { # label rules fen depth
 echo "perft speed (whole process, median of $runs runs):"
 bench_one "chess startpos perft 5" "$dir/../rules/chess.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" 5
 bench_one "chess kiwipete perft 4" "$dir/../rules/chess.rules" "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" 4
+# Ultima: captures by moving, freezing and check by capture simulation (target: perft 5 <= 10 s)
+bench_one "ultima startpos perft 5" "$dir/../rules/ultima.rules" "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0" 5
+bench_one "ultimate-battle startpos perft 5" "$dir/../rules/ultimate-battle.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1" 5
