@@ -117,10 +117,16 @@ static void alt_end(Program *p, const Ast *n, int fork) {
     bc_patch(p, fork, p->count);
 }
 
-static void emit_slide(CG *cg, Program *p, const Ast *atom, int d) {
+/* A slide's step limit, 0 for none. No line on a board is longer than MAX_BOARD_DIM cells, so a
+ * larger range is no limit (and a bad one, reported by compile_piece, counts as none). */
+static int slide_range(const Ast *atom) {
     const Ast *range = NULL;
-    has_mod(atom, MOD_RANGE, &range);
-    int r = range ? (int)range->num[0] : 0;
+    if (!has_mod(atom, MOD_RANGE, &range) || range->num[0] < 1 || range->num[0] >= MAX_BOARD_DIM) return 0;
+    return (int)range->num[0];
+}
+
+static void emit_slide(CG *cg, Program *p, const Ast *atom, int d) {
+    int r = slide_range(atom);
     bool move_only = has_mod(atom, MOD_MOVE_ONLY, NULL), capture_only = has_mod(atom, MOD_CAPTURE_ONLY, NULL);
     const Ast *to = NULL;
     has_mod(atom, MOD_TO, &to);
@@ -512,34 +518,45 @@ static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
 
 /* ---- castling ------------------------------------------------------------------------------ */
 
+/* Castling cells lie on one row or one column; pos_on_line gives a cell's coordinate along it. */
+static bool castle_horizontal(const Variant *v, const Castle *c) { return v->cells[c->king_from].y == v->cells[c->rook_from].y; }
+
+static int pos_on_line(const Variant *v, const Castle *c, Cell cell) {
+    return castle_horizontal(v, c) ? v->cells[cell].x : v->cells[cell].y;
+}
+
+static Cell cell_on_line(const Variant *v, const Castle *c, int u) {
+    const CellInfo *k = &v->cells[c->king_from];
+    const Board *b = &v->boards[k->board];
+    return castle_horizontal(v, c) ? b->at[k->y][u] : b->at[u][k->x];
+}
+
 static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     const Variant *v = cg->v;
     int fork = alt_begin(p, n);
     bc_emit(p, OP_RIGHT, c->right, L(n));
     bc_emit(p, OP_VERIFY, 0, L(n));
-    const CellInfo *k = &v->cells[c->king_from];
-    const Board *b = &v->boards[k->board];
-    int xs[4] = {v->cells[c->king_from].x, v->cells[c->king_to].x, v->cells[c->rook_from].x, v->cells[c->rook_to].x};
-    int lo = xs[0], hi = xs[0];
-    for (int i = 1; i < 4; i++) { if (xs[i] < lo) lo = xs[i]; if (xs[i] > hi) hi = xs[i]; }
-    for (int x = lo; x <= hi; x++) {
-        Cell cell = b->at[k->y][x];
+    int us[4] = {pos_on_line(v, c, c->king_from), pos_on_line(v, c, c->king_to), pos_on_line(v, c, c->rook_from),
+                 pos_on_line(v, c, c->rook_to)};
+    int lo = us[0], hi = us[0];
+    for (int i = 1; i < 4; i++) { if (us[i] < lo) lo = us[i]; if (us[i] > hi) hi = us[i]; }
+    for (int u = lo; u <= hi; u++) {
+        Cell cell = cell_on_line(v, c, u);
         if (cell == NO_CELL || cell == c->king_from || cell == c->rook_from) continue;
         bc_emit(p, OP_GOTO, cell, L(n));
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
-    int kx = v->cells[c->king_from].x, tx = v->cells[c->king_to].x;
-    int step = tx >= kx ? 1 : -1;
-    for (int x = kx;; x += step) {
-        Cell cell = b->at[k->y][x];
+    int step = us[1] >= us[0] ? 1 : -1;
+    for (int u = us[0];; u += step) {
+        Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
             bc_emit(p, OP_ATTACKED, 0, L(n));
             bc_emit(p, OP_NOT, 0, L(n));
             bc_emit(p, OP_VERIFY, 0, L(n));
         }
-        if (x == tx) break;
+        if (u == us[1]) break;
     }
     bc_emit(p, OP_GOTO, c->rook_to, L(n));
     bc_emit(p, OP_CASCADE, c->rook_from, L(n));
@@ -559,9 +576,14 @@ static void declare_castle(CG *cg, const Ast *n) {
         if (cells[i] == NO_CELL) ok = false;
     }
     if (!ok) { cg->ok = false; return; }
-    for (int i = 1; i < 4; i++)
-        if (v->cells[cells[i]].y != v->cells[cells[0]].y || v->cells[cells[i]].board != v->cells[cells[0]].board) {
-            diag_error(cg->s->sink, n->loc, "castling needs the king and rook cells on one row");
+    bool row = true, column = true;
+    for (int i = 1; i < 4; i++) {
+        if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
+        if (v->cells[cells[i]].y != v->cells[cells[0]].y) row = false;
+        if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
+    }
+    if (!row && !column) {
+            diag_error(cg->s->sink, n->loc, "castling needs the king and rook cells on one row or column");
             cg->ok = false;
             return;
         }
@@ -766,6 +788,11 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
         case AST_ATOM: {
+            const Ast *range = NULL;
+            if (has_mod(it, MOD_RANGE, &range) && range->num[0] < 1) {
+                diag_error(cg->s->sink, range->loc, "range %ld is out of range (at least 1)", range->num[0]);
+                cg->ok = false;
+            }
             if (atom_captures_by_moving(it)) {
                 emit_capturing_atom(cg, &pp->prog, it);
                 emit_capturing_atom(cg, &pp->rest, it);
@@ -786,9 +813,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             }
             int dirs[MAX_DIRECTIONS];
             int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
-            const Ast *range = NULL;
-            has_mod(it, MOD_RANGE, &range);
-            int r = it->sub == ATOM_SLIDE ? (range ? (int)range->num[0] : 0) : 1;
+            int r = it->sub == ATOM_SLIDE ? slide_range(it) : 1;
             bool slide = it->sub == ATOM_SLIDE;
             int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
             for (int k = 0; k < nd; k++) {

@@ -155,9 +155,19 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
     for (const char *c = field; *c; c++) {
+        /* players 3 and 4 write their rights with a prefix, as their pieces: ":3K" */
+        int owner = -1;
+        if (*c == ':') {
+            if (c[1] < '1' || c[1] > '9' || !c[2]) return fail(err, cap, "bad castling right '%s'", c);
+            owner = c[1] - '1';
+            c += 2;
+        }
         int found = -1;
-        for (int i = 0; i < v->ncastles; i++)
-            if (v->castles[i].letter == *c) found = i;
+        for (int i = 0; i < v->ncastles; i++) {
+            const Castle *k = &v->castles[i];
+            if (owner >= 0 ? (k->owner == owner && toupper((unsigned char)k->letter) == *c) : (k->owner < 2 && k->letter == *c))
+                found = i;
+        }
         if (found < 0) return fail(err, cap, "unknown castling right '%c'", *c);
         const Castle *cs = &v->castles[found];
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
@@ -291,7 +301,8 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
             bool any = false;
             for (int k = 0; k < v->ncastles; k++)
                 if (pos->rights >> v->castles[k].right & 1) {
-                    snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
+                    if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
+                    else snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
                     put(buf, cap, &at, tmp);
                     any = true;
                 }

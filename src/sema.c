@@ -106,6 +106,8 @@ void sema_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy) {
     case ORIENT_ROT90: *ox = -dy; *oy = dx; break;
     case ORIENT_ROT180: *ox = -dx; *oy = -dy; break;
     case ORIENT_ROT270: *ox = dy; *oy = -dx; break;
+    case ORIENT_TRANSPOSE: *ox = dy; *oy = dx; break;
+    case ORIENT_ANTITRANSPOSE: *ox = -dy; *oy = -dx; break;
     default: *ox = dx; *oy = dy; break;
     }
 }
@@ -121,6 +123,8 @@ Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
     case ORIENT_ROT90: nx = W - 1 - y; ny = x; break;
     case ORIENT_ROT180: nx = W - 1 - x; ny = H - 1 - y; break;
     case ORIENT_ROT270: nx = y; ny = H - 1 - x; break;
+    case ORIENT_TRANSPOSE: nx = y; ny = x; break;
+    case ORIENT_ANTITRANSPOSE: nx = W - 1 - y; ny = H - 1 - x; break;
     default: break;
     }
     if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
@@ -128,7 +132,8 @@ Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
 }
 
 static int orientation_by_name(const char *name) {
-    static const char *names[ORIENT__COUNT] = {"identity", "flip", "mirror", "rot90", "rot180", "rot270"};
+    static const char *names[ORIENT__COUNT] = {"identity", "flip", "mirror", "rot90", "rot180", "rot270",
+                                               "transpose", "antitranspose"};
     for (int i = 0; i < ORIENT__COUNT; i++)
         if (!strcmp(names[i], name)) return i;
     return -1;
@@ -208,34 +213,30 @@ static bool dirname(Sema *s, const char *name, SrcLoc loc, DirList *out, int dep
 }
 
 bool sema_dirterm(Sema *s, const Ast *t, DirList *out) {
-    switch (t->kind) {
-    case AST_DIR:
-    case AST_NAME:
-        return dirname(s, t->text, t->loc, out, 0);
-    case AST_VEC:
-        if (t->num[0] == 0 && t->num[1] == 0) {
-            diag_error(s->sink, t->loc, "direction (0,0) goes nowhere");
-            return false;
-        }
-        return add_vec(out, (int)t->num[0], (int)t->num[1], -1);
-    case AST_SYM: {
-        int a = (int)t->num[0], b = (int)t->num[1];
-        if (a == 0 && b == 0) {
-            diag_error(s->sink, t->loc, "direction (0,0) goes nowhere");
-            return false;
-        }
-        int sx[2] = {1, -1};
-        for (int i = 0; i < 2; i++)
-            for (int j = 0; j < 2; j++) {
-                add_vec(out, sx[i] * a, sx[j] * b, -1);
-                add_vec(out, sx[i] * b, sx[j] * a, -1);
-            }
-        return true;
-    }
-    default:
+    if (t->kind == AST_DIR || t->kind == AST_NAME) return dirname(s, t->text, t->loc, out, 0);
+    if (t->kind != AST_VEC && t->kind != AST_SYM) {
         diag_error(s->sink, t->loc, "expected a direction");
         return false;
     }
+    /* checked before the vector is narrowed to the table's small integers */
+    if (labs(t->num[0]) > MAX_BOARD_DIM || labs(t->num[1]) > MAX_BOARD_DIM) {
+        diag_error(s->sink, t->loc, "direction (%ld,%ld) is longer than any board (limit is %d)", t->num[0], t->num[1],
+                   MAX_BOARD_DIM);
+        return false;
+    }
+    int a = (int)t->num[0], b = (int)t->num[1];
+    if (a == 0 && b == 0) {
+        diag_error(s->sink, t->loc, "direction (0,0) goes nowhere");
+        return false;
+    }
+    if (t->kind == AST_VEC) return add_vec(out, a, b, -1);
+    int sx[2] = {1, -1};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            add_vec(out, sx[i] * a, sx[j] * b, -1);
+            add_vec(out, sx[i] * b, sx[j] * a, -1);
+        }
+    return true;
 }
 
 /* ---- geometry ------------------------------------------------------------------------------ */
@@ -767,7 +768,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         case AST_ORIENTATION: {
             int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
             int o = orientation_by_name(it->text2);
-            if (o < 0) diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180 or rot270)", it->text2);
+            if (o < 0) diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or antitranspose)", it->text2);
             if (p >= 0 && o >= 0) v->orient[p] = (Orientation)o;
             break;
         }
