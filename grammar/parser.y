@@ -95,6 +95,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_REPETITION "'repetition'"
 %token KW_NMOVE "'nmove'"
 %token KW_MUST_CAPTURE "'must-capture'"
+%token KW_DEFEATED "'defeated'"
 %token KW_MATERIAL "'material'"
 %token KW_VS "'vs'"
 %token KW_SAME_COLOUR "'same-colour'"
@@ -283,6 +284,7 @@ item
             $$->text = xstrdup($3);
         }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
+    | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
     ;
 

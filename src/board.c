@@ -60,6 +60,8 @@ void board_clear(Position *pos) {
     pos->fullmove = 1;
     pos->last_from = pos->last_to = NO_CELL;
     memset(pos->counters, 0, sizeof pos->counters);
+    pos->alive = v ? (uint8_t)((1u << v->nplayers) - 1) : 0;
+    for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     pos->ply = 0;
     pos->key = v ? board_compute_key(pos) : 0;
 }
@@ -76,6 +78,10 @@ uint64_t board_compute_key(const Position *pos) {
     if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
     for (int r = 0; r < 32; r++)
         if (pos->rights >> r & 1) k ^= v->zobrist_rights[r];
+    for (int p = 0; p < v->nplayers; p++)
+        if (!((pos->alive >> p) & 1)) k ^= v->zobrist_out[p];
+    for (int o = 0; o < v->nowners; o++)
+        if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
     return k;
 }
 
@@ -101,6 +107,8 @@ bool board_make(Position *pos, const Move *m) {
     u->last_from = pos->last_from;
     u->last_to = pos->last_to;
     memcpy(u->counters, pos->counters, sizeof u->counters);
+    u->alive = pos->alive;
+    memcpy(u->controller, pos->controller, sizeof u->controller);
     u->njournal = 0;
 
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
@@ -123,6 +131,17 @@ bool board_make(Position *pos, const Move *m) {
             if (pos->cell[e->a]) capture = true;
             journal(pos, u, e->a, 0);
             keep &= v->castle_mask[e->a];
+        } else if (e->kind == FX_REMOVE_ARMY) {
+            for (int w = 0; w < v->cell_words; w++) {
+                uint64_t b = pos->occ[e->a][w];
+                while (b) {
+                    Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                    b &= b - 1;
+                    if (u->njournal >= MAX_JOURNAL) break; /* cannot happen: limits.h sizes it */
+                    journal(pos, u, c, 0);
+                    keep &= v->castle_mask[c];
+                }
+            }
         }
     }
     int nep = 0;
@@ -144,6 +163,17 @@ bool board_make(Position *pos, const Move *m) {
         case FX_COUNTER:
             pos->counters[e->a] += (int16_t)e->piece;
             break;
+        case FX_CONTROL:
+            if (pos->controller[e->a] != e->a) pos->key ^= v->zobrist_control[e->a][pos->controller[e->a]];
+            pos->controller[e->a] = (uint8_t)e->b;
+            if (e->b != e->a) pos->key ^= v->zobrist_control[e->a][e->b];
+            break;
+        case FX_ELIMINATE:
+            if ((pos->alive >> e->a) & 1) {
+                pos->alive &= (uint8_t)~(1u << e->a);
+                pos->key ^= v->zobrist_out[e->a];
+            }
+            break;
         default: break;
         }
     }
@@ -163,8 +193,12 @@ bool board_make(Position *pos, const Move *m) {
     pos->last_from = m->from;
     pos->last_to = m->to;
     pos->key ^= v->zobrist_side[pos->turn];
-    pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
-    if (pos->turn == 0) pos->fullmove++;
+    /* the next turn goes to the next player still in the game */
+    for (int k = 0; k < v->nturns; k++) {
+        pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
+        if (pos->turn == 0) pos->fullmove++;
+        if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+    }
     pos->key ^= v->zobrist_side[pos->turn];
     pos->ply++;
     return true;
@@ -185,6 +219,8 @@ void board_unmake(Position *pos) {
     pos->last_from = u->last_from;
     pos->last_to = u->last_to;
     memcpy(pos->counters, u->counters, sizeof pos->counters);
+    pos->alive = u->alive;
+    memcpy(pos->controller, u->controller, sizeof pos->controller);
 }
 
 bool board_is_ok(const Position *pos) {

@@ -20,6 +20,9 @@ typedef enum EffectKind {
     FX_PLACE,   /* put `piece` on the empty cell a (drops) */
     FX_EP,      /* a becomes an en-passant cell; the victim is the move's destination */
     FX_COUNTER, /* counter a += (int16_t)piece */
+    FX_REMOVE_ARMY, /* remove every piece of owner a (a defeated army) */
+    FX_CONTROL,     /* owner a's pieces are moved by player b from now on */
+    FX_ELIMINATE,   /* player a is out of the game: its turns are skipped */
 } EffectKind;
 
 typedef struct Effect {
@@ -61,6 +64,8 @@ typedef struct Undo {
     uint8_t njournal;
     Cell last_from, last_to;
     int32_t counters[MAX_COUNTERS];
+    uint8_t alive;
+    uint8_t controller[MAX_OWNERS];
     JournalEntry journal[MAX_JOURNAL];
 } Undo;
 
@@ -77,6 +82,8 @@ typedef struct Position {
     int fullmove;
     Cell last_from, last_to;
     int32_t counters[MAX_COUNTERS];
+    uint8_t alive;                     /* players still in the game (bit per player) */
+    uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
@@ -90,6 +97,10 @@ void board_free(Position *pos);
 void board_copy(Position *dst, const Position *src);
 void board_clear(Position *pos);
 void board_put(Position *pos, Cell c, Piece p);
+/* Are owners a and b on opposite sides? (Their pieces are moved by different players.) */
+static inline bool board_hostile(const Position *pos, int a, int b) { return pos->controller[a] != pos->controller[b]; }
+/* Does owner o still take part (its controlling player is in the game)? */
+static inline bool board_active(const Position *pos, int o) { return (pos->alive >> pos->controller[o]) & 1; }
 /* The player to move. */
 static inline int board_mover(const Position *pos) { return pos->v->turn_order[pos->turn]; }
 /* Applies a move; returns false (and changes nothing) if the history is full. */

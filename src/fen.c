@@ -172,7 +172,10 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
         const Castle *cs = &v->castles[found];
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
-        if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal)
+        /* nor one whose "rook" is royal: that piece would run the king's castling program from
+         * the rook's cell and move twice in one move */
+        if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal &&
+            !v->types[PIECE_TYPE(r)].royal)
             tmp->rights |= 1u << cs->right;
     }
     return true;
@@ -197,11 +200,10 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     if (!text) return fail(err, cap, "empty position");
     size_t len = strlen(text);
     if (len > 4096) return fail(err, cap, "position text too long (limit is 4096 characters)");
+    /* board_clear sets every field a new position starts with (not just the board) */
     memset(tmp, 0, sizeof *tmp);
     tmp->v = v;
-    for (int i = 0; i < MAX_EP_CELLS; i++) tmp->ep[i] = NO_CELL;
-    tmp->ep_victim = tmp->last_from = tmp->last_to = NO_CELL;
-    tmp->fullmove = 1;
+    board_clear(tmp);
     char *copy = xstrdup(text);
     char *f[8];
     int n = split(copy, f, 6);

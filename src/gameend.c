@@ -14,14 +14,96 @@ int gameend_repetitions(const Position *pos) {
     return count;
 }
 
+int gameend_alive_count(const Position *pos) { return __builtin_popcount(pos->alive); }
+
+/* The other player still in the game, when exactly two are left. */
+static int other_alive(const Position *pos, int player) {
+    for (int p = 0; p < pos->v->nplayers; p++)
+        if (p != player && ((pos->alive >> p) & 1)) return p;
+    return -1;
+}
+
 static void result_for(const Position *pos, ResultKind r, const char *reason, GameResult *out) {
-    const Variant *v = pos->v;
     int mover = board_mover(pos);
     out->over = true;
     out->reason = reason;
     out->winner = -1;
-    if (r == RESULT_LOSS && v->nplayers == 2) out->winner = 1 - mover;
+    if (r == RESULT_LOSS && gameend_alive_count(pos) == 2) out->winner = other_alive(pos, mover);
     else if (r == RESULT_WIN) out->winner = mover;
+}
+
+static bool has_royal(const Position *pos, int player) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int o = 0; o < v->nowners; o++) {
+            if (pos->controller[o] != player || o != player) continue;
+            for (int w = 0; w < v->cell_words; w++)
+                if (pos->type_occ[t][w] & pos->occ[o][w]) return true;
+        }
+    }
+    return false;
+}
+
+int gameend_royal_lost(const Position *pos) {
+    const Variant *v = pos->v;
+    if (!v->has_royal) return -1;
+    for (int p = 0; p < v->nplayers; p++)
+        if (((pos->alive >> p) & 1) && !has_royal(pos, p)) return p;
+    return -1;
+}
+
+/* The player who moved most recently before the player to move, among `candidates`. */
+static int latest_mover(const Position *pos, uint32_t candidates) {
+    const Variant *v = pos->v;
+    for (int k = 1; k <= v->nturns; k++) {
+        int p = v->turn_order[(pos->turn + v->nturns - k) % v->nturns];
+        if ((candidates >> p) & 1) return p;
+    }
+    return -1;
+}
+
+/* Players whose pieces attack a royal piece of `player`. */
+static uint32_t attackers_of(Position *pos, int player) {
+    const Variant *v = pos->v;
+    uint32_t who = 0;
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (!p || PIECE_OWNER(p) != player || !v->types[PIECE_TYPE(p)].royal) continue;
+        for (int q = 0; q < v->nplayers; q++) {
+            if (q == player || !((pos->alive >> q) & 1)) continue;
+            /* ask with only q's armies hostile: stand the others aside by asking per owner */
+            uint8_t saved[MAX_OWNERS];
+            memcpy(saved, pos->controller, sizeof saved);
+            for (int o = 0; o < v->nowners; o++)
+                if (pos->controller[o] != q && pos->controller[o] != player) pos->controller[o] = (uint8_t)player;
+            if (movegen_attacked(pos, (Cell)c, player, p)) who |= 1u << q;
+            memcpy(pos->controller, saved, sizeof saved);
+        }
+    }
+    return who;
+}
+
+void gameend_elimination(const Position *pos, int loser, int victor, Move *out) {
+    const Variant *v = pos->v;
+    memset(out, 0, sizeof *out);
+    out->promo = NO_TYPE;
+    out->from = out->to = 0;
+    out->fx[out->nfx++] = (Effect){.kind = FX_ELIMINATE, .a = (Cell)loser};
+    for (int c = 0; c < v->ncells && out->nfx < MAX_EFFECTS - MAX_OWNERS; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) == loser && v->types[PIECE_TYPE(p)].royal) {
+            out->fx[out->nfx++] = (Effect){.kind = FX_REMOVE, .a = (Cell)c};
+            out->from = out->to = (Cell)c;
+        }
+    }
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != loser) continue;
+        if (v->on_defeat == DEFEAT_JOIN_VICTOR && victor >= 0)
+            out->fx[out->nfx++] = (Effect){.kind = FX_CONTROL, .a = (Cell)o, .b = (Cell)victor};
+        else if (v->on_defeat == DEFEAT_REMOVE || victor < 0)
+            out->fx[out->nfx++] = (Effect){.kind = FX_REMOVE_ARMY, .a = (Cell)o};
+    }
 }
 
 /* Does one side's material match a group exactly (piece counts by type)? */
@@ -49,11 +131,13 @@ static bool one_colour(const Position *pos) {
 
 static bool dead_material(const Position *pos) {
     const Variant *v = pos->v;
-    if (v->nplayers != 2) return false;
+    /* material rules speak of two sides: they apply once two players are left */
+    if (gameend_alive_count(pos) != 2) return false;
+    int a = other_alive(pos, -1), b = other_alive(pos, a);
     for (int i = 0; i < v->nmaterial; i++) {
         const MaterialRule *r = &v->material[i];
-        bool match = (side_matches(pos, 0, r->a) && side_matches(pos, 1, r->b)) ||
-                     (side_matches(pos, 0, r->b) && side_matches(pos, 1, r->a));
+        bool match = (side_matches(pos, a, r->a) && side_matches(pos, b, r->b)) ||
+                     (side_matches(pos, a, r->b) && side_matches(pos, b, r->a));
         if (match && (!r->same_colour || one_colour(pos))) return true;
     }
     return false;
@@ -62,7 +146,23 @@ static bool dead_material(const Position *pos) {
 void gameend_check(Position *pos, GameResult *out) {
     const Variant *v = pos->v;
     memset(out, 0, sizeof *out);
-    out->winner = -1;
+    out->winner = out->eliminated = out->victor = -1;
+    if (v->nplayers > 2) {
+        int lost = gameend_royal_lost(pos);
+        if (lost >= 0 && gameend_alive_count(pos) > 2) {
+            /* an exposed king was captured: its owner is out, the capturer is the victor */
+            out->eliminated = lost;
+            out->victor = latest_mover(pos, pos->alive & ~(1u << lost));
+            out->reason = "royal captured";
+            return;
+        }
+        if (gameend_alive_count(pos) == 1) {
+            out->over = true;
+            out->winner = other_alive(pos, -1);
+            out->reason = "last player standing";
+            return;
+        }
+    }
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
     Cell forced[MAX_FORCED];
@@ -76,12 +176,19 @@ void gameend_check(Position *pos, GameResult *out) {
         return;
     }
     if (legal == 0) {
-        bool check = v->has_royal && movegen_in_check(pos, board_mover(pos));
+        int mover = board_mover(pos);
+        bool check = v->has_royal && movegen_in_check(pos, mover);
+        if (check && v->on_checkmate == RESULT_LOSS && gameend_alive_count(pos) > 2) {
+            out->eliminated = mover;
+            out->victor = latest_mover(pos, attackers_of(pos, mover));
+            out->reason = "checkmate";
+            return;
+        }
         if (check) result_for(pos, v->on_checkmate, "checkmate", out);
         else result_for(pos, v->on_stalemate, "stalemate", out);
         return;
     }
-    if (v->nmove && pos->halfmove >= v->nmove * v->nturns) {
+    if (v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) {
         result_for(pos, v->on_nmove, "n-move rule", out);
         return;
     }

@@ -7,12 +7,25 @@
 typedef struct GameResult {
     bool over;
     int winner;          /* player index, or -1 for a draw */
-    const char *reason;  /* "checkmate", "stalemate", "repetition", "n-move rule", "material" */
+    const char *reason;  /* "checkmate", "stalemate", "repetition", "n-move rule", "material",
+                          * "must-capture", "last player standing", "royal captured" */
+    int eliminated;      /* game not over: this player is out (play its elimination move), or -1 */
+    int victor;          /* who defeated it (-1: nobody, as after a concession) */
 } GameResult;
 
-/* Evaluates the end conditions for the player to move. Cannot fail; *out.over = false when the
- * game goes on. */
+/* Evaluates the end conditions for the player to move. Cannot fail. Either the game is over
+ * (out->over), or a player is defeated while others play on (out->eliminated >= 0: play
+ * gameend_elimination's move, then check again), or the game goes on. With two players left a
+ * checkmate ends the game; with more, it eliminates the player to move. */
 void gameend_check(Position *pos, GameResult *out);
+/* The move that takes `loser` out: its royal pieces are removed, its armies removed, left as
+ * inert obstacles or handed to `victor` as the rule file's `defeated` says (removed when there
+ * is no victor). Played with board_make like any move, so it can be undone. */
+void gameend_elimination(const Position *pos, int loser, int victor, Move *out);
+/* A player still in the game who has lost every royal piece (a captured king), or -1. */
+int gameend_royal_lost(const Position *pos);
+/* Players still in the game. */
+int gameend_alive_count(const Position *pos);
 /* How many times the current position occurred before (same key, same player to move). */
 int gameend_repetitions(const Position *pos);
 

@@ -34,7 +34,7 @@
 #define MAX_EP_CELLS        2     /* cells passed by a multi-step move */
 #define MAX_PLY           128     /* search/perft depth */
 #define MAX_HISTORY      8192     /* plies in one game */
-#define MAX_JOURNAL         32    /* cell writes undone by one unmake */
+#define MAX_JOURNAL         64    /* cell writes undone by one unmake (a whole army can go) */
 #define MAX_FORCED          8     /* pieces that must be captured at once (must-capture rules) */
 
 #define MAX_DIAGNOSTICS    20     /* errors reported before giving up */

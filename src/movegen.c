@@ -8,7 +8,6 @@
 
 bool movegen_fast_enabled = true;
 
-static inline bool hostile(int a, int b) { return a != b; }
 
 /* Freezing ("immobilizer"): a piece next to an enemy freezer cannot move, unless that freezer
  * touches a piece of the frozen piece's side (other than itself) able to freeze it back
@@ -21,14 +20,14 @@ static bool frozen(const Position *pos, Cell c) {
     uint32_t xbit = 1u << PIECE_TYPE(x);
     for (int i = 0; i < v->nadjacent; i++) {
         Cell e = variant_step(v, c, v->adjacent_dirs[i]);
-        if (e == NO_CELL || !pos->cell[e] || !hostile(PIECE_OWNER(pos->cell[e]), owner)) continue;
+        if (e == NO_CELL || !pos->cell[e] || !board_hostile(pos, PIECE_OWNER(pos->cell[e]), owner)) continue;
         uint32_t ebit = 1u << PIECE_TYPE(pos->cell[e]);
         if ((ebit & v->imitator_mask) && (xbit & v->freezer_mask)) return true;
         if (!(ebit & v->freezer_mask)) continue;
         bool neutralised = false;
         for (int k = 0; k < v->nadjacent && !neutralised; k++) {
             Cell y = variant_step(v, e, v->adjacent_dirs[k]);
-            if (y == NO_CELL || y == c || !pos->cell[y] || PIECE_OWNER(pos->cell[y]) != owner) continue;
+            if (y == NO_CELL || y == c || !pos->cell[y] || board_hostile(pos, PIECE_OWNER(pos->cell[y]), owner)) continue;
             neutralised = ((1u << PIECE_TYPE(pos->cell[y])) & (v->freezer_mask | v->imitator_mask)) != 0;
         }
         if (!neutralised) return true;
@@ -67,7 +66,7 @@ static bool gen_rays(const Position *pos, const PieceProgram *pp, int owner, Cel
             if (!p) {
                 if (mode != RAY_CAPTURE) add_simple(out, from, c, false);
             } else {
-                if (mode != RAY_MOVE && hostile(PIECE_OWNER(p), owner)) add_simple(out, from, c, true);
+                if (mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner)) add_simple(out, from, c, true);
                 break;
             }
             if (!r->slide) break;
@@ -133,7 +132,11 @@ static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
 
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
-    return gen_owner(pos, board_mover(pos), out, fault);
+    int mover = board_mover(pos);
+    /* the mover moves its own pieces and any army it has taken over */
+    for (int o = 0; o < pos->v->nowners; o++)
+        if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
+    return true;
 }
 
 /* Is the first piece on the way back from `from` against one of the pattern's directions an
@@ -173,7 +176,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < 4; i++) {
             int e = v->orth_dirs[i];
             Cell partner = variant_step(v, c, e);
-            if (partner == NO_CELL || !pos->cell[partner] || PIECE_OWNER(pos->cell[partner]) != attacker) continue;
+            if (partner == NO_CELL || !pos->cell[partner] || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker)) continue;
             int back = v->dirs[e].reverse;
             Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
             if (land == NO_CELL || pos->cell[land]) continue;
@@ -215,7 +218,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
                     if (can_move(pos, s)) return true;
                     break;
                 }
-                bool jumpable = PIECE_OWNER(p) != attacker && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
+                bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
                                 !pos->cell[next];
                 if (!jumpable) break;
             }
@@ -327,7 +330,7 @@ bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
     Piece old = pos->cell[c];
     bool placed = false;
     for (int o = 0; o < v->nowners; o++) {
-        if (!hostile(o, victim_owner)) continue;
+        if (!board_hostile(pos, o, victim_owner) || !board_active(pos, o)) continue;
         bool any = false;
         for (int w = 0; w < pos->v->cell_words; w++)
             if (pos->occ[o][w]) { any = true; break; }

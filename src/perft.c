@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "gameend.h"
 #include "notation.h"
 
 static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fault) {
@@ -18,7 +19,11 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         if (!movegen_captures_all(m, forced, nforced)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
-        if (!pos->v->forbid_royal_capture || !movegen_in_check(pos, mover)) total += perft_rec(pos, depth - 1, lists, fault);
+        if (!pos->v->forbid_royal_capture || !movegen_in_check(pos, mover)) {
+            /* below a captured royal the game changes hands: that subtree counts 0 (a move is
+             * a leaf only at depth 1) */
+            if (pos->v->nplayers <= 2 || gameend_royal_lost(pos) < 0) total += perft_rec(pos, depth - 1, lists, fault);
+        }
         board_unmake(pos);
     }
     return total;

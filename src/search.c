@@ -326,6 +326,12 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     if (legal == 0) {
         GameResult r;
         gameend_check(pos, &r);
+        /* with more than two players left a checkmate eliminates the player to move: for the
+         * search that player has lost */
+        if (!r.over && r.eliminated == board_mover(pos)) {
+            r.over = true;
+            r.winner = r.victor;
+        }
         return r.over ? outcome_score(s, &r, ply) : evaluate(s); /* (not over: history full) */
     }
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;

@@ -837,6 +837,12 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         switch (it->kind) {
         case AST_SETUP: free(v->setup); v->setup = xstrdup(it->text); break;
         case AST_POSITION_FIELDS: declare_position_fields(s, it); break;
+        case AST_DEFEATED:
+            if (!strcmp(it->text, "remove")) v->on_defeat = DEFEAT_REMOVE;
+            else if (!strcmp(it->text, "stay")) v->on_defeat = DEFEAT_STAY;
+            else if (!strcmp(it->text, "join-victor")) v->on_defeat = DEFEAT_JOIN_VICTOR;
+            else diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
+            break;
         case AST_END: declare_end(s, it); break;
         case AST_FORBID:
             if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);

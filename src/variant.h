@@ -20,6 +20,9 @@ typedef enum Orientation {
 
 typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW } ResultKind;
 
+/* What happens to a defeated player's pieces when others play on. */
+typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;
+
 typedef struct Board {
     char name[16];
     int width, height;
@@ -195,6 +198,7 @@ typedef struct Variant {
     ResultKind on_material;
     int nforced;
     ForcedCapture forced[4];
+    DefeatFate on_defeat;
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* hashing */
@@ -202,6 +206,8 @@ typedef struct Variant {
     uint64_t zobrist_side[MAX_PLAYERS * 16];
     uint64_t zobrist_ep[MAX_CELLS];
     uint64_t zobrist_rights[32];
+    uint64_t zobrist_out[MAX_OWNERS];              /* player eliminated */
+    uint64_t zobrist_control[MAX_OWNERS][MAX_OWNERS]; /* owner moved by another player */
 } Variant;
 
 typedef enum FenField {

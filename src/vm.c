@@ -39,7 +39,7 @@ static bool fault_at(VmFault *fault, const Program *prog, int pc, const char *ms
 /* An enemy of `owner` whose type is in `set`. */
 static inline bool is_victim(const Position *pos, Cell c, int owner, uint32_t set) {
     Piece p = pos->cell[c];
-    return p && PIECE_OWNER(p) != owner && ((set >> PIECE_TYPE(p)) & 1);
+    return p && board_hostile(pos, PIECE_OWNER(p), owner) && ((set >> PIECE_TYPE(p)) & 1);
 }
 
 /* Records "remove the piece on c" once; false when the pending list is full. */
@@ -70,7 +70,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
         if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
     }
     if (org != cur) {
-        if (pos->cell[cur] && PIECE_OWNER(pos->cell[cur]) != owner) m->flags |= MOVE_CAPTURE;
+        if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m->flags |= MOVE_CAPTURE;
         m->fx[m->nfx++] = (Effect){.kind = FX_MOVE, .a = org, .b = cur};
     }
     int newtype = promo_type != NO_TYPE ? promo_type : change;
@@ -166,8 +166,8 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_GOTO: cur = (Cell)a; break;
         case OP_ONBOARD: flag = variant_step(v, cur, a) != NO_CELL; break;
         case OP_EMPTY: flag = pos->cell[cur] == 0; break;
-        case OP_ENEMY: flag = pos->cell[cur] != 0 && PIECE_OWNER(pos->cell[cur]) != owner; break;
-        case OP_FRIEND: flag = pos->cell[cur] != 0 && PIECE_OWNER(pos->cell[cur]) == owner; break;
+        case OP_ENEMY: flag = pos->cell[cur] != 0 && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner); break;
+        case OP_FRIEND: flag = pos->cell[cur] != 0 && !board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner); break;
         case OP_ISTYPE: flag = pos->cell[cur] != 0 && PIECE_TYPE(pos->cell[cur]) == a; break;
         case OP_INZONE: flag = zone_has(&v->zones[a], owner, cur); break;
         case OP_ISEP:
@@ -176,7 +176,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 if (pos->ep[i] == cur) flag = true;
             /* An en-passant cell belongs to the last move; never capture one's own piece. */
             if (flag && (pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
-                         PIECE_OWNER(pos->cell[pos->ep_victim]) == owner))
+                         !board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner)))
                 flag = false;
             break;
         case OP_ATTACKED: {
@@ -229,7 +229,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 Cell partner = variant_step(v, victim, e);
                 /* the mover's own origin is empty after the move: it is no partner */
                 if (partner == NO_CELL || partner == origin || !pos->cell[partner] ||
-                    PIECE_OWNER(pos->cell[partner]) != owner)
+                    board_hostile(pos, PIECE_OWNER(pos->cell[partner]), owner))
                     continue;
                 if (!record_capture(pending, &npending, victim))
                     return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
