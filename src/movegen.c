@@ -252,18 +252,13 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             Piece p = pos->cell[s];
             if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && can_move(pos, s)) return true;
         }
-        uint32_t with_patterns = v->pattern_types;
-        while (with_patterns) {
-            int t = __builtin_ctz(with_patterns);
-            with_patterns &= with_patterns - 1;
-            const PieceProgram *pp = &v->types[t].per_owner[attacker];
+        for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
+            int t = v->pattern_refs[attacker][victim_type][k].type;
             bool any = false;
             for (int w = 0; w < v->cell_words && !any; w++) any = (pos->type_occ[t][w] & pos->occ[attacker][w]) != 0;
             if (!any) continue;
-            Piece want = PIECE_MAKE(t, attacker);
-            for (int i = 0; i < pp->npatterns; i++)
-                if ((pp->patterns[i].victims & vbit) && pattern_captures(pos, &pp->patterns[i], c, want, attacker))
-                    return true;
+            const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
+            if (pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker)) return true;
         }
         return false;
     }

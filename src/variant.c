@@ -86,6 +86,15 @@ static void build_attack_lines(Variant *v) {
             const PieceType *pt = &v->types[t];
             if (!pt->fast_attack) continue;
             if (pt->per_owner[o].npatterns) v->pattern_types |= 1u << t;
+            for (int i = 0; i < pt->per_owner[o].npatterns; i++)
+                for (int victim = 0; victim < v->ntypes; victim++) {
+                    if (!((pt->per_owner[o].patterns[i].victims >> victim) & 1)) continue;
+                    uint8_t *n = &v->npattern_refs[o][victim];
+                    if (*n >= MAX_PATTERN_REFS) { v->attack_lines_ok = false; continue; }
+                    v->pattern_refs[o][victim][*n].type = (uint8_t)t;
+                    v->pattern_refs[o][victim][*n].pattern = (uint8_t)i;
+                    (*n)++;
+                }
             for (int i = 0; i < pt->per_owner[o].natk; i++) {
                 const Ray *r = &pt->per_owner[o].atk[i];
                 if (r->slide && r->range) v->attack_lines_ok = false;

@@ -184,6 +184,9 @@ typedef struct Variant {
     int nattack_lines[MAX_OWNERS];
     AttackLine *attack_lines[MAX_OWNERS];
     uint32_t pattern_types;           /* fast-attack types that also have capture patterns */
+    /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
+    uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
+    struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
     int nfen_fields;
     uint8_t fen_fields[8];            /* position-text fields in order (FenField) */
     /* start and end */

@@ -100,6 +100,8 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                       VmFault *fault) {
     const Variant *v = pos->v;
     const bool tracing = trace_fn != NULL;
+    Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
+    bool royal_known = false;
     const uint8_t *code = prog->code;
     Choice stack[MAX_FORKS];
     int nchoices = 0;
@@ -236,7 +238,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             }
             break;
         case OP_COORD: {
-            Cell king = board_royal(pos, owner);
+            if (!royal_known) {
+                royal = board_royal(pos, owner);
+                royal_known = true;
+            }
+            Cell king = royal;
             if (king == NO_CELL || king == origin) break;
             const CellInfo *ki = &v->cells[king], *ci = &v->cells[cur];
             if (ki->board != ci->board || ki->x == ci->x || ki->y == ci->y) break;
