@@ -32,7 +32,9 @@ typedef struct Effect {
     Piece piece;
 } Effect;
 
-enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8 };
+/* MOVE_ELIMINATION marks the move the game plays itself when a player is defeated (not typed,
+ * not saved: replaying the moves before it brings it back). */
+enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16 };
 
 typedef struct Move {
     Cell from, to;           /* what notation shows: the main piece's origin and destination */

@@ -89,6 +89,7 @@ void gameend_elimination(const Position *pos, int loser, int victor, Move *out) 
     memset(out, 0, sizeof *out);
     out->promo = NO_TYPE;
     out->from = out->to = 0;
+    out->flags = MOVE_ELIMINATION;
     out->fx[out->nfx++] = (Effect){.kind = FX_ELIMINATE, .a = (Cell)loser};
     for (int c = 0; c < v->ncells && out->nfx < MAX_EFFECTS - MAX_OWNERS; c++) {
         Piece p = pos->cell[c];
@@ -197,4 +198,20 @@ void gameend_check(Position *pos, GameResult *out) {
         return;
     }
     if (v->nmaterial && dead_material(pos)) result_for(pos, v->on_material, "material", out);
+}
+
+int gameend_settle(Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user) {
+    int n = 0;
+    gameend_check(pos, out);
+    /* each defeat removes a player: at most nplayers rounds */
+    for (int round = 0; round < MAX_PLAYERS && !out->over && out->eliminated >= 0; round++) {
+        Move m;
+        if (on_defeat) on_defeat(out, user);
+        gameend_elimination(pos, out->eliminated, out->victor, &m);
+        if (!board_make(pos, &m)) break;
+        if (played && n < cap) played[n] = m;
+        n++;
+        gameend_check(pos, out);
+    }
+    return n;
 }

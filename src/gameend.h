@@ -22,6 +22,12 @@ void gameend_check(Position *pos, GameResult *out);
  * inert obstacles or handed to `victor` as the rule file's `defeated` says (removed when there
  * is no victor). Played with board_make like any move, so it can be undone. */
 void gameend_elimination(const Position *pos, int loser, int victor, Move *out);
+/* Plays every pending defeat (gameend_check's `eliminated`) with board_make and returns the
+ * final verdict in *out. Each elimination move played is copied to played[] (up to cap; may be
+ * NULL) so a caller keeping a move list can undo them; returns how many were played.
+ * on_defeat (may be NULL) hears of each defeat, before its move is played. */
+typedef void (*GameDefeatFn)(const GameResult *defeat, void *user);
+int gameend_settle(Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user);
 /* A player still in the game who has lost every royal piece (a captured king), or -1. */
 int gameend_royal_lost(const Position *pos);
 /* Players still in the game. */

@@ -10,6 +10,7 @@
 
 #include "fen.h"
 #include "movegen.h"
+#include "gameend.h"
 #include "notation.h"
 
 static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -167,6 +168,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         return fail(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
     MoveList *ml = xmalloc(sizeof *ml);
     bool ok = true;
+    int k = 0; /* moves written to moves_out: the saved ones and the defeats they caused */
     for (int i = 0; i < g->nmoves && ok; i++) {
         VmFault f = {0};
         movegen_legal(pos, ml, &f);
@@ -176,9 +178,19 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         else if (ml->count == 0) ok = fail(err, cap, "%s:%d: move '%s' after the end of the game", name, g->move_lines[i], g->moves[i]);
         else if (n == 0) ok = fail(err, cap, "%s:%d: illegal move '%s'", name, g->move_lines[i], g->moves[i]);
         else if (n > 1) ok = fail(err, cap, "%s:%d: ambiguous move '%s'", name, g->move_lines[i], g->moves[i]);
-        else if (i >= max || !board_make(pos, &ml->moves[found[0]]))
+        else if (k >= max || !board_make(pos, &ml->moves[found[0]]))
             ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
-        else moves_out[i] = ml->moves[found[0]];
+        else {
+            moves_out[k++] = ml->moves[found[0]];
+            /* defeats are not saved: replaying the move that caused one plays it again */
+            Move defeats[MAX_PLAYERS];
+            GameResult r;
+            int nd = gameend_settle(pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
+            for (int d = 0; d < nd && d < MAX_PLAYERS; d++) {
+                if (k < max) moves_out[k++] = defeats[d];
+                else ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
+            }
+        }
     }
     free(ml);
     return ok;
@@ -195,6 +207,7 @@ bool savegame_write(const char *path, const char *rules, const Variant *v, const
     fprintf(f, "start %s\n", start);
     char buf[64];
     for (int i = 0; i < nmoves; i++) {
+        if (moves[i].flags & MOVE_ELIMINATION) continue;
         notation_move(v, &moves[i], buf, sizeof buf);
         fprintf(f, "move %s\n", buf);
     }

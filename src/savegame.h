@@ -40,6 +40,7 @@ void savegame_free(SavedGame *g);
 /* Plays g's start position and moves on pos (board_init'ed for the right variant); the moves
  * made are also copied to moves_out (capacity max). On error returns false with
  * "NAME:LINE: message" in err; pos is then unspecified (replay into a scratch position). */
+/* (The moves played, defeats included, are moves_out[0 .. pos->ply - 1].) */
 bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *moves_out, int max, char *err,
                      size_t cap);
 

@@ -400,6 +400,14 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
     return ok;
 }
 
+static void announce_defeat(const GameResult *d, void *user) {
+    const Game *g = user;
+    if (d->victor >= 0)
+        printf("%s is defeated (%s) by %s\n", g->v->player_names[d->eliminated], d->reason, g->v->player_names[d->victor]);
+    else
+        printf("%s is defeated (%s)\n", g->v->player_names[d->eliminated], d->reason);
+}
+
 /* Plays m (legal) and reports the end of the game. */
 static void play_move(Game *g, const Move *m) {
     if (g->nmoves >= MAX_HISTORY || !board_make(&g->pos, m)) {
@@ -408,6 +416,12 @@ static void play_move(Game *g, const Move *m) {
     }
     g->moves[g->nmoves++] = *m;
     g->nredo = 0;
+    /* with more than two players a defeat does not end the game: the game plays it as a move
+     * of its own (kept in the move list, so undo takes it back too) */
+    Move defeats[MAX_PLAYERS];
+    GameResult r;
+    int nd = gameend_settle(&g->pos, &r, defeats, MAX_PLAYERS, announce_defeat, g);
+    for (int i = 0; i < nd && i < MAX_PLAYERS && g->nmoves < MAX_HISTORY; i++) g->moves[g->nmoves++] = defeats[i];
     game_update_result(g);
     draw(g);
     if (g->over) announce_result(g);
@@ -662,7 +676,7 @@ static bool cmd_load(Game *g, const char *path) {
         board_free(st);
         free(st);
         board_copy(&g->pos, tmp);
-        g->nmoves = sg.nmoves;
+        g->nmoves = tmp->ply; /* the saved moves and the defeats they caused */
         memcpy(g->moves, moves, sizeof(Move) * (size_t)sg.nmoves);
         g->nredo = 0;
         game_update_result(g);
@@ -947,7 +961,7 @@ int ui_selfplay(const SelfplayConfig *cfg) {
         search_clear(search[0]);
         search_clear(search[1]);
         GameResult r;
-        gameend_check(pos, &r);
+        gameend_settle(pos, &r, NULL, 0, NULL, NULL);
         int plies = 0;
         while (!r.over && plies < MAX_HISTORY - 1) {
             int mover = board_mover(pos);
@@ -966,7 +980,7 @@ int ui_selfplay(const SelfplayConfig *cfg) {
             }
             board_make(pos, &m);
             plies++;
-            gameend_check(pos, &r);
+            gameend_settle(pos, &r, NULL, 0, NULL, NULL); /* defeats with more than two players left */
         }
         int outcome = 0; /* for engine A: 1 win, 0 draw, -1 loss */
         if (r.winner >= 0) outcome = r.winner == a_seat ? 1 : -1;
