@@ -149,6 +149,7 @@ bool board_make(Position *pos, const Move *m) {
         const Effect *e = &m->fx[i];
         switch (e->kind) {
         case FX_MOVE:
+            if (!lifted[i]) break; /* nothing stood there: nothing to drop */
             if (pos->cell[e->b]) capture = true;
             journal(pos, u, e->b, lifted[i] | PIECE_MOVED);
             keep &= v->castle_mask[e->b];

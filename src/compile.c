@@ -534,6 +534,10 @@ static Cell cell_on_line(const Variant *v, const Castle *c, int u) {
 static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     const Variant *v = cg->v;
     int fork = alt_begin(p, n);
+    /* only the piece on the king's cell castles (another royal piece of the type does not) */
+    bc_emit(p, OP_GOTO, c->king_from, L(n));
+    bc_emit(p, OP_ISORIGIN, 0, L(n));
+    bc_emit(p, OP_VERIFY, 0, L(n));
     bc_emit(p, OP_RIGHT, c->right, L(n));
     bc_emit(p, OP_VERIFY, 0, L(n));
     int us[4] = {pos_on_line(v, c, c->king_from), pos_on_line(v, c, c->king_to), pos_on_line(v, c, c->rook_from),
@@ -573,9 +577,19 @@ static void declare_castle(CG *cg, const Ast *n) {
         int c = sema_cell(cg->s, n->kids[i]);
         if (c < 0) { ok = false; continue; }
         cells[i] = sema_orient_cell(v, v->orient[cg->owner], (Cell)c);
-        if (cells[i] == NO_CELL) ok = false;
+        if (cells[i] == NO_CELL) {
+            diag_error(cg->s->sink, n->kids[i]->loc, "castling cell '%s' turned for %s is not on the board", v->cells[c].name,
+                       v->player_names[cg->owner]);
+            ok = false;
+        }
     }
     if (!ok) { cg->ok = false; return; }
+    /* two pieces move: from one cell both would be lifted, onto one cell one would vanish */
+    if (cells[0] == cells[2] || cells[1] == cells[3]) {
+        diag_error(cg->s->sink, n->loc, "castling moves two pieces: the king and the rook need cells of their own");
+        cg->ok = false;
+        return;
+    }
     bool row = true, column = true;
     for (int i = 1; i < 4; i++) {
         if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
@@ -587,8 +601,10 @@ static void declare_castle(CG *cg, const Ast *n) {
             cg->ok = false;
             return;
         }
-    if (v->ncastles >= (int)ARRAY_LEN(v->castles) || v->ncastles >= 32) {
-        diag_error(cg->s->sink, n->loc, "too many castling rules (limit is %d for all players together)", (int)ARRAY_LEN(v->castles));
+    int mine = 0;
+    for (int i = 0; i < v->ncastles; i++) mine += v->castles[i].owner == cg->owner;
+    if (mine >= MAX_CASTLES || v->ncastles >= (int)ARRAY_LEN(v->castles)) {
+        diag_error(cg->s->sink, n->loc, "too many castling rules (limit is %d per player)", MAX_CASTLES);
         cg->ok = false;
         return;
     }

@@ -19,8 +19,10 @@ void diag_init(DiagSink *sink)
 
 void diag_free(DiagSink *sink)
 {
-    for (int i = 0; i < sink->count; i++)
+    for (int i = 0; i < sink->count; i++) {
         free(sink->items[i].msg);
+        free((char *)sink->items[i].loc.file);
+    }
     free(sink->items);
     sink->items = NULL;
     sink->count = sink->cap = 0;
@@ -87,6 +89,9 @@ static void add(DiagSink *sink, DiagLevel level, SrcLoc loc, const char *fmt, va
     Diag *d = &sink->items[sink->count++];
     d->level = level;
     d->loc = loc;
+    /* The sink keeps its own copy of the file name: loaders free their Source before the
+     * caller renders the diagnostics. */
+    d->loc.file = loc.file ? xstrdup(loc.file) : NULL;
     d->msg = msg;
 }
 

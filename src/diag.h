@@ -17,7 +17,7 @@ typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 
 typedef struct Diag {
     DiagLevel level;
-    SrcLoc loc;
+    SrcLoc loc;         /* loc.file is the sink's own copy (the Source may be gone) */
     char *msg;
 } Diag;
 

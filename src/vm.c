@@ -188,6 +188,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         }
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
+        case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;

@@ -79,11 +79,33 @@ static void test_fen_bad_input_is_reported(void **state) {
     expect_error("8/8/8/8/8/8/8/8 w - - 0 1\x01", "");
 }
 
+/* Found by fuzzing: a king standing on a rook's home cell with that castling right listed. The
+ * right must be dropped, or the extra king would castle "with itself" and move twice. */
+static void test_fen_castling_right_needs_a_plain_rook(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/K3K2R w KQkq - 0 1");
+    char out[512];
+    fen_write(&pos, out, sizeof out);
+    assert_string_equal(out, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/K3K2R w Kkq - 0 1");
+    static MoveList ml;
+    VmFault f = {0};
+    movegen_legal(&pos, &ml, &f);
+    for (int i = 0; i < ml.count; i++) {
+        assert_true(board_make(&pos, &ml.moves[i]));
+        assert_true(board_is_ok(&pos));
+        board_unmake(&pos);
+    }
+    board_free(&pos);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fen_roundtrip),
         cmocka_unit_test(test_fen_defaults_for_missing_fields),
         cmocka_unit_test(test_fen_bad_input_is_reported),
+        cmocka_unit_test(test_fen_castling_right_needs_a_plain_rook),
     };
     return cmocka_run_group_tests_name("fen", tests, setup, teardown);
 }

@@ -1,0 +1,200 @@
+/* test_gameend.c - end conditions of chess as the rule file states them: checkmate,
+ * stalemate, threefold repetition, the 50-move rule and dead material. */
+#include "gameend.h"
+#include "support.h"
+
+static Variant *chess;
+
+static int setup(void **state) {
+    (void)state;
+    DiagSink sink;
+    diag_init(&sink);
+    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    diag_free(&sink);
+    return chess ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    variant_free(chess);
+    return 0;
+}
+
+static GameResult result_of(const char *fen) {
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, fen);
+    GameResult r;
+    gameend_check(&pos, &r);
+    board_free(&pos);
+    return r;
+}
+
+static void play(Position *pos, const char *text) {
+    static MoveList ml;
+    VmFault f = {0};
+    movegen_legal(pos, &ml, &f);
+    int i = notation_find(pos->v, &ml, text);
+    if (i < 0) print_error("no legal move %s\n", text);
+    assert_true(i >= 0);
+    board_make(pos, &ml.moves[i]);
+}
+
+static void test_gameend_checkmate(void **state) {
+    (void)state;
+    /* fool's mate: white to move, mated; black (player 1) wins */
+    GameResult r = result_of("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert_true(r.over);
+    assert_string_equal(r.reason, "checkmate");
+    assert_int_equal(r.winner, 1);
+    /* back-rank mate of black */
+    r = result_of("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    assert_true(r.over);
+    assert_string_equal(r.reason, "checkmate");
+    assert_int_equal(r.winner, 0);
+}
+
+static void test_gameend_in_check_but_not_mated_goes_on(void **state) {
+    (void)state;
+    GameResult r = result_of("3R2k1/5pp1/7p/8/8/8/8/6K1 b - - 0 1");
+    assert_false(r.over);
+}
+
+static void test_gameend_stalemate(void **state) {
+    (void)state;
+    GameResult r = result_of("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_true(r.over);
+    assert_string_equal(r.reason, "stalemate");
+    assert_int_equal(r.winner, -1);
+}
+
+/* Knights out and back twice: the start position stands for the third time. */
+static void test_gameend_threefold_repetition(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, chess->setup);
+    GameResult r;
+    for (int round = 0; round < 2; round++) {
+        play(&pos, "g1f3"); play(&pos, "g8f6"); play(&pos, "f3g1");
+        gameend_check(&pos, &r);
+        assert_false(r.over);
+        play(&pos, "f6g8");
+        assert_int_equal(gameend_repetitions(&pos), round + 1);
+        gameend_check(&pos, &r);
+        assert_int_equal(r.over, round == 1);
+    }
+    assert_string_equal(r.reason, "repetition");
+    assert_int_equal(r.winner, -1);
+    /* an irreversible move (a pawn's) ends the history that can repeat */
+    play(&pos, "e2e4");
+    assert_int_equal(gameend_repetitions(&pos), 0);
+    board_free(&pos);
+}
+
+/* The same placement with the other side to move is not a repetition. */
+static void test_gameend_repetition_needs_same_side_to_move(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    play(&pos, "a1a2"); play(&pos, "e8d8"); play(&pos, "a2a1"); play(&pos, "d8e8");
+    assert_int_equal(gameend_repetitions(&pos), 1);
+    board_free(&pos);
+}
+
+static void test_gameend_fifty_move_rule(void **state) {
+    (void)state;
+    GameResult r = result_of("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    assert_false(r.over);
+    r = result_of("4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
+    assert_true(r.over);
+    assert_string_equal(r.reason, "n-move rule");
+    assert_int_equal(r.winner, -1);
+    /* a move that is not a capture or pawn move brings the clock to 100 */
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    play(&pos, "a1a2");
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    board_free(&pos);
+}
+
+/* Checkmate on the move that reaches the 50-move limit is still checkmate. */
+static void test_gameend_checkmate_beats_fifty_move_rule(void **state) {
+    (void)state;
+    GameResult r = result_of("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 100 90");
+    assert_true(r.over);
+    assert_string_equal(r.reason, "checkmate");
+    assert_int_equal(r.winner, 0);
+}
+
+static void test_gameend_insufficient_material(void **state) {
+    (void)state;
+    const char *dead[] = {
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
+        "4kn2/8/8/8/8/8/8/4K3 w - - 0 1",
+        "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1",  /* c8 and f1: both light squares */
+    };
+    for (size_t i = 0; i < ARRAY_LEN(dead); i++) {
+        GameResult r = result_of(dead[i]);
+        if (!r.over) print_error("not dead: %s\n", dead[i]);
+        assert_true(r.over);
+        assert_string_equal(r.reason, "material");
+        assert_int_equal(r.winner, -1);
+    }
+    const char *alive[] = {
+        "1b2k3/8/8/8/8/8/8/4KB2 w - - 0 1",  /* b8 dark, f1 light: mate is possible */
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1",
+        "4kb2/8/8/8/8/8/8/1N2K3 w - - 0 1",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(alive); i++) {
+        GameResult r = result_of(alive[i]);
+        if (r.over) print_error("dead: %s\n", alive[i]);
+        assert_false(r.over);
+    }
+}
+
+/* Results as the rule file sets them: a checkmate that wins for the mated side's opponent and
+ * a stalemate that loses, in a variant that says so. */
+static void test_gameend_results_follow_the_rule_file(void **state) {
+    (void)state;
+    Variant *v = load_rules("tests/rules/ok/endings.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "k7/2K5/8/8/8/4B3/8/8 b - - 0 1"); /* black king a8: no move, not in check */
+    GameResult r;
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    assert_string_equal(r.reason, "stalemate");
+    assert_int_equal(r.winner, 0); /* "end stalemate loss": the stalemated side loses */
+    set_fen(&pos, "1b2k3/8/8/8/8/8/8/3BK3 w - - 149 1"); /* bishops on both colours */
+    gameend_check(&pos, &r);
+    assert_false(r.over); /* 75 moves are 150 plies */
+    set_fen(&pos, "1b2k3/8/8/8/8/8/8/3BK3 w - - 150 1");
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    assert_string_equal(r.reason, "n-move rule");
+    board_free(&pos);
+    variant_free(v);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gameend_checkmate),
+        cmocka_unit_test(test_gameend_in_check_but_not_mated_goes_on),
+        cmocka_unit_test(test_gameend_stalemate),
+        cmocka_unit_test(test_gameend_threefold_repetition),
+        cmocka_unit_test(test_gameend_repetition_needs_same_side_to_move),
+        cmocka_unit_test(test_gameend_fifty_move_rule),
+        cmocka_unit_test(test_gameend_checkmate_beats_fifty_move_rule),
+        cmocka_unit_test(test_gameend_insufficient_material),
+        cmocka_unit_test(test_gameend_results_follow_the_rule_file),
+    };
+    return cmocka_run_group_tests_name("gameend", tests, setup, teardown);
+}
