@@ -85,12 +85,81 @@ uint64_t board_compute_key(const Position *pos) {
     return k;
 }
 
-static inline void journal(Position *pos, Undo *u, Cell c, Piece p) {
-    ASSERT(u->njournal < MAX_JOURNAL, "a move writes at most MAX_JOURNAL cells");
-    u->journal[u->njournal].cell = c;
-    u->journal[u->njournal].old = pos->cell[c];
-    u->njournal++;
-    write_cell(pos, c, p, true);
+/* What applying a move's cell effects found out, for the rest of make. */
+typedef struct CellOutcome {
+    bool capture, resets;
+    uint32_t keep; /* castling rights that survive the cells touched */
+} CellOutcome;
+
+/* Records c's old content in the journal and writes p (keyed: keep the hash in step). */
+static inline void write_journaled(Position *pos, JournalEntry *j, int *n, Cell c, Piece p, bool keyed) {
+    ASSERT(*n < MAX_JOURNAL, "a move writes at most MAX_JOURNAL cells");
+    j[*n].cell = c;
+    j[*n].old = pos->cell[c];
+    (*n)++;
+    write_cell(pos, c, p, keyed);
+}
+
+/* Applies the effects that change cells: lifts and removals first, then drops and placements,
+ * then type changes, so a move's effects act at once. Journals every cell written. */
+static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, int *n, bool keyed) {
+    const Variant *v = pos->v;
+    CellOutcome out = {.keep = 0xFFFFFFFFu};
+    Piece lifted[MAX_EFFECTS];
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_MOVE) {
+            lifted[i] = pos->cell[e->a];
+            int t = PIECE_TYPE(lifted[i]);
+            if (t >= 0 && v->types[t].resets_nmove) out.resets = true;
+            write_journaled(pos, j, n, e->a, 0, keyed);
+            out.keep &= v->castle_mask[e->a];
+        } else if (e->kind == FX_REMOVE) {
+            if (pos->cell[e->a]) out.capture = true;
+            write_journaled(pos, j, n, e->a, 0, keyed);
+            out.keep &= v->castle_mask[e->a];
+        } else if (e->kind == FX_REMOVE_ARMY) {
+            for (int w = 0; w < v->cell_words; w++) {
+                uint64_t b = pos->occ[e->a][w];
+                while (b && *n < MAX_JOURNAL) {
+                    Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                    b &= b - 1;
+                    write_journaled(pos, j, n, c, 0, keyed);
+                    out.keep &= v->castle_mask[c];
+                }
+            }
+        }
+    }
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_MOVE) {
+            if (!lifted[i]) continue; /* nothing stood there: nothing to drop */
+            if (pos->cell[e->b]) out.capture = true;
+            write_journaled(pos, j, n, e->b, lifted[i] | PIECE_MOVED, keyed);
+            out.keep &= v->castle_mask[e->b];
+        } else if (e->kind == FX_PLACE) {
+            write_journaled(pos, j, n, e->a, e->piece, keyed);
+        }
+    }
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_CHANGE && pos->cell[e->a])
+            write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
+    }
+    return out;
+}
+
+static void revert_cells(Position *pos, const JournalEntry *j, int n) {
+    for (int k = n - 1; k >= 0; k--) write_cell(pos, j[k].cell, j[k].old, false);
+}
+
+void board_cells_apply(Position *pos, const Move *m, CellJournal *cj) {
+    cj->n = 0;
+    apply_cells(pos, m, cj->entries, &cj->n, false);
+}
+
+void board_cells_revert(Position *pos, const CellJournal *cj) {
+    revert_cells(pos, cj->entries, cj->n);
 }
 
 bool board_make(Position *pos, const Move *m) {
@@ -109,54 +178,18 @@ bool board_make(Position *pos, const Move *m) {
     memcpy(u->counters, pos->counters, sizeof u->counters);
     u->alive = pos->alive;
     memcpy(u->controller, pos->controller, sizeof u->controller);
-    u->njournal = 0;
 
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
     for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
     pos->ep_victim = NO_CELL;
 
-    bool capture = false, resets = false;
-    uint32_t keep = 0xFFFFFFFFu;
-    Piece lifted[MAX_EFFECTS];
-    /* Effects act at once: lift every moving piece and remove captures first, then drop. */
-    for (int i = 0; i < m->nfx; i++) {
-        const Effect *e = &m->fx[i];
-        if (e->kind == FX_MOVE) {
-            lifted[i] = pos->cell[e->a];
-            int t = PIECE_TYPE(lifted[i]);
-            if (t >= 0 && v->types[t].resets_nmove) resets = true;
-            journal(pos, u, e->a, 0);
-            keep &= v->castle_mask[e->a];
-        } else if (e->kind == FX_REMOVE) {
-            if (pos->cell[e->a]) capture = true;
-            journal(pos, u, e->a, 0);
-            keep &= v->castle_mask[e->a];
-        } else if (e->kind == FX_REMOVE_ARMY) {
-            for (int w = 0; w < v->cell_words; w++) {
-                uint64_t b = pos->occ[e->a][w];
-                while (b) {
-                    Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
-                    b &= b - 1;
-                    if (u->njournal >= MAX_JOURNAL) break; /* cannot happen: limits.h sizes it */
-                    journal(pos, u, c, 0);
-                    keep &= v->castle_mask[c];
-                }
-            }
-        }
-    }
+    int nj = 0;
+    CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    u->njournal = (uint8_t)nj;
     int nep = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
         switch (e->kind) {
-        case FX_MOVE:
-            if (!lifted[i]) break; /* nothing stood there: nothing to drop */
-            if (pos->cell[e->b]) capture = true;
-            journal(pos, u, e->b, lifted[i] | PIECE_MOVED);
-            keep &= v->castle_mask[e->b];
-            break;
-        case FX_PLACE:
-            journal(pos, u, e->a, e->piece);
-            break;
         case FX_EP:
             if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
             pos->ep_victim = m->to;
@@ -178,19 +211,14 @@ bool board_make(Position *pos, const Move *m) {
         default: break;
         }
     }
-    for (int i = 0; i < m->nfx; i++) {
-        const Effect *e = &m->fx[i];
-        if (e->kind == FX_CHANGE && pos->cell[e->a])
-            journal(pos, u, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)));
-    }
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
-    uint32_t lost = pos->rights & ~keep;
+    uint32_t lost = pos->rights & ~co.keep;
     if (lost) {
         for (int r = 0; r < 32; r++)
             if (lost >> r & 1) pos->key ^= v->zobrist_rights[r];
-        pos->rights &= keep;
+        pos->rights &= co.keep;
     }
-    pos->halfmove = (capture || resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+    pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
     pos->last_from = m->from;
     pos->last_to = m->to;
     pos->key ^= v->zobrist_side[pos->turn];
@@ -208,8 +236,7 @@ bool board_make(Position *pos, const Move *m) {
 void board_unmake(Position *pos) {
     ASSERT(pos->ply > 0, "unmake needs a move to undo");
     Undo *u = &pos->history[--pos->ply];
-    for (int j = u->njournal - 1; j >= 0; j--)
-        write_cell(pos, u->journal[j].cell, u->journal[j].old, false);
+    revert_cells(pos, u->journal, u->njournal);
     pos->key = u->key;
     pos->rights = u->rights;
     memcpy(pos->ep, u->ep, sizeof pos->ep);

@@ -105,6 +105,14 @@ static inline bool board_hostile(const Position *pos, int a, int b) { return pos
 static inline bool board_active(const Position *pos, int o) { return (pos->alive >> pos->controller[o]) & 1; }
 /* The player to move. */
 static inline int board_mover(const Position *pos) { return pos->v->turn_order[pos->turn]; }
+/* Only the cells a move writes, for a quick look at the position after it (the legality
+ * test): no hash, no clocks, no turn. Revert before anything else touches the position. */
+typedef struct CellJournal {
+    int n;
+    JournalEntry entries[MAX_JOURNAL];
+} CellJournal;
+void board_cells_apply(Position *pos, const Move *m, CellJournal *cj);
+void board_cells_revert(Position *pos, const CellJournal *cj);
 /* Applies a move; returns false (and changes nothing) if the history is full. */
 bool board_make(Position *pos, const Move *m);
 void board_unmake(Position *pos);

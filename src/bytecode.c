@@ -11,7 +11,9 @@ const OpInfo bc_opinfo[OP__COUNT] = {
 #undef OP
 };
 
-#define SHAPE_BYTES(shape) ((shape) == SHAPE_NONE ? 0 : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET) ? 2 : 1)
+#define SHAPE_BYTES(shape)                                                                          \
+    ((shape) == SHAPE_NONE ? 0 : (shape) == SHAPE_SLIDE ? 3                                         \
+     : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET) ? 2 : 1)
 const uint8_t bc_instr_sizes[OP__COUNT] = {
 #define OP(name, shape, stack, synopsis) 1 + SHAPE_BYTES(shape),
 #include "opcodes.def"
@@ -22,6 +24,7 @@ int bc_shape_size(OperandShape shape) {
     switch (shape) {
     case SHAPE_NONE: return 0;
     case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: return 2;
+    case SHAPE_SLIDE: return 3;
     case SHAPE_DIR: case SHAPE_TYPE: case SHAPE_ZONE: case SHAPE_BYTE: return 1;
     case SHAPE__COUNT: break;
     }
@@ -62,6 +65,11 @@ int bc_emit(Program *p, Opcode op, int operand, int line, int col) {
     case 2:
         put_byte(p, operand & 0xFF, line, col);
         put_byte(p, (operand >> 8) & 0xFF, line, col);
+        break;
+    case 3:
+        put_byte(p, operand & 0xFF, line, col);
+        put_byte(p, (operand >> 8) & 0xFF, line, col);
+        put_byte(p, (operand >> 16) & 0xFF, line, col);
         break;
     default: break;
     }

@@ -13,6 +13,7 @@ typedef enum OperandShape {
     SHAPE_ZONE, /* u8 zone index */
     SHAPE_BYTE, /* u8 small integer */
     SHAPE_DIRSET, /* u8 direction, u8 type set */
+    SHAPE_SLIDE,  /* u8 direction, u8 type set or 255, u8 type set or 255 */
     SHAPE__COUNT
 } OperandShape;
 

@@ -125,11 +125,25 @@ static int slide_range(const Ast *atom) {
     return (int)range->num[0];
 }
 
+struct Captures;
+static int slide_operand(CG *cg, const Ast *atom, int d, const struct Captures *c);
+
 static void emit_slide(CG *cg, Program *p, const Ast *atom, int d) {
     int r = slide_range(atom);
     bool move_only = has_mod(atom, MOD_MOVE_ONLY, NULL), capture_only = has_mod(atom, MOD_CAPTURE_ONLY, NULL);
     const Ast *to = NULL;
     has_mod(atom, MOD_TO, &to);
+    if (!r && !to && !cg->promo && !capture_only) {
+        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, NULL), L(atom));
+        if (move_only) {
+            bc_emit(p, OP_HALT, 0, L(atom));
+            return;
+        }
+        bc_emit(p, OP_ENEMY, 0, L(atom));
+        bc_emit(p, OP_VERIFY, 0, L(atom));
+        bc_emit(p, OP_ADD, cg->promo, L(atom));
+        return;
+    }
     int steps = r ? r : 1;
     int loop_start = p->count;
     int occupied_jumps[MAX_BOARD_DIM * 2 + 2];
@@ -325,6 +339,13 @@ static void emit_withdraw(CG *cg, Program *p, const Ast *atom, int d, const Capt
     bc_emit(p, OP_WITHDRAW, back | (typeset(cg, c->withdraw, atom->loc) << 8), L(atom));
 }
 
+/* SLIDE along d with the landing captures of c: its operand (dir, pincer set, coordinator set). */
+static int slide_operand(CG *cg, const Ast *atom, int d, const struct Captures *c) {
+    int ps = c && c->pincer ? typeset(cg, c->pincer, atom->loc) : 0xFF;
+    int cs = c && c->coordinate ? typeset(cg, c->coordinate, atom->loc) : 0xFF;
+    return d | (ps << 8) | (cs << 16);
+}
+
 /* Jumping one enemy of the victim set: it is captured, and the cell beyond must be empty. */
 static void emit_jump(Program *p, const Ast *atom, int d, int victims) {
     bc_emit(p, OP_ENEMY, 0, L(atom));
@@ -341,32 +362,49 @@ static void emit_jump(Program *p, const Ast *atom, int d, int victims) {
  * of c->leap, and land on any empty cell after a jump. */
 static void emit_long_leap(CG *cg, Program *p, const Ast *atom, int d, const Captures *c, bool plain) {
     int victims = typeset(cg, c->leap, atom->loc);
-    int before = p->count;
-    bc_emit(p, OP_STEP, d, L(atom));
-    bc_emit(p, OP_EMPTY, 0, L(atom));
-    int to_jump = bc_emit(p, OP_JF, 0, L(atom));
-    if (plain) emit_landing(cg, p, atom, c);
-    bc_emit(p, OP_JUMP, before, L(atom));
-    bc_patch(p, to_jump, p->count);
+    if (plain && !cg->promo) {
+        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
+    } else {
+        int before = p->count;
+        bc_emit(p, OP_STEP, d, L(atom));
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+        int to_jump = bc_emit(p, OP_JF, 0, L(atom));
+        if (plain) emit_landing(cg, p, atom, c);
+        bc_emit(p, OP_JUMP, before, L(atom));
+        bc_patch(p, to_jump, p->count);
+    }
+    /* cur is on the first piece: jump it, land, and go on */
     emit_jump(p, atom, d, victims);
     int after = p->count;
     emit_landing(cg, p, atom, c);
-    bc_emit(p, OP_STEP, d, L(atom));
-    bc_emit(p, OP_EMPTY, 0, L(atom));
-    bc_emit(p, OP_JT, after, L(atom));
+    if (!cg->promo) {
+        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
+    } else {
+        int more = p->count;
+        bc_emit(p, OP_STEP, d, L(atom));
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+        int to_jump = bc_emit(p, OP_JF, 0, L(atom));
+        emit_landing(cg, p, atom, c);
+        bc_emit(p, OP_JUMP, more, L(atom));
+        bc_patch(p, to_jump, p->count);
+    }
     emit_jump(p, atom, d, victims);
     bc_emit(p, OP_JUMP, after, L(atom));
 }
 
 /* Slide along d landing on empty cells (and on an enemy unless move-only), with captures. */
 static void emit_capturing_slide(CG *cg, Program *p, const Ast *atom, int d, const Captures *c) {
-    int top = p->count;
-    bc_emit(p, OP_STEP, d, L(atom));
-    bc_emit(p, OP_EMPTY, 0, L(atom));
-    int occupied = bc_emit(p, OP_JF, 0, L(atom));
-    emit_landing(cg, p, atom, c);
-    bc_emit(p, OP_JUMP, top, L(atom));
-    bc_patch(p, occupied, p->count);
+    if (!cg->promo) {
+        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
+    } else {
+        int top = p->count;
+        bc_emit(p, OP_STEP, d, L(atom));
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+        int occupied = bc_emit(p, OP_JF, 0, L(atom));
+        emit_landing(cg, p, atom, c);
+        bc_emit(p, OP_JUMP, top, L(atom));
+        bc_patch(p, occupied, p->count);
+    }
     if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
         bc_emit(p, OP_HALT, 0, L(atom));
         return;

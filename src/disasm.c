@@ -18,6 +18,16 @@ static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t c
     case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
     case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
     case SHAPE_BYTE: snprintf(buf, cap, "%d", a); break;
+    case SHAPE_SLIDE: {
+        int d = a & 0xFF, ps = (a >> 8) & 0xFF, cs = (a >> 16) & 0xFF;
+        const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
+        char dn[24];
+        if (!dir) snprintf(dn, sizeof dn, "dir?%d", d);
+        else if (dir->name[0]) snprintf(dn, sizeof dn, "%s", dir->name);
+        else snprintf(dn, sizeof dn, "(%d,%d)", dir->dx, dir->dy);
+        snprintf(buf, cap, "%s%s%s", dn, ps != 0xFF ? " pincer" : "", cs != 0xFF ? " coord" : "");
+        break;
+    }
     case SHAPE_DIRSET: {
         int d = a & 0xFF, set = a >> 8;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
@@ -40,6 +50,7 @@ int disasm_instruction(const Variant *v, const Program *p, int pc, FILE *out) {
     switch (bc_opinfo[op].shape) {
     case SHAPE_NONE: break;
     case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: a = bc_read_u16(p->code + pc + 1); break;
+    case SHAPE_SLIDE: a = p->code[pc + 1] | (p->code[pc + 2] << 8) | (p->code[pc + 3] << 16); break;
     default: a = p->code[pc + 1]; break;
     }
     char operand[48];

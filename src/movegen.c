@@ -371,8 +371,17 @@ bool movegen_in_check(Position *pos, int player) {
 }
 
 bool movegen_is_legal(Position *pos, const Move *m) {
-    if (!pos->v->forbid_royal_capture) return true;
+    const Variant *v = pos->v;
+    if (!v->forbid_royal_capture) return true;
     int mover = board_mover(pos);
+    if (v->all_fast && movegen_fast_enabled && !(m->flags & MOVE_ELIMINATION)) {
+        /* every attack test reads only cells (rays and patterns): the cells are enough */
+        CellJournal cj;
+        board_cells_apply(pos, m, &cj);
+        bool ok = !movegen_in_check(pos, mover);
+        board_cells_revert(pos, &cj);
+        return ok;
+    }
     if (!board_make(pos, m)) return false;
     bool ok = !movegen_in_check(pos, mover);
     board_unmake(pos);

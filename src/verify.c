@@ -47,10 +47,15 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             a = p->code[pc + 1];
             if (p->code[pc + 2] >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
             break;
+        case SHAPE_SLIDE:
+            a = p->code[pc + 1];
+            for (int k = 2; k <= 3; k++)
+                if (p->code[pc + k] != 0xFF && p->code[pc + k] >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
+            break;
         default: a = p->code[pc + 1]; break;
         }
         switch (bc_opinfo[op].shape) {
-        case SHAPE_DIRSET: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
+        case SHAPE_DIRSET: case SHAPE_SLIDE: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
         case SHAPE_JUMP: if (a >= p->count) ok = bad(sink, p, pc, "jump out of the program"); break;
         case SHAPE_DIR: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
         case SHAPE_CELL: if (a >= v->ncells) ok = bad(sink, p, pc, "cell out of range"); break;

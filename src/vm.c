@@ -54,6 +54,40 @@ static bool record_capture(Effect *pending, int *npending, Cell c) {
     return true;
 }
 
+/* Custodian captures around the landing cell `land`: an enemy (type in set) on land+e with a
+ * piece of the mover's side on land+2e, for the orthogonal e. False when pending is full. */
+static bool pincer_at(const Position *pos, Cell land, Cell origin, int owner, uint32_t set, Effect *pending,
+                      int *npending) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < 4; i++) {
+        int e = v->orth_dirs[i];
+        Cell victim = variant_step(v, land, e);
+        if (victim == NO_CELL || !is_victim(pos, victim, owner, set)) continue;
+        Cell partner = variant_step(v, victim, e);
+        /* the mover's own origin is empty after the move: it is no partner */
+        if (partner == NO_CELL || partner == origin || !pos->cell[partner] ||
+            board_hostile(pos, PIECE_OWNER(pos->cell[partner]), owner))
+            continue;
+        if (!record_capture(pending, npending, victim)) return false;
+    }
+    return true;
+}
+
+/* Coordinator captures from the landing cell with the mover's royal piece. */
+static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cell king, uint32_t set, Effect *pending,
+                     int *npending) {
+    const Variant *v = pos->v;
+    if (king == NO_CELL || king == origin) return true;
+    const CellInfo *ki = &v->cells[king], *ci = &v->cells[land];
+    if (ki->board != ci->board || ki->x == ci->x || ki->y == ci->y) return true;
+    const Board *bd = &v->boards[ci->board];
+    Cell corners[2] = {bd->at[ki->y][ci->x], bd->at[ci->y][ki->x]};
+    for (int i = 0; i < 2; i++)
+        if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, set) && !record_capture(pending, npending, corners[i]))
+            return false;
+    return true;
+}
+
 /* Appends one emitted move; returns false when the list is full. */
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
                  const Effect *pending, int npending, int change, int promo_type) {
@@ -225,34 +259,39 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         }
         case OP_PINCER:
-            for (int i = 0; i < 4; i++) {
-                int e = v->orth_dirs[i];
-                Cell victim = variant_step(v, cur, e);
-                if (victim == NO_CELL || !is_victim(pos, victim, owner, v->typesets[a])) continue;
-                Cell partner = variant_step(v, victim, e);
-                /* the mover's own origin is empty after the move: it is no partner */
-                if (partner == NO_CELL || partner == origin || !pos->cell[partner] ||
-                    board_hostile(pos, PIECE_OWNER(pos->cell[partner]), owner))
-                    continue;
-                if (!record_capture(pending, &npending, victim))
-                    return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
-            }
+            if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
+                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
             break;
-        case OP_COORD: {
+        case OP_COORD:
             if (!royal_known) {
                 royal = board_royal(pos, owner);
                 royal_known = true;
             }
-            Cell king = royal;
-            if (king == NO_CELL || king == origin) break;
-            const CellInfo *ki = &v->cells[king], *ci = &v->cells[cur];
-            if (ki->board != ci->board || ki->x == ci->x || ki->y == ci->y) break;
-            const Board *bd = &v->boards[ci->board];
-            Cell corners[2] = {bd->at[ki->y][ci->x], bd->at[ci->y][ki->x]};
-            for (int i = 0; i < 2; i++)
-                if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, v->typesets[a]) &&
-                    !record_capture(pending, &npending, corners[i]))
-                    return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+            if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
+                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+            break;
+        case OP_SLIDE: {
+            int d = code[at + 1], pset = code[at + 2], cset = code[at + 3];
+            if (cset != 0xFF && !royal_known) {
+                royal = board_royal(pos, owner);
+                royal_known = true;
+            }
+            for (;;) {
+                Cell c = variant_step(v, cur, d);
+                if (c == NO_CELL) goto fail;
+                cur = c;
+                if (pos->cell[c]) break;
+                /* this landing's captures extend pending for this move only */
+                int n = npending;
+                bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
+                            (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
+                if (!room) return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                if (target != NO_CELL) {
+                    if (captures_target(pending, n, c, origin, target)) return RUN_FOUND;
+                } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE)) {
+                    return fault_at(fault, prog, at, "too many moves in one position"), RUN_FAULT;
+                }
+            }
             break;
         }
         case OP_CHANGE: change = a; break;
