@@ -7,6 +7,13 @@ OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
 LDLIBS  +=
 
+# GNU readline for line editing and history in the console, when its header is installed
+# (Debian libreadline-dev); without it the console reads plain stdin.
+ifneq ($(wildcard /usr/include/readline/readline.h),)
+CFLAGS  += -DVARIA_READLINE
+LDLIBS  += -lreadline
+endif
+
 BUILD    = build
 GEN      = $(BUILD)/gen
 OBJ      = $(BUILD)/obj
@@ -16,7 +23,8 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench play asan asan-inner clean golden-update
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests asan asan-inner \
+        clean golden-update
 
 all: varia
 
@@ -57,7 +65,7 @@ $(GEN) $(OBJ) $(BUILD)/tests:
 	mkdir -p $@
 
 # ---- tests -------------------------------------------------------------------------------
-test: varia unit golden perft crosscheck
+test: varia unit golden perft crosscheck bench-signature play-tests
 	@echo "all tests passed"
 
 unit: $(UNIT_BIN)
@@ -82,6 +90,16 @@ crosscheck: varia
 
 bench: varia
 	@sh tests/bench.sh ./varia
+
+# The search's node count over the fixed bench list must match tests/bench_signature.
+bench-signature: varia
+	@want=$$(cat tests/bench_signature); got=$$(./varia bench 2>/dev/null | sed -n 's/^Nodes searched: //p'); \
+	if [ "$$want" = "$$got" ]; then echo "bench signature ok ($$got)"; \
+	else echo "bench signature mismatch: tests/bench_signature has $$want, varia bench gives $$got"; exit 1; fi
+
+# Scripted console games (stdin, no terminal) and, when tmux is installed, a terminal session.
+play-tests: varia
+	@sh tests/play/run.sh ./varia
 
 play: varia
 	./varia play

@@ -74,6 +74,7 @@ int eval_piece_value(const EvalTables *et, Piece p) {
 
 /* Cells a piece reaches along its plain rays (pieces moved only by programs count 0). */
 static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+    /* (hostility is by controlling player: armies may change hands) */
     const Variant *v = pos->v;
     int n = 0;
     for (int i = 0; i < pp->ngen; i++) {
@@ -86,7 +87,7 @@ static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, 
             if (!p) {
                 if (r->mode != RAY_CAPTURE) n++;
             } else {
-                if (r->mode != RAY_MOVE && PIECE_OWNER(p) != owner) n++;
+                if (r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner)) n++;
                 break;
             }
             if (!r->slide) break;
@@ -95,14 +96,18 @@ static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, 
     return n;
 }
 
+/* A player's pieces are those of every army it controls (its own, and any handed to it). */
 static int material(const EvalTables *et, const Position *pos, int player) {
     int sum = 0;
-    for (int w = 0; w < CELL_WORDS; w++) {
-        uint64_t bits = pos->occ[player][w];
-        while (bits) {
-            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
-            bits &= bits - 1;
-            sum += et->value[PIECE_TYPE(pos->cell[c])];
+    for (int o = 0; o < pos->v->nowners; o++) {
+        if (pos->controller[o] != player) continue;
+        for (int w = 0; w < pos->v->cell_words; w++) {
+            uint64_t bits = pos->occ[o][w];
+            while (bits) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+                bits &= bits - 1;
+                sum += et->value[PIECE_TYPE(pos->cell[c])];
+            }
         }
     }
     return sum;
@@ -111,17 +116,20 @@ static int material(const EvalTables *et, const Position *pos, int player) {
 int eval_side(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = 0;
-    for (int w = 0; w < CELL_WORDS; w++) {
-        uint64_t bits = pos->occ[player][w];
-        while (bits) {
-            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
-            bits &= bits - 1;
-            int t = PIECE_TYPE(pos->cell[c]);
-            const PieceType *pt = &v->types[t];
-            sum += et->value[t];
-            sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[player], player, c);
-            /* royal pieces often want shelter, not the centre: no bonus */
-            if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != player) continue;
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t bits = pos->occ[o][w];
+            while (bits) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+                bits &= bits - 1;
+                int t = PIECE_TYPE(pos->cell[c]);
+                const PieceType *pt = &v->types[t];
+                sum += et->value[t];
+                sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[o], o, c);
+                /* royal pieces often want shelter, not the centre: no bonus */
+                if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
+            }
         }
     }
     return sum;
@@ -157,8 +165,10 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
         if (v->has_royal) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
         return s;
     }
+    /* an opponent out of the game counts 0: knocking one out is worth its whole army */
     int mine = 0, others = 0;
     for (int p = 0; p < v->nplayers; p++) {
+        if (p != player && !((pos->alive >> p) & 1)) continue;
         int s = eval_side(et, pos, p);
         if (p == player) mine = s;
         else others += s;

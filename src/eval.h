@@ -22,11 +22,12 @@ typedef struct EvalTables {
  * table. Runs each such type's moves on an empty board (a scratch position). Cannot fail. */
 void eval_init(EvalTables *et, const Variant *v);
 
-/* Material, mobility and centralisation of one player's pieces. Cannot fail. */
+/* Material, mobility and centralisation of the pieces a player moves (every army it
+ * controls). Cannot fail. */
 int eval_side(const EvalTables *et, const Position *pos, int player);
 
-/* The position as seen by `player`: its own score minus the mean of the other players'
- * (for two players: mine minus yours), plus a mop-up term that drives a lone defending royal
+/* The position as seen by `player`: its own score minus the mean of the other players' (one
+ * out of the game counts 0; for two players: mine minus yours), plus a mop-up term that drives a lone defending royal
  * to the edge when one side is well ahead. Cannot fail. */
 int eval_position(const EvalTables *et, const Position *pos, int player);
 

@@ -388,7 +388,7 @@ static bool choose_rules(const Args *a, char *path, size_t cap) {
 }
 
 static int cmd_play(const Args *a) {
-    char path[1200];
+    char path[1400];
     if (!choose_rules(a, path, sizeof path)) return 1;
     UiConfig cfg = {0};
     cfg.rules = path;

@@ -53,9 +53,24 @@ static bool is_capture(const Position *pos, const Move *m) {
     return false;
 }
 
+/* The castle m performs, or NULL: the royal goes from king_from to king_to and the rook moves
+ * in the same move (found from the effects; movegen does not tag castling moves). */
+static const Castle *castle_of(const Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    if (m->castle) return &v->castles[m->castle - 1];
+    Piece p = pos->cell[m->from];
+    if (!p || !v->types[PIECE_TYPE(p)].royal) return NULL;
+    for (int i = 0; i < v->ncastles; i++) {
+        const Castle *c = &v->castles[i];
+        if (c->owner != PIECE_OWNER(p) || c->king_from != m->from || c->king_to != m->to) continue;
+        for (int k = 0; k < m->nfx; k++)
+            if (m->fx[k].kind == FX_MOVE && m->fx[k].a == c->rook_from && m->fx[k].b == c->rook_to) return c;
+    }
+    return NULL;
+}
+
 /* "O-O" when the castle's rook starts right of the king on the board, else "O-O-O". */
-static const char *castle_text(const Variant *v, const Move *m) {
-    const Castle *c = &v->castles[m->castle - 1];
+static const char *castle_text(const Variant *v, const Castle *c) {
     return v->cells[c->rook_from].x > v->cells[c->king_from].x ? "O-O" : "O-O-O";
 }
 
@@ -68,7 +83,7 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
     split_cell(v->cells[m->from].name, f0, r0, sizeof f0);
     for (int i = 0; i < list->count; i++) {
         const Move *o = &list->moves[i];
-        if (o->to != m->to || o->from == m->from || is_drop(o) || o->castle || moving_type(pos, o) != t) continue;
+        if (o->to != m->to || o->from == m->from || is_drop(o) || castle_of(pos, o) || moving_type(pos, o) != t) continue;
         others = true;
         split_cell(v->cells[o->from].name, f1, r1, sizeof f1);
         if (!strcmp(f0, f1)) same_file = true;
@@ -84,8 +99,9 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
     int t = moving_type(pos, m);
-    if (m->castle) {
-        snprintf(buf, cap, "%s", castle_text(v, m));
+    const Castle *castle = castle_of(pos, m);
+    if (castle) {
+        snprintf(buf, cap, "%s", castle_text(v, castle));
         return;
     }
     if (is_drop(m)) {
@@ -126,7 +142,8 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     if (t < 0) return false;
     char L = v->types[t].letter;
     char buf[96];
-    if (m->castle && !strcmp(text, castle_text(v, m))) return true;
+    const Castle *castle = castle_of(pos, m);
+    if (castle && !strcmp(text, castle_text(v, castle))) return true;
     if (is_drop(m)) {
         snprintf(buf, sizeof buf, "%c@%s", L, to);
         return !strcmp(text, buf) || (pawn_like(v, t) && text[0] == '@' && !strcmp(text + 1, to));
@@ -140,15 +157,16 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     else letters[0] = lbuf;
     const char *dis[4] = {"", file, rank, v->cells[m->from].name};
     const char *caps[2] = {"", "x"};
-    char promos[4][8] = {"", "", "", ""};
+    /* a promotion may leave out the new piece: then it matches every choice (ambiguous) */
+    char promos[5][8] = {"", "", "", "", ""};
     int npromo = 1;
-    if (m->promo != NO_TYPE) {
+    if (m->promo != NO_TYPE && (m->flags & MOVE_PROMOTION)) {
         char P = v->types[m->promo].letter;
-        snprintf(promos[0], 8, "=%c", P);
-        snprintf(promos[1], 8, "%c", P);
-        snprintf(promos[2], 8, "(%c)", P);
-        snprintf(promos[3], 8, "/%c", P);
-        npromo = 4;
+        snprintf(promos[1], 8, "=%c", P);
+        snprintf(promos[2], 8, "%c", P);
+        snprintf(promos[3], 8, "(%c)", P);
+        snprintf(promos[4], 8, "/%c", P);
+        npromo = 5;
     }
     for (int l = 0; l < 2; l++) {
         if (!letters[l]) continue;

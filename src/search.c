@@ -17,6 +17,7 @@ volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
 #define CHECK_EVERY 1024           /* nodes between clock checks */
+#define QS_MULTI_PLIES 4           /* quiescence plies beyond the main search, more than two players */
 
 /* Move ordering tiers: hash move, captures (MVV-LVA), promotions, killers, quiet by history. */
 #define ORDER_HASH    2000000000
@@ -209,6 +210,7 @@ static bool make_legal(Searcher *s, const Move *m) {
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply);
 static int search_node(Searcher *s, int depth, int alpha, int beta, int ply);
+static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score);
 
 /* Value of the child just made, seen from the parent's team. */
 static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply) {
@@ -216,22 +218,42 @@ static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply
     return same ? search_node(s, depth, alpha, beta, ply) : -search_node(s, depth, -beta, -alpha, ply);
 }
 
+/* Does m take a piece of the other team? (With more than two players, captures among the
+ * coalition change nothing the paranoid search cares about and would blow up quiescence.) */
+static bool takes_from_other_team(Searcher *s, const Move *m, int mover_team) {
+    const Position *pos = &s->pos;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        Cell c = e->kind == FX_REMOVE ? e->a : e->kind == FX_MOVE ? e->b : NO_CELL;
+        if (c == NO_CELL || !pos->cell[c]) continue;
+        if (team(s, pos->controller[PIECE_OWNER(pos->cell[c])]) != mover_team) return true;
+    }
+    return false;
+}
+
 static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     Position *pos = &s->pos;
     if ((++s->nodes & (CHECK_EVERY - 1)) == 0) check_time(s);
     if (s->stop) return 0;
+    int settled_score;
+    if (settled(s, 0, alpha, beta, ply, &settled_score)) return settled_score;
     int stand = evaluate(s);
     if (ply >= MAX_PLY - 1 || stand >= beta) return stand;
+    /* more than two players: capture chains through several armies get long; cut them short */
+    if (s->v->nplayers > 2 && ply >= 2 * s->iter_depth + QS_MULTI_PLIES) return stand;
     if (stand > alpha) alpha = stand;
     MoveList *ml = list_at(s, ply);
     generate(s, ml);
-    /* only captures and promotions: the position is quiet when none is left */
+    int mover_team = team(s, board_mover(pos));
+    /* only captures (of the other team) and promotions: the position is quiet when none is left */
     int n = 0;
-    for (int i = 0; i < ml->count; i++)
-        if (ml->moves[i].flags & (MOVE_CAPTURE | MOVE_PROMOTION)) ml->moves[n++] = ml->moves[i];
+    for (int i = 0; i < ml->count; i++) {
+        const Move *m = &ml->moves[i];
+        if ((m->flags & MOVE_PROMOTION) || ((m->flags & MOVE_CAPTURE) && takes_from_other_team(s, m, mover_team)))
+            ml->moves[n++] = *m;
+    }
     ml->count = n;
     score_moves(s, ply, 0);
-    int mover_team = team(s, board_mover(pos));
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
         const Move *m = &ml->moves[i];
@@ -248,6 +270,40 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     return alpha;
 }
 
+/* More than two players: a defeated player leaves and the game goes on. The search plays the
+ * elimination move (as the console does) and goes on at the same depth. */
+static int after_elimination(Searcher *s, const GameResult *r, int depth, int alpha, int beta, int ply) {
+    Position *pos = &s->pos;
+    Move m;
+    gameend_elimination(pos, r->eliminated, r->victor, &m);
+    int mover_team = team(s, board_mover(pos));
+    if (ply >= MAX_PLY - 2 || !board_make(pos, &m)) return evaluate(s);
+    bool same = team(s, board_mover(pos)) == mover_team;
+    int val = child(s, same, depth, alpha, beta, ply + 1);
+    board_unmake(pos);
+    return val;
+}
+
+/* The game's verdict where it can change without a move being tried: a captured royal piece
+ * with more than two players. Returns true with *score when the node is settled. */
+static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
+    if (s->v->nplayers <= 2 || gameend_royal_lost(&s->pos) < 0) return false;
+    GameResult r;
+    gameend_check(&s->pos, &r);
+    if (r.over) *score = outcome_score(s, &r, ply);
+    else if (r.eliminated >= 0) *score = after_elimination(s, &r, depth, alpha, beta, ply);
+    else return false;
+    return true;
+}
+
+/* Score of a node whose player to move has no legal move. */
+static int no_move_score(Searcher *s, int depth, int alpha, int beta, int ply) {
+    GameResult r;
+    gameend_check(&s->pos, &r);
+    if (r.eliminated >= 0 && !r.over) return after_elimination(s, &r, depth, alpha, beta, ply);
+    return r.over ? outcome_score(s, &r, ply) : evaluate(s); /* (not over: history full) */
+}
+
 static bool gives_check(Searcher *s) {
     return s->v->has_royal && movegen_in_check(&s->pos, board_mover(&s->pos));
 }
@@ -260,6 +316,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     if (ply >= MAX_PLY - 1) return evaluate(s);
     /* a repeated position is scored as a draw: going round in circles gains nothing */
     if (gameend_repetitions(pos) > 0) return 0;
+    int settled_score;
+    if (settled(s, depth, alpha, beta, ply, &settled_score)) return settled_score;
 
     int alpha0 = alpha;
     uint32_t hash_move = 0;
@@ -274,7 +332,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     }
 
     /* end conditions other than "no legal move" (which shows after the move loop) */
-    if ((v->nmove && pos->halfmove >= v->nmove * v->nturns) || (pos->halfmove == 0 && v->nmaterial)) {
+    if ((v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) || (pos->halfmove == 0 && v->nmaterial)) {
         GameResult r;
         gameend_check(pos, &r);
         if (r.over) return outcome_score(s, &r, ply);
@@ -323,17 +381,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
             break;
         }
     }
-    if (legal == 0) {
-        GameResult r;
-        gameend_check(pos, &r);
-        /* with more than two players left a checkmate eliminates the player to move: for the
-         * search that player has lost */
-        if (!r.over && r.eliminated == board_mover(pos)) {
-            r.over = true;
-            r.winner = r.victor;
-        }
-        return r.over ? outcome_score(s, &r, ply) : evaluate(s); /* (not over: history full) */
-    }
+    if (legal == 0) return no_move_score(s, depth, alpha, beta, ply);
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     tt_store(&s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
     return best;

@@ -260,7 +260,7 @@ static void draw_status(Game *g) {
             if (pos->counters[i]) printf(" #%d=%d", i + 1, (int)pos->counters[i]);
         printf("\n");
     }
-    if (g->nmoves > 0) {
+    if (g->nmoves > 0 && !(g->moves[g->nmoves - 1].flags & MOVE_ELIMINATION)) {
         /* the last move in algebraic notation needs the position before it */
         const Move *m = &g->moves[g->nmoves - 1];
         char san[64], coord[64];
@@ -593,10 +593,12 @@ static void cmd_undo(Game *g) {
         return;
     }
     /* against the computer: back to a human's turn, so the computer does not replay at once */
+    /* a defeat goes with the move that caused it */
     do {
         board_unmake(&g->pos);
         g->redo[g->nredo++] = g->moves[--g->nmoves];
-    } while (g->nmoves > 0 && g->seats[board_mover(&g->pos)] != SEAT_HUMAN);
+    } while (g->nmoves > 0 && ((g->redo[g->nredo - 1].flags & MOVE_ELIMINATION) ||
+                               g->seats[board_mover(&g->pos)] != SEAT_HUMAN));
     game_update_result(g);
     if (g->seats[board_mover(&g->pos)] != SEAT_HUMAN) g->paused = true;
     draw(g);
@@ -611,7 +613,8 @@ static void cmd_redo(Game *g) {
         Move m = g->redo[--g->nredo];
         if (!board_make(&g->pos, &m)) break;
         g->moves[g->nmoves++] = m;
-    } while (g->nredo > 0 && g->seats[board_mover(&g->pos)] != SEAT_HUMAN);
+    } while (g->nredo > 0 && ((g->redo[g->nredo - 1].flags & MOVE_ELIMINATION) ||
+                              g->seats[board_mover(&g->pos)] != SEAT_HUMAN));
     game_update_result(g);
     draw(g);
     if (g->over) announce_result(g);
@@ -677,7 +680,7 @@ static bool cmd_load(Game *g, const char *path) {
         free(st);
         board_copy(&g->pos, tmp);
         g->nmoves = tmp->ply; /* the saved moves and the defeats they caused */
-        memcpy(g->moves, moves, sizeof(Move) * (size_t)sg.nmoves);
+        memcpy(g->moves, moves, sizeof(Move) * (size_t)g->nmoves);
         g->nredo = 0;
         game_update_result(g);
         /* results the rules cannot see (resignation, agreement) come from the file */

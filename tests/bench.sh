@@ -38,3 +38,9 @@ bench_one "chess kiwipete perft 4" "$dir/../rules/chess.rules" "r3k2r/p1ppqpb1/b
 # Ultima: captures by moving, freezing and check by capture simulation (target: perft 5 <= 10 s)
 bench_one "ultima startpos perft 5" "$dir/../rules/ultima.rules" "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0" 5
 bench_one "ultimate-battle startpos perft 5" "$dir/../rules/ultimate-battle.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1" 5
+
+# The search: a fixed-depth search over a fixed position list (node count = bench signature).
+echo "search speed (varia bench):"
+"$varia" bench "$dir/../rules" 2>"/tmp/varia-bench.$$" | tail -n 1
+cat "/tmp/varia-bench.$$"
+rm -f "/tmp/varia-bench.$$"

@@ -1,0 +1,142 @@
+#!/bin/sh
+# run.sh VARIA - scripted console sessions (stdin is a pipe, stdout a file: no terminal, as in
+# CI). Every shipped rule file is played to a result by the computer; typed moves, commands,
+# bad input and save files are checked; then a terminal session through tmux when installed.
+varia=${1:?usage: run.sh VARIA}
+dir=$(dirname "$0")
+root=$dir/../..
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+# play NAME INPUT ARGS...: runs a session, output in $tmp/NAME.out
+play() {
+    name=$1 input=$2
+    shift 2
+    printf '%b' "$input" | LC_ALL=C NO_COLOR=1 "$varia" play "$@" >"$tmp/$name.out" 2>&1
+    echo $? >"$tmp/$name.rc"
+}
+# expect NAME TEXT: the session's output contains TEXT (fixed string)
+expect() {
+    n=$((n + 1))
+    if ! grep -qF -- "$2" "$tmp/$1.out"; then
+        echo "play test '$1': expected '$2' in:" >&2
+        tail -n 30 "$tmp/$1.out" >&2
+        fail=1
+    fi
+}
+# reject NAME TEXT: the output must not contain TEXT
+reject() {
+    n=$((n + 1))
+    if grep -qF -- "$2" "$tmp/$1.out"; then
+        echo "play test '$1': did not expect '$2'" >&2
+        fail=1
+    fi
+}
+# fens NAME: the lines printed by 'fen', in order
+fens() { grep -E '^[^ ]+/[^ ]+ [a-z]+ ' "$tmp/$1.out"; }
+
+# 1. Every shipped rule file (and the three-player test game) plays to a result.
+for rules in "$root"/rules/*.rules "$dir/three.rules"; do
+    base=$(basename "$rules" .rules)
+    play "auto-$base" "" "$rules" --seat 1=ai --seat 2=ai --seat 3=ai --seat 4=ai --depth 1
+    expect "auto-$base" "game over:"
+    reject "auto-$base" "error"
+done
+
+# 2. Typed moves in both notations up to checkmate (fool's mate).
+play fools 'f2f3\ne5\ng4\nQh4#\n' "$root/rules/chess.rules" --white human --black human
+expect fools "game over: Black wins by checkmate. 0-1"
+
+# 3. Bad input leaves the game as it was.
+play bad 'fen\ne2e5\nxyzzy\nNc3d\ne1g1\nNd2\nfoo bar\nmoves e9\n\n   \nfen\n' "$root/rules/chess.rules" --white human --black human
+expect bad "illegal move 'e2e5': the Pawn on e2 can play only e3, e4"
+expect bad "unknown command or illegal move 'xyzzy'"
+expect bad "illegal move 'e1g1'"
+expect bad "illegal move 'Nd2'"
+expect bad "unknown command 'foo'"
+expect bad "unknown cell 'e9'"
+n=$((n + 1))
+[ "$(fens bad | sort -u | wc -l)" = 1 ] || { echo "play test 'bad': the position changed" >&2; fail=1; }
+
+# 4. Ambiguity is reported with the candidates; check is announced.
+play ambiguous 'Nd2\nfen\n' "$root/rules/chess.rules" --white human --black human --load "$dir/ambiguous.game"
+expect ambiguous "ambiguous move 'Nd2': it could be Nbd2 (b1d2), Nfd2 (f3d2)"
+play check 'e4\nf5\nQh5+\n' "$root/rules/chess.rules" --white human --black human
+expect check "Black to play (human) - check!"
+
+# 5. Undo and redo.
+play undo 'e4\ne5\nfen\nundo\nfen\nundo\nundo\nredo\nredo\nfen\n' "$root/rules/chess.rules" --white human --black human
+expect undo "nothing to undo"
+n=$((n + 1))
+[ "$(fens undo | sed -n 1p)" = "$(fens undo | sed -n 3p)" ] || { echo "play test 'undo': redo did not restore the position" >&2; fail=1; }
+
+# 6. Against the computer: it answers; undo takes back its move too.
+play vsai 'e4\nfen\nundo\nfen\n' "$root/rules/chess.rules" --depth 2
+expect vsai "Black (ai) plays"
+expect vsai "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# 7. Save and load round trip; a loaded game goes on.
+play save "e4\ne5\nNf3\nsave $tmp/g1.game\nnew\nload $tmp/g1.game\nfen\nNc6\nfen\n" "$root/rules/chess.rules" --white human --black human
+expect save "saved 3 moves to $tmp/g1.game"
+expect save "loaded $tmp/g1.game"
+expect save "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+expect save "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+# 8. Malformed saved games: the first bad line is named and the game is untouched.
+printf 'rules %s\nstart rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nmove e2e4\nmove e7e5\nmove e1e3\n' "$root/rules/chess.rules" >"$tmp/bad1.game"
+printf 'rules %s\nmove e2e4\nbogus line\n' "$root/rules/chess.rules" >"$tmp/bad2.game"
+printf 'rules %s\nstart rnbqkbnr/ppp/8 w\n' "$root/rules/chess.rules" >"$tmp/bad3.game"
+printf 'rules /nonexistent.rules\nmove e2e4\n' >"$tmp/bad4.game"
+printf 'start 8/8 w\n' >"$tmp/bad5.game"
+play badload "d4\nfen\nload $tmp/bad1.game\nload $tmp/bad2.game\nload $tmp/bad3.game\nload $tmp/bad4.game\nload $tmp/bad5.game\nload $tmp/missing.game\nload $tmp\nfen\n" "$root/rules/chess.rules" --white human --black human
+expect badload "bad1.game:5: illegal move 'e1e3'"
+expect badload "bad2.game:3: unknown line 'bogus'"
+expect badload "bad3.game:2: bad start position"
+expect badload "cannot load the rule file '/nonexistent.rules'"
+expect badload "bad5.game: no 'rules' line"
+expect badload "missing.game: cannot open"
+n=$((n + 1))
+[ "$(fens badload | sort -u | wc -l)" = 1 ] || { echo "play test 'badload': the position changed" >&2; fail=1; }
+play loadarg "" "$root/rules/chess.rules" --load "$tmp/bad1.game"
+n=$((n + 1))
+[ "$(cat "$tmp/loadarg.rc")" = 1 ] || { echo "play test 'loadarg': a bad --load must fail" >&2; fail=1; }
+
+# 9. The other commands.
+play cmds 'help\nmoves g1\nhint\nflip\nseat 2 human\ntime 0.5\ndepth 2\ndepth x\nseat 9 ai\nai\nfen\ne5\nresign\ne4\nnew\nseat black ai\nflip\ndraw\nquit\nfen\n' "$root/rules/chess.rules" --depth 1
+expect cmds "Commands:"
+expect cmds "Nh3 (g1h3)  Nf3 (g1f3)"
+expect cmds "hint: "
+expect cmds " 8  r  n  b  k  q  b  n  r  8"
+expect cmds "black is now played by human"
+expect cmds "usage: depth D"
+expect cmds "usage: seat N"
+expect cmds "White (ai) plays"
+expect cmds "game over: Black wins by resignation. 0-1"
+expect cmds "the game is over (resignation)"
+expect cmds "the computer accepts the draw"
+reject cmds "Segmentation"
+play hotdraw 'draw\n' "$root/rules/chess.rules" --white human --black human
+expect hotdraw "game over: draw by agreement. 1/2-1/2"
+
+# 10. A resigned game saves its result and loads it back.
+play result "e4\nresign\nsave $tmp/r.game\nnew\nload $tmp/r.game\n" "$root/rules/chess.rules" --white human --black human
+expect result "game over: White wins by resignation. 1-0"
+n=$((n + 1))
+grep -q '^result white resignation$' "$tmp/r.game" || { echo "play test 'result': no result line saved" >&2; fail=1; }
+
+# 11. Three players on a board with holes: owner markers and a result.
+play three 'moves\nfen\n' "$dir/three.rules" --seat 1=human
+expect three "K3"
+expect three "rnknr/2ppp1:3r/5:3p:3n/5:3p:3k/5:3p:3n/2PPP1:3r/RNKNR r - - 0 1"
+
+# 12. A terminal session through tmux (skipped when tmux is not installed).
+if command -v tmux >/dev/null 2>&1; then
+    if sh "$dir/tmux.sh" "$varia" "$root/rules/chess.rules"; then n=$((n + 1)); else fail=1; fi
+else
+    echo "play tests: tmux not installed, terminal session skipped"
+fi
+
+[ $fail = 0 ] && echo "play tests passed ($n checks)"
+exit $fail

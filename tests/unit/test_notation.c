@@ -1,0 +1,146 @@
+/* test_notation.c - coordinate and algebraic notation, out and in. */
+#include "support.h"
+
+static Variant *chess;
+static MoveList ml;
+
+static int setup(void **state) {
+    (void)state;
+    DiagSink sink;
+    diag_init(&sink);
+    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    diag_free(&sink);
+    return chess ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    variant_free(chess);
+    return 0;
+}
+
+/* The SAN of the legal move whose coordinate form is coord, in position fen. */
+static void expect_san(const char *fen, const char *coord, const char *san) {
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, fen);
+    VmFault f = {0};
+    movegen_legal(&pos, &ml, &f);
+    int i = notation_find(chess, &ml, coord);
+    if (i < 0) print_error("no move %s in %s\n", coord, fen);
+    assert_true(i >= 0);
+    char buf[64];
+    uint64_t key = pos.key;
+    notation_san(&pos, &ml, &ml.moves[i], buf, sizeof buf);
+    assert_int_equal(pos.key, key);
+    assert_string_equal(buf, san);
+    board_free(&pos);
+}
+
+/* How many legal moves text names in fen; *coord gets the first one's coordinate form. */
+static int parse(const char *fen, const char *text, char *coord) {
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, fen);
+    VmFault f = {0};
+    movegen_legal(&pos, &ml, &f);
+    int found[8];
+    int n = notation_parse(&pos, &ml, text, found, 8);
+    if (n > 0 && coord) notation_move(chess, &ml.moves[found[0]], coord, 16);
+    board_free(&pos);
+    return n;
+}
+
+static const char *const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+static const char *const KIWI = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+static void test_notation_san_out(void **state) {
+    (void)state;
+    expect_san(START, "g1f3", "Nf3");
+    expect_san(START, "e2e4", "e4");
+    expect_san(KIWI, "e1g1", "O-O");
+    expect_san(KIWI, "e1c1", "O-O-O");
+    expect_san(KIWI, "e5f7", "Nxf7");
+    expect_san(KIWI, "d5e6", "dxe6");
+    expect_san(KIWI, "e2a6", "Bxa6");
+    expect_san("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", "b8=Q+");
+    expect_san("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", "b8=N");
+    expect_san("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", "Rd8#");
+    /* disambiguation by file, then by rank */
+    expect_san("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "b1d2", "Nbd2");
+    expect_san("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3");
+    expect_san("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "exf6");
+}
+
+static void test_notation_parse_forms(void **state) {
+    (void)state;
+    char c[16];
+    assert_int_equal(parse(START, "Nf3", c), 1);
+    assert_string_equal(c, "g1f3");
+    assert_int_equal(parse(START, "g1f3", c), 1);
+    assert_int_equal(parse(START, "nf3", c), 1); /* lower-case piece letter */
+    assert_string_equal(c, "g1f3");
+    assert_int_equal(parse(START, "e4", c), 1);
+    assert_string_equal(c, "e2e4");
+    assert_int_equal(parse(START, "Ng1f3", c), 1);
+    assert_int_equal(parse(START, "Nf3+!?", c), 1);
+    assert_int_equal(parse(KIWI, "O-O", c), 1);
+    assert_string_equal(c, "e1g1");
+    assert_int_equal(parse(KIWI, "0-0-0", c), 1);
+    assert_string_equal(c, "e1c1");
+    assert_int_equal(parse(KIWI, "dxe6", c), 1);
+    assert_int_equal(parse(KIWI, "Nxf7", c), 1);
+    assert_int_equal(parse("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8=Q", c), 1);
+    assert_string_equal(c, "b7b8q");
+    assert_int_equal(parse("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8N", c), 1);
+    assert_string_equal(c, "b7b8n");
+    assert_int_equal(parse("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6e.p.", c), 1);
+}
+
+static void test_notation_parse_ambiguous_and_bad(void **state) {
+    (void)state;
+    assert_int_equal(parse("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", NULL), 2);
+    assert_int_equal(parse("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8", NULL), 4); /* which piece? */
+    assert_int_equal(parse(START, "e5", NULL), 0);
+    assert_int_equal(parse(START, "Ke2", NULL), 0);
+    assert_int_equal(parse(START, "", NULL), 0);
+    assert_int_equal(parse(START, "+++", NULL), 0);
+    assert_int_equal(parse(START, "zz9x@!", NULL), 0);
+    /* a pawn push never names a capture: d5 is not exd5 */
+    char c[16];
+    assert_int_equal(parse("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "d5", c), 0);
+    assert_int_equal(parse("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "exd5", c), 1);
+    assert_string_equal(c, "e4d5");
+}
+
+/* Everything `varia moves` prints is accepted as typed. */
+static void test_notation_coordinates_round_trip(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, KIWI);
+    VmFault f = {0};
+    movegen_legal(&pos, &ml, &f);
+    char buf[64];
+    for (int i = 0; i < ml.count; i++) {
+        notation_move(chess, &ml.moves[i], buf, sizeof buf);
+        int found[4];
+        assert_int_equal(notation_parse(&pos, &ml, buf, found, 4), 1);
+        assert_int_equal(found[0], i);
+        /* and every SAN names its own move */
+        notation_san(&pos, &ml, &ml.moves[i], buf, sizeof buf);
+        assert_int_equal(notation_parse(&pos, &ml, buf, found, 4), 1);
+        assert_int_equal(found[0], i);
+    }
+    board_free(&pos);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_notation_san_out),
+        cmocka_unit_test(test_notation_parse_forms),
+        cmocka_unit_test(test_notation_parse_ambiguous_and_bad),
+        cmocka_unit_test(test_notation_coordinates_round_trip),
+    };
+    return cmocka_run_group_tests_name("notation", tests, setup, teardown);
+}

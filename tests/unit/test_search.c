@@ -1,0 +1,202 @@
+/* test_search.c - the computer player: classic mate problems at fixed depth, determinism,
+ * the reference players, and more than two players (paranoid search). */
+#include "support.h"
+
+#include "gameend.h"
+#include "search.h"
+
+static Variant *chess;
+
+static int setup(void **state) {
+    (void)state;
+    DiagSink sink;
+    diag_init(&sink);
+    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    diag_free(&sink);
+    return chess ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    variant_free(chess);
+    return 0;
+}
+
+/* Searches fen to depth with a fresh searcher; returns the best move's coordinate text. */
+static int best_move(const Variant *v, const char *fen, int depth, char *move, size_t cap, uint64_t *nodes) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    Searcher *s = search_new(v, 4);
+    SearchLimits lim = {.depth = depth};
+    SearchResult res;
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    notation_move(v, &res.best, move, cap);
+    if (nodes) *nodes = res.info.nodes;
+    search_free(s);
+    board_free(&pos);
+    return res.info.score;
+}
+
+typedef struct Problem {
+    const char *fen, *key, *source;
+} Problem;
+
+static void solve(const Problem *p, int moves) {
+    char move[32];
+    int score = best_move(chess, p->fen, 2 * moves - 1, move, sizeof move, NULL);
+    if (strcmp(move, p->key) != 0 || score != SEARCH_MATE - (2 * moves - 1))
+        print_error("%s: got %s (score %d), expected %s mating in %d\n", p->source, move, score, p->key, moves);
+    assert_string_equal(move, p->key);
+    assert_int_equal(score, SEARCH_MATE - (2 * moves - 1));
+}
+
+/* Each problem has one key (checked against an independent engine: the second-best move
+ * does not mate as fast). */
+static void test_search_mate_in_two(void **state) {
+    (void)state;
+    static const Problem problems[] = {
+        {"kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6", "Morphy: 1.Ra6 bxa6 2.b7#"},
+        {"4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 1 16", "b3b8", "Morphy, Opera game 1858: 16.Qb8+"},
+        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "d5f6", "Legal's pattern: Nf6+ gxf6 Bxf7#"},
+        {"2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1", "h5a5", "quiet key: Qa5"},
+        {"6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1", "Black mates: Rg1+ Nxg1/Kxg1 ... "},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(problems); i++) solve(&problems[i], 2);
+}
+
+static void test_search_mate_in_three(void **state) {
+    (void)state;
+    static const Problem problems[] = {
+        {"r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "f6a6", "rook switch: Ra6"},
+        {"3r1r1k/1p3p1p/p2p4/4n1NN/6bQ/1BPq4/P3p1PP/1R5K w - - 0 1", "g5f7", "Nf7+ Rxf7 Qxh7+ ..."},
+        {"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5", "king hunt: ...Bc5+"},
+        {"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", "b1g6", "Black: ...Qg6+"},
+        {"r3k2r/ppp2Npp/1b5n/4p2b/2B1P2q/BQP2P2/P5PP/RN5K w kq - 1 1", "c4b5", "Bb5+ c6 Qe6+ ..."},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(problems); i++) solve(&problems[i], 3);
+}
+
+static void test_search_is_deterministic(void **state) {
+    (void)state;
+    const char *fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    char m1[32], m2[32];
+    uint64_t n1, n2;
+    int s1 = best_move(chess, fen, 4, m1, sizeof m1, &n1);
+    int s2 = best_move(chess, fen, 4, m2, sizeof m2, &n2);
+    assert_string_equal(m1, m2);
+    assert_int_equal(s1, s2);
+    assert_int_equal(n1, n2);
+}
+
+static void test_search_takes_free_material(void **state) {
+    (void)state;
+    char move[32];
+    best_move(chess, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", 3, move, sizeof move, NULL);
+    assert_string_equal(move, "d1d5");
+}
+
+static void test_search_no_move_returns_false(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); /* stalemate */
+    Searcher *s = search_new(chess, 1);
+    SearchLimits lim = {.depth = 3};
+    SearchResult res;
+    assert_false(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_false(res.has_move);
+    search_free(s);
+    board_free(&pos);
+}
+
+static void test_search_interrupt_keeps_a_move(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, chess->setup);
+    Searcher *s = search_new(chess, 1);
+    SearchLimits lim = {.depth = 30};
+    SearchResult res;
+    search_interrupt = 1; /* as if Ctrl-C came at once */
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    search_interrupt = 0;
+    assert_true(res.interrupted);
+    assert_true(res.has_move);
+    assert_true(movegen_is_legal(&pos, &res.best));
+    search_free(s);
+    board_free(&pos);
+}
+
+static void test_search_greedy_takes_the_biggest_capture(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "4k3/8/8/1r1q4/2P5/8/8/4K3 w - - 0 1");
+    static MoveList ml;
+    VmFault f = {0};
+    movegen_legal(&pos, &ml, &f);
+    EvalTables et;
+    eval_init(&et, chess);
+    uint64_t rng = 7;
+    char move[32];
+    notation_move(chess, &ml.moves[search_pick_greedy(&et, &pos, &ml, &rng)], move, sizeof move);
+    assert_string_equal(move, "c4d5");
+    board_free(&pos);
+}
+
+static void test_search_formats_scores(void **state) {
+    (void)state;
+    char buf[32];
+    search_format_score(35, 2, buf, sizeof buf);
+    assert_string_equal(buf, "+0.35");
+    search_format_score(SEARCH_MATE - 3, 2, buf, sizeof buf);
+    assert_string_equal(buf, "mate 2");
+    search_format_score(-(SEARCH_MATE - 4), 2, buf, sizeof buf);
+    assert_string_equal(buf, "-mate 2");
+}
+
+/* Three players: the paranoid search plays legal moves and finds an immediate mate. */
+static void test_search_three_players(void **state) {
+    (void)state;
+    Variant *v = load_rules("tests/play/three.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    Searcher *s = search_new(v, 4);
+    SearchLimits lim = {.depth = 3};
+    SearchResult res;
+    for (int ply = 0; ply < 9; ply++) {
+        if (!search_run(s, &pos, &lim, &res, NULL, NULL)) break;
+        assert_true(movegen_is_legal(&pos, &res.best));
+        assert_true(board_make(&pos, &res.best));
+    }
+    /* red to move mates green's king with the knight (Nc5# or Ne5#): green is out, the game
+     * goes on, and knocking a player out is worth its whole army */
+    set_fen(&pos, "Rnkn:3n/2p1p2/3p1:3p:3k/5:3p1/3N1P:3n/2PP:3r2/2KNR r");
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(res.info.score > 300);
+    assert_true(board_make(&pos, &res.best));
+    GameResult r;
+    gameend_check(&pos, &r);
+    assert_false(r.over);
+    assert_int_equal(r.eliminated, 1);
+    search_free(s);
+    board_free(&pos);
+    variant_free(v);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_search_mate_in_two),
+        cmocka_unit_test(test_search_mate_in_three),
+        cmocka_unit_test(test_search_is_deterministic),
+        cmocka_unit_test(test_search_takes_free_material),
+        cmocka_unit_test(test_search_no_move_returns_false),
+        cmocka_unit_test(test_search_interrupt_keeps_a_move),
+        cmocka_unit_test(test_search_greedy_takes_the_biggest_capture),
+        cmocka_unit_test(test_search_formats_scores),
+        cmocka_unit_test(test_search_three_players),
+    };
+    return cmocka_run_group_tests_name("search", tests, setup, teardown);
+}
