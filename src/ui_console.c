@@ -740,6 +740,15 @@ static void cmd_draw(Game *g) {
 
 static void cmd_resign(Game *g) {
     int mover = board_mover(&g->pos);
+    if (gameend_alive_count(&g->pos) > 2) {
+        /* with others still playing, conceding defeats only this player: no victor, and its
+         * pieces leave the board whatever the rule file does with defeated armies */
+        Move m;
+        gameend_elimination(&g->pos, mover, -1, &m);
+        printf("%s concedes\n", g->v->player_names[mover]);
+        play_move(g, &m);
+        return;
+    }
     g->over = true;
     g->loser = -1;
     g->winner = g->v->nplayers == 2 ? 1 - mover : -1;
