@@ -122,6 +122,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_PINCER "'pincer'"
 %token KW_COORDINATE "'coordinate'"
 %token KW_IMITATE "'imitate'"
+%token KW_LEAPS_ALONE "'leaps-alone'"
 %token KW_POSITION_FIELDS "'position-fields'"
 %token KW_CASTLE "'castle'"
 %token KW_KING "'king'"
@@ -491,6 +492,7 @@ modifier
     | KW_PINCER             { $$ = mk_sub(AST_MOD, L(@$), MOD_PINCER); }
     | KW_COORDINATE         { $$ = mk_sub(AST_MOD, L(@$), MOD_COORDINATE); }
     | KW_IMITATE            { $$ = mk_sub(AST_MOD, L(@$), MOD_IMITATE); }
+    | KW_LEAPS_ALONE        { $$ = mk_sub(AST_MOD, L(@$), MOD_LEAPS_ALONE); }
     ;
 
 promote_head

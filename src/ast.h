@@ -124,6 +124,7 @@ typedef enum ModKind {
     MOD_PINCER,       /* an enemy between the landing cell and a friend (orthogonally) is captured */
     MOD_COORDINATE,   /* enemies on the landing cell's row/column crossings with the own royal piece */
     MOD_IMITATE,      /* captures each enemy type the way that type captures */
+    MOD_LEAPS_ALONE,  /* (with imitate) a move that leaps captures only what it leaps */
     MOD__COUNT
 } ModKind;
 

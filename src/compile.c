@@ -34,7 +34,7 @@ static bool atom_is_plain_capture(const Ast *atom) {
     for (int i = 0; i < atom->nkids; i++) {
         const Ast *k = atom->kids[i];
         if (k->kind == AST_MOD && (k->sub == MOD_MOVE_ONLY || k->sub == MOD_WITHDRAW || k->sub == MOD_PINCER ||
-                                   k->sub == MOD_COORDINATE || k->sub == MOD_IMITATE || k->sub == MOD_FROM ||
+                                   k->sub == MOD_COORDINATE || k->sub == MOD_IMITATE || k->sub == MOD_LEAPS_ALONE || k->sub == MOD_FROM ||
                                    k->sub == MOD_TO || k->sub == MOD_SETS_EP))
             return false;
     }
@@ -477,6 +477,10 @@ static void add_pattern(PieceProgram *pp, bool *fast_attack, int method, int dir
  * a victim filter for an imitator's displacements. Clears *fast_attack when it cannot be
  * described (ranges, zones, links): then the attack test runs the program. */
 static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
+    if (has_mod(atom, MOD_LEAPS_ALONE, NULL) && !has_mod(atom, MOD_IMITATE, NULL)) {
+        diag_error(cg->s->sink, atom->loc, "leaps-alone goes with imitate");
+        cg->ok = false;
+    }
     if (has_mod(atom, MOD_RANGE, NULL) || has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) ||
         (!has_mod(atom, MOD_MOVE_ONLY, NULL) && atom->sub == ATOM_SLIDE)) {
         *fast_attack = false;
@@ -542,12 +546,14 @@ static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
         if (atom->sub == ATOM_LONG_LEAP) emit_long_leap(cg, p, atom, d, &c, true);
         else emit_capturing_slide(cg, p, atom, d, &c);
         alt_end(p, atom, fork);
-        /* an imitator's leaps over leapers start afresh from the origin */
+        /* an imitator's leaps over leapers start afresh from the origin; with leaps-alone a
+         * leaping move captures only what it leaps */
         if (atom->sub == ATOM_SLIDE && c.leap) {
+            Captures leap = has_mod(atom, MOD_LEAPS_ALONE, NULL) ? (Captures){.leap = c.leap} : c;
             fork = alt_begin(p, atom);
             emit_from(cg, p, atom);
-            emit_withdraw(cg, p, atom, d, &c);
-            emit_long_leap(cg, p, atom, d, &c, false);
+            emit_withdraw(cg, p, atom, d, &leap);
+            emit_long_leap(cg, p, atom, d, &leap, false);
             alt_end(p, atom, fork);
         }
     }

@@ -128,6 +128,23 @@ static void test_ultima_chameleon_caption(void **state) {
     expect_captures("7k/8/8/3Bb3/8/8/8/K7 w 0", "d5a5", "");
 }
 
+/* Option chameleon-leaps=alone (MacKay): a leaping move captures only the leapers it jumps. */
+static void test_ultima_chameleon_leaps_alone_option(void **state) {
+    (void)state;
+    Variant *combined = ultima;
+    DiagSink sink;
+    diag_init(&sink);
+    OptionSetting opt = {"chameleon-leaps", "alone"};
+    ultima = variant_load("rules/ultima.rules", &opt, 1, &sink);
+    diag_free(&sink);
+    assert_non_null(ultima);
+    expect_captures("7k/8/8/r3pP2/2n5/8/B7/K7 w 0", "a2d5", "c4");
+    /* a move that leaps nothing still combines its captures */
+    expect_captures("7k/8/8/r7/8/8/B7/K7 w 0", "a2d5", "a5");
+    variant_free(ultima);
+    ultima = combined;
+}
+
 static void test_ultima_chameleon_checks_like_a_king(void **state) {
     (void)state;
     Position pos;
@@ -188,6 +205,7 @@ int main(void) {
         cmocka_unit_test(test_ultima_long_leaper_caption),
         cmocka_unit_test(test_ultima_withdrawer_caption),
         cmocka_unit_test(test_ultima_chameleon_caption),
+        cmocka_unit_test(test_ultima_chameleon_leaps_alone_option),
         cmocka_unit_test(test_ultima_chameleon_checks_like_a_king),
         cmocka_unit_test(test_ultima_indirect_check_caption),
         cmocka_unit_test(test_ultima_freezing),
