@@ -358,53 +358,39 @@ static void emit_jump(Program *p, const Ast *atom, int d, int victims) {
     bc_emit(p, OP_VERIFY, 0, L(atom));
 }
 
+/* Rides along d over empty cells, each one a landing when `land`; cur ends on the first piece
+ * (the path fails at the board's edge). One SLIDE when it can, else a STEP loop. */
+static void emit_ride(CG *cg, Program *p, const Ast *atom, int d, const Captures *c, bool land) {
+    if (land && !cg->promo) {
+        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
+        return;
+    }
+    int top = p->count;
+    bc_emit(p, OP_STEP, d, L(atom));
+    bc_emit(p, OP_EMPTY, 0, L(atom));
+    int occupied = bc_emit(p, OP_JF, 0, L(atom));
+    if (land) emit_landing(cg, p, atom, c);
+    bc_emit(p, OP_JUMP, top, L(atom));
+    bc_patch(p, occupied, p->count);
+}
+
 /* Long leap along d: slide over empty cells (landings only when `plain`), jump single enemies
  * of c->leap, and land on any empty cell after a jump. */
 static void emit_long_leap(CG *cg, Program *p, const Ast *atom, int d, const Captures *c, bool plain) {
     int victims = typeset(cg, c->leap, atom->loc);
-    if (plain && !cg->promo) {
-        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
-    } else {
-        int before = p->count;
-        bc_emit(p, OP_STEP, d, L(atom));
-        bc_emit(p, OP_EMPTY, 0, L(atom));
-        int to_jump = bc_emit(p, OP_JF, 0, L(atom));
-        if (plain) emit_landing(cg, p, atom, c);
-        bc_emit(p, OP_JUMP, before, L(atom));
-        bc_patch(p, to_jump, p->count);
-    }
+    emit_ride(cg, p, atom, d, c, plain);
     /* cur is on the first piece: jump it, land, and go on */
     emit_jump(p, atom, d, victims);
     int after = p->count;
     emit_landing(cg, p, atom, c);
-    if (!cg->promo) {
-        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
-    } else {
-        int more = p->count;
-        bc_emit(p, OP_STEP, d, L(atom));
-        bc_emit(p, OP_EMPTY, 0, L(atom));
-        int to_jump = bc_emit(p, OP_JF, 0, L(atom));
-        emit_landing(cg, p, atom, c);
-        bc_emit(p, OP_JUMP, more, L(atom));
-        bc_patch(p, to_jump, p->count);
-    }
+    emit_ride(cg, p, atom, d, c, true);
     emit_jump(p, atom, d, victims);
     bc_emit(p, OP_JUMP, after, L(atom));
 }
 
 /* Slide along d landing on empty cells (and on an enemy unless move-only), with captures. */
 static void emit_capturing_slide(CG *cg, Program *p, const Ast *atom, int d, const Captures *c) {
-    if (!cg->promo) {
-        bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
-    } else {
-        int top = p->count;
-        bc_emit(p, OP_STEP, d, L(atom));
-        bc_emit(p, OP_EMPTY, 0, L(atom));
-        int occupied = bc_emit(p, OP_JF, 0, L(atom));
-        emit_landing(cg, p, atom, c);
-        bc_emit(p, OP_JUMP, top, L(atom));
-        bc_patch(p, occupied, p->count);
-    }
+    emit_ride(cg, p, atom, d, c, true);
     if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
         bc_emit(p, OP_HALT, 0, L(atom));
         return;

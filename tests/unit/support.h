@@ -49,4 +49,26 @@ static inline void set_fen(Position *pos, const char *fen) {
     assert_true(ok);
 }
 
+/* The chess rules loaded once for a whole test group: a file that defines
+ * SUPPORT_CHESS_FIXTURE before including this header gets `chess` and the group's setup and
+ * teardown (pass them to cmocka_run_group_tests_name). */
+#ifdef SUPPORT_CHESS_FIXTURE
+static Variant *chess;
+
+static int setup(void **state) {
+    (void)state;
+    DiagSink sink;
+    diag_init(&sink);
+    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    diag_free(&sink);
+    return chess ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    variant_free(chess);
+    return 0;
+}
+#endif
+
 #endif

@@ -1,23 +1,7 @@
 /* test_board.c - make/unmake restore the whole position; the incremental key and occupancy
  * agree with a recomputation; transpositions reach equal keys. */
+#define SUPPORT_CHESS_FIXTURE
 #include "support.h"
-
-static Variant *chess;
-
-static int setup(void **state) {
-    (void)state;
-    DiagSink sink;
-    diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
-    diag_free(&sink);
-    return chess ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    variant_free(chess);
-    return 0;
-}
 
 static uint64_t rng(uint64_t *s) {
     *s ^= *s << 13;

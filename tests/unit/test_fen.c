@@ -1,22 +1,6 @@
 /* test_fen.c - position text: round trips, defaults, and clear errors for bad input. */
+#define SUPPORT_CHESS_FIXTURE
 #include "support.h"
-
-static Variant *chess;
-
-static int setup(void **state) {
-    (void)state;
-    DiagSink sink;
-    diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
-    diag_free(&sink);
-    return chess ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    variant_free(chess);
-    return 0;
-}
 
 static void roundtrip(const char *fen) {
     Position pos;

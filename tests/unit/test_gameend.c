@@ -1,24 +1,8 @@
 /* test_gameend.c - end conditions of chess as the rule file states them: checkmate,
  * stalemate, threefold repetition, the 50-move rule and dead material. */
 #include "gameend.h"
+#define SUPPORT_CHESS_FIXTURE
 #include "support.h"
-
-static Variant *chess;
-
-static int setup(void **state) {
-    (void)state;
-    DiagSink sink;
-    diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
-    diag_free(&sink);
-    return chess ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    variant_free(chess);
-    return 0;
-}
 
 static GameResult result_of(const char *fen) {
     Position pos;

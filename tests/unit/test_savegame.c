@@ -1,28 +1,12 @@
 /* test_savegame.c - saved games: write/read/replay round trip, and the first bad line of a
  * malformed file named precisely. */
+#define SUPPORT_CHESS_FIXTURE
 #include "support.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
 #include "savegame.h"
-
-static Variant *chess;
-
-static int setup(void **state) {
-    (void)state;
-    DiagSink sink;
-    diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
-    diag_free(&sink);
-    return chess ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    variant_free(chess);
-    return 0;
-}
 
 static void test_savegame_round_trip(void **state) {
     (void)state;

@@ -1,26 +1,10 @@
 /* test_search.c - the computer player: classic mate problems at fixed depth, determinism,
  * the reference players, and more than two players (paranoid search). */
+#define SUPPORT_CHESS_FIXTURE
 #include "support.h"
 
 #include "gameend.h"
 #include "search.h"
-
-static Variant *chess;
-
-static int setup(void **state) {
-    (void)state;
-    DiagSink sink;
-    diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
-    diag_free(&sink);
-    return chess ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    variant_free(chess);
-    return 0;
-}
 
 /* Searches fen to depth with a fresh searcher; returns the best move's coordinate text. */
 static int best_move(const Variant *v, const char *fen, int depth, char *move, size_t cap, uint64_t *nodes) {

@@ -186,7 +186,8 @@ static void test_ub_pawn_check_with_ordinary_check(void **state) {
 
 static void test_ub_perft_both_king_options(void **state) {
     (void)state;
-    static const uint64_t any[] = {26, 676, 18136}, outward[] = {26, 676, 18136};
+    /* the two settings first differ at depth 4 (482447 / 482441, in tests/perft and bench) */
+    static const uint64_t want[2][3] = {{26, 676, 18136}, {26, 676, 18136}};
     for (int k = 0; k < 2; k++) {
         Variant *v = load_ub(k ? "outward" : "any");
         Position pos;
@@ -194,7 +195,7 @@ static void test_ub_perft_both_king_options(void **state) {
         set_fen(&pos, v->setup);
         for (int d = 1; d <= 3; d++) {
             VmFault f = {0};
-            assert_int_equal(perft(&pos, d, &f), (k ? outward : any)[d - 1]);
+            assert_int_equal(perft(&pos, d, &f), want[k][d - 1]);
         }
         /* the options differ where a king can step sideways: a bare king on d4 */
         set_fen(&pos, "7k/8/8/8/3K4/8/8/8 w");

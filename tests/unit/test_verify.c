@@ -1,24 +1,8 @@
 /* test_verify.c - the bytecode verifier rejects hand-built bad programs (and accepts good ones),
  * naming the rule-file line of the bad instruction. */
 #include "sema.h"
+#define SUPPORT_CHESS_FIXTURE
 #include "support.h"
-
-static Variant *chess;
-
-static int setup(void **state) {
-    (void)state;
-    DiagSink sink;
-    diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
-    diag_free(&sink);
-    return chess ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    variant_free(chess);
-    return 0;
-}
 
 /* Verifies p; returns the diagnostics text ("" when accepted), which the caller frees. */
 static char *verify(Program *p, bool *ok) {
