@@ -315,6 +315,17 @@ static Captures imitated(CG *cg, int d) {
     return c;
 }
 
+/* The captures a capturing atom's move along d makes (an imitator's from the other types). */
+static Captures captures_along(CG *cg, const Ast *atom, int d) {
+    Captures c = {0};
+    if (has_mod(atom, MOD_IMITATE, NULL)) c = imitated(cg, d);
+    if (has_mod(atom, MOD_WITHDRAW, NULL)) c.withdraw = ALL_TYPES;
+    if (has_mod(atom, MOD_PINCER, NULL)) c.pincer = ALL_TYPES;
+    if (has_mod(atom, MOD_COORDINATE, NULL)) c.coordinate = ALL_TYPES;
+    if (atom->sub == ATOM_LONG_LEAP) c.leap = ALL_TYPES;
+    return c;
+}
+
 /* A landing: emit the move with the captures that depend on where it ends. Those captures
  * are scoped by a FORK so they do not carry over to the next landing of the same slide. */
 static void emit_landing(CG *cg, Program *p, const Ast *atom, const Captures *c) {
@@ -478,12 +489,7 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
     for (int i = 0; i < nd; i++) {
         int d = dirs[i];
         if (cg->v->dirs[d].link_board >= 0) { *fast_attack = false; return; }
-        Captures c = {0};
-        if (imitate) c = imitated(cg, d);
-        if (has_mod(atom, MOD_WITHDRAW, NULL)) c.withdraw = ALL_TYPES;
-        if (has_mod(atom, MOD_PINCER, NULL)) c.pincer = ALL_TYPES;
-        if (has_mod(atom, MOD_COORDINATE, NULL)) c.coordinate = ALL_TYPES;
-        if (atom->sub == ATOM_LONG_LEAP) c.leap = ALL_TYPES;
+        Captures c = captures_along(cg, atom, d);
         add_pattern(pp, fast_attack, CAP_WITHDRAW, d, c.withdraw);
         add_pattern(pp, fast_attack, CAP_PINCER, d, c.pincer);
         add_pattern(pp, fast_attack, CAP_COORDINATE, d, c.coordinate);
@@ -520,12 +526,7 @@ static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
     bool imitate = has_mod(atom, MOD_IMITATE, NULL);
     for (int i = 0; i < nd; i++) {
         int d = dirs[i];
-        Captures c = {0};
-        if (imitate) c = imitated(cg, d);
-        if (has_mod(atom, MOD_WITHDRAW, NULL)) c.withdraw = ALL_TYPES;
-        if (has_mod(atom, MOD_PINCER, NULL)) c.pincer = ALL_TYPES;
-        if (has_mod(atom, MOD_COORDINATE, NULL)) c.coordinate = ALL_TYPES;
-        if (atom->sub == ATOM_LONG_LEAP) c.leap = ALL_TYPES;
+        Captures c = captures_along(cg, atom, d);
         int fork = alt_begin(p, atom);
         emit_from(cg, p, atom);
         emit_withdraw(cg, p, atom, d, &c);
