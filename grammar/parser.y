@@ -96,6 +96,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_NMOVE "'nmove'"
 %token KW_MUST_CAPTURE "'must-capture'"
 %token KW_DEFEATED "'defeated'"
+%token KW_PASS "'pass'"
 %token KW_MATERIAL "'material'"
 %token KW_VS "'vs'"
 %token KW_SAME_COLOUR "'same-colour'"
@@ -374,6 +375,7 @@ result
     : KW_WIN                { $$ = "win"; }
     | KW_LOSS               { $$ = "loss"; }
     | KW_DRAW               { $$ = "draw"; }
+    | KW_PASS               { $$ = "pass"; }
     ;
 
 matlines

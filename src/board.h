@@ -34,7 +34,8 @@ typedef struct Effect {
 
 /* MOVE_ELIMINATION marks the move the game plays itself when a player is defeated (not typed,
  * not saved: replaying the moves before it brings it back). */
-enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16 };
+/* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
+enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32 };
 
 typedef struct Move {
     Cell from, to;           /* what notation shows: the main piece's origin and destination */

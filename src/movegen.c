@@ -416,6 +416,15 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n) {
     return true;
 }
 
+bool movegen_stalemate_pass(Position *pos, Move *m) {
+    const Variant *v = pos->v;
+    if (v->on_stalemate != RESULT_PASS || (v->has_royal && movegen_in_check(pos, board_mover(pos)))) return false;
+    memset(m, 0, sizeof *m);
+    m->promo = NO_TYPE;
+    m->flags = MOVE_PASS;
+    return true;
+}
+
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
     bool ok = movegen_pseudo(pos, out, fault);
     Cell forced[MAX_FORCED];
@@ -427,6 +436,7 @@ bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
             n++;
         }
     out->count = n;
+    if (n == 0 && !nforced && movegen_stalemate_pass(pos, &out->moves[0])) out->count = 1;
     return ok;
 }
 
@@ -438,5 +448,7 @@ int movegen_count_legal(Position *pos, VmFault *fault) {
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(pos, &ml.moves[i])) n++;
+    Move pass;
+    if (n == 0 && !nforced && movegen_stalemate_pass(pos, &pass)) n = 1;
     return n;
 }

@@ -25,6 +25,10 @@ bool movegen_in_check(Position *pos, int player);
 int movegen_forced(const Position *pos, Cell *cells);
 /* Does m capture every one of cells? (true when n == 0) */
 bool movegen_captures_all(const Move *m, const Cell *cells, int n);
+/* Under `end stalemate pass`, the pass a stalemated player makes (false when the rule does
+ * not apply: the variant has no such rule, or the player is in check). The caller has found
+ * no other legal move. */
+bool movegen_stalemate_pass(Position *pos, Move *m);
 /* Legal after making m? (make, test, unmake). */
 bool movegen_is_legal(Position *pos, const Move *m);
 

@@ -8,6 +8,10 @@
 #include "movegen.h"
 
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
+    if (m->flags & MOVE_PASS) {
+        snprintf(buf, cap, "pass");
+        return;
+    }
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     snprintf(buf, cap, "%s%s%s", v->cells[m->from].name, v->cells[m->to].name, promo);
@@ -122,6 +126,10 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
 }
 
 void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION)) {
+        notation_move(pos->v, m, buf, cap);
+        return;
+    }
     san_core(pos, list, m, buf, cap);
     if (!pos->v->has_royal || !board_make(pos, m)) return;
     const char *mark = "";

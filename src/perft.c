@@ -14,16 +14,23 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
     movegen_pseudo(pos, ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    int legal = 0;
     for (int i = 0; i < ml->count && !(fault && fault->set); i++) {
         const Move *m = &ml->moves[i];
         if (!movegen_captures_all(m, forced, nforced)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
         if (!pos->v->forbid_royal_capture || !movegen_in_check(pos, mover)) {
+            legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
              * a leaf only at depth 1) */
             if (pos->v->nplayers <= 2 || gameend_royal_lost(pos) < 0) total += perft_rec(pos, depth - 1, lists, fault);
         }
+        board_unmake(pos);
+    }
+    Move pass;
+    if (legal == 0 && !nforced && movegen_stalemate_pass(pos, &pass) && board_make(pos, &pass)) {
+        total += perft_rec(pos, depth - 1, lists, fault);
         board_unmake(pos);
     }
     return total;

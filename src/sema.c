@@ -47,6 +47,7 @@ static ResultKind result_of(const char *text) {
     if (!text) return RESULT_DRAW;
     if (!strcmp(text, "win")) return RESULT_WIN;
     if (!strcmp(text, "loss")) return RESULT_LOSS;
+    if (!strcmp(text, "pass")) return RESULT_PASS;
     return RESULT_DRAW;
 }
 
@@ -655,6 +656,10 @@ static void select_items(Sema *s, const Ast *n, Ast *out) {
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
     ResultKind r = result_of(n->text);
+    if (r == RESULT_PASS && n->sub != END_STALEMATE) {
+        diag_error(s->sink, n->loc, "only a stalemate can be a pass");
+        r = RESULT_DRAW;
+    }
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE: v->on_stalemate = r; break;

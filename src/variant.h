@@ -18,7 +18,8 @@ typedef enum Orientation {
     ORIENT__COUNT
 } Orientation;
 
-typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW } ResultKind;
+/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game. */
+typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS } ResultKind;
 
 /* What happens to a defeated player's pieces when others play on. */
 typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;

@@ -1,6 +1,7 @@
 /* test_gameend.c - end conditions of chess as the rule file states them: checkmate,
  * stalemate, threefold repetition, the 50-move rule and dead material. */
 #include "gameend.h"
+#include "source.h"
 #define SUPPORT_CHESS_FIXTURE
 #include "support.h"
 
@@ -168,8 +169,50 @@ static void test_gameend_results_follow_the_rule_file(void **state) {
     variant_free(v);
 }
 
+/* `end stalemate pass`: the stalemated player's only move is a pass; the game goes on. */
+static void test_gameend_stalemate_pass(void **state) {
+    (void)state;
+    char *chess_text = NULL;
+    {
+        Source *src = NULL;
+        const char *err = NULL;
+        src = source_load("rules/chess.rules", &err);
+        assert_non_null(src);
+        chess_text = xstrdup(src->text);
+        source_free(src);
+    }
+    char *at = strstr(chess_text, "end stalemate draw");
+    assert_non_null(at);
+    memcpy(at, "end stalemate pass", 18);
+    char *diags = NULL;
+    Variant *v = load_text(chess_text, &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    static MoveList ml;
+    VmFault f = {0};
+    movegen_legal(&pos, &ml, &f);
+    assert_int_equal(ml.count, 1);
+    assert_true(ml.moves[0].flags & MOVE_PASS);
+    char text[16];
+    notation_move(v, &ml.moves[0], text, sizeof text);
+    assert_string_equal(text, "pass");
+    GameResult r;
+    gameend_check(&pos, &r);
+    assert_false(r.over);
+    assert_true(board_make(&pos, &ml.moves[0]));
+    assert_int_equal(board_mover(&pos), 0);
+    board_free(&pos);
+    variant_free(v);
+    free(chess_text);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gameend_stalemate_pass),
         cmocka_unit_test(test_gameend_checkmate),
         cmocka_unit_test(test_gameend_in_check_but_not_mated_goes_on),
         cmocka_unit_test(test_gameend_stalemate),
