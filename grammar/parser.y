@@ -97,6 +97,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_MUST_CAPTURE "'must-capture'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
+%token KW_SHUFFLE "'shuffle'"
 %token KW_MATERIAL "'material'"
 %token KW_VS "'vs'"
 %token KW_SAME_COLOUR "'same-colour'"
@@ -287,6 +288,7 @@ item
         }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
+    | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
     ;
 

@@ -9,7 +9,7 @@ static const char *const kind_names[] = {
     "FILE", "VERSION", "GAME", "PLAYERS", "PLAYER", "TURN_ORDER", "BOARD", "HOLES",
     "ORIENTATION", "DIRECTION", "LINK", "DIRSET", "ZONE", "RANK", "FILE_SPEC", "ALL",
     "OPTION", "WHEN", "PIECE", "MACRO", "SETUP", "END", "MATLINE", "GROUP",
-    "FORBID", "POSITION_FIELDS", "DEFEATED",
+    "FORBID", "POSITION_FIELDS", "DEFEATED", "SHUFFLE",
     "LETTER", "SYMBOL", "VALUE", "FLAG", "ATOM", "MOD", "CASTLE", "PROMOTE",
     "MOVEBLOCK", "USE",
     "DIR", "VEC", "SYM",

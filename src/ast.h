@@ -43,6 +43,7 @@
  *   GROUP       kids = NAME (piece names, repeats mean several)
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
+ *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
@@ -87,7 +88,7 @@ typedef enum AstKind {
     AST_FILE, AST_VERSION, AST_GAME, AST_PLAYERS, AST_PLAYER, AST_TURN_ORDER, AST_BOARD, AST_HOLES,
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
-    AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED,
+    AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,

@@ -322,3 +322,38 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
         }
     }
 }
+
+void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
+    if (!v->nshuffles) {
+        snprintf(buf, cap, "%s", v->setup);
+        return;
+    }
+    Position pos;
+    memset(&pos, 0, sizeof pos);
+    pos.v = v;
+    char err[200];
+    if (!parse(&pos, v, v->setup, err, sizeof err)) {
+        snprintf(buf, cap, "%s", v->setup);
+        return;
+    }
+    uint64_t state = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+    for (int z = 0; z < v->nshuffles; z++)
+        for (int o = 0; o < v->nowners; o++) {
+            /* this player's cells of the zone that hold its pieces: deal the pieces out again */
+            Cell cells[MAX_CELLS];
+            int n = 0;
+            for (int c = 0; c < v->ncells; c++)
+                if (zone_has(&v->zones[v->shuffle_zones[z]], o, (Cell)c) && pos.cell[c] && PIECE_OWNER(pos.cell[c]) == o)
+                    cells[n++] = (Cell)c;
+            for (int i = n - 1; i > 0; i--) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                int k = (int)(state % (uint64_t)(i + 1));
+                Piece a = pos.cell[cells[i]], b = pos.cell[cells[k]];
+                board_put(&pos, cells[i], b);
+                board_put(&pos, cells[k], a);
+            }
+        }
+    fen_write(&pos, buf, cap);
+}

@@ -12,6 +12,10 @@ bool fen_read(Position *pos, const char *text, char *err, size_t errcap);
 /* Checks text as fen_read would, on a variant that may still lack its neighbour and hash
  * tables (the compiler checks the setup with it, to report at the setup line). */
 bool fen_check(const Variant *v, const char *text, char *err, size_t cap);
+/* The start position of a game as text: the rule file's setup, with the pieces of each
+ * `shuffle` zone shuffled per player by `seed` (the same seed gives the same position).
+ * Cannot fail for a loaded variant (its setup was checked at load). */
+void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap);
 /* Writes the position text into buf (always NUL-terminated). */
 void fen_write(const Position *pos, char *buf, size_t cap);
 

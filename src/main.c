@@ -74,8 +74,10 @@ static Variant *load_variant(const Args *a) {
 
 /* Sets up pos at the --fen position or the variant's start; false (with a message) on error. */
 static bool setup_position(const Args *a, const Variant *v, Position *pos) {
-    char err[200];
-    const char *text = a->fen ? a->fen : v->setup;
+    char err[200], start[4096];
+    /* without --fen: the rule file's start (shuffled by --seed where the rules shuffle) */
+    if (!a->fen) fen_start(v, (uint64_t)a->seed, start, sizeof start);
+    const char *text = a->fen ? a->fen : start;
     if (!fen_read(pos, text, err, sizeof err)) {
         fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
         return false;

@@ -842,6 +842,15 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         switch (it->kind) {
         case AST_SETUP: free(v->setup); v->setup = xstrdup(it->text); break;
         case AST_POSITION_FIELDS: declare_position_fields(s, it); break;
+        case AST_SHUFFLE: {
+            int z = sema_zone(s, it->text, it->loc);
+            if (z < 0) break;
+            if (v->nshuffles >= (int)ARRAY_LEN(v->shuffle_zones))
+                diag_error(s->sink, it->loc, "too many shuffle items (limit is %d)", (int)ARRAY_LEN(v->shuffle_zones));
+            else
+                v->shuffle_zones[v->nshuffles++] = (uint8_t)z;
+            break;
+        }
         case AST_DEFEATED:
             if (!strcmp(it->text, "remove")) v->on_defeat = DEFEAT_REMOVE;
             else if (!strcmp(it->text, "stay")) v->on_defeat = DEFEAT_STAY;

@@ -922,7 +922,7 @@ int ui_play(const UiConfig *cfg) {
     g->tty_out = isatty(1);
     g->utf8 = !cfg->ascii && locale_utf8();
     g->colour = g->tty_out && !getenv("NO_COLOR");
-    snprintf(g->start, sizeof g->start, "%s", v->setup);
+    fen_start(v, cfg->seed, g->start, sizeof g->start);
     game_restart(g);
     fen_write(&g->pos, g->start, sizeof g->start);
     int rc = 0;
@@ -968,8 +968,9 @@ int ui_selfplay(const SelfplayConfig *cfg) {
     int engines[2] = {cfg->engine_a, cfg->engine_b};
     for (int game = 0; game < cfg->games; game++) {
         int a_seat = game % n; /* engine A takes each seat in turn */
-        char err[200];
-        fen_read(pos, v->setup, err, sizeof err);
+        char err[200], start[4096];
+        fen_start(v, cfg->seed + (uint64_t)game, start, sizeof start);
+        fen_read(pos, start, err, sizeof err);
         search_clear(search[0]);
         search_clear(search[1]);
         GameResult r;

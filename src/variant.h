@@ -203,6 +203,8 @@ typedef struct Variant {
     int nforced;
     ForcedCapture forced[4];
     DefeatFate on_defeat;
+    int nshuffles;
+    uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* hashing */

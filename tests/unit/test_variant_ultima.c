@@ -145,6 +145,45 @@ static void test_ultima_chameleon_leaps_alone_option(void **state) {
     ultima = combined;
 }
 
+/* Option start=random: each back rank is a shuffle of the same eight pieces, fixed by the seed. */
+static void test_ultima_random_start(void **state) {
+    (void)state;
+    DiagSink sink;
+    diag_init(&sink);
+    OptionSetting opt = {"start", "random"};
+    Variant *v = variant_load("rules/ultima.rules", &opt, 1, &sink);
+    diag_free(&sink);
+    assert_non_null(v);
+    char a[256], b[256], c[256];
+    fen_start(v, 7, a, sizeof a);
+    fen_start(v, 7, b, sizeof b);
+    fen_start(v, 8, c, sizeof c);
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    /* the pawns and the counts of every piece stay */
+    assert_non_null(strstr(a, "/pppppppp/8/8/8/8/PPPPPPPP/"));
+    char black[9], white[9];
+    memcpy(black, a, 8);
+    black[8] = 0;
+    memcpy(white, strstr(a, "PPPPPPPP/") + 9, 8);
+    white[8] = 0;
+    const char *kinds = "rnbkqm";
+    for (const char *k = kinds; *k; k++) {
+        int nb = 0, nw = 0;
+        for (int i = 0; i < 8; i++) {
+            nb += black[i] == *k;
+            nw += white[i] == *k - 'a' + 'A';
+        }
+        int want = (*k == 'k' || *k == 'q' || *k == 'm' || *k == 'r') ? 1 : 2;
+        assert_int_equal(nb, want);
+        assert_int_equal(nw, want);
+    }
+    variant_free(v);
+    /* the default start is the fixed one */
+    fen_start(ultima, 7, a, sizeof a);
+    assert_string_equal(a, "rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0");
+}
+
 static void test_ultima_chameleon_checks_like_a_king(void **state) {
     (void)state;
     Position pos;
@@ -206,6 +245,7 @@ int main(void) {
         cmocka_unit_test(test_ultima_withdrawer_caption),
         cmocka_unit_test(test_ultima_chameleon_caption),
         cmocka_unit_test(test_ultima_chameleon_leaps_alone_option),
+        cmocka_unit_test(test_ultima_random_start),
         cmocka_unit_test(test_ultima_chameleon_checks_like_a_king),
         cmocka_unit_test(test_ultima_indirect_check_caption),
         cmocka_unit_test(test_ultima_freezing),
