@@ -596,6 +596,7 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     bc_emit(p, OP_GOTO, c->rook_to, L(n));
     bc_emit(p, OP_CASCADE, c->rook_from, L(n));
     bc_emit(p, OP_GOTO, c->king_to, L(n));
+    bc_emit(p, OP_CASTLED, c->right, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }

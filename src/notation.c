@@ -58,19 +58,9 @@ static bool is_capture(const Position *pos, const Move *m) {
 }
 
 /* The castle m performs, or NULL: the royal goes from king_from to king_to and the rook moves
- * in the same move (found from the effects; movegen does not tag castling moves). */
+ * in the same move (the move generator tags castling moves). */
 static const Castle *castle_of(const Position *pos, const Move *m) {
-    const Variant *v = pos->v;
-    if (m->castle) return &v->castles[m->castle - 1];
-    Piece p = pos->cell[m->from];
-    if (!p || !v->types[PIECE_TYPE(p)].royal) return NULL;
-    for (int i = 0; i < v->ncastles; i++) {
-        const Castle *c = &v->castles[i];
-        if (c->owner != PIECE_OWNER(p) || c->king_from != m->from || c->king_to != m->to) continue;
-        for (int k = 0; k < m->nfx; k++)
-            if (m->fx[k].kind == FX_MOVE && m->fx[k].a == c->rook_from && m->fx[k].b == c->rook_to) return c;
-    }
-    return NULL;
+    return m->castle ? &pos->v->castles[m->castle - 1] : NULL;
 }
 
 /* "O-O" when the castle's rook starts right of the king on the board, else "O-O-O". */

@@ -14,6 +14,7 @@ typedef struct Choice {
     bool flag;
     uint8_t nmarks, npending;
     uint8_t change;
+    uint8_t marks_flags, castle; /* MOVE_EP / MOVE_CASTLE and the castling rule, for emitted moves */
     Cell marks[MAX_MARKS];
 } Choice;
 
@@ -89,15 +90,21 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
 }
 
 /* Appends one emitted move; returns false when the list is full. */
+/* What a path says about the moves it emits beyond their effects (for notation). */
+typedef struct PathMarks {
+    uint8_t flags;  /* MOVE_EP, MOVE_CASTLE */
+    uint8_t castle; /* castling rule + 1, or 0 */
+} PathMarks;
+
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
-                 const Effect *pending, int npending, int change, int promo_type) {
+                 const Effect *pending, int npending, int change, int promo_type, PathMarks marks) {
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count];
     m->from = org;
     m->to = cur;
-    m->flags = 0;
+    m->flags = marks.flags;
     m->promo = NO_TYPE;
-    m->castle = 0;
+    m->castle = marks.castle;
     m->nfx = 0;
     for (int i = 0; i < npending; i++) {
         m->fx[m->nfx++] = pending[i];
@@ -144,6 +151,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
     Effect pending[MAX_PENDING];
     int npending = 0;
     int change = NO_TYPE;
+    PathMarks pmarks = {0};
     int pc = 0;
     Cell cur = origin;
     bool flag = false;
@@ -176,6 +184,8 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
                 npending = c->npending;
                 change = c->change;
+                pmarks.flags = c->marks_flags;
+                pmarks.castle = c->castle;
             }
             break;
         case OP_FORK:
@@ -189,6 +199,8 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
                 c->npending = (uint8_t)npending;
                 c->change = (uint8_t)change;
+                c->marks_flags = pmarks.flags;
+                c->castle = pmarks.castle;
             }
             break;
         case OP_JUMP: pc = a; break;
@@ -245,7 +257,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
-            else if (op == OP_CAPTUREEP) { e->kind = FX_REMOVE; e->a = pos->ep_victim; }
+            else if (op == OP_CAPTUREEP) { e->kind = FX_REMOVE; e->a = pos->ep_victim; pmarks.flags |= MOVE_EP; }
             else if (op == OP_SETEP) { e->kind = FX_EP; e->a = cur; }
             else { e->kind = FX_MOVE; e->a = (Cell)a; e->b = cur; }
             if (op == OP_CAPTUREEP && pos->ep_victim == NO_CELL) goto fail;
@@ -288,13 +300,17 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 if (!room) return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
                 if (target != NO_CELL) {
                     if (captures_target(pending, n, c, origin, target)) return RUN_FOUND;
-                } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE)) {
+                } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE, pmarks)) {
                     return fault_at(fault, prog, at, "too many moves in one position"), RUN_FAULT;
                 }
             }
             break;
         }
         case OP_CHANGE: change = a; break;
+        case OP_CASTLED:
+            pmarks.flags |= MOVE_CASTLE;
+            pmarks.castle = (uint8_t)(a + 1);
+            break;
         case OP_ADD: {
             if (target != NO_CELL) {
                 if (captures_target(pending, npending, cur, origin, target)) return RUN_FOUND;
@@ -303,11 +319,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             bool ok = true;
             const PromoSet *ps = a ? &v->promos[a] : NULL;
             if (ps && zone_has(&v->zones[ps->zone], owner, cur)) {
-                if (ps->optional) ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE);
+                if (ps->optional) ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
                 for (int i = 0; ok && i < ps->count; i++)
-                    ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i]);
+                    ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i], pmarks);
             } else {
-                ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE);
+                ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
             }
             if (unlikely(!ok)) return fault_at(fault, prog, at, "too many moves in one position"), RUN_FAULT;
             break;
