@@ -514,6 +514,29 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
     }
 }
 
+/* A capturing `legs` atom as an attack pattern: the legs in order, checked backwards from the
+ * victim (each cell before the last must be empty). Zones or en-passant cells: not described. */
+static void describe_legs(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
+    if (has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) || has_mod(atom, MOD_SETS_EP, NULL) ||
+        pp->npatterns >= MAX_PATTERNS) {
+        *fast_attack = false;
+        return;
+    }
+    CapturePattern *cp = &pp->patterns[pp->npatterns];
+    *cp = (CapturePattern){.method = CAP_LEGS, .victims = ALL_TYPES};
+    for (int i = 0; i < atom->nkids; i++) {
+        const Ast *t = atom->kids[i];
+        if (t->kind == AST_MOD) continue;
+        int d = single_dir(cg, t);
+        if (d < 0 || cg->v->dirs[d].link_board >= 0 || cp->ndirs >= (int)sizeof cp->dirs) {
+            *fast_attack = false;
+            return;
+        }
+        cp->dirs[cp->ndirs++] = (uint8_t)d;
+    }
+    pp->npatterns++;
+}
+
 /* Slides and long leaps whose captures come from how they move. */
 static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
     if (atom->sub != ATOM_SLIDE && atom->sub != ATOM_LONG_LEAP) {
@@ -856,7 +879,8 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
             if (!atom_is_plain(it)) {
                 emit_atom(cg, &pp->rest, it);
-                if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
+                if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
+                else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
                 break;
             }
             int dirs[MAX_DIRECTIONS];

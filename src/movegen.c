@@ -203,6 +203,17 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     }
+    case CAP_LEGS: {
+        /* walk the legs backwards from c: the cells between must be empty, the start holds it */
+        Cell s = c;
+        for (int k = cp->ndirs - 1; k >= 0; k--) {
+            int back = v->dirs[cp->dirs[k]].reverse;
+            if (back < 0) return false;
+            s = variant_step(v, s, back);
+            if (s == NO_CELL || (k > 0 && pos->cell[s])) return false;
+        }
+        return PIECE_KIND(pos->cell[s]) == want && can_move(pos, s);
+    }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
          * jumpable enemies (each followed by an empty cell) */

@@ -55,7 +55,8 @@ typedef struct Ray {
 
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
  * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP } CaptureMethod;
+/* CAP_LEGS: a lame multi-leg move landing on its victim; dirs are the legs in order. */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
