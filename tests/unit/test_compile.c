@@ -182,11 +182,17 @@ static void test_compile_fast_attack_flags(void **state) {
     Variant *v = load_pieces("piece Hopper { letter H hop n }\n"
                              "piece Wiz { letter W move { step n add } }\n"
                              "piece Mao { letter M legs n ne }\n"
+                             "piece Zoned { letter Z legs n ne to far }\n"
                              "piece Walker { letter A legs n n move-only slide e }\n"
                              "piece Shy { letter S step n move-only leap (1,2) capture-only }");
     assert_false(v->types[variant_type_by_letter(v, 'H')].fast_attack);
     assert_false(v->types[variant_type_by_letter(v, 'W')].fast_attack);
-    assert_false(v->types[variant_type_by_letter(v, 'M')].fast_attack);
+    /* a lame leap is checked backwards as a pattern; with a zone it needs its program */
+    const PieceType *mao = &v->types[variant_type_by_letter(v, 'M')];
+    assert_true(mao->fast_attack);
+    assert_int_equal(mao->per_owner[0].npatterns, 1);
+    assert_int_equal(mao->per_owner[0].patterns[0].method, CAP_LEGS);
+    assert_false(v->types[variant_type_by_letter(v, 'Z')].fast_attack);
     assert_true(v->types[variant_type_by_letter(v, 'A')].fast_attack);
     const PieceType *shy = &v->types[variant_type_by_letter(v, 'S')];
     assert_true(shy->fast_attack);
