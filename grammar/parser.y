@@ -98,6 +98,11 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
 %token KW_SHUFFLE "'shuffle'"
+%token KW_COUNTER "'counter'"
+%token KW_PER_PLAYER "'per-player'"
+%token KW_BY "'by'"
+%token KW_AT_LEAST "'at-least'"
+%token KW_AT_MOST "'at-most'"
 %token KW_MATERIAL "'material'"
 %token KW_VS "'vs'"
 %token KW_SAME_COLOUR "'same-colour'"
@@ -289,6 +294,10 @@ item
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
+    | KW_COUNTER IDENT '=' INT
+        { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $4; }
+    | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
+        { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $5; $$->sub = 1; }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
     ;
 
@@ -584,6 +593,8 @@ stmt
             ast_free($2);
         }
     | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    | KW_COUNTER IDENT KW_BY INT
+        { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }
     ;
 
 /* if ... else if ... else if ...: built left-recursively (the parser stack stays flat); the
@@ -671,6 +682,10 @@ primary
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), "piece", $2); }
     | KW_IN IDENT           { $$ = mk_cond(L(@$), "in", $2); }
     | KW_ON_BOARD dirterm   { $$ = ast_add(mk(AST_ONBOARD, L(@$)), $2); }
+    | KW_COUNTER IDENT KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), "counter-at-least", $2); $$->num[0] = $4; }
+    | KW_COUNTER IDENT KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), "counter-at-most", $2); $$->num[0] = $4; }
     | '(' cond ')'          { $$ = $2; }
     ;
 

@@ -44,6 +44,7 @@
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
+ *   COUNTER     text = name, num[0] = initial value, sub = 1 for one counter per player
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
@@ -72,9 +73,11 @@
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
+ *   COUNT       text = counter, num[0] = amount added (may be negative)
  *
  * Conditions:
- *   COND        text = empty|enemy|friend|ep|attacked|unmoved|last-to|last-from
+ *   COND        text = empty|enemy|friend|ep|attacked|unmoved|last-to|last-from, or
+ *               "counter-at-least"/"counter-at-most" with text2 = counter, num[0] = bound
  *               or text = "piece"/"in" with text2 = piece type / zone
  *   ONBOARD     kids = [dir term]
  *   NOT         kids = [cond]
@@ -88,12 +91,12 @@ typedef enum AstKind {
     AST_FILE, AST_VERSION, AST_GAME, AST_PLAYERS, AST_PLAYER, AST_TURN_ORDER, AST_BOARD, AST_HOLES,
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
-    AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE,
+    AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
-    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE,
+    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST__COUNT

@@ -9,6 +9,14 @@ static inline uint64_t piece_key(const Variant *v, Cell c, Piece p) {
     return v->zobrist_piece[(size_t)c * (size_t)kinds + (size_t)(PIECE_TYPE(p) * v->nowners + PIECE_OWNER(p))];
 }
 
+/* A counter's value in the hash (counters take part in repetition like any state). */
+static inline uint64_t counter_key(int slot, int32_t value) {
+    uint64_t z = ((uint64_t)(uint32_t)slot << 32 | (uint32_t)value) + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 static inline void bits_set(uint64_t *bits, Cell c) { bits[c >> 6] |= 1ULL << (c & 63); }
 static inline void bits_clear(uint64_t *bits, Cell c) { bits[c >> 6] &= ~(1ULL << (c & 63)); }
 
@@ -60,6 +68,10 @@ void board_clear(Position *pos) {
     pos->fullmove = 1;
     pos->last_from = pos->last_to = NO_CELL;
     memset(pos->counters, 0, sizeof pos->counters);
+    for (int i = 0; v && i < v->ncounters; i++) {
+        const CounterDef *c = &v->counters[i];
+        for (int k = 0; k < (c->per_player ? v->nplayers : 1); k++) pos->counters[c->slot + k] = c->initial;
+    }
     pos->alive = v ? (uint8_t)((1u << v->nplayers) - 1) : 0;
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     pos->ply = 0;
@@ -82,6 +94,7 @@ uint64_t board_compute_key(const Position *pos) {
         if (!((pos->alive >> p) & 1)) k ^= v->zobrist_out[p];
     for (int o = 0; o < v->nowners; o++)
         if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
+    for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
     return k;
 }
 
@@ -195,7 +208,9 @@ bool board_make(Position *pos, const Move *m) {
             pos->ep_victim = m->to;
             break;
         case FX_COUNTER:
+            pos->key ^= counter_key(e->a, pos->counters[e->a]);
             pos->counters[e->a] += (int16_t)e->piece;
+            pos->key ^= counter_key(e->a, pos->counters[e->a]);
             break;
         case FX_CONTROL:
             if (pos->controller[e->a] != e->a) pos->key ^= v->zobrist_control[e->a][pos->controller[e->a]];

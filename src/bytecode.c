@@ -13,7 +13,7 @@ const OpInfo bc_opinfo[OP__COUNT] = {
 
 #define SHAPE_BYTES(shape)                                                                          \
     ((shape) == SHAPE_NONE ? 0 : (shape) == SHAPE_SLIDE ? 3                                         \
-     : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET) ? 2 : 1)
+     : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET || (shape) == SHAPE_COUNTER) ? 2 : 1)
 const uint8_t bc_instr_sizes[OP__COUNT] = {
 #define OP(name, shape, stack, synopsis) 1 + SHAPE_BYTES(shape),
 #include "opcodes.def"
@@ -23,7 +23,7 @@ const uint8_t bc_instr_sizes[OP__COUNT] = {
 int bc_shape_size(OperandShape shape) {
     switch (shape) {
     case SHAPE_NONE: return 0;
-    case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: return 2;
+    case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: case SHAPE_COUNTER: return 2;
     case SHAPE_SLIDE: return 3;
     case SHAPE_DIR: case SHAPE_TYPE: case SHAPE_ZONE: case SHAPE_BYTE: return 1;
     case SHAPE__COUNT: break;

@@ -14,6 +14,7 @@ typedef enum OperandShape {
     SHAPE_BYTE, /* u8 small integer */
     SHAPE_DIRSET, /* u8 direction, u8 type set */
     SHAPE_SLIDE,  /* u8 direction, u8 type set or 255, u8 type set or 255 */
+    SHAPE_COUNTER, /* u8 counter, i8 value */
     SHAPE__COUNT
 } OperandShape;
 

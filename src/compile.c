@@ -701,6 +701,19 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
             bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
             return;
         }
+        if (!strcmp(c->text, "counter-at-least") || !strcmp(c->text, "counter-at-most")) {
+            bool most = !strcmp(c->text, "counter-at-most");
+            int k = sema_counter(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+            long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+            if (bound < -128 || bound > 127) {
+                diag_error(cg->s->sink, c->loc, "counter bound %ld is out of range (-127..127)", c->num[0]);
+                cg->ok = false;
+            }
+            if (k < 0) cg->ok = false;
+            bc_emit(p, OP_COUNTERGE, (k < 0 ? 0 : k) | (((int)bound & 0xFF) << 8), L(c));
+            if (most) bc_emit(p, OP_NOT, 0, L(c));
+            return;
+        }
         if (!strcmp(c->text, "in")) {
             bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
             return;
@@ -797,6 +810,16 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         int c = sema_cell(cg->s, &tmp);
         if (c < 0) cg->ok = false;
         bc_emit(p, OP_GOTO, c < 0 ? 0 : c, L(st));
+        break;
+    }
+    case AST_COUNT: {
+        int k = sema_counter(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
+        if (st->num[0] < -128 || st->num[0] > 127) {
+            diag_error(cg->s->sink, st->loc, "counter step %ld is out of range (-128..127)", st->num[0]);
+            cg->ok = false;
+        }
+        if (k < 0) cg->ok = false;
+        bc_emit(p, OP_COUNT, (k < 0 ? 0 : k) | (((int)st->num[0] & 0xFF) << 8), L(st));
         break;
     }
     case AST_CHANGE: {

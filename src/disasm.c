@@ -18,6 +18,11 @@ static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t c
     case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
     case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
     case SHAPE_BYTE: snprintf(buf, cap, "%d", a); break;
+    case SHAPE_COUNTER: {
+        int c = a & 0xFF, val = (int8_t)((a >> 8) & 0xFF);
+        snprintf(buf, cap, "%s %d", c < v->ncounters ? v->counters[c].name : "?", val);
+        break;
+    }
     case SHAPE_SLIDE: {
         int d = a & 0xFF, ps = (a >> 8) & 0xFF, cs = (a >> 16) & 0xFF;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
@@ -51,6 +56,7 @@ int disasm_instruction(const Variant *v, const Program *p, int pc, FILE *out) {
     case SHAPE_NONE: break;
     case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: a = bc_read_u16(p->code + pc + 1); break;
     case SHAPE_SLIDE: a = p->code[pc + 1] | (p->code[pc + 2] << 8) | (p->code[pc + 3] << 16); break;
+    case SHAPE_COUNTER: a = p->code[pc + 1] | (p->code[pc + 2] << 8); break;
     default: a = p->code[pc + 1]; break;
     }
     char operand[48];

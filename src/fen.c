@@ -206,10 +206,10 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     board_clear(tmp);
     char *copy = xstrdup(text);
     char *f[8];
-    int n = split(copy, f, 6);
+    int n = split(copy, f, 7);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 6) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    else if (n > 7) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
@@ -228,6 +228,21 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
             long num;
             if (!parse_int(field, 1, 100000, &num)) ok = fail(err, cap, "bad move number '%s'", field);
             else tmp->fullmove = (int)num;
+            break;
+        }
+        case FEN_COUNTERS: {
+            /* the counters' values, comma-separated, in declaration order (per player: one each) */
+            const char *q = field;
+            for (int k = 0; ok && k < v->ncounter_slots; k++) {
+                char *end;
+                long val = strtol(q, &end, 10);
+                if (end == q || val < -100000 || val > 100000 || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
+                    ok = fail(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
+                else {
+                    tmp->counters[k] = (int32_t)val;
+                    q = end + 1;
+                }
+            }
             break;
         }
         case FEN_PLIES: {
@@ -317,6 +332,13 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
         case FEN_PLIES:
             snprintf(tmp, sizeof tmp, "%d", (pos->fullmove - 1) * v->nturns + pos->turn);
             put(buf, cap, &at, tmp);
+            break;
+        case FEN_COUNTERS:
+            for (int k = 0; k < v->ncounter_slots; k++) {
+                snprintf(tmp, sizeof tmp, "%s%d", k ? "," : "", pos->counters[k]);
+                put(buf, cap, &at, tmp);
+            }
+            if (!v->ncounter_slots) put(buf, cap, &at, "-");
             break;
         default: break;
         }

@@ -573,7 +573,38 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies"};
+static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters"};
+
+int sema_counter(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->ncounters; i++)
+        if (!strcmp(s->v->counters[i].name, name)) return i;
+    diag_error(s->sink, loc, "unknown counter '%s'", name);
+    return -1;
+}
+
+static void declare_counter(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->ncounters; i++)
+        if (!strcmp(v->counters[i].name, n->text)) {
+            diag_error(s->sink, n->loc, "counter '%s' declared twice", n->text);
+            return;
+        }
+    int slots = n->sub ? v->nplayers : 1;
+    if (v->ncounter_slots + slots > MAX_COUNTERS) {
+        diag_error(s->sink, n->loc, "too many counter values (limit is %d; a per-player counter takes one per player)", MAX_COUNTERS);
+        return;
+    }
+    if (n->num[0] < -100000 || n->num[0] > 100000) {
+        diag_error(s->sink, n->loc, "counter value %ld is out of range (-100000..100000)", n->num[0]);
+        return;
+    }
+    CounterDef *c = &v->counters[v->ncounters++];
+    copy_name(c->name, sizeof c->name, n->text);
+    c->per_player = n->sub != 0;
+    c->initial = (int)n->num[0];
+    c->slot = (uint8_t)v->ncounter_slots;
+    v->ncounter_slots += slots;
+}
 
 static void declare_position_fields(Sema *s, const Ast *n) {
     Variant *v = s->v;
@@ -830,10 +861,13 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         expand_items(s, s->pieces[t], 0, s->piece_items[t], 0);
         piece_attributes(s, t);
     }
-    /* Pass 4: setup, end conditions, legality. */
+    /* Pass 4: counters, setup, end conditions, legality. */
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_COUNTER) declare_counter(s, items->kids[i]);
     static const uint8_t standard_fields[] = {FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE};
     memcpy(v->fen_fields, standard_fields, sizeof standard_fields);
     v->nfen_fields = (int)sizeof standard_fields;
+    if (v->ncounters) v->fen_fields[v->nfen_fields++] = FEN_COUNTERS; /* the position text carries them */
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;

@@ -251,13 +251,13 @@ static void draw_status(Game *g) {
     const Variant *v = g->v;
     Position *pos = &g->pos;
     char name[32];
-    bool any = false;
-    for (int i = 0; i < MAX_COUNTERS; i++)
-        if (pos->counters[i]) any = true;
-    if (any) {
-        printf("counters:");
-        for (int i = 0; i < MAX_COUNTERS; i++)
-            if (pos->counters[i]) printf(" #%d=%d", i + 1, (int)pos->counters[i]);
+    /* the rule file's counters, by name (per-player ones for each player) */
+    for (int i = 0; i < g->v->ncounters; i++) {
+        const CounterDef *c = &g->v->counters[i];
+        printf("%s:", c->name);
+        if (!c->per_player) printf(" %d", (int)pos->counters[c->slot]);
+        for (int p = 0; c->per_player && p < g->v->nplayers; p++)
+            printf(" %s %d%s", g->v->player_names[p], (int)pos->counters[c->slot + p], p + 1 < g->v->nplayers ? "," : "");
         printf("\n");
     }
     if (g->nmoves > 0 && !(g->moves[g->nmoves - 1].flags & MOVE_ELIMINATION)) {

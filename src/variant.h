@@ -132,6 +132,15 @@ typedef struct AttackLine {
     uint32_t sliders[MAX_PIECE_TYPES];
 } AttackLine;
 
+/* A named integer counter (experience, cards in hand, ...): one value for the game, or one per
+ * player; values live in Position.counters[slot ...]. */
+typedef struct CounterDef {
+    char name[24];
+    bool per_player;
+    int initial;
+    uint8_t slot;            /* first value's index in Position.counters */
+} CounterDef;
+
 typedef struct OptionDef {
     char name[24];
     int nvalues;
@@ -204,6 +213,8 @@ typedef struct Variant {
     int nforced;
     ForcedCapture forced[4];
     DefeatFate on_defeat;
+    int ncounters, ncounter_slots;
+    CounterDef counters[MAX_COUNTERS];
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
     int noptions;
@@ -218,8 +229,9 @@ typedef struct Variant {
 } Variant;
 
 typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN__COUNT
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN__COUNT
 } FenField;
+
 
 /* One option setting given on the command line: name=value. */
 typedef struct OptionSetting {

@@ -47,6 +47,10 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             a = p->code[pc + 1];
             if (p->code[pc + 2] >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
             break;
+        case SHAPE_COUNTER:
+            a = p->code[pc + 1];
+            if (a >= v->ncounters) ok = bad(sink, p, pc, "counter out of range");
+            break;
         case SHAPE_SLIDE:
             a = p->code[pc + 1];
             for (int k = 2; k <= 3; k++)

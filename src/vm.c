@@ -37,6 +37,12 @@ static bool fault_at(VmFault *fault, const Program *prog, int pc, const char *ms
     return false;
 }
 
+/* The value a counter instruction means: the game's, or the moving side's own. */
+static inline int counter_slot(const Position *pos, int counter, int owner) {
+    const CounterDef *c = &pos->v->counters[counter];
+    return c->slot + (c->per_player ? pos->controller[owner] : 0);
+}
+
 /* An enemy of `owner` whose type is in `set`. */
 static inline bool is_victim(const Position *pos, Cell c, int owner, uint32_t set) {
     Piece p = pos->cell[c];
@@ -167,7 +173,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         if (size > 1) a = code[pc + 1];
         if (size > 2) {
             b = code[pc + 2];
-            if (bc_opinfo[op].shape != SHAPE_DIRSET) a |= b << 8;
+            if (bc_opinfo[op].shape != SHAPE_DIRSET && bc_opinfo[op].shape != SHAPE_COUNTER) a |= b << 8;
         }
         int at = pc;
         pc += size;
@@ -238,6 +244,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
+        case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= (int8_t)b; break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
@@ -307,6 +314,16 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         }
         case OP_CHANGE: change = a; break;
+        case OP_COUNT: {
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+            Effect *e = &pending[npending++];
+            memset(e, 0, sizeof *e);
+            e->kind = FX_COUNTER;
+            e->a = (Cell)counter_slot(pos, a, owner);
+            e->piece = (Piece)(int16_t)(int8_t)b;
+            break;
+        }
         case OP_CASTLED:
             pmarks.flags |= MOVE_CASTLE;
             pmarks.castle = (uint8_t)(a + 1);

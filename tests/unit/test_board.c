@@ -186,8 +186,60 @@ static void test_board_make_fails_when_history_is_full(void **state) {
     board_free(&pos);
 }
 
+/* Named counters: moves change them, make/unmake restore them and the hash follows them, and
+ * the position text carries them. */
+static void test_board_counters(void **state) {
+    (void)state;
+    Variant *v = load_rules("tests/rules/ok/counters.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    char fen[256];
+    fen_write(&pos, fen, sizeof fen);
+    assert_string_equal(fen, "k3/4/4/R2K w - - 0 1 0,0,10");
+    static MoveList ml;
+    VmFault f = {0};
+    const char *line[] = {"a1a2", "a4b4", "a2a3", "b4a4"};
+    uint64_t keys[5];
+    keys[0] = pos.key;
+    for (int i = 0; i < 4; i++) {
+        movegen_legal(&pos, &ml, &f);
+        int k = notation_find(v, &ml, line[i]);
+        assert_true(k >= 0);
+        assert_true(board_make(&pos, &ml.moves[k]));
+        assert_true(board_is_ok(&pos));
+        keys[i + 1] = pos.key;
+    }
+    fen_write(&pos, fen, sizeof fen);
+    assert_string_equal(fen, "k3/R3/4/3K w - - 4 3 2,0,8");
+    /* the runner has used its two moves: no move from a3 any more */
+    movegen_legal(&pos, &ml, &f);
+    for (int i = 0; i < ml.count; i++) assert_int_not_equal(ml.moves[i].from, variant_cell_by_name(v, "a3"));
+    /* same board and turn as after move 2 but other counters: another key */
+    for (int i = 4; i > 0; i--) {
+        assert_int_equal(pos.key, keys[i]);
+        board_unmake(&pos);
+    }
+    assert_int_equal(pos.key, keys[0]);
+    assert_int_equal(pos.counters[2], 10);
+    /* reading the text back gives the same position and key */
+    Position other;
+    board_init(&other, v);
+    set_fen(&other, "k3/R3/4/3K w - - 4 3 2,0,8");
+    char again[256];
+    fen_write(&other, again, sizeof again);
+    assert_string_equal(again, "k3/R3/4/3K w - - 4 3 2,0,8");
+    char err[200];
+    assert_false(fen_read(&other, "k3/R3/4/3K w - - 4 3 2,0", err, sizeof err));
+    assert_non_null(strstr(err, "expected 3 comma-separated numbers"));
+    board_free(&other);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_board_counters),
         cmocka_unit_test(test_board_make_unmake_restores_everything),
         cmocka_unit_test(test_board_is_ok_after_random_play),
         cmocka_unit_test(test_board_is_ok_detects_corruption),
