@@ -450,13 +450,13 @@ static const Command commands[] = {
     {"disasm", "disasm FILE [--option NAME=VALUE]...",
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
      "each instruction, and the rays the fast generator uses.", cmd_disasm, false},
-    {"perft", "perft FILE DEPTH [--fen POS] [--divide] [--general] [--option NAME=VALUE]...",
+    {"perft", "perft FILE DEPTH [--fen POS] [--seed N] [--divide] [--general] [--option NAME=VALUE]...",
      "Counts the leaf nodes of the legal move tree to DEPTH and ends with 'Nodes searched: N'.\n"
      "--divide prints the count below each legal first move. --general turns off the fast\n"
      "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft, false},
-    {"moves", "moves FILE [--fen POS] [--option NAME=VALUE]...",
+    {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false},
-    {"fen", "fen FILE [--fen POS] [--option NAME=VALUE]...",
+    {"fen", "fen FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text.", cmd_fen, false},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
