@@ -457,7 +457,8 @@ static const Command commands[] = {
     {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false},
     {"fen", "fen FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
-     "Prints the start position (or POS, normalised) in position text.", cmd_fen, false},
+     "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
+     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).", cmd_fen, false},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
      "from the start (or POS) and prints the final position of each: test positions.", cmd_random, false},
