@@ -3,10 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fen.h"
 #include "movegen.h"
@@ -52,7 +55,20 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
     while (*sp && !isspace((unsigned char)*sp)) sp++;
     char *rest = *sp ? trim(sp + 1) : sp;
     *sp = 0;
-    if (!strcmp(s, "rules")) {
+    if (g->end_line) return fail(err, cap, "%s:%d: a line after 'end' (line %d)", name, lineno, g->end_line);
+    if (!strcmp(s, "moves")) {
+        char *end;
+        long n = strtol(rest, &end, 10);
+        if (g->declared_line) return fail(err, cap, "%s:%d: a second 'moves' line", name, lineno);
+        if (!isdigit((unsigned char)*rest) || *end || n > MAX_HISTORY)
+            return fail(err, cap, "%s:%d: 'moves' takes the number of moves (0 to %d)", name, lineno, MAX_HISTORY);
+        if (g->nmoves) return fail(err, cap, "%s:%d: 'moves' must come before the moves", name, lineno);
+        g->declared_moves = (int)n;
+        g->declared_line = lineno;
+    } else if (!strcmp(s, "end")) {
+        if (*rest) return fail(err, cap, "%s:%d: 'end' takes nothing after it", name, lineno);
+        g->end_line = lineno;
+    } else if (!strcmp(s, "rules")) {
         if (g->rules) return fail(err, cap, "%s:%d: a second 'rules' line", name, lineno);
         if (!*rest) return fail(err, cap, "%s:%d: 'rules' needs a rule file", name, lineno);
         if (g->nmoves) return fail(err, cap, "%s:%d: 'rules' must come before the moves", name, lineno);
@@ -94,13 +110,15 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
         g->result_reason = xstrdup(reason);
         g->result_line = lineno;
     } else {
-        return fail(err, cap, "%s:%d: unknown line '%s' (expected rules, option, start, move or result)", name, lineno, s);
+        return fail(err, cap, "%s:%d: unknown line '%s' (expected moves, rules, option, start, move, result or end)", name,
+                    lineno, s);
     }
     return true;
 }
 
 bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err, size_t cap) {
     memset(g, 0, sizeof *g);
+    g->declared_moves = -1;
     const char *p = text;
     int lineno = 0;
     char *line = xmalloc(SAVEGAME_TEXT_MAX + 1);
@@ -121,6 +139,11 @@ bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err,
         p = nl ? nl + 1 : p + n;
     }
     free(line);
+    if (ok && g->declared_line && !g->end_line)
+        ok = fail(err, cap, "%s:%d: the file ends without its 'end' line: it was cut short after this line", name, lineno);
+    else if (ok && g->declared_line && g->nmoves != g->declared_moves)
+        ok = fail(err, cap, "%s:%d: %d move%s where line %d says %d: moves were taken out or added", name, g->end_line,
+                  g->nmoves, g->nmoves == 1 ? "" : "s", g->declared_line, g->declared_moves);
     if (ok && !g->rules) ok = fail(err, cap, "%s: no 'rules' line (which game is it?)", name);
     if (!ok) savegame_free(g);
     return ok;
@@ -196,11 +219,89 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
     return ok;
 }
 
+/* Opens a new file next to target (same directory, so a rename replaces target in one step)
+ * with target's permissions, or the default ones when target does not exist yet. Writes its
+ * name to tmp (capacity cap). Returns NULL with errno set when it cannot. */
+static FILE *open_beside(const char *target, char *tmp, size_t cap) {
+    if ((size_t)snprintf(tmp, cap, "%s.XXXXXX", target) >= cap) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) return NULL;
+    struct stat st;
+    mode_t mode;
+    if (stat(target, &st) == 0) mode = st.st_mode & 07777;
+    else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    FILE *f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int e = errno;
+        close(fd);
+        remove(tmp);
+        errno = e;
+    }
+    return f;
+}
+
+/* The file a symbolic link leads to (following up to 8 links), so that saving through a
+ * link replaces the file and keeps the link. The caller frees it. */
+static char *link_target(const char *path) {
+    char *cur = xstrdup(path);
+    for (int depth = 0; depth < 8; depth++) {
+        struct stat st;
+        char buf[4096];
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        ssize_t n = readlink(cur, buf, sizeof buf - 1);
+        if (n < 0) break;
+        buf[n] = 0;
+        const char *slash = strrchr(cur, '/');
+        char *next;
+        if (buf[0] == '/' || !slash) next = xstrdup(buf);
+        else {
+            size_t d = (size_t)(slash - cur) + 1;
+            next = xmalloc(d + (size_t)n + 1);
+            memcpy(next, cur, d);
+            memcpy(next + d, buf, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+/* Makes a rename in the directory of path durable (best effort: not every file system can). */
+static void sync_directory(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
 bool savegame_write(const char *path, const char *rules, const Variant *v, const char *start, const Move *moves,
                     int nmoves, const char *winner, const char *reason, char *err, size_t cap) {
-    FILE *f = fopen(path, "w");
-    if (!f) return fail(err, cap, "%s: cannot write: %s", path, strerror(errno));
+    char *target = link_target(path);
+    size_t tcap = strlen(target) + 8;
+    char *tmp = xmalloc(tcap);
+    FILE *f = open_beside(target, tmp, tcap);
+    if (!f) {
+        int e = errno;
+        free(tmp);
+        free(target);
+        return fail(err, cap, "%s: cannot write: %s", path, strerror(e));
+    }
+    int shown = 0;
+    for (int i = 0; i < nmoves; i++)
+        if (!(moves[i].flags & MOVE_ELIMINATION)) shown++;
     fprintf(f, "# Varia saved game: %s\n", v->title ? v->title : "untitled");
+    fprintf(f, "moves %d\n", shown);
     fprintf(f, "rules %s\n", rules);
     for (int i = 0; i < v->noptions; i++)
         fprintf(f, "option %s=%s\n", v->options[i].name, v->options[i].values[v->options[i].value]);
@@ -212,8 +313,20 @@ bool savegame_write(const char *path, const char *rules, const Variant *v, const
         fprintf(f, "move %s\n", buf);
     }
     if (winner) fprintf(f, "result %s %s\n", winner, reason && *reason ? reason : "-");
-    bool ok = !ferror(f);
-    if (fclose(f) != 0) ok = false;
-    if (!ok) return fail(err, cap, "%s: write error", path);
+    fprintf(f, "end\n");
+    /* on the disk before the rename, or a crash could leave an empty file under the name */
+    int e = 0;
+    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e) e = errno;
+    if (!e && rename(tmp, target) != 0) e = errno;
+    if (e) {
+        remove(tmp);
+        free(tmp);
+        free(target);
+        return fail(err, cap, "%s: write error: %s (the file is unchanged)", path, strerror(e));
+    }
+    sync_directory(target);
+    free(tmp);
+    free(target);
     return true;
 }

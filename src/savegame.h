@@ -1,14 +1,18 @@
 /* savegame.h - saved games as text: the rule file and its options, the start position, the
  * moves, and the result. Reading checks the syntax; replaying checks every move against the
- * rules and names the first bad line.
+ * rules and names the first bad line. Writing replaces the file whole or not at all.
  *
  *   # Varia saved game
+ *   moves 2                    (how many move lines follow; optional, then 'end' is required)
  *   rules rules/chess.rules
  *   option NAME=VALUE          (zero or more)
  *   start POSITION-TEXT
  *   move e2e4                  (one per line; coordinate or algebraic notation)
  *   result white checkmate     (WINNER|draw|none REASON; optional)
- */
+ *   end                        (the last line; optional without 'moves')
+ *
+ * The writer puts both 'moves' and 'end' in, so a file cut short or with moves taken out or
+ * added is refused with the line where it goes wrong instead of loading as a shorter game. */
 #ifndef VARIA_SAVEGAME_H
 #define VARIA_SAVEGAME_H
 
@@ -27,6 +31,8 @@ typedef struct SavedGame {
     int *move_lines;                     /* line of each move in the file */
     char *result_winner, *result_reason; /* NULL when the file has no result line */
     int result_line;
+    int declared_moves;                  /* N of the 'moves N' line, -1 when there is none */
+    int declared_line, end_line;         /* lines of 'moves' and 'end', 0 when absent */
 } SavedGame;
 
 /* Reads and checks the syntax of a saved game. On error returns false with
@@ -45,8 +51,10 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
                      size_t cap);
 
 /* Writes a saved game. start = position text of the start; moves = the moves played from it;
- * winner/reason may be NULL (no result). Returns false with a message in err when the file
- * cannot be written. */
+ * winner/reason may be NULL (no result). The text goes to a new file in the same directory,
+ * which is flushed to the disk and then renamed over path: a crash or a full disk leaves the
+ * previous file as it was. Returns false with a message in err when the file cannot be
+ * written (and then path is untouched). */
 bool savegame_write(const char *path, const char *rules, const Variant *v, const char *start, const Move *moves,
                     int nmoves, const char *winner, const char *reason, char *err, size_t cap);
 
