@@ -136,13 +136,21 @@ static Cell ep_victim_for(const Position *pos, Cell ep) {
     return NO_CELL;
 }
 
+/* The side to move is the player's token; when the turn order gives that player several
+ * turns, "TOKEN.N" is its N-th turn in the order (plain TOKEN: the first). */
 static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
-    for (int i = 0; i < v->nturns; i++)
-        if (!strcmp(v->player_token[v->turn_order[i]], field)) {
+    const char *dot = strchr(field, '.');
+    size_t len = dot ? (size_t)(dot - field) : strlen(field);
+    long nth = 1;
+    if (dot && !parse_int(dot + 1, 1, 64, &nth)) return fail(err, cap, "bad side to move '%s'", field);
+    for (int i = 0; i < v->nturns; i++) {
+        const char *token = v->player_token[v->turn_order[i]];
+        if (strlen(token) == len && !strncmp(token, field, len) && --nth == 0) {
             tmp->turn = (uint8_t)i;
             return true;
         }
+    }
     char list[64] = "";
     for (int i = 0; i < v->nplayers; i++) {
         strncat(list, v->player_token[i], sizeof list - strlen(list) - 3);
@@ -313,7 +321,16 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
     for (int i = 1; i < v->nfen_fields; i++) {
         put(buf, cap, &at, " ");
         switch ((FenField)v->fen_fields[i]) {
-        case FEN_SIDE: put(buf, cap, &at, v->player_token[board_mover(pos)]); break;
+        case FEN_SIDE: {
+            int mover = board_mover(pos), nth = 1;
+            for (int s = 0; s < pos->turn; s++) nth += v->turn_order[s] == mover;
+            put(buf, cap, &at, v->player_token[mover]);
+            if (nth > 1) {
+                snprintf(tmp, sizeof tmp, ".%d", nth);
+                put(buf, cap, &at, tmp);
+            }
+            break;
+        }
         case FEN_CASTLING: {
             bool any = false;
             for (int k = 0; k < v->ncastles; k++)

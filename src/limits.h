@@ -22,6 +22,7 @@
 #define MAX_PATTERN_REFS   24     /* capture patterns that can take one victim type, per owner */     /* captures by moving, per piece type and owner */
 #define MAX_PROMO_CHOICES   8
 #define MAX_MACRO_DEPTH     8     /* nested macro expansion */
+#define MAX_EXPANSION   65536     /* syntax nodes of one piece after macro expansion */
 #define MAX_MATERIAL_RULES 16
 
 #define MAX_CODE        65536     /* bytes of bytecode in one program */
@@ -40,5 +41,8 @@
 
 #define MAX_DIAGNOSTICS    20     /* errors reported before giving up */
 #define MAX_NESTING        64     /* nested braces, parentheses and conditions in a rule file */
+#define MAX_NAME           15     /* characters in a name (pieces, players, boards, zones, ...) */
+#define MAX_TOKEN           7     /* characters in a player's side-to-move token */
+#define MAX_SYMBOL          7     /* bytes of a piece's UTF-8 symbol */
 
 #endif

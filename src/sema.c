@@ -414,7 +414,7 @@ static void declare_zone(Sema *s, const Ast *n) {
 /* ---- pieces -------------------------------------------------------------------------------- */
 
 /* Expands USE (macros) and WHEN (options) inside a piece body into `out` (a BLOCK). */
-static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int depth);
+static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int depth, long *budget);
 
 static void substitute(Ast *n, const Ast *macro, const Ast *use) {
     int np = (int)macro->num[0];
@@ -468,13 +468,24 @@ static bool when_holds(Sema *s, const Ast *n) {
     return false;
 }
 
-static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int depth) {
-    for (int i = first; i < body->nkids; i++) {
+static long ast_size(const Ast *n) {
+    long k = 1;
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kids[i]) k += ast_size(n->kids[i]);
+    return k;
+}
+
+/* budget: syntax nodes this piece may still copy (MAX_EXPANSION). Macros that use each other
+ * several times grow exponentially: the copying stops when the budget goes below 0 (the
+ * caller reports it) instead of running out of memory. */
+static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int depth, long *budget) {
+    for (int i = first; i < body->nkids && *budget >= 0; i++) {
         const Ast *it = body->kids[i];
         if (it->kind == AST_WHEN) {
-            if (when_holds(s, it)) expand_items(s, it, 0, out, depth);
+            if (when_holds(s, it)) expand_items(s, it, 0, out, depth, budget);
             continue;
         }
+        if ((*budget -= ast_size(it)) < 0) return;
         if (it->kind != AST_USE) {
             ast_add(out, ast_clone(it));
             continue;
@@ -505,7 +516,7 @@ static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int dept
             wrap->nkids = 0;
             ast_free(wrap);
         }
-        expand_items(s, tmp, 0, out, depth + 1);
+        expand_items(s, tmp, 0, out, depth + 1, budget);
         ast_free(tmp);
     }
 }
@@ -548,8 +559,11 @@ static void piece_attributes(Sema *s, int t) {
             break;
         }
         case AST_SYMBOL:
-            for (int k = 0; k < it->nkids && k < MAX_OWNERS; k++)
+            for (int k = 0; k < it->nkids && k < MAX_OWNERS; k++) {
+                if (strlen(it->kids[k]->text) > MAX_SYMBOL)
+                    diag_error(s->sink, it->kids[k]->loc, "symbol \"%s\" is too long (limit is %d bytes)", it->kids[k]->text, MAX_SYMBOL);
                 copy_name(pt->symbol[k], sizeof pt->symbol[k], it->kids[k]->text);
+            }
             break;
         case AST_VALUE:
             if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
@@ -784,15 +798,25 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     if (!players) {
         diag_error(s->sink, root->loc, "missing 'players' declaration");
     } else {
-        if (players->nkids < 1 || players->nkids > MAX_PLAYERS)
-            diag_error(s->sink, players->loc, "a game has 1 to %d players, not %d", MAX_PLAYERS, players->nkids);
+        if (players->nkids > MAX_PLAYERS)
+            diag_error(s->sink, players->loc, "too many players: %d (limit is %d)", players->nkids, MAX_PLAYERS);
+        else if (players->nkids < 1)
+            diag_error(s->sink, players->loc, "a game has at least one player");
         for (int i = 0; i < players->nkids && i < MAX_PLAYERS; i++) {
             const Ast *p = players->kids[i];
             for (int k = 0; k < i; k++)
                 if (!strcmp(v->player_names[k], p->text)) diag_error(s->sink, p->loc, "player '%s' declared twice", p->text);
             copy_name(v->player_names[i], sizeof v->player_names[i], p->text);
+            if (p->text2 && strlen(p->text2) > MAX_TOKEN)
+                diag_error(s->sink, sema_word_loc(s, p->loc, p->text2), "player token '%s' is too long (limit is %d characters)", p->text2, MAX_TOKEN);
             if (p->text2) copy_name(v->player_token[i], sizeof v->player_token[i], p->text2);
             else snprintf(v->player_token[i], sizeof v->player_token[i], "%c", p->text[0]);
+            /* the position text names the side to move by its token: two alike are ambiguous */
+            for (int k = 0; k < i; k++)
+                if (strcmp(v->player_names[k], p->text) && !strcmp(v->player_token[k], v->player_token[i]))
+                    diag_error(s->sink, p->text2 ? sema_word_loc(s, p->loc, p->text2) : p->loc,
+                               "player token '%s' is already used by player '%s'%s", v->player_token[i],
+                               v->player_names[k], p->text2 ? "" : " (give another in parentheses: name(token))");
             v->nplayers = v->nowners = i + 1;
         }
     }
@@ -858,7 +882,11 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     }
     for (int t = 0; t < v->ntypes; t++) {
         s->piece_items[t] = ast_new(AST_BLOCK, s->pieces[t]->loc);
-        expand_items(s, s->pieces[t], 0, s->piece_items[t], 0);
+        long budget = MAX_EXPANSION;
+        expand_items(s, s->pieces[t], 0, s->piece_items[t], 0, &budget);
+        if (budget < 0)
+            diag_error(s->sink, s->pieces[t]->loc, "piece '%s' is too large after macro expansion (limit is %d syntax nodes)",
+                       v->types[t].name, MAX_EXPANSION);
         piece_attributes(s, t);
     }
     /* Pass 4: counters, setup, end conditions, legality. */

@@ -9,6 +9,19 @@
 #include "parse.h"
 #include "sema.h"
 
+/* The rule file's names are checked against MAX_NAME (and tokens, symbols against theirs) so
+ * that they fit these buffers whole; a cell name is a board name, ':', and up to 4 more. */
+_Static_assert(sizeof ((Board *)0)->name > MAX_NAME, "a board name fits");
+_Static_assert(sizeof ((CellInfo *)0)->name > MAX_NAME + 5, "a cell name fits");
+_Static_assert(sizeof ((Direction *)0)->name > MAX_NAME, "a direction name fits");
+_Static_assert(sizeof ((PieceType *)0)->name > MAX_NAME, "a piece name fits");
+_Static_assert(sizeof ((PieceType *)0)->symbol[0] > MAX_SYMBOL, "a symbol fits");
+_Static_assert(sizeof ((Zone *)0)->name > MAX_NAME, "a zone name fits");
+_Static_assert(sizeof ((OptionDef *)0)->name > MAX_NAME, "an option name fits");
+_Static_assert(sizeof ((OptionDef *)0)->values[0] > MAX_NAME, "an option value fits");
+_Static_assert(sizeof ((Variant *)0)->player_names[0] > MAX_NAME, "a player name fits");
+_Static_assert(sizeof ((Variant *)0)->player_token[0] > MAX_TOKEN, "a player token fits");
+
 static uint64_t splitmix(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

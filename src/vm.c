@@ -26,6 +26,15 @@ void vm_set_trace(VmTraceFn fn, void *user) {
     trace_user = user;
 }
 
+/* Runtime limits name themselves, as the rule file's do. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define STEP_BUDGET_EXCEEDED "step budget exceeded (limit is " STR(VM_STEP_BUDGET) " instructions)"
+#define TOO_MANY_CHOICES "too many open choices (limit is " STR(MAX_FORKS) ")"
+#define TOO_MANY_MARKS "mark stack overflow (limit is " STR(MAX_MARKS) ")"
+#define TOO_MANY_EFFECTS "too many effects in one move (limit is " STR(MAX_EFFECTS) ")"
+#define TOO_MANY_MOVES "too many moves in one position (limit is " STR(MAX_MOVES) ")"
+
 static bool fault_at(VmFault *fault, const Program *prog, int pc, const char *msg) {
     if (fault && !fault->set) {
         fault->set = true;
@@ -164,7 +173,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
     long budget = VM_STEP_BUDGET;
 
     for (;;) {
-        if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, "step budget exceeded"), RUN_FAULT;
+        if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, STEP_BUDGET_EXCEEDED), RUN_FAULT;
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (tracing) trace_fn(prog, pc, cur, flag, trace_user);
         Opcode op = (Opcode)code[pc];
@@ -195,7 +204,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             }
             break;
         case OP_FORK:
-            if (unlikely(nchoices >= MAX_FORKS)) return fault_at(fault, prog, at, "too many open choices"), RUN_FAULT;
+            if (unlikely(nchoices >= MAX_FORKS)) return fault_at(fault, prog, at, TOO_MANY_CHOICES), RUN_FAULT;
             {
                 Choice *c = &stack[nchoices++];
                 c->pc = a;
@@ -248,7 +257,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
-            if (unlikely(nmarks >= MAX_MARKS)) return fault_at(fault, prog, at, "mark stack overflow"), RUN_FAULT;
+            if (unlikely(nmarks >= MAX_MARKS)) return fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT;
             marks[nmarks++] = cur;
             break;
         case OP_BACK:
@@ -260,7 +269,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_SETEP:
         case OP_CASCADE: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
@@ -274,12 +283,12 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             Cell c = variant_step(v, origin, a);
             if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) &&
                 !record_capture(pending, &npending, c))
-                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             break;
         }
         case OP_PINCER:
             if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
-                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             break;
         case OP_COORD:
             if (!royal_known) {
@@ -287,7 +296,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 royal_known = true;
             }
             if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
-                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             break;
         case OP_SLIDE: {
             int d = code[at + 1], pset = code[at + 2], cset = code[at + 3];
@@ -304,11 +313,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 int n = npending;
                 bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
                             (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
-                if (!room) return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                if (!room) return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
                 if (target != NO_CELL) {
                     if (captures_target(pending, n, c, origin, target)) return RUN_FOUND;
                 } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE, pmarks)) {
-                    return fault_at(fault, prog, at, "too many moves in one position"), RUN_FAULT;
+                    return fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
                 }
             }
             break;
@@ -316,7 +325,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_CHANGE: change = a; break;
         case OP_COUNT: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return fault_at(fault, prog, at, "too many effects in one move"), RUN_FAULT;
+                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             e->kind = FX_COUNTER;
@@ -342,7 +351,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             } else {
                 ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
             }
-            if (unlikely(!ok)) return fault_at(fault, prog, at, "too many moves in one position"), RUN_FAULT;
+            if (unlikely(!ok)) return fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
             break;
         }
         case OP__COUNT:

@@ -84,12 +84,50 @@ static void test_fen_castling_right_needs_a_plain_rook(void **state) {
     board_free(&pos);
 }
 
+/* With a turn order that gives a player two turns in a row, the text must say which of them it
+ * is ("b.2"), or reading it back hands that player an extra move (seen next to a fuzzing find:
+ * two players sharing one token). */
+static void test_fen_names_a_repeated_turn(void **state) {
+    (void)state;
+    Variant *v = load_text("version 1\nplayers white(w) black(b)\nturn-order white black black\nboard 4x4\n"
+                           "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n", NULL);
+    assert_non_null(v);
+    Position pos, back;
+    board_init(&pos, v);
+    board_init(&back, v);
+    set_fen(&pos, v->setup);
+    static MoveList ml;
+    char text[3][64];
+    for (int i = 0; i < 3; i++) {
+        fen_write(&pos, text[i], sizeof text[i]);
+        set_fen(&back, text[i]);
+        assert_int_equal(back.turn, pos.turn);
+        assert_int_equal(back.key, pos.key);
+        VmFault f = {0};
+        movegen_legal(&pos, &ml, &f);
+        assert_true(board_make(&pos, &ml.moves[0]));
+    }
+    assert_string_equal(text[0], "3k/4/4/K3 w - - 0 1");
+    assert_non_null(strstr(text[1], " b - - "));
+    assert_non_null(strstr(text[2], " b.2 - - "));
+    char err[200];
+    assert_false(fen_read(&back, "3k/4/4/K3 b.3", err, sizeof err));
+    assert_false(fen_read(&back, "3k/4/4/K3 w.2", err, sizeof err));
+    assert_false(fen_read(&back, "3k/4/4/K3 b.x", err, sizeof err));
+    assert_true(fen_read(&back, "3k/4/4/K3 b.1", err, sizeof err));
+    assert_int_equal(back.turn, 1);
+    board_free(&pos);
+    board_free(&back);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fen_roundtrip),
         cmocka_unit_test(test_fen_defaults_for_missing_fields),
         cmocka_unit_test(test_fen_bad_input_is_reported),
         cmocka_unit_test(test_fen_castling_right_needs_a_plain_rook),
+        cmocka_unit_test(test_fen_names_a_repeated_turn),
     };
     return cmocka_run_group_tests_name("fen", tests, setup, teardown);
 }

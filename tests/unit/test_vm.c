@@ -70,6 +70,7 @@ static void test_vm_step_budget_fault_names_the_line(void **state) {
     assert_false(run_wizard(v, "4k/5/2W2/5/K4 w", &ml, &f));
     assert_true(f.set);
     assert_non_null(strstr(f.msg, "step budget"));
+    assert_non_null(strstr(f.msg, "(limit is 200000 instructions)"));
     assert_non_null(strstr(f.msg, "Wizard/white"));
     assert_string_equal(f.file, "test.rules");
     assert_int_equal(f.line, 11); /* "while empty { }" */
