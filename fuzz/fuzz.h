@@ -1,0 +1,184 @@
+/* fuzz.h - shared by the fuzz targets: the libFuzzer entry points, the shipped rule files
+ * loaded once, and the checks that turn a broken promise (a lost game, a position that does
+ * not survive a round trip) into a crash the fuzzer reports.
+ * The same targets build with gcc and link with fuzz/replay.c, which runs them over the
+ * committed corpora (`make fuzz-replay`, part of `make test`). */
+#ifndef VARIA_FUZZ_H
+#define VARIA_FUZZ_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "fen.h"
+#include "gameend.h"
+#include "movegen.h"
+#include "notation.h"
+#include "perft.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A failed check aborts: the fuzzer keeps the input, the replay fails the test. */
+#define FUZZ_CHECK(cond, what)                                                              \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            fprintf(stderr, "fuzz check failed at %s:%d: %s (%s)\n", __FILE__, __LINE__,    \
+                    #cond, (what));                                                         \
+            abort();                                                                        \
+        }                                                                                   \
+    } while (0)
+
+/* Work per input stays small so that a slow but legitimate input is not taken for a hang. */
+#define FUZZ_PERFT_CELLS  200   /* perft 2 only on boards up to this many cells ... */
+#define FUZZ_PERFT_MOVES   48   /* ... and from positions with at most this many moves */
+
+/* The input as a NUL-terminated string (an embedded NUL ends it, as it would in a file read
+ * as text). The caller frees it. */
+static inline char *fuzz_string(const uint8_t *data, size_t size) {
+    char *s = malloc(size + 1);
+    if (!s) abort();
+    memcpy(s, data, size);
+    s[size] = 0;
+    return s;
+}
+
+/* The shipped rule files, loaded once (the run starts in the repository root): the first four
+ * with their default options, then the options that change the rules' machinery. An input's
+ * first byte picks one (byte % FUZZ_SHIPPED). */
+#define FUZZ_SHIPPED 9
+#define FUZZ_RULE_FILES 4
+static const char *const fuzz_shipped_paths[FUZZ_RULE_FILES] = {
+    "rules/chess.rules", "rules/ultima.rules", "rules/ultimate-battle.rules", "rules/ultimate-chess-4p.rules",
+};
+static const struct {
+    int file;
+    OptionSetting option;
+} fuzz_shipped_options[FUZZ_SHIPPED] = {
+    {0, {NULL, NULL}},
+    {1, {NULL, NULL}},
+    {2, {NULL, NULL}},
+    {3, {NULL, NULL}},
+    {1, {"chameleon-leaps", "alone"}},
+    {2, {"king-step", "outward"}},
+    {3, {"mode", "conquest"}},
+    {3, {"mode", "devastation"}},
+    {3, {"stalemate-rule", "pass-turn"}},
+};
+static Variant *fuzz_shipped[FUZZ_SHIPPED];
+
+static inline void fuzz_load_shipped(void) {
+    for (int i = 0; i < FUZZ_SHIPPED; i++) {
+        DiagSink sink;
+        diag_init(&sink);
+        const char *path = fuzz_shipped_paths[fuzz_shipped_options[i].file];
+        const OptionSetting *opt = &fuzz_shipped_options[i].option;
+        fuzz_shipped[i] = variant_load(path, opt->name ? opt : NULL, opt->name ? 1 : 0, &sink);
+        diag_free(&sink);
+        if (!fuzz_shipped[i]) {
+            fprintf(stderr, "fuzz: cannot load %s %s (run from the repository root)\n", path, opt->name ? opt->name : "");
+            exit(1);
+        }
+    }
+}
+
+/* Position text must survive writing and reading back: same key, same text. */
+static inline void fuzz_check_fen_round_trip(const Position *pos) {
+    char a[8192], b[8192], err[200];
+    fen_write(pos, a, sizeof a);
+    Position *p2 = malloc(sizeof *p2);
+    if (!p2) abort();
+    board_init(p2, pos->v);
+    bool ok = fen_read(p2, a, err, sizeof err);
+    if (!ok) fprintf(stderr, "fuzz: written position '%s' does not read back: %s\n", a, err);
+    FUZZ_CHECK(ok, "fen_write output is readable");
+    fen_write(p2, b, sizeof b);
+    if (strcmp(a, b) != 0) fprintf(stderr, "fuzz: '%s' reads back as '%s'\n", a, b);
+    FUZZ_CHECK(strcmp(a, b) == 0, "position text is stable");
+    /* The text does not say which players are out or who moves a defeated army (a saved game
+     * keeps that through its moves): past a defeat only the cells and the turn must match. */
+    bool defeats = pos->alive != (1u << pos->v->nplayers) - 1;
+    for (int o = 0; o < pos->v->nowners; o++) defeats |= pos->controller[o] != o;
+    if (defeats) {
+        for (int c = 0; c < pos->v->ncells; c++)
+            FUZZ_CHECK(PIECE_KIND(p2->cell[c]) == PIECE_KIND(pos->cell[c]), "position text keeps the board");
+        FUZZ_CHECK(board_mover(p2) == board_mover(pos), "position text keeps the player to move");
+    } else {
+        if (p2->key != pos->key) fprintf(stderr, "fuzz: '%s' reads back as another position\n", a);
+        FUZZ_CHECK(p2->key == pos->key, "position text keeps the position");
+    }
+    board_free(p2);
+    free(p2);
+}
+
+/* Every legal move: make, check the board, unmake, and find the position as it was; the
+ * move's coordinate and algebraic texts must name it again. Then end conditions, and perft 2
+ * when that stays cheap. */
+static inline void fuzz_exercise_position(Position *pos, bool texts) {
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) abort();
+    VmFault f = {0};
+    movegen_legal(pos, ml, &f);
+    uint64_t key = pos->key;
+    int ply = pos->ply;
+    for (int i = 0; i < ml->count && !f.set; i++) {
+        if (texts) {
+            char buf[96];
+            int found[8];
+            notation_move(pos->v, &ml->moves[i], buf, sizeof buf);
+            int n = notation_parse(pos, ml, buf, found, 8);
+            FUZZ_CHECK(n >= 1, "a move's coordinate text names a move");
+            notation_san(pos, ml, &ml->moves[i], buf, sizeof buf);
+            FUZZ_CHECK(pos->key == key && pos->ply == ply, "notation_san restores the position");
+            n = notation_parse(pos, ml, buf, found, 8);
+            bool self = false;
+            for (int k = 0; k < n && k < 8; k++) self |= found[k] == i;
+            if (!self && n <= 8) fprintf(stderr, "fuzz: algebraic text '%s' does not name its move\n", buf);
+            FUZZ_CHECK(self || n > 8, "a move's algebraic text names it");
+        }
+        if (!board_make(pos, &ml->moves[i])) break;
+        FUZZ_CHECK(board_is_ok(pos), "the board after make");
+        board_unmake(pos);
+        FUZZ_CHECK(pos->key == key && pos->ply == ply && board_is_ok(pos), "unmake restores the position");
+    }
+    GameResult r;
+    gameend_check(pos, &r);
+    if (!f.set && ml->count <= FUZZ_PERFT_MOVES && pos->v->ncells <= FUZZ_PERFT_CELLS) {
+        VmFault f2 = {0};
+        perft(pos, 2, &f2);
+        FUZZ_CHECK(pos->key == key && pos->ply == ply, "perft restores the position");
+    }
+    free(ml);
+}
+
+/* Plays up to `plies` legal moves chosen by the bytes of choice (then settles defeats, as the
+ * console does), checking the position text after each. Returns the number of moves made. */
+static inline int fuzz_play(Position *pos, const uint8_t *choice, int plies) {
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) abort();
+    int made = 0;
+    for (int i = 0; i < plies; i++) {
+        VmFault f = {0};
+        movegen_legal(pos, ml, &f);
+        Move pass;
+        if (f.set) break;
+        if (ml->count == 0) {
+            if (!movegen_stalemate_pass(pos, &pass)) break;
+            ml->moves[0] = pass;
+            ml->count = 1;
+        }
+        if (!board_make(pos, &ml->moves[choice[i] % ml->count])) break;
+        made++;
+        GameResult r;
+        Move defeats[MAX_PLAYERS];
+        gameend_settle(pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
+        FUZZ_CHECK(board_is_ok(pos), "the board after a move and its defeats");
+        fuzz_check_fen_round_trip(pos);
+        if (r.over) break;
+    }
+    free(ml);
+    return made;
+}
+
+#endif

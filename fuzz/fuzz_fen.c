@@ -1,0 +1,39 @@
+/* fuzz_fen.c - the position reader of each shipped rule file. The first byte picks the rule
+ * file and its options (fuzz.h), the rest is position text. A text that reads must write back
+ * to a text that reads as the same position; from it every legal move is made and unmade, the
+ * moves' texts are read back, the end conditions are evaluated, a few plies are played and
+ * perft 2 runs when the position has few moves. */
+#include "fuzz.h"
+
+#define FUZZ_FEN_MAX 4200 /* bytes: just past the reader's own limit of 4096 */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    fuzz_load_shipped();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1 || size > FUZZ_FEN_MAX) return 0;
+    const Variant *v = fuzz_shipped[data[0] % FUZZ_SHIPPED];
+    char *text = fuzz_string(data + 1, size - 1);
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) abort();
+    board_init(pos, v);
+    char err[200];
+    if (fen_read(pos, text, err, sizeof err)) {
+        FUZZ_CHECK(board_is_ok(pos), "the board read from text");
+        fuzz_check_fen_round_trip(pos);
+        fuzz_exercise_position(pos, true);
+        uint8_t choice[4] = {0};
+        for (size_t i = 0; i < sizeof choice && i < size; i++) choice[i] = data[size - 1 - i];
+        if (fuzz_play(pos, choice, (int)sizeof choice) > 0) fuzz_check_fen_round_trip(pos);
+    } else {
+        FUZZ_CHECK(err[0] != 0, "a refused position says why");
+    }
+    board_free(pos);
+    free(pos);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# memcheck.sh VARIA TESTBIN - the unit tests, the golden tests, the fuzz corpus replays and the
+# console sessions once more under valgrind's memcheck: any invalid access, use of an
+# uninitialised value or leak (definite, indirect or possible) fails. Perft is left to
+# `make asan` (valgrind is too slow for it). TESTBIN is the directory of the test binaries.
+varia=${1:?usage: memcheck.sh VARIA TESTBIN}
+bin=${2:?usage: memcheck.sh VARIA TESTBIN}
+root=$(cd "$(dirname "$0")/.." && pwd)
+varia=$(cd "$(dirname "$varia")" && pwd)/$(basename "$varia")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/logs"
+# Every run writes its own log; with -q a log stays empty unless something is wrong.
+leaks=definite,indirect,possible
+vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=$leaks --errors-for-leak-kinds=$leaks"
+vg="$vg --log-file=$tmp/logs/%p.log"
+cat >"$tmp/varia" <<EOS
+#!/bin/sh
+exec $vg "$varia" "\$@"
+EOS
+chmod +x "$tmp/varia"
+start=$(date +%s)
+fail=0
+cd "$root" || exit 1
+for t in "$bin"/test_*; do
+    case $t in *.d) continue ;; esac
+    $vg "$t" >"$tmp/unit.out" 2>&1 || { echo "memcheck: $t failed" >&2; tail -n 20 "$tmp/unit.out" >&2; fail=1; }
+done
+for t in "$bin"/replay_*; do
+    name=${t##*/replay_}
+    # shellcheck disable=SC2046
+    $vg "$t" "fuzz/corpus/$name" $(ls -d "tests/fuzz/$name" 2>/dev/null) >/dev/null 2>"$tmp/replay.err" ||
+        { echo "memcheck: $t failed" >&2; tail -n 20 "$tmp/replay.err" >&2; fail=1; }
+done
+sh tests/run_golden.sh "$tmp/varia" >"$tmp/golden.out" 2>&1 || { cat "$tmp/golden.out" >&2; fail=1; }
+VARIA_NO_TMUX=1 sh tests/play/run.sh "$tmp/varia" >"$tmp/play.out" 2>&1 || { cat "$tmp/play.out" >&2; fail=1; }
+runs=$(ls "$tmp/logs" | wc -l)
+for log in "$tmp"/logs/*.log; do
+    [ -s "$log" ] || continue
+    echo "memcheck: valgrind reports:" >&2
+    cat "$log" >&2
+    fail=1
+done
+echo "memcheck: $runs programs run under valgrind in $(($(date +%s) - start)) s, $([ $fail = 0 ] && echo "no error, no leak" || echo FAILED)"
+exit $fail
