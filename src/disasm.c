@@ -80,8 +80,11 @@ void disasm_variant(const Variant *v, FILE *out) {
                 fprintf(out, "   fast rays:");
                 for (int i = 0; i < pp->ngen; i++) {
                     const Direction *d = &v->dirs[pp->gen[i].dir];
-                    fprintf(out, " %s(%d,%d)%s", pp->gen[i].slide ? "slide" : "leap", d->dx, d->dy,
-                            pp->gen[i].mode == RAY_MOVE ? "m" : pp->gen[i].mode == RAY_CAPTURE ? "c" : "");
+                    const char *mode = pp->gen[i].mode == RAY_MOVE ? "m" : pp->gen[i].mode == RAY_CAPTURE ? "c" : "";
+                    const char *kind = pp->gen[i].slide ? "slide" : "leap";
+                    /* a link has no vector: it leads to the same x,y on another board */
+                    if (d->link_board >= 0) fprintf(out, " %s(%s)%s", kind, d->name, mode);
+                    else fprintf(out, " %s(%d,%d)%s", kind, d->dx, d->dy, mode);
                 }
                 fprintf(out, "%s\n", pt->fast_attack ? "  (attacks by rays)" : "  (attacks by program)");
             }
