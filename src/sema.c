@@ -160,6 +160,7 @@ int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc) {
                    MAX_BOARD_DIM);
         return -1;
     }
+    s->dir_loc[v->ndirs] = loc;
     Direction *d = &v->dirs[v->ndirs];
     memset(d, 0, sizeof *d);
     d->dx = (int8_t)dx;

@@ -25,6 +25,7 @@ typedef struct Sema {
     Ast *piece_items[MAX_PIECE_TYPES]; /* BLOCK holding the expanded items, owned */
     int ndirsets;
     const Ast *dirsets[MAX_DIRECTIONS];
+    SrcLoc dir_loc[MAX_DIRECTIONS];    /* where each direction was first needed */
     const Ast *macros[64];
     int nmacros;
 } Sema;

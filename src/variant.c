@@ -36,7 +36,15 @@ static bool close_directions(Sema *s) {
     for (int i = 0; i < n; i++) {
         Direction *d = &v->dirs[i];
         if (d->link_board >= 0) continue;
-        int r = sema_vector_dir(s, -d->dx, -d->dy, (SrcLoc){0});
+        bool known = false;
+        for (int k = 0; k < v->ndirs && !known; k++)
+            known = v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy;
+        if (!known && v->ndirs >= MAX_DIRECTIONS) {
+            diag_error(s->sink, s->dir_loc[i], "too many directions: (%d,%d) needs its reverse (%d,%d) for attack tests (limit is %d)",
+                       d->dx, d->dy, -d->dx, -d->dy, MAX_DIRECTIONS);
+            return false;
+        }
+        int r = sema_vector_dir(s, -d->dx, -d->dy, s->dir_loc[i]);
         if (r < 0) return false;
         v->dirs[i].reverse = (int8_t)r;
     }
