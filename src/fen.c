@@ -389,7 +389,7 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
 }
 
 void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
-    if (!v->nshuffles && !v->allegiance_random) {
+    if (!v->nshuffles && !v->has_allegiance) {
         snprintf(buf, cap, "%s", v->setup);
         return;
     }
