@@ -218,6 +218,13 @@ item
             $$->num[1] = $3.b;
             parse_adopt($$, $4);
         }
+    | KW_BOARD opt_ident STRING size board_body
+        {
+            $$ = parse_text2_node(AST_BOARD, L(@$), $2, $3);
+            $$->num[0] = $4.a;
+            $$->num[1] = $4.b;
+            parse_adopt($$, $5);
+        }
     | KW_ORIENTATION IDENT IDENT
         { $$ = parse_text2_node(AST_ORIENTATION, L(@$), $2, $3); }
     | KW_DIRECTION IDENT '=' '(' INT ',' INT ')'

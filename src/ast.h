@@ -18,7 +18,8 @@
  *   PLAYERS     kids = PLAYER
  *   PLAYER      text = name, text2 = position-text token or NULL   players white(w) black(b)
  *   TURN_ORDER  kids = NAME (player names, repeats allowed)
- *   BOARD       text = board name or NULL, num[0] = width, num[1] = height, kids = HOLES
+ *   BOARD       text = board name or NULL, text2 = title shown to players or NULL,
+ *               num[0] = width, num[1] = height, kids = HOLES
  *   HOLES       kids = NAME (cells)
  *   ORIENTATION text = player, text2 = identity|flip|mirror|rot90|rot180|rot270
  *   DIRECTION   text = name, num[0] = dx, num[1] = dy

@@ -42,7 +42,7 @@ static inline bool can_move(const Position *pos, Cell c) {
 /* Steering: may `player` move the steered piece on c? Its influence there (the strongest
  * influence among its pieces on the cells the steer links reach) is at least 1 and no other
  * player's is greater. */
-static bool steer_allows(const Position *pos, int player, Cell c) {
+bool movegen_may_steer(const Position *pos, int player, Cell c) {
     const Variant *v = pos->v;
     int mine = 0, others = 0;
     for (int i = 0; i < v->nsteer_links; i++) {
@@ -63,7 +63,7 @@ static inline bool attacker_can_move(const Position *pos, Cell c) {
     if (!can_move(pos, c)) return false;
     if (!((v->steered >> PIECE_OWNER(pos->cell[c])) & 1)) return true;
     for (int q = 0; q < v->nplayers; q++)
-        if (((pos->threat_players >> q) & 1) && steer_allows(pos, q, c)) return true;
+        if (((pos->threat_players >> q) & 1) && movegen_may_steer(pos, q, c)) return true;
     return false;
 }
 
@@ -220,7 +220,7 @@ static bool gen_steered(Position *pos, int mover, MoveList *out, VmFault *fault)
             while (bits) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 bits &= bits - 1;
-                if (!steer_allows(pos, mover, from)) continue;
+                if (!movegen_may_steer(pos, mover, from)) continue;
                 int start = out->count;
                 if (!gen_piece(pos, o, from, out, fault)) return false;
                 if (v->steer_copy) add_copies(pos, mover, from, out, start);

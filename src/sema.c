@@ -265,6 +265,9 @@ static void declare_board(Sema *s, const Ast *n) {
     }
     Board *b = &v->boards[v->nboards];
     copy_name(b->name, sizeof b->name, n->text ? n->text : "");
+    if (n->text2 && strlen(n->text2) >= sizeof b->title)
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "board title \"%s\" is too long (limit is %d characters)", n->text2, (int)sizeof b->title - 1);
+    copy_name(b->title, sizeof b->title, n->text2 ? n->text2 : "");
     /* cells of several boards are named "board:e4" */
     if (!n->text && v->nboards > 0) diag_error(s->sink, n->loc, "a second board needs a name (board NAME WxH)");
     if (n->text && v->nboards > 0 && !v->boards[0].name[0])

@@ -26,6 +26,7 @@ typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } Defea
 
 typedef struct Board {
     char name[16];
+    char title[24];          /* shown above the board; "" = the name */
     int width, height;
     int first_cell;          /* cells of this board are first_cell .. first_cell + count - 1 */
     int count;

@@ -23,25 +23,25 @@ static Variant *load_with(const char *name, const char *value) {
 static const char *const diagram[11] = {
     NULL,
     /* 1: bN d3; Above Prince d3, Below d3 empty */
-    "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/ici1/4/4 a 0 1 w,b",
+    "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/ici1/4/4 A 0 1 w,b",
     /* 2: Below Prince d3 */
-    "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/ic1i/4/4 a 0 1 w,b",
+    "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/ic1i/4/4 A 0 1 w,b",
     /* 3: Below Commander d3 */
-    "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 a 0 1 w,b",
+    "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 A 0 1 w,b",
     /* 4: Above Commander d3 against Below Commander d3 */
-    "4/4/I1I1/1I2/1I1C/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 a 0 1 w,b",
+    "4/4/I1I1/1I2/1I1C/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 A 0 1 w,b",
     /* 5: bR d3, Above Prince d3, Above d4-d7 empty */
-    "4/4/4/4/3I/4/IIIC|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 a 0 1 w,b",
+    "4/4/4/4/3I/4/IIIC|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 A 0 1 w,b",
     /* 6: as 5 with an Above Prince on d5 */
-    "4/4/3I/4/3I/4/4|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 a 0 1 w,b",
+    "4/4/3I/4/3I/4/4|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 A 0 1 w,b",
     /* 7: wK c7, Below Prince c7; bR d5 with d5 empty above and below; Below helps White */
-    "4/4/1I2/3I/1I1C/4/4|2:3k1/4/3:4r/4/4/1:4k2/4|2i1/4/4/4/1iii/4/2c1 b 0 1 b,w",
+    "4/4/1I2/3I/1I1C/4/4|2:3k1/4/3:4r/4/4/1:4k2/4|2i1/4/4/4/1iii/4/2c1 B 0 1 b,w",
     /* 8: bQ c3 (Above Prince, Below Prince), wK c2, Below Prince c6; Above helps White */
-    "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 a 0 1 w,b",
+    "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
     /* 9: as 8 with the Above Commander on c3 */
-    "4/4/1I2/4/1ICI/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 a 0 1 w,b",
+    "4/4/1I2/4/1ICI/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
     /* 10: wK d7, wP a6 b6 c6, bR d3 (Above Commander, Below Prince), Below Commander c6 */
-    "4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 b 0 1 b,w",
+    "4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 B 0 1 b,w",
 };
 
 /* The legal moves starting on the Middle cell `from`, in the console's notation, sorted. */
@@ -99,10 +99,10 @@ static void test_ab_start_and_allegiance(void **state) {
     assert_int_equal(perft(&pos, 3, &f), 29818);
     char text[512];
     fen_write(&pos, text, sizeof text);
-    assert_non_null(strstr(text, " a 0 1 w,b"));
+    assert_non_null(strstr(text, " A 0 1 w,b"));
     /* the allegiance is part of the position: another one is another key */
     uint64_t key = pos.key;
-    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 a 0 1 b,w");
+    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 0 1 b,w");
     assert_int_not_equal(pos.key, key);
     assert_int_equal(pos.allegiance[0], 3);
     assert_int_equal(pos.allegiance[1], 2);
@@ -158,12 +158,12 @@ static void test_ab_influence_diagrams_1_to_4(void **state) {
     set_fen(&pos, diagram[3]);
     expect_middle(&pos, "d3", "");
     /* ... and Below, to move, may */
-    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 b 0 1 w,b");
+    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 B 0 1 w,b");
     expect_middle(&pos, "d3", "M d3-b2;M d3-b2 +;M d3-b4;M d3-b4 +;M d3-c1;M d3-c1 +;M d3-c5;M d3-c5 +");
     /* 4: 2/2, Above may, and so may Below */
     set_fen(&pos, diagram[4]);
     expect_middle(&pos, "d3", "M d3-b2;M d3-b2 +;M d3-b4;M d3-c1;M d3-c1 +;M d3-c5");
-    set_fen(&pos, "4/4/I1I1/1I2/1I1C/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 b 0 1 w,b");
+    set_fen(&pos, "4/4/I1I1/1I2/1I1C/4/4|:4k3/4/4/4/3:4n/4/1:3k2|4/4/3i/3i/i1ic/4/4 B 0 1 w,b");
     assert_true(has_move(&pos, "M d3-c5"));
     /* nobody moves a piece with both squares empty: the Kings here */
     expect_middle(&pos, "a7", "");
@@ -213,7 +213,7 @@ static void test_ab_king_move_diagram_7(void **state) {
     assert_true(has_move(&pos, "M c7-d7"));
     assert_true(has_move(&pos, "M c7-d7 +"));
     /* with an Above Prince on d5 the rook could take the King on d7: the move is illegal */
-    set_fen(&pos, "4/4/1I1I/3I/1I1C/4/4|2:3k1/4/3:4r/4/4/1:4k2/4|2i1/4/4/4/1iii/4/2c1 b 0 1 b,w");
+    set_fen(&pos, "4/4/1I1I/3I/1I1C/4/4|2:3k1/4/3:4r/4/4/1:4k2/4|2i1/4/4/4/1iii/4/2c1 B 0 1 b,w");
     assert_false(has_move(&pos, "M c7-d7"));
     assert_false(has_move(&pos, "M c7-d7 +"));
     assert_true(has_move(&pos, "M c7-b7"));
@@ -267,11 +267,11 @@ static void test_ab_own_king_not_taken(void **state) {
     Position pos;
     board_init(&pos, v);
     /* Above (helping White) steers the black rook d3 toward the White King d7 */
-    set_fen(&pos, "4/4/4/4/3C/4/4|3:3k/4/4/4/3:4r/4/:4k3|4/4/4/4/4/4/i3 a 0 1 w,b");
+    set_fen(&pos, "4/4/4/4/3C/4/4|3:3k/4/4/4/3:4r/4/:4k3|4/4/4/4/4/4/i3 A 0 1 w,b");
     assert_true(has_move(&pos, "M d3-d6"));
     assert_false(has_move(&pos, "M d3-d7"));
     /* helping Black, it may */
-    set_fen(&pos, "4/4/4/4/3C/4/4|3:3k/4/4/4/3:4r/4/:4k3|4/4/4/4/4/4/i3 a 0 1 b,w");
+    set_fen(&pos, "4/4/4/4/3C/4/4|3:3k/4/4/4/3:4r/4/:4k3|4/4/4/4/4/4/i3 A 0 1 b,w");
     assert_true(has_move(&pos, "M d3-d7"));
     board_free(&pos);
     variant_free(v);
@@ -283,7 +283,7 @@ static void test_ab_promotion(void **state) {
     Variant *v = load_with(NULL, NULL);
     Position pos;
     board_init(&pos, v);
-    set_fen(&pos, "4/2I1/4/4/4/4/4|4/2:3p1/4/:3k3/4/4/3:4k|4/4/4/4/4/4/i3 a 0 1 w,b");
+    set_fen(&pos, "4/2I1/4/4/4/4/4|4/2:3p1/4/:3k3/4/4/3:4k|4/4/4/4/4/4/i3 A 0 1 w,b");
     expect_middle(&pos, "c6", "M c6-c7=B;M c6-c7=B +;M c6-c7=N;M c6-c7=N +;M c6-c7=Q;M c6-c7=Q +;M c6-c7=R;M c6-c7=R +");
     MoveList ml;
     VmFault f = {0};
@@ -305,12 +305,12 @@ static void test_ab_draws(void **state) {
     board_init(&pos, v);
     GameResult r;
     /* bare Kings on the Middle board */
-    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/4/4/3:3k|4/4/1i1i/2c1/i1i1/4/4 a 0 1 w,b");
+    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/4/4/3:3k|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b");
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "material");
     /* 50 actions each without capture or pawn move */
-    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 a 100 51 w,b");
+    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 100 51 w,b");
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "n-move rule");
