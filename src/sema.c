@@ -825,11 +825,11 @@ static void declare_steer(Sema *s, const Ast *n) {
 static void declare_allegiance(Sema *s, const Ast *n) {
     Variant *v = s->v;
     if (v->has_allegiance) {
-        diag_error(s->sink, n->loc, "allegiance declared twice");
+        diag_error(s->sink, n->loc, "helps declared twice");
         return;
     }
     if (n->nkids != v->nplayers) {
-        diag_error(s->sink, n->loc, "allegiance names one army per player (%d, in seat order), not %d", v->nplayers, n->nkids);
+        diag_error(s->sink, n->loc, "'helps' names one army per player (%d, in seat order), not %d", v->nplayers, n->nkids);
         return;
     }
     for (int i = 0; i < n->nkids; i++) {
@@ -1026,6 +1026,16 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         default: break;
         }
     }
+    bool allegiance_field = false;
+    for (int i = 0; i < v->nfen_fields; i++) allegiance_field = allegiance_field || v->fen_fields[i] == FEN_ALLEGIANCE;
+    const Ast *fields = NULL;
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_POSITION_FIELDS) fields = items->kids[i];
+    /* the allegiance is part of the position: the text must carry it, and only then */
+    if (fields && allegiance_field && !v->has_allegiance)
+        diag_error(s->sink, fields->loc, "position field 'allegiance' needs a 'helps' declaration");
+    if (fields && !allegiance_field && v->has_allegiance)
+        diag_error(s->sink, fields->loc, "a game with 'helps' needs 'allegiance' among its position fields");
     if (!v->setup) diag_error(s->sink, root->loc, "missing 'setup' (the start position)");
     if (!v->has_royal) diag_warn(s->sink, root->loc, "no piece is royal: checkmate never happens");
     return s->sink->errors == errors_before;
