@@ -518,13 +518,30 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
     free(ps);
     /* "BOARD from-to" on several boards: a piece of a steered army needs influence */
     char board[16], from[16];
-    if (v->steered && sscanf(text, "%15s %15[a-z0-9]", board, from) == 2) {
+    if (v->nboards > 1 && sscanf(text, "%15s %15[a-z0-9]", board, from) == 2) {
         char name[40];
         snprintf(name, sizeof name, "%s:%s", board, from);
         int c = variant_cell_by_name(v, name);
-        if (c >= 0 && pos->cell[c] && ((v->steered >> PIECE_OWNER(pos->cell[c])) & 1) && !movegen_may_steer(pos, mover, (Cell)c)) {
+        Piece p = c >= 0 ? pos->cell[c] : 0;
+        if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !movegen_may_steer(pos, mover, (Cell)c)) {
             printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
-                   text, v->types[PIECE_TYPE(pos->cell[c])].name, name);
+                   text, v->types[PIECE_TYPE(p)].name, name);
+            return;
+        }
+        if (c >= 0 && (!p || (pos->controller[PIECE_OWNER(p)] != mover && !((v->steered >> PIECE_OWNER(p)) & 1)))) {
+            printf("illegal move '%s': no piece of yours on %s\n", text, name);
+            return;
+        }
+        if (p) {
+            char coord[64];
+            int k = 0;
+            printf("illegal move '%s': the %s on %s", text, v->types[PIECE_TYPE(p)].name, name);
+            for (int i = 0; i < legal->count; i++)
+                if (legal->moves[i].from == c) {
+                    notation_move(v, &legal->moves[i], coord, sizeof coord);
+                    printf("%s %s", k++ ? "," : " can play only", coord);
+                }
+            printf("%s\n", k ? "" : " has no legal move");
             return;
         }
     }

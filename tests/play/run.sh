@@ -151,7 +151,7 @@ expect ab "Above helps White, Below helps Black"
 expect ab "M b6-b5  M b6-b5 +"
 expect ab "last move: M b6-b5 +"
 expect ab "illegal move 'M a1-a2': you have no influence over the Knight on M:a1"
-expect ab "unknown command or illegal move 'A b4-b2'"
+expect ab "illegal move 'A b4-b2': no piece of yours on A:b4"
 n=$((n + 1))
 abfens() { grep -E '^[^ ]+/[^ ]+ [AB] ' "$tmp/ab.out"; }
 [ "$(abfens | sort -u | wc -l)" = 1 ] && [ "$(abfens | wc -l)" = 2 ] ||
