@@ -610,10 +610,11 @@ static bool try_move(Game *g, const char *text) {
 }
 
 static void cmd_help(void) {
-    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O).\n"
+    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O);\n"
+           "on several boards: the board's name, then the move (M d3-d7, M c6-c7=Q, M d3-d7 + with a copy).\n"
            "Commands:\n"
            "  help              this list\n"
-           "  moves [CELL]      the legal moves (from CELL)\n"
+           "  moves [CELL]      the legal moves (from CELL; also BOARD CELL)\n"
            "  undo / redo       take back a move / play it again (back to your turn against the computer)\n"
            "  new               start again from the start position\n"
            "  hint              what the computer would play\n"
