@@ -179,10 +179,10 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     else {
         const PieceType *pt = &v->types[PIECE_TYPE(p)];
         if (v->nowners > v->nplayers) {
-            /* with armies that are not players, every piece says whose it is: "wK", "AP" */
-            char letter[8];
-            snprintf(letter, sizeof letter, "%s", pt->symbol[owner][0] && !pt->symbol[owner][1] ? pt->symbol[owner] : (char[]){pt->letter, 0});
-            snprintf(glyph, sizeof glyph, "%c%s", v->player_token[owner][0], letter);
+            /* with armies that are not players, every piece says whose it is: "wK", "AP" (a
+             * one-letter symbol stands for the letter) */
+            bool one_letter = pt->symbol[owner][0] && !pt->symbol[owner][1];
+            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], one_letter ? pt->symbol[owner][0] : pt->letter);
         } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
         else if (owner == 0) snprintf(glyph, sizeof glyph, "%c", pt->letter);
         else if (owner == 1) snprintf(glyph, sizeof glyph, "%c", (char)tolower((unsigned char)pt->letter));
@@ -212,6 +212,7 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     char buf[64], file[24], rank[24];
     if (v->nboards > 1) {
         char title[48];
+        /* indented past the rank labels; the name is what moves are written with */
         if (bd->title[0]) snprintf(title, sizeof title, "   %s (%s)", bd->title, bd->name);
         else snprintf(title, sizeof title, "%s", bd->name);
         snprintf(buf, sizeof buf, "%-*.*s", width, width, title);
