@@ -229,13 +229,13 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
             if (count < max) found[count] = i;
             count++;
         }
+        if (pass) break;
         /* annotations and check marks say nothing about which move it is */
-        while (!pass && n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
+        while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
+        if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
+        if (n == 0) return 0;
     }
     if (count) return count;
-    while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
-    if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
-    if (n == 0) return 0;
     for (char *p = t; *p; p++)
         if (*p == '0') {
             /* 0-0 and 0-0-0 are common spellings of castling */
