@@ -98,6 +98,12 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
 %token KW_SHUFFLE "'shuffle'"
+%token KW_ARMIES "'armies'"
+%token KW_STEER "'steer'"
+%token KW_COPY "'copy'"
+%token KW_INFLUENCE "'influence'"
+%token KW_HELPS "'helps'"
+%token KW_AT_RANDOM "'at-random'"
 %token KW_COUNTER "'counter'"
 %token KW_PER_PLAYER "'per-player'"
 %token KW_BY "'by'"
@@ -176,6 +182,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <lit> result
 %type <str> opt_ident opt_default
+%type <num> opt_copy
 %type <pair> size
 
 %%
@@ -210,6 +217,13 @@ item
             $$->num[0] = $3.a;
             $$->num[1] = $3.b;
             parse_adopt($$, $4);
+        }
+    | KW_BOARD opt_ident STRING size board_body
+        {
+            $$ = parse_text2_node(AST_BOARD, L(@$), $2, $3);
+            $$->num[0] = $4.a;
+            $$->num[1] = $4.b;
+            parse_adopt($$, $5);
         }
     | KW_ORIENTATION IDENT IDENT
         { $$ = parse_text2_node(AST_ORIENTATION, L(@$), $2, $3); }
@@ -294,6 +308,16 @@ item
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
+    | KW_ARMIES players     { $$ = parse_adopt(mk(AST_ARMIES, L(@$)), $2); }
+    | KW_STEER names KW_BY names opt_copy
+        {
+            $$ = mk_sub(AST_STEER, L(@$), (int)$5);
+            ast_add($$, $2);
+            ast_add($$, $4);
+        }
+    | KW_HELPS names        { $$ = parse_adopt(mk(AST_ALLEGIANCE, L(@$)), $2); }
+    | KW_HELPS names KW_AT_RANDOM
+        { $$ = parse_adopt(mk_sub(AST_ALLEGIANCE, L(@$), 1), $2); }
     | KW_COUNTER IDENT '=' INT
         { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $4; }
     | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
@@ -319,6 +343,11 @@ names
 opt_ident
     : %empty                { $$ = NULL; }
     | IDENT
+    ;
+
+opt_copy
+    : %empty                { $$ = 0; }
+    | KW_COPY               { $$ = 1; }
     ;
 
 opt_default
@@ -454,6 +483,7 @@ pi_letopen
 closed_item
     : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
     | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
+    | KW_INFLUENCE INT      { $$ = mk_num(AST_INFLUENCE, L(@$), $2, 0); }
     | atom_mods
     | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
     | castle_base KW_LETTER IDENT

@@ -18,7 +18,8 @@
  *   PLAYERS     kids = PLAYER
  *   PLAYER      text = name, text2 = position-text token or NULL   players white(w) black(b)
  *   TURN_ORDER  kids = NAME (player names, repeats allowed)
- *   BOARD       text = board name or NULL, num[0] = width, num[1] = height, kids = HOLES
+ *   BOARD       text = board name or NULL, text2 = title shown to players or NULL,
+ *               num[0] = width, num[1] = height, kids = HOLES
  *   HOLES       kids = NAME (cells)
  *   ORIENTATION text = player, text2 = identity|flip|mirror|rot90|rot180|rot270
  *   DIRECTION   text = name, num[0] = dx, num[1] = dy
@@ -45,11 +46,15 @@
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
  *   COUNTER     text = name, num[0] = initial value, sub = 1 for one counter per player
+ *   ARMIES      kids = PLAYER (armies: owners of pieces that take no turns)
+ *   STEER       kids = [BLOCK of NAME armies, BLOCK of NAME links], sub = 1 with `copy`
+ *   ALLEGIANCE  kids = NAME (the army each player helps, in seat order), sub = 1 if at random
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
  *   SYMBOL      kids = STRING (one per player)
  *   VALUE       num[0] = value in centipawns/100 units as written (integer)
+ *   INFLUENCE   num[0] = strength over the armies' pieces on linked cells (steer)
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
@@ -92,7 +97,8 @@ typedef enum AstKind {
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
-    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
+    AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
+    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,

@@ -74,6 +74,8 @@ void board_clear(Position *pos) {
     }
     pos->alive = v ? (uint8_t)((1u << v->nplayers) - 1) : 0;
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
     pos->ply = 0;
     pos->key = v ? board_compute_key(pos) : 0;
 }
@@ -95,6 +97,8 @@ uint64_t board_compute_key(const Position *pos) {
     for (int o = 0; o < v->nowners; o++)
         if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
     for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
+    for (int p = 0; p < v->nplayers; p++)
+        if (pos->allegiance[p] != NO_OWNER) k ^= v->zobrist_allegiance[p][pos->allegiance[p]];
     return k;
 }
 

@@ -35,7 +35,8 @@ typedef struct Effect {
 /* MOVE_ELIMINATION marks the move the game plays itself when a player is defeated (not typed,
  * not saved: replaying the moves before it brings it back). */
 /* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
-enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32 };
+/* MOVE_COPY: the last effect moves the mover's influencing piece along (steer ... copy). */
+enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32, MOVE_COPY = 64 };
 
 typedef struct Move {
     Cell from, to;           /* what notation shows: the main piece's origin and destination */
@@ -87,9 +88,12 @@ typedef struct Position {
     int32_t counters[MAX_COUNTERS];
     uint8_t alive;                     /* players still in the game (bit per player) */
     uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */
+    uint8_t allegiance[MAX_PLAYERS];   /* the army each player answers for, NO_OWNER if none */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
+    uint8_t threat_players;  /* during an attack test: players whose influence makes a steered
+                              * piece an attacker (the defender's opponents) */
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;
 
@@ -102,8 +106,16 @@ void board_clear(Position *pos);
 void board_put(Position *pos, Cell c, Piece p);
 /* Are owners a and b on opposite sides? (Their pieces are moved by different players.) */
 static inline bool board_hostile(const Position *pos, int a, int b) { return pos->controller[a] != pos->controller[b]; }
-/* Does owner o still take part (its controlling player is in the game)? */
-static inline bool board_active(const Position *pos, int o) { return (pos->alive >> pos->controller[o]) & 1; }
+/* Does owner o still take part (its controlling player is in the game)? Armies no player owns
+ * always do. */
+static inline bool board_active(const Position *pos, int o) {
+    return pos->controller[o] >= pos->v->nplayers || ((pos->alive >> pos->controller[o]) & 1);
+}
+#define NO_OWNER 0xFF
+/* Does `player` answer for the pieces of owner o (its own, or the army of its allegiance)? */
+static inline bool board_answers_for(const Position *pos, int player, int o) {
+    return o == player || pos->allegiance[player] == o;
+}
 /* The player to move. */
 static inline int board_mover(const Position *pos) { return pos->v->turn_order[pos->turn]; }
 /* Only the cells a move writes, for a quick look at the position after it (the legality

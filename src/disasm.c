@@ -90,4 +90,20 @@ void disasm_variant(const Variant *v, FILE *out) {
             }
             fprintf(out, "\n");
         }
+    /* who may move what: steering is a table, not a program */
+    if (v->steered) {
+        fprintf(out, "== steer ==\narmies:");
+        for (int o = 0; o < v->nowners; o++)
+            if ((v->steered >> o) & 1) fprintf(out, " %s", v->player_names[o]);
+        fprintf(out, "\nthrough:");
+        for (int i = 0; i < v->nsteer_links; i++) fprintf(out, " %s", v->dirs[v->steer_links[i]].name);
+        fprintf(out, "%s\ninfluence:", v->steer_copy ? " (with copy)" : "");
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->types[t].influence) fprintf(out, " %s %d", v->types[t].name, v->types[t].influence);
+        fprintf(out, "\n\n");
+    }
+    if (v->has_allegiance) {
+        fprintf(out, "== helps%s ==\n", v->allegiance_random ? " (dealt at random)" : "");
+        for (int p = 0; p < v->nplayers; p++) fprintf(out, "%s: %s\n", v->player_names[p], v->player_names[v->allegiance[p]]);
+    }
 }

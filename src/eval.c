@@ -96,11 +96,16 @@ static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, 
     return n;
 }
 
-/* A player's pieces are those of every army it controls (its own, and any handed to it). */
+/* A player's pieces are those of every army it controls (its own, and any handed to it) and
+ * of the army it helps. */
+static bool plays_for(const Position *pos, int player, int o) {
+    return pos->controller[o] == player || pos->allegiance[player] == o;
+}
+
 static int material(const EvalTables *et, const Position *pos, int player) {
     int sum = 0;
     for (int o = 0; o < pos->v->nowners; o++) {
-        if (pos->controller[o] != player) continue;
+        if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < pos->v->cell_words; w++) {
             uint64_t bits = pos->occ[o][w];
             while (bits) {
@@ -117,7 +122,7 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = 0;
     for (int o = 0; o < v->nowners; o++) {
-        if (pos->controller[o] != player) continue;
+        if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < v->cell_words; w++) {
             uint64_t bits = pos->occ[o][w];
             while (bits) {

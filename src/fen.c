@@ -203,6 +203,25 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     return true;
 }
 
+/* The allegiance: each player's army token in seat order, comma-separated ("w,b"). */
+static bool read_allegiance(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    const char *q = field;
+    for (int p = 0; p < v->nplayers; p++) {
+        size_t len = strcspn(q, ",");
+        int found = -1;
+        for (int o = v->nplayers; o < v->nowners; o++)
+            if (strlen(v->player_token[o]) == len && !strncmp(v->player_token[o], q, len)) found = o;
+        for (int k = 0; k < p && found >= 0; k++)
+            if (tmp->allegiance[k] == found) found = -1;
+        if (found < 0 || (p + 1 < v->nplayers ? q[len] != ',' : q[len] != 0))
+            return fail(err, cap, "bad allegiance '%s' (expected %d different army tokens, comma-separated, one per player)", field, v->nplayers);
+        tmp->allegiance[p] = (uint8_t)found;
+        q += len + 1;
+    }
+    return true;
+}
+
 /* Reads text into the scratch position *tmp (no history, no key). */
 static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
     if (!text) return fail(err, cap, "empty position");
@@ -253,6 +272,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
             }
             break;
         }
+        case FEN_ALLEGIANCE: ok = read_allegiance(tmp, field, err, cap); break;
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
@@ -357,13 +377,19 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
             }
             if (!v->ncounter_slots) put(buf, cap, &at, "-");
             break;
+        case FEN_ALLEGIANCE:
+            for (int p = 0; p < v->nplayers; p++) {
+                if (p) put(buf, cap, &at, ",");
+                put(buf, cap, &at, pos->allegiance[p] != NO_OWNER ? v->player_token[pos->allegiance[p]] : "-");
+            }
+            break;
         default: break;
         }
     }
 }
 
 void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
-    if (!v->nshuffles) {
+    if (!v->nshuffles && !v->has_allegiance) {
         snprintf(buf, cap, "%s", v->setup);
         return;
     }
@@ -394,5 +420,15 @@ void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
                 board_put(&pos, cells[k], a);
             }
         }
+    /* a random allegiance: the armies are dealt out to the players */
+    for (int i = v->allegiance_random ? v->nplayers - 1 : 0; i > 0; i--) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        int k = (int)(state % (uint64_t)(i + 1));
+        uint8_t a = pos.allegiance[i];
+        pos.allegiance[i] = pos.allegiance[k];
+        pos.allegiance[k] = a;
+    }
     fen_write(&pos, buf, cap);
 }

@@ -135,6 +135,9 @@ static bool dead_material(const Position *pos) {
     /* material rules speak of two sides: they apply once two players are left */
     if (gameend_alive_count(pos) != 2) return false;
     int a = other_alive(pos, -1), b = other_alive(pos, a);
+    /* players who help armies: the armies' material decides */
+    if (pos->allegiance[a] != NO_OWNER) a = pos->allegiance[a];
+    if (pos->allegiance[b] != NO_OWNER) b = pos->allegiance[b];
     for (int i = 0; i < v->nmaterial; i++) {
         const MaterialRule *r = &v->material[i];
         bool match = (side_matches(pos, a, r->a) && side_matches(pos, b, r->b)) ||

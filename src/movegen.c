@@ -39,6 +39,34 @@ static inline bool can_move(const Position *pos, Cell c) {
     return !pos->v->freezer_mask || !frozen(pos, c);
 }
 
+/* Steering: may `player` move the steered piece on c? Its influence there (the strongest
+ * influence among its pieces on the cells the steer links reach) is at least 1 and no other
+ * player's is greater. */
+bool movegen_may_steer(const Position *pos, int player, Cell c) {
+    const Variant *v = pos->v;
+    int mine = 0, others = 0;
+    for (int i = 0; i < v->nsteer_links; i++) {
+        Cell t = variant_step(v, c, v->steer_links[i]);
+        if (t == NO_CELL || !pos->cell[t]) continue;
+        Piece p = pos->cell[t];
+        int strength = v->types[PIECE_TYPE(p)].influence;
+        int *side = pos->controller[PIECE_OWNER(p)] == player ? &mine : &others;
+        if (strength > *side) *side = strength;
+    }
+    return mine >= 1 && mine >= others;
+}
+
+/* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
+ * when one of the threat players (the defender's opponents) may move it. */
+static inline bool attacker_can_move(const Position *pos, Cell c) {
+    const Variant *v = pos->v;
+    if (!can_move(pos, c)) return false;
+    if (!((v->steered >> PIECE_OWNER(pos->cell[c])) & 1)) return true;
+    for (int q = 0; q < v->nplayers; q++)
+        if (((pos->threat_players >> q) & 1) && movegen_may_steer(pos, q, c)) return true;
+    return false;
+}
+
 static inline void add_simple(MoveList *out, Cell from, Cell to, bool capture) {
     Move *m = &out->moves[out->count++];
     m->from = from;
@@ -106,25 +134,98 @@ static void merge_duplicates(MoveList *out, int start) {
     out->count = n;
 }
 
+/* Moves of the piece of `owner` on `from`. */
+static bool gen_piece(Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    if (!can_move(pos, from)) return true;
+    const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
+    const PieceProgram *pp = &pt->per_owner[owner];
+    int start = out->count;
+    if (movegen_fast_enabled) {
+        if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
+        if (pp->rest.count && !vm_run(&pp->rest, pos, from, owner, out, fault)) return false;
+    } else {
+        if (!vm_run(&pp->prog, pos, from, owner, out, fault)) return false;
+    }
+    if (pp->may_duplicate) merge_duplicates(out, start);
+    return true;
+}
+
 /* Moves of every piece of `owner` (the mover's own pieces). */
 static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
-    const Variant *v = pos->v;
     for (int w = 0; w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[owner][w];
         while (bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
-            if (!can_move(pos, from)) continue;
-            const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
-            const PieceProgram *pp = &pt->per_owner[owner];
-            int start = out->count;
-            if (movegen_fast_enabled) {
-                if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
-                if (pp->rest.count && !vm_run(&pp->rest, pos, from, owner, out, fault)) return false;
-            } else {
-                if (!vm_run(&pp->prog, pos, from, owner, out, fault)) return false;
+            if (!gen_piece(pos, owner, from, out, fault)) return false;
+        }
+    }
+    return true;
+}
+
+/* The copy of a steered move (from -> to) by the mover's influencing piece on `by`: the same
+ * displacement on by's board, every cell strictly between on a straight line empty (a move off
+ * the lines jumps), the destination empty. NO_CELL when it cannot be made. */
+static Cell copy_target(const Position *pos, Cell from, Cell to, Cell by) {
+    const Variant *v = pos->v;
+    const CellInfo *f = &v->cells[from], *t = &v->cells[to], *b = &v->cells[by];
+    const Board *bd = &v->boards[b->board];
+    int dx = t->x - f->x, dy = t->y - f->y;
+    int x = b->x + dx, y = b->y + dy;
+    if (x < 0 || y < 0 || x >= bd->width || y >= bd->height) return NO_CELL;
+    Cell dest = bd->at[y][x];
+    if (dest == NO_CELL || pos->cell[dest]) return NO_CELL;
+    int adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+    if (dx == 0 || dy == 0 || adx == ady) {
+        int n = adx > ady ? adx : ady, sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+        for (int k = 1; k < n; k++) {
+            Cell c = bd->at[b->y + k * sy][b->x + k * sx];
+            if (c == NO_CELL || pos->cell[c]) return NO_CELL;
+        }
+    }
+    return dest;
+}
+
+/* Adds, for each move of the steered piece on `from` in out[start..], the same move with the
+ * copy made by each of the mover's influencing pieces on the linked cells. */
+static void add_copies(const Position *pos, int mover, Cell from, MoveList *out, int start) {
+    const Variant *v = pos->v;
+    int end = out->count;
+    for (int i = 0; i < v->nsteer_links; i++) {
+        Cell by = variant_step(v, from, v->steer_links[i]);
+        if (by == NO_CELL || !pos->cell[by] || pos->controller[PIECE_OWNER(pos->cell[by])] != mover ||
+            v->types[PIECE_TYPE(pos->cell[by])].influence < 1)
+            continue;
+        for (int k = start; k < end && out->count < MAX_MOVES; k++) {
+            const Move *m = &out->moves[k];
+            if (m->from != from || m->nfx >= MAX_EFFECTS) continue;
+            Cell dest = copy_target(pos, m->from, m->to, by);
+            if (dest == NO_CELL) continue;
+            Move *c = &out->moves[out->count++];
+            *c = *m;
+            c->fx[c->nfx++] = (Effect){.kind = FX_MOVE, .a = by, .b = dest};
+            c->flags |= MOVE_COPY;
+        }
+    }
+}
+
+/* Moves of the steered armies' pieces that the mover has the influence to move. */
+static bool gen_steered(Position *pos, int mover, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    for (int o = v->nplayers; o < v->nowners; o++) {
+        if (!((v->steered >> o) & 1)) continue;
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t bits = pos->occ[o][w];
+            while (bits) {
+                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+                bits &= bits - 1;
+                if (!movegen_may_steer(pos, mover, from)) continue;
+                int start = out->count;
+                if (!gen_piece(pos, o, from, out, fault)) return false;
+                if (v->steer_copy) add_copies(pos, mover, from, out, start);
+                if (out->count >= MAX_MOVES) return fault_full(fault);
             }
-            if (pp->may_duplicate) merge_duplicates(out, start);
         }
     }
     return true;
@@ -136,6 +237,7 @@ bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
+    if (pos->v->steered) return gen_steered(pos, mover, out, fault);
     return true;
 }
 
@@ -149,7 +251,7 @@ static bool slider_reaches(const Position *pos, Cell from, const CapturePattern 
         for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
             Piece p = pos->cell[s];
             if (!p) continue;
-            if (PIECE_KIND(p) == want && can_move(pos, s)) return true;
+            if (PIECE_KIND(p) == want && attacker_can_move(pos, s)) return true;
             break;
         }
     }
@@ -168,7 +270,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             Cell a = variant_step(v, c, d);
             if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
             Cell first = variant_step(v, a, d);
-            if (first != NO_CELL && !pos->cell[first] && can_move(pos, a)) return true;
+            if (first != NO_CELL && !pos->cell[first] && attacker_can_move(pos, a)) return true;
         }
         return false;
     case CAP_PINCER:
@@ -212,7 +314,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             s = variant_step(v, s, back);
             if (s == NO_CELL || (k > 0 && pos->cell[s])) return false;
         }
-        return PIECE_KIND(pos->cell[s]) == want && can_move(pos, s);
+        return PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s);
     }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
@@ -226,7 +328,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
                 Piece p = pos->cell[s];
                 if (!p) continue;
                 if (PIECE_KIND(p) == want) {
-                    if (can_move(pos, s)) return true;
+                    if (attacker_can_move(pos, s)) return true;
                     break;
                 }
                 bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
@@ -261,7 +363,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             }
             if (s == NO_CELL || !pos->cell[s]) continue;
             Piece p = pos->cell[s];
-            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && can_move(pos, s)) return true;
+            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s)) return true;
         }
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
@@ -294,7 +396,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 if (s == NO_CELL) break;
                 Piece p = pos->cell[s];
                 if (p) {
-                    if (PIECE_KIND(p) == want && can_move(pos, s)) return true;
+                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s)) return true;
                     break;
                 }
                 if (!r->slide) break;
@@ -320,7 +422,7 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
             const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
             if (movegen_fast_enabled && pt->fast_attack) continue;
             const PieceProgram *pp = &pt->per_owner[attacker];
-            if (!pp->may_capture || !can_move(pos, from)) continue;
+            if (!pp->may_capture || !attacker_can_move(pos, from)) continue;
             VmFault f = {0};
             if (vm_captures(&pp->prog, pos, from, attacker, c, &f)) return true;
         }
@@ -335,6 +437,12 @@ bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
     if (pos->attack_depth) return false;
     Piece old = pos->cell[c];
     bool placed = false;
+    if (v->steered) {
+        /* a steered piece attacks when a player other than the victim's own may move it */
+        pos->threat_players = 0;
+        for (int q = 0; q < v->nplayers; q++)
+            if (((pos->alive >> q) & 1) && !board_answers_for(pos, q, victim_owner)) pos->threat_players |= (uint8_t)(1u << q);
+    }
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, victim_owner) || !board_active(pos, o)) continue;
         bool any = false;
@@ -365,20 +473,39 @@ bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
     return false;
 }
 
-bool movegen_in_check(Position *pos, int player) {
+/* Can a royal piece of `owner` be captured? */
+static bool royal_attacked(Position *pos, int owner) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
         for (int w = 0; w < pos->v->cell_words; w++) {
-            uint64_t b = pos->type_occ[t][w] & pos->occ[player][w];
+            uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w];
             while (b) {
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
                 b &= b - 1;
-                if (movegen_attacked(pos, c, player, pos->cell[c])) return true;
+                if (movegen_attacked(pos, c, owner, pos->cell[c])) return true;
             }
         }
     }
     return false;
+}
+
+/* Has the army no royal piece left? */
+static bool royal_gone(const Position *pos, int owner) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int w = 0; v->types[t].royal && w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & pos->occ[owner][w]) return false;
+    return true;
+}
+
+bool movegen_in_check(Position *pos, int player) {
+    if (royal_attacked(pos, player)) return true;
+    int army = pos->allegiance[player];
+    if (army == NO_OWNER) return false;
+    /* the army a player answers for may not lose its royal piece, even to a piece that player
+     * moved: without it the player counts as in check */
+    return royal_gone(pos, army) || royal_attacked(pos, army);
 }
 
 bool movegen_is_legal(Position *pos, const Move *m) {

@@ -29,6 +29,9 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n);
  * not apply: the variant has no such rule, or the player is in check). The caller has found
  * no other legal move. */
 bool movegen_stalemate_pass(Position *pos, Move *m);
+/* May `player` move the piece of a steered army on c (`steer`)? Its influence there is at
+ * least 1 and no other player's is greater. */
+bool movegen_may_steer(const Position *pos, int player, Cell c);
 /* Legal after making m? (make, test, unmake). */
 bool movegen_is_legal(Position *pos, const Move *m);
 

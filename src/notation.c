@@ -12,9 +12,27 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         snprintf(buf, cap, "pass");
         return;
     }
+    const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
+    if (v->nboards > 1 && from->board == to->board) {
+        /* on one of several boards: "M d3-d7", "M c6-c7=Q", " +" when the move is copied */
+        const char *f = strchr(from->name, ':'), *t = strchr(to->name, ':');
+        char promo[4] = "";
+        if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
+        snprintf(buf, cap, "%s %s-%s%s%s", v->boards[from->board].name, f ? f + 1 : from->name, t ? t + 1 : to->name,
+                 promo, (m->flags & MOVE_COPY) ? " +" : "");
+        return;
+    }
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
-    snprintf(buf, cap, "%s%s%s", v->cells[m->from].name, v->cells[m->to].name, promo);
+    snprintf(buf, cap, "%s%s%s", from->name, to->name, promo);
+}
+
+/* text without white space. */
+static void squeeze(const char *text, char *out, size_t cap) {
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < cap; p++)
+        if (!isspace((unsigned char)*p)) out[n++] = *p;
+    out[n] = 0;
 }
 
 int notation_find(const Variant *v, const MoveList *list, const char *text) {
@@ -116,7 +134,8 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
 }
 
 void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
-    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION)) {
+    /* moves on several boards have no algebraic form: they are written as coordinates */
+    if ((m->flags & (MOVE_PASS | MOVE_ELIMINATION)) || pos->v->nboards > 1) {
         notation_move(pos->v, m, buf, cap);
         return;
     }
@@ -196,23 +215,25 @@ static int match_all(Position *pos, const MoveList *list, const char *text, int 
 
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
-    char t[96];
-    size_t n = 0;
-    for (const char *p = text; *p && n + 1 < sizeof t; p++)
-        if (!isspace((unsigned char)*p)) t[n++] = *p;
-    t[n] = 0;
-    /* annotations and check marks say nothing about which move it is */
-    while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
-    if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
-    if (n == 0) return 0;
-    /* coordinate notation first: everything `varia moves` prints is accepted as typed */
+    char t[96], buf[64], mine[64];
+    squeeze(text, t, sizeof t);
+    size_t n = strlen(t);
     int count = 0;
-    char buf[64];
-    for (int i = 0; i < list->count; i++) {
-        notation_move(v, &list->moves[i], buf, sizeof buf);
-        if (strcmp(buf, t) != 0) continue;
-        if (count < max) found[count] = i;
-        count++;
+    /* coordinate notation first: everything `varia moves` prints is accepted as typed (spaces
+     * aside; a trailing "+" there can mean a copy, so it is compared before it is dropped) */
+    for (int pass = 0; pass < 2 && !count; pass++) {
+        for (int i = 0; i < list->count; i++) {
+            notation_move(v, &list->moves[i], buf, sizeof buf);
+            squeeze(buf, mine, sizeof mine);
+            if (strcmp(mine, t) != 0) continue;
+            if (count < max) found[count] = i;
+            count++;
+        }
+        if (pass) break;
+        /* annotations and check marks say nothing about which move it is */
+        while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
+        if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
+        if (n == 0) return 0;
     }
     if (count) return count;
     for (char *p = t; *p; p++)

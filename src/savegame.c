@@ -88,7 +88,8 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
         g->start = xstrdup(rest);
         g->start_line = lineno;
     } else if (!strcmp(s, "move")) {
-        if (!*rest || strchr(rest, ' ')) return fail(err, cap, "%s:%d: 'move' takes one move", name, lineno);
+        /* one move, as `varia moves` writes it (on several boards with spaces: "M d3-d7 +") */
+        if (!*rest) return fail(err, cap, "%s:%d: 'move' takes one move", name, lineno);
         if (g->result_line) return fail(err, cap, "%s:%d: a move after the result", name, lineno);
         if (g->nmoves >= MAX_HISTORY) return fail(err, cap, "%s:%d: too many moves (limit is %d)", name, lineno, MAX_HISTORY);
         if ((g->nmoves & (g->nmoves - 1)) == 0) {

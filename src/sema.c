@@ -266,6 +266,9 @@ static void declare_board(Sema *s, const Ast *n) {
     }
     Board *b = &v->boards[v->nboards];
     copy_name(b->name, sizeof b->name, n->text ? n->text : "");
+    if (n->text2 && strlen(n->text2) >= sizeof b->title)
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "board title \"%s\" is too long (limit is %d characters)", n->text2, (int)sizeof b->title - 1);
+    copy_name(b->title, sizeof b->title, n->text2 ? n->text2 : "");
     /* cells of several boards are named "board:e4" */
     if (!n->text && v->nboards > 0) diag_error(s->sink, n->loc, "a second board needs a name (board NAME WxH)");
     if (n->text && v->nboards > 0 && !v->boards[0].name[0])
@@ -570,6 +573,10 @@ static void piece_attributes(Sema *s, int t) {
             if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
             else pt->value = (int)it->num[0];
             break;
+        case AST_INFLUENCE:
+            if (it->num[0] < 0 || it->num[0] > 100) diag_error(s->sink, it->loc, "influence %ld is out of range (0..100)", it->num[0]);
+            else pt->influence = (int)it->num[0];
+            break;
         case AST_FLAG:
             if (!strcmp(it->text, "royal")) pt->royal = true;
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
@@ -588,7 +595,7 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters"};
+static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "allegiance"};
 
 int sema_counter(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->ncounters; i++)
@@ -631,7 +638,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         for (int i = 0; i < FEN__COUNT; i++)
             if (!strcmp(tok, fen_field_names[i])) f = i;
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove or plies)", tok);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters or allegiance)", tok);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -757,6 +764,86 @@ static void declare_end(Sema *s, const Ast *n) {
     }
 }
 
+/* Armies: owners of pieces that take no turns, numbered after the players. */
+static void declare_armies(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *a = n->kids[i];
+        if (v->nowners >= MAX_OWNERS) {
+            diag_error(s->sink, a->loc, "too many players and armies (limit is %d)", MAX_OWNERS);
+            return;
+        }
+        for (int k = 0; k < v->nowners; k++)
+            if (!strcmp(v->player_names[k], a->text))
+                diag_error(s->sink, a->loc, "'%s' is already a %s", a->text, k < v->nplayers ? "player" : "army");
+        int o = v->nowners++;
+        copy_name(v->player_names[o], sizeof v->player_names[o], a->text);
+        if (a->text2 && strlen(a->text2) > MAX_TOKEN)
+            diag_error(s->sink, sema_word_loc(s, a->loc, a->text2), "army token '%s' is too long (limit is %d characters)", a->text2, MAX_TOKEN);
+        if (a->text2) copy_name(v->player_token[o], sizeof v->player_token[o], a->text2);
+        else snprintf(v->player_token[o], sizeof v->player_token[o], "%c", a->text[0]);
+    }
+}
+
+/* An army by name: an owner that is not a player. */
+static int army_by_name(Sema *s, const Ast *name) {
+    int o = sema_player(s, name->text, name->loc);
+    if (o >= 0 && o < s->v->nplayers) {
+        diag_error(s->sink, name->loc, "'%s' is a player, not an army (declare armies with 'armies')", name->text);
+        return -1;
+    }
+    return o;
+}
+
+static void declare_steer(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->steered) {
+        diag_error(s->sink, n->loc, "steer declared twice");
+        return;
+    }
+    const Ast *armies = n->kids[0], *links = n->kids[1];
+    for (int i = 0; i < armies->nkids; i++) {
+        int o = army_by_name(s, armies->kids[i]);
+        if (o >= 0) v->steered |= (uint8_t)(1u << o);
+    }
+    for (int i = 0; i < links->nkids; i++) {
+        const Ast *l = links->kids[i];
+        int d = -1;
+        for (int k = 0; k < v->ndirs; k++)
+            if (!strcmp(v->dirs[k].name, l->text)) d = k;
+        if (d < 0 || v->dirs[d].link_board < 0) {
+            diag_error(s->sink, l->loc, "'%s' is not a link (steer looks through links: 'link NAME from BOARD to BOARD')", l->text);
+            continue;
+        }
+        v->steer_links[v->nsteer_links++] = (uint8_t)d;
+    }
+    v->steer_copy = n->sub != 0;
+    bool any = false;
+    for (int t = 0; t < v->ntypes; t++) any = any || v->types[t].influence > 0;
+    if (!any) diag_warn(s->sink, n->loc, "no piece has influence: nobody can move the steered armies");
+}
+
+static void declare_allegiance(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->has_allegiance) {
+        diag_error(s->sink, n->loc, "helps declared twice");
+        return;
+    }
+    if (n->nkids != v->nplayers) {
+        diag_error(s->sink, n->loc, "'helps' names one army per player (%d, in seat order), not %d", v->nplayers, n->nkids);
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++) {
+        int o = army_by_name(s, n->kids[i]);
+        if (o < 0) return;
+        for (int k = 0; k < i; k++)
+            if (v->allegiance[k] == o) diag_error(s->sink, n->kids[i]->loc, "army '%s' is named twice", n->kids[i]->text);
+        v->allegiance[i] = (uint8_t)o;
+    }
+    v->has_allegiance = true;
+    v->allegiance_random = n->sub != 0;
+}
+
 bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {
     Variant *v = s->v;
     s->root = root;
@@ -771,7 +858,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     s->items = items;
     select_items(s, root, items);
     bool have_version = false;
-    const Ast *players = NULL;
+    const Ast *players = NULL, *armies = NULL;
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
@@ -783,6 +870,10 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         case AST_PLAYERS:
             if (players) diag_error(s->sink, it->loc, "players declared twice");
             else players = it; /* the first one counts: its own errors are reported too */
+            break;
+        case AST_ARMIES:
+            if (armies) diag_error(s->sink, it->loc, "armies declared twice");
+            else armies = it;
             break;
         case AST_MACRO:
             if (s->nmacros < (int)ARRAY_LEN(s->macros)) s->macros[s->nmacros++] = it;
@@ -821,6 +912,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
             v->nplayers = v->nowners = i + 1;
         }
     }
+    if (armies && players) declare_armies(s, armies);
     /* Pass 2: geometry, orientation, directions, turn order. */
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
@@ -897,6 +989,11 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     memcpy(v->fen_fields, standard_fields, sizeof standard_fields);
     v->nfen_fields = (int)sizeof standard_fields;
     if (v->ncounters) v->fen_fields[v->nfen_fields++] = FEN_COUNTERS; /* the position text carries them */
+    for (int i = 0; i < items->nkids; i++) /* and the allegiance, when there is one */
+        if (items->kids[i]->kind == AST_ALLEGIANCE) {
+            v->fen_fields[v->nfen_fields++] = FEN_ALLEGIANCE;
+            break;
+        }
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;
@@ -921,6 +1018,8 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
             else diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
             break;
         case AST_END: declare_end(s, it); break;
+        case AST_STEER: declare_steer(s, it); break;
+        case AST_ALLEGIANCE: declare_allegiance(s, it); break;
         case AST_FORBID:
             if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
             else v->forbid_royal_capture = it->sub != 0;
@@ -928,6 +1027,16 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         default: break;
         }
     }
+    bool allegiance_field = false;
+    for (int i = 0; i < v->nfen_fields; i++) allegiance_field = allegiance_field || v->fen_fields[i] == FEN_ALLEGIANCE;
+    const Ast *fields = NULL;
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_POSITION_FIELDS) fields = items->kids[i];
+    /* the allegiance is part of the position: the text must carry it, and only then */
+    if (fields && allegiance_field && !v->has_allegiance)
+        diag_error(s->sink, fields->loc, "position field 'allegiance' needs a 'helps' declaration");
+    if (fields && !allegiance_field && v->has_allegiance)
+        diag_error(s->sink, fields->loc, "a game with 'helps' needs 'allegiance' among its position fields");
     if (!v->setup) diag_error(s->sink, root->loc, "missing 'setup' (the start position)");
     if (!v->has_royal) diag_warn(s->sink, root->loc, "no piece is royal: checkmate never happens");
     return s->sink->errors == errors_before;

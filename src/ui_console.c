@@ -178,7 +178,12 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     if (!p) snprintf(glyph, sizeof glyph, "%s", g->colour ? " " : ".");
     else {
         const PieceType *pt = &v->types[PIECE_TYPE(p)];
-        if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
+        if (v->nowners > v->nplayers) {
+            /* with armies that are not players, every piece says whose it is: "wK", "AP" (a
+             * one-letter symbol stands for the letter) */
+            bool one_letter = pt->symbol[owner][0] && !pt->symbol[owner][1];
+            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], one_letter ? pt->symbol[owner][0] : pt->letter);
+        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
         else if (owner == 0) snprintf(glyph, sizeof glyph, "%c", pt->letter);
         else if (owner == 1) snprintf(glyph, sizeof glyph, "%c", (char)tolower((unsigned char)pt->letter));
         else snprintf(glyph, sizeof glyph, "%c%d", pt->letter, owner + 1); /* as in position text */
@@ -206,7 +211,11 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     int width = 3 + 3 * bd->width + 3;
     char buf[64], file[24], rank[24];
     if (v->nboards > 1) {
-        snprintf(buf, sizeof buf, "%-*.*s", width, width, bd->name);
+        char title[48];
+        /* indented past the rank labels; the name is what moves are written with */
+        if (bd->title[0]) snprintf(title, sizeof title, "   %s (%s)", bd->title, bd->name);
+        else snprintf(title, sizeof title, "%s", bd->name);
+        snprintf(buf, sizeof buf, "%-*.*s", width, width, title);
         lines[li++] = xstrdup(buf);
     }
     /* file labels: from any cell of the column */
@@ -272,7 +281,19 @@ static void draw_status(Game *g) {
         free(ml);
         board_make(pos, m);
         notation_move(v, m, coord, sizeof coord);
-        printf("last move: %s (%s)\n", san, coord);
+        if (!strcmp(san, coord)) printf("last move: %s\n", coord);
+        else printf("last move: %s (%s)\n", san, coord);
+    }
+    if (v->has_allegiance) {
+        /* who helps which army */
+        for (int p = 0; p < v->nplayers; p++) {
+            print_name(g, p, name, sizeof name);
+            int army = pos->allegiance[p];
+            char army_name[32] = "nobody";
+            if (army != NO_OWNER) print_name(g, army, army_name, sizeof army_name);
+            printf("%s%s helps %s", p ? ", " : "", name, army_name);
+        }
+        printf("\n");
     }
     if (g->over) return;
     int mover = board_mover(pos);
@@ -438,7 +459,8 @@ static void computer_move(Game *g, int kind) {
     notation_san(&g->pos, ml, &m, san, sizeof san);
     free(ml);
     notation_move(g->v, &m, coord, sizeof coord);
-    printf("%s (%s) plays %s (%s)\n", name, ui_seat_name(kind), san, coord);
+    if (!strcmp(san, coord)) printf("%s (%s) plays %s\n", name, ui_seat_name(kind), coord);
+    else printf("%s (%s) plays %s (%s)\n", name, ui_seat_name(kind), san, coord);
     play_move(g, &m);
 }
 
@@ -464,7 +486,8 @@ static void list_moves(Game *g, const char *square) {
         if (from >= 0 && ml->moves[i].from != from) continue;
         notation_san(&g->pos, ml, &ml->moves[i], san, sizeof san);
         notation_move(v, &ml->moves[i], coord, sizeof coord);
-        printf("%s%s (%s)", shown % 6 ? "  " : shown ? "\n" : "", san, coord);
+        if (!strcmp(san, coord)) printf("%s%s", shown % 6 ? "  " : shown ? "\n" : "", coord);
+        else printf("%s%s (%s)", shown % 6 ? "  " : shown ? "\n" : "", san, coord);
         shown++;
     }
     if (shown) printf("\n");
@@ -494,6 +517,35 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         return;
     }
     free(ps);
+    /* "BOARD from-to" on several boards: a piece of a steered army needs influence */
+    char board[16], from[16];
+    if (v->nboards > 1 && sscanf(text, "%15s %15[a-z0-9]", board, from) == 2) {
+        char name[40];
+        snprintf(name, sizeof name, "%s:%s", board, from);
+        int c = variant_cell_by_name(v, name);
+        Piece p = c >= 0 ? pos->cell[c] : 0;
+        if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !movegen_may_steer(pos, mover, (Cell)c)) {
+            printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
+                   text, v->types[PIECE_TYPE(p)].name, name);
+            return;
+        }
+        if (c >= 0 && (!p || (pos->controller[PIECE_OWNER(p)] != mover && !((v->steered >> PIECE_OWNER(p)) & 1)))) {
+            printf("illegal move '%s': no piece of yours on %s\n", text, name);
+            return;
+        }
+        if (p) {
+            char coord[64];
+            int k = 0;
+            printf("illegal move '%s': the %s on %s", text, v->types[PIECE_TYPE(p)].name, name);
+            for (int i = 0; i < legal->count; i++)
+                if (legal->moves[i].from == c) {
+                    notation_move(v, &legal->moves[i], coord, sizeof coord);
+                    printf("%s %s", k++ ? "," : " can play only", coord);
+                }
+            printf("%s\n", k ? "" : " has no legal move");
+            return;
+        }
+    }
     /* coordinate-looking input: say what is wrong with the origin */
     for (int c = 0; c < v->ncells; c++) {
         size_t n = strlen(v->cells[c].name);
@@ -559,10 +611,11 @@ static bool try_move(Game *g, const char *text) {
 }
 
 static void cmd_help(void) {
-    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O).\n"
+    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O);\n"
+           "on several boards: the board's name, then the move (M d3-d7, M c6-c7=Q, M d3-d7 + with a copy).\n"
            "Commands:\n"
            "  help              this list\n"
-           "  moves [CELL]      the legal moves (from CELL)\n"
+           "  moves [CELL]      the legal moves (from CELL; also BOARD CELL)\n"
            "  undo / redo       take back a move / play it again (back to your turn against the computer)\n"
            "  new               start again from the start position\n"
            "  hint              what the computer would play\n"
@@ -770,9 +823,24 @@ static bool parse_number(const char *s, double lo, double hi, double *out) {
 static bool handle_line(Game *g, char *line) {
     char *words[4] = {0};
     int nw = 0;
+    char whole[256];
+    snprintf(whole, sizeof whole, "%s", line);
     for (char *p = strtok(line, " \t\r\n"); p && nw < 4; p = strtok(NULL, " \t\r\n")) words[nw++] = p;
     if (nw == 0) return true;
     const char *cmd = words[0], *arg = words[1];
+    /* with several boards a move starts with the board's name: "M d3-d7 +" */
+    for (int b = 0; b < g->v->nboards && g->v->nboards > 1; b++)
+        if (!strcmp(cmd, g->v->boards[b].name)) {
+            whole[strcspn(whole, "\r\n")] = 0;
+            try_move(g, whole);
+            return true;
+        }
+    /* and a cell may be given as "BOARD CELL" */
+    char cell[64];
+    if (arg && words[2] && !strcmp(cmd, "moves")) {
+        snprintf(cell, sizeof cell, "%s:%s", arg, words[2]);
+        arg = cell;
+    }
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return false;
     if (!strcmp(cmd, "help") || !strcmp(cmd, "?")) cmd_help();
     else if (!strcmp(cmd, "moves")) list_moves(g, arg);

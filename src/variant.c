@@ -96,6 +96,8 @@ static void build_zobrist(Variant *v) {
     for (size_t i = 0; i < ARRAY_LEN(v->zobrist_out); i++) v->zobrist_out[i] = splitmix(&seed);
     for (size_t i = 0; i < MAX_OWNERS; i++)
         for (size_t k = 0; k < MAX_OWNERS; k++) v->zobrist_control[i][k] = splitmix(&seed);
+    for (size_t i = 0; i < MAX_PLAYERS; i++)
+        for (size_t k = 0; k < MAX_OWNERS; k++) v->zobrist_allegiance[i][k] = splitmix(&seed);
 }
 
 /* Groups every fast-attack type's rays by direction (see AttackLine). */

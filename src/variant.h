@@ -26,6 +26,7 @@ typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } Defea
 
 typedef struct Board {
     char name[16];
+    char title[24];          /* shown above the board; "" = the name */
     int width, height;
     int first_cell;          /* cells of this board are first_cell .. first_cell + count - 1 */
     int count;
@@ -88,6 +89,7 @@ typedef struct PieceType {
     bool sets_ep;            /* some move of this type makes en-passant cells */
     /* Attacks fully described by atk[] rays for every owner: attack tests need no program. */
     bool fast_attack;
+    int influence;           /* strength over steered armies' pieces on linked cells (0 = none) */
     PieceProgram per_owner[MAX_OWNERS];
 } PieceType;
 
@@ -163,7 +165,7 @@ typedef struct Variant {
     uint8_t colour[MAX_CELLS]; /* square colour (x + y) & 1 */
     /* players and owners */
     int nplayers;            /* players taking turns; owners 0..nplayers-1 */
-    int nowners;
+    int nowners;             /* players, then the armies no player owns (`armies`) */
     char player_names[MAX_OWNERS][16];
     char player_token[MAX_OWNERS][8];  /* side-to-move token in position text */
     Orientation orient[MAX_OWNERS];
@@ -198,6 +200,19 @@ typedef struct Variant {
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
+    /* Steering (`steer ARMY... by LINK... [copy]`): a piece of a steered army may be moved by
+     * each player whose influence over its cell (the strongest `influence` among the player's
+     * pieces on the cells reached through the links) is at least 1 and no other player's is
+     * greater. With `copy`, such a move may also move the player's influencing piece by the
+     * same displacement on its own board. */
+    uint8_t steered;                  /* owners moved by influence (bit per owner) */
+    int nsteer_links;
+    uint8_t steer_links[MAX_DIRECTIONS];
+    bool steer_copy;
+    /* Allegiance: the army each player answers for (its royal pieces are the player's own for
+     * check and checkmate); random: dealt out at the start of a game by the seed. */
+    bool has_allegiance, allegiance_random;
+    uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
     uint8_t fen_fields[8];            /* position-text fields in order (FenField) */
     /* start and end */
@@ -226,10 +241,12 @@ typedef struct Variant {
     uint64_t zobrist_rights[32];
     uint64_t zobrist_out[MAX_OWNERS];              /* player eliminated */
     uint64_t zobrist_control[MAX_OWNERS][MAX_OWNERS]; /* owner moved by another player */
+    uint64_t zobrist_allegiance[MAX_PLAYERS][MAX_OWNERS]; /* player answers for army */
 } Variant;
 
 typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN__COUNT
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_ALLEGIANCE,
+    FEN__COUNT
 } FenField;
 
 

@@ -139,6 +139,29 @@ play three 'moves\nfen\n' "$dir/three.rules" --seat 1=human
 expect three "K3"
 expect three "rnknr/2ppp1:3r/5:3p:3n/5:3p:3k/5:3p:3n/2PPP1:3r/RNKNR r - - 0 1"
 
+# 11b. Above and Below: three named boards, each player's army, moves written "BOARD from-to"
+# (own board; a Middle move with " +" for the copy), a piece nobody may move, a saved game.
+ab="$root/rules/above-below.rules"
+play ab 'A b4-b6\nB c4-c6\nmoves M b6\nM b6-b5 +\nM c6-c5\nfen\nM a1-a2\nA b4-b2\nsave '"$tmp"'/ab.game\nnew\nload '"$tmp"'/ab.game\nfen\n' \
+    "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
+expect ab "   Above (A)            Middle (M)           Below (B)"
+expect ab " 7  bR bK bQ bN 7"
+expect ab " 5  AP .  AP .  5"
+expect ab "Above helps White, Below helps Black"
+expect ab "M b6-b5  M b6-b5 +"
+expect ab "last move: M b6-b5 +"
+expect ab "illegal move 'M a1-a2': you have no influence over the Knight on M:a1"
+expect ab "illegal move 'A b4-b2': no piece of yours on A:b4"
+n=$((n + 1))
+abfens() { grep -E '^[^ ]+/[^ ]+ [AB] ' "$tmp/ab.out"; }
+[ "$(abfens | sort -u | wc -l)" = 1 ] && [ "$(abfens | wc -l)" = 2 ] ||
+    { echo "play test 'ab': the loaded game differs" >&2; abfens >&2; fail=1; }
+expect ab "4/4/ICI1/4/1I1I/4/4|:4r:4k:4q:4n/:4p2:4p/1:4p:4p1/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/2c1/1i1i/4/i1i1/4/4 A 0 3 w,b"
+play ab-seed 'fen\n' "$ab" --seat 1=human --seed 2
+expect ab-seed " A 0 1 w,b"
+play ab-seed3 'fen\n' "$ab" --seat 1=human --seed 1
+expect ab-seed3 " A 0 1 b,w"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then

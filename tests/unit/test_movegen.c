@@ -87,6 +87,15 @@ static void test_movegen_fast_and_general_agree_ultimate_battle(void **state) {
     assert_true(compare_paths("rules/ultimate-battle.rules", starts, 1, 30, 80) > 1000);
 }
 
+static void test_movegen_fast_and_general_agree_above_below(void **state) {
+    (void)state;
+    /* steered armies: influence decides who may move and which attacks count */
+    const char *starts[] = {NULL,
+                            "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
+                            "4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 A 0 1 b,w"};
+    assert_true(compare_paths("rules/above-below.rules", starts, 3, 30, 120) > 1500);
+}
+
 static void test_movegen_start_position_has_20_moves(void **state) {
     (void)state;
     Variant *v = load_rules("rules/chess.rules");
@@ -150,6 +159,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
 }

@@ -102,7 +102,7 @@ static void test_savegame_names_the_bad_line(void **state) {
     expect_error("rules x\nstart 9/8 w\n", "t.game:2: bad start position");
     expect_error("rules x\nstart 8/8/8/8/8/8/8/8 q\n", "t.game:2: bad start position");
     expect_error("rules x\nmove\n", "t.game:2: 'move' takes one move");
-    expect_error("rules x\nmove e2e4 e7e5\n", "t.game:2: 'move' takes one move");
+    expect_error("rules x\nmove e2e4 e7e5\n", "t.game:2: illegal move 'e2e4 e7e5'");
     expect_error("rules x\nresult white mate\nmove e2e4\n", "t.game:3: a move after the result");
     expect_error("rules x\nrules y\n", "t.game:2: a second 'rules' line");
     expect_error("rules x\noption =3\n", "t.game:2: 'option' takes NAME=VALUE");
