@@ -100,6 +100,11 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_SHUFFLE "'shuffle'"
 %token KW_COUNTER "'counter'"
 %token KW_PER_PLAYER "'per-player'"
+%token KW_PHASE "'phase'"
+%token KW_KIND "'kind'"
+%token KW_WORTH "'worth'"
+%token KW_CAPTURE_REWARD "'capture-reward'"
+%token KW_EXTRA_CAPTURE "'extra-capture'"
 %token KW_BY "'by'"
 %token KW_AT_LEAST "'at-least'"
 %token KW_AT_MOST "'at-most'"
@@ -299,6 +304,16 @@ item
     | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
         { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $5; $$->sub = 1; }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
+    | KW_PHASE IDENT IDENT names
+        { $$ = parse_adopt(parse_text2_node(AST_PHASE, L(@$), $2, $3), $4); }
+    | KW_PHASE IDENT KW_AT_MOST INT names
+        { $$ = parse_adopt(parse_text_node(AST_PHASE, L(@$), $2), $5); $$->num[0] = $4; $$->sub = 1; }
+    | KW_CAPTURE_REWARD IDENT
+        { $$ = parse_text_node(AST_CAPTURE_REWARD, L(@$), $2); }
+    | KW_EXTRA_CAPTURE IDENT KW_AT_LEAST INT
+        { $$ = parse_text_node(AST_EXTRA_CAPTURE, L(@$), $2); $$->num[0] = $4; }
+    | KW_EXTRA_CAPTURE IDENT KW_AT_LEAST INT IDENT
+        { $$ = parse_text2_node(AST_EXTRA_CAPTURE, L(@$), $2, $5); $$->num[0] = $4; }
     ;
 
 players
@@ -454,6 +469,7 @@ pi_letopen
 closed_item
     : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
     | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
+    | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
     | atom_mods
     | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
     | castle_base KW_LETTER IDENT
@@ -593,6 +609,7 @@ stmt
             ast_free($2);
         }
     | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }
     ;

@@ -45,11 +45,16 @@
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
  *   COUNTER     text = name, num[0] = initial value, sub = 1 for one counter per player
+ *   PHASE       text = name, kids = NAME move kinds; sub = 0: text2 = limit word (once, any),
+ *               sub = 1: at most num[0] moves
+ *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
+ *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
  *   SYMBOL      kids = STRING (one per player)
  *   VALUE       num[0] = value in centipawns/100 units as written (integer)
+ *   WORTH       num[0] = the piece's worth (capture rewards)
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
@@ -73,6 +78,7 @@
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
+ *   KIND        text = move kind
  *   COUNT       text = counter, num[0] = amount added (may be negative)
  *
  * Conditions:
@@ -92,11 +98,12 @@ typedef enum AstKind {
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
-    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE,
+    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
-    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT,
+    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST__COUNT

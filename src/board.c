@@ -17,6 +17,11 @@ static inline uint64_t counter_key(int slot, int32_t value) {
     return z ^ (z >> 31);
 }
 
+/* The phase state's share of the hash (games whose turns have phases). */
+static inline uint64_t phase_key(const Position *pos) {
+    return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
+}
+
 static inline void bits_set(uint64_t *bits, Cell c) { bits[c >> 6] |= 1ULL << (c & 63); }
 static inline void bits_clear(uint64_t *bits, Cell c) { bits[c >> 6] &= ~(1ULL << (c & 63)); }
 
@@ -74,6 +79,7 @@ void board_clear(Position *pos) {
     }
     pos->alive = v ? (uint8_t)((1u << v->nplayers) - 1) : 0;
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
+    pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->ply = 0;
     pos->key = v ? board_compute_key(pos) : 0;
 }
@@ -95,6 +101,7 @@ uint64_t board_compute_key(const Position *pos) {
     for (int o = 0; o < v->nowners; o++)
         if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
     for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
+    if (v->nphases) k ^= phase_key(pos);
     return k;
 }
 
@@ -156,8 +163,10 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
     }
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
-        if (e->kind == FX_CHANGE && pos->cell[e->a])
+        if (e->kind == FX_CHANGE && pos->cell[e->a]) {
+            out.resets = true; /* a piece that changed type cannot change back by moving */
             write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
+        }
     }
     return out;
 }
@@ -173,6 +182,52 @@ void board_cells_apply(Position *pos, const Move *m, CellJournal *cj) {
 
 void board_cells_revert(Position *pos, const CellJournal *cj) {
     revert_cells(pos, cj->entries, cj->n);
+}
+
+/* Worth of the enemy pieces m takes (read before m is applied; a capture reward). */
+static int captured_worth(const Position *pos, const Move *m, int mover) {
+    const Variant *v = pos->v;
+    int worth = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        Cell c = e->kind == FX_REMOVE ? e->a : e->kind == FX_MOVE && e->a != e->b ? e->b : NO_CELL;
+        Piece p = c == NO_CELL ? 0 : pos->cell[c];
+        if (p && pos->controller[PIECE_OWNER(p)] != mover) worth += v->types[PIECE_TYPE(p)].worth;
+    }
+    return worth;
+}
+
+static bool move_sets_ep(const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_EP) return true;
+    return false;
+}
+
+/* A phased turn: m is counted in the first phase from the current one that allows its kind
+ * and has room (the move generator offers only such moves); a phase that is full is left. A
+ * pass ends the turn. Returns true when the turn ends. */
+static bool phase_step(Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    int p = pos->phase, n = pos->phase_moves;
+    if (!(m->flags & (MOVE_PASS | MOVE_ELIMINATION))) {
+        while (p < v->nphases - 1 && !(((v->phases[p].kinds >> m->kind) & 1) && (!v->phases[p].max || n < v->phases[p].max))) {
+            p++;
+            n = 0;
+        }
+        /* a phase without a limit needs no count */
+        if (v->phases[p].max) n++;
+        if (v->phases[p].max && n >= v->phases[p].max) {
+            p++;
+            n = 0;
+        }
+    } else {
+        p = v->nphases;
+    }
+    bool ends = p >= v->nphases;
+    if (ends) p = n = 0;
+    pos->phase = (uint8_t)p;
+    pos->phase_moves = (uint8_t)n;
+    return ends;
 }
 
 bool board_make(Position *pos, const Move *m) {
@@ -191,11 +246,23 @@ bool board_make(Position *pos, const Move *m) {
     memcpy(u->counters, pos->counters, sizeof u->counters);
     u->alive = pos->alive;
     memcpy(u->controller, pos->controller, sizeof u->controller);
+    u->phase = pos->phase;
+    u->phase_moves = pos->phase_moves;
+    u->ep_fresh = pos->ep_fresh;
+    u->turn_reset = pos->turn_reset;
 
+    const bool phased = v->nphases > 0;
+    int mover = board_mover(pos);
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
-    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-    pos->ep_victim = NO_CELL;
+    if (phased) pos->key ^= phase_key(pos);
+    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
+     * made some (they are cleared at the end of the next player's turn) */
+    if (!phased || move_sets_ep(m)) {
+        for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+        pos->ep_victim = NO_CELL;
+    }
 
+    int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     u->njournal = (uint8_t)nj;
@@ -206,6 +273,7 @@ bool board_make(Position *pos, const Move *m) {
         case FX_EP:
             if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
             pos->ep_victim = m->to;
+            pos->ep_fresh = 1;
             break;
         case FX_COUNTER:
             pos->key ^= counter_key(e->a, pos->counters[e->a]);
@@ -226,24 +294,57 @@ bool board_make(Position *pos, const Move *m) {
         default: break;
         }
     }
-    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    if (worth) {
+        const CounterDef *c = &v->counters[v->capture_reward - 1];
+        int slot = c->slot + (c->per_player ? mover : 0);
+        pos->key ^= counter_key(slot, pos->counters[slot]);
+        pos->counters[slot] += worth;
+        pos->key ^= counter_key(slot, pos->counters[slot]);
+    }
     uint32_t lost = pos->rights & ~co.keep;
     if (lost) {
         for (int r = 0; r < 32; r++)
             if (lost >> r & 1) pos->key ^= v->zobrist_rights[r];
         pos->rights &= co.keep;
     }
-    pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
-    pos->last_from = m->from;
-    pos->last_to = m->to;
-    pos->key ^= v->zobrist_side[pos->turn];
-    /* the next turn goes to the next player still in the game */
-    for (int k = 0; k < v->nturns; k++) {
-        pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
-        if (pos->turn == 0) pos->fullmove++;
-        if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+    bool turn_ends = true;
+    if (!phased) {
+        pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+    } else {
+        /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
+        if (co.capture || co.resets) {
+            pos->halfmove = 0;
+            pos->turn_reset = 1;
+        }
+        turn_ends = phase_step(pos, m);
+        if (turn_ends) {
+            if (!pos->turn_reset) pos->halfmove++;
+            pos->turn_reset = 0;
+            if (pos->ep_fresh) {
+                pos->ep_fresh = 0;
+            } else {
+                for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+                pos->ep_victim = NO_CELL;
+            }
+        }
     }
-    pos->key ^= v->zobrist_side[pos->turn];
+    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    if (!phased || !(m->flags & MOVE_PASS)) {
+        /* (the pass that ends a turn of phases leaves the last move as it was) */
+        pos->last_from = m->from;
+        pos->last_to = m->to;
+    }
+    if (turn_ends) {
+        pos->key ^= v->zobrist_side[pos->turn];
+        /* the next turn goes to the next player still in the game */
+        for (int k = 0; k < v->nturns; k++) {
+            pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
+            if (pos->turn == 0) pos->fullmove++;
+            if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+        }
+        pos->key ^= v->zobrist_side[pos->turn];
+    }
+    if (phased) pos->key ^= phase_key(pos);
     pos->ply++;
     return true;
 }
@@ -264,6 +365,10 @@ void board_unmake(Position *pos) {
     memcpy(pos->counters, u->counters, sizeof pos->counters);
     pos->alive = u->alive;
     memcpy(pos->controller, u->controller, sizeof pos->controller);
+    pos->phase = u->phase;
+    pos->phase_moves = u->phase_moves;
+    pos->ep_fresh = u->ep_fresh;
+    pos->turn_reset = u->turn_reset;
 }
 
 bool board_is_ok(const Position *pos) {

@@ -43,6 +43,7 @@ typedef struct Move {
     uint8_t promo;           /* promotion type or NO_TYPE */
     uint8_t nfx;
     uint8_t castle;          /* castle index + 1, or 0 */
+    uint8_t kind;            /* move kind (0 = normal): which phases of a turn allow it */
     Effect fx[MAX_EFFECTS];
 } Move;
 
@@ -69,6 +70,7 @@ typedef struct Undo {
     int32_t counters[MAX_COUNTERS];
     uint8_t alive;
     uint8_t controller[MAX_OWNERS];
+    uint8_t phase, phase_moves, ep_fresh, turn_reset;
     JournalEntry journal[MAX_JOURNAL];
 } Undo;
 
@@ -87,6 +89,10 @@ typedef struct Position {
     int32_t counters[MAX_COUNTERS];
     uint8_t alive;                     /* players still in the game (bit per player) */
     uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */
+    /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, whether
+     * the en-passant cells were made in this turn (they last through the next player's turn),
+     * and whether this turn reset the n-move count (which then counts turns). */
+    uint8_t phase, phase_moves, ep_fresh, turn_reset;
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */

@@ -117,9 +117,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
 }
 
 /* The pawn-like piece that made the en-passant cell stands one "forward" step past it. */
-static Cell ep_victim_for(const Position *pos, Cell ep) {
+static Cell ep_victim_for(const Position *pos, Cell ep, int prev) {
     const Variant *v = pos->v;
-    int prev = v->turn_order[(pos->turn + v->nturns - 1) % v->nturns];
     int fx, fy;
     sema_orient_vector(v->orient[prev], 0, 1, &fx, &fy);
     for (int d = 0; d < v->ndirs; d++) {
@@ -195,12 +194,34 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
     if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
-    Cell victim = ep_victim_for(tmp, (Cell)c);
+    Cell victim = ep_victim_for(tmp, (Cell)c, v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns]);
+    if (victim == NO_CELL && v->nphases) {
+        /* in a turn of phases the player to move may have made it earlier this turn */
+        victim = ep_victim_for(tmp, (Cell)c, board_mover(tmp));
+        tmp->ep_fresh = victim != NO_CELL;
+    }
     if (victim != NO_CELL && tmp->cell[c] == 0) {
         tmp->ep[0] = (Cell)c;
         tmp->ep_victim = victim;
     }
     return true;
+}
+
+/* "NAME" or "NAME:N" (N moves made in the phase). */
+static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    const char *colon = strchr(field, ':');
+    size_t len = colon ? (size_t)(colon - field) : strlen(field);
+    for (int p = 0; p < v->nphases; p++) {
+        if (strlen(v->phases[p].name) != len || strncmp(v->phases[p].name, field, len)) continue;
+        long n = 0;
+        if (colon && (!parse_int(colon + 1, 0, 100, &n) || (v->phases[p].max && n >= v->phases[p].max)))
+            return fail(err, cap, "bad move count in phase '%s'", field);
+        tmp->phase = (uint8_t)p;
+        tmp->phase_moves = (uint8_t)n;
+        return true;
+    }
+    return fail(err, cap, "unknown phase '%s'", field);
 }
 
 /* Reads text into the scratch position *tmp (no history, no key). */
@@ -213,11 +234,11 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     tmp->v = v;
     board_clear(tmp);
     char *copy = xstrdup(text);
-    char *f[8];
-    int n = split(copy, f, 7);
+    char *f[9];
+    int n = split(copy, f, 8);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 7) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    else if (n > 8) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
@@ -253,6 +274,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
             }
             break;
         }
+        case FEN_PHASE: ok = read_phase(tmp, field, err, cap); break;
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
@@ -356,6 +378,11 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
                 put(buf, cap, &at, tmp);
             }
             if (!v->ncounter_slots) put(buf, cap, &at, "-");
+            break;
+        case FEN_PHASE:
+            if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
+            else snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
+            put(buf, cap, &at, tmp);
             break;
         default: break;
         }

@@ -7,8 +7,9 @@
 
 int gameend_repetitions(const Position *pos) {
     int count = 0;
-    /* Only positions since the last irreversible move can repeat. */
-    int back = pos->halfmove < pos->ply ? pos->halfmove : pos->ply;
+    /* Only positions since the last irreversible move can repeat. (In a game of phases the
+     * n-move count counts turns, not plies: look at every ply.) */
+    int back = pos->halfmove < pos->ply && !pos->v->nphases ? pos->halfmove : pos->ply;
     for (int k = 1; k <= back; k++)
         if (pos->history[pos->ply - k].key == pos->key) count++;
     return count;

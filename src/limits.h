@@ -16,6 +16,9 @@
 #define MAX_OPTION_VALUES  16
 #define MAX_CASTLES         4     /* castling definitions per player */
 #define MAX_COUNTERS        8
+#define MAX_PHASES          8     /* phases of one turn */
+#define MAX_MOVE_KINDS     16     /* move kinds (normal and those the phases name) */
+#define MAX_EXTRA_CAPTURES  4     /* extra-capture rules */
 #define MAX_PROMO_SETS     16
 #define MAX_TYPESETS       64     /* distinct piece-type sets used by capture opcodes */
 #define MAX_PATTERNS       24

@@ -46,6 +46,7 @@ static inline void add_simple(MoveList *out, Cell from, Cell to, bool capture) {
     m->flags = capture ? MOVE_CAPTURE : 0;
     m->promo = NO_TYPE;
     m->castle = 0;
+    m->kind = 0;
     m->nfx = 1;
     m->fx[0] = (Effect){.kind = FX_MOVE, .a = from, .b = to};
 }
@@ -85,7 +86,7 @@ static bool fault_full(VmFault *fault) {
 
 /* Two moves with the same effects are one move (several paths can reach one cell). */
 static bool same_move(const Move *a, const Move *b) {
-    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx) return false;
+    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx || a->kind != b->kind) return false;
     for (int i = 0; i < a->nfx; i++)
         if (a->fx[i].kind != b->fx[i].kind || a->fx[i].a != b->fx[i].a || a->fx[i].b != b->fx[i].b ||
             a->fx[i].piece != b->fx[i].piece)
@@ -130,12 +131,112 @@ static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
     return true;
 }
 
+/* Does m land on (and so capture) an enemy piece? */
+static Cell landing_capture(const Position *pos, const Move *m) {
+    if (!(m->flags & MOVE_CAPTURE) || m->kind != 0 || m->from == m->to) return NO_CELL;
+    Piece p = pos->cell[m->to], q = pos->cell[m->from];
+    if (!p || !q || !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(q))) return NO_CELL;
+    return m->to;
+}
+
+int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell target) {
+    /* distinct origins of normal captures landing on target */
+    Cell seen[MAX_MOVES];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        const Move *m = &list->moves[i];
+        if (landing_capture(pos, m) != target) continue;
+        bool dup = false;
+        for (int k = 0; k < n && !dup; k++) dup = seen[k] == m->from;
+        if (!dup) seen[n++] = m->from;
+    }
+    return n;
+}
+
+/* The extra-capture rules: copies of the normal captures onto well-attacked enemies, or one
+ * remote removal of each such enemy. Attack counts come from the moves generated so far. */
+static bool add_extra_captures(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int base = out->count;
+    uint8_t count[MAX_CELLS];
+    bool counted[MAX_CELLS] = {false};
+    for (int i = 0; i < base; i++) {
+        Cell t = landing_capture(pos, &out->moves[i]);
+        if (t == NO_CELL || counted[t]) continue;
+        counted[t] = true;
+        count[t] = (uint8_t)movegen_attackers(pos, out, base, t);
+    }
+    for (int r = 0; r < v->nextra; r++) {
+        const ExtraCapture *x = &v->extra[r];
+        bool done[MAX_CELLS] = {false};
+        for (int i = 0; i < base; i++) {
+            Cell t = landing_capture(pos, &out->moves[i]);
+            if (t == NO_CELL || count[t] < x->attackers || (x->remote && done[t])) continue;
+            if (out->count >= MAX_MOVES) return fault_full(fault);
+            Move *m = &out->moves[out->count++];
+            if (!x->remote) {
+                *m = out->moves[i];
+            } else {
+                done[t] = true;
+                memset(m, 0, sizeof *m);
+                m->from = m->to = t;
+                m->promo = NO_TYPE;
+                m->flags = MOVE_CAPTURE;
+                m->nfx = 1;
+                m->fx[0] = (Effect){.kind = FX_REMOVE, .a = t};
+            }
+            m->kind = x->kind;
+        }
+    }
+    return true;
+}
+
+uint32_t movegen_phase_kinds(const Position *pos, bool *may_end) {
+    const Variant *v = pos->v;
+    uint32_t kinds = 0;
+    int n = pos->phase_moves;
+    for (int p = pos->phase; p < v->nphases; p++, n = 0) {
+        const PhaseDef *ph = &v->phases[p];
+        if (!ph->max || n < ph->max) kinds |= ph->kinds;
+        if (n < ph->min) {
+            *may_end = false;
+            return kinds;
+        }
+    }
+    *may_end = true;
+    return kinds;
+}
+
+/* A phased turn: keep the moves of the kinds the current phase (or a later one it may skip
+ * to) allows; add the pass that ends the turn when every phase left may be skipped. */
+static bool filter_phase(const Position *pos, MoveList *out, VmFault *fault) {
+    bool may_end;
+    uint32_t kinds = movegen_phase_kinds(pos, &may_end);
+    int n = 0;
+    for (int i = 0; i < out->count; i++)
+        if ((kinds >> out->moves[i].kind) & 1) {
+            if (n != i) out->moves[n] = out->moves[i];
+            n++;
+        }
+    out->count = n;
+    if (may_end) {
+        if (out->count >= MAX_MOVES) return fault_full(fault);
+        Move *m = &out->moves[out->count++];
+        memset(m, 0, sizeof *m);
+        m->promo = NO_TYPE;
+        m->flags = MOVE_PASS;
+    }
+    return true;
+}
+
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
+    if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
+    if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     return true;
 }
 

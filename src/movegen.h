@@ -11,6 +11,13 @@ extern bool movegen_fast_enabled;
 
 /* All pseudo-legal moves of the player to move. Returns false on a program fault. */
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault);
+/* How many distinct pieces have a normal capture landing on target among the first count
+ * moves of list (pseudo-legal moves of the player to move): the attack count. */
+int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell target);
+/* In a game whose turns have phases: the move kinds (bit per kind) allowed now, from the
+ * current phase and the later ones it may skip to; *may_end says whether the turn may end
+ * now (a pass). */
+uint32_t movegen_phase_kinds(const Position *pos, bool *may_end);
 /* All legal moves of the player to move. */
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault);
 /* Number of legal moves (perft's last ply). */

@@ -7,14 +7,28 @@
 
 #include "movegen.h"
 
+/* A move of a kind other than normal is written with its kind in front: "bonus:e4d5". */
+static size_t kind_prefix(const Variant *v, const Move *m, char *buf, size_t cap) {
+    if (!m->kind || m->kind >= v->nkinds || cap == 0) return 0;
+    int n = snprintf(buf, cap, "%s:", v->kind_names[m->kind]);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+/* A capture where nothing moves: the victim is removed from where it stands. */
+static bool is_remote(const Move *m) {
+    return m->from == m->to && m->nfx == 1 && m->fx[0].kind == FX_REMOVE;
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
         return;
     }
+    size_t at = kind_prefix(v, m, buf, cap);
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
-    snprintf(buf, cap, "%s%s%s", v->cells[m->from].name, v->cells[m->to].name, promo);
+    if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", v->cells[m->to].name);
+    else snprintf(buf + at, cap - at, "%s%s%s", v->cells[m->from].name, v->cells[m->to].name, promo);
 }
 
 int notation_find(const Variant *v, const MoveList *list, const char *text) {
@@ -92,6 +106,13 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
 /* SAN without the check mark. */
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
+    size_t at = kind_prefix(v, m, buf, cap);
+    buf += at;
+    cap -= at;
+    if (is_remote(m)) {
+        snprintf(buf, cap, "x%s", v->cells[m->to].name);
+        return;
+    }
     int t = moving_type(pos, m);
     const Castle *castle = castle_of(pos, m);
     if (castle) {
@@ -135,6 +156,15 @@ void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf,
 /* Every spelling of m that the parser accepts, tested against text. */
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
+    char prefix[24];
+    size_t plen = kind_prefix(v, m, prefix, sizeof prefix);
+    if (strncmp(text, prefix, plen)) return false;
+    text += plen;
+    if (is_remote(m)) {
+        char rb[32];
+        snprintf(rb, sizeof rb, "x%s", v->cells[m->to].name);
+        return !strcmp(text, rb);
+    }
     const char *to = v->cells[m->to].name;
     int t = moving_type(pos, m);
     if (t < 0) return false;
@@ -158,7 +188,7 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     /* a promotion may leave out the new piece: then it matches every choice (ambiguous) */
     char promos[5][8] = {"", "", "", "", ""};
     int npromo = 1;
-    if (m->promo != NO_TYPE && (m->flags & MOVE_PROMOTION)) {
+    if (m->promo != NO_TYPE) {
         char P = v->types[m->promo].letter;
         snprintf(promos[1], 8, "=%c", P);
         snprintf(promos[2], 8, "%c", P);

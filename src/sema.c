@@ -569,6 +569,10 @@ static void piece_attributes(Sema *s, int t) {
             if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
             else pt->value = (int)it->num[0];
             break;
+        case AST_WORTH:
+            if (it->num[0] < 0 || it->num[0] > 1000) diag_error(s->sink, it->loc, "worth %ld is out of range (0..1000)", it->num[0]);
+            else pt->worth = (int)it->num[0];
+            break;
         case AST_FLAG:
             if (!strcmp(it->text, "royal")) pt->royal = true;
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
@@ -587,7 +591,82 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters"};
+static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "phase"};
+
+int sema_kind(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->nkinds; i++)
+        if (!strcmp(s->v->kind_names[i], name)) return i;
+    diag_error(s->sink, loc, "unknown move kind '%s' (a phase names the kinds it allows)", name);
+    return -1;
+}
+
+/* A phase of the turn; the move kinds it names are declared by naming them. */
+static void declare_phase(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->nphases >= MAX_PHASES) {
+        diag_error(s->sink, n->loc, "too many phases (limit is %d)", MAX_PHASES);
+        return;
+    }
+    for (int i = 0; i < v->nphases; i++)
+        if (!strcmp(v->phases[i].name, n->text)) {
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "phase '%s' declared twice", n->text);
+            return;
+        }
+    PhaseDef *ph = &v->phases[v->nphases];
+    memset(ph, 0, sizeof *ph);
+    copy_name(ph->name, sizeof ph->name, n->text);
+    if (n->sub) {
+        if (n->num[0] < 1 || n->num[0] > 100) {
+            diag_error(s->sink, n->loc, "phase limit %ld is out of range (1..100)", n->num[0]);
+            return;
+        }
+        ph->max = (uint8_t)n->num[0];
+    } else if (!strcmp(n->text2, "once")) {
+        ph->min = ph->max = 1;
+    } else if (strcmp(n->text2, "any")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown phase limit '%s' (expected once, any or at-most N)", n->text2);
+        return;
+    }
+    for (int k = 0; k < n->nkids; k++) {
+        const char *name = n->kids[k]->text;
+        int kind = -1;
+        for (int i = 0; i < v->nkinds; i++)
+            if (!strcmp(v->kind_names[i], name)) kind = i;
+        if (kind < 0) {
+            if (v->nkinds >= MAX_MOVE_KINDS) {
+                diag_error(s->sink, n->kids[k]->loc, "too many move kinds (limit is %d)", MAX_MOVE_KINDS);
+                continue;
+            }
+            kind = v->nkinds++;
+            copy_name(v->kind_names[kind], sizeof v->kind_names[kind], name);
+        }
+        ph->kinds |= 1u << kind;
+    }
+    v->nphases++;
+}
+
+static void declare_extra_capture(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    int kind = sema_kind(s, n->text, sema_word_loc(s, n->loc, n->text));
+    if (kind < 0) return;
+    if (kind == 0) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "an extra capture needs a move kind other than 'normal'");
+        return;
+    }
+    if (n->num[0] < 1 || n->num[0] > 32) {
+        diag_error(s->sink, n->loc, "attacker count %ld is out of range (1..32)", n->num[0]);
+        return;
+    }
+    if (n->text2 && strcmp(n->text2, "remote")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown word '%s' (expected remote or nothing)", n->text2);
+        return;
+    }
+    if (v->nextra >= MAX_EXTRA_CAPTURES) {
+        diag_error(s->sink, n->loc, "too many extra-capture rules (limit is %d)", MAX_EXTRA_CAPTURES);
+        return;
+    }
+    v->extra[v->nextra++] = (ExtraCapture){.kind = (uint8_t)kind, .attackers = (uint8_t)n->num[0], .remote = n->text2 != NULL};
+}
 
 int sema_counter(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->ncounters; i++)
@@ -630,7 +709,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         for (int i = 0; i < FEN__COUNT; i++)
             if (!strcmp(tok, fen_field_names[i])) f = i;
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove or plies)", tok);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters or phase)", tok);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -896,6 +975,11 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     memcpy(v->fen_fields, standard_fields, sizeof standard_fields);
     v->nfen_fields = (int)sizeof standard_fields;
     if (v->ncounters) v->fen_fields[v->nfen_fields++] = FEN_COUNTERS; /* the position text carries them */
+    v->nkinds = 1;
+    copy_name(v->kind_names[0], sizeof v->kind_names[0], "normal");
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_PHASE) declare_phase(s, items->kids[i]);
+    if (v->nphases) v->fen_fields[v->nfen_fields++] = FEN_PHASE;
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;
@@ -920,6 +1004,13 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
             else diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
             break;
         case AST_END: declare_end(s, it); break;
+        case AST_EXTRA_CAPTURE: declare_extra_capture(s, it); break;
+        case AST_CAPTURE_REWARD: {
+            int k = sema_counter(s, it->text, sema_word_loc(s, it->loc, it->text));
+            if (k >= 0 && v->capture_reward) diag_error(s->sink, it->loc, "a game has one capture-reward");
+            else if (k >= 0) v->capture_reward = k + 1;
+            break;
+        }
         case AST_FORBID:
             if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
             else v->forbid_royal_capture = it->sub != 0;

@@ -277,7 +277,9 @@ static void draw_status(Game *g) {
     if (g->over) return;
     int mover = board_mover(pos);
     print_name(g, mover, name, sizeof name);
-    printf("move %d: %s to play (%s)%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]),
+    char phase[48] = "";
+    if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
+    printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && movegen_in_check(pos, mover) ? " - check!" : "");
 }
 

@@ -83,6 +83,7 @@ typedef struct PieceType {
     char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
     int value;               /* in hundredths of a pawn; 0 = unknown / royal */
+    int worth;               /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
     bool resets_nmove;
     bool sets_ep;            /* some move of this type makes en-passant cells */
@@ -140,6 +141,21 @@ typedef struct CounterDef {
     int initial;
     uint8_t slot;            /* first value's index in Position.counters */
 } CounterDef;
+
+/* One phase of a turn: the move kinds it allows and how many moves it takes. A phase with
+ * min 0 may be skipped; max 0 means no limit. */
+typedef struct PhaseDef {
+    char name[24];
+    uint8_t min, max;
+    uint32_t kinds;          /* bit per move kind */
+} PhaseDef;
+
+/* "extra-capture KIND at-least N [remote]": a capture onto an enemy that N or more distinct
+ * pieces could capture is also a move of KIND; remote: the enemy is removed, nothing moves. */
+typedef struct ExtraCapture {
+    uint8_t kind, attackers;
+    bool remote;
+} ExtraCapture;
 
 typedef struct OptionDef {
     char name[24];
@@ -199,7 +215,7 @@ typedef struct Variant {
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
     int nfen_fields;
-    uint8_t fen_fields[8];            /* position-text fields in order (FenField) */
+    uint8_t fen_fields[16];                        /* position-text fields in order (FenField) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
@@ -215,6 +231,14 @@ typedef struct Variant {
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];
+    /* turns made of phases (nphases 0: one move per turn, the plain case) */
+    int nphases;
+    PhaseDef phases[MAX_PHASES];
+    int nkinds;                       /* move kinds; kind 0 is "normal" */
+    char kind_names[MAX_MOVE_KINDS][16];
+    int capture_reward;               /* counter index + 1 the capturer gains captured worth in; 0 = none */
+    int nextra;
+    ExtraCapture extra[MAX_EXTRA_CAPTURES];
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
     int noptions;
@@ -229,7 +253,7 @@ typedef struct Variant {
 } Variant;
 
 typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN__COUNT
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_PHASE, FEN__COUNT
 } FenField;
 
 

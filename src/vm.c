@@ -15,6 +15,7 @@ typedef struct Choice {
     uint8_t nmarks, npending;
     uint8_t change;
     uint8_t marks_flags, castle; /* MOVE_EP / MOVE_CASTLE and the castling rule, for emitted moves */
+    uint8_t kind;                /* the move kind of emitted moves */
     Cell marks[MAX_MARKS];
 } Choice;
 
@@ -109,6 +110,7 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
 typedef struct PathMarks {
     uint8_t flags;  /* MOVE_EP, MOVE_CASTLE */
     uint8_t castle; /* castling rule + 1, or 0 */
+    uint8_t kind;   /* move kind */
 } PathMarks;
 
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
@@ -120,6 +122,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     m->flags = marks.flags;
     m->promo = NO_TYPE;
     m->castle = marks.castle;
+    m->kind = marks.kind;
     m->nfx = 0;
     for (int i = 0; i < npending; i++) {
         m->fx[m->nfx++] = pending[i];
@@ -201,6 +204,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 change = c->change;
                 pmarks.flags = c->marks_flags;
                 pmarks.castle = c->castle;
+                pmarks.kind = c->kind;
             }
             break;
         case OP_FORK:
@@ -216,6 +220,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 c->change = (uint8_t)change;
                 c->marks_flags = pmarks.flags;
                 c->castle = pmarks.castle;
+                c->kind = pmarks.kind;
             }
             break;
         case OP_JUMP: pc = a; break;
@@ -323,6 +328,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         }
         case OP_CHANGE: change = a; break;
+        case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
                 return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
