@@ -101,6 +101,9 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_COUNTER "'counter'"
 %token KW_PER_PLAYER "'per-player'"
 %token KW_PHASE "'phase'"
+%token KW_PILE "'pile'"
+%token KW_SORTED "'sorted'"
+%token KW_PAY "'pay'"
 %token KW_KIND "'kind'"
 %token KW_WORTH "'worth'"
 %token KW_CAPTURE_REWARD "'capture-reward'"
@@ -176,6 +179,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
 %type <node> pitems pi_closed pi_idopen pi_letopen pi_noid pi_nolet closed_item
 %type <node> atom_head atom_mods modifier promote_head castle_base strings opt_args args arg
+%type <node> ints
+%type <num> pile_mods
 %type <node> stmts stmt block either_alts cond or_cond and_cond unary primary
 %type <chain> if_chain nots
 %type <num> atom_kw
@@ -308,12 +313,46 @@ item
         { $$ = parse_adopt(parse_text2_node(AST_PHASE, L(@$), $2, $3), $4); }
     | KW_PHASE IDENT KW_AT_MOST INT names
         { $$ = parse_adopt(parse_text_node(AST_PHASE, L(@$), $2), $5); $$->num[0] = $4; $$->sub = 1; }
+    | KW_PILE IDENT pile_mods
+        { $$ = parse_text_node(AST_PILE, L(@$), $2); $$->sub = (int)$3; }
+    | KW_PILE IDENT pile_mods '=' ints
+        { $$ = parse_adopt(parse_text_node(AST_PILE, L(@$), $2), $5); $$->sub = (int)$3; }
+    | KW_DRAW IDENT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+        }
+    | KW_PAY IDENT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            $$->sub = 1;
+            ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+        }
+    | KW_END KW_EMPTY IDENT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_EMPTY);
+            $$->text = xstrdup($4);
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
     | KW_CAPTURE_REWARD IDENT
         { $$ = parse_text_node(AST_CAPTURE_REWARD, L(@$), $2); }
     | KW_EXTRA_CAPTURE IDENT KW_AT_LEAST INT
         { $$ = parse_text_node(AST_EXTRA_CAPTURE, L(@$), $2); $$->num[0] = $4; }
     | KW_EXTRA_CAPTURE IDENT KW_AT_LEAST INT IDENT
         { $$ = parse_text2_node(AST_EXTRA_CAPTURE, L(@$), $2, $5); $$->num[0] = $4; }
+    ;
+
+pile_mods
+    : %empty                { $$ = 0; }
+    | pile_mods KW_PER_PLAYER { $$ = $1 | 1; }
+    | pile_mods KW_SORTED   { $$ = $1 | 2; }
+    ;
+
+ints
+    : INT                   { $$ = ast_add(mk(AST_BLOCK, L(@$)), mk_num(AST_VALUE, L(@1), $1, 0)); }
+    | ints INT              { $$ = ast_add($1, mk_num(AST_VALUE, L(@2), $2, 0)); }
     ;
 
 players

@@ -47,6 +47,8 @@
  *   COUNTER     text = name, num[0] = initial value, sub = 1 for one counter per player
  *   PHASE       text = name, kids = NAME move kinds; sub = 0: text2 = limit word (once, any),
  *               sub = 1: at most num[0] moves
+ *   PILE        text = name, sub = 1 per-player | 2 sorted, kids = VALUE cards (bottom first)
+ *   CARD_RULE   text = move kind, sub = 0 draw / 1 pay, kids = [NAME from pile, NAME to pile]
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
@@ -98,7 +100,7 @@ typedef enum AstKind {
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
@@ -147,6 +149,7 @@ typedef enum EndKind {
     END_MATERIAL,   /* kids = MATLINE: material that cannot win */
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; text = result when it cannot be */
+    END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
     END__COUNT
 } EndKind;
 

@@ -22,6 +22,52 @@ static inline uint64_t phase_key(const Position *pos) {
     return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
 }
 
+/* A pile's share of the hash: its cards in order. */
+static uint64_t pile_key(const Position *pos, int slot) {
+    uint64_t k = counter_key(0x7100 + slot, pos->pile_len[slot]);
+    for (int i = 0; i < pos->pile_len[slot]; i++) k = counter_key((int)(k & 0xFFFF) + 0x7200, pos->piles[slot][i] | i << 8) ^ (k >> 16);
+    return k;
+}
+
+static inline uint64_t debt_key(const Position *pos) { return pos->debt ? counter_key(0x7300, pos->debt) : 0; }
+
+/* Takes a card of the given value from a pile: its top (a stack), or one of that value (a
+ * sorted pile, which stays sorted). False when there is none. */
+static bool pile_take(Position *pos, int slot, bool sorted, int card) {
+    int n = pos->pile_len[slot];
+    int at = -1;
+    if (!sorted) at = n > 0 && pos->piles[slot][n - 1] == card ? n - 1 : -1;
+    else
+        for (int i = n - 1; i >= 0 && at < 0; i--)
+            if (pos->piles[slot][i] == card) at = i;
+    if (at < 0) return false;
+    memmove(&pos->piles[slot][at], &pos->piles[slot][at + 1], (size_t)(n - 1 - at));
+    pos->pile_len[slot] = (uint8_t)(n - 1);
+    return true;
+}
+
+/* Puts a card on a pile: on top, or in order. False when the pile is full. */
+static bool pile_put(Position *pos, int slot, bool sorted, int card) {
+    int n = pos->pile_len[slot];
+    if (n >= MAX_PILE_CARDS) return false;
+    int at = n;
+    if (sorted)
+        while (at > 0 && pos->piles[slot][at - 1] > card) at--;
+    memmove(&pos->piles[slot][at + 1], &pos->piles[slot][at], (size_t)(n - at));
+    pos->piles[slot][at] = (uint8_t)card;
+    pos->pile_len[slot] = (uint8_t)(n + 1);
+    return true;
+}
+
+/* The pile definition a slot belongs to. */
+static const PileDef *pile_of_slot(const Variant *v, int slot) {
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        if (slot >= p->slot && slot < p->slot + (p->per_player ? v->nplayers : 1)) return p;
+    }
+    return NULL;
+}
+
 static inline void bits_set(uint64_t *bits, Cell c) { bits[c >> 6] |= 1ULL << (c & 63); }
 static inline void bits_clear(uint64_t *bits, Cell c) { bits[c >> 6] &= ~(1ULL << (c & 63)); }
 
@@ -80,6 +126,13 @@ void board_clear(Position *pos) {
     pos->alive = v ? (uint8_t)((1u << v->nplayers) - 1) : 0;
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
+    pos->debt = 0;
+    memset(pos->pile_len, 0, sizeof pos->pile_len);
+    for (int i = 0; v && i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++)
+            for (int c = 0; c < p->ninit; c++) pile_put(pos, p->slot + k, p->sorted, p->init[c]);
+    }
     pos->ply = 0;
     pos->key = v ? board_compute_key(pos) : 0;
 }
@@ -102,6 +155,8 @@ uint64_t board_compute_key(const Position *pos) {
         if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
     for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
     if (v->nphases) k ^= phase_key(pos);
+    for (int i = 0; i < v->npile_slots; i++) k ^= pile_key(pos, i);
+    k ^= debt_key(pos);
     return k;
 }
 
@@ -203,13 +258,19 @@ static bool move_sets_ep(const Move *m) {
     return false;
 }
 
+#define PHASE_HELD 0xFF /* phase_moves while a payment owed by the turn's last move is due */
+
 /* A phased turn: m is counted in the first phase from the current one that allows its kind
  * and has room (the move generator offers only such moves); a phase that is full is left. A
  * pass ends the turn. Returns true when the turn ends. */
-static bool phase_step(Position *pos, const Move *m) {
+static bool phase_step(Position *pos, const Move *m, bool paying) {
     const Variant *v = pos->v;
     int p = pos->phase, n = pos->phase_moves;
-    if (!(m->flags & (MOVE_PASS | MOVE_ELIMINATION))) {
+    if (paying) {
+        /* a payment is part of the move that owed it: it ends the turn that move ended */
+        if (n != PHASE_HELD) return false;
+        p = v->nphases;
+    } else if (!(m->flags & (MOVE_PASS | MOVE_ELIMINATION))) {
         while (p < v->nphases - 1 && !(((v->phases[p].kinds >> m->kind) & 1) && (!v->phases[p].max || n < v->phases[p].max))) {
             p++;
             n = 0;
@@ -224,7 +285,14 @@ static bool phase_step(Position *pos, const Move *m) {
         p = v->nphases;
     }
     bool ends = p >= v->nphases;
-    if (ends) p = n = 0;
+    if (ends && pos->debt) {
+        /* the turn's last move owes a payment: the turn ends with it */
+        p = v->nphases - 1;
+        n = PHASE_HELD;
+        ends = false;
+    } else if (ends) {
+        p = n = 0;
+    }
     pos->phase = (uint8_t)p;
     pos->phase_moves = (uint8_t)n;
     return ends;
@@ -250,8 +318,14 @@ bool board_make(Position *pos, const Move *m) {
     u->phase_moves = pos->phase_moves;
     u->ep_fresh = pos->ep_fresh;
     u->turn_reset = pos->turn_reset;
+    if (v->npiles) {
+        u->debt = pos->debt;
+        memcpy(u->pile_len, pos->pile_len, sizeof u->pile_len);
+        memcpy(u->piles, pos->piles, sizeof u->piles);
+    }
 
     const bool phased = v->nphases > 0;
+    const bool paying = pos->debt > 0;
     int mover = board_mover(pos);
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
     if (phased) pos->key ^= phase_key(pos);
@@ -285,6 +359,18 @@ bool board_make(Position *pos, const Move *m) {
             pos->controller[e->a] = (uint8_t)e->b;
             if (e->b != e->a) pos->key ^= v->zobrist_control[e->a][e->b];
             break;
+        case FX_CARD: {
+            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+            const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
+            if (from && to && pile_take(pos, e->a, from->sorted, e->piece)) pile_put(pos, e->b, to->sorted, e->piece);
+            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+            break;
+        }
+        case FX_DEBT:
+            pos->key ^= debt_key(pos);
+            pos->debt = (uint8_t)e->piece;
+            pos->key ^= debt_key(pos);
+            break;
         case FX_ELIMINATE:
             if ((pos->alive >> e->a) & 1) {
                 pos->alive &= (uint8_t)~(1u << e->a);
@@ -310,13 +396,14 @@ bool board_make(Position *pos, const Move *m) {
     bool turn_ends = true;
     if (!phased) {
         pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+        turn_ends = !pos->debt; /* a move that owes a payment: the payment ends the turn */
     } else {
         /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
         if (co.capture || co.resets) {
             pos->halfmove = 0;
             pos->turn_reset = 1;
         }
-        turn_ends = phase_step(pos, m);
+        turn_ends = phase_step(pos, m, paying);
         if (turn_ends) {
             if (!pos->turn_reset) pos->halfmove++;
             pos->turn_reset = 0;
@@ -329,8 +416,8 @@ bool board_make(Position *pos, const Move *m) {
         }
     }
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
-    if (!phased || !(m->flags & MOVE_PASS)) {
-        /* (the pass that ends a turn of phases leaves the last move as it was) */
+    if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
+        /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
         pos->last_from = m->from;
         pos->last_to = m->to;
     }
@@ -369,6 +456,11 @@ void board_unmake(Position *pos) {
     pos->phase_moves = u->phase_moves;
     pos->ep_fresh = u->ep_fresh;
     pos->turn_reset = u->turn_reset;
+    if (pos->v->npiles) {
+        pos->debt = u->debt;
+        memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);
+        memcpy(pos->piles, u->piles, sizeof pos->piles);
+    }
 }
 
 bool board_is_ok(const Position *pos) {

@@ -23,6 +23,9 @@ typedef enum EffectKind {
     FX_REMOVE_ARMY, /* remove every piece of owner a (a defeated army) */
     FX_CONTROL,     /* owner a's pieces are moved by player b from now on */
     FX_ELIMINATE,   /* player a is out of the game: its turns are skipped */
+    FX_CARD,        /* the card `piece` leaves pile a (its top, or one of that value from a
+                     * sorted pile) for pile b (its top, or in order in a sorted pile) */
+    FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
 } EffectKind;
 
 typedef struct Effect {
@@ -35,7 +38,7 @@ typedef struct Effect {
 /* MOVE_ELIMINATION marks the move the game plays itself when a player is defeated (not typed,
  * not saved: replaying the moves before it brings it back). */
 /* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
-enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32 };
+enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32, MOVE_CARDS = 64 };
 
 typedef struct Move {
     Cell from, to;           /* what notation shows: the main piece's origin and destination */
@@ -71,7 +74,11 @@ typedef struct Undo {
     uint8_t alive;
     uint8_t controller[MAX_OWNERS];
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
+    uint8_t debt;
     JournalEntry journal[MAX_JOURNAL];
+    /* (last: only games with piles write them) */
+    uint8_t pile_len[MAX_PILE_SLOTS];
+    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
 } Undo;
 
 typedef struct Position {
@@ -93,9 +100,13 @@ typedef struct Position {
      * the en-passant cells were made in this turn (they last through the next player's turn),
      * and whether this turn reset the n-move count (which then counts turns). */
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
+    uint8_t debt;            /* a payment owed (games with piles) */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
+    /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first. */
+    uint8_t pile_len[MAX_PILE_SLOTS];
+    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;
 

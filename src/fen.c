@@ -207,6 +207,51 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     return true;
 }
 
+/* Every pile, bottom card first, cards separated by '.', piles by '/', an empty one '-';
+ * then ":N" when a payment of N is owed. */
+static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    const char *q = field;
+    for (int slot = 0; slot < v->npile_slots; slot++) {
+        tmp->pile_len[slot] = 0;
+        if (*q == '-') q++;
+        else
+            for (;;) {
+                char *end;
+                long c = strtol(q, &end, 10);
+                if (end == q || c < 1 || c > 255 || tmp->pile_len[slot] >= MAX_PILE_CARDS)
+                    return fail(err, cap, "bad piles '%s' (expected %d piles of cards 1-255 separated by '/')", field, v->npile_slots);
+                tmp->piles[slot][tmp->pile_len[slot]++] = (uint8_t)c;
+                q = end;
+                if (*q != '.') break;
+                q++;
+            }
+        if (slot + 1 < v->npile_slots && *q++ != '/')
+            return fail(err, cap, "bad piles '%s' (expected %d piles separated by '/')", field, v->npile_slots);
+    }
+    if (*q == ':') {
+        long d;
+        if (!parse_int(q + 1, 1, 255, &d)) return fail(err, cap, "bad payment owed in '%s'", field);
+        tmp->debt = (uint8_t)d;
+    } else if (*q) {
+        return fail(err, cap, "unexpected '%s' after the piles", q);
+    }
+    /* a sorted pile is kept in order */
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        for (int k = 0; p->sorted && k < (p->per_player ? v->nplayers : 1); k++) {
+            uint8_t *c = tmp->piles[p->slot + k];
+            for (int a = 1; a < tmp->pile_len[p->slot + k]; a++)
+                for (int b = a; b > 0 && c[b - 1] > c[b]; b--) {
+                    uint8_t t = c[b];
+                    c[b] = c[b - 1];
+                    c[b - 1] = t;
+                }
+        }
+    }
+    return true;
+}
+
 /* "NAME" or "NAME:N" (N moves made in the phase). */
 static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
@@ -234,11 +279,11 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     tmp->v = v;
     board_clear(tmp);
     char *copy = xstrdup(text);
-    char *f[9];
-    int n = split(copy, f, 8);
+    char *f[10];
+    int n = split(copy, f, 9);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 8) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    else if (n > 9) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
@@ -275,6 +320,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
             break;
         }
         case FEN_PHASE: ok = read_phase(tmp, field, err, cap); break;
+        case FEN_PILES: ok = read_piles(tmp, field, err, cap); break;
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
@@ -378,6 +424,20 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
                 put(buf, cap, &at, tmp);
             }
             if (!v->ncounter_slots) put(buf, cap, &at, "-");
+            break;
+        case FEN_PILES:
+            for (int slot = 0; slot < v->npile_slots; slot++) {
+                if (slot) put(buf, cap, &at, "/");
+                if (!pos->pile_len[slot]) put(buf, cap, &at, "-");
+                for (int c = 0; c < pos->pile_len[slot]; c++) {
+                    snprintf(tmp, sizeof tmp, "%s%d", c ? "." : "", pos->piles[slot][c]);
+                    put(buf, cap, &at, tmp);
+                }
+            }
+            if (pos->debt) {
+                snprintf(tmp, sizeof tmp, ":%d", pos->debt);
+                put(buf, cap, &at, tmp);
+            }
             break;
         case FEN_PHASE:
             if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);

@@ -165,6 +165,16 @@ void gameend_check(Position *pos, GameResult *out) {
             return;
         }
     }
+    if (v->empty_pile && !pos->debt && pos->phase == 0 && pos->phase_moves == 0) {
+        /* every pile of that kind empty at the start of a turn */
+        const PileDef *p = &v->piles[v->empty_pile - 1];
+        bool empty = true;
+        for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++) empty = empty && !pos->pile_len[p->slot + k];
+        if (empty) {
+            result_for(pos, v->on_empty, "piles empty", out);
+            return;
+        }
+    }
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
     Cell forced[MAX_FORCED];

@@ -229,14 +229,122 @@ static bool filter_phase(const Position *pos, MoveList *out, VmFault *fault) {
     return true;
 }
 
+/* Slots of a pile: every player's, or the one. */
+static inline int pile_slots(const Variant *v, const PileDef *p) { return p->per_player ? v->nplayers : 1; }
+static inline int own_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
+
+static int pile_sum(const Position *pos, int slot) {
+    int sum = 0;
+    for (int i = 0; i < pos->pile_len[slot]; i++) sum += pos->piles[slot][i];
+    return sum;
+}
+
+/* The draw rules: the top card of any non-empty source pile to the mover's own. */
+static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    for (int r = 0; r < v->ndraws; r++) {
+        const CardRule *cr = &v->draws[r];
+        const PileDef *from = &v->piles[cr->from], *to = &v->piles[cr->to];
+        for (int k = 0; k < pile_slots(v, from); k++) {
+            int slot = from->slot + k, n = pos->pile_len[slot];
+            if (!n) continue;
+            if (out->count >= MAX_MOVES) return fault_full(fault);
+            Move *m = &out->moves[out->count++];
+            memset(m, 0, sizeof *m);
+            m->promo = NO_TYPE;
+            m->flags = MOVE_CARDS;
+            m->kind = cr->kind;
+            m->nfx = 1;
+            m->fx[0] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)own_slot(to, mover), .piece = pos->piles[slot][n - 1]};
+        }
+    }
+    return true;
+}
+
+/* The pay rules: a move of a paid kind by a piece of worth W stays only when the mover's
+ * cards add up to W, and then owes W (the next move pays). */
+static void require_payment(const Position *pos, MoveList *out) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        bool keep = true;
+        for (int r = 0; r < v->npays && !(m->flags & (MOVE_PASS | MOVE_CARDS)); r++) {
+            if (m->kind != v->pays[r].kind || !pos->cell[m->from]) continue;
+            int worth = v->types[PIECE_TYPE(pos->cell[m->from])].worth;
+            if (worth <= 0) continue;
+            if (pile_sum(pos, own_slot(&v->piles[v->pays[r].from], mover)) < worth || m->nfx >= MAX_EFFECTS) {
+                keep = false;
+                break;
+            }
+            m->fx[m->nfx++] = (Effect){.kind = FX_DEBT, .piece = (Piece)(worth > 255 ? 255 : worth)};
+            break;
+        }
+        if (keep) {
+            if (n != i) out->moves[n] = *m;
+            n++;
+        }
+    }
+    out->count = n;
+}
+
+/* While a payment is owed, the only moves are payments: every distinct choice of the mover's
+ * cards adding up to the debt or more, put onto any one target pile, highest card first (so
+ * the lowest ends on top). */
+static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    out->count = 0;
+    for (int r = 0; r < v->npays; r++) {
+        const CardRule *cr = &v->pays[r];
+        int hand = own_slot(&v->piles[cr->from], mover);
+        const PileDef *to = &v->piles[cr->to];
+        /* the hand as distinct values (descending) with counts */
+        int values[MAX_PILE_CARDS], counts[MAX_PILE_CARDS], nv = 0;
+        for (int i = pos->pile_len[hand] - 1; i >= 0; i--) {
+            int c = pos->piles[hand][i];
+            if (nv && values[nv - 1] == c) counts[nv - 1]++;
+            else values[nv] = c, counts[nv++] = 1;
+        }
+        int take[MAX_PILE_CARDS] = {0};
+        for (;;) {
+            /* next choice: count up like an odometer */
+            int d = 0;
+            while (d < nv && take[d] == counts[d]) take[d++] = 0;
+            if (d == nv) break;
+            take[d]++;
+            int sum = 0, ncards = 0;
+            for (int i = 0; i < nv; i++) sum += take[i] * values[i], ncards += take[i];
+            if (sum < pos->debt || ncards > MAX_EFFECTS - 1) continue;
+            for (int k = 0; k < pile_slots(v, to); k++) {
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *m = &out->moves[out->count++];
+                memset(m, 0, sizeof *m);
+                m->promo = NO_TYPE;
+                m->flags = MOVE_CARDS;
+                for (int i = 0; i < nv; i++)
+                    for (int c = 0; c < take[i]; c++)
+                        m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)hand, .b = (Cell)(to->slot + k), .piece = (Piece)values[i]};
+                m->fx[m->nfx++] = (Effect){.kind = FX_DEBT, .piece = 0};
+            }
+        }
+    }
+    return true;
+}
+
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
+    if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
+    if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
+    if (unlikely(pos->v->npays)) require_payment(pos, out);
     return true;
 }
 
@@ -484,7 +592,7 @@ bool movegen_in_check(Position *pos, int player) {
 
 bool movegen_is_legal(Position *pos, const Move *m) {
     const Variant *v = pos->v;
-    if (!v->forbid_royal_capture) return true;
+    if (!movegen_tests_royal(v, m)) return true;
     int mover = board_mover(pos);
     if (v->all_fast && movegen_fast_enabled && !(m->flags & MOVE_ELIMINATION)) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */

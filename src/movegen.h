@@ -36,6 +36,11 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n);
  * not apply: the variant has no such rule, or the player is in check). The caller has found
  * no other legal move. */
 bool movegen_stalemate_pass(Position *pos, Move *m);
+/* Does m's legality depend on the mover's royal pieces afterwards? Not for moves that only
+ * move cards, nor for the pass that ends a turn of phases (the turn's moves were tested). */
+static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
+    return v->forbid_royal_capture && !(m->flags & MOVE_CARDS) && !(v->nphases && (m->flags & MOVE_PASS));
+}
 /* Legal after making m? (make, test, unmake). */
 bool movegen_is_legal(Position *pos, const Move *m);
 

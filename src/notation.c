@@ -19,12 +19,45 @@ static bool is_remote(const Move *m) {
     return m->from == m->to && m->nfx == 1 && m->fx[0].kind == FX_REMOVE;
 }
 
+/* How a pile is named in a move: its player's token, or the pile's name. */
+static const char *pile_label(const Variant *v, int slot) {
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        int n = p->per_player ? v->nplayers : 1;
+        if (slot >= p->slot && slot < p->slot + n) return p->per_player ? v->player_token[slot - p->slot] : p->name;
+    }
+    return "?";
+}
+
+/* Card moves: a payment "pay:9+1>w" (cards, highest first, onto w's pile), a draw
+ * "draw:w" (the top card of w's pile; the kind in front). */
+static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, size_t at) {
+    bool payment = false;
+    for (int i = 0; i < m->nfx; i++) payment = payment || m->fx[i].kind == FX_DEBT;
+    if (!payment) {
+        snprintf(buf + at, cap - at, "%s", m->nfx ? pile_label(v, m->fx[0].a) : "?");
+        return;
+    }
+    at += (size_t)snprintf(buf + at, cap - at, "pay:");
+    int to = -1;
+    for (int i = 0; i < m->nfx && at < cap; i++) {
+        if (m->fx[i].kind != FX_CARD) continue;
+        at += (size_t)snprintf(buf + at, cap - at, "%s%d", to >= 0 ? "+" : "", m->fx[i].piece);
+        to = m->fx[i].b;
+    }
+    if (at < cap) snprintf(buf + at, cap - at, ">%s", to >= 0 ? pile_label(v, to) : "?");
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
         return;
     }
     size_t at = kind_prefix(v, m, buf, cap);
+    if (m->flags & MOVE_CARDS) {
+        card_move(v, m, buf, cap, at);
+        return;
+    }
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", v->cells[m->to].name);
@@ -137,7 +170,7 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
 }
 
 void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
-    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION)) {
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS)) {
         notation_move(pos->v, m, buf, cap);
         return;
     }
@@ -156,6 +189,7 @@ void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf,
 /* Every spelling of m that the parser accepts, tested against text. */
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS)) return false; /* (coordinate notation only) */
     char prefix[24];
     size_t plen = kind_prefix(v, m, prefix, sizeof prefix);
     if (strncmp(text, prefix, plen)) return false;

@@ -20,7 +20,7 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         if (!movegen_captures_all(m, forced, nforced)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
-        if (!pos->v->forbid_royal_capture || !movegen_in_check(pos, mover)) {
+        if (!movegen_tests_royal(pos->v, m) || !movegen_in_check(pos, mover)) {
             legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
              * a leaf only at depth 1) */

@@ -201,7 +201,7 @@ static bool make_legal(Searcher *s, const Move *m) {
     Position *pos = &s->pos;
     int mover = board_mover(pos);
     if (!board_make(pos, m)) return false;
-    if (s->v->forbid_royal_capture && movegen_in_check(pos, mover)) {
+    if (movegen_tests_royal(s->v, m) && movegen_in_check(pos, mover)) {
         board_unmake(pos);
         return false;
     }

@@ -591,13 +591,75 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "phase"};
+static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "phase", "piles"};
 
 int sema_kind(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->nkinds; i++)
         if (!strcmp(s->v->kind_names[i], name)) return i;
     diag_error(s->sink, loc, "unknown move kind '%s' (a phase names the kinds it allows)", name);
     return -1;
+}
+
+int sema_pile(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->npiles; i++)
+        if (!strcmp(s->v->piles[i].name, name)) return i;
+    diag_error(s->sink, loc, "unknown pile '%s'", name);
+    return -1;
+}
+
+static void declare_pile(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->npiles; i++)
+        if (!strcmp(v->piles[i].name, n->text)) {
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "pile '%s' declared twice", n->text);
+            return;
+        }
+    int slots = (n->sub & 1) ? v->nplayers : 1;
+    if (v->npiles >= MAX_PILES || v->npile_slots + slots > MAX_PILE_SLOTS) {
+        diag_error(s->sink, n->loc, "too many piles (limit is %d declarations and %d piles; a per-player pile takes one per player)",
+                   MAX_PILES, MAX_PILE_SLOTS);
+        return;
+    }
+    if (n->nkids > MAX_PILE_CARDS) {
+        diag_error(s->sink, n->kids[MAX_PILE_CARDS]->loc, "too many cards in one pile (limit is %d)", MAX_PILE_CARDS);
+        return;
+    }
+    PileDef *p = &v->piles[v->npiles];
+    memset(p, 0, sizeof *p);
+    copy_name(p->name, sizeof p->name, n->text);
+    p->per_player = (n->sub & 1) != 0;
+    p->sorted = (n->sub & 2) != 0;
+    for (int i = 0; i < n->nkids; i++) {
+        long c = n->kids[i]->num[0];
+        if (c < 1 || c > 255) {
+            diag_error(s->sink, n->kids[i]->loc, "card %ld is out of range (1..255)", c);
+            return;
+        }
+        p->init[p->ninit++] = (uint8_t)c;
+    }
+    p->slot = (uint8_t)v->npile_slots;
+    v->npile_slots += slots;
+    v->npiles++;
+}
+
+static void declare_card_rule(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    int kind = sema_kind(s, n->text, sema_word_loc(s, n->loc, n->text));
+    int from = sema_pile(s, n->kids[0]->text, n->kids[0]->loc);
+    int to = sema_pile(s, n->kids[1]->text, n->kids[1]->loc);
+    if (kind < 0 || from < 0 || to < 0) return;
+    int *count = n->sub ? &v->npays : &v->ndraws;
+    if (*count >= MAX_CARD_RULES) {
+        diag_error(s->sink, n->loc, "too many %s rules (limit is %d)", n->sub ? "pay" : "draw", MAX_CARD_RULES);
+        return;
+    }
+    if (n->sub && from == to) {
+        diag_error(s->sink, n->kids[1]->loc, "a payment goes to another pile than the one it is paid from");
+        return;
+    }
+    CardRule *cr = n->sub ? &v->pays[*count] : &v->draws[*count];
+    *cr = (CardRule){.kind = (uint8_t)kind, .from = (uint8_t)from, .to = (uint8_t)to};
+    (*count)++;
 }
 
 /* A phase of the turn; the move kinds it names are declared by naming them. */
@@ -709,7 +771,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         for (int i = 0; i < FEN__COUNT; i++)
             if (!strcmp(tok, fen_field_names[i])) f = i;
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters or phase)", tok);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, phase or piles)", tok);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -809,6 +871,13 @@ static void declare_end(Sema *s, const Ast *n) {
         fc->type = (uint8_t)t;
         fc->zone = (uint8_t)z;
         fc->result = r;
+        break;
+    }
+    case END_EMPTY: {
+        int p = sema_pile(s, n->kids[0]->text, n->kids[0]->loc);
+        if (p < 0) break;
+        v->empty_pile = p + 1;
+        v->on_empty = r;
         break;
     }
     case END_MATERIAL:
@@ -980,6 +1049,9 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     for (int i = 0; i < items->nkids; i++)
         if (items->kids[i]->kind == AST_PHASE) declare_phase(s, items->kids[i]);
     if (v->nphases) v->fen_fields[v->nfen_fields++] = FEN_PHASE;
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_PILE) declare_pile(s, items->kids[i]);
+    if (v->npiles) v->fen_fields[v->nfen_fields++] = FEN_PILES;
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;
@@ -1005,6 +1077,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
             break;
         case AST_END: declare_end(s, it); break;
         case AST_EXTRA_CAPTURE: declare_extra_capture(s, it); break;
+        case AST_CARD_RULE: declare_card_rule(s, it); break;
         case AST_CAPTURE_REWARD: {
             int k = sema_counter(s, it->text, sema_word_loc(s, it->loc, it->text));
             if (k >= 0 && v->capture_reward) diag_error(s->sink, it->loc, "a game has one capture-reward");

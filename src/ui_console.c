@@ -260,6 +260,19 @@ static void draw_status(Game *g) {
             printf(" %s %d%s", g->v->player_names[p], (int)pos->counters[c->slot + p], p + 1 < g->v->nplayers ? "," : "");
         printf("\n");
     }
+    for (int i = 0; i < g->v->npiles; i++) {
+        /* piles: cards bottom first (a stack's top is its last card) */
+        const PileDef *pd = &g->v->piles[i];
+        printf("%s:", pd->name);
+        for (int k = 0; k < (pd->per_player ? g->v->nplayers : 1); k++) {
+            int slot = pd->slot + k;
+            if (pd->per_player) printf("%s %s", k ? "," : "", g->v->player_names[k]);
+            if (!pos->pile_len[slot]) printf(" -");
+            for (int c = 0; c < pos->pile_len[slot]; c++) printf(" %d", pos->piles[slot][c]);
+        }
+        printf("\n");
+    }
+    if (pos->debt) printf("owed: %d (pay with pay:CARD+CARD>PLAYER)\n", pos->debt);
     if (g->nmoves > 0 && !(g->moves[g->nmoves - 1].flags & MOVE_ELIMINATION)) {
         /* the last move in algebraic notation needs the position before it */
         const Move *m = &g->moves[g->nmoves - 1];

@@ -157,6 +157,24 @@ typedef struct ExtraCapture {
     bool remote;
 } ExtraCapture;
 
+/* A pile of cards (small integers): one for the game or one per player. An ordered pile is a
+ * stack (its top is the last card); a sorted pile is a multiset kept in ascending order (a hand). */
+typedef struct PileDef {
+    char name[24];
+    bool per_player, sorted;
+    uint8_t slot;            /* first pile's index in Position.piles */
+    uint8_t ninit;
+    uint8_t init[MAX_PILE_CARDS]; /* every one of its piles starts with these, bottom first */
+} PileDef;
+
+/* "draw KIND from P to Q": a move of KIND takes the top card of any non-empty P into the
+ * mover's Q. "pay KIND from P to Q": a move of KIND by a piece of worth W needs cards of the
+ * mover's P adding up to W or more; the mover then pays them onto one Q (any player's), the
+ * highest first, as the next move. */
+typedef struct CardRule {
+    uint8_t kind, from, to;  /* move kind, pile indexes */
+} CardRule;
+
 typedef struct OptionDef {
     char name[24];
     int nvalues;
@@ -239,6 +257,12 @@ typedef struct Variant {
     int capture_reward;               /* counter index + 1 the capturer gains captured worth in; 0 = none */
     int nextra;
     ExtraCapture extra[MAX_EXTRA_CAPTURES];
+    int npiles, npile_slots;
+    PileDef piles[MAX_PILES];
+    int ndraws, npays;
+    CardRule draws[MAX_CARD_RULES], pays[MAX_CARD_RULES];
+    int empty_pile;                   /* pile index + 1 of "end empty PILE", 0 = none */
+    ResultKind on_empty;
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
     int noptions;
@@ -253,7 +277,7 @@ typedef struct Variant {
 } Variant;
 
 typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_PHASE, FEN__COUNT
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_PHASE, FEN_PILES, FEN__COUNT
 } FenField;
 
 

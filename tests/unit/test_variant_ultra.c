@@ -7,6 +7,10 @@
 
 static Variant *ultra;
 
+/* Piles for positions in the middle of a game: one card in each deck (the game goes on), three
+ * nines in each hand (any regular move can be paid, with "pay:9>w"). */
+#define CARDS " 1/1/9.9.9/9.9.9"
+
 static int setup(void **state) {
     (void)state;
     DiagSink sink;
@@ -79,27 +83,67 @@ static void expect_fen(const Position *pos, const char *want) {
     assert_string_equal(got, want);
 }
 
-static void test_ultra_turn_is_bonus_normal_bonus_pass(void **state) {
+static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
     set_fen(&pos, ultra->setup);
-    /* no bonus move and no pass before the normal move */
+    /* the turn starts with a draw from either deck; nothing else */
     char got[4096];
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "take:b take:w");
+    play(&pos, "take:b");
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 bonus1 9.5.3/9/1.3.3.5/1.1.1.3");
+    /* no bonus move and no pass before the normal move */
     legal_text(&pos, "pass", got, sizeof got);
     assert_string_equal(got, "");
     play(&pos, "e2e4");
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2");
+    /* the pawn's 1 is owed: the next move pays it, onto either deck, highest card first */
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 9.5.3/9/1.3.3.5/1.1.1.3:1");
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "pay:1>b pay:1>w pay:3+1>b pay:3+1>w pay:3+3+1>b pay:3+3+1>w pay:3+3>b pay:3+3>w "
+                             "pay:3>b pay:3>w pay:5+1>b pay:5+1>w pay:5+3+1>b pay:5+3+1>w pay:5+3+3+1>b pay:5+3+3+1>w "
+                             "pay:5+3+3>b pay:5+3+3>w pay:5+3>b pay:5+3>w pay:5>b pay:5>w");
+    play(&pos, "pay:5+1>w");
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 9.5.3.5.1/9/3.3/1.1.1.3");
     /* the normal phase is over: only the pass (no bonus move is possible) */
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "pass");
     play(&pos, "pass");
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 bonus1");
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 drawing 9.5.3.5.1/9/3.3/1.1.1.3");
     /* unmake goes back through the phases */
-    board_unmake(&pos);
-    board_unmake(&pos);
+    for (int i = 0; i < 4; i++) board_unmake(&pos);
     expect_fen(&pos, ultra->setup);
     assert_true(board_is_ok(&pos));
+    board_free(&pos);
+}
+
+static void test_ultra_king_moves_and_castling_are_free(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    /* no cards at all: only the king may move (and castle); a pawn costs 1 */
+    set_fen(&pos, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 0 1 0,0 bonus1 1/1/-/-");
+    char got[4096];
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "e1c1 e1d1 e1d2 e1f1 e1f2");
+    play(&pos, "e1c1");
+    expect_fen(&pos, "4k3/8/8/8/8/8/4P3/2KR4 w - - 0 1 0,0 bonus2 1/1/-/-");
+    /* a knight (3) needs cards adding up to 3: 1+1 is not enough, 1+1+1 is */
+    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 1/1/1.1/-", "b1", "");
+    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 1/1/1.1.1/-", "b1", "b1a3 b1c3 b1d2");
+    /* a queen 9, a rook 5, an archbishop 7 */
+    expect_moves("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1 0,0 bonus1 1/1/5.3/-", "a1", "");
+    expect_moves("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 0,0 bonus1 1/1/1.3/-", "a1", "");
+    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 1/1/1.5/-", "a1", "");
+    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 1/1/1.1.5/-", "a1", "a1b2 a1b3 a1c2 a1c3 a1d4 a1e5 a1f6 a1g7 a1h8");
+    /* paying a knight with 1+1+1: the cards go onto the chosen deck, the last one on top */
+    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 9/5/1.1.3/-");
+    play(&pos, "b1c3");
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "pay:3+1+1>b pay:3+1+1>w pay:3+1>b pay:3+1>w pay:3>b pay:3>w");
+    play(&pos, "pay:3+1>b");
+    expect_fen(&pos, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1 0,0 bonus2 9/5.3.1/1/-");
     board_free(&pos);
 }
 
@@ -109,12 +153,50 @@ static void test_ultra_perft_counts_every_action(void **state) {
     board_init(&pos, ultra);
     set_fen(&pos, ultra->setup);
     VmFault f = {0};
-    /* white's 20 moves, its pass, black's 20 moves, its pass, white's 20 moves */
-    assert_int_equal(perft(&pos, 1, &f), 20);
-    assert_int_equal(perft(&pos, 2, &f), 20);
-    assert_int_equal(perft(&pos, 3, &f), 400);
-    assert_int_equal(perft(&pos, 4, &f), 400);
-    assert_int_equal(perft(&pos, 5, &f), 8902);
+    /* a draw from either deck; 20 moves each paid in every way (hand 1 3 3 3 after taking the
+     * white 3: 16 pawn moves x 7 card choices x 2 decks + 4 knight moves x 6 x 2 = 272; hand
+     * 1 3 3 5 after taking the black 5: 16 x 11 x 2 + 4 x 10 x 2 = 432); then the pass */
+    assert_int_equal(perft(&pos, 1, &f), 2);
+    assert_int_equal(perft(&pos, 2, &f), 40);
+    assert_int_equal(perft(&pos, 3, &f), 704);
+    assert_int_equal(perft(&pos, 4, &f), 704);
+    assert_int_equal(perft(&pos, 5, &f), 1408);
+    board_free(&pos);
+}
+
+static void test_ultra_ceasefire_when_both_decks_are_empty(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    GameResult r;
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/9/9");
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, -1);
+    assert_string_equal(r.reason, "piles empty");
+    /* one card left in one deck: the game goes on, and that card is the only draw */
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/3/9/9");
+    gameend_check(&pos, &r);
+    assert_false(r.over);
+    expect_moves("4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/3/9/9", "", "take:b");
+    board_free(&pos);
+}
+
+static void test_ultra_out_of_ammo_without_cards(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    GameResult r;
+    /* the king is walled in by its own pawns and there is no card: no normal move */
+    set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 1/1/-/-");
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, 1);
+    assert_string_equal(r.reason, "stalemate");
+    /* one card: the pawns may move */
+    set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 1/1/1/-");
+    gameend_check(&pos, &r);
+    assert_false(r.over);
     board_free(&pos);
 }
 
@@ -122,22 +204,29 @@ static void test_ultra_en_passant_survives_the_movers_pass(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 1/1/9/9");
     play(&pos, "e2e4");
+    play(&pos, "pay:9>w");
     play(&pos, "pass");
+    play(&pos, "take:w");
     play(&pos, "f4e3");
+    play(&pos, "pay:9>b");
     /* (the cell is cleared when black's turn ends) */
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 1/1.9/-/9");
     play(&pos, "pass");
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2 0,1 bonus1");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2 0,1 drawing 1/1.9/-/9");
     /* after the opponent's turn ends without taking, the cell is gone */
-    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 1/1/9/9");
     play(&pos, "e2e4");
+    play(&pos, "pay:9>w");
     play(&pos, "pass");
+    play(&pos, "take:w");
     play(&pos, "e8d8");
     play(&pos, "pass");
+    play(&pos, "take:b");
     play(&pos, "e1d1");
     play(&pos, "pass");
+    play(&pos, "take:w");
     char got[512];
     legal_text(&pos, "f4e3", got, sizeof got);
     assert_string_equal(got, "");
@@ -149,56 +238,58 @@ static void test_ultra_captures_give_experience(void **state) {
     Position pos;
     board_init(&pos, ultra);
     /* a rook takes a knight: 3 for white */
-    set_fen(&pos, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "d1d5");
-    expect_fen(&pos, "4k3/8/8/3R4/8/8/8/4K3 w - - 0 1 3,0 bonus2");
+    expect_fen(&pos, "4k3/8/8/3R4/8/8/8/4K3 w - - 0 1 3,0 bonus2 1/1/9.9.9/9.9.9:5");
     /* en passant gives a pawn's worth to black */
-    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 1/1/9/9");
     play(&pos, "e2e4");
+    play(&pos, "pay:9>w");
     play(&pos, "pass");
+    play(&pos, "take:w");
     play(&pos, "f4e3");
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 1/1/-/9.9:1");
     /* a queen is worth 9, a levelled-up chancellor 9 and an archbishop 7 */
-    set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "c1c5");
-    expect_fen(&pos, "4k3/8/8/2Rca3/8/8/8/3RRK2 w - - 0 1 9,0 bonus2");
-    set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1");
+    expect_fen(&pos, "4k3/8/8/2Rca3/8/8/8/3RRK2 w - - 0 1 9,0 bonus2 1/1/9.9.9/9.9.9:5");
+    set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "d1d5");
-    expect_fen(&pos, "4k3/8/8/2qRa3/8/8/8/2R1RK2 w - - 0 1 9,0 bonus2");
-    set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1");
+    expect_fen(&pos, "4k3/8/8/2qRa3/8/8/8/2R1RK2 w - - 0 1 9,0 bonus2 1/1/9.9.9/9.9.9:5");
+    set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "e1e5");
-    expect_fen(&pos, "4k3/8/8/2qcR3/8/8/8/2RR1K2 w - - 0 1 7,0 bonus2");
+    expect_fen(&pos, "4k3/8/8/2qcR3/8/8/8/2RR1K2 w - - 0 1 7,0 bonus2 1/1/9.9.9/9.9.9:5");
     board_free(&pos);
 }
 
 static void test_ultra_level_up_paths_and_costs(void **state) {
     (void)state;
     /* with 12 experience every path is open: exactly the listed ones */
-    const char *fen = "4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 12,0 bonus1";
+    const char *fen = "4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 12,0 bonus1" CARDS;
     expect_moves(fen, "levelup:", "levelup:a1a1c levelup:a1a1q levelup:a2a2b levelup:a2a2n levelup:a2a2r "
                                   "levelup:b1b1a levelup:b1b1c levelup:c1c1a levelup:c1c1q");
     /* 8: all but knight to chancellor and bishop to queen (12) */
-    expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 8,0 bonus1", "levelup:",
+    expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 8,0 bonus1" CARDS, "levelup:",
                  "levelup:a1a1c levelup:a1a1q levelup:a2a2b levelup:a2a2n levelup:a2a2r levelup:b1b1a levelup:c1c1a");
     /* 7: only the pawn's 4-point paths; 3: nothing */
-    expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 7,0 bonus1", "levelup:", "levelup:a2a2b levelup:a2a2n");
-    expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 3,0 bonus1", "levelup:", "");
+    expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 7,0 bonus1" CARDS, "levelup:", "levelup:a2a2b levelup:a2a2n");
+    expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 3,0 bonus1" CARDS, "levelup:", "");
     /* archbishops, chancellors, queens and kings have no path */
-    expect_moves("4k3/8/8/8/8/8/8/ACQK4 w - - 0 1 100,0 bonus1", "levelup:", "");
+    expect_moves("4k3/8/8/8/8/8/8/ACQK4 w - - 0 1 100,0 bonus1" CARDS, "levelup:", "");
     /* the cost is paid; the piece changes in place; it is the normal move of the turn */
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 13,0 bonus1");
+    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 13,0 bonus1" CARDS);
     play(&pos, "levelup:b1b1c");
-    expect_fen(&pos, "4k3/8/8/8/8/8/8/1C2K3 w - - 0 1 1,0 bonus2");
+    expect_fen(&pos, "4k3/8/8/8/8/8/8/1C2K3 w - - 0 1 1,0 bonus2" CARDS);
     char got[512];
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "pass");
     /* a level-up is irreversible: it resets the n-move count */
-    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 7 1 8,0 bonus1");
+    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 7 1 8,0 bonus1" CARDS);
     play(&pos, "levelup:b1b1a");
     play(&pos, "pass");
-    expect_fen(&pos, "4k3/8/8/8/8/8/8/1A2K3 b - - 0 1 0,0 bonus1");
+    expect_fen(&pos, "4k3/8/8/8/8/8/8/1A2K3 b - - 0 1 0,0 drawing" CARDS);
     board_free(&pos);
 }
 
@@ -206,40 +297,41 @@ static void test_ultra_level_up_must_keep_the_king_safe(void **state) {
     (void)state;
     /* the pawn shields the king from the rook: turning it into a bishop keeps the shield; so
      * the pawn may level up; in check, a level-up that does not answer it is illegal */
-    expect_moves("4r1k1/8/8/8/8/8/4P3/4K3 w - - 0 1 4,0 bonus1", "levelup:", "levelup:e2e2b levelup:e2e2n");
-    expect_moves("4r1k1/8/8/8/8/8/8/1N2K3 w - - 0 1 8,0 bonus1", "levelup:", "");
+    expect_moves("4r1k1/8/8/8/8/8/4P3/4K3 w - - 0 1 4,0 bonus1" CARDS, "levelup:", "levelup:e2e2b levelup:e2e2n");
+    expect_moves("4r1k1/8/8/8/8/8/8/1N2K3 w - - 0 1 8,0 bonus1" CARDS, "levelup:", "");
 }
 
 static void test_ultra_immediate_capture_needs_three_attackers(void **state) {
     (void)state;
     /* two attackers (pawn c4, knight f4): no bonus move */
-    expect_moves("4k3/8/8/3n4/2P2N2/8/8/4K3 w - - 0 1 0,0 bonus1", "bonus:", "");
+    expect_moves("4k3/8/8/3n4/2P2N2/8/8/4K3 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "");
     /* three: each attacker may take it for free */
-    expect_moves("4k3/8/8/3n4/2P1PN2/8/8/4K3 w - - 0 1 0,0 bonus1", "bonus:", "bonus:c4d5 bonus:e4d5 bonus:f4d5");
+    expect_moves("4k3/8/8/3n4/2P1PN2/8/8/4K3 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "bonus:c4d5 bonus:e4d5 bonus:f4d5");
     /* the spec's example: queen and rook attack the rook; the bishop behind the queen does
      * not count (no x-rays) */
-    expect_moves("4k3/8/8/3r4/8/1B6/8/3RK3 w - - 0 1 0,0 bonus1", "bonus:", "");
-    expect_moves("4k3/8/8/3r4/2Q5/1B6/8/3RK3 w - - 0 1 0,0 bonus1", "bonus:", "");
+    expect_moves("4k3/8/8/3r4/8/1B6/8/3RK3 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "");
+    expect_moves("4k3/8/8/3r4/2Q5/1B6/8/3RK3 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "");
     /* a pinned attacker counts (pseudo-legal), though it may not take */
-    expect_moves("4k2b/8/8/3n4/2P1P3/2N5/8/K7 w - - 0 1 0,0 bonus1", "bonus:", "bonus:c4d5 bonus:e4d5");
+    expect_moves("4k2b/8/8/3n4/2P1P3/2N5/8/K7 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "bonus:c4d5 bonus:e4d5");
     /* the king counts by adjacency */
-    expect_moves("4k3/8/8/3n4/2P1K3/8/8/8 w - - 0 1 0,0 bonus1", "bonus:", "");
-    expect_moves("4k3/8/8/3n4/2PKP3/8/8/8 w - - 0 1 0,0 bonus1", "bonus:", "bonus:c4d5 bonus:d4d5 bonus:e4d5");
+    expect_moves("4k3/8/8/3n4/2P1K3/8/8/8 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "");
+    expect_moves("4k3/8/8/3n4/2PKP3/8/8/8 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "bonus:c4d5 bonus:d4d5 bonus:e4d5");
 }
 
 static void test_ultra_bonus_capture_is_free_and_repeatable(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, "4k3/8/8/3n4/2P1PN2/8/8/4K3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/3n4/2P1PN2/8/8/4K3 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "bonus:f4d5");
     /* still the first bonus phase; experience gained */
-    expect_fen(&pos, "4k3/8/8/3N4/2P1P3/8/8/4K3 w - - 0 1 3,0 bonus1");
+    expect_fen(&pos, "4k3/8/8/3N4/2P1P3/8/8/4K3 w - - 0 1 3,0 bonus1" CARDS);
     play(&pos, "e1d2");
-    expect_fen(&pos, "4k3/8/8/3N4/2P1P3/8/3K4/8 w - - 0 1 3,0 bonus2");
+    expect_fen(&pos, "4k3/8/8/3N4/2P1P3/8/3K4/8 w - - 0 1 3,0 bonus2" CARDS);
     /* bonus moves after the normal move too */
-    set_fen(&pos, "4k3/8/8/3n4/2P1P3/8/6N1/4K3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/3n4/2P1P3/8/6N1/4K3 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "g2e3");
+    play(&pos, "pay:9>w");
     char got[512];
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "bonus:c4d5 bonus:e3d5 bonus:e4d5 pass");
@@ -249,23 +341,23 @@ static void test_ultra_bonus_capture_is_free_and_repeatable(void **state) {
 static void test_ultra_execute_needs_five_attackers(void **state) {
     (void)state;
     /* four attackers: immediate captures only */
-    expect_moves("4k3/8/2Q5/3n4/2P1PN2/8/8/4K3 w - - 0 1 0,0 bonus1", "bonus:x", "");
+    expect_moves("4k3/8/2Q5/3n4/2P1PN2/8/8/4K3 w - - 0 1 0,0 bonus1" CARDS, "bonus:x", "");
     /* five: one Execute move removes the knight, nothing moves */
-    expect_moves("4k3/8/2Q5/3n4/2P1PN2/8/8/3RK3 w - - 0 1 0,0 bonus1", "bonus:x", "bonus:xd5");
+    expect_moves("4k3/8/2Q5/3n4/2P1PN2/8/8/3RK3 w - - 0 1 0,0 bonus1" CARDS, "bonus:x", "bonus:xd5");
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, "4k3/8/2Q5/3n4/2P1PN2/8/8/3RK3 w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/2Q5/3n4/2P1PN2/8/8/3RK3 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "bonus:xd5");
-    expect_fen(&pos, "4k3/8/2Q5/8/2P1PN2/8/8/3RK3 w - - 0 1 3,0 bonus1");
+    expect_fen(&pos, "4k3/8/2Q5/8/2P1PN2/8/8/3RK3 w - - 0 1 3,0 bonus1" CARDS);
     board_free(&pos);
 }
 
 static void test_ultra_every_action_must_leave_the_king_safe(void **state) {
     (void)state;
     /* white is in check from the bishop on b4: a bonus capture elsewhere does not answer it */
-    expect_moves("k7/8/8/3n4/1bP1PN2/8/8/4K3 w - - 0 1 0,0 bonus1", "bonus:", "");
+    expect_moves("k7/8/8/3n4/1bP1PN2/8/8/4K3 w - - 0 1 0,0 bonus1" CARDS, "bonus:", "");
     /* after the normal move the pass is the only way on, and it is legal (no check) */
-    expect_moves("k7/8/8/8/8/8/8/4K3 w - - 0 1 0,0 bonus2", "", "pass");
+    expect_moves("k7/8/8/8/8/8/8/4K3 w - - 0 1 0,0 bonus2" CARDS, "", "pass");
 }
 
 static void test_ultra_out_of_ammo_loses(void **state) {
@@ -274,14 +366,16 @@ static void test_ultra_out_of_ammo_loses(void **state) {
     board_init(&pos, ultra);
     GameResult r;
     /* stalemate in FIDE: a loss here */
-    set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 0,0 bonus1");
+    set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 0,0 bonus1" CARDS);
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
     /* checkmate */
-    set_fen(&pos, "7k/6pp/8/8/8/8/8/R6K w - - 0 1 0,0 bonus1");
+    set_fen(&pos, "7k/6pp/8/8/8/8/8/R6K w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "a1a8");
+    play(&pos, "pay:9>w");
     play(&pos, "pass");
+    play(&pos, "take:w");
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
@@ -293,11 +387,13 @@ static void test_ultra_nmove_counts_turns(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, "4k3/8/8/8/8/8/8/4K2R w - - 98 1 0,0 bonus1");
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K2R w - - 98 1 0,0 bonus1" CARDS);
     play(&pos, "h1h2");
-    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 w - - 98 1 0,0 bonus2");
+    play(&pos, "pay:9>w");
+    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 w - - 98 1 0,0 bonus2 1.9/1/9.9/9.9.9");
     play(&pos, "pass");
-    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 b - - 99 1 0,0 bonus1");
+    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 b - - 99 1 0,0 drawing 1.9/1/9.9/9.9.9");
+    play(&pos, "take:b");
     play(&pos, "e8d8");
     play(&pos, "pass");
     GameResult r;
@@ -310,8 +406,11 @@ static void test_ultra_nmove_counts_turns(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ultra_turn_is_bonus_normal_bonus_pass),
+        cmocka_unit_test(test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass),
+        cmocka_unit_test(test_ultra_king_moves_and_castling_are_free),
         cmocka_unit_test(test_ultra_perft_counts_every_action),
+        cmocka_unit_test(test_ultra_ceasefire_when_both_decks_are_empty),
+        cmocka_unit_test(test_ultra_out_of_ammo_without_cards),
         cmocka_unit_test(test_ultra_en_passant_survives_the_movers_pass),
         cmocka_unit_test(test_ultra_captures_give_experience),
         cmocka_unit_test(test_ultra_level_up_paths_and_costs),
