@@ -102,6 +102,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_PER_PLAYER "'per-player'"
 %token KW_PHASE "'phase'"
 %token KW_PILE "'pile'"
+%token KW_MINEFIELD "'minefield'"
+%token KW_PRELUDE "'prelude'"
 %token KW_SORTED "'sorted'"
 %token KW_PAY "'pay'"
 %token KW_KIND "'kind'"
@@ -320,9 +322,29 @@ item
     | KW_DRAW IDENT KW_FROM IDENT KW_TO IDENT
         {
             $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            $$->num[0] = 1;
             ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
             ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
         }
+    | KW_DRAW IDENT INT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            $$->num[0] = $3;
+            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
+            ast_add($$, parse_text_node(AST_NAME, L(@7), $7));
+        }
+    | KW_DRAW IDENT INT KW_FROM IDENT IDENT KW_TO IDENT
+        {
+            /* "from own PILE": the mover's own pile only */
+            $$ = parse_text2_node(AST_CARD_RULE, L(@$), $2, $5);
+            $$->num[0] = $3;
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+            ast_add($$, parse_text_node(AST_NAME, L(@8), $8));
+        }
+    | KW_MINEFIELD IDENT INT KW_BY IDENT
+        { $$ = parse_text2_node(AST_MINEFIELD, L(@$), $2, $5); $$->num[0] = $3; }
+    | KW_PRELUDE IDENT IDENT INT
+        { $$ = parse_text2_node(AST_PRELUDE, L(@$), $2, $3); $$->num[0] = $4; }
     | KW_PAY IDENT KW_FROM IDENT KW_TO IDENT
         {
             $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);

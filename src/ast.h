@@ -48,7 +48,10 @@
  *   PHASE       text = name, kids = NAME move kinds; sub = 0: text2 = limit word (once, any),
  *               sub = 1: at most num[0] moves
  *   PILE        text = name, sub = 1 per-player | 2 sorted, kids = VALUE cards (bottom first)
- *   CARD_RULE   text = move kind, sub = 0 draw / 1 pay, kids = [NAME from pile, NAME to pile]
+ *   CARD_RULE   text = move kind, sub = 0 draw / 1 pay, kids = [NAME from pile, NAME to pile],
+ *               num[0] = cards a draw takes, text2 = "own" (draw from the mover's own) or NULL
+ *   MINEFIELD   text = zone, text2 = move kind that marks mines, num[0] = mines per player
+ *   PRELUDE     text = player, text2 = move kind, num[0] = moves
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
@@ -100,7 +103,7 @@ typedef enum AstKind {
     AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,

@@ -29,6 +29,9 @@ static uint64_t pile_key(const Position *pos, int slot) {
     return k;
 }
 
+static inline uint64_t tile_key(int cell, uint8_t tile) { return tile ? counter_key(0x7400 + cell, tile) : 0; }
+static inline uint64_t prelude_key(const Position *pos) { return counter_key(0x7500 + pos->prelude, pos->prelude_moves); }
+
 static inline uint64_t debt_key(const Position *pos) { return pos->debt ? counter_key(0x7300, pos->debt) : 0; }
 
 /* Takes a card of the given value from a pile: its top (a stack), or one of that value (a
@@ -127,6 +130,13 @@ void board_clear(Position *pos) {
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->debt = 0;
+    pos->prelude = pos->prelude_moves = 0;
+    pos->tiles_off = false;
+    memset(pos->tiles, 0, sizeof pos->tiles);
+    if (v && v->minefield_zone)
+        for (int p = 0; p < v->nplayers; p++)
+            for (int c = 0; c < v->ncells; c++)
+                if (zone_has(&v->zones[v->minefield_zone - 1], p, (Cell)c)) pos->tiles[c] = (uint8_t)(p + 1);
     memset(pos->pile_len, 0, sizeof pos->pile_len);
     for (int i = 0; v && i < v->npiles; i++) {
         const PileDef *p = &v->piles[i];
@@ -157,6 +167,9 @@ uint64_t board_compute_key(const Position *pos) {
     if (v->nphases) k ^= phase_key(pos);
     for (int i = 0; i < v->npile_slots; i++) k ^= pile_key(pos, i);
     k ^= debt_key(pos);
+    if (v->minefield_zone)
+        for (int c = 0; c < v->ncells; c++) k ^= tile_key(c, pos->tiles[c]);
+    if (v->nprelude) k ^= prelude_key(pos);
     return k;
 }
 
@@ -239,6 +252,36 @@ void board_cells_revert(Position *pos, const CellJournal *cj) {
     revert_cells(pos, cj->entries, cj->n);
 }
 
+/* Writes a tile, keeping the hash and the move's undo list. */
+static void set_tile(Position *pos, Undo *u, Cell c, uint8_t tile) {
+    if (u->ntiles >= (int)ARRAY_LEN(u->tile_cell)) return;
+    u->tile_cell[u->ntiles] = c;
+    u->tile_old[u->ntiles++] = pos->tiles[c];
+    pos->key ^= tile_key(c, pos->tiles[c]) ^ tile_key(c, tile);
+    pos->tiles[c] = tile;
+}
+
+/* A minefield: a piece that lands on a tile lifts it, and so does a move on the cells it
+ * passes and marks for en passant (a double step). An enemy mine under a piece that is not
+ * mine-proof destroys it (no capture). */
+static void step_on_tiles(Position *pos, const Move *m, Undo *u, int *nj, CellOutcome *co) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_EP && pos->tiles[e->a]) set_tile(pos, u, e->a, 0);
+        if (e->kind != FX_MOVE || e->a == e->b || !pos->tiles[e->b]) continue;
+        uint8_t tile = pos->tiles[e->b];
+        set_tile(pos, u, e->b, 0);
+        Piece p = pos->cell[e->b];
+        if (!p || !(tile & TILE_MINE) || TILE_OWNER(tile) == pos->controller[PIECE_OWNER(p)] ||
+            v->types[PIECE_TYPE(p)].mine_proof)
+            continue;
+        write_journaled(pos, u->journal, nj, e->b, 0, true);
+        u->exploded = true;
+        co->resets = true;
+    }
+}
+
 /* Worth of the enemy pieces m takes (read before m is applied; a capture reward). */
 static int captured_worth(const Position *pos, const Move *m, int mover) {
     const Variant *v = pos->v;
@@ -318,6 +361,10 @@ bool board_make(Position *pos, const Move *m) {
     u->phase_moves = pos->phase_moves;
     u->ep_fresh = pos->ep_fresh;
     u->turn_reset = pos->turn_reset;
+    u->prelude = pos->prelude;
+    u->prelude_moves = pos->prelude_moves;
+    u->ntiles = 0;
+    u->exploded = false;
     if (v->npiles) {
         u->debt = pos->debt;
         memcpy(u->pile_len, pos->pile_len, sizeof u->pile_len);
@@ -339,6 +386,8 @@ bool board_make(Position *pos, const Move *m) {
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
+        step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;
     int nep = 0;
     for (int i = 0; i < m->nfx; i++) {
@@ -366,6 +415,9 @@ bool board_make(Position *pos, const Move *m) {
             pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
             break;
         }
+        case FX_MARK:
+            set_tile(pos, u, e->a, (uint8_t)(pos->tiles[e->a] | TILE_MINE));
+            break;
         case FX_DEBT:
             pos->key ^= debt_key(pos);
             pos->debt = (uint8_t)e->piece;
@@ -394,7 +446,15 @@ bool board_make(Position *pos, const Move *m) {
         pos->rights &= co.keep;
     }
     bool turn_ends = true;
-    if (!phased) {
+    if (v->nprelude) pos->key ^= prelude_key(pos);
+    if (pos->prelude < v->nprelude) {
+        /* a set-up step: the game's first turn starts after the last one */
+        if (++pos->prelude_moves >= v->prelude[pos->prelude].moves) {
+            pos->prelude++;
+            pos->prelude_moves = 0;
+        }
+        turn_ends = false;
+    } else if (!phased) {
         pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
         turn_ends = !pos->debt; /* a move that owes a payment: the payment ends the turn */
     } else {
@@ -432,6 +492,7 @@ bool board_make(Position *pos, const Move *m) {
         pos->key ^= v->zobrist_side[pos->turn];
     }
     if (phased) pos->key ^= phase_key(pos);
+    if (v->nprelude) pos->key ^= prelude_key(pos);
     pos->ply++;
     return true;
 }
@@ -440,6 +501,9 @@ void board_unmake(Position *pos) {
     ASSERT(pos->ply > 0, "unmake needs a move to undo");
     Undo *u = &pos->history[--pos->ply];
     revert_cells(pos, u->journal, u->njournal);
+    for (int k = u->ntiles - 1; k >= 0; k--) pos->tiles[u->tile_cell[k]] = u->tile_old[k];
+    pos->prelude = u->prelude;
+    pos->prelude_moves = u->prelude_moves;
     pos->key = u->key;
     pos->rights = u->rights;
     memcpy(pos->ep, u->ep, sizeof pos->ep);

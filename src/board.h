@@ -26,6 +26,7 @@ typedef enum EffectKind {
     FX_CARD,        /* the card `piece` leaves pile a (its top, or one of that value from a
                      * sorted pile) for pile b (its top, or in order in a sorted pile) */
     FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
+    FX_MARK,        /* the mover's tile on a becomes a mine */
 } EffectKind;
 
 typedef struct Effect {
@@ -38,7 +39,7 @@ typedef struct Effect {
 /* MOVE_ELIMINATION marks the move the game plays itself when a player is defeated (not typed,
  * not saved: replaying the moves before it brings it back). */
 /* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
-enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32, MOVE_CARDS = 64 };
+enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32, MOVE_CARDS = 64, MOVE_TILE = 128 };
 
 typedef struct Move {
     Cell from, to;           /* what notation shows: the main piece's origin and destination */
@@ -75,6 +76,11 @@ typedef struct Undo {
     uint8_t controller[MAX_OWNERS];
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
     uint8_t debt;
+    uint8_t prelude, prelude_moves;
+    uint8_t ntiles;          /* tiles this move changed, and their old values */
+    Cell tile_cell[MAX_EP_CELLS + 2];
+    uint8_t tile_old[MAX_EP_CELLS + 2];
+    bool exploded;           /* a mine removed the moving piece */
     JournalEntry journal[MAX_JOURNAL];
     /* (last: only games with piles write them) */
     uint8_t pile_len[MAX_PILE_SLOTS];
@@ -101,14 +107,21 @@ typedef struct Position {
      * and whether this turn reset the n-move count (which then counts turns). */
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
     uint8_t debt;            /* a payment owed (games with piles) */
+    uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */
+    bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
+    /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
+    uint8_t tiles[MAX_CELLS];
     /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first. */
     uint8_t pile_len[MAX_PILE_SLOTS];
     uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;
+
+#define TILE_OWNER(t) ((int)((t) & 7) - 1)
+#define TILE_MINE 0x80
 
 /* Allocates the history; the board is empty until fen_read/board_set_start. */
 void board_init(Position *pos, const Variant *v);
@@ -122,7 +135,10 @@ static inline bool board_hostile(const Position *pos, int a, int b) { return pos
 /* Does owner o still take part (its controlling player is in the game)? */
 static inline bool board_active(const Position *pos, int o) { return (pos->alive >> pos->controller[o]) & 1; }
 /* The player to move. */
-static inline int board_mover(const Position *pos) { return pos->v->turn_order[pos->turn]; }
+static inline int board_mover(const Position *pos) {
+    if (unlikely(pos->prelude < pos->v->nprelude)) return pos->v->prelude[pos->prelude].player;
+    return pos->v->turn_order[pos->turn];
+}
 /* Only the cells a move writes, for a quick look at the position after it (the legality
  * test): no hash, no clocks, no turn. Revert before anything else touches the position. */
 typedef struct CellJournal {

@@ -252,6 +252,64 @@ static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) 
     return true;
 }
 
+/* The tiles of a minefield, as the board: ranks from the top separated by '/', boards by
+ * '|', a number counts cells without a tile; the first player's tiles 'T' (blank) and 'M'
+ * (mine), the second's 't' and 'm'. */
+static const char tile_chars[] = "TMtm";
+
+static bool read_tiles(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    memset(tmp->tiles, 0, sizeof tmp->tiles);
+    const char *p = field;
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b > 0 && *p++ != '|') return fail(err, cap, "bad tiles '%s' (expected '|' between boards)", field);
+        for (int y = bd->height - 1; y >= 0; y--) {
+            for (int x = 0; x < bd->width;) {
+                if (bd->at[y][x] == NO_CELL) { x++; continue; }
+                if (isdigit((unsigned char)*p)) {
+                    long run = strtol(p, (char **)&p, 10);
+                    if (run < 1 || x + run > bd->width) return fail(err, cap, "bad tiles '%s' (a rank is too long)", field);
+                    x += (int)run;
+                    continue;
+                }
+                const char *t = *p ? strchr(tile_chars, *p) : NULL;
+                if (!t) return fail(err, cap, "bad tiles '%s' (expected T, M, t, m or a number)", field);
+                int k = (int)(t - tile_chars);
+                tmp->tiles[bd->at[y][x]] = (uint8_t)((k / 2 + 1) | (k % 2 ? TILE_MINE : 0));
+                p++;
+                x++;
+            }
+            if (y > 0 && *p++ != '/') return fail(err, cap, "bad tiles '%s' (expected '/' between ranks)", field);
+        }
+    }
+    if (*p) return fail(err, cap, "bad tiles '%s' (too long)", field);
+    return true;
+}
+
+/* "-" when the set-up is over; "N" or "N:M" (step N, counted from 1; M moves made in it). */
+static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    if (!strcmp(field, "-")) {
+        tmp->prelude = (uint8_t)v->nprelude;
+        tmp->prelude_moves = 0;
+        return true;
+    }
+    char *end;
+    long step = strtol(field, &end, 10), moves = 0;
+    if (*end == ':') {
+        char *end2;
+        moves = strtol(end + 1, &end2, 10);
+        if (end2 == end + 1) end = end2 - 1;
+        end = end2;
+    }
+    if (end == field || *end || step < 1 || step > v->nprelude || moves < 0 || moves >= v->prelude[step - 1].moves)
+        return fail(err, cap, "bad prelude step '%s' (expected - or 1..%d)", field, v->nprelude);
+    tmp->prelude = (uint8_t)(step - 1);
+    tmp->prelude_moves = (uint8_t)moves;
+    return true;
+}
+
 /* "NAME" or "NAME:N" (N moves made in the phase). */
 static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
@@ -278,12 +336,13 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     memset(tmp, 0, sizeof *tmp);
     tmp->v = v;
     board_clear(tmp);
+    tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
     char *copy = xstrdup(text);
-    char *f[10];
-    int n = split(copy, f, 9);
+    char *f[12];
+    int n = split(copy, f, 11);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 9) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    else if (n > 11) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
@@ -321,6 +380,8 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
         }
         case FEN_PHASE: ok = read_phase(tmp, field, err, cap); break;
         case FEN_PILES: ok = read_piles(tmp, field, err, cap); break;
+        case FEN_TILES: ok = read_tiles(tmp, field, err, cap); break;
+        case FEN_PRELUDE: ok = read_prelude(tmp, field, err, cap); break;
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
@@ -356,6 +417,29 @@ static void put(char *buf, size_t cap, size_t *at, const char *s) {
     memcpy(buf + *at, s, n);
     *at += n;
     buf[*at] = 0;
+}
+
+static void write_tiles(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[16];
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b > 0) put(buf, cap, at, "|");
+        for (int y = bd->height - 1; y >= 0; y--) {
+            int run = 0;
+            for (int x = 0; x < bd->width; x++) {
+                Cell c = bd->at[y][x];
+                if (c == NO_CELL) continue;
+                uint8_t t = pos->tiles[c];
+                if (!t || TILE_OWNER(t) > 1) { run++; continue; }
+                if (run) { snprintf(tmp, sizeof tmp, "%d", run); put(buf, cap, at, tmp); run = 0; }
+                snprintf(tmp, sizeof tmp, "%c", tile_chars[TILE_OWNER(t) * 2 + ((t & TILE_MINE) ? 1 : 0)]);
+                put(buf, cap, at, tmp);
+            }
+            if (run) { snprintf(tmp, sizeof tmp, "%d", run); put(buf, cap, at, tmp); }
+            if (y > 0) put(buf, cap, at, "/");
+        }
+    }
 }
 
 void fen_write(const Position *pos, char *buf, size_t cap) {
@@ -424,6 +508,13 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
                 put(buf, cap, &at, tmp);
             }
             if (!v->ncounter_slots) put(buf, cap, &at, "-");
+            break;
+        case FEN_TILES: write_tiles(pos, buf, cap, &at); break;
+        case FEN_PRELUDE:
+            if (pos->prelude >= v->nprelude) snprintf(tmp, sizeof tmp, "-");
+            else if (pos->prelude_moves) snprintf(tmp, sizeof tmp, "%d:%d", pos->prelude + 1, pos->prelude_moves);
+            else snprintf(tmp, sizeof tmp, "%d", pos->prelude + 1);
+            put(buf, cap, &at, tmp);
             break;
         case FEN_PILES:
             for (int slot = 0; slot < v->npile_slots; slot++) {

@@ -165,13 +165,23 @@ void gameend_check(Position *pos, GameResult *out) {
             return;
         }
     }
-    if (v->empty_pile && !pos->debt && pos->phase == 0 && pos->phase_moves == 0) {
+    if (v->empty_pile && !pos->debt && pos->phase == 0 && pos->phase_moves == 0 && pos->prelude >= v->nprelude) {
         /* every pile of that kind empty at the start of a turn */
         const PileDef *p = &v->piles[v->empty_pile - 1];
         bool empty = true;
         for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++) empty = empty && !pos->pile_len[p->slot + k];
         if (empty) {
             result_for(pos, v->on_empty, "piles empty", out);
+            return;
+        }
+    }
+    if (v->nplayers == 2 && v->has_royal) {
+        /* an exposed royal piece was captured (two players: the capturer wins) */
+        int lost = gameend_royal_lost(pos);
+        if (lost >= 0) {
+            out->over = true;
+            out->winner = other_alive(pos, lost);
+            out->reason = "royal captured";
             return;
         }
     }

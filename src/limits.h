@@ -23,6 +23,7 @@
 #define MAX_PILE_SLOTS      8     /* piles in a position (a per-player pile takes one per player) */
 #define MAX_PILE_CARDS     16     /* cards in one pile */
 #define MAX_CARD_RULES      4     /* draw and pay rules */
+#define MAX_PRELUDE        16     /* set-up steps before the first turn */
 #define MAX_PROMO_SETS     16
 #define MAX_TYPESETS       64     /* distinct piece-type sets used by capture opcodes */
 #define MAX_PATTERNS       24

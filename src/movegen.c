@@ -248,18 +248,54 @@ static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
         const PileDef *from = &v->piles[cr->from], *to = &v->piles[cr->to];
         for (int k = 0; k < pile_slots(v, from); k++) {
             int slot = from->slot + k, n = pos->pile_len[slot];
-            if (!n) continue;
-            if (out->count >= MAX_MOVES) return fault_full(fault);
-            Move *m = &out->moves[out->count++];
-            memset(m, 0, sizeof *m);
-            m->promo = NO_TYPE;
-            m->flags = MOVE_CARDS;
-            m->kind = cr->kind;
-            m->nfx = 1;
-            m->fx[0] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)own_slot(to, mover), .piece = pos->piles[slot][n - 1]};
+            if (n < cr->count || (cr->own && slot != own_slot(from, mover))) continue;
+            /* from a stack its top cards; from a sorted pile any card (one move per value) */
+            for (int i = n - 1; i >= (from->sorted ? 0 : n - 1); i--) {
+                if (from->sorted && i + 1 < n && pos->piles[slot][i] == pos->piles[slot][i + 1]) continue;
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *m = &out->moves[out->count++];
+                memset(m, 0, sizeof *m);
+                m->promo = NO_TYPE;
+                m->flags = MOVE_CARDS;
+                m->kind = cr->kind;
+                for (int c = 0; c < cr->count && c < MAX_EFFECTS; c++)
+                    m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)own_slot(to, mover),
+                                               .piece = pos->piles[slot][from->sorted ? i : n - 1 - c]};
+            }
         }
     }
     return true;
+}
+
+/* A minefield's set-up: the mover marks one of its tiles as a mine, in ascending cell order
+ * (so each set of mines is reached one way), until it has the game's number of mines. */
+static bool add_mine_marks(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), marked = 0, last = -1;
+    for (int c = 0; c < v->ncells; c++)
+        if (pos->tiles[c] && TILE_OWNER(pos->tiles[c]) == mover && (pos->tiles[c] & TILE_MINE)) marked++, last = c;
+    if (marked >= v->mines) return true;
+    for (int c = last + 1; c < v->ncells; c++) {
+        if (!pos->tiles[c] || TILE_OWNER(pos->tiles[c]) != mover) continue;
+        if (out->count >= MAX_MOVES) return fault_full(fault);
+        Move *m = &out->moves[out->count++];
+        memset(m, 0, sizeof *m);
+        m->from = m->to = (Cell)c;
+        m->promo = NO_TYPE;
+        m->flags = MOVE_TILE;
+        m->kind = (uint8_t)v->mine_kind;
+        m->nfx = 1;
+        m->fx[0] = (Effect){.kind = FX_MARK, .a = (Cell)c};
+    }
+    return true;
+}
+
+/* A set-up step: only its kind of move. */
+static void filter_prelude(const Position *pos, MoveList *out) {
+    int kind = pos->v->prelude[pos->prelude].kind, n = 0;
+    for (int i = 0; i < out->count; i++)
+        if (out->moves[i].kind == kind) out->moves[n++] = out->moves[i];
+    out->count = n;
 }
 
 /* The pay rules: a move of a paid kind by a piece of worth W stays only when the mover's
@@ -343,6 +379,11 @@ bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
         if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
+    if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
+    if (unlikely(pos->prelude < pos->v->nprelude)) {
+        filter_prelude(pos, out);
+        return true;
+    }
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     if (unlikely(pos->v->npays)) require_payment(pos, out);
     return true;
@@ -602,9 +643,22 @@ bool movegen_is_legal(Position *pos, const Move *m) {
         board_cells_revert(pos, &cj);
         return ok;
     }
-    if (!board_make(pos, m)) return false;
+    /* the test is made as if the moving piece arrives: a hidden mine does not count */
+    pos->tiles_off = true;
+    bool made = board_make(pos, m);
+    pos->tiles_off = false;
+    if (!made) return false;
     bool ok = !movegen_in_check(pos, mover);
     board_unmake(pos);
+    return ok;
+}
+
+bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
+    if (!movegen_tests_royal(pos->v, m)) return true;
+    if (!pos->v->minefield_zone || !pos->ply || !pos->history[pos->ply - 1].exploded) return !movegen_in_check(pos, mover);
+    board_unmake(pos);
+    bool ok = movegen_is_legal(pos, m);
+    board_make(pos, m);
     return ok;
 }
 

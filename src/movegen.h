@@ -39,9 +39,12 @@ bool movegen_stalemate_pass(Position *pos, Move *m);
 /* Does m's legality depend on the mover's royal pieces afterwards? Not for moves that only
  * move cards, nor for the pass that ends a turn of phases (the turn's moves were tested). */
 static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
-    return v->forbid_royal_capture && !(m->flags & MOVE_CARDS) && !(v->nphases && (m->flags & MOVE_PASS));
+    return v->forbid_royal_capture && !(m->flags & (MOVE_CARDS | MOVE_TILE)) && !(v->nphases && (m->flags & MOVE_PASS));
 }
-/* Legal after making m? (make, test, unmake). */
+/* Legal after making m? (make, test, unmake). The test is made as if the moving piece
+ * arrived: a hidden mine that destroys it does not make the move legal or illegal. */
 bool movegen_is_legal(Position *pos, const Move *m);
+/* The same for m, just made by `mover` (the last move of pos). */
+bool movegen_made_is_legal(Position *pos, const Move *m, int mover);
 
 #endif

@@ -35,7 +35,13 @@ static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, si
     bool payment = false;
     for (int i = 0; i < m->nfx; i++) payment = payment || m->fx[i].kind == FX_DEBT;
     if (!payment) {
-        snprintf(buf + at, cap - at, "%s", m->nfx ? pile_label(v, m->fx[0].a) : "?");
+        /* from a stack: whose; from a sorted pile (any card may be taken): which card */
+        const PileDef *from = NULL;
+        for (int i = 0; m->nfx && i < v->npiles; i++)
+            if (m->fx[0].a >= v->piles[i].slot && m->fx[0].a < v->piles[i].slot + (v->piles[i].per_player ? v->nplayers : 1))
+                from = &v->piles[i];
+        if (from && from->sorted) snprintf(buf + at, cap - at, "%d", m->fx[0].piece);
+        else snprintf(buf + at, cap - at, "%s", m->nfx ? pile_label(v, m->fx[0].a) : "?");
         return;
     }
     at += (size_t)snprintf(buf + at, cap - at, "pay:");
@@ -56,6 +62,10 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     size_t at = kind_prefix(v, m, buf, cap);
     if (m->flags & MOVE_CARDS) {
         card_move(v, m, buf, cap, at);
+        return;
+    }
+    if (m->flags & MOVE_TILE) {
+        snprintf(buf + at, cap - at, "%s", v->cells[m->to].name);
         return;
     }
     char promo[4] = "";
@@ -170,7 +180,7 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
 }
 
 void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
-    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS)) {
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) {
         notation_move(pos->v, m, buf, cap);
         return;
     }
@@ -189,7 +199,7 @@ void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf,
 /* Every spelling of m that the parser accepts, tested against text. */
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
-    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS)) return false; /* (coordinate notation only) */
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) return false; /* (coordinate notation only) */
     char prefix[24];
     size_t plen = kind_prefix(v, m, prefix, sizeof prefix);
     if (strncmp(text, prefix, plen)) return false;

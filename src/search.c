@@ -201,7 +201,7 @@ static bool make_legal(Searcher *s, const Move *m) {
     Position *pos = &s->pos;
     int mover = board_mover(pos);
     if (!board_make(pos, m)) return false;
-    if (movegen_tests_royal(s->v, m) && movegen_in_check(pos, mover)) {
+    if (!movegen_made_is_legal(pos, m, mover)) {
         board_unmake(pos);
         return false;
     }
@@ -287,7 +287,8 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
 /* The game's verdict where it can change without a move being tried: a captured royal piece
  * with more than two players. Returns true with *score when the node is settled. */
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
-    if (s->v->nplayers <= 2 || gameend_royal_lost(&s->pos) < 0) return false;
+    /* (with two players a royal piece can be lost only when a hidden mine exposed it) */
+    if ((s->v->nplayers <= 2 && !s->v->minefield_zone) || gameend_royal_lost(&s->pos) < 0) return false;
     GameResult r;
     gameend_check(&s->pos, &r);
     if (r.over) *score = outcome_score(s, &r, ply);

@@ -577,7 +577,8 @@ static void piece_attributes(Sema *s, int t) {
             if (!strcmp(it->text, "royal")) pt->royal = true;
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
             else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove or freezes)", it->text);
+            else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes or mine-proof)", it->text);
             break;
         default: break;
         }
@@ -591,12 +592,12 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "phase", "piles"};
+static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "phase", "piles", "tiles", "prelude"};
 
 int sema_kind(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->nkinds; i++)
         if (!strcmp(s->v->kind_names[i], name)) return i;
-    diag_error(s->sink, loc, "unknown move kind '%s' (a phase names the kinds it allows)", name);
+    diag_error(s->sink, loc, "unknown move kind '%s' (a phase or a prelude step names it)", name);
     return -1;
 }
 
@@ -657,9 +658,31 @@ static void declare_card_rule(Sema *s, const Ast *n) {
         diag_error(s->sink, n->kids[1]->loc, "a payment goes to another pile than the one it is paid from");
         return;
     }
+    if (!n->sub && (n->num[0] < 1 || n->num[0] > MAX_EFFECTS)) {
+        diag_error(s->sink, n->loc, "card count %ld is out of range (1..%d)", n->num[0], MAX_EFFECTS);
+        return;
+    }
+    if (n->text2 && strcmp(n->text2, "own")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown word '%s' (expected own or a pile)", n->text2);
+        return;
+    }
     CardRule *cr = n->sub ? &v->pays[*count] : &v->draws[*count];
-    *cr = (CardRule){.kind = (uint8_t)kind, .from = (uint8_t)from, .to = (uint8_t)to};
+    *cr = (CardRule){.kind = (uint8_t)kind, .from = (uint8_t)from, .to = (uint8_t)to, .count = (uint8_t)(n->sub ? 1 : n->num[0]),
+                     .own = n->text2 != NULL};
     (*count)++;
+}
+
+/* The move kind NAME, declared by naming it (in a phase or a prelude step). */
+static int name_kind(Sema *s, const char *name, SrcLoc loc) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->nkinds; i++)
+        if (!strcmp(v->kind_names[i], name)) return i;
+    if (v->nkinds >= MAX_MOVE_KINDS) {
+        diag_error(s->sink, loc, "too many move kinds (limit is %d)", MAX_MOVE_KINDS);
+        return -1;
+    }
+    copy_name(v->kind_names[v->nkinds], sizeof v->kind_names[0], name);
+    return v->nkinds++;
 }
 
 /* A phase of the turn; the move kinds it names are declared by naming them. */
@@ -690,21 +713,49 @@ static void declare_phase(Sema *s, const Ast *n) {
         return;
     }
     for (int k = 0; k < n->nkids; k++) {
-        const char *name = n->kids[k]->text;
-        int kind = -1;
-        for (int i = 0; i < v->nkinds; i++)
-            if (!strcmp(v->kind_names[i], name)) kind = i;
-        if (kind < 0) {
-            if (v->nkinds >= MAX_MOVE_KINDS) {
-                diag_error(s->sink, n->kids[k]->loc, "too many move kinds (limit is %d)", MAX_MOVE_KINDS);
-                continue;
-            }
-            kind = v->nkinds++;
-            copy_name(v->kind_names[kind], sizeof v->kind_names[kind], name);
-        }
-        ph->kinds |= 1u << kind;
+        int kind = name_kind(s, n->kids[k]->text, n->kids[k]->loc);
+        if (kind >= 0) ph->kinds |= 1u << kind;
     }
     v->nphases++;
+}
+
+/* A set-up step: PLAYER makes N moves of KIND (a kind named here exists). */
+static void declare_prelude(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->nprelude >= MAX_PRELUDE) {
+        diag_error(s->sink, n->loc, "too many prelude steps (limit is %d)", MAX_PRELUDE);
+        return;
+    }
+    int player = sema_player(s, n->text, sema_word_loc(s, n->loc, n->text));
+    int kind = name_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
+    if (player < 0 || kind < 0) return;
+    if (n->num[0] < 1 || n->num[0] > 100) {
+        diag_error(s->sink, n->loc, "move count %ld is out of range (1..100)", n->num[0]);
+        return;
+    }
+    v->prelude[v->nprelude++] = (PreludeStep){.player = (uint8_t)player, .kind = (uint8_t)kind, .moves = (uint8_t)n->num[0]};
+}
+
+static void declare_minefield(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->minefield_zone) {
+        diag_error(s->sink, n->loc, "a game has one minefield");
+        return;
+    }
+    if (v->nplayers != 2) {
+        diag_error(s->sink, n->loc, "a minefield needs two players");
+        return;
+    }
+    int z = sema_zone(s, n->text, sema_word_loc(s, n->loc, n->text));
+    int kind = sema_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
+    if (z < 0 || kind < 0) return;
+    if (n->num[0] < 0 || n->num[0] > MAX_CELLS) {
+        diag_error(s->sink, n->loc, "mine count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+        return;
+    }
+    v->minefield_zone = z + 1;
+    v->mines = (int)n->num[0];
+    v->mine_kind = kind;
 }
 
 static void declare_extra_capture(Sema *s, const Ast *n) {
@@ -771,7 +822,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         for (int i = 0; i < FEN__COUNT; i++)
             if (!strcmp(tok, fen_field_names[i])) f = i;
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, phase or piles)", tok);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, phase, piles, tiles or prelude)", tok);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -1050,8 +1101,14 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         if (items->kids[i]->kind == AST_PHASE) declare_phase(s, items->kids[i]);
     if (v->nphases) v->fen_fields[v->nfen_fields++] = FEN_PHASE;
     for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_PRELUDE) declare_prelude(s, items->kids[i]);
+    for (int i = 0; i < items->nkids; i++)
         if (items->kids[i]->kind == AST_PILE) declare_pile(s, items->kids[i]);
     if (v->npiles) v->fen_fields[v->nfen_fields++] = FEN_PILES;
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_MINEFIELD) declare_minefield(s, items->kids[i]);
+    if (v->minefield_zone) v->fen_fields[v->nfen_fields++] = FEN_TILES;
+    if (v->nprelude) v->fen_fields[v->nfen_fields++] = FEN_PRELUDE;
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;

@@ -86,6 +86,7 @@ typedef struct PieceType {
     int worth;               /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
     bool resets_nmove;
+    bool mine_proof;         /* never set off an enemy mine (it only clears the tile) */
     bool sets_ep;            /* some move of this type makes en-passant cells */
     /* Attacks fully described by atk[] rays for every owner: attack tests need no program. */
     bool fast_attack;
@@ -173,7 +174,14 @@ typedef struct PileDef {
  * highest first, as the next move. */
 typedef struct CardRule {
     uint8_t kind, from, to;  /* move kind, pile indexes */
+    uint8_t count;           /* draw: cards taken at once, from one pile */
+    bool own;                /* draw: only from the mover's own pile */
 } CardRule;
+
+/* One set-up step before the first turn: PLAYER makes `moves` moves of `kind`. */
+typedef struct PreludeStep {
+    uint8_t player, kind, moves;
+} PreludeStep;
 
 typedef struct OptionDef {
     char name[24];
@@ -261,6 +269,12 @@ typedef struct Variant {
     PileDef piles[MAX_PILES];
     int ndraws, npays;
     CardRule draws[MAX_CARD_RULES], pays[MAX_CARD_RULES];
+    int nprelude;
+    PreludeStep prelude[MAX_PRELUDE];
+    /* "minefield ZONE N by KIND": every cell of a player's part of ZONE starts with a tile of
+     * that player; moves of KIND mark N of them as mines (hidden from the other players). */
+    int minefield_zone;               /* zone index + 1, 0 = none */
+    int mines, mine_kind;
     int empty_pile;                   /* pile index + 1 of "end empty PILE", 0 = none */
     ResultKind on_empty;
     int nshuffles;
@@ -277,7 +291,7 @@ typedef struct Variant {
 } Variant;
 
 typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_PHASE, FEN_PILES, FEN__COUNT
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_PHASE, FEN_PILES, FEN_TILES, FEN_PRELUDE, FEN__COUNT
 } FenField;
 
 

@@ -7,9 +7,17 @@
 
 static Variant *ultra;
 
-/* Piles for positions in the middle of a game: one card in each deck (the game goes on), three
- * nines in each hand (any regular move can be paid, with "pay:9>w"). */
-#define CARDS " 1/1/9.9.9/9.9.9"
+/* Piles for positions in the middle of a game: no cards left to arrange, one card in each deck
+ * (the game goes on), three nines in each hand (any regular move can be paid, with
+ * "pay:9>w"); no tiles; the set-up over. */
+#define CARDS " -/-/1/1/9.9.9/9.9.9 8/8/8/8/8/8/8/8 -"
+
+/* The fixed position after the set-up (also the perft position): White's mines on b4 c3 f3
+ * g4, Black's on b5 c6 f6 g5; the decks were arranged 9 5 3 3 1 1 (bottom to top); White
+ * took 1 from its deck, Black 1 1 from its deck, White 3 3 from Black's, Black 1 3 from
+ * White's. */
+#define AFTER_SETUP "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
+                    "-/-/9.5.3/9.5/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -"
 
 static int setup(void **state) {
     (void)state;
@@ -87,33 +95,36 @@ static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, ultra->setup);
+    set_fen(&pos, AFTER_SETUP);
     /* the turn starts with a draw from either deck; nothing else */
     char got[4096];
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "take:b take:w");
     play(&pos, "take:b");
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 bonus1 9.5.3/9/1.3.3.5/1.1.1.3");
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 bonus1 "
+                     "-/-/9.5.3/9/1.3.3.5/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
     /* no bonus move and no pass before the normal move */
     legal_text(&pos, "pass", got, sizeof got);
     assert_string_equal(got, "");
+    /* the double step lifts the tiles of both cells it passes and lands on */
     play(&pos, "e2e4");
     /* the pawn's 1 is owed: the next move pays it, onto either deck, highest card first */
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 9.5.3/9/1.3.3.5/1.1.1.3:1");
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 "
+                     "-/-/9.5.3/9/1.3.3.5/1.1.1.3:1 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "pay:1>b pay:1>w pay:3+1>b pay:3+1>w pay:3+3+1>b pay:3+3+1>w pay:3+3>b pay:3+3>w "
                              "pay:3>b pay:3>w pay:5+1>b pay:5+1>w pay:5+3+1>b pay:5+3+1>w pay:5+3+3+1>b pay:5+3+3+1>w "
                              "pay:5+3+3>b pay:5+3+3>w pay:5+3>b pay:5+3>w pay:5>b pay:5>w");
     play(&pos, "pay:5+1>w");
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 9.5.3.5.1/9/3.3/1.1.1.3");
     /* the normal phase is over: only the pass (no bonus move is possible) */
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "pass");
     play(&pos, "pass");
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 drawing 9.5.3.5.1/9/3.3/1.1.1.3");
+    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 drawing "
+                     "-/-/9.5.3.5.1/9/3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
     /* unmake goes back through the phases */
     for (int i = 0; i < 4; i++) board_unmake(&pos);
-    expect_fen(&pos, ultra->setup);
+    expect_fen(&pos, AFTER_SETUP);
     assert_true(board_is_ok(&pos));
     board_free(&pos);
 }
@@ -123,27 +134,27 @@ static void test_ultra_king_moves_and_castling_are_free(void **state) {
     Position pos;
     board_init(&pos, ultra);
     /* no cards at all: only the king may move (and castle); a pawn costs 1 */
-    set_fen(&pos, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 0 1 0,0 bonus1 1/1/-/-");
+    set_fen(&pos, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 0 1 0,0 bonus1 -/-/1/1/-/- 8/8/8/8/8/8/8/8 -");
     char got[4096];
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "e1c1 e1d1 e1d2 e1f1 e1f2");
     play(&pos, "e1c1");
-    expect_fen(&pos, "4k3/8/8/8/8/8/4P3/2KR4 w - - 0 1 0,0 bonus2 1/1/-/-");
+    expect_fen(&pos, "4k3/8/8/8/8/8/4P3/2KR4 w - - 0 1 0,0 bonus2 -/-/1/1/-/- 8/8/8/8/8/8/8/8 -");
     /* a knight (3) needs cards adding up to 3: 1+1 is not enough, 1+1+1 is */
-    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 1/1/1.1/-", "b1", "");
-    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 1/1/1.1.1/-", "b1", "b1a3 b1c3 b1d2");
+    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1/- 8/8/8/8/8/8/8/8 -", "b1", "");
+    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1.1/- 8/8/8/8/8/8/8/8 -", "b1", "b1a3 b1c3 b1d2");
     /* a queen 9, a rook 5, an archbishop 7 */
-    expect_moves("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1 0,0 bonus1 1/1/5.3/-", "a1", "");
-    expect_moves("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 0,0 bonus1 1/1/1.3/-", "a1", "");
-    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 1/1/1.5/-", "a1", "");
-    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 1/1/1.1.5/-", "a1", "a1b2 a1b3 a1c2 a1c3 a1d4 a1e5 a1f6 a1g7 a1h8");
+    expect_moves("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1 0,0 bonus1 -/-/1/1/5.3/- 8/8/8/8/8/8/8/8 -", "a1", "");
+    expect_moves("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.3/- 8/8/8/8/8/8/8/8 -", "a1", "");
+    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.5/- 8/8/8/8/8/8/8/8 -", "a1", "");
+    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1.5/- 8/8/8/8/8/8/8/8 -", "a1", "a1b2 a1b3 a1c2 a1c3 a1d4 a1e5 a1f6 a1g7 a1h8");
     /* paying a knight with 1+1+1: the cards go onto the chosen deck, the last one on top */
-    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 9/5/1.1.3/-");
+    set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/9/5/1.1.3/- 8/8/8/8/8/8/8/8 -");
     play(&pos, "b1c3");
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "pay:3+1+1>b pay:3+1+1>w pay:3+1>b pay:3+1>w pay:3>b pay:3>w");
     play(&pos, "pay:3+1>b");
-    expect_fen(&pos, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1 0,0 bonus2 9/5.3.1/1/-");
+    expect_fen(&pos, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1 0,0 bonus2 -/-/9/5.3.1/1/- 8/8/8/8/8/8/8/8 -");
     board_free(&pos);
 }
 
@@ -151,7 +162,7 @@ static void test_ultra_perft_counts_every_action(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, ultra->setup);
+    set_fen(&pos, AFTER_SETUP);
     VmFault f = {0};
     /* a draw from either deck; 20 moves each paid in every way (hand 1 3 3 3 after taking the
      * white 3: 16 pawn moves x 7 card choices x 2 decks + 4 knight moves x 6 x 2 = 272; hand
@@ -169,16 +180,16 @@ static void test_ultra_ceasefire_when_both_decks_are_empty(void **state) {
     Position pos;
     board_init(&pos, ultra);
     GameResult r;
-    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/9/9");
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/-/9/9 8/8/8/8/8/8/8/8 -");
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, -1);
     assert_string_equal(r.reason, "piles empty");
     /* one card left in one deck: the game goes on, and that card is the only draw */
-    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/3/9/9");
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/3/9/9 8/8/8/8/8/8/8/8 -");
     gameend_check(&pos, &r);
     assert_false(r.over);
-    expect_moves("4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/3/9/9", "", "take:b");
+    expect_moves("4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/3/9/9 8/8/8/8/8/8/8/8 -", "", "take:b");
     board_free(&pos);
 }
 
@@ -188,13 +199,13 @@ static void test_ultra_out_of_ammo_without_cards(void **state) {
     board_init(&pos, ultra);
     GameResult r;
     /* the king is walled in by its own pawns and there is no card: no normal move */
-    set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 1/1/-/-");
+    set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 -/-/1/1/-/- 8/8/8/8/8/8/8/8 -");
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 1);
     assert_string_equal(r.reason, "stalemate");
     /* one card: the pawns may move */
-    set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 1/1/1/-");
+    set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 -/-/1/1/1/- 8/8/8/8/8/8/8/8 -");
     gameend_check(&pos, &r);
     assert_false(r.over);
     board_free(&pos);
@@ -204,7 +215,7 @@ static void test_ultra_en_passant_survives_the_movers_pass(void **state) {
     (void)state;
     Position pos;
     board_init(&pos, ultra);
-    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 1/1/9/9");
+    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/8/8/8/8/8/8 -");
     play(&pos, "e2e4");
     play(&pos, "pay:9>w");
     play(&pos, "pass");
@@ -212,11 +223,11 @@ static void test_ultra_en_passant_survives_the_movers_pass(void **state) {
     play(&pos, "f4e3");
     play(&pos, "pay:9>b");
     /* (the cell is cleared when black's turn ends) */
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 1/1.9/-/9");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 -/-/1/1.9/-/9 8/8/8/8/8/8/8/8 -");
     play(&pos, "pass");
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2 0,1 drawing 1/1.9/-/9");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2 0,1 drawing -/-/1/1.9/-/9 8/8/8/8/8/8/8/8 -");
     /* after the opponent's turn ends without taking, the cell is gone */
-    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 1/1/9/9");
+    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/8/8/8/8/8/8 -");
     play(&pos, "e2e4");
     play(&pos, "pay:9>w");
     play(&pos, "pass");
@@ -240,25 +251,25 @@ static void test_ultra_captures_give_experience(void **state) {
     /* a rook takes a knight: 3 for white */
     set_fen(&pos, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "d1d5");
-    expect_fen(&pos, "4k3/8/8/3R4/8/8/8/4K3 w - - 0 1 3,0 bonus2 1/1/9.9.9/9.9.9:5");
+    expect_fen(&pos, "4k3/8/8/3R4/8/8/8/4K3 w - - 0 1 3,0 bonus2 -/-/1/1/9.9.9/9.9.9:5 8/8/8/8/8/8/8/8 -");
     /* en passant gives a pawn's worth to black */
-    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 1/1/9/9");
+    set_fen(&pos, "4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/8/8/8/8/8/8 -");
     play(&pos, "e2e4");
     play(&pos, "pay:9>w");
     play(&pos, "pass");
     play(&pos, "take:w");
     play(&pos, "f4e3");
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 1/1/-/9.9:1");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 -/-/1/1/-/9.9:1 8/8/8/8/8/8/8/8 -");
     /* a queen is worth 9, a levelled-up chancellor 9 and an archbishop 7 */
     set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "c1c5");
-    expect_fen(&pos, "4k3/8/8/2Rca3/8/8/8/3RRK2 w - - 0 1 9,0 bonus2 1/1/9.9.9/9.9.9:5");
+    expect_fen(&pos, "4k3/8/8/2Rca3/8/8/8/3RRK2 w - - 0 1 9,0 bonus2 -/-/1/1/9.9.9/9.9.9:5 8/8/8/8/8/8/8/8 -");
     set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "d1d5");
-    expect_fen(&pos, "4k3/8/8/2qRa3/8/8/8/2R1RK2 w - - 0 1 9,0 bonus2 1/1/9.9.9/9.9.9:5");
+    expect_fen(&pos, "4k3/8/8/2qRa3/8/8/8/2R1RK2 w - - 0 1 9,0 bonus2 -/-/1/1/9.9.9/9.9.9:5 8/8/8/8/8/8/8/8 -");
     set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "e1e5");
-    expect_fen(&pos, "4k3/8/8/2qcR3/8/8/8/2RR1K2 w - - 0 1 7,0 bonus2 1/1/9.9.9/9.9.9:5");
+    expect_fen(&pos, "4k3/8/8/2qcR3/8/8/8/2RR1K2 w - - 0 1 7,0 bonus2 -/-/1/1/9.9.9/9.9.9:5 8/8/8/8/8/8/8/8 -");
     board_free(&pos);
 }
 
@@ -390,9 +401,9 @@ static void test_ultra_nmove_counts_turns(void **state) {
     set_fen(&pos, "4k3/8/8/8/8/8/8/4K2R w - - 98 1 0,0 bonus1" CARDS);
     play(&pos, "h1h2");
     play(&pos, "pay:9>w");
-    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 w - - 98 1 0,0 bonus2 1.9/1/9.9/9.9.9");
+    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 w - - 98 1 0,0 bonus2 -/-/1.9/1/9.9/9.9.9 8/8/8/8/8/8/8/8 -");
     play(&pos, "pass");
-    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 b - - 99 1 0,0 drawing 1.9/1/9.9/9.9.9");
+    expect_fen(&pos, "4k3/8/8/8/8/8/7R/4K3 b - - 99 1 0,0 drawing -/-/1.9/1/9.9/9.9.9 8/8/8/8/8/8/8/8 -");
     play(&pos, "take:b");
     play(&pos, "e8d8");
     play(&pos, "pass");
@@ -401,6 +412,107 @@ static void test_ultra_nmove_counts_turns(void **state) {
     assert_true(r.over);
     assert_int_equal(r.winner, -1);
     assert_string_equal(r.reason, "n-move rule");
+    board_free(&pos);
+}
+
+static void test_ultra_setup_mines_decks_and_draft(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    set_fen(&pos, ultra->setup);
+    char got[4096];
+    /* White marks 4 of its 16 tiles, in ascending order (one way to each set of mines) */
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "place:a3 place:a4 place:b3 place:b4 place:c3 place:c4 place:d3 place:d4 place:e3 place:e4 "
+                             "place:f3 place:f4 place:g3 place:g4 place:h3 place:h4");
+    VmFault f = {0};
+    assert_int_equal(perft(&pos, 4, &f), 1820); /* 16 choose 4 */
+    play(&pos, "place:c3");
+    legal_text(&pos, "place:a3", got, sizeof got);
+    assert_string_equal(got, "");
+    play(&pos, "place:f3");
+    play(&pos, "place:b4");
+    play(&pos, "place:g4");
+    /* then it arranges its deck: any of its cards next, bottom first */
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "arrange:1 arrange:3 arrange:5 arrange:9");
+    const char *white_deck[] = {"arrange:9", "arrange:5", "arrange:3", "arrange:3", "arrange:1", "arrange:1"};
+    for (int i = 0; i < 6; i++) play(&pos, white_deck[i]);
+    /* Black's turn to set up: its own tiles */
+    legal_text(&pos, "place:a5", got, sizeof got);
+    assert_string_equal(got, "place:a5");
+    const char *black[] = {"place:b5", "place:g5", "place:c6", "place:f6", "arrange:9", "arrange:5", "arrange:3",
+                           "arrange:3", "arrange:1", "arrange:1"};
+    for (int i = 0; i < 10; i++) play(&pos, black[i]);
+    /* the draft: White 1, Black 2 from one deck, White 2, Black 2 */
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "take:b take:w");
+    play(&pos, "take:w");
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "take-two:b take-two:w");
+    play(&pos, "take-two:b");
+    play(&pos, "take-two:b");
+    play(&pos, "take-two:w");
+    expect_fen(&pos, AFTER_SETUP);
+    board_free(&pos);
+}
+
+static void test_ultra_enemy_mine_destroys_without_capture(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    /* a knight onto a Black mine: gone, no experience, the tile gone, the card still owed */
+    set_fen(&pos, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/3m1t2/8/8/8/8/8 -");
+    play(&pos, "e4d6");
+    expect_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 bonus2 -/-/1/1/9/9:3 8/8/5t2/8/8/8/8/8 -");
+    play(&pos, "pay:9>w");
+    play(&pos, "pass");
+    /* (a mine explosion resets the n-move count) */
+    expect_fen(&pos, "4k3/8/8/8/8/8/8/4K3 b - - 0 1 0,0 drawing -/-/1.9/1/-/9 8/8/5t2/8/8/8/8/8 -");
+    /* onto a blank enemy tile: the tile goes, the knight stays */
+    set_fen(&pos, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/3m1t2/8/8/8/8/8 -");
+    play(&pos, "e4f6");
+    expect_fen(&pos, "4k3/8/5N2/8/8/8/8/4K3 w - - 0 1 0,0 bonus2 -/-/1/1/9/9:3 8/8/3m4/8/8/8/8/8 -");
+    /* pawns and kings never set off a mine: they only lift the tile */
+    set_fen(&pos, "8/8/8/3P4/4K3/8/8/k7 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/3m4/3m1m2/8/8/8/8 -");
+    play(&pos, "d5d6");
+    expect_fen(&pos, "8/8/3P4/8/4K3/8/8/k7 w - - 0 1 0,0 bonus2 -/-/1/1/9/9:1 8/8/8/3m1m2/8/8/8/8 -");
+    set_fen(&pos, "8/8/8/3P4/4K3/8/8/k7 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/3m4/3m1m2/8/8/8/8 -");
+    play(&pos, "e4f5");
+    expect_fen(&pos, "8/8/8/3P1K2/8/8/8/k7 w - - 0 1 0,0 bonus2 -/-/1/1/9/9 8/8/3m4/3m4/8/8/8/8 -");
+    /* a piece on its own mine: the tile is lifted, nothing happens */
+    set_fen(&pos, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/8/8/8/2M5/8/8 -");
+    play(&pos, "e4c3");
+    expect_fen(&pos, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1 0,0 bonus2 -/-/1/1/9/9:3 8/8/8/8/8/8/8/8 -");
+    /* sliding over a mine does nothing */
+    set_fen(&pos, "4k3/8/8/8/8/8/8/3RK3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/3m4/8/8/8/8/8 -");
+    play(&pos, "d1d7");
+    expect_fen(&pos, "4k3/3R4/8/8/8/8/8/4K3 w - - 0 1 0,0 bonus2 -/-/1/1/9/9:5 8/8/3m4/8/8/8/8/8 -");
+    board_free(&pos);
+}
+
+static void test_ultra_exposed_king_may_be_captured(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    /* the pinned rook stays on the pin line: legal as if it arrives; the mine takes it */
+    set_fen(&pos, "4r2k/8/8/8/8/4R3/8/4K3 w - - 0 1 0,0 bonus1 -/-/1/1/9/9 8/8/4m3/8/8/8/8/8 -");
+    play(&pos, "e3e6");
+    play(&pos, "pay:9>w");
+    /* in check, White may still end its turn */
+    char got[512];
+    legal_text(&pos, "", got, sizeof got);
+    assert_string_equal(got, "pass");
+    play(&pos, "pass");
+    play(&pos, "take:w");
+    legal_text(&pos, "e8e1", got, sizeof got);
+    assert_string_equal(got, "e8e1");
+    play(&pos, "e8e1");
+    GameResult r;
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, 1);
+    assert_string_equal(r.reason, "royal captured");
     board_free(&pos);
 }
 
@@ -421,6 +533,9 @@ int main(void) {
         cmocka_unit_test(test_ultra_every_action_must_leave_the_king_safe),
         cmocka_unit_test(test_ultra_out_of_ammo_loses),
         cmocka_unit_test(test_ultra_nmove_counts_turns),
+        cmocka_unit_test(test_ultra_setup_mines_decks_and_draft),
+        cmocka_unit_test(test_ultra_enemy_mine_destroys_without_capture),
+        cmocka_unit_test(test_ultra_exposed_king_may_be_captured),
     };
     return cmocka_run_group_tests_name("variant_ultra", tests, setup, teardown);
 }
