@@ -138,6 +138,7 @@ void board_clear(Position *pos) {
             for (int c = 0; c < v->ncells; c++)
                 if (zone_has(&v->zones[v->minefield_zone - 1], p, (Cell)c)) pos->tiles[c] = (uint8_t)(p + 1);
     memset(pos->pile_len, 0, sizeof pos->pile_len);
+    memset(pos->pile_secret, 0, sizeof pos->pile_secret);
     for (int i = 0; v && i < v->npiles; i++) {
         const PileDef *p = &v->piles[i];
         for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++)
@@ -277,7 +278,7 @@ static void step_on_tiles(Position *pos, const Move *m, Undo *u, int *nj, CellOu
             v->types[PIECE_TYPE(p)].mine_proof)
             continue;
         write_journaled(pos, u->journal, nj, e->b, 0, true);
-        u->exploded = true;
+        u->exploded = e->b;
         co->resets = true;
     }
 }
@@ -364,10 +365,12 @@ bool board_make(Position *pos, const Move *m) {
     u->prelude = pos->prelude;
     u->prelude_moves = pos->prelude_moves;
     u->ntiles = 0;
-    u->exploded = false;
+    u->exploded = NO_CELL;
+    u->marked = false;
     if (v->npiles) {
         u->debt = pos->debt;
         memcpy(u->pile_len, pos->pile_len, sizeof u->pile_len);
+        memcpy(u->pile_secret, pos->pile_secret, sizeof u->pile_secret);
         memcpy(u->piles, pos->piles, sizeof u->piles);
     }
 
@@ -411,12 +414,20 @@ bool board_make(Position *pos, const Move *m) {
         case FX_CARD: {
             pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
             const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
-            if (from && to && pile_take(pos, e->a, from->sorted, e->piece)) pile_put(pos, e->b, to->sorted, e->piece);
+            if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
+                /* a card its owner stacks in the set-up is in a secret order; a card taken
+                 * off a stack shortens the secret part under it */
+                if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
+                if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover &&
+                    pos->pile_secret[e->b] + 1 == pos->pile_len[e->b])
+                    pos->pile_secret[e->b]++;
+            }
             pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
             break;
         }
         case FX_MARK:
             set_tile(pos, u, e->a, (uint8_t)(pos->tiles[e->a] | TILE_MINE));
+            u->marked = true;
             break;
         case FX_DEBT:
             pos->key ^= debt_key(pos);
@@ -523,6 +534,7 @@ void board_unmake(Position *pos) {
     if (pos->v->npiles) {
         pos->debt = u->debt;
         memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);
+        memcpy(pos->pile_secret, u->pile_secret, sizeof pos->pile_secret);
         memcpy(pos->piles, u->piles, sizeof pos->piles);
     }
 }

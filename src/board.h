@@ -80,9 +80,11 @@ typedef struct Undo {
     uint8_t ntiles;          /* tiles this move changed, and their old values */
     Cell tile_cell[MAX_EP_CELLS + 2];
     uint8_t tile_old[MAX_EP_CELLS + 2];
-    bool exploded;           /* a mine removed the moving piece */
+    Cell exploded;           /* where a mine removed the moving piece, or NO_CELL */
+    bool marked;             /* the move marked a tile as a mine (set-up) */
     JournalEntry journal[MAX_JOURNAL];
     /* (last: only games with piles write them) */
+    uint8_t pile_secret[MAX_PILE_SLOTS];
     uint8_t pile_len[MAX_PILE_SLOTS];
     uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
 } Undo;
@@ -114,7 +116,9 @@ typedef struct Position {
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
     uint8_t tiles[MAX_CELLS];
-    /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first. */
+    /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first; how many of a
+     * stack's bottom cards its owner put there in the set-up, in an order only it knows. */
+    uint8_t pile_secret[MAX_PILE_SLOTS];
     uint8_t pile_len[MAX_PILE_SLOTS];
     uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
     Undo *history;           /* MAX_HISTORY entries, owned */

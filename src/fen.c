@@ -226,6 +226,14 @@ static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) 
                 if (*q != '.') break;
                 q++;
             }
+        if (*q == '~') {
+            /* ~N: its N bottom cards are in an order only its owner knows */
+            char *end;
+            long n = strtol(q + 1, &end, 10);
+            if (end == q + 1 || n < 0 || n > tmp->pile_len[slot]) return fail(err, cap, "bad secret count in piles '%s'", field);
+            tmp->pile_secret[slot] = (uint8_t)n;
+            q = end;
+        }
         if (slot + 1 < v->npile_slots && *q++ != '/')
             return fail(err, cap, "bad piles '%s' (expected %d piles separated by '/')", field, v->npile_slots);
     }
@@ -522,6 +530,10 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
                 if (!pos->pile_len[slot]) put(buf, cap, &at, "-");
                 for (int c = 0; c < pos->pile_len[slot]; c++) {
                     snprintf(tmp, sizeof tmp, "%s%d", c ? "." : "", pos->piles[slot][c]);
+                    put(buf, cap, &at, tmp);
+                }
+                if (pos->pile_secret[slot]) {
+                    snprintf(tmp, sizeof tmp, "~%d", pos->pile_secret[slot]);
                     put(buf, cap, &at, tmp);
                 }
             }

@@ -655,7 +655,7 @@ bool movegen_is_legal(Position *pos, const Move *m) {
 
 bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
     if (!movegen_tests_royal(pos->v, m)) return true;
-    if (!pos->v->minefield_zone || !pos->ply || !pos->history[pos->ply - 1].exploded) return !movegen_in_check(pos, mover);
+    if (!pos->v->minefield_zone || !pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !movegen_in_check(pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(pos, m);
     board_make(pos, m);

@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "gameend.h"
+#include "notation.h"
 #include "tt.h"
+#include "view.h"
 
 volatile sig_atomic_t search_interrupt = 0;
 
@@ -584,4 +586,55 @@ int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList
         }
     }
     return best >= 0 ? best : search_pick_random(ml, rng);
+}
+
+bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t seed, const SearchLimits *lim,
+                       SearchResult *out) {
+    memset(out, 0, sizeof *out);
+    const Variant *v = s->v;
+    int player = board_mover(truth);
+    if (samples < 1) samples = 1;
+    SearchLimits each = *lim;
+    if (each.seconds > 0) each.seconds /= samples;
+    Position sample;
+    board_init(&sample, v);
+    /* each sample's best move gets a vote; the most voted wins (the first sample's among ties) */
+    char texts[SEARCH_SAMPLES_MAX][64];
+    int votes[SEARCH_SAMPLES_MAX] = {0}, nt = 0;
+    SearchResult first = {0};
+    for (int i = 0; i < samples && i < SEARCH_SAMPLES_MAX; i++) {
+        view_sample(truth, player, seed * 1000003ULL + (uint64_t)i + 1, &sample);
+        SearchResult r;
+        if (!search_run(s, &sample, &each, &r, NULL, NULL)) continue;
+        if (!nt) first = r;
+        char text[64];
+        notation_move(v, &r.best, text, sizeof text);
+        int k = 0;
+        while (k < nt && strcmp(texts[k], text)) k++;
+        if (k == nt) snprintf(texts[nt++], sizeof texts[0], "%s", text);
+        votes[k]++;
+    }
+    board_free(&sample);
+    if (!nt) return false;
+    int best = 0;
+    for (int k = 1; k < nt; k++)
+        if (votes[k] > votes[best]) best = k;
+    /* the same move in the true position (its moves are the sample's: hidden things never
+     * change which moves are legal) */
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal((Position *)truth, ml, &f);
+    bool found = false;
+    char text[64];
+    for (int i = 0; i < ml->count && !found; i++) {
+        notation_move(v, &ml->moves[i], text, sizeof text);
+        if (!strcmp(text, texts[best])) {
+            out->best = ml->moves[i];
+            found = true;
+        }
+    }
+    free(ml);
+    out->has_move = found;
+    out->info = first.info;
+    return found;
 }

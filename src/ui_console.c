@@ -24,6 +24,7 @@
 #include "search.h"
 #include "source.h"
 
+#define UI_SAMPLES 4 /* positions the computer searches when some information is hidden */
 #define TT_MB 64
 
 static const char *const seat_names[SEAT__COUNT] = {"human", "ai", "greedy", "random"};
@@ -395,7 +396,9 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
     sigaction(SIGINT, &sa, &old);
     ThinkCtx ctx = {g};
     SearchResult res;
-    ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
+    /* with hidden information the computer searches positions sampled from what it may know */
+    if (variant_has_secrets(g->v)) ok = search_run_hidden(g->search, pos, UI_SAMPLES, g->seed + (uint64_t)pos->ply, &lim, &res);
+    else ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
     sigaction(SIGINT, &old, NULL);
     if (g->tty_out) printf("\r\033[K");
     if (search_interrupt) {
@@ -1003,7 +1006,10 @@ int ui_selfplay(const SelfplayConfig *cfg) {
             else {
                 SearchLimits lim = {.depth = cfg->depth, .seconds = cfg->seconds, .seed = cfg->seed + (uint64_t)game};
                 SearchResult res;
-                search_run(search[side], pos, &lim, &res, NULL, NULL);
+                if (variant_has_secrets(v))
+                    search_run_hidden(search[side], pos, UI_SAMPLES, lim.seed + (uint64_t)pos->ply, &lim, &res);
+                else
+                    search_run(search[side], pos, &lim, &res, NULL, NULL);
                 m = res.best;
             }
             board_make(pos, &m);

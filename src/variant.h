@@ -315,6 +315,9 @@ void variant_free(Variant *v);
 static inline Cell variant_step(const Variant *v, Cell c, int dir) {
     return v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)dir];
 }
+/* Does the game hide information from its players (a minefield's mines, the order of cards a
+ * player arranged in a prelude)? Then position text and saved games hold secrets. */
+bool variant_has_secrets(const Variant *v);
 /* Type index by letter (case-insensitive), or -1. */
 int variant_type_by_letter(const Variant *v, char letter);
 /* Cell index by name ("e4", "top:e4"), or -1. */

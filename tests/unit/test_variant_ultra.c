@@ -3,7 +3,13 @@
  * every action, Out of Ammo and the turn-counted n-move rule. */
 #include "gameend.h"
 #include "perft.h"
+#include "savegame.h"
+#include "search.h"
 #include "support.h"
+
+#include <stdio.h>
+#include <unistd.h>
+#include "view.h"
 
 static Variant *ultra;
 
@@ -17,7 +23,10 @@ static Variant *ultra;
  * took 1 from its deck, Black 1 1 from its deck, White 3 3 from Black's, Black 1 3 from
  * White's. */
 #define AFTER_SETUP "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
-                    "-/-/9.5.3/9.5/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -"
+                    "-/-/9.5.3~3/9.5~2/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -"
+/* The same with Black's mines on a5 d6 e6 h5 instead: White cannot tell the two apart. */
+#define AFTER_SETUP_2 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
+                      "-/-/9.5.3~3/9.5~2/1.3.3/1.1.1.3 8/8/tttmmttt/mttttttm/TMTTTTMT/TTMTTMTT/8/8 -"
 
 static int setup(void **state) {
     (void)state;
@@ -102,7 +111,7 @@ static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     assert_string_equal(got, "take:b take:w");
     play(&pos, "take:b");
     expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 bonus1 "
-                     "-/-/9.5.3/9/1.3.3.5/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
+                     "-/-/9.5.3~3/9~1/1.3.3.5/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
     /* no bonus move and no pass before the normal move */
     legal_text(&pos, "pass", got, sizeof got);
     assert_string_equal(got, "");
@@ -110,7 +119,7 @@ static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     play(&pos, "e2e4");
     /* the pawn's 1 is owed: the next move pays it, onto either deck, highest card first */
     expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 "
-                     "-/-/9.5.3/9/1.3.3.5/1.1.1.3:1 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
+                     "-/-/9.5.3~3/9~1/1.3.3.5/1.1.1.3:1 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "pay:1>b pay:1>w pay:3+1>b pay:3+1>w pay:3+3+1>b pay:3+3+1>w pay:3+3>b pay:3+3>w "
                              "pay:3>b pay:3>w pay:5+1>b pay:5+1>w pay:5+3+1>b pay:5+3+1>w pay:5+3+3+1>b pay:5+3+3+1>w "
@@ -121,7 +130,7 @@ static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     assert_string_equal(got, "pass");
     play(&pos, "pass");
     expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 drawing "
-                     "-/-/9.5.3.5.1/9/3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
+                     "-/-/9.5.3.5.1~3/9~1/3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
     /* unmake goes back through the phases */
     for (int i = 0; i < 4; i++) board_unmake(&pos);
     expect_fen(&pos, AFTER_SETUP);
@@ -516,6 +525,125 @@ static void test_ultra_exposed_king_may_be_captured(void **state) {
     board_free(&pos);
 }
 
+static void test_ultra_samples_ignore_the_opponents_secrets(void **state) {
+    (void)state;
+    Position a, b, sa, sb;
+    board_init(&a, ultra);
+    board_init(&b, ultra);
+    board_init(&sa, ultra);
+    board_init(&sb, ultra);
+    /* a white deck in a secret order, so that Black has something to guess too */
+    set_fen(&a, AFTER_SETUP);
+    set_fen(&b, AFTER_SETUP_2);
+    char fa[512], fb[512];
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        view_sample(&a, 0, seed, &sa);
+        view_sample(&b, 0, seed, &sb);
+        fen_write(&sa, fa, sizeof fa);
+        fen_write(&sb, fb, sizeof fb);
+        assert_string_equal(fa, fb);
+        /* White's own tiles are its own; Black has 4 mines among its 16 tiles */
+        int mines = 0;
+        for (int c = 0; c < ultra->ncells; c++) {
+            if (sa.tiles[c] && TILE_OWNER(sa.tiles[c]) == 0) assert_int_equal(sa.tiles[c], a.tiles[c]);
+            if (sa.tiles[c] && TILE_OWNER(sa.tiles[c]) == 1 && (sa.tiles[c] & TILE_MINE)) mines++;
+        }
+        assert_int_equal(mines, 4);
+    }
+    /* Black sees its own mines and not White's deck order below the top */
+    view_sample(&a, 1, 3, &sa);
+    for (int c = 0; c < ultra->ncells; c++)
+        if (a.tiles[c] && TILE_OWNER(a.tiles[c]) == 1) assert_int_equal(sa.tiles[c], a.tiles[c]);
+    assert_int_equal(sa.piles[2][sa.pile_len[2] - 1], 3); /* the top card is seen by all */
+    board_free(&a);
+    board_free(&b);
+    board_free(&sa);
+    board_free(&sb);
+}
+
+/* White's computer player against a fixed Black: the moves it chooses, as text. */
+static void ai_game(const char *fen, char moves[][64], int *nmoves) {
+    Position pos;
+    board_init(&pos, ultra);
+    set_fen(&pos, fen);
+    Searcher *s = search_new(ultra, 4);
+    /* Black: a turn that lifts two of its own tiles unseen (e6 e5) */
+    const char *black[] = {"take:b", "e7e5", "pay:1>b", "pass"};
+    int nb = 0;
+    *nmoves = 0;
+    while (*nmoves < 6) {
+        if (board_mover(&pos) == 1) {
+            play(&pos, black[nb++]);
+            continue;
+        }
+        SearchLimits lim = {.depth = 2};
+        SearchResult r;
+        assert_true(search_run_hidden(s, &pos, 4, 7 + (uint64_t)pos.ply, &lim, &r));
+        notation_move(ultra, &r.best, moves[*nmoves], 64);
+        assert_true(board_make(&pos, &r.best));
+        (*nmoves)++;
+    }
+    search_free(s);
+    board_free(&pos);
+}
+
+static void test_ultra_ai_moves_do_not_depend_on_hidden_mines(void **state) {
+    (void)state;
+    char m1[8][64], m2[8][64];
+    int n1, n2;
+    ai_game(AFTER_SETUP, m1, &n1);
+    ai_game(AFTER_SETUP_2, m2, &n2);
+    assert_int_equal(n1, n2);
+    for (int i = 0; i < n1; i++) {
+        if (strcmp(m1[i], m2[i])) print_error("move %d: %s / %s\n", i, m1[i], m2[i]);
+        assert_string_equal(m1[i], m2[i]);
+    }
+}
+
+static void test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    set_fen(&pos, ultra->setup);
+    const char *moves[] = {"place:c3", "place:f3", "place:b4", "place:g4", "arrange:9", "arrange:5"};
+    Move played[6];
+    for (int i = 0; i < 6; i++) {
+        static MoveList ml;
+        VmFault f = {0};
+        movegen_legal(&pos, &ml, &f);
+        int found[2];
+        assert_int_equal(notation_parse(&pos, &ml, moves[i], found, 2), 1);
+        played[i] = ml.moves[found[0]];
+        assert_true(board_make(&pos, &played[i]));
+    }
+    char path[64];
+    snprintf(path, sizeof path, "build/tests/ultra-save-%d.game", (int)getpid());
+    char err[256];
+    assert_true(savegame_write(path, "rules/ultra-chess.rules", ultra, ultra->setup, played, 6, NULL, NULL, err, sizeof err));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(text, "# contains secrets"));
+    /* read back and replayed: the same hidden set-up */
+    SavedGame g;
+    assert_true(savegame_read(path, &g, err, sizeof err));
+    Position back;
+    board_init(&back, ultra);
+    Move out[16];
+    assert_true(savegame_replay(&g, path, &back, out, 16, err, sizeof err));
+    char f1[512], f2[512];
+    fen_write(&pos, f1, sizeof f1);
+    fen_write(&back, f2, sizeof f2);
+    assert_string_equal(f1, f2);
+    savegame_free(&g);
+    remove(path);
+    board_free(&back);
+    board_free(&pos);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass),
@@ -536,6 +664,9 @@ int main(void) {
         cmocka_unit_test(test_ultra_setup_mines_decks_and_draft),
         cmocka_unit_test(test_ultra_enemy_mine_destroys_without_capture),
         cmocka_unit_test(test_ultra_exposed_king_may_be_captured),
+        cmocka_unit_test(test_ultra_samples_ignore_the_opponents_secrets),
+        cmocka_unit_test(test_ultra_ai_moves_do_not_depend_on_hidden_mines),
+        cmocka_unit_test(test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets),
     };
     return cmocka_run_group_tests_name("variant_ultra", tests, setup, teardown);
 }
