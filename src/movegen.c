@@ -275,8 +275,11 @@ static bool add_mine_marks(const Position *pos, MoveList *out, VmFault *fault) {
     for (int c = 0; c < v->ncells; c++)
         if (pos->tiles[c] && TILE_OWNER(pos->tiles[c]) == mover && (pos->tiles[c] & TILE_MINE)) marked++, last = c;
     if (marked >= v->mines) return true;
+    int left = 0; /* own tiles past the last mine: the rest must fit after this one */
+    for (int c = last + 1; c < v->ncells; c++) left += pos->tiles[c] && TILE_OWNER(pos->tiles[c]) == mover;
     for (int c = last + 1; c < v->ncells; c++) {
         if (!pos->tiles[c] || TILE_OWNER(pos->tiles[c]) != mover) continue;
+        if (--left < v->mines - marked - 1) break;
         if (out->count >= MAX_MOVES) return fault_full(fault);
         Move *m = &out->moves[out->count++];
         memset(m, 0, sizeof *m);

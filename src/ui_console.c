@@ -292,7 +292,8 @@ static void draw_status(Game *g) {
     int mover = board_mover(pos);
     print_name(g, mover, name, sizeof name);
     char phase[48] = "";
-    if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
+    if (pos->prelude < v->nprelude) snprintf(phase, sizeof phase, ", set-up: %s", v->kind_names[v->prelude[pos->prelude].kind]);
+    else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && movegen_in_check(pos, mover) ? " - check!" : "");
 }
