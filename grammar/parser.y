@@ -274,6 +274,10 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); }
     | KW_END KW_STALEMATE result
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); }
+    | KW_END KW_CHECKMATE result STRING
+        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); $$->text2 = $4; }
+    | KW_END KW_STALEMATE result STRING
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); $$->text2 = $4; }
     | KW_END KW_REPETITION INT result
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
@@ -356,6 +360,13 @@ item
         {
             $$ = mk_sub(AST_END, L(@$), END_EMPTY);
             $$->text = xstrdup($4);
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | KW_END KW_EMPTY IDENT result STRING
+        {
+            $$ = mk_sub(AST_END, L(@$), END_EMPTY);
+            $$->text = xstrdup($4);
+            $$->text2 = $5;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
         }
     | KW_CAPTURE_REWARD IDENT

@@ -36,7 +36,8 @@
  *   SETUP       text = position text
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
- *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), num[0] = count
+ *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), text2 = the game's own name
+ *               for that end (checkmate, stalemate, empty) or NULL, num[0] = count
  *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]

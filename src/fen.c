@@ -305,13 +305,13 @@ static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap
     }
     char *end;
     long step = strtol(field, &end, 10), moves = 0;
-    if (*end == ':') {
-        char *end2;
-        moves = strtol(end + 1, &end2, 10);
-        if (end2 == end + 1) end = end2 - 1;
-        end = end2;
+    bool ok = end != field;
+    if (ok && *end == ':') {
+        char *after = end + 1;
+        moves = strtol(after, &end, 10);
+        ok = end != after;
     }
-    if (end == field || *end || step < 1 || step > v->nprelude || moves < 0 || moves >= v->prelude[step - 1].moves)
+    if (!ok || *end || step < 1 || step > v->nprelude || moves < 0 || moves >= v->prelude[step - 1].moves)
         return fail(err, cap, "bad prelude step '%s' (expected - or 1..%d)", field, v->nprelude);
     tmp->prelude = (uint8_t)(step - 1);
     tmp->prelude_moves = (uint8_t)moves;

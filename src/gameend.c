@@ -172,6 +172,7 @@ void gameend_check(Position *pos, GameResult *out) {
         for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++) empty = empty && !pos->pile_len[p->slot + k];
         if (empty) {
             result_for(pos, v->on_empty, "piles empty", out);
+            if (v->end_name[2][0]) out->name = v->end_name[2];
             return;
         }
     }
@@ -208,6 +209,7 @@ void gameend_check(Position *pos, GameResult *out) {
         }
         if (check) result_for(pos, v->on_checkmate, "checkmate", out);
         else result_for(pos, v->on_stalemate, "stalemate", out);
+        if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
         return;
     }
     if (v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) {

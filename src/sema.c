@@ -897,6 +897,12 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
+    if (n->text2) {
+        int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
+        if (strlen(n->text2) >= sizeof v->end_name[k])
+            diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)sizeof v->end_name[k] - 1);
+        else copy_name(v->end_name[k], sizeof v->end_name[k], n->text2);
+    }
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE: v->on_stalemate = r; break;

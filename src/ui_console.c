@@ -113,7 +113,7 @@ static void game_update_result(Game *g) {
     g->over = r.over;
     g->winner = r.over ? r.winner : -1;
     g->loser = -1;
-    snprintf(g->reason, sizeof g->reason, "%s", r.over && r.reason ? r.reason : "");
+    snprintf(g->reason, sizeof g->reason, "%s", r.over && r.name ? r.name : r.over && r.reason ? r.reason : "");
     if (r.over && r.winner < 0 && g->v->nplayers > 2) {
         /* more than two players: the rule's loss names the loser, not a winner */
         ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate

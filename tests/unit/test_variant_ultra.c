@@ -194,6 +194,7 @@ static void test_ultra_ceasefire_when_both_decks_are_empty(void **state) {
     assert_true(r.over);
     assert_int_equal(r.winner, -1);
     assert_string_equal(r.reason, "piles empty");
+    assert_string_equal(r.name, "ceasefire");
     /* one card left in one deck: the game goes on, and that card is the only draw */
     set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/3/9/9 8/8/8/8/8/8/8/8 -");
     gameend_check(&pos, &r);
@@ -213,6 +214,7 @@ static void test_ultra_out_of_ammo_without_cards(void **state) {
     assert_true(r.over);
     assert_int_equal(r.winner, 1);
     assert_string_equal(r.reason, "stalemate");
+    assert_string_equal(r.name, "out of ammo");
     /* one card: the pawns may move */
     set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 -/-/1/1/1/- 8/8/8/8/8/8/8/8 -");
     gameend_check(&pos, &r);
