@@ -103,6 +103,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_PHASE "'phase'"
 %token KW_PILE "'pile'"
 %token KW_MINEFIELD "'minefield'"
+%token KW_ATTACKERS "'attackers'"
 %token KW_PRELUDE "'prelude'"
 %token KW_SORTED "'sorted'"
 %token KW_PAY "'pay'"
@@ -775,6 +776,8 @@ primary
         { $$ = mk_cond(L(@$), "counter-at-least", $2); $$->num[0] = $4; }
     | KW_COUNTER IDENT KW_AT_MOST INT
         { $$ = mk_cond(L(@$), "counter-at-most", $2); $$->num[0] = $4; }
+    | KW_ATTACKERS KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), "attackers-at-least", NULL); $$->num[0] = $3; }
     | '(' cond ')'          { $$ = $2; }
     ;
 

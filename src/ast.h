@@ -89,7 +89,8 @@
  *
  * Conditions:
  *   COND        text = empty|enemy|friend|ep|attacked|unmoved|last-to|last-from, or
- *               "counter-at-least"/"counter-at-most" with text2 = counter, num[0] = bound
+ *               "counter-at-least"/"counter-at-most" with text2 = counter, num[0] = bound,
+ *               "attackers-at-least" with num[0] = the count
  *               or text = "piece"/"in" with text2 = piece type / zone
  *   ONBOARD     kids = [dir term]
  *   NOT         kids = [cond]

@@ -714,6 +714,14 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
             if (most) bc_emit(p, OP_NOT, 0, L(c));
             return;
         }
+        if (!strcmp(c->text, "attackers-at-least")) {
+            if (c->num[0] < 1 || c->num[0] > 64) {
+                diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
+                cg->ok = false;
+            }
+            bc_emit(p, OP_ATTACKERS, c->num[0] < 1 || c->num[0] > 64 ? 1 : (int)c->num[0], L(c));
+            return;
+        }
         if (!strcmp(c->text, "in")) {
             bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
             return;

@@ -687,6 +687,40 @@ static void test_ultra_seeded_ai_game_reaches_a_result(void **state) {
     assert_string_equal(f1, f2);
 }
 
+/* The attack-count condition in a movement program (the general form of the bonus moves). */
+static void test_ultra_attackers_condition_in_programs(void **state) {
+    (void)state;
+    char *diags = NULL;
+    Variant *v = load_text("version 1\nplayers white black\nboard 4x4\n"
+                           "piece King { letter K royal step compass }\n"
+                           "piece Man { letter M step ne nw capture-only }\n"
+                           "piece Hunter { letter H move { step n verify enemy verify attackers at-least 2 add } }\n"
+                           "setup \"3k/1m2/MHM1/3K w\"\n", &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    Position pos;
+    board_init(&pos, v);
+    static MoveList ml;
+    VmFault f = {0};
+    int b2 = variant_cell_by_name(v, "b2");
+    /* two men attack b3 (the hunter's own move does not count itself): it may take */
+    set_fen(&pos, "3k/1m2/MHM1/3K w");
+    movegen_legal(&pos, &ml, &f);
+    int n = 0;
+    for (int i = 0; i < ml.count; i++) n += ml.moves[i].from == b2;
+    assert_int_equal(n, 1);
+    /* one: it may not */
+    set_fen(&pos, "3k/1m2/MH2/3K w");
+    movegen_legal(&pos, &ml, &f);
+    n = 0;
+    for (int i = 0; i < ml.count; i++) n += ml.moves[i].from == b2;
+    assert_int_equal(n, 0);
+    assert_false(f.set);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass),
@@ -711,6 +745,7 @@ int main(void) {
         cmocka_unit_test(test_ultra_ai_moves_do_not_depend_on_hidden_mines),
         cmocka_unit_test(test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets),
         cmocka_unit_test(test_ultra_seeded_ai_game_reaches_a_result),
+        cmocka_unit_test(test_ultra_attackers_condition_in_programs),
     };
     return cmocka_run_group_tests_name("variant_ultra", tests, setup, teardown);
 }
