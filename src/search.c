@@ -594,6 +594,27 @@ bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t
     const Variant *v = s->v;
     int player = board_mover(truth);
     if (samples < 1) samples = 1;
+    bool secret_step = false;
+    if (truth->prelude < v->nprelude) {
+        int kind = v->prelude[truth->prelude].kind;
+        secret_step = v->minefield_zone && kind == v->mine_kind;
+        for (int i = 0; i < v->ndraws; i++)
+            if (v->draws[i].kind == kind && v->draws[i].own && !v->piles[v->draws[i].to].sorted) secret_step = true;
+    }
+    if (secret_step) {
+        /* a secret set-up step (where the mines go, the deck's order) is chosen at random: the
+         * search sees no difference, and a fixed choice would be easy to read */
+        MoveList *ml = xmalloc(sizeof *ml);
+        VmFault f = {0};
+        movegen_legal((Position *)truth, ml, &f);
+        uint64_t rng = seed * 0x9E3779B97F4A7C15ULL | 1;
+        if (ml->count) {
+            out->best = ml->moves[search_pick_random(ml, &rng)];
+            out->has_move = true;
+        }
+        free(ml);
+        return out->has_move;
+    }
     SearchLimits each = *lim;
     if (each.seconds > 0) each.seconds /= samples;
     Position sample;

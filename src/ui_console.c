@@ -698,6 +698,7 @@ static void cmd_help(void) {
            "  save FILE         write the game to a text file\n"
            "  load FILE         replay a saved game\n"
            "  fen               the position text\n"
+           "  random            (set-up) make the rest of this set-up step at random\n"
            "  board / flip      draw the board again / upside down\n"
            "  resign            give up the game\n"
            "  draw              offer a draw (the computer accepts when it is not better)\n"
@@ -918,6 +919,18 @@ static bool handle_line(Game *g, char *line) {
         /* the position text holds every player's secrets */
         if (g->hidden && !g->over) printf("the position text holds the players' secrets: it is shown when the game is over\n");
         else printf("%s\n", buf);
+    } else if (!strcmp(cmd, "random") && g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over) {
+        /* the rest of this set-up step at random (mines placed, deck arranged) */
+        int step = g->pos.prelude;
+        MoveList *ml = xmalloc(sizeof *ml);
+        while (!g->over && g->pos.prelude == step) {
+            VmFault f = {0};
+            movegen_legal(&g->pos, ml, &f);
+            if (!ml->count) break;
+            Move m = ml->moves[search_pick_random(ml, &g->rng)];
+            play_move(g, &m);
+        }
+        free(ml);
     } else if (!strcmp(cmd, "hint")) {
         if (g->over) printf("the game is over\n");
         else {
