@@ -326,7 +326,8 @@ static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) 
     for (int p = 0; p < v->nphases; p++) {
         if (strlen(v->phases[p].name) != len || strncmp(v->phases[p].name, field, len)) continue;
         long n = 0;
-        if (colon && (!parse_int(colon + 1, 0, 100, &n) || (v->phases[p].max && n >= v->phases[p].max)))
+        /* (a phase without a limit keeps no count) */
+        if (colon && (!parse_int(colon + 1, 0, 100, &n) || n >= (v->phases[p].max ? v->phases[p].max : 1)))
             return fail(err, cap, "bad move count in phase '%s'", field);
         tmp->phase = (uint8_t)p;
         tmp->phase_moves = (uint8_t)n;
