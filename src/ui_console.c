@@ -167,6 +167,12 @@ static bool secret_move(const Game *g, const Move *m) {
     return false;
 }
 
+static void log_add(Game *g, const char *line) {
+    size_t n = strlen(g->log);
+    if (n + strlen(line) + 2 < sizeof g->log) snprintf(g->log + n, sizeof g->log - n, "%s\n", line);
+}
+
+/* A public fact: printed now and kept for the log shown at the next hand-over. */
 static void log_public(Game *g, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static void log_public(Game *g, const char *fmt, ...) {
     char line[256];
@@ -175,8 +181,17 @@ static void log_public(Game *g, const char *fmt, ...) {
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     printf("%s\n", line);
-    size_t n = strlen(g->log);
-    if (n + strlen(line) + 2 < sizeof g->log) snprintf(g->log + n, sizeof g->log - n, "%s\n", line);
+    log_add(g, line);
+}
+
+/* The move just played, as the other players may know it, for the log. */
+static void log_move(Game *g, int mover, const Move *m) {
+    char name[32], text[64], line[160];
+    print_name(g, mover, name, sizeof name);
+    notation_move(g->v, m, text, sizeof text);
+    if (secret_move(g, m)) snprintf(line, sizeof line, "%s: %s (secret)", name, g->v->kind_names[m->kind]);
+    else snprintf(line, sizeof line, "%s: %s", name, text);
+    log_add(g, line);
 }
 
 /* What the tiles the last move lifted tell: public facts to the log, what only the mover saw
@@ -537,6 +552,7 @@ static void play_move(Game *g, const Move *m) {
         printf("the game is too long (limit is %d plies)\n", MAX_HISTORY);
         return;
     }
+    if (g->hidden) log_move(g, mover, m);
     report_tiles(g, mover);
     g->moves[g->nmoves++] = *m;
     g->nredo = 0;
