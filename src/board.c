@@ -131,6 +131,7 @@ void board_clear(Position *pos) {
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
+    pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
     pos->tiles_off = false;
     memset(pos->tiles, 0, sizeof pos->tiles);
     if (v && v->minefield_zone)
@@ -458,11 +459,12 @@ bool board_make(Position *pos, const Move *m) {
     }
     bool turn_ends = true;
     if (v->nprelude) pos->key ^= prelude_key(pos);
-    if (pos->prelude < v->nprelude) {
+    if (pos->setup_player >= 0) {
         /* a set-up step: the game's first turn starts after the last one */
         if (++pos->prelude_moves >= v->prelude[pos->prelude].moves) {
             pos->prelude++;
             pos->prelude_moves = 0;
+            board_sync_prelude(pos);
         }
         turn_ends = false;
     } else if (!phased) {
@@ -513,7 +515,10 @@ void board_unmake(Position *pos) {
     Undo *u = &pos->history[--pos->ply];
     revert_cells(pos, u->journal, u->njournal);
     for (int k = u->ntiles - 1; k >= 0; k--) pos->tiles[u->tile_cell[k]] = u->tile_old[k];
-    pos->prelude = u->prelude;
+    if (pos->prelude != u->prelude) {
+        pos->prelude = u->prelude;
+        board_sync_prelude(pos);
+    }
     pos->prelude_moves = u->prelude_moves;
     pos->key = u->key;
     pos->rights = u->rights;

@@ -110,6 +110,7 @@ typedef struct Position {
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
     uint8_t debt;            /* a payment owed (games with piles) */
     uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */
+    int8_t setup_player;     /* the player of that step, -1 once the set-up is over (board_sync_prelude) */
     bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
@@ -140,8 +141,12 @@ static inline bool board_hostile(const Position *pos, int a, int b) { return pos
 static inline bool board_active(const Position *pos, int o) { return (pos->alive >> pos->controller[o]) & 1; }
 /* The player to move. */
 static inline int board_mover(const Position *pos) {
-    if (unlikely(pos->prelude < pos->v->nprelude)) return pos->v->prelude[pos->prelude].player;
+    if (unlikely(pos->setup_player >= 0)) return pos->setup_player;
     return pos->v->turn_order[pos->turn];
+}
+/* Sets setup_player from prelude (after prelude changes). */
+static inline void board_sync_prelude(Position *pos) {
+    pos->setup_player = (int8_t)(pos->prelude < pos->v->nprelude ? pos->v->prelude[pos->prelude].player : -1);
 }
 /* Only the cells a move writes, for a quick look at the position after it (the legality
  * test): no hash, no clocks, no turn. Revert before anything else touches the position. */

@@ -301,6 +301,7 @@ static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap
     if (!strcmp(field, "-")) {
         tmp->prelude = (uint8_t)v->nprelude;
         tmp->prelude_moves = 0;
+        board_sync_prelude(tmp);
         return true;
     }
     char *end;
@@ -315,6 +316,7 @@ static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap
         return fail(err, cap, "bad prelude step '%s' (expected - or 1..%d)", field, v->nprelude);
     tmp->prelude = (uint8_t)(step - 1);
     tmp->prelude_moves = (uint8_t)moves;
+    board_sync_prelude(tmp);
     return true;
 }
 
@@ -346,6 +348,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     tmp->v = v;
     board_clear(tmp);
     tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
+    board_sync_prelude(tmp);
     char *copy = xstrdup(text);
     char *f[12];
     int n = split(copy, f, 11);
@@ -409,6 +412,7 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     /* Parse into a scratch position so pos is untouched on error. */
     Position tmp;
     if (!parse(&tmp, pos->v, text, err, cap)) return false;
+    board_sync_prelude(&tmp);
     tmp.key = board_compute_key(&tmp);
     board_copy(pos, &tmp);
     pos->ply = 0;

@@ -656,9 +656,8 @@ bool movegen_is_legal(Position *pos, const Move *m) {
     return ok;
 }
 
-bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
-    if (!movegen_tests_royal(pos->v, m)) return true;
-    if (!pos->v->minefield_zone || !pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !movegen_in_check(pos, mover);
+bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover) {
+    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !movegen_in_check(pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(pos, m);
     board_make(pos, m);

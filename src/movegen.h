@@ -45,6 +45,11 @@ static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
  * arrived: a hidden mine that destroys it does not make the move legal or illegal. */
 bool movegen_is_legal(Position *pos, const Move *m);
 /* The same for m, just made by `mover` (the last move of pos). */
-bool movegen_made_is_legal(Position *pos, const Move *m, int mover);
+bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover);
+static inline bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
+    if (!movegen_tests_royal(pos->v, m)) return true;
+    if (likely(!pos->v->minefield_zone)) return !movegen_in_check(pos, mover);
+    return movegen_made_is_legal_tiles(pos, m, mover);
+}
 
 #endif
