@@ -715,6 +715,7 @@ static void cmd_help(void) {
            "  load FILE         replay a saved game\n"
            "  fen               the position text\n"
            "  random            (set-up) make the rest of this set-up step at random\n"
+           "  deck              your own deck's order (games with cards)\n"
            "  board / flip      draw the board again / upside down\n"
            "  resign            give up the game\n"
            "  draw              offer a draw (the computer accepts when it is not better)\n"
@@ -935,6 +936,20 @@ static bool handle_line(Game *g, char *line) {
         /* the position text holds every player's secrets */
         if (g->hidden && !g->over) printf("the position text holds the players' secrets: it is shown when the game is over\n");
         else printf("%s\n", buf);
+    } else if (!strcmp(cmd, "deck") && g->v->npiles) {
+        /* the screen owner's own stacks, bottom first: the order only it knows */
+        int me = screen_owner(g) >= 0 ? screen_owner(g) : board_mover(&g->pos);
+        bool any = false;
+        for (int i = 0; i < g->v->npiles; i++) {
+            const PileDef *pd = &g->v->piles[i];
+            if (pd->sorted || !pd->per_player) continue;
+            int slot = pd->slot + me;
+            printf("your %s (bottom first):", pd->name);
+            for (int c = 0; c < g->pos.pile_len[slot]; c++) printf(" %d", g->pos.piles[slot][c]);
+            printf("%s\n", g->pos.pile_len[slot] ? "" : " -");
+            any = true;
+        }
+        if (!any) printf("this game has no stacks of cards\n");
     } else if (!strcmp(cmd, "random") && g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over) {
         /* the rest of this set-up step at random (mines placed, deck arranged) */
         int step = g->pos.prelude;

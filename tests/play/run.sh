@@ -146,7 +146,7 @@ ultra="$root/rules/ultra-chess.rules"
 setup='\nplace:c3\nplace:f3\nplace:b4\nplace:g4\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\n'
 setup="$setup"'\nplace:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\n'
 setup="$setup"'\ntake:w\n\ntake-two:b\n\ntake-two:b\n\ntake-two:w\n'
-play hotseat "$setup"'\ntake:b\nb1c3\npay:3>w\npass\n\ntake:w\ne7e5\npay:1>b\nfen\nquit\n' "$ultra" --white human --black human
+play hotseat "$setup"'\ntake:b\nb1c3\npay:3>w\npass\n\ntake:w\ne7e5\npay:1>b\nfen\ndeck\nquit\n' "$ultra" --white human --black human
 expect hotseat "---- screen cleared ----"
 expect hotseat "Black, press Enter"
 expect hotseat " 4  o  *  o  o  o  o  *  o  4"
@@ -158,6 +158,7 @@ expect hotseat "White: place (secret)"
 expect hotseat "(only you see this) c3: a mine"
 expect hotseat "deck: white ? ? 3, black 9 5"
 expect hotseat "the position text holds the players' secrets"
+expect hotseat "your deck (bottom first): 9 1"
 reject hotseat "TTMTTMTT"
 # Against the computer: its mines and deck order are never shown.
 play hidden-ai "$setup" "$ultra" --white ai --black human --depth 1
