@@ -770,7 +770,8 @@ static void cmd_save(Game *g, const char *path) {
     if (!savegame_write(path, g->rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
                         g->reason, err, sizeof err))
         printf("error: %s\n", err);
-    else printf("saved %d move%s to %s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path);
+    else printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
+                g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
 }
 
 /* Replays a saved game; the current game is untouched unless everything checks out. */
