@@ -606,7 +606,8 @@ bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t
          * search sees no difference, and a fixed choice would be easy to read */
         MoveList *ml = xmalloc(sizeof *ml);
         VmFault f = {0};
-        movegen_legal((Position *)truth, ml, &f);
+        board_copy(&s->pos, truth); /* (the searcher's own position: truth stays untouched) */
+        movegen_legal(&s->pos, ml, &f);
         uint64_t rng = seed * 0x9E3779B97F4A7C15ULL | 1;
         if (ml->count) {
             out->best = ml->moves[search_pick_random(ml, &rng)];
@@ -644,7 +645,8 @@ bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t
      * change which moves are legal) */
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
-    movegen_legal((Position *)truth, ml, &f);
+    board_copy(&s->pos, truth);
+    movegen_legal(&s->pos, ml, &f);
     bool found = false;
     char text[64];
     for (int i = 0; i < ml->count && !found; i++) {
