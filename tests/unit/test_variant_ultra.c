@@ -742,6 +742,30 @@ static void test_ultra_attackers_condition_in_programs(void **state) {
     variant_free(v);
 }
 
+/* The fast generator (rays) and the general one (every program in the VM) agree. */
+static void test_ultra_fast_and_general_paths_agree(void **state) {
+    (void)state;
+    static const char *const fens[] = {
+        AFTER_SETUP,
+        "7k/8/2Q5/3n4/2P1PN2/8/8/3RK3 w - - 0 1 12,0 bonus1 -/-/1/1/1.3.5/9.9 8/8/8/8/8/8/8/8 -",
+        "r3k2r/ppp2ppp/2n5/3pp3/3PP3/2N5/PPP2PPP/R3K2R w KQkq - 0 1 6,6 bonus1 -/-/9.5/9.5/1.3.3.5/1.1.3 "
+        "8/8/tt1ttmtt/tmt2tmt/TMT2TMT/TT1TTMTT/8/8 -",
+    };
+    Position pos;
+    board_init(&pos, ultra);
+    for (size_t i = 0; i < ARRAY_LEN(fens); i++) {
+        set_fen(&pos, fens[i]);
+        VmFault f = {0};
+        uint64_t fast = perft(&pos, 4, &f);
+        movegen_fast_enabled = false;
+        uint64_t general = perft(&pos, 4, &f);
+        movegen_fast_enabled = true;
+        assert_false(f.set);
+        assert_int_equal(fast, general);
+    }
+    board_free(&pos);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass),
@@ -767,6 +791,7 @@ int main(void) {
         cmocka_unit_test(test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets),
         cmocka_unit_test(test_ultra_seeded_ai_game_reaches_a_result),
         cmocka_unit_test(test_ultra_attackers_condition_in_programs),
+        cmocka_unit_test(test_ultra_fast_and_general_paths_agree),
     };
     return cmocka_run_group_tests_name("variant_ultra", tests, setup, teardown);
 }
