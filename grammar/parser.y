@@ -106,6 +106,17 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_AT_RANDOM "'at-random'"
 %token KW_COUNTER "'counter'"
 %token KW_PER_PLAYER "'per-player'"
+%token KW_PHASE "'phase'"
+%token KW_PILE "'pile'"
+%token KW_MINEFIELD "'minefield'"
+%token KW_ATTACKERS "'attackers'"
+%token KW_PRELUDE "'prelude'"
+%token KW_SORTED "'sorted'"
+%token KW_PAY "'pay'"
+%token KW_KIND "'kind'"
+%token KW_WORTH "'worth'"
+%token KW_CAPTURE_REWARD "'capture-reward'"
+%token KW_EXTRA_CAPTURE "'extra-capture'"
 %token KW_BY "'by'"
 %token KW_AT_LEAST "'at-least'"
 %token KW_AT_MOST "'at-most'"
@@ -177,6 +188,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
 %type <node> pitems pi_closed pi_idopen pi_letopen pi_noid pi_nolet closed_item
 %type <node> atom_head atom_mods modifier promote_head castle_base strings opt_args args arg
+%type <node> ints
+%type <num> pile_mods
 %type <node> stmts stmt block either_alts cond or_cond and_cond unary primary
 %type <chain> if_chain nots
 %type <num> atom_kw
@@ -276,6 +289,10 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); }
     | KW_END KW_STALEMATE result
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); }
+    | KW_END KW_CHECKMATE result STRING
+        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); $$->text2 = $4; }
+    | KW_END KW_STALEMATE result STRING
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); $$->text2 = $4; }
     | KW_END KW_REPETITION INT result
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
@@ -323,6 +340,77 @@ item
     | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
         { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $5; $$->sub = 1; }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
+    | KW_PHASE IDENT IDENT names
+        { $$ = parse_adopt(parse_text2_node(AST_PHASE, L(@$), $2, $3), $4); }
+    | KW_PHASE IDENT KW_AT_MOST INT names
+        { $$ = parse_adopt(parse_text_node(AST_PHASE, L(@$), $2), $5); $$->num[0] = $4; $$->sub = 1; }
+    | KW_PILE IDENT pile_mods
+        { $$ = parse_text_node(AST_PILE, L(@$), $2); $$->sub = (int)$3; }
+    | KW_PILE IDENT pile_mods '=' ints
+        { $$ = parse_adopt(parse_text_node(AST_PILE, L(@$), $2), $5); $$->sub = (int)$3; }
+    | KW_DRAW IDENT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            $$->num[0] = 1;
+            ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+        }
+    | KW_DRAW IDENT INT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            $$->num[0] = $3;
+            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
+            ast_add($$, parse_text_node(AST_NAME, L(@7), $7));
+        }
+    | KW_DRAW IDENT INT KW_FROM IDENT IDENT KW_TO IDENT
+        {
+            /* "from own PILE": the mover's own pile only */
+            $$ = parse_text2_node(AST_CARD_RULE, L(@$), $2, $5);
+            $$->num[0] = $3;
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+            ast_add($$, parse_text_node(AST_NAME, L(@8), $8));
+        }
+    | KW_MINEFIELD IDENT INT KW_BY IDENT
+        { $$ = parse_text2_node(AST_MINEFIELD, L(@$), $2, $5); $$->num[0] = $3; }
+    | KW_PRELUDE IDENT IDENT INT
+        { $$ = parse_text2_node(AST_PRELUDE, L(@$), $2, $3); $$->num[0] = $4; }
+    | KW_PAY IDENT KW_FROM IDENT KW_TO IDENT
+        {
+            $$ = parse_text_node(AST_CARD_RULE, L(@$), $2);
+            $$->sub = 1;
+            ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
+            ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
+        }
+    | KW_END KW_EMPTY IDENT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_EMPTY);
+            $$->text = xstrdup($4);
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | KW_END KW_EMPTY IDENT result STRING
+        {
+            $$ = mk_sub(AST_END, L(@$), END_EMPTY);
+            $$->text = xstrdup($4);
+            $$->text2 = $5;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | KW_CAPTURE_REWARD IDENT
+        { $$ = parse_text_node(AST_CAPTURE_REWARD, L(@$), $2); }
+    | KW_EXTRA_CAPTURE IDENT KW_AT_LEAST INT
+        { $$ = parse_text_node(AST_EXTRA_CAPTURE, L(@$), $2); $$->num[0] = $4; }
+    | KW_EXTRA_CAPTURE IDENT KW_AT_LEAST INT IDENT
+        { $$ = parse_text2_node(AST_EXTRA_CAPTURE, L(@$), $2, $5); $$->num[0] = $4; }
+    ;
+
+pile_mods
+    : %empty                { $$ = 0; }
+    | pile_mods KW_PER_PLAYER { $$ = $1 | 1; }
+    | pile_mods KW_SORTED   { $$ = $1 | 2; }
+    ;
+
+ints
+    : INT                   { $$ = ast_add(mk(AST_BLOCK, L(@$)), mk_num(AST_VALUE, L(@1), $1, 0)); }
+    | ints INT              { $$ = ast_add($1, mk_num(AST_VALUE, L(@2), $2, 0)); }
     ;
 
 players
@@ -484,6 +572,7 @@ closed_item
     : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
     | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
     | KW_INFLUENCE INT      { $$ = mk_num(AST_INFLUENCE, L(@$), $2, 0); }
+    | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
     | atom_mods
     | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
     | castle_base KW_LETTER IDENT
@@ -623,6 +712,7 @@ stmt
             ast_free($2);
         }
     | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }
     ;
@@ -716,6 +806,8 @@ primary
         { $$ = mk_cond(L(@$), "counter-at-least", $2); $$->num[0] = $4; }
     | KW_COUNTER IDENT KW_AT_MOST INT
         { $$ = mk_cond(L(@$), "counter-at-most", $2); $$->num[0] = $4; }
+    | KW_ATTACKERS KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), "attackers-at-least", NULL); $$->num[0] = $3; }
     | '(' cond ')'          { $$ = $2; }
     ;
 

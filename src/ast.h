@@ -37,7 +37,8 @@
  *   SETUP       text = position text
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
- *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), num[0] = count
+ *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), text2 = the game's own name
+ *               for that end (checkmate, stalemate, empty) or NULL, num[0] = count
  *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
@@ -49,12 +50,22 @@
  *   ARMIES      kids = PLAYER (armies: owners of pieces that take no turns)
  *   STEER       kids = [BLOCK of NAME armies, BLOCK of NAME links], sub = 1 with `copy`
  *   ALLEGIANCE  kids = NAME (the army each player helps, in seat order), sub = 1 if at random
+ *   PHASE       text = name, kids = NAME move kinds; sub = 0: text2 = limit word (once, any),
+ *               sub = 1: at most num[0] moves
+ *   PILE        text = name, sub = 1 per-player | 2 sorted, kids = VALUE cards (bottom first)
+ *   CARD_RULE   text = move kind, sub = 0 draw / 1 pay, kids = [NAME from pile, NAME to pile],
+ *               num[0] = cards a draw takes, text2 = "own" (draw from the mover's own) or NULL
+ *   MINEFIELD   text = zone, text2 = move kind that marks mines, num[0] = mines per player
+ *   PRELUDE     text = player, text2 = move kind, num[0] = moves
+ *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
+ *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
  *   SYMBOL      kids = STRING (one per player)
  *   VALUE       num[0] = value in centipawns/100 units as written (integer)
  *   INFLUENCE   num[0] = strength over the armies' pieces on linked cells (steer)
+ *   WORTH       num[0] = the piece's worth (capture rewards)
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
@@ -78,11 +89,13 @@
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
+ *   KIND        text = move kind
  *   COUNT       text = counter, num[0] = amount added (may be negative)
  *
  * Conditions:
  *   COND        text = empty|enemy|friend|ep|attacked|unmoved|last-to|last-from, or
- *               "counter-at-least"/"counter-at-most" with text2 = counter, num[0] = bound
+ *               "counter-at-least"/"counter-at-most" with text2 = counter, num[0] = bound,
+ *               "attackers-at-least" with num[0] = the count
  *               or text = "piece"/"in" with text2 = piece type / zone
  *   ONBOARD     kids = [dir term]
  *   NOT         kids = [cond]
@@ -98,11 +111,12 @@ typedef enum AstKind {
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE,
+    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
-    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT,
+    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST__COUNT
@@ -146,6 +160,7 @@ typedef enum EndKind {
     END_MATERIAL,   /* kids = MATLINE: material that cannot win */
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; text = result when it cannot be */
+    END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
     END__COUNT
 } EndKind;
 

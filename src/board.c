@@ -17,6 +17,60 @@ static inline uint64_t counter_key(int slot, int32_t value) {
     return z ^ (z >> 31);
 }
 
+/* The phase state's share of the hash (games whose turns have phases). */
+static inline uint64_t phase_key(const Position *pos) {
+    return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
+}
+
+/* A pile's share of the hash: its cards in order. */
+static uint64_t pile_key(const Position *pos, int slot) {
+    uint64_t k = counter_key(0x7100 + slot, pos->pile_len[slot]);
+    for (int i = 0; i < pos->pile_len[slot]; i++) k = counter_key((int)(k & 0xFFFF) + 0x7200, pos->piles[slot][i] | i << 8) ^ (k >> 16);
+    return k;
+}
+
+static inline uint64_t tile_key(int cell, uint8_t tile) { return tile ? counter_key(0x7400 + cell, tile) : 0; }
+static inline uint64_t prelude_key(const Position *pos) { return counter_key(0x7500 + pos->prelude, pos->prelude_moves); }
+
+static inline uint64_t debt_key(const Position *pos) { return pos->debt ? counter_key(0x7300, pos->debt) : 0; }
+
+/* Takes a card of the given value from a pile: its top (a stack), or one of that value (a
+ * sorted pile, which stays sorted). False when there is none. */
+static bool pile_take(Position *pos, int slot, bool sorted, int card) {
+    int n = pos->pile_len[slot];
+    int at = -1;
+    if (!sorted) at = n > 0 && pos->piles[slot][n - 1] == card ? n - 1 : -1;
+    else
+        for (int i = n - 1; i >= 0 && at < 0; i--)
+            if (pos->piles[slot][i] == card) at = i;
+    if (at < 0) return false;
+    memmove(&pos->piles[slot][at], &pos->piles[slot][at + 1], (size_t)(n - 1 - at));
+    pos->pile_len[slot] = (uint8_t)(n - 1);
+    return true;
+}
+
+/* Puts a card on a pile: on top, or in order. False when the pile is full. */
+static bool pile_put(Position *pos, int slot, bool sorted, int card) {
+    int n = pos->pile_len[slot];
+    if (n >= MAX_PILE_CARDS) return false;
+    int at = n;
+    if (sorted)
+        while (at > 0 && pos->piles[slot][at - 1] > card) at--;
+    memmove(&pos->piles[slot][at + 1], &pos->piles[slot][at], (size_t)(n - at));
+    pos->piles[slot][at] = (uint8_t)card;
+    pos->pile_len[slot] = (uint8_t)(n + 1);
+    return true;
+}
+
+/* The pile definition a slot belongs to. */
+static const PileDef *pile_of_slot(const Variant *v, int slot) {
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        if (slot >= p->slot && slot < p->slot + (p->per_player ? v->nplayers : 1)) return p;
+    }
+    return NULL;
+}
+
 static inline void bits_set(uint64_t *bits, Cell c) { bits[c >> 6] |= 1ULL << (c & 63); }
 static inline void bits_clear(uint64_t *bits, Cell c) { bits[c >> 6] &= ~(1ULL << (c & 63)); }
 
@@ -76,6 +130,23 @@ void board_clear(Position *pos) {
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     for (int p = 0; p < MAX_PLAYERS; p++)
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
+    pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
+    pos->debt = 0;
+    pos->prelude = pos->prelude_moves = 0;
+    pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
+    pos->tiles_off = false;
+    memset(pos->tiles, 0, sizeof pos->tiles);
+    if (v && v->minefield_zone)
+        for (int p = 0; p < v->nplayers; p++)
+            for (int c = 0; c < v->ncells; c++)
+                if (zone_has(&v->zones[v->minefield_zone - 1], p, (Cell)c)) pos->tiles[c] = (uint8_t)(p + 1);
+    memset(pos->pile_len, 0, sizeof pos->pile_len);
+    memset(pos->pile_secret, 0, sizeof pos->pile_secret);
+    for (int i = 0; v && i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++)
+            for (int c = 0; c < p->ninit; c++) pile_put(pos, p->slot + k, p->sorted, p->init[c]);
+    }
     pos->ply = 0;
     pos->key = v ? board_compute_key(pos) : 0;
 }
@@ -99,6 +170,12 @@ uint64_t board_compute_key(const Position *pos) {
     for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
     for (int p = 0; p < v->nplayers; p++)
         if (pos->allegiance[p] != NO_OWNER) k ^= v->zobrist_allegiance[p][pos->allegiance[p]];
+    if (v->nphases) k ^= phase_key(pos);
+    for (int i = 0; i < v->npile_slots; i++) k ^= pile_key(pos, i);
+    k ^= debt_key(pos);
+    if (v->minefield_zone)
+        for (int c = 0; c < v->ncells; c++) k ^= tile_key(c, pos->tiles[c]);
+    if (v->nprelude) k ^= prelude_key(pos);
     return k;
 }
 
@@ -160,8 +237,10 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
     }
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
-        if (e->kind == FX_CHANGE && pos->cell[e->a])
+        if (e->kind == FX_CHANGE && pos->cell[e->a]) {
+            out.resets = true; /* a piece that changed type cannot change back by moving */
             write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
+        }
     }
     return out;
 }
@@ -177,6 +256,95 @@ void board_cells_apply(Position *pos, const Move *m, CellJournal *cj) {
 
 void board_cells_revert(Position *pos, const CellJournal *cj) {
     revert_cells(pos, cj->entries, cj->n);
+}
+
+/* Writes a tile, keeping the hash and the move's undo list. */
+static void set_tile(Position *pos, Undo *u, Cell c, uint8_t tile) {
+    if (u->ntiles >= (int)ARRAY_LEN(u->tile_cell)) return;
+    u->tile_cell[u->ntiles] = c;
+    u->tile_old[u->ntiles++] = pos->tiles[c];
+    pos->key ^= tile_key(c, pos->tiles[c]) ^ tile_key(c, tile);
+    pos->tiles[c] = tile;
+}
+
+/* A minefield: a piece that lands on a tile lifts it, and so does a move on the cells it
+ * passes and marks for en passant (a double step). An enemy mine under a piece that is not
+ * mine-proof destroys it (no capture). */
+static void step_on_tiles(Position *pos, const Move *m, Undo *u, int *nj, CellOutcome *co) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_EP && pos->tiles[e->a]) set_tile(pos, u, e->a, 0);
+        if (e->kind != FX_MOVE || e->a == e->b || !pos->tiles[e->b]) continue;
+        uint8_t tile = pos->tiles[e->b];
+        set_tile(pos, u, e->b, 0);
+        Piece p = pos->cell[e->b];
+        if (!p || !(tile & TILE_MINE) || TILE_OWNER(tile) == pos->controller[PIECE_OWNER(p)] ||
+            v->types[PIECE_TYPE(p)].mine_proof)
+            continue;
+        write_journaled(pos, u->journal, nj, e->b, 0, true);
+        u->exploded = e->b;
+        co->resets = true;
+    }
+}
+
+/* Worth of the enemy pieces m takes (read before m is applied; a capture reward). */
+static int captured_worth(const Position *pos, const Move *m, int mover) {
+    const Variant *v = pos->v;
+    int worth = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        Cell c = e->kind == FX_REMOVE ? e->a : e->kind == FX_MOVE && e->a != e->b ? e->b : NO_CELL;
+        Piece p = c == NO_CELL ? 0 : pos->cell[c];
+        if (p && pos->controller[PIECE_OWNER(p)] != mover) worth += v->types[PIECE_TYPE(p)].worth;
+    }
+    return worth;
+}
+
+static bool move_sets_ep(const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_EP) return true;
+    return false;
+}
+
+#define PHASE_HELD 0xFF /* phase_moves while a payment owed by the turn's last move is due */
+
+/* A phased turn: m is counted in the first phase from the current one that allows its kind
+ * and has room (the move generator offers only such moves); a phase that is full is left. A
+ * pass ends the turn. Returns true when the turn ends. */
+static bool phase_step(Position *pos, const Move *m, bool paying) {
+    const Variant *v = pos->v;
+    int p = pos->phase, n = pos->phase_moves;
+    if (paying) {
+        /* a payment is part of the move that owed it: it ends the turn that move ended */
+        if (n != PHASE_HELD) return false;
+        p = v->nphases;
+    } else if (!(m->flags & (MOVE_PASS | MOVE_ELIMINATION))) {
+        while (p < v->nphases - 1 && !(((v->phases[p].kinds >> m->kind) & 1) && (!v->phases[p].max || n < v->phases[p].max))) {
+            p++;
+            n = 0;
+        }
+        /* a phase without a limit needs no count */
+        if (v->phases[p].max) n++;
+        if (v->phases[p].max && n >= v->phases[p].max) {
+            p++;
+            n = 0;
+        }
+    } else {
+        p = v->nphases;
+    }
+    bool ends = p >= v->nphases;
+    if (ends && pos->debt) {
+        /* the turn's last move owes a payment: the turn ends with it */
+        p = v->nphases - 1;
+        n = PHASE_HELD;
+        ends = false;
+    } else if (ends) {
+        p = n = 0;
+    }
+    pos->phase = (uint8_t)p;
+    pos->phase_moves = (uint8_t)n;
+    return ends;
 }
 
 bool board_make(Position *pos, const Move *m) {
@@ -195,13 +363,39 @@ bool board_make(Position *pos, const Move *m) {
     memcpy(u->counters, pos->counters, sizeof u->counters);
     u->alive = pos->alive;
     memcpy(u->controller, pos->controller, sizeof u->controller);
+    u->phase = pos->phase;
+    u->phase_moves = pos->phase_moves;
+    u->ep_fresh = pos->ep_fresh;
+    u->turn_reset = pos->turn_reset;
+    u->prelude = pos->prelude;
+    u->prelude_moves = pos->prelude_moves;
+    u->ntiles = 0;
+    u->exploded = NO_CELL;
+    u->marked = false;
+    if (v->npiles) {
+        u->debt = pos->debt;
+        memcpy(u->pile_len, pos->pile_len, sizeof u->pile_len);
+        memcpy(u->pile_secret, pos->pile_secret, sizeof u->pile_secret);
+        memcpy(u->piles, pos->piles, sizeof u->piles);
+    }
 
+    const bool phased = v->nphases > 0;
+    const bool paying = pos->debt > 0;
+    int mover = board_mover(pos);
     if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
-    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-    pos->ep_victim = NO_CELL;
+    if (phased) pos->key ^= phase_key(pos);
+    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
+     * made some (they are cleared at the end of the next player's turn) */
+    if (!phased || move_sets_ep(m)) {
+        for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+        pos->ep_victim = NO_CELL;
+    }
 
+    int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
+        step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;
     int nep = 0;
     for (int i = 0; i < m->nfx; i++) {
@@ -210,6 +404,7 @@ bool board_make(Position *pos, const Move *m) {
         case FX_EP:
             if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
             pos->ep_victim = m->to;
+            pos->ep_fresh = 1;
             break;
         case FX_COUNTER:
             pos->key ^= counter_key(e->a, pos->counters[e->a]);
@@ -221,6 +416,29 @@ bool board_make(Position *pos, const Move *m) {
             pos->controller[e->a] = (uint8_t)e->b;
             if (e->b != e->a) pos->key ^= v->zobrist_control[e->a][e->b];
             break;
+        case FX_CARD: {
+            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+            const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
+            if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
+                /* a card its owner stacks in the set-up is in a secret order; a card taken
+                 * off a stack shortens the secret part under it */
+                if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
+                if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover &&
+                    pos->pile_secret[e->b] + 1 == pos->pile_len[e->b])
+                    pos->pile_secret[e->b]++;
+            }
+            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+            break;
+        }
+        case FX_MARK:
+            set_tile(pos, u, e->a, (uint8_t)(pos->tiles[e->a] | TILE_MINE));
+            u->marked = true;
+            break;
+        case FX_DEBT:
+            pos->key ^= debt_key(pos);
+            pos->debt = (uint8_t)e->piece;
+            pos->key ^= debt_key(pos);
+            break;
         case FX_ELIMINATE:
             if ((pos->alive >> e->a) & 1) {
                 pos->alive &= (uint8_t)~(1u << e->a);
@@ -230,24 +448,68 @@ bool board_make(Position *pos, const Move *m) {
         default: break;
         }
     }
-    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    if (worth) {
+        const CounterDef *c = &v->counters[v->capture_reward - 1];
+        int slot = c->slot + (c->per_player ? mover : 0);
+        pos->key ^= counter_key(slot, pos->counters[slot]);
+        pos->counters[slot] += worth;
+        pos->key ^= counter_key(slot, pos->counters[slot]);
+    }
     uint32_t lost = pos->rights & ~co.keep;
     if (lost) {
         for (int r = 0; r < 32; r++)
             if (lost >> r & 1) pos->key ^= v->zobrist_rights[r];
         pos->rights &= co.keep;
     }
-    pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
-    pos->last_from = m->from;
-    pos->last_to = m->to;
-    pos->key ^= v->zobrist_side[pos->turn];
-    /* the next turn goes to the next player still in the game */
-    for (int k = 0; k < v->nturns; k++) {
-        pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
-        if (pos->turn == 0) pos->fullmove++;
-        if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+    bool turn_ends = true;
+    if (v->nprelude) pos->key ^= prelude_key(pos);
+    if (pos->setup_player >= 0) {
+        /* a set-up step: the game's first turn starts after the last one */
+        if (++pos->prelude_moves >= v->prelude[pos->prelude].moves) {
+            pos->prelude++;
+            pos->prelude_moves = 0;
+            board_sync_prelude(pos);
+        }
+        turn_ends = false;
+    } else if (!phased) {
+        pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+        turn_ends = !pos->debt; /* a move that owes a payment: the payment ends the turn */
+    } else {
+        /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
+        if (co.capture || co.resets) {
+            pos->halfmove = 0;
+            pos->turn_reset = 1;
+        }
+        turn_ends = phase_step(pos, m, paying);
+        if (turn_ends) {
+            if (!pos->turn_reset) pos->halfmove++;
+            pos->turn_reset = 0;
+            if (pos->ep_fresh) {
+                pos->ep_fresh = 0;
+            } else {
+                for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+                pos->ep_victim = NO_CELL;
+            }
+        }
     }
-    pos->key ^= v->zobrist_side[pos->turn];
+    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
+        /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
+        pos->last_from = m->from;
+        pos->last_to = m->to;
+    }
+    if (turn_ends) {
+        pos->key ^= v->zobrist_side[pos->turn];
+        /* the next turn goes to the next player still in the game */
+        for (int k = 0; k < v->nturns; k++) {
+            pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
+            if (pos->turn == 0) pos->fullmove++;
+            if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+        }
+        pos->key ^= v->zobrist_side[pos->turn];
+    }
+    if (phased) pos->key ^= phase_key(pos);
+    if (v->nprelude) pos->key ^= prelude_key(pos);
     pos->ply++;
     return true;
 }
@@ -256,6 +518,12 @@ void board_unmake(Position *pos) {
     ASSERT(pos->ply > 0, "unmake needs a move to undo");
     Undo *u = &pos->history[--pos->ply];
     revert_cells(pos, u->journal, u->njournal);
+    for (int k = u->ntiles - 1; k >= 0; k--) pos->tiles[u->tile_cell[k]] = u->tile_old[k];
+    if (pos->prelude != u->prelude) {
+        pos->prelude = u->prelude;
+        board_sync_prelude(pos);
+    }
+    pos->prelude_moves = u->prelude_moves;
     pos->key = u->key;
     pos->rights = u->rights;
     memcpy(pos->ep, u->ep, sizeof pos->ep);
@@ -268,6 +536,16 @@ void board_unmake(Position *pos) {
     memcpy(pos->counters, u->counters, sizeof pos->counters);
     pos->alive = u->alive;
     memcpy(pos->controller, u->controller, sizeof pos->controller);
+    pos->phase = u->phase;
+    pos->phase_moves = u->phase_moves;
+    pos->ep_fresh = u->ep_fresh;
+    pos->turn_reset = u->turn_reset;
+    if (pos->v->npiles) {
+        pos->debt = u->debt;
+        memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);
+        memcpy(pos->pile_secret, u->pile_secret, sizeof pos->pile_secret);
+        memcpy(pos->piles, u->piles, sizeof pos->piles);
+    }
 }
 
 bool board_is_ok(const Position *pos) {

@@ -23,6 +23,10 @@ typedef enum EffectKind {
     FX_REMOVE_ARMY, /* remove every piece of owner a (a defeated army) */
     FX_CONTROL,     /* owner a's pieces are moved by player b from now on */
     FX_ELIMINATE,   /* player a is out of the game: its turns are skipped */
+    FX_CARD,        /* the card `piece` leaves pile a (its top, or one of that value from a
+                     * sorted pile) for pile b (its top, or in order in a sorted pile) */
+    FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
+    FX_MARK,        /* the mover's tile on a becomes a mine */
 } EffectKind;
 
 typedef struct Effect {
@@ -36,14 +40,18 @@ typedef struct Effect {
  * not saved: replaying the moves before it brings it back). */
 /* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
 /* MOVE_COPY: the last effect moves the mover's influencing piece along (steer ... copy). */
-enum { MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32, MOVE_COPY = 64 };
+enum {
+    MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32,
+    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256
+};
 
 typedef struct Move {
     Cell from, to;           /* what notation shows: the main piece's origin and destination */
-    uint8_t flags;
+    uint16_t flags;
     uint8_t promo;           /* promotion type or NO_TYPE */
     uint8_t nfx;
     uint8_t castle;          /* castle index + 1, or 0 */
+    uint8_t kind;            /* move kind (0 = normal): which phases of a turn allow it */
     Effect fx[MAX_EFFECTS];
 } Move;
 
@@ -70,7 +78,19 @@ typedef struct Undo {
     int32_t counters[MAX_COUNTERS];
     uint8_t alive;
     uint8_t controller[MAX_OWNERS];
+    uint8_t phase, phase_moves, ep_fresh, turn_reset;
+    uint8_t debt;
+    uint8_t prelude, prelude_moves;
+    uint8_t ntiles;          /* tiles this move changed, and their old values */
+    Cell tile_cell[MAX_EP_CELLS + 2];
+    uint8_t tile_old[MAX_EP_CELLS + 2];
+    Cell exploded;           /* where a mine removed the moving piece, or NO_CELL */
+    bool marked;             /* the move marked a tile as a mine (set-up) */
     JournalEntry journal[MAX_JOURNAL];
+    /* (last: only games with piles write them) */
+    uint8_t pile_secret[MAX_PILE_SLOTS];
+    uint8_t pile_len[MAX_PILE_SLOTS];
+    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
 } Undo;
 
 typedef struct Position {
@@ -89,13 +109,31 @@ typedef struct Position {
     uint8_t alive;                     /* players still in the game (bit per player) */
     uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */
     uint8_t allegiance[MAX_PLAYERS];   /* the army each player answers for, NO_OWNER if none */
+    /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, whether
+     * the en-passant cells were made in this turn (they last through the next player's turn),
+     * and whether this turn reset the n-move count (which then counts turns). */
+    uint8_t phase, phase_moves, ep_fresh, turn_reset;
+    uint8_t debt;            /* a payment owed (games with piles) */
+    uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */
+    int8_t setup_player;     /* the player of that step, -1 once the set-up is over (board_sync_prelude) */
+    bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
     uint8_t threat_players;  /* during an attack test: players whose influence makes a steered
                               * piece an attacker (the defender's opponents) */
+    /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
+    uint8_t tiles[MAX_CELLS];
+    /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first; how many of a
+     * stack's bottom cards its owner put there in the set-up, in an order only it knows. */
+    uint8_t pile_secret[MAX_PILE_SLOTS];
+    uint8_t pile_len[MAX_PILE_SLOTS];
+    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;
+
+#define TILE_OWNER(t) ((int)((t) & 7) - 1)
+#define TILE_MINE 0x80
 
 /* Allocates the history; the board is empty until fen_read/board_set_start. */
 void board_init(Position *pos, const Variant *v);
@@ -117,7 +155,14 @@ static inline bool board_answers_for(const Position *pos, int player, int o) {
     return o == player || pos->allegiance[player] == o;
 }
 /* The player to move. */
-static inline int board_mover(const Position *pos) { return pos->v->turn_order[pos->turn]; }
+static inline int board_mover(const Position *pos) {
+    if (unlikely(pos->setup_player >= 0)) return pos->setup_player;
+    return pos->v->turn_order[pos->turn];
+}
+/* Sets setup_player from prelude (after prelude changes). */
+static inline void board_sync_prelude(Position *pos) {
+    pos->setup_player = (int8_t)(pos->prelude < pos->v->nprelude ? pos->v->prelude[pos->prelude].player : -1);
+}
 /* Only the cells a move writes, for a quick look at the position after it (the legality
  * test): no hash, no clocks, no turn. Revert before anything else touches the position. */
 typedef struct CellJournal {

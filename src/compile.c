@@ -714,6 +714,14 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
             if (most) bc_emit(p, OP_NOT, 0, L(c));
             return;
         }
+        if (!strcmp(c->text, "attackers-at-least")) {
+            if (c->num[0] < 1 || c->num[0] > 64) {
+                diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
+                cg->ok = false;
+            }
+            bc_emit(p, OP_ATTACKERS, c->num[0] < 1 || c->num[0] > 64 ? 1 : (int)c->num[0], L(c));
+            return;
+        }
         if (!strcmp(c->text, "in")) {
             bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
             return;
@@ -828,6 +836,12 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
         break;
     }
+    case AST_KIND: {
+        int k = sema_kind(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
+        if (k < 0) cg->ok = false;
+        bc_emit(p, OP_KIND, k < 0 ? 0 : k, L(st));
+        break;
+    }
     default:
         diag_error(cg->s->sink, st->loc, "unexpected %s in a move block", ast_kind_name(st->kind));
         cg->ok = false;
@@ -940,7 +954,10 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
                 alt_end(p, it, fork);
             }
             pp->may_duplicate = true;
-            if (block_uses(it, AST_ADD)) {
+            /* a block that never leaves the origin nor captures (a change of type in place)
+             * takes nothing: attack tests can skip it */
+            bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
+            if (block_uses(it, AST_ADD) && !stays) {
                 pp->may_capture = true;
                 *fast_attack = false;
             }

@@ -17,7 +17,10 @@ static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t c
     case SHAPE_CELL: snprintf(buf, cap, "%s", a < v->ncells ? v->cells[a].name : "?"); break;
     case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
     case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
-    case SHAPE_BYTE: snprintf(buf, cap, "%d", a); break;
+    case SHAPE_BYTE:
+        if (op == OP_KIND && a < v->nkinds) snprintf(buf, cap, "%s", v->kind_names[a]);
+        else snprintf(buf, cap, "%d", a);
+        break;
     case SHAPE_COUNTER: {
         int c = a & 0xFF, val = (int8_t)((a >> 8) & 0xFF);
         snprintf(buf, cap, "%s %d", c < v->ncounters ? v->counters[c].name : "?", val);

@@ -117,9 +117,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
 }
 
 /* The pawn-like piece that made the en-passant cell stands one "forward" step past it. */
-static Cell ep_victim_for(const Position *pos, Cell ep) {
+static Cell ep_victim_for(const Position *pos, Cell ep, int prev) {
     const Variant *v = pos->v;
-    int prev = v->turn_order[(pos->turn + v->nturns - 1) % v->nturns];
     int fx, fy;
     sema_orient_vector(v->orient[prev], 0, 1, &fx, &fy);
     for (int d = 0; d < v->ndirs; d++) {
@@ -195,7 +194,12 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
     if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
-    Cell victim = ep_victim_for(tmp, (Cell)c);
+    Cell victim = ep_victim_for(tmp, (Cell)c, v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns]);
+    if (victim == NO_CELL && v->nphases) {
+        /* in a turn of phases the player to move may have made it earlier this turn */
+        victim = ep_victim_for(tmp, (Cell)c, board_mover(tmp));
+        tmp->ep_fresh = victim != NO_CELL;
+    }
     if (victim != NO_CELL && tmp->cell[c] == 0) {
         tmp->ep[0] = (Cell)c;
         tmp->ep_victim = victim;
@@ -222,6 +226,137 @@ static bool read_allegiance(Position *tmp, const char *field, char *err, size_t 
     return true;
 }
 
+/* Every pile, bottom card first, cards separated by '.', piles by '/', an empty one '-';
+ * then ":N" when a payment of N is owed. */
+static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    const char *q = field;
+    for (int slot = 0; slot < v->npile_slots; slot++) {
+        tmp->pile_len[slot] = 0;
+        if (*q == '-') q++;
+        else
+            for (;;) {
+                char *end;
+                long c = strtol(q, &end, 10);
+                if (end == q || c < 1 || c > 255 || tmp->pile_len[slot] >= MAX_PILE_CARDS)
+                    return fail(err, cap, "bad piles '%s' (expected %d piles of cards 1-255 separated by '/')", field, v->npile_slots);
+                tmp->piles[slot][tmp->pile_len[slot]++] = (uint8_t)c;
+                q = end;
+                if (*q != '.') break;
+                q++;
+            }
+        if (*q == '~') {
+            /* ~N: its N bottom cards are in an order only its owner knows */
+            char *end;
+            long n = strtol(q + 1, &end, 10);
+            if (end == q + 1 || n < 0 || n > tmp->pile_len[slot]) return fail(err, cap, "bad secret count in piles '%s'", field);
+            tmp->pile_secret[slot] = (uint8_t)n;
+            q = end;
+        }
+        if (slot + 1 < v->npile_slots && *q++ != '/')
+            return fail(err, cap, "bad piles '%s' (expected %d piles separated by '/')", field, v->npile_slots);
+    }
+    if (*q == ':') {
+        long d;
+        if (!parse_int(q + 1, 1, 255, &d)) return fail(err, cap, "bad payment owed in '%s'", field);
+        tmp->debt = (uint8_t)d;
+    } else if (*q) {
+        return fail(err, cap, "unexpected '%s' after the piles", q);
+    }
+    /* a sorted pile is kept in order */
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        for (int k = 0; p->sorted && k < (p->per_player ? v->nplayers : 1); k++) {
+            uint8_t *c = tmp->piles[p->slot + k];
+            for (int a = 1; a < tmp->pile_len[p->slot + k]; a++)
+                for (int b = a; b > 0 && c[b - 1] > c[b]; b--) {
+                    uint8_t t = c[b];
+                    c[b] = c[b - 1];
+                    c[b - 1] = t;
+                }
+        }
+    }
+    return true;
+}
+
+/* The tiles of a minefield, as the board: ranks from the top separated by '/', boards by
+ * '|', a number counts cells without a tile; the first player's tiles 'T' (blank) and 'M'
+ * (mine), the second's 't' and 'm'. */
+static const char tile_chars[] = "TMtm";
+
+static bool read_tiles(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    memset(tmp->tiles, 0, sizeof tmp->tiles);
+    const char *p = field;
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b > 0 && *p++ != '|') return fail(err, cap, "bad tiles '%s' (expected '|' between boards)", field);
+        for (int y = bd->height - 1; y >= 0; y--) {
+            for (int x = 0; x < bd->width;) {
+                if (bd->at[y][x] == NO_CELL) { x++; continue; }
+                if (isdigit((unsigned char)*p)) {
+                    long run = strtol(p, (char **)&p, 10);
+                    if (run < 1 || x + run > bd->width) return fail(err, cap, "bad tiles '%s' (a rank is too long)", field);
+                    x += (int)run;
+                    continue;
+                }
+                const char *t = *p ? strchr(tile_chars, *p) : NULL;
+                if (!t) return fail(err, cap, "bad tiles '%s' (expected T, M, t, m or a number)", field);
+                int k = (int)(t - tile_chars);
+                tmp->tiles[bd->at[y][x]] = (uint8_t)((k / 2 + 1) | (k % 2 ? TILE_MINE : 0));
+                p++;
+                x++;
+            }
+            if (y > 0 && *p++ != '/') return fail(err, cap, "bad tiles '%s' (expected '/' between ranks)", field);
+        }
+    }
+    if (*p) return fail(err, cap, "bad tiles '%s' (too long)", field);
+    return true;
+}
+
+/* "-" when the set-up is over; "N" or "N:M" (step N, counted from 1; M moves made in it). */
+static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    if (!strcmp(field, "-")) {
+        tmp->prelude = (uint8_t)v->nprelude;
+        tmp->prelude_moves = 0;
+        board_sync_prelude(tmp);
+        return true;
+    }
+    char *end;
+    long step = strtol(field, &end, 10), moves = 0;
+    bool ok = end != field;
+    if (ok && *end == ':') {
+        char *after = end + 1;
+        moves = strtol(after, &end, 10);
+        ok = end != after;
+    }
+    if (!ok || *end || step < 1 || step > v->nprelude || moves < 0 || moves >= v->prelude[step - 1].moves)
+        return fail(err, cap, "bad prelude step '%s' (expected - or 1..%d)", field, v->nprelude);
+    tmp->prelude = (uint8_t)(step - 1);
+    tmp->prelude_moves = (uint8_t)moves;
+    board_sync_prelude(tmp);
+    return true;
+}
+
+/* "NAME" or "NAME:N" (N moves made in the phase). */
+static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    const char *colon = strchr(field, ':');
+    size_t len = colon ? (size_t)(colon - field) : strlen(field);
+    for (int p = 0; p < v->nphases; p++) {
+        if (strlen(v->phases[p].name) != len || strncmp(v->phases[p].name, field, len)) continue;
+        long n = 0;
+        /* (a phase without a limit keeps no count) */
+        if (colon && (!parse_int(colon + 1, 0, 100, &n) || n >= (v->phases[p].max ? v->phases[p].max : 1)))
+            return fail(err, cap, "bad move count in phase '%s'", field);
+        tmp->phase = (uint8_t)p;
+        tmp->phase_moves = (uint8_t)n;
+        return true;
+    }
+    return fail(err, cap, "unknown phase '%s'", field);
+}
+
 /* Reads text into the scratch position *tmp (no history, no key). */
 static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
     if (!text) return fail(err, cap, "empty position");
@@ -231,12 +366,14 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     memset(tmp, 0, sizeof *tmp);
     tmp->v = v;
     board_clear(tmp);
+    tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
+    board_sync_prelude(tmp);
     char *copy = xstrdup(text);
-    char *f[8];
-    int n = split(copy, f, 7);
+    char *f[12];
+    int n = split(copy, f, 11);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 7) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    else if (n > 11) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
@@ -273,6 +410,10 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
             break;
         }
         case FEN_ALLEGIANCE: ok = read_allegiance(tmp, field, err, cap); break;
+        case FEN_PHASE: ok = read_phase(tmp, field, err, cap); break;
+        case FEN_PILES: ok = read_piles(tmp, field, err, cap); break;
+        case FEN_TILES: ok = read_tiles(tmp, field, err, cap); break;
+        case FEN_PRELUDE: ok = read_prelude(tmp, field, err, cap); break;
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
@@ -291,6 +432,7 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     /* Parse into a scratch position so pos is untouched on error. */
     Position tmp;
     if (!parse(&tmp, pos->v, text, err, cap)) return false;
+    board_sync_prelude(&tmp);
     tmp.key = board_compute_key(&tmp);
     board_copy(pos, &tmp);
     pos->ply = 0;
@@ -308,6 +450,29 @@ static void put(char *buf, size_t cap, size_t *at, const char *s) {
     memcpy(buf + *at, s, n);
     *at += n;
     buf[*at] = 0;
+}
+
+static void write_tiles(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[16];
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b > 0) put(buf, cap, at, "|");
+        for (int y = bd->height - 1; y >= 0; y--) {
+            int run = 0;
+            for (int x = 0; x < bd->width; x++) {
+                Cell c = bd->at[y][x];
+                if (c == NO_CELL) continue;
+                uint8_t t = pos->tiles[c];
+                if (!t || TILE_OWNER(t) > 1) { run++; continue; }
+                if (run) { snprintf(tmp, sizeof tmp, "%d", run); put(buf, cap, at, tmp); run = 0; }
+                snprintf(tmp, sizeof tmp, "%c", tile_chars[TILE_OWNER(t) * 2 + ((t & TILE_MINE) ? 1 : 0)]);
+                put(buf, cap, at, tmp);
+            }
+            if (run) { snprintf(tmp, sizeof tmp, "%d", run); put(buf, cap, at, tmp); }
+            if (y > 0) put(buf, cap, at, "/");
+        }
+    }
 }
 
 void fen_write(const Position *pos, char *buf, size_t cap) {
@@ -382,6 +547,36 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
                 if (p) put(buf, cap, &at, ",");
                 put(buf, cap, &at, pos->allegiance[p] != NO_OWNER ? v->player_token[pos->allegiance[p]] : "-");
             }
+            break;
+        case FEN_TILES: write_tiles(pos, buf, cap, &at); break;
+        case FEN_PRELUDE:
+            if (pos->prelude >= v->nprelude) snprintf(tmp, sizeof tmp, "-");
+            else if (pos->prelude_moves) snprintf(tmp, sizeof tmp, "%d:%d", pos->prelude + 1, pos->prelude_moves);
+            else snprintf(tmp, sizeof tmp, "%d", pos->prelude + 1);
+            put(buf, cap, &at, tmp);
+            break;
+        case FEN_PILES:
+            for (int slot = 0; slot < v->npile_slots; slot++) {
+                if (slot) put(buf, cap, &at, "/");
+                if (!pos->pile_len[slot]) put(buf, cap, &at, "-");
+                for (int c = 0; c < pos->pile_len[slot]; c++) {
+                    snprintf(tmp, sizeof tmp, "%s%d", c ? "." : "", pos->piles[slot][c]);
+                    put(buf, cap, &at, tmp);
+                }
+                if (pos->pile_secret[slot]) {
+                    snprintf(tmp, sizeof tmp, "~%d", pos->pile_secret[slot]);
+                    put(buf, cap, &at, tmp);
+                }
+            }
+            if (pos->debt) {
+                snprintf(tmp, sizeof tmp, ":%d", pos->debt);
+                put(buf, cap, &at, tmp);
+            }
+            break;
+        case FEN_PHASE:
+            if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
+            else snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
+            put(buf, cap, &at, tmp);
             break;
         default: break;
         }

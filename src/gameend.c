@@ -7,8 +7,9 @@
 
 int gameend_repetitions(const Position *pos) {
     int count = 0;
-    /* Only positions since the last irreversible move can repeat. */
-    int back = pos->halfmove < pos->ply ? pos->halfmove : pos->ply;
+    /* Only positions since the last irreversible move can repeat. (In a game of phases the
+     * n-move count counts turns, not plies: look at every ply.) */
+    int back = pos->halfmove < pos->ply && !pos->v->nphases ? pos->halfmove : pos->ply;
     for (int k = 1; k <= back; k++)
         if (pos->history[pos->ply - k].key == pos->key) count++;
     return count;
@@ -32,15 +33,15 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
     else if (r == RESULT_WIN) out->winner = mover;
 }
 
+/* Does the player still have a royal piece (of the army it helps, when it helps one)? */
 static bool has_royal(const Position *pos, int player) {
     const Variant *v = pos->v;
+    int army = pos->allegiance[player] != NO_OWNER ? pos->allegiance[player] : player;
+    if (army == player && pos->controller[player] != player) return false; /* taken over */
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
-        for (int o = 0; o < v->nowners; o++) {
-            if (pos->controller[o] != player || o != player) continue;
-            for (int w = 0; w < v->cell_words; w++)
-                if (pos->type_occ[t][w] & pos->occ[o][w]) return true;
-        }
+        for (int w = 0; w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & pos->occ[army][w]) return true;
     }
     return false;
 }
@@ -167,6 +168,27 @@ void gameend_check(Position *pos, GameResult *out) {
             return;
         }
     }
+    if (v->empty_pile && !pos->debt && pos->phase == 0 && pos->phase_moves == 0 && pos->prelude >= v->nprelude) {
+        /* every pile of that kind empty at the start of a turn */
+        const PileDef *p = &v->piles[v->empty_pile - 1];
+        bool empty = true;
+        for (int k = 0; k < (p->per_player ? v->nplayers : 1); k++) empty = empty && !pos->pile_len[p->slot + k];
+        if (empty) {
+            result_for(pos, v->on_empty, "piles empty", out);
+            if (v->end_name[2][0]) out->name = v->end_name[2];
+            return;
+        }
+    }
+    if (v->nplayers == 2 && v->has_royal) {
+        /* an exposed royal piece was captured (two players: the capturer wins) */
+        int lost = gameend_royal_lost(pos);
+        if (lost >= 0) {
+            out->over = true;
+            out->winner = other_alive(pos, lost);
+            out->reason = "royal captured";
+            return;
+        }
+    }
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
     Cell forced[MAX_FORCED];
@@ -190,6 +212,7 @@ void gameend_check(Position *pos, GameResult *out) {
         }
         if (check) result_for(pos, v->on_checkmate, "checkmate", out);
         else result_for(pos, v->on_stalemate, "stalemate", out);
+        if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
         return;
     }
     if (v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) {

@@ -16,6 +16,14 @@
 #define MAX_OPTION_VALUES  16
 #define MAX_CASTLES         4     /* castling definitions per player */
 #define MAX_COUNTERS        8
+#define MAX_PHASES          8     /* phases of one turn */
+#define MAX_MOVE_KINDS     16     /* move kinds (normal and those the phases name) */
+#define MAX_EXTRA_CAPTURES  4     /* extra-capture rules */
+#define MAX_PILES           4     /* pile declarations */
+#define MAX_PILE_SLOTS      8     /* piles in a position (a per-player pile takes one per player) */
+#define MAX_PILE_CARDS     16     /* cards in one pile */
+#define MAX_CARD_RULES      4     /* draw and pay rules */
+#define MAX_PRELUDE        16     /* set-up steps before the first turn */
 #define MAX_PROMO_SETS     16
 #define MAX_TYPESETS       64     /* distinct piece-type sets used by capture opcodes */
 #define MAX_PATTERNS       24

@@ -158,6 +158,7 @@ static int cmd_moves(const Args *a) {
     if (setup_position(a, v, &pos)) {
         MoveList *ml = malloc(sizeof *ml);
         VmFault f = {0};
+        if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
         movegen_legal(&pos, ml, &f);
         char buf[64];
         for (int i = 0; i < ml->count; i++) {
@@ -192,6 +193,7 @@ static int cmd_perft(const Args *a) {
     if (a->general) movegen_fast_enabled = false;
     if (setup_position(a, v, &pos)) {
         VmFault f = {0};
+        if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         uint64_t n = a->divide ? perft_divide(&pos, (int)depth, stdout, &f) : perft(&pos, (int)depth, &f);

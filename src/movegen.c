@@ -74,6 +74,7 @@ static inline void add_simple(MoveList *out, Cell from, Cell to, bool capture) {
     m->flags = capture ? MOVE_CAPTURE : 0;
     m->promo = NO_TYPE;
     m->castle = 0;
+    m->kind = 0;
     m->nfx = 1;
     m->fx[0] = (Effect){.kind = FX_MOVE, .a = from, .b = to};
 }
@@ -113,7 +114,7 @@ static bool fault_full(VmFault *fault) {
 
 /* Two moves with the same effects are one move (several paths can reach one cell). */
 static bool same_move(const Move *a, const Move *b) {
-    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx) return false;
+    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx || a->kind != b->kind) return false;
     for (int i = 0; i < a->nfx; i++)
         if (a->fx[i].kind != b->fx[i].kind || a->fx[i].a != b->fx[i].a || a->fx[i].b != b->fx[i].b ||
             a->fx[i].piece != b->fx[i].piece)
@@ -231,13 +232,265 @@ static bool gen_steered(Position *pos, int mover, MoveList *out, VmFault *fault)
     return true;
 }
 
+/* Does m land on (and so capture) an enemy piece? */
+static Cell landing_capture(const Position *pos, const Move *m) {
+    if (!(m->flags & MOVE_CAPTURE) || m->kind != 0 || m->from == m->to) return NO_CELL;
+    Piece p = pos->cell[m->to], q = pos->cell[m->from];
+    if (!p || !q || !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(q))) return NO_CELL;
+    return m->to;
+}
+
+int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell target) {
+    /* distinct origins of normal captures landing on target */
+    Cell seen[MAX_MOVES];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        const Move *m = &list->moves[i];
+        if (landing_capture(pos, m) != target) continue;
+        bool dup = false;
+        for (int k = 0; k < n && !dup; k++) dup = seen[k] == m->from;
+        if (!dup) seen[n++] = m->from;
+    }
+    return n;
+}
+
+/* The extra-capture rules: copies of the normal captures onto well-attacked enemies, or one
+ * remote removal of each such enemy. Attack counts come from the moves generated so far. */
+static bool add_extra_captures(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int base = out->count;
+    uint8_t count[MAX_CELLS];
+    bool counted[MAX_CELLS] = {false};
+    for (int i = 0; i < base; i++) {
+        Cell t = landing_capture(pos, &out->moves[i]);
+        if (t == NO_CELL || counted[t]) continue;
+        counted[t] = true;
+        count[t] = (uint8_t)movegen_attackers(pos, out, base, t);
+    }
+    for (int r = 0; r < v->nextra; r++) {
+        const ExtraCapture *x = &v->extra[r];
+        bool done[MAX_CELLS] = {false};
+        for (int i = 0; i < base; i++) {
+            Cell t = landing_capture(pos, &out->moves[i]);
+            if (t == NO_CELL || count[t] < x->attackers || (x->remote && done[t])) continue;
+            if (out->count >= MAX_MOVES) return fault_full(fault);
+            Move *m = &out->moves[out->count++];
+            if (!x->remote) {
+                *m = out->moves[i];
+            } else {
+                done[t] = true;
+                memset(m, 0, sizeof *m);
+                m->from = m->to = t;
+                m->promo = NO_TYPE;
+                m->flags = MOVE_CAPTURE;
+                m->nfx = 1;
+                m->fx[0] = (Effect){.kind = FX_REMOVE, .a = t};
+            }
+            m->kind = x->kind;
+        }
+    }
+    return true;
+}
+
+uint32_t movegen_phase_kinds(const Position *pos, bool *may_end) {
+    const Variant *v = pos->v;
+    uint32_t kinds = 0;
+    int n = pos->phase_moves;
+    for (int p = pos->phase; p < v->nphases; p++, n = 0) {
+        const PhaseDef *ph = &v->phases[p];
+        if (!ph->max || n < ph->max) kinds |= ph->kinds;
+        if (n < ph->min) {
+            *may_end = false;
+            return kinds;
+        }
+    }
+    *may_end = true;
+    return kinds;
+}
+
+/* A phased turn: keep the moves of the kinds the current phase (or a later one it may skip
+ * to) allows; add the pass that ends the turn when every phase left may be skipped. */
+static bool filter_phase(const Position *pos, MoveList *out, VmFault *fault) {
+    bool may_end;
+    uint32_t kinds = movegen_phase_kinds(pos, &may_end);
+    int n = 0;
+    for (int i = 0; i < out->count; i++)
+        if ((kinds >> out->moves[i].kind) & 1) {
+            if (n != i) out->moves[n] = out->moves[i];
+            n++;
+        }
+    out->count = n;
+    if (may_end) {
+        if (out->count >= MAX_MOVES) return fault_full(fault);
+        Move *m = &out->moves[out->count++];
+        memset(m, 0, sizeof *m);
+        m->promo = NO_TYPE;
+        m->flags = MOVE_PASS;
+    }
+    return true;
+}
+
+/* Slots of a pile: every player's, or the one. */
+static inline int pile_slots(const Variant *v, const PileDef *p) { return p->per_player ? v->nplayers : 1; }
+static inline int own_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
+
+static int pile_sum(const Position *pos, int slot) {
+    int sum = 0;
+    for (int i = 0; i < pos->pile_len[slot]; i++) sum += pos->piles[slot][i];
+    return sum;
+}
+
+/* The draw rules: the top card of any non-empty source pile to the mover's own. */
+static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    for (int r = 0; r < v->ndraws; r++) {
+        const CardRule *cr = &v->draws[r];
+        const PileDef *from = &v->piles[cr->from], *to = &v->piles[cr->to];
+        for (int k = 0; k < pile_slots(v, from); k++) {
+            int slot = from->slot + k, n = pos->pile_len[slot];
+            if (n < cr->count || (cr->own && slot != own_slot(from, mover))) continue;
+            /* from a stack its top cards; from a sorted pile any card (one move per value) */
+            for (int i = n - 1; i >= (from->sorted ? 0 : n - 1); i--) {
+                if (from->sorted && i + 1 < n && pos->piles[slot][i] == pos->piles[slot][i + 1]) continue;
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *m = &out->moves[out->count++];
+                memset(m, 0, sizeof *m);
+                m->promo = NO_TYPE;
+                m->flags = MOVE_CARDS;
+                m->kind = cr->kind;
+                for (int c = 0; c < cr->count && c < MAX_EFFECTS; c++)
+                    m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)own_slot(to, mover),
+                                               .piece = pos->piles[slot][from->sorted ? i : n - 1 - c]};
+            }
+        }
+    }
+    return true;
+}
+
+/* A minefield's set-up: the mover marks one of its tiles as a mine, in ascending cell order
+ * (so each set of mines is reached one way), until it has the game's number of mines. */
+static bool add_mine_marks(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), marked = 0, last = -1;
+    for (int c = 0; c < v->ncells; c++)
+        if (pos->tiles[c] && TILE_OWNER(pos->tiles[c]) == mover && (pos->tiles[c] & TILE_MINE)) marked++, last = c;
+    if (marked >= v->mines) return true;
+    int left = 0; /* own tiles past the last mine: the rest must fit after this one */
+    for (int c = last + 1; c < v->ncells; c++) left += pos->tiles[c] && TILE_OWNER(pos->tiles[c]) == mover;
+    for (int c = last + 1; c < v->ncells; c++) {
+        if (!pos->tiles[c] || TILE_OWNER(pos->tiles[c]) != mover) continue;
+        if (--left < v->mines - marked - 1) break;
+        if (out->count >= MAX_MOVES) return fault_full(fault);
+        Move *m = &out->moves[out->count++];
+        memset(m, 0, sizeof *m);
+        m->from = m->to = (Cell)c;
+        m->promo = NO_TYPE;
+        m->flags = MOVE_TILE;
+        m->kind = (uint8_t)v->mine_kind;
+        m->nfx = 1;
+        m->fx[0] = (Effect){.kind = FX_MARK, .a = (Cell)c};
+    }
+    return true;
+}
+
+/* A set-up step: only its kind of move. */
+static void filter_prelude(const Position *pos, MoveList *out) {
+    int kind = pos->v->prelude[pos->prelude].kind, n = 0;
+    for (int i = 0; i < out->count; i++)
+        if (out->moves[i].kind == kind) out->moves[n++] = out->moves[i];
+    out->count = n;
+}
+
+/* The pay rules: a move of a paid kind by a piece of worth W stays only when the mover's
+ * cards add up to W, and then owes W (the next move pays). */
+static void require_payment(const Position *pos, MoveList *out) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        bool keep = true;
+        for (int r = 0; r < v->npays && !(m->flags & (MOVE_PASS | MOVE_CARDS)); r++) {
+            if (m->kind != v->pays[r].kind || !pos->cell[m->from]) continue;
+            int worth = v->types[PIECE_TYPE(pos->cell[m->from])].worth;
+            if (worth <= 0) continue;
+            if (pile_sum(pos, own_slot(&v->piles[v->pays[r].from], mover)) < worth || m->nfx >= MAX_EFFECTS) {
+                keep = false;
+                break;
+            }
+            m->fx[m->nfx++] = (Effect){.kind = FX_DEBT, .piece = (Piece)(worth > 255 ? 255 : worth)};
+            break;
+        }
+        if (keep) {
+            if (n != i) out->moves[n] = *m;
+            n++;
+        }
+    }
+    out->count = n;
+}
+
+/* While a payment is owed, the only moves are payments: every distinct choice of the mover's
+ * cards adding up to the debt or more, put onto any one target pile, highest card first (so
+ * the lowest ends on top). */
+static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    out->count = 0;
+    for (int r = 0; r < v->npays; r++) {
+        const CardRule *cr = &v->pays[r];
+        int hand = own_slot(&v->piles[cr->from], mover);
+        const PileDef *to = &v->piles[cr->to];
+        /* the hand as distinct values (descending) with counts */
+        int values[MAX_PILE_CARDS], counts[MAX_PILE_CARDS], nv = 0;
+        for (int i = pos->pile_len[hand] - 1; i >= 0; i--) {
+            int c = pos->piles[hand][i];
+            if (nv && values[nv - 1] == c) counts[nv - 1]++;
+            else values[nv] = c, counts[nv++] = 1;
+        }
+        int take[MAX_PILE_CARDS] = {0};
+        for (;;) {
+            /* next choice: count up like an odometer */
+            int d = 0;
+            while (d < nv && take[d] == counts[d]) take[d++] = 0;
+            if (d == nv) break;
+            take[d]++;
+            int sum = 0, ncards = 0;
+            for (int i = 0; i < nv; i++) sum += take[i] * values[i], ncards += take[i];
+            if (sum < pos->debt || ncards > MAX_EFFECTS - 1) continue;
+            for (int k = 0; k < pile_slots(v, to); k++) {
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *m = &out->moves[out->count++];
+                memset(m, 0, sizeof *m);
+                m->promo = NO_TYPE;
+                m->flags = MOVE_CARDS;
+                for (int i = 0; i < nv; i++)
+                    for (int c = 0; c < take[i]; c++)
+                        m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)hand, .b = (Cell)(to->slot + k), .piece = (Piece)values[i]};
+                m->fx[m->nfx++] = (Effect){.kind = FX_DEBT, .piece = 0};
+            }
+        }
+    }
+    return true;
+}
+
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
+    if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
-    if (pos->v->steered) return gen_steered(pos, mover, out, fault);
+    if (pos->v->steered && !gen_steered(pos, mover, out, fault)) return false;
+    if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
+    if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
+    if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
+    if (unlikely(pos->prelude < pos->v->nprelude)) {
+        filter_prelude(pos, out);
+        return true;
+    }
+    if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
+    if (unlikely(pos->v->npays)) require_payment(pos, out);
     return true;
 }
 
@@ -510,7 +763,7 @@ bool movegen_in_check(Position *pos, int player) {
 
 bool movegen_is_legal(Position *pos, const Move *m) {
     const Variant *v = pos->v;
-    if (!v->forbid_royal_capture) return true;
+    if (!movegen_tests_royal(v, m)) return true;
     int mover = board_mover(pos);
     if (v->all_fast && movegen_fast_enabled && !(m->flags & MOVE_ELIMINATION)) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
@@ -520,9 +773,21 @@ bool movegen_is_legal(Position *pos, const Move *m) {
         board_cells_revert(pos, &cj);
         return ok;
     }
-    if (!board_make(pos, m)) return false;
+    /* the test is made as if the moving piece arrives: a hidden mine does not count */
+    pos->tiles_off = true;
+    bool made = board_make(pos, m);
+    pos->tiles_off = false;
+    if (!made) return false;
     bool ok = !movegen_in_check(pos, mover);
     board_unmake(pos);
+    return ok;
+}
+
+bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover) {
+    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !movegen_in_check(pos, mover);
+    board_unmake(pos);
+    bool ok = movegen_is_legal(pos, m);
+    board_make(pos, m);
     return ok;
 }
 

@@ -11,6 +11,13 @@ extern bool movegen_fast_enabled;
 
 /* All pseudo-legal moves of the player to move. Returns false on a program fault. */
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault);
+/* How many distinct pieces have a normal capture landing on target among the first count
+ * moves of list (pseudo-legal moves of the player to move): the attack count. */
+int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell target);
+/* In a game whose turns have phases: the move kinds (bit per kind) allowed now, from the
+ * current phase and the later ones it may skip to; *may_end says whether the turn may end
+ * now (a pass). */
+uint32_t movegen_phase_kinds(const Position *pos, bool *may_end);
 /* All legal moves of the player to move. */
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault);
 /* Number of legal moves (perft's last ply). */
@@ -32,7 +39,20 @@ bool movegen_stalemate_pass(Position *pos, Move *m);
 /* May `player` move the piece of a steered army on c (`steer`)? Its influence there is at
  * least 1 and no other player's is greater. */
 bool movegen_may_steer(const Position *pos, int player, Cell c);
-/* Legal after making m? (make, test, unmake). */
+/* Does m's legality depend on the mover's royal pieces afterwards? Not for moves that only
+ * move cards, nor for the pass that ends a turn of phases (the turn's moves were tested). */
+static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
+    return v->forbid_royal_capture && !(m->flags & (MOVE_CARDS | MOVE_TILE)) && !(v->nphases && (m->flags & MOVE_PASS));
+}
+/* Legal after making m? (make, test, unmake). The test is made as if the moving piece
+ * arrived: a hidden mine that destroys it does not make the move legal or illegal. */
 bool movegen_is_legal(Position *pos, const Move *m);
+/* The same for m, just made by `mover` (the last move of pos). */
+bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover);
+static inline bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
+    if (!movegen_tests_royal(pos->v, m)) return true;
+    if (likely(!pos->v->minefield_zone)) return !movegen_in_check(pos, mover);
+    return movegen_made_is_legal_tiles(pos, m, mover);
+}
 
 #endif

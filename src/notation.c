@@ -7,9 +7,65 @@
 
 #include "movegen.h"
 
+/* A move of a kind other than normal is written with its kind in front: "bonus:e4d5". */
+static size_t kind_prefix(const Variant *v, const Move *m, char *buf, size_t cap) {
+    if (!m->kind || m->kind >= v->nkinds || cap == 0) return 0;
+    int n = snprintf(buf, cap, "%s:", v->kind_names[m->kind]);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+/* A capture where nothing moves: the victim is removed from where it stands. */
+static bool is_remote(const Move *m) {
+    return m->from == m->to && m->nfx == 1 && m->fx[0].kind == FX_REMOVE;
+}
+
+/* How a pile is named in a move: its player's token, or the pile's name. */
+static const char *pile_label(const Variant *v, int slot) {
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        int n = p->per_player ? v->nplayers : 1;
+        if (slot >= p->slot && slot < p->slot + n) return p->per_player ? v->player_token[slot - p->slot] : p->name;
+    }
+    return "?";
+}
+
+/* Card moves: a payment "pay:9+1>w" (cards, highest first, onto w's pile), a draw
+ * "draw:w" (the top card of w's pile; the kind in front). */
+static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, size_t at) {
+    bool payment = false;
+    for (int i = 0; i < m->nfx; i++) payment = payment || m->fx[i].kind == FX_DEBT;
+    if (!payment) {
+        /* from a stack: whose; from a sorted pile (any card may be taken): which card */
+        const PileDef *from = NULL;
+        for (int i = 0; m->nfx && i < v->npiles; i++)
+            if (m->fx[0].a >= v->piles[i].slot && m->fx[0].a < v->piles[i].slot + (v->piles[i].per_player ? v->nplayers : 1))
+                from = &v->piles[i];
+        if (from && from->sorted) snprintf(buf + at, cap - at, "%d", m->fx[0].piece);
+        else snprintf(buf + at, cap - at, "%s", m->nfx ? pile_label(v, m->fx[0].a) : "?");
+        return;
+    }
+    at += (size_t)snprintf(buf + at, cap - at, "pay:");
+    int to = -1;
+    for (int i = 0; i < m->nfx && at < cap; i++) {
+        if (m->fx[i].kind != FX_CARD) continue;
+        at += (size_t)snprintf(buf + at, cap - at, "%s%d", to >= 0 ? "+" : "", m->fx[i].piece);
+        to = m->fx[i].b;
+    }
+    if (at < cap) snprintf(buf + at, cap - at, ">%s", to >= 0 ? pile_label(v, to) : "?");
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
+        return;
+    }
+    size_t at = kind_prefix(v, m, buf, cap);
+    if (m->flags & MOVE_CARDS) {
+        card_move(v, m, buf, cap, at);
+        return;
+    }
+    if (m->flags & MOVE_TILE) {
+        snprintf(buf + at, cap - at, "%s", v->cells[m->to].name);
         return;
     }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
@@ -18,13 +74,14 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         const char *f = strchr(from->name, ':'), *t = strchr(to->name, ':');
         char promo[4] = "";
         if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
-        snprintf(buf, cap, "%s %s-%s%s%s", v->boards[from->board].name, f ? f + 1 : from->name, t ? t + 1 : to->name,
-                 promo, (m->flags & MOVE_COPY) ? " +" : "");
+        snprintf(buf + at, cap - at, "%s %s-%s%s%s", v->boards[from->board].name, f ? f + 1 : from->name,
+                 t ? t + 1 : to->name, promo, (m->flags & MOVE_COPY) ? " +" : "");
         return;
     }
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
-    snprintf(buf, cap, "%s%s%s", from->name, to->name, promo);
+    if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
+    else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
 
 /* text without white space. */
@@ -110,6 +167,13 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
 /* SAN without the check mark. */
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
+    size_t at = kind_prefix(v, m, buf, cap);
+    buf += at;
+    cap -= at;
+    if (is_remote(m)) {
+        snprintf(buf, cap, "x%s", v->cells[m->to].name);
+        return;
+    }
     int t = moving_type(pos, m);
     const Castle *castle = castle_of(pos, m);
     if (castle) {
@@ -135,7 +199,7 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
 
 void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     /* moves on several boards have no algebraic form: they are written as coordinates */
-    if ((m->flags & (MOVE_PASS | MOVE_ELIMINATION)) || pos->v->nboards > 1) {
+    if ((m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) || pos->v->nboards > 1) {
         notation_move(pos->v, m, buf, cap);
         return;
     }
@@ -154,6 +218,16 @@ void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf,
 /* Every spelling of m that the parser accepts, tested against text. */
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) return false; /* (coordinate notation only) */
+    char prefix[24];
+    size_t plen = kind_prefix(v, m, prefix, sizeof prefix);
+    if (strncmp(text, prefix, plen)) return false;
+    text += plen;
+    if (is_remote(m)) {
+        char rb[32];
+        snprintf(rb, sizeof rb, "x%s", v->cells[m->to].name);
+        return !strcmp(text, rb);
+    }
     const char *to = v->cells[m->to].name;
     int t = moving_type(pos, m);
     if (t < 0) return false;
@@ -177,7 +251,7 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     /* a promotion may leave out the new piece: then it matches every choice (ambiguous) */
     char promos[5][8] = {"", "", "", "", ""};
     int npromo = 1;
-    if (m->promo != NO_TYPE && (m->flags & MOVE_PROMOTION)) {
+    if (m->promo != NO_TYPE) {
         char P = v->types[m->promo].letter;
         snprintf(promos[1], 8, "=%c", P);
         snprintf(promos[2], 8, "%c", P);

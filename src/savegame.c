@@ -302,6 +302,8 @@ bool savegame_write(const char *path, const char *rules, const Variant *v, const
     for (int i = 0; i < nmoves; i++)
         if (!(moves[i].flags & MOVE_ELIMINATION)) shown++;
     fprintf(f, "# Varia saved game: %s\n", v->title ? v->title : "untitled");
+    if (variant_has_secrets(v))
+        fprintf(f, "# contains secrets: every player's hidden set-up (mines, deck order) is in the moves below\n");
     fprintf(f, "moves %d\n", shown);
     fprintf(f, "rules %s\n", rules);
     for (int i = 0; i < v->noptions; i++)

@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "gameend.h"
+#include "notation.h"
 #include "tt.h"
+#include "view.h"
 
 volatile sig_atomic_t search_interrupt = 0;
 
@@ -201,7 +203,7 @@ static bool make_legal(Searcher *s, const Move *m) {
     Position *pos = &s->pos;
     int mover = board_mover(pos);
     if (!board_make(pos, m)) return false;
-    if (s->v->forbid_royal_capture && movegen_in_check(pos, mover)) {
+    if (!movegen_made_is_legal(pos, m, mover)) {
         board_unmake(pos);
         return false;
     }
@@ -287,7 +289,8 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
 /* The game's verdict where it can change without a move being tried: a captured royal piece
  * with more than two players. Returns true with *score when the node is settled. */
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
-    if (s->v->nplayers <= 2 || gameend_royal_lost(&s->pos) < 0) return false;
+    /* (with two players a royal piece can be lost only when a hidden mine exposed it) */
+    if ((s->v->nplayers <= 2 && !s->v->minefield_zone) || gameend_royal_lost(&s->pos) < 0) return false;
     GameResult r;
     gameend_check(&s->pos, &r);
     if (r.over) *score = outcome_score(s, &r, ply);
@@ -583,4 +586,78 @@ int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList
         }
     }
     return best >= 0 ? best : search_pick_random(ml, rng);
+}
+
+bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t seed, const SearchLimits *lim,
+                       SearchResult *out) {
+    memset(out, 0, sizeof *out);
+    const Variant *v = s->v;
+    int player = board_mover(truth);
+    if (samples < 1) samples = 1;
+    bool secret_step = false;
+    if (truth->prelude < v->nprelude) {
+        int kind = v->prelude[truth->prelude].kind;
+        secret_step = v->minefield_zone && kind == v->mine_kind;
+        for (int i = 0; i < v->ndraws; i++)
+            if (v->draws[i].kind == kind && v->draws[i].own && !v->piles[v->draws[i].to].sorted) secret_step = true;
+    }
+    if (secret_step) {
+        /* a secret set-up step (where the mines go, the deck's order) is chosen at random: the
+         * search sees no difference, and a fixed choice would be easy to read */
+        MoveList *ml = xmalloc(sizeof *ml);
+        VmFault f = {0};
+        board_copy(&s->pos, truth); /* (the searcher's own position: truth stays untouched) */
+        movegen_legal(&s->pos, ml, &f);
+        uint64_t rng = seed * 0x9E3779B97F4A7C15ULL | 1;
+        if (ml->count) {
+            out->best = ml->moves[search_pick_random(ml, &rng)];
+            out->has_move = true;
+        }
+        free(ml);
+        return out->has_move;
+    }
+    SearchLimits each = *lim;
+    if (each.seconds > 0) each.seconds /= samples;
+    Position sample;
+    board_init(&sample, v);
+    /* each sample's best move gets a vote; the most voted wins (the first sample's among ties) */
+    char texts[SEARCH_SAMPLES_MAX][64];
+    int votes[SEARCH_SAMPLES_MAX] = {0}, nt = 0;
+    SearchResult first = {0};
+    for (int i = 0; i < samples && i < SEARCH_SAMPLES_MAX; i++) {
+        view_sample(truth, player, seed * 1000003ULL + (uint64_t)i + 1, &sample);
+        SearchResult r;
+        if (!search_run(s, &sample, &each, &r, NULL, NULL)) continue;
+        if (!nt) first = r;
+        char text[64];
+        notation_move(v, &r.best, text, sizeof text);
+        int k = 0;
+        while (k < nt && strcmp(texts[k], text)) k++;
+        if (k == nt) snprintf(texts[nt++], sizeof texts[0], "%s", text);
+        votes[k]++;
+    }
+    board_free(&sample);
+    if (!nt) return false;
+    int best = 0;
+    for (int k = 1; k < nt; k++)
+        if (votes[k] > votes[best]) best = k;
+    /* the same move in the true position (its moves are the sample's: hidden things never
+     * change which moves are legal) */
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    board_copy(&s->pos, truth);
+    movegen_legal(&s->pos, ml, &f);
+    bool found = false;
+    char text[64];
+    for (int i = 0; i < ml->count && !found; i++) {
+        notation_move(v, &ml->moves[i], text, sizeof text);
+        if (!strcmp(text, texts[best])) {
+            out->best = ml->moves[i];
+            found = true;
+        }
+    }
+    free(ml);
+    out->has_move = found;
+    out->info = first.info;
+    return found;
 }

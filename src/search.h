@@ -60,6 +60,15 @@ const EvalTables *search_eval(const Searcher *s);
 bool search_run(Searcher *s, const Position *pos, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
                 void *user);
 
+/* The computer player in a game with hidden information: searches `samples` positions drawn
+ * from what the player to move may know (view_sample, seeded by `seed`), never the truth, and
+ * plays the move most of them choose (time is shared among them). With a depth limit, the
+ * same public facts, own secrets and seed give the same move whatever the others' secrets
+ * are. The result's best move is one of truth's legal moves; false when there is none. */
+#define SEARCH_SAMPLES_MAX 16
+bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t seed, const SearchLimits *lim,
+                       SearchResult *out);
+
 /* "+0.35", "-1.20", "mate 3" (the mover mates in 3 moves), "-mate 2" (is mated). */
 void search_format_score(int score, int nplayers, char *buf, size_t cap);
 

@@ -577,11 +577,16 @@ static void piece_attributes(Sema *s, int t) {
             if (it->num[0] < 0 || it->num[0] > 100) diag_error(s->sink, it->loc, "influence %ld is out of range (0..100)", it->num[0]);
             else pt->influence = (int)it->num[0];
             break;
+        case AST_WORTH:
+            if (it->num[0] < 0 || it->num[0] > 1000) diag_error(s->sink, it->loc, "worth %ld is out of range (0..1000)", it->num[0]);
+            else pt->worth = (int)it->num[0];
+            break;
         case AST_FLAG:
             if (!strcmp(it->text, "royal")) pt->royal = true;
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
             else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove or freezes)", it->text);
+            else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes or mine-proof)", it->text);
             break;
         default: break;
         }
@@ -595,7 +600,196 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {"board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "allegiance"};
+static const char *const fen_field_names[FEN__COUNT] = {
+    "board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "allegiance",
+    "phase", "piles", "tiles", "prelude"};
+
+int sema_kind(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->nkinds; i++)
+        if (!strcmp(s->v->kind_names[i], name)) return i;
+    diag_error(s->sink, loc, "unknown move kind '%s' (a phase or a prelude step names it)", name);
+    return -1;
+}
+
+int sema_pile(Sema *s, const char *name, SrcLoc loc) {
+    for (int i = 0; i < s->v->npiles; i++)
+        if (!strcmp(s->v->piles[i].name, name)) return i;
+    diag_error(s->sink, loc, "unknown pile '%s'", name);
+    return -1;
+}
+
+static void declare_pile(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->npiles; i++)
+        if (!strcmp(v->piles[i].name, n->text)) {
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "pile '%s' declared twice", n->text);
+            return;
+        }
+    int slots = (n->sub & 1) ? v->nplayers : 1;
+    if (v->npiles >= MAX_PILES || v->npile_slots + slots > MAX_PILE_SLOTS) {
+        diag_error(s->sink, n->loc, "too many piles (limit is %d declarations and %d piles; a per-player pile takes one per player)",
+                   MAX_PILES, MAX_PILE_SLOTS);
+        return;
+    }
+    if (n->nkids > MAX_PILE_CARDS) {
+        diag_error(s->sink, n->kids[MAX_PILE_CARDS]->loc, "too many cards in one pile (limit is %d)", MAX_PILE_CARDS);
+        return;
+    }
+    PileDef *p = &v->piles[v->npiles];
+    memset(p, 0, sizeof *p);
+    copy_name(p->name, sizeof p->name, n->text);
+    p->per_player = (n->sub & 1) != 0;
+    p->sorted = (n->sub & 2) != 0;
+    for (int i = 0; i < n->nkids; i++) {
+        long c = n->kids[i]->num[0];
+        if (c < 1 || c > 255) {
+            diag_error(s->sink, n->kids[i]->loc, "card %ld is out of range (1..255)", c);
+            return;
+        }
+        p->init[p->ninit++] = (uint8_t)c;
+    }
+    p->slot = (uint8_t)v->npile_slots;
+    v->npile_slots += slots;
+    v->npiles++;
+}
+
+static void declare_card_rule(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    int kind = sema_kind(s, n->text, sema_word_loc(s, n->loc, n->text));
+    int from = sema_pile(s, n->kids[0]->text, n->kids[0]->loc);
+    int to = sema_pile(s, n->kids[1]->text, n->kids[1]->loc);
+    if (kind < 0 || from < 0 || to < 0) return;
+    int *count = n->sub ? &v->npays : &v->ndraws;
+    if (*count >= MAX_CARD_RULES) {
+        diag_error(s->sink, n->loc, "too many %s rules (limit is %d)", n->sub ? "pay" : "draw", MAX_CARD_RULES);
+        return;
+    }
+    if (n->sub && from == to) {
+        diag_error(s->sink, n->kids[1]->loc, "a payment goes to another pile than the one it is paid from");
+        return;
+    }
+    if (!n->sub && (n->num[0] < 1 || n->num[0] > MAX_EFFECTS)) {
+        diag_error(s->sink, n->loc, "card count %ld is out of range (1..%d)", n->num[0], MAX_EFFECTS);
+        return;
+    }
+    if (n->text2 && strcmp(n->text2, "own")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown word '%s' (expected own or a pile)", n->text2);
+        return;
+    }
+    CardRule *cr = n->sub ? &v->pays[*count] : &v->draws[*count];
+    *cr = (CardRule){.kind = (uint8_t)kind, .from = (uint8_t)from, .to = (uint8_t)to, .count = (uint8_t)(n->sub ? 1 : n->num[0]),
+                     .own = n->text2 != NULL};
+    (*count)++;
+}
+
+/* The move kind NAME, declared by naming it (in a phase or a prelude step). */
+static int name_kind(Sema *s, const char *name, SrcLoc loc) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->nkinds; i++)
+        if (!strcmp(v->kind_names[i], name)) return i;
+    if (v->nkinds >= MAX_MOVE_KINDS) {
+        diag_error(s->sink, loc, "too many move kinds (limit is %d)", MAX_MOVE_KINDS);
+        return -1;
+    }
+    copy_name(v->kind_names[v->nkinds], sizeof v->kind_names[0], name);
+    return v->nkinds++;
+}
+
+/* A phase of the turn; the move kinds it names are declared by naming them. */
+static void declare_phase(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->nphases >= MAX_PHASES) {
+        diag_error(s->sink, n->loc, "too many phases (limit is %d)", MAX_PHASES);
+        return;
+    }
+    for (int i = 0; i < v->nphases; i++)
+        if (!strcmp(v->phases[i].name, n->text)) {
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "phase '%s' declared twice", n->text);
+            return;
+        }
+    PhaseDef *ph = &v->phases[v->nphases];
+    memset(ph, 0, sizeof *ph);
+    copy_name(ph->name, sizeof ph->name, n->text);
+    if (n->sub) {
+        if (n->num[0] < 1 || n->num[0] > 100) {
+            diag_error(s->sink, n->loc, "phase limit %ld is out of range (1..100)", n->num[0]);
+            return;
+        }
+        ph->max = (uint8_t)n->num[0];
+    } else if (!strcmp(n->text2, "once")) {
+        ph->min = ph->max = 1;
+    } else if (strcmp(n->text2, "any")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown phase limit '%s' (expected once, any or at-most N)", n->text2);
+        return;
+    }
+    for (int k = 0; k < n->nkids; k++) {
+        int kind = name_kind(s, n->kids[k]->text, n->kids[k]->loc);
+        if (kind >= 0) ph->kinds |= 1u << kind;
+    }
+    v->nphases++;
+}
+
+/* A set-up step: PLAYER makes N moves of KIND (a kind named here exists). */
+static void declare_prelude(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->nprelude >= MAX_PRELUDE) {
+        diag_error(s->sink, n->loc, "too many prelude steps (limit is %d)", MAX_PRELUDE);
+        return;
+    }
+    int player = sema_player(s, n->text, sema_word_loc(s, n->loc, n->text));
+    int kind = name_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
+    if (player < 0 || kind < 0) return;
+    if (n->num[0] < 1 || n->num[0] > 100) {
+        diag_error(s->sink, n->loc, "move count %ld is out of range (1..100)", n->num[0]);
+        return;
+    }
+    v->prelude[v->nprelude++] = (PreludeStep){.player = (uint8_t)player, .kind = (uint8_t)kind, .moves = (uint8_t)n->num[0]};
+}
+
+static void declare_minefield(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->minefield_zone) {
+        diag_error(s->sink, n->loc, "a game has one minefield");
+        return;
+    }
+    if (v->nplayers != 2) {
+        diag_error(s->sink, n->loc, "a minefield needs two players");
+        return;
+    }
+    int z = sema_zone(s, n->text, sema_word_loc(s, n->loc, n->text));
+    int kind = sema_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
+    if (z < 0 || kind < 0) return;
+    if (n->num[0] < 0 || n->num[0] > MAX_CELLS) {
+        diag_error(s->sink, n->loc, "mine count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+        return;
+    }
+    v->minefield_zone = z + 1;
+    v->mines = (int)n->num[0];
+    v->mine_kind = kind;
+}
+
+static void declare_extra_capture(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    int kind = sema_kind(s, n->text, sema_word_loc(s, n->loc, n->text));
+    if (kind < 0) return;
+    if (kind == 0) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "an extra capture needs a move kind other than 'normal'");
+        return;
+    }
+    if (n->num[0] < 1 || n->num[0] > 32) {
+        diag_error(s->sink, n->loc, "attacker count %ld is out of range (1..32)", n->num[0]);
+        return;
+    }
+    if (n->text2 && strcmp(n->text2, "remote")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown word '%s' (expected remote or nothing)", n->text2);
+        return;
+    }
+    if (v->nextra >= MAX_EXTRA_CAPTURES) {
+        diag_error(s->sink, n->loc, "too many extra-capture rules (limit is %d)", MAX_EXTRA_CAPTURES);
+        return;
+    }
+    v->extra[v->nextra++] = (ExtraCapture){.kind = (uint8_t)kind, .attackers = (uint8_t)n->num[0], .remote = n->text2 != NULL};
+}
 
 int sema_counter(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->ncounters; i++)
@@ -638,7 +832,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         for (int i = 0; i < FEN__COUNT; i++)
             if (!strcmp(tok, fen_field_names[i])) f = i;
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters or allegiance)", tok);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, allegiance, phase, piles, tiles or prelude)", tok);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -713,6 +907,12 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
+    if (n->text2) {
+        int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
+        if (strlen(n->text2) >= sizeof v->end_name[k])
+            diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)sizeof v->end_name[k] - 1);
+        else copy_name(v->end_name[k], sizeof v->end_name[k], n->text2);
+    }
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE: v->on_stalemate = r; break;
@@ -738,6 +938,13 @@ static void declare_end(Sema *s, const Ast *n) {
         fc->type = (uint8_t)t;
         fc->zone = (uint8_t)z;
         fc->result = r;
+        break;
+    }
+    case END_EMPTY: {
+        int p = sema_pile(s, n->kids[0]->text, n->kids[0]->loc);
+        if (p < 0) break;
+        v->empty_pile = p + 1;
+        v->on_empty = r;
         break;
     }
     case END_MATERIAL:
@@ -994,6 +1201,20 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
             v->fen_fields[v->nfen_fields++] = FEN_ALLEGIANCE;
             break;
         }
+    v->nkinds = 1;
+    copy_name(v->kind_names[0], sizeof v->kind_names[0], "normal");
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_PHASE) declare_phase(s, items->kids[i]);
+    if (v->nphases) v->fen_fields[v->nfen_fields++] = FEN_PHASE;
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_PRELUDE) declare_prelude(s, items->kids[i]);
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_PILE) declare_pile(s, items->kids[i]);
+    if (v->npiles) v->fen_fields[v->nfen_fields++] = FEN_PILES;
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_MINEFIELD) declare_minefield(s, items->kids[i]);
+    if (v->minefield_zone) v->fen_fields[v->nfen_fields++] = FEN_TILES;
+    if (v->nprelude) v->fen_fields[v->nfen_fields++] = FEN_PRELUDE;
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;
@@ -1020,6 +1241,14 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         case AST_END: declare_end(s, it); break;
         case AST_STEER: declare_steer(s, it); break;
         case AST_ALLEGIANCE: declare_allegiance(s, it); break;
+        case AST_EXTRA_CAPTURE: declare_extra_capture(s, it); break;
+        case AST_CARD_RULE: declare_card_rule(s, it); break;
+        case AST_CAPTURE_REWARD: {
+            int k = sema_counter(s, it->text, sema_word_loc(s, it->loc, it->text));
+            if (k >= 0 && v->capture_reward) diag_error(s->sink, it->loc, "a game has one capture-reward");
+            else if (k >= 0) v->capture_reward = k + 1;
+            break;
+        }
         case AST_FORBID:
             if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
             else v->forbid_royal_capture = it->sub != 0;

@@ -49,6 +49,8 @@ int sema_zone(Sema *s, const char *name, SrcLoc loc);
 int sema_cell(Sema *s, const Ast *name_node);
 int sema_player(Sema *s, const char *name, SrcLoc loc);
 int sema_counter(Sema *s, const char *name, SrcLoc loc);
+int sema_kind(Sema *s, const char *name, SrcLoc loc);
+int sema_pile(Sema *s, const char *name, SrcLoc loc);
 
 /* compile.c: programs for every piece type and owner. Returns false on errors. */
 bool cg_compile(Sema *s);

@@ -4,6 +4,7 @@
 #include "ui_console.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,9 @@
 #include "savegame.h"
 #include "search.h"
 #include "source.h"
+#include "view.h"
 
+#define UI_SAMPLES 4 /* positions the computer searches when some information is hidden */
 #define TT_MB 64
 
 static const char *const seat_names[SEAT__COUNT] = {"human", "ai", "greedy", "random"};
@@ -57,6 +60,11 @@ typedef struct Game {
     int loser;                       /* player who lost when there is no single winner, or -1 */
     char reason[48];
     bool paused;                     /* computer seats wait (after Ctrl-C) until 'ai' or a move */
+    /* Hidden information: the player whose screen this is (-1: public facts only), and the
+     * public log of the turn being played (shown at the hand-over). */
+    bool hidden;
+    int shown_to;
+    char log[2048];
     bool flip, utf8, colour, tty_in, tty_out;
 } Game;
 
@@ -94,6 +102,7 @@ static void game_set_variant(Game *g, Variant *v, const char *rules) {
     game_free_variant(g);
     g->v = v;
     g->rules = xstrdup(rules);
+    g->hidden = variant_has_secrets(v);
     board_init(&g->pos, v);
     g->search = search_new(v, TT_MB);
 }
@@ -104,7 +113,7 @@ static void game_update_result(Game *g) {
     g->over = r.over;
     g->winner = r.over ? r.winner : -1;
     g->loser = -1;
-    snprintf(g->reason, sizeof g->reason, "%s", r.over && r.reason ? r.reason : "");
+    snprintf(g->reason, sizeof g->reason, "%s", r.over && r.name ? r.name : r.over && r.reason ? r.reason : "");
     if (r.over && r.winner < 0 && g->v->nplayers > 2) {
         /* more than two players: the rule's loss names the loser, not a winner */
         ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate
@@ -130,6 +139,102 @@ static void game_restart(Game *g) {
 static void print_name(const Game *g, int player, char *buf, size_t cap) {
     snprintf(buf, cap, "%s", g->v->player_names[player]);
     buf[0] = (char)toupper((unsigned char)buf[0]);
+}
+
+/* ---- hidden information ---------------------------------------------------------------------- */
+
+/* Whose view the screen shows in a game with secrets: the one human against the computer; in
+ * hot seat the human whose screen it is now; nobody's (public facts) when no human plays. */
+static int screen_owner(const Game *g) {
+    if (!g->hidden) return -2; /* everything is public */
+    int humans = 0, human = -1;
+    for (int p = 0; p < g->v->nplayers; p++)
+        if (g->seats[p] == SEAT_HUMAN) humans++, human = p;
+    if (humans == 1) return human;
+    return humans ? g->shown_to : -1;
+}
+
+/* A move whose details are its player's secret (a mine placed, a card stacked in a secret
+ * order): others learn only that it was made. */
+static bool secret_move(const Game *g, const Move *m) {
+    if (!g->hidden) return false;
+    if (m->flags & MOVE_TILE) return true;
+    if (!(m->flags & MOVE_CARDS) || !m->nfx || m->fx[0].kind != FX_CARD) return false;
+    for (int i = 0; i < g->v->ndraws; i++) {
+        const CardRule *cr = &g->v->draws[i];
+        if (cr->kind == m->kind && cr->own && !g->v->piles[cr->to].sorted) return true;
+    }
+    return false;
+}
+
+static void log_add(Game *g, const char *line) {
+    size_t n = strlen(g->log);
+    if (n + strlen(line) + 2 < sizeof g->log) snprintf(g->log + n, sizeof g->log - n, "%s\n", line);
+}
+
+/* A public fact: printed now and kept for the log shown at the next hand-over. */
+static void log_public(Game *g, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void log_public(Game *g, const char *fmt, ...) {
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    printf("%s\n", line);
+    log_add(g, line);
+}
+
+/* The move just played, as the other players may know it, for the log. */
+static void log_move(Game *g, int mover, const Move *m) {
+    char name[32], text[64], line[160];
+    print_name(g, mover, name, sizeof name);
+    notation_move(g->v, m, text, sizeof text);
+    if (secret_move(g, m)) snprintf(line, sizeof line, "%s: %s (secret)", name, g->v->kind_names[m->kind]);
+    else snprintf(line, sizeof line, "%s: %s", name, text);
+    log_add(g, line);
+}
+
+/* What the tiles the last move lifted tell: public facts to the log, what only the mover saw
+ * to the mover's screen. */
+static void report_tiles(Game *g, int mover) {
+    const Variant *v = g->v;
+    const Position *pos = &g->pos;
+    if (!v->minefield_zone || !pos->ply) return;
+    const Undo *u = &pos->history[pos->ply - 1];
+    if (u->marked || !u->ntiles) return;
+    char name[32], owner_name[32];
+    print_name(g, mover, name, sizeof name);
+    bool mine_screen = screen_owner(g) == mover;
+    for (int j = 0; j < u->ntiles; j++) {
+        uint8_t old = u->tile_old[j];
+        Cell c = u->tile_cell[j];
+        int owner = TILE_OWNER(old);
+        print_name(g, owner, owner_name, sizeof owner_name);
+        const char *what = (old & TILE_MINE) ? "a mine" : "blank";
+        if (u->exploded == c) {
+            log_public(g, "%s's piece on %s hit a %s MINE and was destroyed", name, v->cells[c].name, owner_name);
+        } else if (owner != mover && !(pos->cell[c] && v->types[PIECE_TYPE(pos->cell[c])].mine_proof)) {
+            log_public(g, "%s's tile on %s was turned up: %s", owner_name, v->cells[c].name, what);
+        } else {
+            log_public(g, "%s lifted %s's tile on %s", name, owner_name, v->cells[c].name);
+            if (mine_screen) printf("(only you see this) %s: %s\n", v->cells[c].name, what);
+        }
+    }
+}
+
+/* Hot seat: clear the screen and hand it to `player`, after the public log of the turn. */
+static char *read_line(Game *g, const char *prompt);
+static void hand_over(Game *g, int player) {
+    char name[32], prompt[64];
+    print_name(g, player, name, sizeof name);
+    if (g->tty_out) printf("\033[2J\033[H");
+    else printf("---- screen cleared ----\n");
+    if (g->log[0]) printf("%s", g->log);
+    g->log[0] = 0;
+    snprintf(prompt, sizeof prompt, "%s, press Enter ", name);
+    char *line = read_line(g, prompt);
+    free(line);
+    g->shown_to = player;
 }
 
 /* ---- drawing --------------------------------------------------------------------------------- */
@@ -175,7 +280,12 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     bool last = c == g->pos.last_from || c == g->pos.last_to;
     char glyph[16];
     int owner = p ? PIECE_OWNER(p) : 0;
-    if (!p) snprintf(glyph, sizeof glyph, "%s", g->colour ? " " : ".");
+    if (!p && g->pos.tiles[c]) {
+        /* a tile: the screen's owner sees its own (* a mine, o blank); others' are face down */
+        int viewer = screen_owner(g);
+        ViewTile vt = viewer >= 0 ? view_tile(&g->pos, viewer, c) : VIEW_UNKNOWN;
+        snprintf(glyph, sizeof glyph, "%s", vt == VIEW_OWN_MINE ? "*" : vt == VIEW_OWN_BLANK ? "o" : "?");
+    } else if (!p) snprintf(glyph, sizeof glyph, "%s", g->colour ? " " : ".");
     else {
         const PieceType *pt = &v->types[PIECE_TYPE(p)];
         if (v->nowners > v->nplayers) {
@@ -269,6 +379,26 @@ static void draw_status(Game *g) {
             printf(" %s %d%s", g->v->player_names[p], (int)pos->counters[c->slot + p], p + 1 < g->v->nplayers ? "," : "");
         printf("\n");
     }
+    for (int i = 0; i < g->v->npiles; i++) {
+        /* piles: cards bottom first (a stack's top is its last card) */
+        const PileDef *pd = &g->v->piles[i];
+        printf("%s:", pd->name);
+        for (int k = 0; k < (pd->per_player ? g->v->nplayers : 1); k++) {
+            int slot = pd->slot + k;
+            if (pd->per_player) printf("%s %s", k ? "," : "", g->v->player_names[k]);
+            if (!pos->pile_len[slot]) printf(" -");
+            int viewer = screen_owner(g);
+            for (int c = 0; c < pos->pile_len[slot]; c++) {
+                /* another player's secret order: only the top card shows */
+                bool secret = viewer != -2 && pd->per_player && k != viewer && c < pos->pile_secret[slot] &&
+                              c + 1 < pos->pile_len[slot];
+                if (secret) printf(" ?");
+                else printf(" %d", pos->piles[slot][c]);
+            }
+        }
+        printf("\n");
+    }
+    if (pos->debt) printf("owed: %d (pay with pay:CARD+CARD>PLAYER)\n", pos->debt);
     if (g->nmoves > 0 && !(g->moves[g->nmoves - 1].flags & MOVE_ELIMINATION)) {
         /* the last move in algebraic notation needs the position before it */
         const Move *m = &g->moves[g->nmoves - 1];
@@ -279,9 +409,11 @@ static void draw_status(Game *g) {
         movegen_legal(pos, ml, &f);
         notation_san(pos, ml, m, san, sizeof san);
         free(ml);
+        int mover = board_mover(pos);
         board_make(pos, m);
         notation_move(v, m, coord, sizeof coord);
-        if (!strcmp(san, coord)) printf("last move: %s\n", coord);
+        if (secret_move(g, m) && screen_owner(g) != mover) printf("last move: %s (secret)\n", v->kind_names[m->kind]);
+        else if (!strcmp(san, coord)) printf("last move: %s\n", coord);
         else printf("last move: %s (%s)\n", san, coord);
     }
     if (v->has_allegiance) {
@@ -298,7 +430,10 @@ static void draw_status(Game *g) {
     if (g->over) return;
     int mover = board_mover(pos);
     print_name(g, mover, name, sizeof name);
-    printf("move %d: %s to play (%s)%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]),
+    char phase[48] = "";
+    if (pos->prelude < v->nprelude) snprintf(phase, sizeof phase, ", set-up: %s", v->kind_names[v->prelude[pos->prelude].kind]);
+    else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
+    printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && movegen_in_check(pos, mover) ? " - check!" : "");
 }
 
@@ -401,7 +536,9 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
     sigaction(SIGINT, &sa, &old);
     ThinkCtx ctx = {g};
     SearchResult res;
-    ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
+    /* with hidden information the computer searches positions sampled from what it may know */
+    if (variant_has_secrets(g->v)) ok = search_run_hidden(g->search, pos, UI_SAMPLES, g->seed + (uint64_t)pos->ply, &lim, &res);
+    else ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
     sigaction(SIGINT, &old, NULL);
     if (g->tty_out) printf("\r\033[K");
     if (search_interrupt) {
@@ -431,10 +568,13 @@ static void announce_defeat(const GameResult *d, void *user) {
 
 /* Plays m (legal) and reports the end of the game. */
 static void play_move(Game *g, const Move *m) {
+    int mover = board_mover(&g->pos);
     if (g->nmoves >= MAX_HISTORY || !board_make(&g->pos, m)) {
         printf("the game is too long (limit is %d plies)\n", MAX_HISTORY);
         return;
     }
+    if (g->hidden) log_move(g, mover, m);
+    report_tiles(g, mover);
     g->moves[g->nmoves++] = *m;
     g->nredo = 0;
     /* with more than two players a defeat does not end the game: the game plays it as a move
@@ -459,7 +599,9 @@ static void computer_move(Game *g, int kind) {
     notation_san(&g->pos, ml, &m, san, sizeof san);
     free(ml);
     notation_move(g->v, &m, coord, sizeof coord);
-    if (!strcmp(san, coord)) printf("%s (%s) plays %s\n", name, ui_seat_name(kind), coord);
+    if (secret_move(g, &m) && screen_owner(g) != board_mover(&g->pos))
+        printf("%s (%s) plays %s (secret)\n", name, ui_seat_name(kind), g->v->kind_names[m.kind]);
+    else if (!strcmp(san, coord)) printf("%s (%s) plays %s\n", name, ui_seat_name(kind), coord);
     else printf("%s (%s) plays %s (%s)\n", name, ui_seat_name(kind), san, coord);
     play_move(g, &m);
 }
@@ -625,6 +767,8 @@ static void cmd_help(void) {
            "  save FILE         write the game to a text file\n"
            "  load FILE         replay a saved game\n"
            "  fen               the position text\n"
+           "  random            (set-up) make the rest of this set-up step at random\n"
+           "  deck              your own deck's order (games with cards)\n"
            "  board / flip      draw the board again / upside down\n"
            "  resign            give up the game\n"
            "  draw              offer a draw (the computer accepts when it is not better)\n"
@@ -679,7 +823,8 @@ static void cmd_save(Game *g, const char *path) {
     if (!savegame_write(path, g->rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
                         g->reason, err, sizeof err))
         printf("error: %s\n", err);
-    else printf("saved %d move%s to %s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path);
+    else printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
+                g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
 }
 
 /* Replays a saved game; the current game is untouched unless everything checks out. */
@@ -857,7 +1002,35 @@ static bool handle_line(Game *g, char *line) {
     } else if (!strcmp(cmd, "fen")) {
         char buf[4096];
         fen_write(&g->pos, buf, sizeof buf);
-        printf("%s\n", buf);
+        /* the position text holds every player's secrets */
+        if (g->hidden && !g->over) printf("the position text holds the players' secrets: it is shown when the game is over\n");
+        else printf("%s\n", buf);
+    } else if (!strcmp(cmd, "deck") && g->v->npiles) {
+        /* the screen owner's own stacks, bottom first: the order only it knows */
+        int me = screen_owner(g) >= 0 ? screen_owner(g) : board_mover(&g->pos);
+        bool any = false;
+        for (int i = 0; i < g->v->npiles; i++) {
+            const PileDef *pd = &g->v->piles[i];
+            if (pd->sorted || !pd->per_player) continue;
+            int slot = pd->slot + me;
+            printf("your %s (bottom first):", pd->name);
+            for (int c = 0; c < g->pos.pile_len[slot]; c++) printf(" %d", g->pos.piles[slot][c]);
+            printf("%s\n", g->pos.pile_len[slot] ? "" : " -");
+            any = true;
+        }
+        if (!any) printf("this game has no stacks of cards\n");
+    } else if (!strcmp(cmd, "random") && g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over) {
+        /* the rest of this set-up step at random (mines placed, deck arranged) */
+        int step = g->pos.prelude;
+        MoveList *ml = xmalloc(sizeof *ml);
+        while (!g->over && g->pos.prelude == step) {
+            VmFault f = {0};
+            movegen_legal(&g->pos, ml, &f);
+            if (!ml->count) break;
+            Move m = ml->moves[search_pick_random(ml, &g->rng)];
+            play_move(g, &m);
+        }
+        free(ml);
     } else if (!strcmp(cmd, "hint")) {
         if (g->over) printf("the game is over\n");
         else {
@@ -990,6 +1163,7 @@ int ui_play(const UiConfig *cfg) {
     g->tty_out = isatty(1);
     g->utf8 = !cfg->ascii && locale_utf8();
     g->colour = g->tty_out && !getenv("NO_COLOR");
+    g->shown_to = -1;
     fen_start(v, cfg->seed, g->start, sizeof g->start);
     game_restart(g);
     fen_write(&g->pos, g->start, sizeof g->start);
@@ -1004,6 +1178,15 @@ int ui_play(const UiConfig *cfg) {
         if (!g->over && !g->paused && g->seats[board_mover(&g->pos)] != SEAT_HUMAN) {
             computer_move(g, g->seats[board_mover(&g->pos)]);
             continue;
+        }
+        /* hot seat with secrets: each human gets the screen to itself */
+        if (g->hidden && !g->over && g->seats[board_mover(&g->pos)] == SEAT_HUMAN && screen_owner(g) != board_mover(&g->pos)) {
+            int humans = 0;
+            for (int p = 0; p < g->v->nplayers; p++) humans += g->seats[p] == SEAT_HUMAN;
+            if (humans > 1) {
+                hand_over(g, board_mover(&g->pos));
+                draw(g);
+            }
         }
         char prompt[64];
         if (g->over) snprintf(prompt, sizeof prompt, "(game over)> ");
@@ -1056,7 +1239,10 @@ int ui_selfplay(const SelfplayConfig *cfg) {
             else {
                 SearchLimits lim = {.depth = cfg->depth, .seconds = cfg->seconds, .seed = cfg->seed + (uint64_t)game};
                 SearchResult res;
-                search_run(search[side], pos, &lim, &res, NULL, NULL);
+                if (variant_has_secrets(v))
+                    search_run_hidden(search[side], pos, UI_SAMPLES, lim.seed + (uint64_t)pos->ply, &lim, &res);
+                else
+                    search_run(search[side], pos, &lim, &res, NULL, NULL);
                 m = res.best;
             }
             board_make(pos, &m);

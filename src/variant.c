@@ -232,6 +232,13 @@ void variant_free(Variant *v) {
     free(v);
 }
 
+bool variant_has_secrets(const Variant *v) {
+    if (v->minefield_zone) return true;
+    for (int i = 0; i < v->ndraws; i++)
+        if (v->draws[i].own && !v->piles[v->draws[i].to].sorted) return true;
+    return false;
+}
+
 int variant_type_by_letter(const Variant *v, char letter) {
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     for (int t = 0; t < v->ntypes; t++)

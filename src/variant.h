@@ -84,8 +84,10 @@ typedef struct PieceType {
     char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
     int value;               /* in hundredths of a pawn; 0 = unknown / royal */
+    int worth;               /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
     bool resets_nmove;
+    bool mine_proof;         /* never set off an enemy mine (it only clears the tile) */
     bool sets_ep;            /* some move of this type makes en-passant cells */
     /* Attacks fully described by atk[] rays for every owner: attack tests need no program. */
     bool fast_attack;
@@ -142,6 +144,46 @@ typedef struct CounterDef {
     int initial;
     uint8_t slot;            /* first value's index in Position.counters */
 } CounterDef;
+
+/* One phase of a turn: the move kinds it allows and how many moves it takes. A phase with
+ * min 0 may be skipped; max 0 means no limit. */
+typedef struct PhaseDef {
+    char name[24];
+    uint8_t min, max;
+    uint32_t kinds;          /* bit per move kind */
+} PhaseDef;
+
+/* "extra-capture KIND at-least N [remote]": a capture onto an enemy that N or more distinct
+ * pieces could capture is also a move of KIND; remote: the enemy is removed, nothing moves. */
+typedef struct ExtraCapture {
+    uint8_t kind, attackers;
+    bool remote;
+} ExtraCapture;
+
+/* A pile of cards (small integers): one for the game or one per player. An ordered pile is a
+ * stack (its top is the last card); a sorted pile is a multiset kept in ascending order (a hand). */
+typedef struct PileDef {
+    char name[24];
+    bool per_player, sorted;
+    uint8_t slot;            /* first pile's index in Position.piles */
+    uint8_t ninit;
+    uint8_t init[MAX_PILE_CARDS]; /* every one of its piles starts with these, bottom first */
+} PileDef;
+
+/* "draw KIND from P to Q": a move of KIND takes the top card of any non-empty P into the
+ * mover's Q. "pay KIND from P to Q": a move of KIND by a piece of worth W needs cards of the
+ * mover's P adding up to W or more; the mover then pays them onto one Q (any player's), the
+ * highest first, as the next move. */
+typedef struct CardRule {
+    uint8_t kind, from, to;  /* move kind, pile indexes */
+    uint8_t count;           /* draw: cards taken at once, from one pile */
+    bool own;                /* draw: only from the mover's own pile */
+} CardRule;
+
+/* One set-up step before the first turn: PLAYER makes `moves` moves of `kind`. */
+typedef struct PreludeStep {
+    uint8_t player, kind, moves;
+} PreludeStep;
 
 typedef struct OptionDef {
     char name[24];
@@ -214,10 +256,11 @@ typedef struct Variant {
     bool has_allegiance, allegiance_random;
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
-    uint8_t fen_fields[8];            /* position-text fields in order (FenField) */
+    uint8_t fen_fields[16];                        /* position-text fields in order (FenField) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
+    char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;
     int nmove;                         /* full moves; 0 = off */
@@ -230,6 +273,26 @@ typedef struct Variant {
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];
+    /* turns made of phases (nphases 0: one move per turn, the plain case) */
+    int nphases;
+    PhaseDef phases[MAX_PHASES];
+    int nkinds;                       /* move kinds; kind 0 is "normal" */
+    char kind_names[MAX_MOVE_KINDS][16];
+    int capture_reward;               /* counter index + 1 the capturer gains captured worth in; 0 = none */
+    int nextra;
+    ExtraCapture extra[MAX_EXTRA_CAPTURES];
+    int npiles, npile_slots;
+    PileDef piles[MAX_PILES];
+    int ndraws, npays;
+    CardRule draws[MAX_CARD_RULES], pays[MAX_CARD_RULES];
+    int nprelude;
+    PreludeStep prelude[MAX_PRELUDE];
+    /* "minefield ZONE N by KIND": every cell of a player's part of ZONE starts with a tile of
+     * that player; moves of KIND mark N of them as mines (hidden from the other players). */
+    int minefield_zone;               /* zone index + 1, 0 = none */
+    int mines, mine_kind;
+    int empty_pile;                   /* pile index + 1 of "end empty PILE", 0 = none */
+    ResultKind on_empty;
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
     int noptions;
@@ -246,7 +309,7 @@ typedef struct Variant {
 
 typedef enum FenField {
     FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_ALLEGIANCE,
-    FEN__COUNT
+    FEN_PHASE, FEN_PILES, FEN_TILES, FEN_PRELUDE, FEN__COUNT
 } FenField;
 
 
@@ -270,6 +333,9 @@ void variant_free(Variant *v);
 static inline Cell variant_step(const Variant *v, Cell c, int dir) {
     return v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)dir];
 }
+/* Does the game hide information from its players (a minefield's mines, the order of cards a
+ * player arranged in a prelude)? Then position text and saved games hold secrets. */
+bool variant_has_secrets(const Variant *v);
 /* Type index by letter (case-insensitive), or -1. */
 int variant_type_by_letter(const Variant *v, char letter);
 /* Cell index by name ("e4", "top:e4"), or -1. */

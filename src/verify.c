@@ -70,6 +70,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             if ((op == OP_RIGHT || op == OP_CASTLED) && a >= v->ncastles) ok = bad(sink, p, pc, "castling right out of range");
             if ((op == OP_TYPEIN || op == OP_PINCER || op == OP_COORD) && a >= v->ntypesets)
                 ok = bad(sink, p, pc, "type set out of range");
+            if (op == OP_KIND && a >= v->nkinds) ok = bad(sink, p, pc, "move kind out of range");
             break;
         default: break;
         }

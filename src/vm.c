@@ -15,6 +15,7 @@ typedef struct Choice {
     uint8_t nmarks, npending;
     uint8_t change;
     uint8_t marks_flags, castle; /* MOVE_EP / MOVE_CASTLE and the castling rule, for emitted moves */
+    uint8_t kind;                /* the move kind of emitted moves */
     Cell marks[MAX_MARKS];
 } Choice;
 
@@ -104,11 +105,38 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     return true;
 }
 
+/* How many distinct pieces on the side of `owner` could capture the enemy piece on c now (each
+ * runs its program in attack mode). Inside an attack test the answer is 0: the test is not
+ * nested, which also keeps a program that asks this of its own captures finite. */
+static int count_attackers(Position *pos, Cell c, int owner) {
+    const Variant *v = pos->v;
+    Piece victim = pos->cell[c];
+    if (pos->attack_depth || !victim || !board_hostile(pos, PIECE_OWNER(victim), owner)) return 0;
+    int n = 0;
+    pos->attack_depth++;
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != pos->controller[owner]) continue;
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t bits = pos->occ[o][w];
+            while (bits) {
+                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+                bits &= bits - 1;
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
+                VmFault f = {0};
+                if (pp->may_capture && vm_captures(&pp->prog, pos, from, o, c, &f)) n++;
+            }
+        }
+    }
+    pos->attack_depth--;
+    return n;
+}
+
 /* Appends one emitted move; returns false when the list is full. */
 /* What a path says about the moves it emits beyond their effects (for notation). */
 typedef struct PathMarks {
     uint8_t flags;  /* MOVE_EP, MOVE_CASTLE */
     uint8_t castle; /* castling rule + 1, or 0 */
+    uint8_t kind;   /* move kind */
 } PathMarks;
 
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
@@ -120,6 +148,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     m->flags = marks.flags;
     m->promo = NO_TYPE;
     m->castle = marks.castle;
+    m->kind = marks.kind;
     m->nfx = 0;
     for (int i = 0; i < npending; i++) {
         m->fx[m->nfx++] = pending[i];
@@ -201,6 +230,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 change = c->change;
                 pmarks.flags = c->marks_flags;
                 pmarks.castle = c->castle;
+                pmarks.kind = c->kind;
             }
             break;
         case OP_FORK:
@@ -216,6 +246,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 c->change = (uint8_t)change;
                 c->marks_flags = pmarks.flags;
                 c->castle = pmarks.castle;
+                c->kind = pmarks.kind;
             }
             break;
         case OP_JUMP: pc = a; break;
@@ -254,6 +285,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= (int8_t)b; break;
+        case OP_ATTACKERS: flag = count_attackers(pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
@@ -323,6 +355,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         }
         case OP_CHANGE: change = a; break;
+        case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
                 return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;

@@ -162,6 +162,34 @@ expect ab-seed " A 0 1 w,b"
 play ab-seed3 'fen\n' "$ab" --seat 1=human --seed 1
 expect ab-seed3 " A 0 1 b,w"
 
+# 11c. Hidden information (Ultra Chess). Hot seat: the screen is cleared and handed over
+# between seats; each sees its own tiles (* mine, o blank) and the other's as '?'; what only the
+# mover saw stays off the public log; the position text is not shown during play.
+ultra="$root/rules/ultra-chess.rules"
+setup='\nplace:c3\nplace:f3\nplace:b4\nplace:g4\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\n'
+setup="$setup"'\nplace:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\n'
+setup="$setup"'\ntake:w\n\ntake-two:b\n\ntake-two:b\n\ntake-two:w\n'
+play hotseat "$setup"'\ntake:b\nb1c3\npay:3>w\npass\n\ntake:w\ne7e5\npay:1>b\nfen\ndeck\nquit\n' "$ultra" --white human --black human
+expect hotseat "---- screen cleared ----"
+expect hotseat "Black, press Enter"
+expect hotseat " 4  o  *  o  o  o  o  *  o  4"
+expect hotseat " 6  ?  ?  ?  ?  ?  ?  ?  ?  6"
+expect hotseat " 6  o  o  *  o  o  *  o  o  6"
+expect hotseat "White lifted White's tile on c3"
+expect hotseat "White: pay:3>w"
+expect hotseat "White: place (secret)"
+expect hotseat "(only you see this) c3: a mine"
+expect hotseat "deck: white ? ? 3, black 9 5"
+expect hotseat "the position text holds the players' secrets"
+expect hotseat "your deck (bottom first): 9 1"
+reject hotseat "TTMTTMTT"
+# Against the computer: its mines and deck order are never shown.
+play hidden-ai "$setup" "$ultra" --white ai --black human --depth 1
+expect hidden-ai "White (ai) plays place (secret)"
+expect hidden-ai "White (ai) plays arrange (secret)"
+reject hidden-ai "plays place:"
+reject hidden-ai "plays arrange:"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then

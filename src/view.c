@@ -1,0 +1,118 @@
+/* view.c - per-player knowledge of hidden tiles and deck orders, and determinized samples. */
+#include "view.h"
+
+#include <string.h>
+
+ViewTile view_tile(const Position *truth, int player, Cell c) {
+    uint8_t t = truth->tiles[c];
+    if (!t) return VIEW_NONE;
+    if (TILE_OWNER(t) != player) return VIEW_UNKNOWN;
+    return (t & TILE_MINE) ? VIEW_OWN_MINE : VIEW_OWN_BLANK;
+}
+
+static uint64_t next_random(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* The player who made the move recorded in u. */
+static int mover_of(const Variant *v, const Undo *u) {
+    if (u->prelude < v->nprelude) return v->prelude[u->prelude].player;
+    return v->turn_order[u->turn];
+}
+
+/* Has `enemy` finished marking its mines? (Before that its tiles say nothing.) */
+static bool marks_done(const Position *truth, int enemy) {
+    const Variant *v = truth->v;
+    for (int k = truth->prelude; k < v->nprelude; k++)
+        if (v->prelude[k].player == enemy && v->prelude[k].kind == v->mine_kind) return false;
+    return true;
+}
+
+static void sample_mines(const Position *truth, int player, uint64_t *rng, Position *out) {
+    const Variant *v = truth->v;
+    const Zone *home = &v->zones[v->minefield_zone - 1];
+    for (int enemy = 0; enemy < v->nplayers; enemy++) {
+        if (enemy == player) continue;
+        /* what `player` knows of the enemy's tiles that are gone: mines it saw go off or
+         * lifted itself, blanks it lifted itself; the rest were lifted unseen */
+        int zone_tiles = 0, known_gone = 0, known_mines = 0;
+        for (int c = 0; c < v->ncells; c++) zone_tiles += zone_has(home, enemy, (Cell)c);
+        for (int k = 0; k < truth->ply; k++) {
+            const Undo *u = &truth->history[k];
+            if (u->marked) continue;
+            int who = mover_of(v, u);
+            for (int j = 0; j < u->ntiles; j++) {
+                uint8_t old = u->tile_old[j];
+                if (!old || TILE_OWNER(old) != enemy) continue;
+                /* a tile that went off was the landing cell's, and public */
+                bool public_mine = u->exploded == u->tile_cell[j];
+                if (who == player || public_mine) {
+                    known_gone++;
+                    if (old & TILE_MINE) known_mines++;
+                }
+            }
+        }
+        Cell unknown[MAX_CELLS];
+        int nunknown = 0;
+        for (int c = 0; c < v->ncells; c++) {
+            uint8_t t = truth->tiles[c];
+            if (t && TILE_OWNER(t) == enemy) {
+                out->tiles[c] = (uint8_t)(enemy + 1); /* face down: blank until sampled */
+                unknown[nunknown++] = (Cell)c;
+            }
+        }
+        if (!marks_done(truth, enemy)) continue;
+        /* tiles gone unseen are unknown too: they may have held some of the mines */
+        int unseen_gone = zone_tiles - nunknown - known_gone;
+        if (unseen_gone < 0) unseen_gone = 0;
+        int pool = nunknown + unseen_gone, mines = v->mines - known_mines;
+        if (mines > pool) mines = pool;
+        /* choose `mines` of the pool uniformly (a partial shuffle of indexes) */
+        int idx[MAX_CELLS * 2];
+        for (int i = 0; i < pool; i++) idx[i] = i;
+        for (int i = 0; i < mines; i++) {
+            int r = i + (int)(next_random(rng) % (uint64_t)(pool - i));
+            int t = idx[i];
+            idx[i] = idx[r];
+            idx[r] = t;
+            if (idx[i] < nunknown) out->tiles[unknown[idx[i]]] |= TILE_MINE;
+        }
+    }
+}
+
+static void shuffle_secret_decks(const Position *truth, int player, uint64_t *rng, Position *out) {
+    const Variant *v = truth->v;
+    for (int i = 0; i < v->npiles; i++) {
+        const PileDef *p = &v->piles[i];
+        if (p->sorted || !p->per_player) continue;
+        for (int k = 0; k < v->nplayers; k++) {
+            int slot = p->slot + k;
+            if (k == player) continue;
+            /* the secret part, less its top card when that is the pile's (visible) top */
+            int n = out->pile_secret[slot];
+            if (n >= out->pile_len[slot]) n = out->pile_len[slot] - 1;
+            for (int a = n - 1; a > 0; a--) {
+                int b = (int)(next_random(rng) % (uint64_t)(a + 1));
+                uint8_t t = out->piles[slot][a];
+                out->piles[slot][a] = out->piles[slot][b];
+                out->piles[slot][b] = t;
+            }
+        }
+    }
+}
+
+void view_sample(const Position *truth, int player, uint64_t seed, Position *out) {
+    Undo *h = out->history;
+    memcpy(out, truth, offsetof(Position, history));
+    out->history = h;
+    out->ply = 0;
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+    if (!rng) rng = 1;
+    if (truth->v->minefield_zone) sample_mines(truth, player, &rng, out);
+    shuffle_secret_decks(truth, player, &rng, out);
+    out->key = board_compute_key(out);
+}
