@@ -44,13 +44,14 @@ static inline char *fuzz_string(const uint8_t *data, size_t size) {
     return s;
 }
 
-/* The shipped rule files, loaded once (the run starts in the repository root): the first four
- * with their default options, then the options that change the rules' machinery. An input's
+/* The shipped rule files, loaded once (the run starts in the repository root): each
+ * with its default options, then the options that change the rules' machinery. An input's
  * first byte picks one (byte % FUZZ_SHIPPED). */
-#define FUZZ_SHIPPED 9
-#define FUZZ_RULE_FILES 4
+#define FUZZ_SHIPPED 13
+#define FUZZ_RULE_FILES 6
 static const char *const fuzz_shipped_paths[FUZZ_RULE_FILES] = {
-    "rules/chess.rules", "rules/ultima.rules", "rules/ultimate-battle.rules", "rules/ultimate-chess-4p.rules",
+    "rules/chess.rules",          "rules/ultima.rules",      "rules/ultimate-battle.rules",
+    "rules/ultimate-chess-4p.rules", "rules/above-below.rules", "rules/ultra-chess.rules",
 };
 static const struct {
     int file;
@@ -60,11 +61,15 @@ static const struct {
     {1, {NULL, NULL}},
     {2, {NULL, NULL}},
     {3, {NULL, NULL}},
+    {4, {NULL, NULL}},
+    {5, {NULL, NULL}},
     {1, {"chameleon-leaps", "alone"}},
     {2, {"king-step", "outward"}},
     {3, {"mode", "conquest"}},
     {3, {"mode", "devastation"}},
     {3, {"stalemate-rule", "pass-turn"}},
+    {4, {"allegiance", "above-black"}},
+    {4, {"commander", "exactly-two"}},
 };
 static Variant *fuzz_shipped[FUZZ_SHIPPED];
 

@@ -33,6 +33,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 /* The shipped rule file whose name the save's 'rules' line contains; chess otherwise. */
 static int pick(const char *rules) {
+    if (strstr(rules, "ultra-chess")) return 5;
+    if (strstr(rules, "above-below")) return 4;
     if (strstr(rules, "ultimate-chess-4p")) return 3;
     if (strstr(rules, "ultimate-battle")) return 2;
     if (strstr(rules, "ultima")) return 1;

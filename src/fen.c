@@ -507,7 +507,8 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
         put(buf, cap, &at, " ");
         switch ((FenField)v->fen_fields[i]) {
         case FEN_SIDE: {
-            int mover = board_mover(pos), nth = 1;
+            /* the turn of the game proper: during set-up steps the prelude field names the mover */
+            int mover = v->turn_order[pos->turn], nth = 1;
             for (int s = 0; s < pos->turn; s++) nth += v->turn_order[s] == mover;
             put(buf, cap, &at, v->player_token[mover]);
             if (nth > 1) {
