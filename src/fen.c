@@ -369,12 +369,11 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
     board_sync_prelude(tmp);
     char *copy = xstrdup(text);
-    char *f[12];
-    int n = split(copy, f, 11);
+    char *f[ARRAY_LEN(v->fen_fields)];
+    int n = split(copy, f, v->nfen_fields);
     bool ok = true;
     if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > 11) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
-    if (ok && n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    else if (n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) {
         const char *field = f[i];
         switch ((FenField)v->fen_fields[i]) {
