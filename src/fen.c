@@ -314,6 +314,41 @@ static bool read_tiles(Position *tmp, const char *field, char *err, size_t cap) 
     return true;
 }
 
+/* The players who are out, comma-separated ("-" when none); "s>r" when the army of the player
+ * s who is out moves with the player r. */
+static bool read_out(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    if (!strcmp(field, "-")) return true;
+    const char *q = field;
+    for (;;) {
+        size_t len = strcspn(q, ",>");
+        int out = -1, by = -1;
+        for (int p = 0; p < v->nplayers; p++)
+            if (strlen(v->player_token[p]) == len && !strncmp(v->player_token[p], q, len)) out = p;
+        q += len;
+        if (out >= 0 && *q == '>') {
+            len = strcspn(++q, ",");
+            for (int p = 0; p < v->nplayers; p++)
+                if (strlen(v->player_token[p]) == len && !strncmp(v->player_token[p], q, len)) by = p;
+            q += len;
+            if (by < 0 || by == out) out = -1;
+        }
+        if (out < 0 || !((tmp->alive >> out) & 1))
+            return fail(err, cap, "bad players out '%s' (expected - or player tokens, comma-separated, each once, 'x>y' when y moves x's army)", field);
+        tmp->alive &= (uint8_t)~(1u << out);
+        if (by >= 0) tmp->controller[out] = (uint8_t)by;
+        if (!*q) break;
+        if (*q++ != ',') return fail(err, cap, "bad players out '%s'", field);
+    }
+    /* an army moves with a player who is still in, and that is who moves next */
+    for (int p = 0; p < v->nplayers; p++)
+        if (tmp->controller[p] != p && !((tmp->alive >> tmp->controller[p]) & 1))
+            return fail(err, cap, "bad players out '%s': %s is out and cannot move another army", field, v->player_token[tmp->controller[p]]);
+    if (!((tmp->alive >> v->turn_order[tmp->turn]) & 1))
+        return fail(err, cap, "the player to move (%s) is out", v->player_token[v->turn_order[tmp->turn]]);
+    return true;
+}
+
 /* "-" when the set-up is over; "N" or "N:M" (step N, counted from 1; M moves made in it). */
 static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
@@ -413,6 +448,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
         case FEN_PILES: ok = read_piles(tmp, field, err, cap); break;
         case FEN_TILES: ok = read_tiles(tmp, field, err, cap); break;
         case FEN_PRELUDE: ok = read_prelude(tmp, field, err, cap); break;
+        case FEN_OUT: ok = read_out(tmp, field, err, cap); break;
         case FEN_PLIES: {
             /* plies played so far: the move number follows from it and the turn order */
             long num;
@@ -542,6 +578,21 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
             }
             if (!v->ncounter_slots) put(buf, cap, &at, "-");
             break;
+        case FEN_OUT: {
+            bool any = false;
+            for (int p = 0; p < v->nplayers; p++) {
+                if ((pos->alive >> p) & 1) continue;
+                put(buf, cap, &at, any ? "," : "");
+                put(buf, cap, &at, v->player_token[p]);
+                if (pos->controller[p] != p) {
+                    put(buf, cap, &at, ">");
+                    put(buf, cap, &at, v->player_token[pos->controller[p]]);
+                }
+                any = true;
+            }
+            if (!any) put(buf, cap, &at, "-");
+            break;
+        }
         case FEN_ALLEGIANCE:
             for (int p = 0; p < v->nplayers; p++) {
                 if (p) put(buf, cap, &at, ",");

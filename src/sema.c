@@ -602,7 +602,7 @@ static void piece_attributes(Sema *s, int t) {
 
 static const char *const fen_field_names[FEN__COUNT] = {
     "board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "allegiance",
-    "phase", "piles", "tiles", "prelude"};
+    "phase", "piles", "tiles", "prelude", "out"};
 
 int sema_kind(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->nkinds; i++)
@@ -832,7 +832,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         for (int i = 0; i < FEN__COUNT; i++)
             if (!strcmp(tok, fen_field_names[i])) f = i;
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, allegiance, phase, piles, tiles or prelude)", tok);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, allegiance, phase, piles, tiles, prelude or out)", tok);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -1215,6 +1215,7 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         if (items->kids[i]->kind == AST_MINEFIELD) declare_minefield(s, items->kids[i]);
     if (v->minefield_zone) v->fen_fields[v->nfen_fields++] = FEN_TILES;
     if (v->nprelude) v->fen_fields[v->nfen_fields++] = FEN_PRELUDE;
+    if (v->nplayers > 2) v->fen_fields[v->nfen_fields++] = FEN_OUT; /* who is out, and who moves their army */
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;

@@ -48,7 +48,7 @@ done
 # 1b. With more than two players, conceding defeats only that player; the others play on.
 play concede 'resign\nfen\nquit\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human
 expect concede "silver concedes"
-expect concede "/12/12 r kq:3K:3Q:4K:4Q - 0 1"
+expect concede "/12/12 r kq:3K:3Q:4K:4Q - 0 1 s"
 reject concede "game over"
 
 # 2. Typed moves in both notations up to checkmate (fool's mate).

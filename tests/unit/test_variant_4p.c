@@ -188,6 +188,48 @@ static void defeat_green(Variant *v, Position *pos, GameResult *r) {
     (void)v;
 }
 
+/* The position text ends with who is out (field 'out') and reads back as the same position. */
+static void expect_text_round_trip(const Position *pos, const char *out_field) {
+    char text[2048], again[2048], err[200];
+    fen_write(pos, text, sizeof text);
+    size_t n = strlen(text), k = strlen(out_field);
+    if (n < k || strcmp(text + n - k, out_field)) print_error("position text '%s' does not end with '%s'\n", text, out_field);
+    assert_true(n >= k && !strcmp(text + n - k, out_field));
+    Position back;
+    board_init(&back, pos->v);
+    assert_true(fen_read(&back, text, err, sizeof err));
+    assert_int_equal(back.key, pos->key);
+    assert_int_equal(back.alive, pos->alive);
+    fen_write(&back, again, sizeof again);
+    assert_string_equal(again, text);
+    board_free(&back);
+}
+
+static void expect_bad_out(const Variant *v, const char *out_field, const char *message) {
+    char text[2048], err[200];
+    Position pos;
+    board_init(&pos, v);
+    assert_true(fen_read(&pos, v->setup, err, sizeof err));
+    fen_write(&pos, text, sizeof text);
+    assert_true(text[strlen(text) - 1] == '-'); /* nobody is out at the start */
+    snprintf(text + strlen(text) - 1, sizeof text - strlen(text) + 1, "%s", out_field);
+    assert_false(fen_read(&pos, text, err, sizeof err));
+    if (!strstr(err, message)) print_error("'%s': got '%s'\n", out_field, err);
+    assert_non_null(strstr(err, message));
+    board_free(&pos);
+}
+
+static void test_4p_position_text_says_who_is_out(void **state) {
+    (void)state;
+    Variant *v = load_mode("devastation");
+    expect_bad_out(v, "x", "bad players out 'x'");
+    expect_bad_out(v, "g,g", "bad players out 'g,g'");
+    expect_bad_out(v, "g>g", "bad players out 'g>g'");
+    expect_bad_out(v, "g>b,b", "b is out and cannot move another army");
+    expect_bad_out(v, "s", "the player to move (s) is out");
+    variant_free(v);
+}
+
 static void test_4p_defeat_in_each_mode(void **state) {
     (void)state;
     GameResult r;
@@ -218,6 +260,7 @@ static void test_4p_defeat_in_each_mode(void **state) {
     /* and anyone may capture it: Silver's rook goes up the p-file and takes it */
     moves_from(&pos, "p4", text, sizeof text);
     assert_non_null(strstr(text, "p4p12"));
+    expect_text_round_trip(&pos, " g");
     board_free(&pos);
     variant_free(v);
 
@@ -231,6 +274,7 @@ static void test_4p_defeat_in_each_mode(void **state) {
     assert_false(board_hostile(&pos, 0, 3)); /* ... the armies are friends ... */
     moves_from(&pos, "p4", text, sizeof text);
     assert_null(strstr(text, "p4p12"));      /* ... so Silver's rook cannot take it */
+    expect_text_round_trip(&pos, " g>s");
     board_free(&pos);
     variant_free(v);
 }
@@ -285,6 +329,7 @@ int main(void) {
         cmocka_unit_test(test_4p_castling_per_seat),
         cmocka_unit_test(test_4p_promotion_choices),
         cmocka_unit_test(test_4p_defeat_in_each_mode),
+        cmocka_unit_test(test_4p_position_text_says_who_is_out),
         cmocka_unit_test(test_4p_exposed_king_capture_eliminates),
         cmocka_unit_test(test_4p_last_player_standing),
     };
