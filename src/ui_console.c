@@ -652,8 +652,12 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         const char *what = "a royal piece";
         for (int t = 0; t < v->ntypes; t++)
             if (v->types[t].royal) what = v->types[t].name;
-        if (movegen_is_legal(pos, &ps->moves[found[0]]))
+        const Move *m = &ps->moves[found[0]];
+        Piece victim = (m->flags & MOVE_CAPTURE) ? pos->cell[m->to] : 0;
+        if (movegen_is_legal(pos, m))
             printf("illegal move '%s': not allowed by the rules here (a capture may be required)\n", text);
+        else if (victim && v->types[PIECE_TYPE(victim)].royal && board_answers_for(pos, mover, PIECE_OWNER(victim)))
+            printf("illegal move '%s': it would take your own %s\n", text, v->types[PIECE_TYPE(victim)].name);
         else printf("illegal move '%s': it would leave your %s in check\n", text, what);
         free(ps);
         return;
