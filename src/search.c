@@ -572,6 +572,49 @@ int search_pick_random(const MoveList *ml, uint64_t *rng) {
     return (int)(search_rand(rng) % (uint64_t)ml->count);
 }
 
+/* How many ways there are to finish set-up step `step` from pos (1 once it is over); each node
+ * spends one unit of *budget, and at 0 the count stops (the caller then weighs nothing). */
+static uint64_t setup_completions(Position *pos, int step, long *budget) {
+    if (pos->prelude != step) return 1;
+    if (--*budget <= 0) return 0;
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(pos, ml, &f);
+    uint64_t total = 0;
+    for (int i = 0; i < ml->count && *budget > 0; i++) {
+        if (!board_make(pos, &ml->moves[i])) continue;
+        total += setup_completions(pos, step, budget);
+        board_unmake(pos);
+    }
+    free(ml);
+    return total;
+}
+
+int search_pick_setup(Position *pos, const MoveList *ml, uint64_t *rng) {
+    const Variant *v = pos->v;
+    if (pos->prelude >= v->nprelude) return search_pick_random(ml, rng);
+    /* A step made of several moves (four mines in ascending order, six cards one by one) has
+     * outcomes reached by unequal numbers of first moves: weigh each move by the outcomes it
+     * leads to, so that every outcome is equally likely. Too big a step is picked plainly. */
+    int step = pos->prelude;
+    long budget = 200000;
+    uint64_t *weight = xmalloc(sizeof *weight * (size_t)ml->count), total = 0;
+    for (int i = 0; i < ml->count && budget > 0; i++) {
+        weight[i] = 0;
+        if (!board_make(pos, &ml->moves[i])) continue;
+        weight[i] = setup_completions(pos, step, &budget);
+        board_unmake(pos);
+        total += weight[i];
+    }
+    int pick = -1;
+    if (budget > 0 && total > 0) {
+        uint64_t r = search_rand(rng) % total;
+        for (pick = 0; r >= weight[pick]; pick++) r -= weight[pick];
+    }
+    free(weight);
+    return pick >= 0 ? pick : search_pick_random(ml, rng);
+}
+
 int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng) {
     int best = -1, best_val = 0, ties = 0;
     for (int i = 0; i < ml->count; i++) {
@@ -610,7 +653,7 @@ bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t
         movegen_legal(&s->pos, ml, &f);
         uint64_t rng = seed * 0x9E3779B97F4A7C15ULL | 1;
         if (ml->count) {
-            out->best = ml->moves[search_pick_random(ml, &rng)];
+            out->best = ml->moves[search_pick_setup(&s->pos, ml, &rng)];
             out->has_move = true;
         }
         free(ml);

@@ -1031,7 +1031,7 @@ static bool handle_line(Game *g, char *line) {
             VmFault f = {0};
             movegen_legal(&g->pos, ml, &f);
             if (!ml->count) break;
-            Move m = ml->moves[search_pick_random(ml, &g->rng)];
+            Move m = ml->moves[search_pick_setup(&g->pos, ml, &g->rng)];
             play_move(g, &m);
         }
         free(ml);

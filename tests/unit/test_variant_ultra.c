@@ -469,6 +469,39 @@ static void test_ultra_setup_mines_decks_and_draft(void **state) {
     board_free(&pos);
 }
 
+/* A set-up step at random ('random' in the console, the computer's own mines): every layout
+ * equally likely, although the mines are placed one by one in ascending order. Over 2000
+ * layouts each of the 16 tiles holds a mine about 500 times (a plain random pick of each
+ * placement would leave a3, only ever the first mine, near 2000 / 13 = 154). */
+static void test_ultra_random_setup_is_uniform_over_layouts(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    set_fen(&pos, ultra->setup);
+    static MoveList ml;
+    int hits[MAX_CELLS] = {0};
+    uint64_t rng = 12345;
+    for (int game = 0; game < 2000; game++) {
+        for (int k = 0; k < 4; k++) {
+            VmFault f = {0};
+            movegen_legal(&pos, &ml, &f);
+            int i = search_pick_setup(&pos, &ml, &rng);
+            hits[ml.moves[i].to]++;
+            assert_true(board_make(&pos, &ml.moves[i]));
+        }
+        for (int k = 0; k < 4; k++) board_unmake(&pos);
+    }
+    int cells = 0;
+    for (int c = 0; c < ultra->ncells; c++) {
+        if (!hits[c]) continue;
+        cells++;
+        if (hits[c] < 400 || hits[c] > 600) print_error("cell %d: %d mines\n", c, hits[c]);
+        assert_in_range(hits[c], 400, 600);
+    }
+    assert_int_equal(cells, 16);
+    board_free(&pos);
+}
+
 static void test_ultra_enemy_mine_destroys_without_capture(void **state) {
     (void)state;
     Position pos;
@@ -784,6 +817,7 @@ int main(void) {
         cmocka_unit_test(test_ultra_out_of_ammo_loses),
         cmocka_unit_test(test_ultra_nmove_counts_turns),
         cmocka_unit_test(test_ultra_setup_mines_decks_and_draft),
+        cmocka_unit_test(test_ultra_random_setup_is_uniform_over_layouts),
         cmocka_unit_test(test_ultra_enemy_mine_destroys_without_capture),
         cmocka_unit_test(test_ultra_exposed_king_may_be_captured),
         cmocka_unit_test(test_ultra_samples_ignore_the_opponents_secrets),
