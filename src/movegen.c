@@ -188,26 +188,37 @@ static Cell copy_target(const Position *pos, Cell from, Cell to, Cell by) {
     return dest;
 }
 
-/* Adds, for each move of the steered piece on `from` in out[start..], the same move with the
- * copy made by each of the mover's influencing pieces on the linked cells. */
-static void add_copies(const Position *pos, int mover, Cell from, MoveList *out, int start) {
+Cell movegen_influencer(const Position *pos, int player, Cell c) {
     const Variant *v = pos->v;
-    int end = out->count;
+    Cell best = NO_CELL;
+    int strength = 0;
     for (int i = 0; i < v->nsteer_links; i++) {
-        Cell by = variant_step(v, from, v->steer_links[i]);
-        if (by == NO_CELL || !pos->cell[by] || pos->controller[PIECE_OWNER(pos->cell[by])] != mover ||
-            v->types[PIECE_TYPE(pos->cell[by])].influence < 1)
-            continue;
-        for (int k = start; k < end && out->count < MAX_MOVES; k++) {
-            const Move *m = &out->moves[k];
-            if (m->from != from || m->nfx >= MAX_EFFECTS) continue;
-            Cell dest = copy_target(pos, m->from, m->to, by);
-            if (dest == NO_CELL) continue;
-            Move *c = &out->moves[out->count++];
-            *c = *m;
-            c->fx[c->nfx++] = (Effect){.kind = FX_MOVE, .a = by, .b = dest};
-            c->flags |= MOVE_COPY;
+        Cell by = variant_step(v, c, v->steer_links[i]);
+        if (by == NO_CELL || !pos->cell[by] || pos->controller[PIECE_OWNER(pos->cell[by])] != player) continue;
+        int s = v->types[PIECE_TYPE(pos->cell[by])].influence;
+        if (s > strength) {
+            best = by;
+            strength = s;
         }
+    }
+    return best;
+}
+
+/* Adds, for each move of the steered piece on `from` in out[start..], the same move with the
+ * copy made by the mover's influencing piece (the one that gives it the influence). */
+static void add_copies(const Position *pos, int mover, Cell from, MoveList *out, int start) {
+    Cell by = movegen_influencer(pos, mover, from);
+    if (by == NO_CELL) return;
+    int end = out->count;
+    for (int k = start; k < end && out->count < MAX_MOVES; k++) {
+        const Move *m = &out->moves[k];
+        if (m->from != from || m->nfx >= MAX_EFFECTS) continue;
+        Cell dest = copy_target(pos, m->from, m->to, by);
+        if (dest == NO_CELL) continue;
+        Move *c = &out->moves[out->count++];
+        *c = *m;
+        c->fx[c->nfx++] = (Effect){.kind = FX_MOVE, .a = by, .b = dest};
+        c->flags |= MOVE_COPY;
     }
 }
 

@@ -39,6 +39,9 @@ bool movegen_stalemate_pass(Position *pos, Move *m);
 /* May `player` move the piece of a steered army on c (`steer`)? Its influence there is at
  * least 1 and no other player's is greater. */
 bool movegen_may_steer(const Position *pos, int player, Cell c);
+/* The piece that gives `player` its influence over c (its strongest on the linked cells, the
+ * first link's among equals), which makes the copy of a steered move; NO_CELL when none. */
+Cell movegen_influencer(const Position *pos, int player, Cell c);
 /* Does m's legality depend on the mover's royal pieces afterwards? Not for moves that only
  * move cards, nor for the pass that ends a turn of phases (the turn's moves were tested). */
 static inline bool movegen_tests_royal(const Variant *v, const Move *m) {

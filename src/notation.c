@@ -287,28 +287,51 @@ static int match_all(Position *pos, const MoveList *list, const char *text, int 
     return n;
 }
 
+/* Coordinate text reduced to what tells moves apart: no '-' or '=', lower case ("M c6c7q" for
+ * "M c6-c7=Q"). */
+static void loosen(char *t) {
+    char *o = t;
+    for (const char *p = t; *p; p++)
+        if (*p != '-' && *p != '=') *o++ = (char)tolower((unsigned char)*p);
+    *o = 0;
+}
+
+/* The moves whose coordinate text is t (spaces squeezed out), exactly or, with `loose`, both
+ * loosened. */
+static int match_coordinates(const Variant *v, const MoveList *list, const char *t, bool loose, int *found,
+                             int max) {
+    char want[96], buf[64], mine[64];
+    snprintf(want, sizeof want, "%s", t);
+    if (loose) loosen(want);
+    int count = 0;
+    for (int i = 0; i < list->count; i++) {
+        notation_move(v, &list->moves[i], buf, sizeof buf);
+        squeeze(buf, mine, sizeof mine);
+        if (loose) loosen(mine);
+        if (strcmp(mine, want) != 0) continue;
+        if (count < max) found[count] = i;
+        count++;
+    }
+    return count;
+}
+
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
-    char t[96], buf[64], mine[64];
+    char t[96];
     squeeze(text, t, sizeof t);
     size_t n = strlen(t);
-    int count = 0;
     /* coordinate notation first: everything `varia moves` prints is accepted as typed (spaces
-     * aside; a trailing "+" there can mean a copy, so it is compared before it is dropped) */
-    for (int pass = 0; pass < 2 && !count; pass++) {
-        for (int i = 0; i < list->count; i++) {
-            notation_move(v, &list->moves[i], buf, sizeof buf);
-            squeeze(buf, mine, sizeof mine);
-            if (strcmp(mine, t) != 0) continue;
-            if (count < max) found[count] = i;
-            count++;
-        }
-        if (pass) break;
-        /* annotations and check marks say nothing about which move it is */
-        while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
-        if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
-        if (n == 0) return 0;
-    }
+     * aside), then without its dashes and '=', in any case */
+    int count = match_coordinates(v, list, t, false, found, max);
+    if (!count) count = match_coordinates(v, list, t, true, found, max);
+    if (count) return count;
+    /* annotations and check marks say nothing about which move it is; but where a move may
+     * carry a copy, a trailing "+" asks for the copy, and is never dropped */
+    while (n > 0 && strchr(v->steer_copy ? "#!?" : "+#!?", t[n - 1])) t[--n] = 0;
+    if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
+    if (n == 0) return 0;
+    count = match_coordinates(v, list, t, false, found, max);
+    if (!count) count = match_coordinates(v, list, t, true, found, max);
     if (count) return count;
     for (char *p = t; *p; p++)
         if (*p == '0') {

@@ -665,10 +665,16 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
     free(ps);
     /* "BOARD from-to" on several boards: a piece of a steered army needs influence */
     char board[16], from[16];
-    if (v->nboards > 1 && sscanf(text, "%15s %15[a-z0-9]", board, from) == 2) {
+    if (v->nboards > 1 && sscanf(text, "%15s %15s", board, from) == 2) {
+        for (int b = 0; b < v->nboards; b++)
+            if (!strcasecmp(board, v->boards[b].name)) snprintf(board, sizeof board, "%s", v->boards[b].name);
+        /* the origin is the longest cell name the move starts with ("d3" in "d3d7+") */
         char name[40];
-        snprintf(name, sizeof name, "%s:%s", board, from);
-        int c = variant_cell_by_name(v, name);
+        int c = -1;
+        for (size_t n = strlen(from); n > 0 && c < 0; n--) {
+            snprintf(name, sizeof name, "%s:%.*s", board, (int)n, from);
+            c = variant_cell_by_name(v, name);
+        }
         Piece p = c >= 0 ? pos->cell[c] : 0;
         if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !movegen_may_steer(pos, mover, (Cell)c)) {
             printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
@@ -678,6 +684,23 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         if (c >= 0 && (!p || (pos->controller[PIECE_OWNER(p)] != mover && !((v->steered >> PIECE_OWNER(p)) & 1)))) {
             printf("illegal move '%s': no piece of yours on %s\n", text, name);
             return;
+        }
+        /* "M d3-d7 +" where the move is legal but its copy is not */
+        size_t len = strlen(text);
+        if (p && v->steer_copy && len > 1 && text[len - 1] == '+') {
+            char plain[64];
+            snprintf(plain, sizeof plain, "%.*s", (int)(len - 1), text);
+            int one[1];
+            if (notation_parse(pos, legal, plain, one, 1) == 1) {
+                Cell by = movegen_influencer(pos, mover, (Cell)c);
+                notation_move(v, &legal->moves[one[0]], plain, sizeof plain);
+                if (by == NO_CELL)
+                    printf("illegal move '%s': no piece of yours can copy it; '%s' plays it without a copy\n", text, plain);
+                else
+                    printf("illegal move '%s': your %s on %s cannot copy it (a cell on its way or its destination is taken, or it leaves the board); '%s' plays it without the copy\n",
+                           text, v->types[PIECE_TYPE(pos->cell[by])].name, v->cells[by].name, plain);
+                return;
+            }
         }
         if (p) {
             char coord[64];
@@ -979,7 +1002,7 @@ static bool handle_line(Game *g, char *line) {
     const char *cmd = words[0], *arg = words[1];
     /* with several boards a move starts with the board's name: "M d3-d7 +" */
     for (int b = 0; b < g->v->nboards && g->v->nboards > 1; b++)
-        if (!strcmp(cmd, g->v->boards[b].name)) {
+        if (!strcasecmp(cmd, g->v->boards[b].name)) {
             whole[strcspn(whole, "\r\n")] = 0;
             try_move(g, whole);
             return true;
@@ -1094,6 +1117,10 @@ static bool handle_line(Game *g, char *line) {
     } else if (!strcmp(cmd, "draw")) {
         if (g->over) printf("the game is over\n");
         else cmd_draw(g);
+    } else if (nw > 1 && g->v->nboards > 1) {
+        printf("unknown command or board '%s' (type 'help'; a move starts with a board's name:", cmd);
+        for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);
+        printf(")\n");
     } else if (nw > 1) {
         printf("unknown command '%s' (type 'help')\n", cmd);
     } else {

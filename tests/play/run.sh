@@ -157,6 +157,23 @@ abfens() { grep -E '^[^ ]+/[^ ]+ [AB] ' "$tmp/ab.out"; }
 [ "$(abfens | sort -u | wc -l)" = 1 ] && [ "$(abfens | wc -l)" = 2 ] ||
     { echo "play test 'ab': the loaded game differs" >&2; abfens >&2; fail=1; }
 expect ab "4/4/ICI1/4/1I1I/4/4|:4r:4k:4q:4n/:4p2:4p/1:4p:4p1/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/2c1/1i1i/4/i1i1/4/4 A 0 3 w,b"
+# A copy that cannot be made is refused, never played as the move without it (the source's
+# diagram 6: the Prince on A:d5 blocks the Prince's copy of the Rook's d3-d7); the dashless form
+# and a lower-case board name are read too.
+cat >"$tmp/d6.game" <<EOF
+# Varia saved game: Above and Below
+moves 0
+rules $ab
+start 4/4/3I/4/3I/4/4|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 A 0 1 w,b
+end
+EOF
+play ab-copy 'M d3-d7 +\nm d3d7+\nfen\nQ b4-b5\nm d3d7\nfen\n' "$ab" --load "$tmp/d6.game" --seat 1=human --seat 2=human
+expect ab-copy "illegal move 'M d3-d7 +': your Prince on A:d3 cannot copy it"
+expect ab-copy "illegal move 'm d3d7+': your Prince on A:d3 cannot copy it"
+expect ab-copy "4/4/3I/4/3I/4/4|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 A 0 1 w,b"
+expect ab-copy "unknown command or board 'Q' (type 'help'; a move starts with a board's name: A, M, B)"
+expect ab-copy "last move: M d3-d7"
+expect ab-copy "4/4/3I/4/3I/4/4|2:4k:4r/4/4/4/4/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 B 1 1 w,b"
 play ab-seed 'fen\n' "$ab" --seat 1=human --seed 2
 expect ab-seed " A 0 1 w,b"
 play ab-seed3 'fen\n' "$ab" --seat 1=human --seed 1

@@ -1,6 +1,7 @@
 /* test_variant_ab.c - rules/above-below.rules: the start and its allegiance, every diagram of
  * the source (who may move which piece, which copy is possible, which king move is legal, the
- * final checkmate), promotion and its notation, the own King that may not be taken, draws. */
+ * final checkmate), promotion and its notation, the own King that may not be taken, draws
+ * (bare Kings, 50 actions, stalemate, repetition). */
 #include "gameend.h"
 #include "perft.h"
 #include "support.h"
@@ -199,6 +200,14 @@ static void test_ab_copy_diagrams_5_and_6(void **state) {
     set_fen(&pos, diagram[6]);
     expect_middle(&pos, "d3", "M d3-a3;M d3-a3 +;M d3-b3;M d3-b3 +;M d3-c3;M d3-c3 +;M d3-d1;M d3-d1 +;M d3-d2;"
                               "M d3-d2 +;M d3-d4;M d3-d4 +;M d3-d5;M d3-d6;M d3-d7");
+    /* a copy asked for that cannot be made is no move at all (never the move without it) */
+    assert_false(has_move(&pos, "M d3-d7 +"));
+    assert_false(has_move(&pos, "M d3-d7+"));
+    assert_true(has_move(&pos, "m d3d7"));
+    /* only the piece that gives the influence copies: a Prince of Below's standing on the
+     * Above board as well (a position no game reaches) adds no second copy of the same move */
+    set_fen(&pos, "4/4/4/4/4/1i2/4|:4k3/4/4/4/4/1:4p2/3:3k|4/4/4/4/4/1i2/4 B 0 1 w,b");
+    expect_middle(&pos, "b2", "M b2-b1=B;M b2-b1=B +;M b2-b1=N;M b2-b1=N +;M b2-b1=Q;M b2-b1=Q +;M b2-b1=R;M b2-b1=R +");
     board_free(&pos);
     variant_free(v);
 }
@@ -314,6 +323,28 @@ static void test_ab_draws(void **state) {
     gameend_check(&pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "n-move rule");
+    /* no action at all and not in check: Above has no piece of its own and no influence */
+    set_fen(&pos, "4/4/4/4/4/4/4|:4k:4r2/4/4/4/4/4/3:3k|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b");
+    gameend_check(&pos, &r);
+    assert_true(r.over);
+    assert_string_equal(r.reason, "stalemate");
+    assert_int_equal(r.winner, -1);
+    /* the same three boards with the same player to move a third time */
+    set_fen(&pos, diagram[1]);
+    const char *shuffle[] = {"A a5-a4", "B d5-c6", "A a4-a5", "B c6-d5"};
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 4; i++) {
+            static MoveList ml;
+            VmFault f = {0};
+            movegen_legal(&pos, &ml, &f);
+            int found[2];
+            assert_int_equal(notation_parse(&pos, &ml, shuffle[i], found, 2), 1);
+            assert_true(board_make(&pos, &ml.moves[found[0]]));
+            gameend_check(&pos, &r);
+            assert_int_equal(r.over, round == 1 && i == 3);
+        }
+    assert_string_equal(r.reason, "repetition");
+    assert_int_equal(r.winner, -1);
     board_free(&pos);
     variant_free(v);
 }
