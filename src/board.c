@@ -421,11 +421,15 @@ bool board_make(Position *pos, const Move *m) {
             const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
             if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
                 /* a card its owner stacks in the set-up is in a secret order; a card taken
-                 * off a stack shortens the secret part under it */
+                 * off a stack shortens the secret part under it; a card put on a stack whose
+                 * top was secret covers a card everyone has seen, which is no longer secret */
                 if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
-                if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover &&
-                    pos->pile_secret[e->b] + 1 == pos->pile_len[e->b])
-                    pos->pile_secret[e->b]++;
+                if (pos->pile_secret[e->b] + 1 == pos->pile_len[e->b]) {
+                    if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover)
+                        pos->pile_secret[e->b]++;
+                    else if (pos->pile_secret[e->b])
+                        pos->pile_secret[e->b]--;
+                }
             }
             pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
             break;

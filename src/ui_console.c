@@ -227,8 +227,13 @@ static char *read_line(Game *g, const char *prompt);
 static void hand_over(Game *g, int player) {
     char name[32], prompt[64];
     print_name(g, player, name, sizeof name);
-    if (g->tty_out) printf("\033[2J\033[H");
+    /* the screen, the terminal's scrollback and the line-editing history (what the other
+     * seat typed, its mines among it) all go */
+    if (g->tty_out) printf("\033[2J\033[3J\033[H");
     else printf("---- screen cleared ----\n");
+#ifdef VARIA_READLINE
+    clear_history();
+#endif
     if (g->log[0]) printf("%s", g->log);
     g->log[0] = 0;
     snprintf(prompt, sizeof prompt, "%s, press Enter ", name);
@@ -388,12 +393,12 @@ static void draw_status(Game *g) {
             if (pd->per_player) printf("%s %s", k ? "," : "", g->v->player_names[k]);
             if (!pos->pile_len[slot]) printf(" -");
             int viewer = screen_owner(g);
+            /* (with no one's screen, as between seats, every secret stays hidden) */
+            if (viewer == -1) viewer = v->nplayers;
             for (int c = 0; c < pos->pile_len[slot]; c++) {
-                /* another player's secret order: only the top card shows */
-                bool secret = viewer != -2 && pd->per_player && k != viewer && c < pos->pile_secret[slot] &&
-                              c + 1 < pos->pile_len[slot];
-                if (secret) printf(" ?");
-                else printf(" %d", pos->piles[slot][c]);
+                int card = view_card(pos, viewer == -2 ? -1 : viewer, i, k, c);
+                if (card < 0) printf(" ?");
+                else printf(" %d", card);
             }
         }
         printf("\n");
@@ -812,6 +817,11 @@ static int parse_player(const Game *g, const char *s) {
 }
 
 static void cmd_undo(Game *g) {
+    if (g->hidden && !g->over) {
+        /* a move taken back could be tried again knowing what it turned up */
+        printf("no undo in a game with hidden information (a move taken back could be played again knowing what it revealed)\n");
+        return;
+    }
     if (g->nmoves == 0) {
         printf("nothing to undo\n");
         return;

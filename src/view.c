@@ -10,6 +10,30 @@ ViewTile view_tile(const Position *truth, int player, Cell c) {
     return (t & TILE_MINE) ? VIEW_OWN_MINE : VIEW_OWN_BLANK;
 }
 
+/* Does a set-up step still to come (or under way) have `owner` stack its own cards onto pile? */
+static bool stacking_left(const Position *truth, int owner, int pile) {
+    const Variant *v = truth->v;
+    for (int k = truth->prelude; k < v->nprelude; k++) {
+        if (v->prelude[k].player != owner) continue;
+        for (int i = 0; i < v->ndraws; i++)
+            if (v->draws[i].kind == v->prelude[k].kind && v->draws[i].own && v->draws[i].to == pile) return true;
+    }
+    return false;
+}
+
+int view_card(const Position *truth, int player, int pile, int owner, int i) {
+    const Variant *v = truth->v;
+    const PileDef *pd = &v->piles[pile];
+    int slot = pd->slot + (pd->per_player ? owner : 0);
+    if (player < 0 || !pd->per_player || owner == player) return truth->piles[slot][i];
+    /* the pile its owner stacks a secret order from: which card went is secret too */
+    for (int k = 0; k < v->ndraws; k++)
+        if (v->draws[k].from == pile && v->draws[k].own && !v->piles[v->draws[k].to].sorted) return -1;
+    /* the secret order: only the top card shows, once the stack is laid down */
+    bool top = i + 1 == truth->pile_len[slot] && !stacking_left(truth, owner, pile);
+    return i < truth->pile_secret[slot] && !top ? -1 : truth->piles[slot][i];
+}
+
 static uint64_t next_random(uint64_t *state) {
     uint64_t x = *state;
     x ^= x << 13;

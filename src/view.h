@@ -11,6 +11,12 @@
 typedef enum ViewTile { VIEW_NONE, VIEW_OWN_MINE, VIEW_OWN_BLANK, VIEW_UNKNOWN } ViewTile;
 ViewTile view_tile(const Position *truth, int player, Cell c);
 
+/* What `player` knows of card i (0 = bottom) of `owner`'s pile (index into Variant.piles;
+ * owner is ignored for a pile of the game): its value, or -1 when it is another player's
+ * secret: a card of a stack in the order its owner chose, but for the top card once the stack
+ * is laid down, and every card of the pile such a stack is built from. player < 0 sees all. */
+int view_card(const Position *truth, int player, int pile, int owner, int i);
+
 /* Fills *out (board_init'ed for the same variant) with a position `player` cannot tell from
  * the truth: the same board, piles, counters and phase; its own tiles and deck as they are;
  * the other players' mines placed at random among their face-down tiles and the secret part

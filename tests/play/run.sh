@@ -186,7 +186,7 @@ ultra="$root/rules/ultra-chess.rules"
 setup='\nplace:c3\nplace:f3\nplace:b4\nplace:g4\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\n'
 setup="$setup"'\nplace:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\n'
 setup="$setup"'\ntake:w\n\ntake-two:b\n\ntake-two:b\n\ntake-two:w\n'
-play hotseat "$setup"'\ntake:b\nb1c3\npay:3>w\npass\n\ntake:w\ne7e5\npay:1>b\nfen\ndeck\nquit\n' "$ultra" --white human --black human
+play hotseat "$setup"'\ntake:b\nb1c3\npay:3>w\npass\n\ntake:w\ne7e5\npay:1>b\nfen\ndeck\nundo\nquit\n' "$ultra" --white human --black human
 expect hotseat "---- screen cleared ----"
 expect hotseat "Black, press Enter"
 expect hotseat " 4  o  *  o  o  o  o  *  o  4"
@@ -199,6 +199,7 @@ expect hotseat "(only you see this) c3: a mine"
 expect hotseat "deck: white ? ? 3, black 9 5"
 expect hotseat "the position text holds the players' secrets"
 expect hotseat "your deck (bottom first): 9 1"
+expect hotseat "no undo in a game with hidden information"
 reject hotseat "TTMTTMTT"
 # Against the computer: its mines and deck order are never shown.
 play hidden-ai "$setup" "$ultra" --white ai --black human --depth 1
@@ -206,13 +207,21 @@ expect hidden-ai "White (ai) plays place (secret)"
 expect hidden-ai "White (ai) plays arrange (secret)"
 reject hidden-ai "plays place:"
 reject hidden-ai "plays arrange:"
+# nor, card by card, through what is left of its cards or the top of its half-built deck
+expect hidden-ai "deck: white ? ? ? ? ?, black -"
+n=$((n + 1))
+if grep -qE '^box: white [0-9]|^deck: white [0-9]' "$tmp/hidden-ai.out"; then
+    echo "play test 'hidden-ai': the computer's deck order shows:" >&2
+    grep -E '^box: white|^deck: white' "$tmp/hidden-ai.out" | head -n 8 >&2
+    fail=1
+fi
 
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
     echo "play tests: terminal session skipped (VARIA_NO_TMUX=1)"
 elif command -v tmux >/dev/null 2>&1; then
-    if sh "$dir/tmux.sh" "$varia" "$root/rules/chess.rules"; then n=$((n + 1)); else fail=1; fi
+    if sh "$dir/tmux.sh" "$varia" "$root/rules"; then n=$((n + 1)); else fail=1; fi
 else
     echo "play tests: tmux not installed, terminal session skipped"
 fi

@@ -1,9 +1,11 @@
 #!/bin/sh
-# tmux.sh VARIA RULES - a terminal session driven through tmux: the board is drawn, a typed
-# move is accepted, the computer answers, undo takes both moves back. Uses its own tmux server
+# tmux.sh VARIA RULES-DIR - terminal sessions driven through tmux. Chess: the board is drawn, a
+# typed move is accepted, the computer answers, undo takes both moves back. Ultra Chess hot
+# seat: after the hand-over nothing of the first seat's set-up is left to the second, neither
+# in the terminal's scrollback nor in the line-editing history. Uses its own tmux server
 # (socket varia-test-PID) and ends only that.
-varia=${1:?usage: tmux.sh VARIA RULES}
-rules=${2:?usage: tmux.sh VARIA RULES}
+varia=${1:?usage: tmux.sh VARIA RULES-DIR}
+rules=${2:?usage: tmux.sh VARIA RULES-DIR}
 sock=varia-test-$$
 t() { tmux -L "$sock" "$@"; }
 fail() {
@@ -23,7 +25,7 @@ wait_for() {
     return 1
 }
 t -f /dev/null new-session -d -s play -x 100 -y 40 \
-    "env LC_ALL=C.UTF-8 TERM=xterm-256color $varia play $rules --depth 2; sleep 30" || fail "cannot start tmux"
+    "env LC_ALL=C.UTF-8 TERM=xterm-256color $varia play $rules/chess.rules --depth 2; sleep 30" || fail "cannot start tmux"
 wait_for "white>" || fail "no prompt"
 wait_for " 1  " || fail "no board"
 t send-keys -t play "e4" Enter
@@ -35,5 +37,25 @@ wait_for "white>" || fail "no prompt after undo"
 t send-keys -t play "fen" Enter
 wait_for "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" || fail "undo did not restore the start"
 t send-keys -t play "quit" Enter
+t kill-session -t play 2>/dev/null
+
+t -f /dev/null new-session -d -s play -x 100 -y 40 \
+    "env LC_ALL=C.UTF-8 TERM=xterm-256color $varia play $rules/ultra-chess.rules --white human --black human; sleep 30" ||
+    fail "cannot start tmux"
+wait_for "White, press Enter" || fail "no hand-over to White"
+t send-keys -t play Enter
+for m in place:c3 place:f3 place:b4 place:g4 random; do
+    wait_for "white>" || fail "no prompt for White's set-up"
+    t send-keys -t play "$m" Enter
+done
+wait_for "Black, press Enter" || fail "no hand-over to Black"
+t send-keys -t play Enter
+wait_for "black>" || fail "no prompt for Black"
+t send-keys -t play Up
+sleep 0.3
+seen=$(t capture-pane -p -t play -S -2000)
+echo "$seen" | grep -qE 'place:|random' && fail "White's typed set-up is visible to Black"
+echo "$seen" | grep -qF '*' && fail "White's mines are visible to Black"
+echo "$seen" | grep -qF ' 4  ?  ?  ?  ?  ?  ?  ?  ?  4' || fail "Black does not see White's tiles face down"
 t kill-server 2>/dev/null
 exit 0
