@@ -116,14 +116,23 @@ static void shuffle_secret_decks(const Position *truth, int player, uint64_t *rn
         for (int k = 0; k < v->nplayers; k++) {
             int slot = p->slot + k;
             if (k == player) continue;
-            /* the secret part, less its top card when that is the pile's (visible) top */
+            /* the secret part, less its top card when that is the pile's (visible) top; put
+             * in order first, so that the shuffle starts from what `player` knows (which
+             * cards) and not from the truth (their order) */
             int n = out->pile_secret[slot];
             if (n >= out->pile_len[slot]) n = out->pile_len[slot] - 1;
+            uint8_t *cards = out->piles[slot];
+            for (int a = 1; a < n; a++)
+                for (int b = a; b > 0 && cards[b - 1] > cards[b]; b--) {
+                    uint8_t t = cards[b];
+                    cards[b] = cards[b - 1];
+                    cards[b - 1] = t;
+                }
             for (int a = n - 1; a > 0; a--) {
                 int b = (int)(next_random(rng) % (uint64_t)(a + 1));
-                uint8_t t = out->piles[slot][a];
-                out->piles[slot][a] = out->piles[slot][b];
-                out->piles[slot][b] = t;
+                uint8_t t = cards[a];
+                cards[a] = cards[b];
+                cards[b] = t;
             }
         }
     }
