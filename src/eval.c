@@ -12,6 +12,8 @@
 #define MOBILITY_WEIGHT 3
 #define CENTRE_WEIGHT 1   /* per step of EVAL_CENTRE_MAX */
 #define MOPUP_MARGIN 300  /* material lead that turns the mop-up term on */
+#define CARD_WEIGHT 8     /* per point of the cards a player pays its moves with */
+#define REWARD_WEIGHT 15  /* per point of the counter captures pay into (experience) */
 
 /* Average number of moves of a lone piece of type t (owner 0) over every cell. */
 static int mobility_estimate(Position *scratch, int t) {
@@ -118,9 +120,26 @@ static int material(const EvalTables *et, const Position *pos, int player) {
     return sum;
 }
 
-int eval_side(const EvalTables *et, const Position *pos, int player) {
+/* What a player holds besides its pieces: the cards it pays its moves with (a move it cannot
+ * pay for is a move it does not have) and what its captures earned (experience to spend). */
+static int resources(const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = 0;
+    for (int i = 0; i < v->npays; i++) {
+        const PileDef *pd = &v->piles[v->pays[i].from];
+        int slot = pd->slot + (pd->per_player ? player : 0);
+        for (int c = 0; c < pos->pile_len[slot]; c++) sum += CARD_WEIGHT * pos->piles[slot][c];
+    }
+    if (v->capture_reward) {
+        const CounterDef *cd = &v->counters[v->capture_reward - 1];
+        sum += REWARD_WEIGHT * pos->counters[cd->slot + (cd->per_player ? player : 0)];
+    }
+    return sum;
+}
+
+int eval_side(const EvalTables *et, const Position *pos, int player) {
+    const Variant *v = pos->v;
+    int sum = v->npays || v->capture_reward ? resources(pos, player) : 0;
     for (int o = 0; o < v->nowners; o++) {
         if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < v->cell_words; w++) {
