@@ -102,6 +102,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_STEER "'steer'"
 %token KW_COPY "'copy'"
 %token KW_INFLUENCE "'influence'"
+%token KW_RIVAL "'rival'"
 %token KW_HELPS "'helps'"
 %token KW_AT_RANDOM "'at-random'"
 %token KW_COUNTER "'counter'"
@@ -331,6 +332,13 @@ item
             $$ = mk_sub(AST_STEER, L(@$), (int)$5);
             ast_add($$, $2);
             ast_add($$, $4);
+        }
+    | KW_STEER names KW_BY names opt_copy KW_IF cond
+        {
+            $$ = mk_sub(AST_STEER, L(@$), (int)$5);
+            ast_add($$, $2);
+            ast_add($$, $4);
+            ast_add($$, $7);
         }
     | KW_HELPS names        { $$ = parse_adopt(mk(AST_ALLEGIANCE, L(@$)), $2); }
     | KW_HELPS names KW_AT_RANDOM
@@ -808,6 +816,18 @@ primary
         { $$ = mk_cond(L(@$), "counter-at-most", $2); $$->num[0] = $4; }
     | KW_ATTACKERS KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), "attackers-at-least", NULL); $$->num[0] = $3; }
+    | KW_INFLUENCE KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), "influence-at-least", NULL); $$->num[0] = $3; }
+    | KW_INFLUENCE KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), "influence-at-most", NULL); $$->num[0] = $3; }
+    | KW_INFLUENCE KW_AT_LEAST KW_RIVAL
+        { $$ = mk_cond(L(@$), "influence-at-least-rival", NULL); }
+    | KW_INFLUENCE KW_AT_MOST KW_RIVAL
+        { $$ = mk_cond(L(@$), "influence-at-most-rival", NULL); }
+    | KW_RIVAL KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), "rival-at-least", NULL); $$->num[0] = $3; }
+    | KW_RIVAL KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), "rival-at-most", NULL); $$->num[0] = $3; }
     | '(' cond ')'          { $$ = $2; }
     ;
 

@@ -48,7 +48,8 @@
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
  *   COUNTER     text = name, num[0] = initial value, sub = 1 for one counter per player
  *   ARMIES      kids = PLAYER (armies: owners of pieces that take no turns)
- *   STEER       kids = [BLOCK of NAME armies, BLOCK of NAME links], sub = 1 with `copy`
+ *   STEER       kids = [BLOCK of NAME armies, BLOCK of NAME links, optional condition], sub = 1
+ *               with `copy`
  *   ALLEGIANCE  kids = NAME (the army each player helps, in seat order), sub = 1 if at random
  *   PHASE       text = name, kids = NAME move kinds; sub = 0: text2 = limit word (once, any),
  *               sub = 1: at most num[0] moves

@@ -726,6 +726,11 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
             bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
             return;
         }
+        if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
+            diag_error(cg->s->sink, c->loc, "'influence' and 'rival' are conditions of a steer rule, not of a move");
+            cg->ok = false;
+            return;
+        }
         diag_error(cg->s->sink, c->loc, "unknown condition '%s'", c->text);
         cg->ok = false;
         return;

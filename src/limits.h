@@ -10,6 +10,7 @@
 #define MAX_PLAYERS         4     /* players taking turns */
 #define MAX_OWNERS          8     /* players plus extra armies that own pieces */
 #define MAX_PIECE_TYPES    32
+#define MAX_INFLUENCE     100     /* a piece's influence over steered pieces (steer) */
 #define MAX_DIRECTIONS     64     /* distinct vectors and links */
 #define MAX_ZONES          32
 #define MAX_OPTIONS        16

@@ -39,9 +39,9 @@ static inline bool can_move(const Position *pos, Cell c) {
     return !pos->v->freezer_mask || !frozen(pos, c);
 }
 
-/* Steering: may `player` move the steered piece on c? Its influence there (the strongest
- * influence among its pieces on the cells the steer links reach) is at least 1 and no other
- * player's is greater. */
+/* Steering: may `player` move the steered piece on c? The steer rule's condition over its
+ * influence there (the strongest influence among its pieces on the cells the steer links
+ * reach) and its rival's (the strongest other player's). */
 bool movegen_may_steer(const Position *pos, int player, Cell c) {
     const Variant *v = pos->v;
     int mine = 0, others = 0;
@@ -53,7 +53,7 @@ bool movegen_may_steer(const Position *pos, int player, Cell c) {
         int *side = pos->controller[PIECE_OWNER(p)] == player ? &mine : &others;
         if (strength > *side) *side = strength;
     }
-    return mine >= 1 && mine >= others;
+    return v->steer_allow[mine][others];
 }
 
 /* In an attack test: can the piece on c take part? Not when frozen; a steered piece only

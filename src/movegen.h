@@ -36,8 +36,8 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n);
  * not apply: the variant has no such rule, or the player is in check). The caller has found
  * no other legal move. */
 bool movegen_stalemate_pass(Position *pos, Move *m);
-/* May `player` move the piece of a steered army on c (`steer`)? Its influence there is at
- * least 1 and no other player's is greater. */
+/* May `player` move the piece of a steered army on c (`steer`)? The steer rule's condition
+ * over its influence there and its strongest rival's. */
 bool movegen_may_steer(const Position *pos, int player, Cell c);
 /* The piece that gives `player` its influence over c (its strongest on the linked cells, the
  * first link's among equals), which makes the copy of a steered move; NO_CELL when none. */

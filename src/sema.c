@@ -574,7 +574,8 @@ static void piece_attributes(Sema *s, int t) {
             else pt->value = (int)it->num[0];
             break;
         case AST_INFLUENCE:
-            if (it->num[0] < 0 || it->num[0] > 100) diag_error(s->sink, it->loc, "influence %ld is out of range (0..100)", it->num[0]);
+            if (it->num[0] < 0 || it->num[0] > MAX_INFLUENCE)
+                diag_error(s->sink, it->loc, "influence %ld is out of range (0..%d)", it->num[0], MAX_INFLUENCE);
             else pt->influence = (int)it->num[0];
             break;
         case AST_WORTH:
@@ -1002,6 +1003,44 @@ static int army_by_name(Sema *s, const Ast *name) {
     return o;
 }
 
+/* Is c a condition a steer rule can hold (influence and rival comparisons, not/and/or)? */
+static bool steer_cond_ok(Sema *s, const Ast *c) {
+    switch (c->kind) {
+    case AST_NOT: return steer_cond_ok(s, c->kids[0]);
+    case AST_AND:
+    case AST_OR: return steer_cond_ok(s, c->kids[0]) & steer_cond_ok(s, c->kids[1]);
+    case AST_COND:
+        if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
+            if (c->num[0] < 0 || c->num[0] > MAX_INFLUENCE) {
+                diag_error(s->sink, c->loc, "influence bound %ld is out of range (0..%d)", c->num[0], MAX_INFLUENCE);
+                return false;
+            }
+            return true;
+        }
+        break;
+    default: break;
+    }
+    diag_error(s->sink, c->loc, "a steer rule's condition compares 'influence' and 'rival' (with at-least, at-most, not, and, or)");
+    return false;
+}
+
+/* The condition's value for a player of influence `mine` whose strongest rival has `rival`. */
+static bool steer_cond(const Ast *c, int mine, int rival) {
+    switch (c->kind) {
+    case AST_NOT: return !steer_cond(c->kids[0], mine, rival);
+    case AST_AND: return steer_cond(c->kids[0], mine, rival) && steer_cond(c->kids[1], mine, rival);
+    case AST_OR: return steer_cond(c->kids[0], mine, rival) || steer_cond(c->kids[1], mine, rival);
+    default: break;
+    }
+    long n = c->num[0];
+    if (!strcmp(c->text, "influence-at-least")) return mine >= n;
+    if (!strcmp(c->text, "influence-at-most")) return mine <= n;
+    if (!strcmp(c->text, "influence-at-least-rival")) return mine >= rival;
+    if (!strcmp(c->text, "influence-at-most-rival")) return mine <= rival;
+    if (!strcmp(c->text, "rival-at-least")) return rival >= n;
+    return rival <= n; /* rival-at-most */
+}
+
 static void declare_steer(Sema *s, const Ast *n) {
     Variant *v = s->v;
     if (v->steered) {
@@ -1025,6 +1064,12 @@ static void declare_steer(Sema *s, const Ast *n) {
         v->steer_links[v->nsteer_links++] = (uint8_t)d;
     }
     v->steer_copy = n->sub != 0;
+    /* the condition becomes a table over every pair of influences */
+    const Ast *cond = n->nkids > 2 ? n->kids[2] : NULL;
+    if (cond && !steer_cond_ok(s, cond)) cond = NULL;
+    for (int mine = 0; mine <= MAX_INFLUENCE; mine++)
+        for (int rival = 0; rival <= MAX_INFLUENCE; rival++)
+            v->steer_allow[mine][rival] = cond ? steer_cond(cond, mine, rival) : mine >= 1 && mine >= rival;
     bool any = false;
     for (int t = 0; t < v->ntypes; t++) any = any || v->types[t].influence > 0;
     if (!any) diag_warn(s->sink, n->loc, "no piece has influence: nobody can move the steered armies");

@@ -242,15 +242,18 @@ typedef struct Variant {
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
-    /* Steering (`steer ARMY... by LINK... [copy]`): a piece of a steered army may be moved by
-     * each player whose influence over its cell (the strongest `influence` among the player's
-     * pieces on the cells reached through the links) is at least 1 and no other player's is
-     * greater. With `copy`, such a move may also move the player's influencing piece by the
-     * same displacement on its own board. */
+    /* Steering (`steer ARMY... by LINK... [copy] [if COND]`): a piece of a steered army may be
+     * moved by each player for whom COND holds, over the player's influence on its cell (the
+     * strongest `influence` among the player's pieces on the cells reached through the links)
+     * and its rival's (the strongest other player's). With `copy`, such a move may also move
+     * the player's influencing piece by the same displacement on its own board. */
     uint8_t steered;                  /* owners moved by influence (bit per owner) */
     int nsteer_links;
     uint8_t steer_links[MAX_DIRECTIONS];
     bool steer_copy;
+    /* the steer rule's condition for every pair (the player's influence, its strongest rival's):
+     * may the player move the piece? (default: influence at least 1 and at least the rival's) */
+    bool steer_allow[MAX_INFLUENCE + 1][MAX_INFLUENCE + 1];
     /* Allegiance: the army each player answers for (its royal pieces are the player's own for
      * check and checkmate); random: dealt out at the start of a game by the seed. */
     bool has_allegiance, allegiance_random;

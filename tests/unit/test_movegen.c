@@ -151,6 +151,47 @@ static void test_movegen_en_passant_and_promotion(void **state) {
     variant_free(v);
 }
 
+/* Who may move a steered piece is the steer rule's condition: the default (influence at least
+ * 1 and at least the rival's), and a rule file's own (strictly more than the rival's). */
+static void test_movegen_steer_condition(void **state) {
+    (void)state;
+    const char *game =
+        "version 1\nplayers left(L) right(R)\narmies red(r) blue(b)\n"
+        "board L 3x3\nboard M 3x3\nboard R 3x3\nlink left from M to L\nlink right from M to R\n"
+        "%s\nhelps red blue\n"
+        "piece King { letter K royal step compass }\n"
+        "piece Lord { letter D influence 2 step compass move-only }\n"
+        "piece Page { letter G influence 1 step compass move-only }\n"
+        "piece Man { letter M step compass }\n"
+        "position-fields \"board side halfmove fullmove allegiance\"\n"
+        "setup \"G2/3/D2|:3m1:4m/3/:3k1:4k|g2/3/g2 L 0 1 r,b\"\n";
+    /* a3: Page against Page (a tie); a1: Lord against Page; c3: nobody */
+    const char *rules[2] = {"steer red blue by left right",
+                            "steer red blue by left right if influence at-least 1 and not influence at-most rival"};
+    const bool tie[2] = {true, false};
+    for (int k = 0; k < 2; k++) {
+        char text[2048], *diags = NULL;
+        snprintf(text, sizeof text, game, rules[k]);
+        Variant *v = load_text(text, &diags);
+        if (!v) print_error("%s", diags);
+        free(diags);
+        assert_non_null(v);
+        Position pos;
+        board_init(&pos, v);
+        set_fen(&pos, v->setup);
+        Cell a3 = (Cell)variant_cell_by_name(v, "M:a3"), a1 = (Cell)variant_cell_by_name(v, "M:a1"),
+             c3 = (Cell)variant_cell_by_name(v, "M:c3");
+        assert_int_equal(movegen_may_steer(&pos, 0, a3), tie[k]);
+        assert_int_equal(movegen_may_steer(&pos, 1, a3), tie[k]);
+        assert_true(movegen_may_steer(&pos, 0, a1));
+        assert_false(movegen_may_steer(&pos, 1, a1));
+        assert_false(movegen_may_steer(&pos, 0, c3));
+        assert_false(movegen_may_steer(&pos, 1, c3));
+        board_free(&pos);
+        variant_free(v);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_movegen_start_position_has_20_moves),
@@ -160,6 +201,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
+        cmocka_unit_test(test_movegen_steer_condition),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
 }
