@@ -239,6 +239,7 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
         const Effect *e = &m->fx[i];
         if (e->kind == FX_CHANGE && pos->cell[e->a]) {
             out.resets = true; /* a piece that changed type cannot change back by moving */
+            out.keep &= v->castle_mask[e->a]; /* nor castle as the piece it was */
             write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
         }
     }

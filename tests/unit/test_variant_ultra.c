@@ -314,6 +314,10 @@ static void test_ultra_level_up_paths_and_costs(void **state) {
     play(&pos, "levelup:b1b1a");
     play(&pos, "pass");
     expect_fen(&pos, "4k3/8/8/8/8/8/8/1A2K3 b - - 0 1 0,0 drawing" CARDS);
+    /* a rook that became a queen is no rook to castle with: that side's right goes */
+    set_fen(&pos, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 8,0 bonus1" CARDS);
+    play(&pos, "levelup:h1h1q");
+    expect_fen(&pos, "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1 0,0 bonus2" CARDS);
     board_free(&pos);
 }
 
