@@ -131,6 +131,7 @@ void board_clear(Position *pos) {
     for (int p = 0; p < MAX_PLAYERS; p++)
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
+    pos->royal_open = -1;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
     pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
@@ -368,6 +369,7 @@ bool board_make(Position *pos, const Move *m) {
     u->phase_moves = pos->phase_moves;
     u->ep_fresh = pos->ep_fresh;
     u->turn_reset = pos->turn_reset;
+    u->royal_open = pos->royal_open;
     u->prelude = pos->prelude;
     u->prelude_moves = pos->prelude_moves;
     u->ntiles = 0;
@@ -487,6 +489,7 @@ bool board_make(Position *pos, const Move *m) {
         }
         turn_ends = phase_step(pos, m, paying);
         if (turn_ends) {
+            pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
             if (!pos->turn_reset) pos->halfmove++;
             pos->turn_reset = 0;
             if (pos->ep_fresh) {
@@ -545,6 +548,7 @@ void board_unmake(Position *pos) {
     pos->phase_moves = u->phase_moves;
     pos->ep_fresh = u->ep_fresh;
     pos->turn_reset = u->turn_reset;
+    pos->royal_open = u->royal_open;
     if (pos->v->npiles) {
         pos->debt = u->debt;
         memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);

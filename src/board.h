@@ -79,6 +79,7 @@ typedef struct Undo {
     uint8_t alive;
     uint8_t controller[MAX_OWNERS];
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
+    int8_t royal_open;
     uint8_t debt;
     uint8_t prelude, prelude_moves;
     uint8_t ntiles;          /* tiles this move changed, and their old values */
@@ -113,6 +114,11 @@ typedef struct Position {
      * the en-passant cells were made in this turn (they last through the next player's turn),
      * and whether this turn reset the n-move count (which then counts turns). */
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
+    /* ... and whether, when this turn began, the mover could capture a royal piece of another
+     * player (one left exposed, by a mine): only then may it take one during the turn, not
+     * after checking it with the turn's own moves. -1: not known yet (movegen_pseudo finds
+     * out at the turn's start). */
+    int8_t royal_open;
     uint8_t debt;            /* a payment owed (games with piles) */
     uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */
     int8_t setup_player;     /* the player of that step, -1 once the set-up is over (board_sync_prelude) */

@@ -670,6 +670,7 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->rook_from = cells[2];
     c->rook_to = cells[3];
     c->right = (uint8_t)v->ncastles;
+    c->rook_type = NO_TYPE; /* (known once the setup is read) */
     char letter = n->text ? n->text[0] : (char)('A' + v->ncastles);
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     c->letter = cg->owner == 1 ? (char)(letter - 'A' + 'a') : letter;

@@ -180,9 +180,10 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
         /* nor one whose "rook" is royal: that piece would run the king's castling program from
-         * the rook's cell and move twice in one move */
+         * the rook's cell and move twice in one move; nor one whose rook is of another type than
+         * the start position's (a rook that became a queen) */
         if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal &&
-            !v->types[PIECE_TYPE(r)].royal)
+            !v->types[PIECE_TYPE(r)].royal && (cs->rook_type == NO_TYPE || PIECE_TYPE(r) == cs->rook_type))
             tmp->rights |= 1u << cs->right;
     }
     return true;
@@ -374,9 +375,18 @@ static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap
     return true;
 }
 
-/* "NAME" or "NAME:N" (N moves made in the phase). */
+/* "NAME" or "NAME:N" (N moves made in the phase), then "+" when a royal piece of another
+ * player was open to capture as the turn began. */
 static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
+    char name[64];
+    snprintf(name, sizeof name, "%s", field);
+    size_t n0 = strlen(name);
+    bool open = n0 > 0 && name[n0 - 1] == '+';
+    if (open) name[n0 - 1] = 0;
+    field = name;
+    /* without the mark: at the turn's start it is found from the board, later it is not open */
+    tmp->royal_open = (int8_t)(open ? 1 : 0);
     const char *colon = strchr(field, ':');
     size_t len = colon ? (size_t)(colon - field) : strlen(field);
     for (int p = 0; p < v->nphases; p++) {
@@ -460,6 +470,9 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
         }
     }
     free(copy);
+    if (ok && v->nphases && tmp->royal_open == 0 &&
+        (tmp->prelude < v->nprelude || (tmp->phase == 0 && tmp->phase_moves == 0 && !tmp->debt)))
+        tmp->royal_open = -1;
     return ok;
 }
 
@@ -627,6 +640,7 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
         case FEN_PHASE:
             if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
             else snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
+            if (pos->royal_open == 1) strcat(tmp, "+");
             put(buf, cap, &at, tmp);
             break;
         default: break;

@@ -485,6 +485,50 @@ static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
     return true;
 }
 
+/* Does m take a royal piece of a player hostile to the mover? */
+static bool takes_royal(const Position *pos, const Move *m, int mover) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        Cell c = e->kind == FX_MOVE ? e->b : e->kind == FX_REMOVE ? e->a : NO_CELL;
+        if (c == NO_CELL || !pos->cell[c]) continue;
+        Piece p = pos->cell[c];
+        if (v->types[PIECE_TYPE(p)].royal && board_hostile(pos, PIECE_OWNER(p), mover)) return true;
+    }
+    return false;
+}
+
+/* Could `mover` capture a royal piece of another player now? */
+static bool royal_open_now(Position *pos, int mover) {
+    const Variant *v = pos->v;
+    for (int o = 0; o < v->nowners; o++) {
+        if (!board_hostile(pos, o, mover)) continue;
+        for (int t = 0; t < v->ntypes; t++) {
+            if (!v->types[t].royal) continue;
+            for (int w = 0; w < v->cell_words; w++)
+                for (uint64_t b = pos->occ[o][w] & pos->type_occ[t][w]; b; b &= b - 1) {
+                    Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                    if (movegen_attacked(pos, c, o, pos->cell[c])) return true;
+                }
+        }
+    }
+    return false;
+}
+
+/* Turns of phases: a royal piece of another player may be taken only when it was open to
+ * capture as the turn began (left exposed), never after the turn's own moves checked it. */
+static void filter_royal_captures(Position *pos, MoveList *out, int mover) {
+    if (pos->royal_open < 0) pos->royal_open = (int8_t)royal_open_now(pos, mover);
+    if (pos->royal_open) return;
+    int n = 0;
+    for (int i = 0; i < out->count; i++)
+        if (!takes_royal(pos, &out->moves[i], mover)) {
+            if (n != i) out->moves[n] = out->moves[i];
+            n++;
+        }
+    out->count = n;
+}
+
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
@@ -501,6 +545,7 @@ bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
         return true;
     }
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
+    if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
     return true;
 }

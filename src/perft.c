@@ -6,6 +6,12 @@
 #include "gameend.h"
 #include "notation.h"
 
+/* Has a royal piece been captured, which ends the game (or a player's part in it) here? Only
+ * where that can happen: more than two players, or mines that can expose a royal piece. */
+static bool royal_taken(const Position *pos) {
+    return (pos->v->nplayers > 2 || pos->v->minefield_zone) && gameend_royal_lost(pos) >= 0;
+}
+
 static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fault) {
     if (depth <= 0) return 1;
     if (depth == 1) return (uint64_t)movegen_count_legal(pos, fault);
@@ -24,8 +30,7 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
             legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
              * a leaf only at depth 1) */
-            if ((pos->v->nplayers <= 2 && !pos->v->minefield_zone) || gameend_royal_lost(pos) < 0)
-                total += perft_rec(pos, depth - 1, lists, fault);
+            if (!royal_taken(pos)) total += perft_rec(pos, depth - 1, lists, fault);
         }
         board_unmake(pos);
     }
@@ -38,6 +43,7 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
 }
 
 uint64_t perft(Position *pos, int depth, VmFault *fault) {
+    if (depth > 0 && royal_taken(pos)) return 0;
     if (depth <= 1) return depth <= 0 ? 1 : (uint64_t)movegen_count_legal(pos, fault);
     /* MoveLists are large: one per level, allocated once, off the C stack */
     MoveList *lists = malloc(sizeof(MoveList) * (size_t)(depth + 1));

@@ -615,6 +615,10 @@ static void computer_move(Game *g, int kind) {
 
 static void list_moves(Game *g, const char *square) {
     const Variant *v = g->v;
+    if (g->over) {
+        printf("the game is over (%s): no moves\n", g->reason);
+        return;
+    }
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&g->pos, ml, &f);

@@ -170,6 +170,11 @@ static Variant *load(const Source *src, const OptionSetting *settings, int nsett
             diag_error(sink, (SrcLoc){.file = src->path}, "bad setup position: %s", err);
             ok = false;
         }
+        /* castling goes with the type of piece the start position has on the rook's cell */
+        for (int i = 0; ok && i < v->ncastles; i++) {
+            Piece r = pos.cell[v->castles[i].rook_from];
+            v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;
+        }
         board_free(&pos);
     }
     if (!ok || sink->errors) {

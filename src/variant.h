@@ -114,6 +114,7 @@ typedef struct Castle {
     char letter;             /* position-text letter (case per owner) */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
+    uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
 } Castle;
 
 typedef struct MaterialRule {

@@ -567,6 +567,32 @@ static void test_ultra_exposed_king_may_be_captured(void **state) {
     board_free(&pos);
 }
 
+/* A king may be taken only when it was left exposed as the turn began, never after the turn's
+ * own bonus move checked it; the position text marks the exposed case with '+'. */
+static void test_ultra_king_checked_this_turn_is_not_taken(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, ultra);
+    /* Black's king is safe as White's turn begins; Qc6xd5 (3 attackers on d5) checks it */
+    set_fen(&pos, "6k1/8/2Q5/3n4/2P1PN2/8/8/3CK3 w - - 0 1 7,0 bonus1 -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
+    play(&pos, "bonus:c6d5");
+    char got[512];
+    legal_text(&pos, "d5g8", got, sizeof got);
+    assert_string_equal(got, "");
+    expect_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1 -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
+    /* the same board with the king exposed since the turn began */
+    set_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1+ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
+    legal_text(&pos, "d5g8", got, sizeof got);
+    assert_string_equal(got, "d5g8");
+    expect_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1+ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
+    /* at the turn's start the board tells: exposed (the king on g8 stands in the queen's line) */
+    set_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 drawing -/-/1/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
+    play(&pos, "take:w");
+    legal_text(&pos, "d5g8", got, sizeof got);
+    assert_string_equal(got, "d5g8");
+    board_free(&pos);
+}
+
 static void test_ultra_samples_ignore_the_opponents_secrets(void **state) {
     (void)state;
     Position a, b, sa, sb;
@@ -902,6 +928,7 @@ int main(void) {
         cmocka_unit_test(test_ultra_random_setup_is_uniform_over_layouts),
         cmocka_unit_test(test_ultra_enemy_mine_destroys_without_capture),
         cmocka_unit_test(test_ultra_exposed_king_may_be_captured),
+        cmocka_unit_test(test_ultra_king_checked_this_turn_is_not_taken),
         cmocka_unit_test(test_ultra_samples_ignore_the_opponents_secrets),
         cmocka_unit_test(test_ultra_samples_ignore_the_opponents_deck_order),
         cmocka_unit_test(test_ultra_ai_choice_reads_no_hidden_mine),
