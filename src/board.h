@@ -60,6 +60,14 @@ typedef struct MoveList {
     Move moves[MAX_MOVES];
 } MoveList;
 
+/* A runtime fault inside a program, located at the rule-file line that produced the code. */
+typedef struct VmFault {
+    bool set;
+    char msg[160];
+    const char *file;
+    int line, col;
+} VmFault;
+
 typedef struct JournalEntry {
     Cell cell;
     Piece old;
@@ -128,6 +136,8 @@ typedef struct Position {
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
     uint8_t threat_players;  /* during an attack test: players whose influence makes a steered
                               * piece an attacker (the defender's opponents) */
+    VmFault attack_fault;    /* the first fault of a program run for an attack test, until a
+                              * caller with a fault report takes it (movegen_take_fault) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
     uint8_t tiles[MAX_CELLS];
     /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first; how many of a

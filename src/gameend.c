@@ -191,6 +191,12 @@ void gameend_check(Position *pos, GameResult *out) {
     }
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
+    if (legal == 0 && v->has_royal) movegen_in_check(pos, board_mover(pos)); /* (its fault, if any) */
+    movegen_take_fault(pos, &f);
+    if (f.set) {
+        out->fault = f;
+        return;
+    }
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     if (legal == 0 && nforced) {

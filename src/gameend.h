@@ -12,13 +12,16 @@ typedef struct GameResult {
     const char *name;    /* the rule file's own name for that end ("out of ammo"), or NULL */
     int eliminated;      /* game not over: this player is out (play its elimination move), or -1 */
     int victor;          /* who defeated it (-1: nobody, as after a concession) */
+    VmFault fault;       /* a program of the rule file failed here: nothing was decided */
 } GameResult;
 
-/* Evaluates the end conditions for the player to move. Cannot fail. Either the game is over
+/* Evaluates the end conditions for the player to move. Either the game is over
  * (out->over), or a player is defeated while others play on (out->eliminated >= 0: play
  * gameend_elimination's move, then check again), or the game goes on. With two players left a
  * checkmate ends the game; with more, it eliminates the player to move. */
 void gameend_check(Position *pos, GameResult *out);
+/* (When a program of the rule file faults on the way, out->fault says where, and the game is
+ * not over: a broken rule file decides nothing.) */
 /* The move that takes `loser` out: its royal pieces are removed, its armies removed, left as
  * inert obstacles or handed to `victor` as the rule file's `defeated` says (removed when there
  * is no victor). Played with board_make like any move, so it can be undone. */

@@ -733,10 +733,18 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
             const PieceProgram *pp = &pt->per_owner[attacker];
             if (!pp->may_capture || !attacker_can_move(pos, from)) continue;
             VmFault f = {0};
-            if (vm_captures(&pp->prog, pos, from, attacker, c, &f)) return true;
+            bool hit = vm_captures(&pp->prog, pos, from, attacker, c, &f);
+            if (f.set && !pos->attack_fault.set) pos->attack_fault = f;
+            if (hit) return true;
         }
     }
     return false;
+}
+
+void movegen_take_fault(Position *pos, VmFault *fault) {
+    if (!pos->attack_fault.set) return;
+    if (fault && !fault->set) *fault = pos->attack_fault;
+    pos->attack_fault.set = false;
 }
 
 bool movegen_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
@@ -896,7 +904,8 @@ bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
         }
     out->count = n;
     if (n == 0 && !nforced && movegen_stalemate_pass(pos, &out->moves[0])) out->count = 1;
-    return ok;
+    movegen_take_fault(pos, fault);
+    return ok && !(fault && fault->set);
 }
 
 int movegen_count_legal(Position *pos, VmFault *fault) {
@@ -909,5 +918,6 @@ int movegen_count_legal(Position *pos, VmFault *fault) {
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(pos, &ml.moves[i])) n++;
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(pos, &pass)) n = 1;
+    movegen_take_fault(pos, fault);
     return n;
 }

@@ -20,6 +20,9 @@ int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell
 uint32_t movegen_phase_kinds(const Position *pos, bool *may_end);
 /* All legal moves of the player to move. */
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault);
+/* Moves a fault met in an attack test (whose programs faulted: their answer is not to be
+ * trusted) into *fault, when that has none yet. movegen_legal and movegen_count_legal do it. */
+void movegen_take_fault(Position *pos, VmFault *fault);
 /* Number of legal moves (perft's last ply). */
 int movegen_count_legal(Position *pos, VmFault *fault);
 /* True when some owner hostile to victim_owner could capture a piece `as` standing on c

@@ -39,6 +39,7 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         total += perft_rec(pos, depth - 1, lists, fault);
         board_unmake(pos);
     }
+    movegen_take_fault(pos, fault);
     return total;
 }
 

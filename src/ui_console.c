@@ -107,9 +107,19 @@ static void game_set_variant(Game *g, Variant *v, const char *rules) {
     g->search = search_new(v, TT_MB);
 }
 
+/* A program of the rule file failed: say where. The game stays as it is, and the computer
+ * seats wait (what they would search is not to be trusted). */
+static void report_fault(Game *g, const VmFault *f) {
+    printf("error: the rules fail here: %s:%d:%d: runtime fault: %s\n"
+           "(the game stays as it is: 'undo', 'save', or fix the rule file)\n",
+           f->file ? f->file : "?", f->line, f->col, f->msg);
+    g->paused = true;
+}
+
 static void game_update_result(Game *g) {
     GameResult r;
     gameend_check(&g->pos, &r);
+    if (r.fault.set) report_fault(g, &r.fault);
     g->over = r.over;
     g->winner = r.over ? r.winner : -1;
     g->loser = -1;
@@ -622,6 +632,7 @@ static void list_moves(Game *g, const char *square) {
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&g->pos, ml, &f);
+    if (f.set) report_fault(g, &f);
     int from = -1;
     if (square) {
         from = variant_cell_by_name(v, square);
@@ -763,6 +774,7 @@ static bool try_move(Game *g, const char *text) {
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&g->pos, ml, &f);
+    if (f.set) report_fault(g, &f);
     int found[16];
     int n = notation_parse(&g->pos, ml, text, found, 16);
     if (n == 1) {

@@ -124,6 +124,7 @@ static int count_attackers(Position *pos, Cell c, int owner) {
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 VmFault f = {0};
                 if (pp->may_capture && vm_captures(&pp->prog, pos, from, o, c, &f)) n++;
+                if (f.set && !pos->attack_fault.set) pos->attack_fault = f;
             }
         }
     }

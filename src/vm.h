@@ -4,14 +4,6 @@
 
 #include "board.h"
 
-/* A runtime fault inside a program, located at the rule-file line that produced the code. */
-typedef struct VmFault {
-    bool set;
-    char msg[160];
-    const char *file;
-    int line, col;
-} VmFault;
-
 /* Runs `prog` for the piece on `origin` (owned by `owner`), appending every move it emits
  * to `out`. Never allocates. On a fault (step budget, full move list, stack misuse) it stops,
  * fills *fault (first fault wins) and returns false; moves emitted so far stay in `out`. */

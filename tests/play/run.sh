@@ -139,6 +139,13 @@ play three 'moves\nfen\n' "$dir/three.rules" --seat 1=human
 expect three "K3"
 expect three "rnknr/2ppp1:3r/5:3p:3n/5:3p:3k/5:3p:3n/2PPP1:3r/RNKNR r - - 0 1"
 
+# 11a. A rule file whose program faults: the error names the rule-file line, and no result is
+# made up from the moves that are missing.
+play fault 'e3e4\nh8h7\nmoves\nfen\n' "$dir/fault.rules" --black human --ascii
+expect fault "error: the rules fail here: $dir/fault.rules:8:42: runtime fault: step budget exceeded"
+reject fault "game over"
+expect fault "K7/7k/8/4f3/4F3/8/8/8 w - - 2 2"
+
 # 11b. Above and Below: three named boards, each player's army, moves written "BOARD from-to"
 # (own board; a Middle move with " +" for the copy), a piece nobody may move, a saved game.
 ab="$root/rules/above-below.rules"

@@ -192,6 +192,34 @@ static void test_movegen_steer_condition(void **state) {
     }
 }
 
+/* A program that faults while it is asked "could you capture the king?" makes the legal move
+ * list untrustworthy: the fault is reported, never taken for "no". */
+static void test_movegen_fault_in_an_attack_test_is_reported(void **state) {
+    (void)state;
+    char *diags = NULL;
+    Variant *v = load_text("version 1\nplayers white(w) black(b)\nboard 8x8\n"
+                           "piece King { letter K royal step compass }\n"
+                           "piece T { letter T move { either { verify not on-board (0,7) while empty or not empty { } }"
+                           " or { step s step s add } } }\n"
+                           "setup \"4t2k/8/8/3K4/8/8/8/8 w\"\n", &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    static MoveList ml;
+    VmFault f = {0};
+    assert_false(movegen_legal(&pos, &ml, &f));
+    assert_true(f.set);
+    assert_int_equal(f.line, 5);
+    VmFault g = {0};
+    (void)movegen_count_legal(&pos, &g);
+    assert_true(g.set);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_movegen_start_position_has_20_moves),
@@ -202,6 +230,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
         cmocka_unit_test(test_movegen_steer_condition),
+        cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
 }
