@@ -585,7 +585,12 @@ static void announce_defeat(const GameResult *d, void *user) {
 static void play_move(Game *g, const Move *m) {
     int mover = board_mover(&g->pos);
     if (g->nmoves >= MAX_HISTORY || !board_make(&g->pos, m)) {
+        /* no room for another move: the game ends there, drawn (and can still be saved) */
         printf("the game is too long (limit is %d plies)\n", MAX_HISTORY);
+        g->over = true;
+        g->winner = g->loser = -1;
+        snprintf(g->reason, sizeof g->reason, "the length limit");
+        announce_result(g);
         return;
     }
     if (g->hidden) log_move(g, mover, m);

@@ -146,6 +146,17 @@ expect fault "error: the rules fail here: $dir/fault.rules:8:42: runtime fault: 
 reject fault "game over"
 expect fault "K7/7k/8/4f3/4F3/8/8/8 w - - 2 2"
 
+# 11a'. A game at the length limit ends there, drawn, even with the computer to move.
+{
+    printf '# Varia saved game: untitled\nmoves 8190\nrules %s\nstart 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n' "$dir/kings.rules"
+    i=0
+    while [ $i -lt 2047 ]; do printf 'move e1e2\nmove e8e7\nmove e2e1\nmove e7e8\n'; i=$((i + 1)); done
+    printf 'move e1e2\nmove e8e7\nend\n'
+} >"$tmp/long.game"
+play long 'ai\nai\nai\nfen\n' "$dir/kings.rules" --load "$tmp/long.game" --white ai --black ai --depth 1
+expect long "game over: draw by the length limit."
+expect long "(game over)> "
+
 # 11b. Above and Below: three named boards, each player's army, moves written "BOARD from-to"
 # (own board; a Middle move with " +" for the copy), a piece nobody may move, a saved game.
 ab="$root/rules/above-below.rules"
