@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,13 @@
 #include "movegen.h"
 #include "notation.h"
 #include "variant.h"
+
+/* A mkdtemp/mkstemp template for a test's own files in the system's temporary directory (not
+ * in the build tree, which another build directory may not have). */
+static inline void temp_template(char *buf, size_t cap, const char *stem) {
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, cap, "%s/varia-%s-XXXXXX", dir && *dir ? dir : "/tmp", stem);
+}
 
 /* Loads a rule file; fails the test with the diagnostics when it does not load. */
 static inline Variant *load_rules(const char *path) {

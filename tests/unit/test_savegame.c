@@ -14,11 +14,11 @@
 #include "savegame.h"
 
 /* Each run works in its own directory, so that test runs side by side (make -j) never meet. */
-static char tdir[64];
+static char tdir[256];
 
 /* name inside that directory (a few at a time: the buffers are reused in turn). */
 static const char *tpath(const char *name) {
-    static char buf[4][128];
+    static char buf[4][320];
     static int next;
     char *b = buf[next++ % 4];
     snprintf(b, sizeof buf[0], "%s/%s", tdir, name);
@@ -26,7 +26,7 @@ static const char *tpath(const char *name) {
 }
 
 static int group_setup(void **state) {
-    snprintf(tdir, sizeof tdir, "build/tests/savegame-XXXXXX");
+    temp_template(tdir, sizeof tdir, "savegame");
     if (!mkdtemp(tdir)) return -1;
     return setup(state);
 }
@@ -52,7 +52,8 @@ static void test_savegame_round_trip(void **state) {
         moves[i] = ml.moves[k];
         board_make(&pos, &moves[i]);
     }
-    char path[] = "build/tests/savegame-XXXXXX";
+    char path[256];
+    temp_template(path, sizeof path, "save");
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);

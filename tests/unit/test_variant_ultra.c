@@ -781,8 +781,11 @@ static void test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets(void *
         played[i] = ml.moves[found[0]];
         assert_true(board_make(&pos, &played[i]));
     }
-    char path[64];
-    snprintf(path, sizeof path, "build/tests/ultra-save-%d.game", (int)getpid());
+    char path[256];
+    temp_template(path, sizeof path, "ultra-save");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
     char err[256];
     assert_true(savegame_write(path, "rules/ultra-chess.rules", ultra, ultra->setup, played, 6, NULL, NULL, err, sizeof err));
     FILE *f = fopen(path, "r");
