@@ -133,6 +133,7 @@ void board_clear(Position *pos) {
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->royal_open = -1;
     pos->attack_fault.set = false;
+    pos->steps_left = POSITION_STEP_BUDGET;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
     pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);

@@ -136,6 +136,8 @@ typedef struct Position {
     uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
     uint8_t threat_players;  /* during an attack test: players whose influence makes a steered
                               * piece an attacker (the defender's opponents) */
+    long steps_left;         /* VM instructions left for this position's moves (movegen_pseudo
+                              * grants POSITION_STEP_BUDGET) */
     VmFault attack_fault;    /* the first fault of a program run for an attack test, until a
                               * caller with a fault report takes it (movegen_take_fault) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */

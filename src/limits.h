@@ -39,6 +39,8 @@
 #define MAX_FORKS          64     /* pending choice points in the VM */
 #define MAX_PENDING        16     /* effects recorded before one emit */
 #define VM_STEP_BUDGET 200000     /* instructions per program run; more is a runtime fault */
+#define POSITION_STEP_BUDGET 10000000 /* instructions of every program run to find one position's
+                                        * moves (their legality tests included) */
 
 #define MAX_EFFECTS        12     /* effects in one move */
 #define MAX_MOVES        1024     /* moves in one position */

@@ -531,6 +531,7 @@ static void filter_royal_captures(Position *pos, MoveList *out, int mover) {
 
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
+    pos->steps_left = POSITION_STEP_BUDGET; /* (for this position's programs and legality tests) */
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */

@@ -30,7 +30,11 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
             legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
              * a leaf only at depth 1) */
-            if (!royal_taken(pos)) total += perft_rec(pos, depth - 1, lists, fault);
+            if (!royal_taken(pos)) {
+                long steps = pos->steps_left; /* (what is left for this node's own tests) */
+                total += perft_rec(pos, depth - 1, lists, fault);
+                pos->steps_left = steps;
+            }
         }
         board_unmake(pos);
     }

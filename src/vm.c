@@ -31,6 +31,8 @@ void vm_set_trace(VmTraceFn fn, void *user) {
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define STEP_BUDGET_EXCEEDED "step budget exceeded (limit is " STR(VM_STEP_BUDGET) " instructions)"
+#define POSITION_BUDGET_EXCEEDED \
+    "step budget for one position exceeded (limit is " STR(POSITION_STEP_BUDGET) " instructions)"
 #define TOO_MANY_CHOICES "too many open choices (limit is " STR(MAX_FORKS) ")"
 #define TOO_MANY_MARKS "mark stack overflow (limit is " STR(MAX_MARKS) ")"
 #define TOO_MANY_EFFECTS "too many effects in one move (limit is " STR(MAX_EFFECTS) ")"
@@ -183,7 +185,7 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
 }
 
 static inline int run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
-                      VmFault *fault) {
+                      VmFault *fault, long *budget_left, const char *budget_msg) {
     const Variant *v = pos->v;
     const bool tracing = trace_fn != NULL;
     Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
@@ -200,10 +202,10 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
     int pc = 0;
     Cell cur = origin;
     bool flag = false;
-    long budget = VM_STEP_BUDGET;
+    long budget = *budget_left;
 
     for (;;) {
-        if (unlikely(--budget < 0)) return fault_at(fault, prog, pc, STEP_BUDGET_EXCEEDED), RUN_FAULT;
+        if (unlikely(--budget < 0)) return *budget_left = budget, fault_at(fault, prog, pc, budget_msg), RUN_FAULT;
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (tracing) trace_fn(prog, pc, cur, flag, trace_user);
         Opcode op = (Opcode)code[pc];
@@ -219,7 +221,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         switch (op) {
         case OP_HALT:
         fail:
-            if (nchoices == 0) return RUN_DONE;
+            if (nchoices == 0) return *budget_left = budget, RUN_DONE;
             {
                 Choice *c = &stack[--nchoices];
                 pc = c->pc;
@@ -235,7 +237,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             }
             break;
         case OP_FORK:
-            if (unlikely(nchoices >= MAX_FORKS)) return fault_at(fault, prog, at, TOO_MANY_CHOICES), RUN_FAULT;
+            if (unlikely(nchoices >= MAX_FORKS)) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_CHOICES), RUN_FAULT;
             {
                 Choice *c = &stack[nchoices++];
                 c->pc = a;
@@ -290,11 +292,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
-            if (unlikely(nmarks >= MAX_MARKS)) return fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT;
+            if (unlikely(nmarks >= MAX_MARKS)) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT;
             marks[nmarks++] = cur;
             break;
         case OP_BACK:
-            if (unlikely(nmarks == 0)) return fault_at(fault, prog, at, "back without mark"), RUN_FAULT;
+            if (unlikely(nmarks == 0)) return *budget_left = budget, fault_at(fault, prog, at, "back without mark"), RUN_FAULT;
             cur = marks[--nmarks];
             break;
         case OP_CAPTURE:
@@ -302,7 +304,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_SETEP:
         case OP_CASCADE: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
@@ -316,12 +318,12 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             Cell c = variant_step(v, origin, a);
             if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) &&
                 !record_capture(pending, &npending, c))
-                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             break;
         }
         case OP_PINCER:
             if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
-                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             break;
         case OP_COORD:
             if (!royal_known) {
@@ -329,7 +331,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 royal_known = true;
             }
             if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
-                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             break;
         case OP_SLIDE: {
             int d = code[at + 1], pset = code[at + 2], cset = code[at + 3];
@@ -346,11 +348,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 int n = npending;
                 bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
                             (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
-                if (!room) return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                if (!room) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
                 if (target != NO_CELL) {
-                    if (captures_target(pending, n, c, origin, target)) return RUN_FOUND;
+                    if (captures_target(pending, n, c, origin, target)) return *budget_left = budget, RUN_FOUND;
                 } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE, pmarks)) {
-                    return fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
+                    return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
                 }
             }
             break;
@@ -359,7 +361,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             e->kind = FX_COUNTER;
@@ -373,7 +375,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         case OP_ADD: {
             if (target != NO_CELL) {
-                if (captures_target(pending, npending, cur, origin, target)) return RUN_FOUND;
+                if (captures_target(pending, npending, cur, origin, target)) return *budget_left = budget, RUN_FOUND;
                 break;
             }
             bool ok = true;
@@ -385,20 +387,32 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             } else {
                 ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
             }
-            if (unlikely(!ok)) return fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
+            if (unlikely(!ok)) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
             break;
         }
         case OP__COUNT:
         default:
-            return fault_at(fault, prog, at, "bad opcode"), RUN_FAULT;
+            return *budget_left = budget, fault_at(fault, prog, at, "bad opcode"), RUN_FAULT;
         }
     }
 }
 
+/* Runs prog within the smaller of the per-run budget and what the position has left, and takes
+ * the steps it used from the position's. */
+static int run_budgeted(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
+                        VmFault *fault) {
+    bool by_position = pos->steps_left < VM_STEP_BUDGET;
+    long limit = by_position ? pos->steps_left : VM_STEP_BUDGET, left = limit;
+    int r = run(prog, pos, origin, owner, out, target, fault, &left,
+                by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED);
+    pos->steps_left -= limit - (left < 0 ? 0 : left);
+    return r;
+}
+
 bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
-    return run(prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
+    return run_budgeted(prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
 }
 
 bool vm_captures(const Program *prog, Position *pos, Cell origin, int owner, Cell target, VmFault *fault) {
-    return run(prog, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
+    return run_budgeted(prog, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
 }

@@ -88,6 +88,36 @@ static void test_vm_step_budget_fault_names_the_line(void **state) {
 }
 
 /* A loop that ends (the cursor walks off the board) is no fault. */
+/* Programs that each stay under the per-run budget, but that together cost too much for one
+ * position (the legality test of each king move runs 15 programs of 2^14 paths): the
+ * position's budget stops them with a fault. */
+static void test_vm_position_budget_stops_costly_positions(void **state) {
+    (void)state;
+    char text[2048], either[512] = "";
+    for (int i = 0; i < 14; i++) strcat(either, "either { } or { } ");
+    snprintf(text, sizeof text,
+             "version 1\nplayers white(w) black(b)\nboard 8x8\n"
+             "piece King { letter K royal step compass }\n"
+             "piece Q { letter Q move { %s step s verify empty add } }\n"
+             "setup \"qqqqkqqq/qqqqqqqq/8/8/3K4/8/8/8 w\"\n", either);
+    char *diags = NULL;
+    Variant *v = load_text(text, &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    static MoveList ml;
+    VmFault f = {0};
+    assert_false(movegen_legal(&pos, &ml, &f));
+    assert_true(f.set);
+    assert_non_null(strstr(f.msg, "step budget for one position exceeded (limit is 10000000 instructions)"));
+    assert_int_equal(f.line, 5);
+    board_free(&pos);
+    variant_free(v);
+}
+
 static void test_vm_loop_that_ends_is_fine(void **state) {
     (void)state;
     Variant *v = load_wizard("move { while empty { step n } add }");
@@ -233,6 +263,7 @@ static void test_vm_owner_frame(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vm_step_budget_fault_names_the_line),
+        cmocka_unit_test(test_vm_position_budget_stops_costly_positions),
         cmocka_unit_test(test_vm_loop_that_ends_is_fine),
         cmocka_unit_test(test_vm_mark_and_back_return_the_cursor),
         cmocka_unit_test(test_vm_either_forks_paths),
