@@ -80,6 +80,7 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
         if (g->nmoves) return fail(err, cap, "%s:%d: 'option' must come before the moves", name, lineno);
         g->option_name[g->noptions] = xstrndup(rest, (size_t)(eq - rest));
         g->option_value[g->noptions] = xstrdup(eq + 1);
+        g->option_line[g->noptions] = lineno;
         g->noptions++;
     } else if (!strcmp(s, "start")) {
         if (g->start) return fail(err, cap, "%s:%d: a second 'start' line", name, lineno);
@@ -214,9 +215,20 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
                 if (k < max) moves_out[k++] = defeats[d];
                 else ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
             }
+            if (ok && r.over && i + 1 < g->nmoves)
+                ok = fail(err, cap, "%s:%d: move '%s' after the end of the game (%s)", name, g->move_lines[i + 1],
+                          g->moves[i + 1], r.name ? r.name : r.reason);
         }
     }
     free(ml);
+    if (ok && g->result_winner) {
+        /* the result names a player of this game, a draw or nobody */
+        bool known = !strcmp(g->result_winner, "draw") || !strcmp(g->result_winner, "none");
+        for (int p = 0; p < v->nplayers && !known; p++) known = !strcmp(g->result_winner, v->player_names[p]);
+        if (!known)
+            ok = fail(err, cap, "%s:%d: unknown winner '%s' in the result (a player of the game, draw or none)", name,
+                      g->result_line, g->result_winner);
+    }
     return ok;
 }
 

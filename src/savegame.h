@@ -24,6 +24,7 @@ typedef struct SavedGame {
     char *rules;                         /* rule file path, as written */
     int noptions;
     char *option_name[MAX_OPTIONS], *option_value[MAX_OPTIONS];
+    int option_line[MAX_OPTIONS];
     char *start;                         /* position text, NULL = the rule file's setup */
     int start_line;
     int nmoves;

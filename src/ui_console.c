@@ -875,14 +875,35 @@ static void cmd_redo(Game *g) {
     if (g->over) announce_result(g);
 }
 
+#define RULES_PATH_MAX 4096 /* a rule file's path in a saved game */
+
 static void cmd_save(Game *g, const char *path) {
     char err[300], winner[32];
     result_words(g, winner, sizeof winner);
-    if (!savegame_write(path, g->rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
+    /* the rule file by its full path, so that the game loads from any directory */
+    char full[RULES_PATH_MAX], cwd[RULES_PATH_MAX];
+    const char *rules = g->rules;
+    if (g->rules[0] != '/' && getcwd(cwd, sizeof cwd) &&
+        (size_t)snprintf(full, sizeof full, "%s/%s", cwd, g->rules) < sizeof full)
+        rules = full;
+    if (!savegame_write(path, rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
                         g->reason, err, sizeof err))
         printf("error: %s\n", err);
     else printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
                 g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
+}
+
+/* The rule file a saved game names: as written when it can be read from here, else (a relative
+ * name) next to the saved game. */
+static void saved_rules_path(const char *save_path, const char *rules, char *out, size_t cap) {
+    snprintf(out, cap, "%s", rules);
+    if (access(rules, R_OK) == 0 || rules[0] == '/') return;
+    const char *slash = strrchr(save_path, '/');
+    if (!slash) return;
+    char near[RULES_PATH_MAX];
+    if ((size_t)snprintf(near, sizeof near, "%.*s/%s", (int)(slash - save_path), save_path, rules) < sizeof near &&
+        access(near, R_OK) == 0)
+        snprintf(out, cap, "%s", near);
 }
 
 /* Replays a saved game; the current game is untouched unless everything checks out. */
@@ -893,11 +914,13 @@ static bool cmd_load(Game *g, const char *path) {
         printf("error: %s\n", err);
         return false;
     }
+    char rules[RULES_PATH_MAX];
+    saved_rules_path(path, sg.rules, rules, sizeof rules);
     OptionSetting opts[MAX_OPTIONS];
     for (int i = 0; i < sg.noptions; i++) opts[i] = (OptionSetting){sg.option_name[i], sg.option_value[i]};
     Variant *nv = NULL;
     const Variant *v = g->v;
-    bool same = g->v && !strcmp(sg.rules, g->rules);
+    bool same = g->v && !strcmp(rules, g->rules);
     for (int i = 0; same && i < sg.noptions; i++) {
         bool match = false;
         for (int k = 0; k < v->noptions; k++)
@@ -906,9 +929,24 @@ static bool cmd_load(Game *g, const char *path) {
         if (!match) same = false;
     }
     if (!same) {
-        nv = load_rules(sg.rules, opts, sg.noptions);
+        nv = load_rules(rules, opts, sg.noptions);
         if (!nv) {
-            printf("error: %s: cannot load the rule file '%s'\n", path, sg.rules);
+            /* the file's options, or the rule file itself? */
+            Variant *plain = load_rules(rules, NULL, 0);
+            int bad = -1;
+            for (int i = 0; plain && bad < 0 && i < sg.noptions; i++) {
+                bool known = false;
+                for (int k = 0; k < plain->noptions && !known; k++)
+                    for (int x = 0; x < plain->options[k].nvalues; x++)
+                        known = known || (!strcmp(plain->options[k].name, sg.option_name[i]) &&
+                                          !strcmp(plain->options[k].values[x], sg.option_value[i]));
+                if (!known) bad = i;
+            }
+            if (bad >= 0)
+                printf("error: %s:%d: option '%s=%s' is not one of the rule file's\n", path, sg.option_line[bad],
+                       sg.option_name[bad], sg.option_value[bad]);
+            else printf("error: %s: cannot load the rule file '%s'\n", path, rules);
+            variant_free(plain);
             savegame_free(&sg);
             return false;
         }
@@ -921,7 +959,7 @@ static bool cmd_load(Game *g, const char *path) {
     if (!ok) printf("error: %s\n", err);
     else {
         if (nv) {
-            game_set_variant(g, nv, sg.rules);
+            game_set_variant(g, nv, rules);
             nv = NULL;
         } else {
             search_clear(g->search);
@@ -946,7 +984,8 @@ static bool cmd_load(Game *g, const char *path) {
             g->loser = -1;
             for (int p = 0; p < g->v->nplayers; p++)
                 if (!strcmp(sg.result_winner, g->v->player_names[p])) g->winner = p;
-            snprintf(g->reason, sizeof g->reason, "%s", sg.result_reason);
+            const char *why = sg.result_reason;
+            snprintf(g->reason, sizeof g->reason, "%s", why && *why && strcmp(why, "-") ? why : "the saved result");
         }
         g->paused = g->seats[board_mover(&g->pos)] != SEAT_HUMAN;
         printf("loaded %s: %s, %d move%s\n", path, g->v->title ? g->v->title : g->rules, g->nmoves,

@@ -97,13 +97,20 @@ printf 'rules %s\nstart rnbqkbnr/ppp/8 w\n' "$root/rules/chess.rules" >"$tmp/bad
 printf 'rules /nonexistent.rules\nmove e2e4\n' >"$tmp/bad4.game"
 printf 'start 8/8 w\n' >"$tmp/bad5.game"
 head -n 5 "$tmp/g1.game" >"$tmp/bad6.game" # cut short: the saved game lost its last lines
-play badload "d4\nfen\nload $tmp/bad1.game\nload $tmp/bad2.game\nload $tmp/bad3.game\nload $tmp/bad4.game\nload $tmp/bad5.game\nload $tmp/bad6.game\nload $tmp/missing.game\nload $tmp\nfen\n" "$root/rules/chess.rules" --white human --black human
+printf 'rules %s\noption foo=bar\nmove e2e4\n' "$root/rules/chess.rules" >"$tmp/bad7.game"
+printf 'rules %s\nmove e2e4\nresult bogus nonsense\n' "$root/rules/chess.rules" >"$tmp/bad8.game"
+printf 'rules %s\nmove g1f3\nmove g8f6\nmove f3g1\nmove f6g8\nmove g1f3\nmove g8f6\nmove f3g1\nmove f6g8\nmove e2e4\n' \
+    "$root/rules/chess.rules" >"$tmp/bad9.game" # a move after a draw by repetition
+play badload "d4\nfen\nload $tmp/bad1.game\nload $tmp/bad2.game\nload $tmp/bad3.game\nload $tmp/bad4.game\nload $tmp/bad5.game\nload $tmp/bad6.game\nload $tmp/bad7.game\nload $tmp/bad8.game\nload $tmp/bad9.game\nload $tmp/missing.game\nload $tmp\nfen\n" "$root/rules/chess.rules" --white human --black human
 expect badload "bad1.game:5: illegal move 'e1e3'"
 expect badload "bad2.game:3: unknown line 'bogus'"
 expect badload "bad3.game:2: bad start position"
 expect badload "cannot load the rule file '/nonexistent.rules'"
 expect badload "bad5.game: no 'rules' line"
 expect badload "bad6.game:5: the file ends without its 'end' line"
+expect badload "bad7.game:2: option 'foo=bar' is not one of the rule file's"
+expect badload "bad8.game:3: unknown winner 'bogus' in the result"
+expect badload "bad9.game:10: move 'e2e4' after the end of the game (repetition)"
 expect badload "missing.game: cannot open"
 n=$((n + 1))
 [ "$(fens badload | sort -u | wc -l)" = 1 ] || { echo "play test 'badload': the position changed" >&2; fail=1; }
