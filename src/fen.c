@@ -444,8 +444,10 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
             for (int k = 0; ok && k < v->ncounter_slots; k++) {
                 char *end;
                 long val = strtol(q, &end, 10);
-                if (end == q || val < -100000 || val > 100000 || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
+                if (end == q || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
                     ok = fail(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
+                else if (val < -1000000000L || val > 1000000000L)
+                    ok = fail(err, cap, "counter value %ld is out of range (limit is 1000000000)", val);
                 else {
                     tmp->counters[k] = (int32_t)val;
                     q = end + 1;

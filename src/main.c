@@ -78,7 +78,7 @@ static bool setup_position(const Args *a, const Variant *v, Position *pos) {
     /* without --fen: the rule file's start (shuffled by --seed where the rules shuffle) */
     if (!a->fen) fen_start(v, (uint64_t)a->seed, start, sizeof start);
     const char *text = a->fen ? a->fen : start;
-    if (!fen_read(pos, text, err, sizeof err)) {
+    if (!fen_read(pos, text, err, sizeof err) || !movegen_position_ok(pos, err, sizeof err)) {
         fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
         return false;
     }

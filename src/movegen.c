@@ -893,6 +893,20 @@ bool movegen_stalemate_pass(Position *pos, Move *m) {
     return true;
 }
 
+bool movegen_position_ok(Position *pos, char *err, size_t cap) {
+    const Variant *v = pos->v;
+    /* (only where a turn is one move between two players: elsewhere an exposed royal piece can
+     * be a fact of the game, left by a mine or by a third player) */
+    if (v->nplayers != 2 || v->nphases || v->minefield_zone || !v->has_royal || !v->forbid_royal_capture ||
+        pos->setup_player >= 0)
+        return true;
+    int other = 1 - board_mover(pos);
+    if (!movegen_in_check(pos, other)) return true;
+    snprintf(err, cap, "%s, who is not to move, is in check (the last move would have been illegal)",
+             v->player_names[other]);
+    return false;
+}
+
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
     bool ok = movegen_pseudo(pos, out, fault);
     Cell forced[MAX_FORCED];

@@ -20,6 +20,9 @@ int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell
 uint32_t movegen_phase_kinds(const Position *pos, bool *may_end);
 /* All legal moves of the player to move. */
 bool movegen_legal(Position *pos, MoveList *out, VmFault *fault);
+/* Could the position have been reached? In a game of two players with one move a turn, the
+ * player not to move may not be in check. False with the reason in err. */
+bool movegen_position_ok(Position *pos, char *err, size_t cap);
 /* Moves a fault met in an attack test (whose programs faulted: their answer is not to be
  * trusted) into *fault, when that has none yet. movegen_legal and movegen_count_legal do it. */
 void movegen_take_fault(Position *pos, VmFault *fault);

@@ -189,7 +189,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
                      size_t cap) {
     const Variant *v = pos->v;
     char ferr[200];
-    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr))
+    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr) || !movegen_position_ok(pos, ferr, sizeof ferr))
         return fail(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
     MoveList *ml = xmalloc(sizeof *ml);
     bool ok = true;

@@ -111,6 +111,9 @@ expect badload "bad6.game:5: the file ends without its 'end' line"
 expect badload "bad7.game:2: option 'foo=bar' is not one of the rule file's"
 expect badload "bad8.game:3: unknown winner 'bogus' in the result"
 expect badload "bad9.game:10: move 'e2e4' after the end of the game (repetition)"
+printf 'rules %s\nstart k7/8/8/8/8/8/8/R6K w - - 0 1\n' "$root/rules/chess.rules" >"$tmp/bad10.game"
+play badstart "load $tmp/bad10.game\n" "$root/rules/chess.rules" --white human --black human
+expect badstart "bad10.game:2: bad start position: black, who is not to move, is in check"
 expect badload "missing.game: cannot open"
 n=$((n + 1))
 [ "$(fens badload | sort -u | wc -l)" = 1 ] || { echo "play test 'badload': the position changed" >&2; fail=1; }

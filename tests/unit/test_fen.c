@@ -121,8 +121,30 @@ static void test_fen_names_a_repeated_turn(void **state) {
     variant_free(v);
 }
 
+/* Counters read back whatever a long game can make of them; past the limit is an error. */
+static void test_fen_counters_read_back(void **state) {
+    (void)state;
+    char *diags = NULL;
+    Variant *v = load_text("version 1\nplayers white black\nboard 4x4\ncounter score per-player = 0\n"
+                           "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n", &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "3k/4/4/K3 w - - 0 1 131699,-5");
+    char text[128], err[200];
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "3k/4/4/K3 w - - 0 1 131699,-5");
+    assert_false(fen_read(&pos, "3k/4/4/K3 w - - 0 1 1000000001,0", err, sizeof err));
+    assert_string_equal(err, "counter value 1000000001 is out of range (limit is 1000000000)");
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fen_counters_read_back),
         cmocka_unit_test(test_fen_roundtrip),
         cmocka_unit_test(test_fen_defaults_for_missing_fields),
         cmocka_unit_test(test_fen_bad_input_is_reported),
