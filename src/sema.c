@@ -255,9 +255,12 @@ static void declare_board(Sema *s, const Ast *n) {
         return;
     }
     long w = n->num[0], h = n->num[1];
-    if (w < 1 || h < 1 || w > MAX_BOARD_DIM || h > MAX_BOARD_DIM) {
-        diag_error(s->sink, n->loc, "board size %ldx%ld is out of range (1x1 to %dx%d)", w, h,
-                   MAX_BOARD_DIM, MAX_BOARD_DIM);
+    if (w < 1 || h < 1) {
+        diag_error(s->sink, n->loc, "board size %ldx%ld has no cells (a board is at least 1x1)", w, h);
+        return;
+    }
+    if (w > MAX_BOARD_DIM || h > MAX_BOARD_DIM) {
+        diag_error(s->sink, n->loc, "board size %ldx%ld is too large (limit is %dx%d)", w, h, MAX_BOARD_DIM, MAX_BOARD_DIM);
         return;
     }
     if (v->ncells + w * h > MAX_CELLS) {
@@ -1200,7 +1203,9 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         default: break;
         }
     }
-    if (v->nboards == 0) diag_error(s->sink, root->loc, "missing 'board' declaration");
+    bool any_board = false; /* (one that failed has had its error already) */
+    for (int i = 0; i < s->items->nkids; i++) any_board = any_board || s->items->kids[i]->kind == AST_BOARD;
+    if (!any_board) diag_error(s->sink, root->loc, "missing 'board' declaration");
     qualify_cell_names(v);
     if (v->nturns == 0)
         for (int p = 0; p < v->nplayers; p++) v->turn_order[v->nturns++] = (uint8_t)p;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "source.h"
 
@@ -14,6 +15,12 @@ Source *source_load(const char *path, const char **err)
     FILE *f = fopen(path, "rb");
     if (!f) {
         *err = strerror(errno);
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        *err = "it is a directory";
         return NULL;
     }
     size_t cap = 4096, len = 0;

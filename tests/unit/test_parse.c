@@ -703,7 +703,7 @@ static void test_parse_garbage_bytes_do_not_crash(void **state)
     Parsed p;
     parse_src(&p, src);
     assert_diags_have(&p, "nul.rules:1:10: error: unexpected character '\\x00'\n");
-    assert_diags_have(&p, "nul.rules:2:13: error: unexpected character '\\x00' in string\n");
+    assert_diags_have(&p, "nul.rules:2:13: error: unexpected character '\\x00' in string (no control characters)\n");
     assert_dump_has(&p, "  VERSION num=[1,0,0] @1:1\n");
     done(&p);
 }
@@ -750,6 +750,24 @@ static void test_parse_clone_is_identical(void **state)
     done(&p);
 }
 
+/* Strings reach the terminal: control characters and broken UTF-8 are refused where written. */
+static void test_parse_strings_hold_no_control_characters(void **state)
+{
+    (void)state;
+    Parsed p;
+    parse(&p, "game \"\x1b[31mred\"");
+    assert_int_equal(p.sink.errors, 1);
+    assert_diags_have(&p, "t.rules:1:7: error: unexpected character '\\x1B' in string (no control characters)\n");
+    done(&p);
+    parse(&p, "game \"a\xff\"");
+    assert_int_equal(p.sink.errors, 1);
+    assert_diags_have(&p, "t.rules:1:6: error: string is not valid UTF-8\n");
+    done(&p);
+    parse(&p, "game \"\xe2\x99\x94 king\"");
+    assert_no_errors(&p);
+    done(&p);
+}
+
 static void test_parse_kind_names(void **state)
 {
     (void)state;
@@ -784,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_parse_empty_and_separator_only_files),
         cmocka_unit_test(test_parse_clone_is_identical),
         cmocka_unit_test(test_parse_kind_names),
+        cmocka_unit_test(test_parse_strings_hold_no_control_characters),
     };
     return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
 }
