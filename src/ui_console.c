@@ -1215,7 +1215,12 @@ static char *read_line(Game *g, const char *prompt) {
     size_t cap = 256, len = 0;
     char *s = xmalloc(cap);
     int c;
+    bool nul = false;
     while ((c = getchar()) != EOF && c != '\n') {
+        if (c == 0) {
+            nul = true; /* a line with a NUL byte is not what it seems: it is dropped whole */
+            continue;
+        }
         if (len + 1 >= cap) {
             if (cap >= 65536) continue; /* an absurdly long line is cut, never a crash */
             s = xrealloc(s, cap *= 2);
@@ -1228,6 +1233,10 @@ static char *read_line(Game *g, const char *prompt) {
         return NULL;
     }
     s[len] = 0;
+    if (nul) {
+        printf("input line ignored: it holds a NUL byte\n");
+        s[0] = 0;
+    }
     /* scripted sessions: show what was read so the transcript reads like a session */
     if (!g->tty_in) printf("%s\n", s);
     return s;

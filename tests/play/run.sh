@@ -63,6 +63,9 @@ expect bad "illegal move 'e1g1'"
 expect bad "illegal move 'Nd2'"
 expect bad "unknown command 'foo'"
 expect bad "unknown cell 'e9'"
+play nul 'e2e4\0junk\nfen\n' "$root/rules/chess.rules" --white human --black human
+expect nul "input line ignored: it holds a NUL byte"
+expect nul "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 n=$((n + 1))
 [ "$(fens bad | sort -u | wc -l)" = 1 ] || { echo "play test 'bad': the position changed" >&2; fail=1; }
 
