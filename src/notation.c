@@ -69,13 +69,14 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         return;
     }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
-    if (v->nboards > 1 && from->board == to->board) {
-        /* on one of several boards: "M d3-d7", "M c6-c7=Q", " +" when the move is copied */
+    if (v->nboards > 1 && !is_remote(m)) {
+        /* on one of several boards: "M d3-d7", "M c6-c7=Q", " +" when the move is copied; to
+         * another board, the destination with its board: "C d1-G:d1" */
         const char *f = strchr(from->name, ':'), *t = strchr(to->name, ':');
         char promo[4] = "";
         if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
         snprintf(buf + at, cap - at, "%s %s-%s%s%s", v->boards[from->board].name, f ? f + 1 : from->name,
-                 t ? t + 1 : to->name, promo, (m->flags & MOVE_COPY) ? " +" : "");
+                 from->board == to->board && t ? t + 1 : to->name, promo, (m->flags & MOVE_COPY) ? " +" : "");
         return;
     }
     char promo[4] = "";

@@ -135,12 +135,44 @@ static void test_notation_coordinates_round_trip(void **state) {
     board_free(&pos);
 }
 
+/* On several boards a move names its board; one to another board names the destination's. */
+static void test_notation_moves_between_boards(void **state) {
+    (void)state;
+    char *diags = NULL;
+    Variant *v = load_text("version 1\nplayers white(w) black(b)\nboard top 4x4\nboard bottom 4x4\n"
+                           "link up from bottom to top\npiece King { letter K royal step orth }\n"
+                           "piece Lift { letter L slide up move-only }\n"
+                           "setup \"3k/4/4/4|4/4/L3/K3 w - - 0 1\"\n", &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    static MoveList list;
+    VmFault f = {0};
+    movegen_legal(&pos, &list, &f);
+    char buf[64], all[256] = "";
+    for (int i = 0; i < list.count; i++) {
+        notation_move(v, &list.moves[i], buf, sizeof buf);
+        strcat(all, buf);
+        strcat(all, ";");
+        int found[2];
+        assert_int_equal(notation_parse(&pos, &list, buf, found, 2), 1);
+        assert_int_equal(found[0], i);
+    }
+    assert_string_equal(all, "bottom a1-b1;bottom a2-top:a2;");
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notation_san_out),
         cmocka_unit_test(test_notation_parse_forms),
         cmocka_unit_test(test_notation_parse_ambiguous_and_bad),
         cmocka_unit_test(test_notation_coordinates_round_trip),
+        cmocka_unit_test(test_notation_moves_between_boards),
     };
     return cmocka_run_group_tests_name("notation", tests, setup, teardown);
 }
