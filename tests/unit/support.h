@@ -50,6 +50,16 @@ static inline Variant *load_text(const char *text, char **diags) {
     return v;
 }
 
+/* Loads a rule text; fails the test with the diagnostics when it does not load. */
+static inline Variant *load_text_ok(const char *text) {
+    char *diags = NULL;
+    Variant *v = load_text(text, &diags);
+    if (!v) print_error("%s", diags);
+    free(diags);
+    assert_non_null(v);
+    return v;
+}
+
 static inline void set_fen(Position *pos, const char *fen) {
     char err[200];
     bool ok = fen_read(pos, fen, err, sizeof err);

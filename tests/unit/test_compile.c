@@ -6,11 +6,7 @@
 #include "support.h"
 
 static Variant *load_ok(const char *text) {
-    char *diags = NULL;
-    Variant *v = load_text(text, &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+    Variant *v = load_text_ok(text);
     return v;
 }
 

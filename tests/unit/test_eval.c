@@ -25,17 +25,12 @@ static void test_eval_start_is_balanced(void **state) {
 
 static void test_eval_estimates_missing_values(void **state) {
     (void)state;
-    char *diags = NULL;
-    Variant *v = load_text("version 1\nplayers white(w) black(b)\nboard 8x8\n"
-                           "piece King { letter K royal step compass }\n"
-                           "piece Knight { letter N leap sym(1,2) }\n"
-                           "piece Rook { letter R slide orth }\n"
-                           "piece Queen { letter Q slide compass }\n"
-                           "setup \"4k3/8/8/8/8/8/8/4K3 w\"\n",
-                           &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Knight { letter N leap sym(1,2) }\n"
+                              "piece Rook { letter R slide orth }\n"
+                              "piece Queen { letter Q slide compass }\n"
+                              "setup \"4k3/8/8/8/8/8/8/4K3 w\"\n");
     EvalTables et;
     eval_init(&et, v);
     int n = et.value[variant_type_by_letter(v, 'N')], r = et.value[variant_type_by_letter(v, 'R')],

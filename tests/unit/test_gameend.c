@@ -184,11 +184,7 @@ static void test_gameend_stalemate_pass(void **state) {
     char *at = strstr(chess_text, "end stalemate draw");
     assert_non_null(at);
     memcpy(at, "end stalemate pass", 18);
-    char *diags = NULL;
-    Variant *v = load_text(chess_text, &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+    Variant *v = load_text_ok(chess_text);
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");

@@ -170,12 +170,9 @@ static void test_movegen_steer_condition(void **state) {
                             "steer red blue by left right if influence at-least 1 and not influence at-most rival"};
     const bool tie[2] = {true, false};
     for (int k = 0; k < 2; k++) {
-        char text[2048], *diags = NULL;
+        char text[2048];
         snprintf(text, sizeof text, game, rules[k]);
-        Variant *v = load_text(text, &diags);
-        if (!v) print_error("%s", diags);
-        free(diags);
-        assert_non_null(v);
+        Variant *v = load_text_ok(text);
         Position pos;
         board_init(&pos, v);
         set_fen(&pos, v->setup);
@@ -196,15 +193,11 @@ static void test_movegen_steer_condition(void **state) {
  * list untrustworthy: the fault is reported, never taken for "no". */
 static void test_movegen_fault_in_an_attack_test_is_reported(void **state) {
     (void)state;
-    char *diags = NULL;
-    Variant *v = load_text("version 1\nplayers white(w) black(b)\nboard 8x8\n"
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\n"
                            "piece King { letter K royal step compass }\n"
                            "piece T { letter T move { either { verify not on-board (0,7) while empty or not empty { } }"
                            " or { step s step s add } } }\n"
-                           "setup \"4t2k/8/8/3K4/8/8/8/8 w\"\n", &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+                           "setup \"4t2k/8/8/3K4/8/8/8/8 w\"\n");
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, v->setup);

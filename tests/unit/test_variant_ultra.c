@@ -855,15 +855,11 @@ static void test_ultra_seeded_ai_game_reaches_a_result(void **state) {
 /* The attack-count condition in a movement program (the general form of the bonus moves). */
 static void test_ultra_attackers_condition_in_programs(void **state) {
     (void)state;
-    char *diags = NULL;
-    Variant *v = load_text("version 1\nplayers white black\nboard 4x4\n"
+    Variant *v = load_text_ok("version 1\nplayers white black\nboard 4x4\n"
                            "piece King { letter K royal step compass }\n"
                            "piece Man { letter M step ne nw capture-only }\n"
                            "piece Hunter { letter H move { step n verify enemy verify attackers at-least 2 add } }\n"
-                           "setup \"3k/1m2/MHM1/3K w\"\n", &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+                           "setup \"3k/1m2/MHM1/3K w\"\n");
     Position pos;
     board_init(&pos, v);
     static MoveList ml;

@@ -20,11 +20,7 @@ static Variant *load_wizard(const char *moves) {
              "}\n"
              "setup \"4k/5/2W2/5/K4 w - - 0 1\"\n",
              moves);
-    char *diags = NULL;
-    Variant *v = load_text(text, &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+    Variant *v = load_text_ok(text);
     return v;
 }
 
@@ -100,11 +96,7 @@ static void test_vm_position_budget_stops_costly_positions(void **state) {
              "piece King { letter K royal step compass }\n"
              "piece Q { letter Q move { %s step s verify empty add } }\n"
              "setup \"qqqqkqqq/qqqqqqqq/8/8/3K4/8/8/8 w\"\n", either);
-    char *diags = NULL;
-    Variant *v = load_text(text, &diags);
-    if (!v) print_error("%s", diags);
-    free(diags);
-    assert_non_null(v);
+    Variant *v = load_text_ok(text);
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, v->setup);
