@@ -205,6 +205,14 @@ expect ab-copy "4/4/3I/4/3I/4/4|2:4k1/4/4/4/3:4r/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 A 
 expect ab-copy "unknown command or board 'Q' (type 'help'; a move starts with a board's name: A, M, B)"
 expect ab-copy "last move: M d3-d7"
 expect ab-copy "4/4/3I/4/3I/4/4|2:4k:4r/4/4/4/4/4/1:3k2|4/2c1/3i/3i/i1i1/4/4 B 1 1 w,b"
+# The source's diagram 10 is checkmate: Below (helping White) loses; a promotion with its copy.
+printf 'rules %s\nstart 4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 B 0 1 b,w\n' "$ab" >"$tmp/ab10.game"
+play ab-mate '' "$ab" --load "$tmp/ab10.game" --seat 1=human --seat 2=human
+expect ab-mate "game over: Above wins by checkmate. 1-0"
+printf 'rules %s\nstart 4/2I1/4/4/4/4/4|4/2:3p1/4/:3k3/4/4/3:4k|4/4/4/4/4/4/i3 A 0 1 w,b\n' "$ab" >"$tmp/abp.game"
+play ab-promo 'M c6-c7=Q +\nfen\n' "$ab" --load "$tmp/abp.game" --seat 1=human --seat 2=human
+expect ab-promo "last move: M c6-c7=Q +"
+expect ab-promo "2I1/4/4/4/4/4/4|2:3q1/4/4/:3k3/4/4/3:4k|4/4/4/4/4/4/i3 B 0 1 w,b"
 play ab-seed 'fen\n' "$ab" --seat 1=human --seed 2
 expect ab-seed " A 0 1 w,b"
 play ab-seed3 'fen\n' "$ab" --seat 1=human --seed 1
