@@ -577,8 +577,10 @@ int search_pick_random(const MoveList *ml, uint64_t *rng) {
 static uint64_t setup_completions(Position *pos, int step, long *budget) {
     if (pos->prelude != step) return 1;
     if (--*budget <= 0) return 0;
-    MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
+    /* the step's last move: each one completes it */
+    if (pos->prelude_moves + 1 == pos->v->prelude[step].moves) return (uint64_t)movegen_count_legal(pos, &f);
+    MoveList *ml = xmalloc(sizeof *ml);
     movegen_legal(pos, ml, &f);
     uint64_t total = 0;
     for (int i = 0; i < ml->count && *budget > 0; i++) {
