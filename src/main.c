@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "disasm.h"
 #include "fen.h"
+#include "gameend.h"
 #include "movegen.h"
 #include "notation.h"
 #include "parse.h"
@@ -160,6 +161,11 @@ static int cmd_moves(const Args *a) {
         VmFault f = {0};
         if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
         movegen_legal(&pos, ml, &f);
+        if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
+            /* a royal piece was taken: the game is over, whatever the phase would allow */
+            fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
+            ml->count = 0;
+        }
         char buf[64];
         for (int i = 0; i < ml->count; i++) {
             notation_move(v, &ml->moves[i], buf, sizeof buf);
@@ -291,6 +297,9 @@ static int cmd_random(const Args *a) {
             if (f.set) { report_fault(&f); rc = 1; break; }
             if (ml->count == 0) break;
             board_make(&pos, &ml->moves[rng_next(&state) % (uint64_t)ml->count]);
+            GameResult r;
+            gameend_check(&pos, &r);
+            if (r.over) break; /* (a game that has ended goes no further) */
         }
         char buf[4096];
         fen_write(&pos, buf, sizeof buf);
