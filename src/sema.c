@@ -1011,7 +1011,10 @@ static bool steer_cond_ok(Sema *s, const Ast *c) {
     switch (c->kind) {
     case AST_NOT: return steer_cond_ok(s, c->kids[0]);
     case AST_AND:
-    case AST_OR: return steer_cond_ok(s, c->kids[0]) & steer_cond_ok(s, c->kids[1]);
+    case AST_OR: {
+        bool left = steer_cond_ok(s, c->kids[0]), right = steer_cond_ok(s, c->kids[1]); /* (both report) */
+        return left && right;
+    }
     case AST_COND:
         if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
             if (c->num[0] < 0 || c->num[0] > MAX_INFLUENCE) {

@@ -888,8 +888,8 @@ static void test_ultra_fast_and_general_paths_agree(void **state) {
     static const char *const fens[] = {
         AFTER_SETUP,
         "7k/8/2Q5/3n4/2P1PN2/8/8/3RK3 w - - 0 1 12,0 bonus1 -/-/1/1/1.3.5/9.9 8/8/8/8/8/8/8/8 -",
-        "r3k2r/ppp2ppp/2n5/3pp3/3PP3/2N5/PPP2PPP/R3K2R w KQkq - 0 1 6,6 bonus1 -/-/9.5/9.5/1.3.3.5/1.1.3 "
-        "8/8/tt1ttmtt/tmt2tmt/TMT2TMT/TT1TTMTT/8/8 -",
+        ("r3k2r/ppp2ppp/2n5/3pp3/3PP3/2N5/PPP2PPP/R3K2R w KQkq - 0 1 6,6 bonus1 -/-/9.5/9.5/1.3.3.5/1.1.3 "
+         "8/8/tt1ttmtt/tmt2tmt/TMT2TMT/TT1TTMTT/8/8 -"),
     };
     Position pos;
     board_init(&pos, ultra);
