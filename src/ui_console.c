@@ -111,8 +111,8 @@ static void game_set_variant(Game *g, Variant *v, const char *rules) {
  * seats wait (what they would search is not to be trusted). */
 static void report_fault(Game *g, const VmFault *f) {
     printf("error: the rules fail here: %s:%d:%d: runtime fault: %s\n"
-           "(the game stays as it is: 'undo', 'save', or fix the rule file)\n",
-           f->file ? f->file : "?", f->line, f->col, f->msg);
+           "(the game stays as it is: %s'save' it, or fix the rule file)\n",
+           f->file ? f->file : "?", f->line, f->col, f->msg, g->hidden && !g->over ? "" : "'undo', ");
     g->paused = true;
 }
 
@@ -637,7 +637,11 @@ static void list_moves(Game *g, const char *square) {
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&g->pos, ml, &f);
-    if (f.set) report_fault(g, &f);
+    if (f.set) {
+        report_fault(g, &f);
+        free(ml);
+        return;
+    }
     int from = -1;
     if (square) {
         from = variant_cell_by_name(v, square);
@@ -779,7 +783,12 @@ static bool try_move(Game *g, const char *text) {
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&g->pos, ml, &f);
-    if (f.set) report_fault(g, &f);
+    if (f.set) {
+        /* the list is not to be trusted: no move is played from it */
+        report_fault(g, &f);
+        free(ml);
+        return true;
+    }
     int found[16];
     int n = notation_parse(&g->pos, ml, text, found, 16);
     if (n == 1) {

@@ -154,7 +154,7 @@ expect three "rnknr/2ppp1:3r/5:3p:3n/5:3p:3k/5:3p:3n/2PPP1:3r/RNKNR r - - 0 1"
 
 # 11a. A rule file whose program faults: the error names the rule-file line, and no result is
 # made up from the moves that are missing.
-play fault 'e3e4\nh8h7\nmoves\nfen\n' "$dir/fault.rules" --black human --ascii
+play fault 'e3e4\nh8h7\nmoves\na8a7\nfen\n' "$dir/fault.rules" --black human --ascii
 expect fault "error: the rules fail here: $dir/fault.rules:8:42: runtime fault: step budget exceeded"
 reject fault "game over"
 expect fault "K7/7k/8/4f3/4F3/8/8/8 w - - 2 2"
