@@ -372,6 +372,7 @@ bool board_make(Position *pos, const Move *m) {
     u->ep_fresh = pos->ep_fresh;
     u->turn_reset = pos->turn_reset;
     u->royal_open = pos->royal_open;
+    u->steps_left = pos->steps_left;
     u->prelude = pos->prelude;
     u->prelude_moves = pos->prelude_moves;
     u->ntiles = 0;
@@ -551,6 +552,7 @@ void board_unmake(Position *pos) {
     pos->ep_fresh = u->ep_fresh;
     pos->turn_reset = u->turn_reset;
     pos->royal_open = u->royal_open;
+    pos->steps_left = u->steps_left;
     if (pos->v->npiles) {
         pos->debt = u->debt;
         memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);

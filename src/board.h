@@ -88,6 +88,7 @@ typedef struct Undo {
     uint8_t controller[MAX_OWNERS];
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
     int8_t royal_open;
+    long steps_left;
     uint8_t debt;
     uint8_t prelude, prelude_moves;
     uint8_t ntiles;          /* tiles this move changed, and their old values */
@@ -137,7 +138,7 @@ typedef struct Position {
     uint8_t threat_players;  /* during an attack test: players whose influence makes a steered
                               * piece an attacker (the defender's opponents) */
     long steps_left;         /* VM instructions left for this position's moves (movegen_pseudo
-                              * grants POSITION_STEP_BUDGET) */
+                              * grants POSITION_STEP_BUDGET; unmake gives back what was left) */
     VmFault attack_fault;    /* the first fault of a program run for an attack test, until a
                               * caller with a fault report takes it (movegen_take_fault) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */

@@ -532,6 +532,7 @@ static void filter_royal_captures(Position *pos, MoveList *out, int mover) {
 bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
     pos->steps_left = POSITION_STEP_BUDGET; /* (for this position's programs and legality tests) */
+    pos->attack_fault.set = false;          /* (one left from elsewhere is not this position's) */
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
@@ -844,7 +845,9 @@ bool movegen_is_legal(Position *pos, const Move *m) {
     pos->tiles_off = false;
     if (!made) return false;
     bool ok = !movegen_in_check(pos, mover);
+    long left = pos->steps_left; /* (the test's instructions stay spent after the unmake) */
     board_unmake(pos);
+    pos->steps_left = left;
     return ok;
 }
 

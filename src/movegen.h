@@ -60,8 +60,10 @@ bool movegen_is_legal(Position *pos, const Move *m);
 bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover);
 static inline bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
     if (!movegen_tests_royal(pos->v, m)) return true;
-    if (likely(!pos->v->minefield_zone)) return !movegen_in_check(pos, mover);
-    return movegen_made_is_legal_tiles(pos, m, mover);
+    bool ok = likely(!pos->v->minefield_zone) ? !movegen_in_check(pos, mover) : movegen_made_is_legal_tiles(pos, m, mover);
+    /* the test's instructions count against the position m was made from: unmake keeps them */
+    pos->history[pos->ply - 1].steps_left = pos->steps_left;
+    return ok;
 }
 
 #endif

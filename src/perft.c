@@ -26,15 +26,13 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         if (!movegen_captures_all(m, forced, nforced)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
-        if (movegen_made_is_legal(pos, m, mover)) {
+        bool ok = movegen_made_is_legal(pos, m, mover);
+        movegen_take_fault(pos, fault); /* (before a child's generation starts afresh) */
+        if (ok) {
             legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
              * a leaf only at depth 1) */
-            if (!royal_taken(pos)) {
-                long steps = pos->steps_left; /* (what is left for this node's own tests) */
-                total += perft_rec(pos, depth - 1, lists, fault);
-                pos->steps_left = steps;
-            }
+            if (!royal_taken(pos)) total += perft_rec(pos, depth - 1, lists, fault);
         }
         board_unmake(pos);
     }
