@@ -759,10 +759,14 @@ static void test_parse_strings_hold_no_control_characters(void **state)
     assert_int_equal(p.sink.errors, 1);
     assert_diags_have(&p, "t.rules:1:7: error: unexpected character '\\x1B' in string (no control characters)\n");
     done(&p);
-    parse(&p, "game \"a\xff\"");
-    assert_int_equal(p.sink.errors, 1);
-    assert_diags_have(&p, "t.rules:1:6: error: string is not valid UTF-8\n");
-    done(&p);
+    /* a stray byte, an overlong form, a surrogate, a C1 control (CSI) */
+    const char *bad[] = {"game \"a\xff\"", "game \"a\xe0\x80\x80" "b\"", "game \"\xed\xa0\x80\"", "game \"\xc2\x9b\""};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        parse(&p, bad[i]);
+        assert_int_equal(p.sink.errors, 1);
+        assert_diags_have(&p, "t.rules:1:6: error: string is not valid UTF-8 text\n");
+        done(&p);
+    }
     parse(&p, "game \"\xe2\x99\x94 king\"");
     assert_no_errors(&p);
     done(&p);
