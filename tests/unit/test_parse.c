@@ -760,7 +760,7 @@ static void test_parse_strings_hold_no_control_characters(void **state)
     assert_diags_have(&p, "t.rules:1:7: error: unexpected character '\\x1B' in string (no control characters)\n");
     done(&p);
     /* a stray byte, an overlong form, a surrogate, a C1 control (CSI) */
-    const char *bad[] = {"game \"a\xff\"", "game \"a\xe0\x80\x80" "b\"", "game \"\xed\xa0\x80\"", "game \"\xc2\x9b\""};
+    const char *bad[] = {"game \"a\xff\"", ("game \"a\xe0\x80\x80" "b\""), "game \"\xed\xa0\x80\"", "game \"\xc2\x9b\""};
     for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
         parse(&p, bad[i]);
         assert_int_equal(p.sink.errors, 1);
