@@ -173,6 +173,14 @@ static inline bool board_active(const Position *pos, int o) {
 static inline bool board_answers_for(const Position *pos, int player, int o) {
     return o == player || pos->allegiance[player] == o;
 }
+/* A player's pile of a pile declaration (the one pile when it is not per player). */
+static inline int board_pile_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
+/* The cards of a pile added up. */
+static inline int board_pile_sum(const Position *pos, int slot) {
+    int sum = 0;
+    for (int i = 0; i < pos->pile_len[slot]; i++) sum += pos->piles[slot][i];
+    return sum;
+}
 /* The player to move. */
 static inline int board_mover(const Position *pos) {
     if (unlikely(pos->setup_player >= 0)) return pos->setup_player;

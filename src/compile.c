@@ -1069,15 +1069,9 @@ bool cg_compile(Sema *s) {
     }
     if (ok && setup && v->setup && v->nprelude) {
         /* without its prelude field the start would skip the set-up steps: say which it is */
-        int field = 0, nfields = 0;
+        int field = 0;
         while (field < v->nfen_fields && v->fen_fields[field] != FEN_PRELUDE) field++;
-        for (const char *p = v->setup; *p;) {
-            while (*p == ' ' || *p == '\t') p++;
-            if (!*p) break;
-            nfields++;
-            while (*p && *p != ' ' && *p != '\t') p++;
-        }
-        if (nfields <= field) {
+        if (fen_count_fields(v->setup) <= field) {
             diag_error(s->sink, setup->loc,
                        "the setup position leaves out its 'prelude' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
                        field + 1);

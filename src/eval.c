@@ -126,9 +126,9 @@ static int resources(const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = 0;
     for (int i = 0; i < v->npays; i++) {
-        const PileDef *pd = &v->piles[v->pays[i].from];
-        int slot = pd->slot + (pd->per_player ? player : 0);
-        for (int c = 0; c < pos->pile_len[slot]; c++) sum += CARD_WEIGHT * pos->piles[slot][c];
+        bool seen = false; /* (a pile two pay rules share counts once) */
+        for (int k = 0; k < i; k++) seen = seen || v->pays[k].from == v->pays[i].from;
+        if (!seen) sum += CARD_WEIGHT * board_pile_sum(pos, board_pile_slot(&v->piles[v->pays[i].from], player));
     }
     if (v->capture_reward) {
         const CounterDef *cd = &v->counters[v->capture_reward - 1];

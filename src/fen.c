@@ -37,6 +37,14 @@ static int split(char *copy, char **fields, int max) {
     return *p ? max + 1 : n;
 }
 
+int fen_count_fields(const char *text) {
+    char *copy = xstrdup(text);
+    char *f[FEN_MAX_FIELDS];
+    int n = split(copy, f, FEN_MAX_FIELDS);
+    free(copy);
+    return n;
+}
+
 static bool parse_int(const char *s, long lo, long hi, long *out) {
     char *end;
     if (!*s) return false;

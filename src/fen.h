@@ -18,5 +18,8 @@ bool fen_check(const Variant *v, const char *text, char *err, size_t cap);
 void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap);
 /* Writes the position text into buf (always NUL-terminated). */
 void fen_write(const Position *pos, char *buf, size_t cap);
+/* How many whitespace-separated fields text has (FEN_MAX_FIELDS + 1 when there are more). */
+#define FEN_MAX_FIELDS 16
+int fen_count_fields(const char *text);
 
 #endif

@@ -191,7 +191,8 @@ void gameend_check(Position *pos, GameResult *out) {
     }
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
-    if (legal == 0 && v->has_royal) movegen_in_check(pos, board_mover(pos)); /* (its fault, if any) */
+    int mover = board_mover(pos);
+    bool check = legal == 0 && v->has_royal && movegen_in_check(pos, mover);
     movegen_take_fault(pos, &f);
     if (f.set) {
         out->fault = f;
@@ -208,8 +209,6 @@ void gameend_check(Position *pos, GameResult *out) {
         return;
     }
     if (legal == 0) {
-        int mover = board_mover(pos);
-        bool check = v->has_royal && movegen_in_check(pos, mover);
         if (check && v->on_checkmate == RESULT_LOSS && gameend_alive_count(pos) > 2) {
             out->eliminated = mover;
             out->victor = latest_mover(pos, attackers_of(pos, mover));

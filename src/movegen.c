@@ -343,13 +343,6 @@ static bool filter_phase(const Position *pos, MoveList *out, VmFault *fault) {
 
 /* Slots of a pile: every player's, or the one. */
 static inline int pile_slots(const Variant *v, const PileDef *p) { return p->per_player ? v->nplayers : 1; }
-static inline int own_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
-
-static int pile_sum(const Position *pos, int slot) {
-    int sum = 0;
-    for (int i = 0; i < pos->pile_len[slot]; i++) sum += pos->piles[slot][i];
-    return sum;
-}
 
 /* The draw rules: the top card of any non-empty source pile to the mover's own. */
 static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
@@ -360,7 +353,7 @@ static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
         const PileDef *from = &v->piles[cr->from], *to = &v->piles[cr->to];
         for (int k = 0; k < pile_slots(v, from); k++) {
             int slot = from->slot + k, n = pos->pile_len[slot];
-            if (n < cr->count || (cr->own && slot != own_slot(from, mover))) continue;
+            if (n < cr->count || (cr->own && slot != board_pile_slot(from, mover))) continue;
             /* from a stack its top cards; from a sorted pile any card (one move per value) */
             for (int i = n - 1; i >= (from->sorted ? 0 : n - 1); i--) {
                 if (from->sorted && i + 1 < n && pos->piles[slot][i] == pos->piles[slot][i + 1]) continue;
@@ -371,7 +364,7 @@ static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
                 m->flags = MOVE_CARDS;
                 m->kind = cr->kind;
                 for (int c = 0; c < cr->count && c < MAX_EFFECTS; c++)
-                    m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)own_slot(to, mover),
+                    m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)board_pile_slot(to, mover),
                                                .piece = pos->piles[slot][from->sorted ? i : n - 1 - c]};
             }
         }
@@ -426,7 +419,7 @@ static void require_payment(const Position *pos, MoveList *out) {
             if (m->kind != v->pays[r].kind || !pos->cell[m->from]) continue;
             int worth = v->types[PIECE_TYPE(pos->cell[m->from])].worth;
             if (worth <= 0) continue;
-            if (pile_sum(pos, own_slot(&v->piles[v->pays[r].from], mover)) < worth || m->nfx >= MAX_EFFECTS) {
+            if (board_pile_sum(pos, board_pile_slot(&v->piles[v->pays[r].from], mover)) < worth || m->nfx >= MAX_EFFECTS) {
                 keep = false;
                 break;
             }
@@ -450,7 +443,7 @@ static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
     for (int r = 0; r < v->npays; r++) {
         const CardRule *cr = &v->pays[r];
-        int hand = own_slot(&v->piles[cr->from], mover);
+        int hand = board_pile_slot(&v->piles[cr->from], mover);
         const PileDef *to = &v->piles[cr->to];
         /* the hand as distinct values (descending) with counts */
         int values[MAX_PILE_CARDS], counts[MAX_PILE_CARDS], nv = 0;
