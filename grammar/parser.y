@@ -185,7 +185,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ON_BOARD "'on-board'"
 %token KW_SYM "'sym'"
 
-%type <node> item items players player names board_body board_items cellrefs cellref
+%type <node> item items players player names board_body board_items cellrefs cellref opt_steer_if
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
 %type <node> pitems pi_closed pi_idopen pi_letopen pi_noid pi_nolet closed_item
 %type <node> atom_head atom_mods modifier promote_head castle_base strings opt_args args arg
@@ -327,18 +327,12 @@ item
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
     | KW_ARMIES players     { $$ = parse_adopt(mk(AST_ARMIES, L(@$)), $2); }
-    | KW_STEER names KW_BY names opt_copy
+    | KW_STEER names KW_BY names opt_copy opt_steer_if
         {
             $$ = mk_sub(AST_STEER, L(@$), (int)$5);
             ast_add($$, $2);
             ast_add($$, $4);
-        }
-    | KW_STEER names KW_BY names opt_copy KW_IF cond
-        {
-            $$ = mk_sub(AST_STEER, L(@$), (int)$5);
-            ast_add($$, $2);
-            ast_add($$, $4);
-            ast_add($$, $7);
+            if ($6) ast_add($$, $6);
         }
     | KW_HELPS names        { $$ = parse_adopt(mk(AST_ALLEGIANCE, L(@$)), $2); }
     | KW_HELPS names KW_AT_RANDOM
@@ -444,6 +438,11 @@ opt_ident
 opt_copy
     : %empty                { $$ = 0; }
     | KW_COPY               { $$ = 1; }
+    ;
+
+opt_steer_if
+    : %empty                { $$ = NULL; }
+    | KW_IF cond            { $$ = $2; }
     ;
 
 opt_default

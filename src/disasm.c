@@ -104,19 +104,12 @@ void disasm_variant(const Variant *v, FILE *out) {
         for (int t = 0; t < v->ntypes; t++)
             if (v->types[t].influence) fprintf(out, " %s %d", v->types[t].name, v->types[t].influence);
         /* the steer condition on the strengths that occur (none, and each piece's) */
-        int levels[MAX_PIECE_TYPES + 1], nlevels = 0;
-        for (int t = -1; t < v->ntypes; t++) {
-            int x = t < 0 ? 0 : v->types[t].influence, k = 0;
-            while (k < nlevels && levels[k] < x) k++;
-            if (k < nlevels && levels[k] == x) continue;
-            memmove(&levels[k + 1], &levels[k], sizeof levels[0] * (size_t)(nlevels - k));
-            levels[k] = x;
-            nlevels++;
-        }
+        bool occurs[MAX_INFLUENCE + 1] = {[0] = true};
+        for (int t = 0; t < v->ntypes; t++) occurs[v->types[t].influence] = true;
         fprintf(out, "\nmay move (influence/rival):");
-        for (int a = 0; a < nlevels; a++)
-            for (int b = 0; b < nlevels; b++)
-                if (v->steer_allow[levels[a]][levels[b]]) fprintf(out, " %d/%d", levels[a], levels[b]);
+        for (int a = 0; a <= MAX_INFLUENCE; a++)
+            for (int b = 0; b <= MAX_INFLUENCE; b++)
+                if (occurs[a] && occurs[b] && v->steer_allow[a][b]) fprintf(out, " %d/%d", a, b);
         fprintf(out, "\n\n");
     }
     if (v->has_allegiance) {

@@ -299,6 +299,7 @@ static int cmd_random(const Args *a) {
             board_make(&pos, &ml->moves[rng_next(&state) % (uint64_t)ml->count]);
             GameResult r;
             gameend_check(&pos, &r);
+            if (r.fault.set) { report_fault(&r.fault); rc = 1; break; }
             if (r.over) break; /* (a game that has ended goes no further) */
         }
         char buf[4096];

@@ -39,21 +39,36 @@ static inline bool can_move(const Position *pos, Cell c) {
     return !pos->v->freezer_mask || !frozen(pos, c);
 }
 
-/* Steering: may `player` move the steered piece on c? The steer rule's condition over its
- * influence there (the strongest influence among its pieces on the cells the steer links
- * reach) and its rival's (the strongest other player's). */
-bool movegen_may_steer(const Position *pos, int player, Cell c) {
+/* Influence over the steered piece on c: `player`'s (the strongest influence among its pieces
+ * on the cells the steer links reach, the first link's among equals, whose cell goes to *by)
+ * and its rival's (the strongest of any other player's). */
+static int influence(const Position *pos, int player, Cell c, int *rival, Cell *by) {
     const Variant *v = pos->v;
-    int mine = 0, others = 0;
+    int mine = 0;
+    *rival = 0;
+    *by = NO_CELL;
     for (int i = 0; i < v->nsteer_links; i++) {
         Cell t = variant_step(v, c, v->steer_links[i]);
         if (t == NO_CELL || !pos->cell[t]) continue;
         Piece p = pos->cell[t];
         int strength = v->types[PIECE_TYPE(p)].influence;
-        int *side = pos->controller[PIECE_OWNER(p)] == player ? &mine : &others;
-        if (strength > *side) *side = strength;
+        if (pos->controller[PIECE_OWNER(p)] != player) {
+            if (strength > *rival) *rival = strength;
+        } else if (strength > mine) {
+            mine = strength;
+            *by = t;
+        }
     }
-    return v->steer_allow[mine][others];
+    return mine;
+}
+
+/* Steering: may `player` move the steered piece on c? The steer rule's condition over its
+ * influence there and its rival's. */
+bool movegen_may_steer(const Position *pos, int player, Cell c) {
+    int rival;
+    Cell by;
+    int mine = influence(pos, player, c, &rival, &by);
+    return pos->v->steer_allow[mine][rival];
 }
 
 /* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
@@ -189,19 +204,10 @@ static Cell copy_target(const Position *pos, Cell from, Cell to, Cell by) {
 }
 
 Cell movegen_influencer(const Position *pos, int player, Cell c) {
-    const Variant *v = pos->v;
-    Cell best = NO_CELL;
-    int strength = 0;
-    for (int i = 0; i < v->nsteer_links; i++) {
-        Cell by = variant_step(v, c, v->steer_links[i]);
-        if (by == NO_CELL || !pos->cell[by] || pos->controller[PIECE_OWNER(pos->cell[by])] != player) continue;
-        int s = v->types[PIECE_TYPE(pos->cell[by])].influence;
-        if (s > strength) {
-            best = by;
-            strength = s;
-        }
-    }
-    return best;
+    int rival;
+    Cell by;
+    influence(pos, player, c, &rival, &by);
+    return by;
 }
 
 /* Adds, for each move of the steered piece on `from` in out[start..], the same move with the
@@ -491,7 +497,8 @@ static bool takes_royal(const Position *pos, const Move *m, int mover) {
     return false;
 }
 
-/* Could `mover` capture a royal piece of another player now? */
+/* Could `mover` capture a royal piece of another player now? (With two players; with more,
+ * an attack by a third player counts too.) */
 static bool royal_open_now(Position *pos, int mover) {
     const Variant *v = pos->v;
     for (int o = 0; o < v->nowners; o++) {
@@ -729,7 +736,7 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
             if (!pp->may_capture || !attacker_can_move(pos, from)) continue;
             VmFault f = {0};
             bool hit = vm_captures(&pp->prog, pos, from, attacker, c, &f);
-            if (f.set && !pos->attack_fault.set) pos->attack_fault = f;
+            movegen_note_fault(pos, &f);
             if (hit) return true;
         }
     }

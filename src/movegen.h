@@ -26,6 +26,10 @@ bool movegen_position_ok(Position *pos, char *err, size_t cap);
 /* Moves a fault met in an attack test (whose programs faulted: their answer is not to be
  * trusted) into *fault, when that has none yet. movegen_legal and movegen_count_legal do it. */
 void movegen_take_fault(Position *pos, VmFault *fault);
+/* Keeps f (a fault of a program run for an attack test) for movegen_take_fault; the first wins. */
+static inline void movegen_note_fault(Position *pos, const VmFault *f) {
+    if (f->set && !pos->attack_fault.set) pos->attack_fault = *f;
+}
 /* Number of legal moves (perft's last ply). */
 int movegen_count_legal(Position *pos, VmFault *fault);
 /* True when some owner hostile to victim_owner could capture a piece `as` standing on c

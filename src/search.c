@@ -573,22 +573,22 @@ int search_pick_random(const MoveList *ml, uint64_t *rng) {
 }
 
 /* How many ways there are to finish set-up step `step` from pos (1 once it is over); each node
- * spends one unit of *budget, and at 0 the count stops (the caller then weighs nothing). */
-static uint64_t setup_completions(Position *pos, int step, long *budget) {
+ * spends one unit of *budget, and at 0 the count stops (the caller then weighs nothing).
+ * lists holds a move list for each move left in the step. */
+static uint64_t setup_completions(Position *pos, int step, MoveList *lists, long *budget) {
     if (pos->prelude != step) return 1;
     if (--*budget <= 0) return 0;
     VmFault f = {0};
     /* the step's last move: each one completes it */
     if (pos->prelude_moves + 1 == pos->v->prelude[step].moves) return (uint64_t)movegen_count_legal(pos, &f);
-    MoveList *ml = xmalloc(sizeof *ml);
+    MoveList *ml = &lists[pos->prelude_moves];
     movegen_legal(pos, ml, &f);
     uint64_t total = 0;
     for (int i = 0; i < ml->count && *budget > 0; i++) {
         if (!board_make(pos, &ml->moves[i])) continue;
-        total += setup_completions(pos, step, budget);
+        total += setup_completions(pos, step, lists, budget);
         board_unmake(pos);
     }
-    free(ml);
     return total;
 }
 
@@ -600,11 +600,12 @@ int search_pick_setup(Position *pos, const MoveList *ml, uint64_t *rng) {
      * leads to, so that every outcome is equally likely. Too big a step is picked plainly. */
     int step = pos->prelude;
     long budget = 200000;
+    MoveList *lists = xmalloc(sizeof *lists * (size_t)v->prelude[step].moves);
     uint64_t *weight = xmalloc(sizeof *weight * (size_t)ml->count), total = 0;
     for (int i = 0; i < ml->count && budget > 0; i++) {
         weight[i] = 0;
         if (!board_make(pos, &ml->moves[i])) continue;
-        weight[i] = setup_completions(pos, step, &budget);
+        weight[i] = setup_completions(pos, step, lists, &budget);
         board_unmake(pos);
         total += weight[i];
     }
@@ -614,6 +615,7 @@ int search_pick_setup(Position *pos, const MoveList *ml, uint64_t *rng) {
         for (pick = 0; r >= weight[pick]; pick++) r -= weight[pick];
     }
     free(weight);
+    free(lists);
     return pick >= 0 ? pick : search_pick_random(ml, rng);
 }
 

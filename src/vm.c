@@ -126,7 +126,7 @@ static int count_attackers(Position *pos, Cell c, int owner) {
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 VmFault f = {0};
                 if (pp->may_capture && vm_captures(&pp->prog, pos, from, o, c, &f)) n++;
-                if (f.set && !pos->attack_fault.set) pos->attack_fault = f;
+                movegen_note_fault(pos, &f);
             }
         }
     }
@@ -184,6 +184,9 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
     return false;
 }
 
+/* Every way out of the interpreter hands back the budget left. */
+#define EXIT(...) return *budget_left = budget, (__VA_ARGS__)
+
 static inline int run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
                       VmFault *fault, long *budget_left, const char *budget_msg) {
     const Variant *v = pos->v;
@@ -205,7 +208,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
     long budget = *budget_left;
 
     for (;;) {
-        if (unlikely(--budget < 0)) return *budget_left = budget, fault_at(fault, prog, pc, budget_msg), RUN_FAULT;
+        if (unlikely(--budget < 0)) EXIT(fault_at(fault, prog, pc, budget_msg), RUN_FAULT);
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (tracing) trace_fn(prog, pc, cur, flag, trace_user);
         Opcode op = (Opcode)code[pc];
@@ -221,7 +224,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         switch (op) {
         case OP_HALT:
         fail:
-            if (nchoices == 0) return *budget_left = budget, RUN_DONE;
+            if (nchoices == 0) EXIT(RUN_DONE);
             {
                 Choice *c = &stack[--nchoices];
                 pc = c->pc;
@@ -237,7 +240,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             }
             break;
         case OP_FORK:
-            if (unlikely(nchoices >= MAX_FORKS)) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_CHOICES), RUN_FAULT;
+            if (unlikely(nchoices >= MAX_FORKS)) EXIT(fault_at(fault, prog, at, TOO_MANY_CHOICES), RUN_FAULT);
             {
                 Choice *c = &stack[nchoices++];
                 c->pc = a;
@@ -292,11 +295,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
-            if (unlikely(nmarks >= MAX_MARKS)) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT;
+            if (unlikely(nmarks >= MAX_MARKS)) EXIT(fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT);
             marks[nmarks++] = cur;
             break;
         case OP_BACK:
-            if (unlikely(nmarks == 0)) return *budget_left = budget, fault_at(fault, prog, at, "back without mark"), RUN_FAULT;
+            if (unlikely(nmarks == 0)) EXIT(fault_at(fault, prog, at, "back without mark"), RUN_FAULT);
             cur = marks[--nmarks];
             break;
         case OP_CAPTURE:
@@ -304,7 +307,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_SETEP:
         case OP_CASCADE: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
@@ -318,12 +321,12 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             Cell c = variant_step(v, origin, a);
             if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) &&
                 !record_capture(pending, &npending, c))
-                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             break;
         }
         case OP_PINCER:
             if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
-                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             break;
         case OP_COORD:
             if (!royal_known) {
@@ -331,7 +334,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 royal_known = true;
             }
             if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
-                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             break;
         case OP_SLIDE: {
             int d = code[at + 1], pset = code[at + 2], cset = code[at + 3];
@@ -348,11 +351,11 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
                 int n = npending;
                 bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
                             (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
-                if (!room) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                if (!room) EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
                 if (target != NO_CELL) {
-                    if (captures_target(pending, n, c, origin, target)) return *budget_left = budget, RUN_FOUND;
+                    if (captures_target(pending, n, c, origin, target)) EXIT(RUN_FOUND);
                 } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE, pmarks)) {
-                    return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
+                    EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
                 }
             }
             break;
@@ -361,7 +364,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT;
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
             e->kind = FX_COUNTER;
@@ -375,7 +378,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         case OP_ADD: {
             if (target != NO_CELL) {
-                if (captures_target(pending, npending, cur, origin, target)) return *budget_left = budget, RUN_FOUND;
+                if (captures_target(pending, npending, cur, origin, target)) EXIT(RUN_FOUND);
                 break;
             }
             bool ok = true;
@@ -387,15 +390,17 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             } else {
                 ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
             }
-            if (unlikely(!ok)) return *budget_left = budget, fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT;
+            if (unlikely(!ok)) EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
             break;
         }
         case OP__COUNT:
         default:
-            return *budget_left = budget, fault_at(fault, prog, at, "bad opcode"), RUN_FAULT;
+            EXIT(fault_at(fault, prog, at, "bad opcode"), RUN_FAULT);
         }
     }
 }
+
+#undef EXIT
 
 /* Runs prog within the smaller of the per-run budget and what the position has left, and takes
  * the steps it used from the position's. */

@@ -83,7 +83,6 @@ static void test_vm_step_budget_fault_names_the_line(void **state) {
     variant_free(v);
 }
 
-/* A loop that ends (the cursor walks off the board) is no fault. */
 /* Programs that each stay under the per-run budget, but that together cost too much for one
  * position (the legality test of each king move runs 15 programs of 2^14 paths): the
  * position's budget stops them with a fault. */
@@ -110,6 +109,7 @@ static void test_vm_position_budget_stops_costly_positions(void **state) {
     variant_free(v);
 }
 
+/* A loop that ends (the cursor walks off the board) is no fault. */
 static void test_vm_loop_that_ends_is_fine(void **state) {
     (void)state;
     Variant *v = load_wizard("move { while empty { step n } add }");
