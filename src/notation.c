@@ -322,9 +322,11 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     squeeze(text, t, sizeof t);
     size_t n = strlen(t);
     /* coordinate notation first: everything `varia moves` prints is accepted as typed (spaces
-     * aside), then without its dashes and '=', in any case */
+     * aside), then, on several boards (where there is no algebraic notation), without its
+     * dashes and '=', in any case; on one board "B7f3" is a bishop's move, not b7f3 */
+    bool loose = v->nboards > 1;
     int count = match_coordinates(v, list, t, false, found, max);
-    if (!count) count = match_coordinates(v, list, t, true, found, max);
+    if (!count && loose) count = match_coordinates(v, list, t, true, found, max);
     if (count) return count;
     /* annotations and check marks say nothing about which move it is; but where a move may
      * carry a copy, a trailing "+" asks for the copy, and is never dropped */
@@ -332,7 +334,7 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
     if (n == 0) return 0;
     count = match_coordinates(v, list, t, false, found, max);
-    if (!count) count = match_coordinates(v, list, t, true, found, max);
+    if (!count && loose) count = match_coordinates(v, list, t, true, found, max);
     if (count) return count;
     for (char *p = t; *p; p++)
         if (*p == '0') {
