@@ -585,6 +585,10 @@ static void test_ultra_king_checked_this_turn_is_not_taken(void **state) {
     legal_text(&pos, "d5g8", got, sizeof got);
     assert_string_equal(got, "d5g8");
     expect_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1+ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
+    char err[200];
+    assert_false(fen_read(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1++ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -",
+                          err, sizeof err));
+    assert_string_equal(err, "unknown phase 'bonus1+'");
     /* at the turn's start the board tells: exposed (the king on g8 stands in the queen's line) */
     set_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 drawing -/-/1/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
     play(&pos, "take:w");
