@@ -262,6 +262,21 @@ void board_cells_revert(Position *pos, const CellJournal *cj) {
     revert_cells(pos, cj->entries, cj->n);
 }
 
+Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
+    const Variant *v = pos->v;
+    int d = v->forward_dir[prev];
+    if (d < 0) return NO_CELL;
+    Cell c = ep;
+    for (int k = 0; k < MAX_EP_CELLS + 1; k++) {
+        c = variant_step(v, c, d);
+        if (c == NO_CELL) break;
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) == prev && v->types[PIECE_TYPE(p)].sets_ep) return c;
+        if (p) break;
+    }
+    return NO_CELL;
+}
+
 /* Writes a tile, keeping the hash and the move's undo list. */
 static void set_tile(Position *pos, Undo *u, Cell c, uint8_t tile) {
     if (u->ntiles >= (int)ARRAY_LEN(u->tile_cell)) return;
@@ -457,6 +472,16 @@ bool board_make(Position *pos, const Move *m) {
             break;
         default: break;
         }
+    }
+    if (nep) {
+        /* keep the en-passant cells position text can name: empty, with the piece that moved
+         * standing "forward" past them (a program may mark any cell; others would not read
+         * back as they were written) */
+        int kept = 0;
+        for (int i = 0; i < nep; i++)
+            if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == m->to) pos->ep[kept++] = pos->ep[i];
+        for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+        if (!kept) pos->ep_victim = NO_CELL;
     }
     if (worth) {
         const CounterDef *c = &v->counters[v->capture_reward - 1];

@@ -173,6 +173,9 @@ static inline bool board_active(const Position *pos, int o) {
 static inline bool board_answers_for(const Position *pos, int player, int o) {
     return o == player || pos->allegiance[player] == o;
 }
+/* The piece of `prev` (the player who made it) that an en-passant cell ep belongs to: the
+ * piece of a `sets-ep` type standing "forward" past it in prev's frame, or NO_CELL. */
+Cell board_ep_victim(const Position *pos, Cell ep, int prev);
 /* A player's pile of a pile declaration (the one pile when it is not per player). */
 static inline int board_pile_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
 /* The cards of a pile added up. */

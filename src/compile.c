@@ -53,7 +53,7 @@ static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     for (int i = 0; i < dl.count && n < cap; i++) {
         if (dl.link[i] >= 0) { dirs[n++] = dl.link[i]; continue; }
         int ox, oy;
-        sema_orient_vector(cg->v->orient[cg->owner], dl.dx[i], dl.dy[i], &ox, &oy);
+        variant_orient_vector(cg->v->orient[cg->owner], dl.dx[i], dl.dy[i], &ox, &oy);
         int d = sema_vector_dir(cg->s, ox, oy, atom->loc);
         if (d < 0) { cg->ok = false; continue; }
         dirs[n++] = d;
@@ -72,7 +72,7 @@ static int single_dir(CG *cg, const Ast *t) {
     }
     if (dl.link[0] >= 0) return dl.link[0];
     int ox, oy;
-    sema_orient_vector(cg->v->orient[cg->owner], dl.dx[0], dl.dy[0], &ox, &oy);
+    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[0], dl.dy[0], &ox, &oy);
     int d = sema_vector_dir(cg->s, ox, oy, t->loc);
     if (d < 0) cg->ok = false;
     return d;

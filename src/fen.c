@@ -124,24 +124,6 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
     return true;
 }
 
-/* The pawn-like piece that made the en-passant cell stands one "forward" step past it. */
-static Cell ep_victim_for(const Position *pos, Cell ep, int prev) {
-    const Variant *v = pos->v;
-    int fx, fy;
-    sema_orient_vector(v->orient[prev], 0, 1, &fx, &fy);
-    for (int d = 0; d < v->ndirs; d++) {
-        if (v->dirs[d].link_board >= 0 || v->dirs[d].dx != fx || v->dirs[d].dy != fy) continue;
-        Cell c = ep;
-        for (int k = 0; k < MAX_EP_CELLS + 1; k++) {
-            c = variant_step(v, c, d);
-            if (c == NO_CELL) break;
-            Piece p = pos->cell[c];
-            if (p && PIECE_OWNER(p) == prev && v->types[PIECE_TYPE(p)].sets_ep) return c;
-            if (p) break;
-        }
-    }
-    return NO_CELL;
-}
 
 /* The side to move is the player's token; when the turn order gives that player several
  * turns, "TOKEN.N" is its N-th turn in the order (plain TOKEN: the first). */
@@ -203,10 +185,10 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
     if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
-    Cell victim = ep_victim_for(tmp, (Cell)c, v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns]);
+    Cell victim = board_ep_victim(tmp, (Cell)c, v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns]);
     if (victim == NO_CELL && v->nphases) {
         /* in a turn of phases the player to move may have made it earlier this turn */
-        victim = ep_victim_for(tmp, (Cell)c, board_mover(tmp));
+        victim = board_ep_victim(tmp, (Cell)c, board_mover(tmp));
         tmp->ep_fresh = victim != NO_CELL;
     }
     if (victim != NO_CELL && tmp->cell[c] == 0) {

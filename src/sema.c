@@ -99,19 +99,6 @@ int sema_cell(Sema *s, const Ast *n) {
 
 /* ---- orientation --------------------------------------------------------------------------- */
 
-void sema_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy) {
-    switch (o) {
-    case ORIENT_IDENTITY: *ox = dx; *oy = dy; break;
-    case ORIENT_FLIP: *ox = dx; *oy = -dy; break;
-    case ORIENT_MIRROR: *ox = -dx; *oy = dy; break;
-    case ORIENT_ROT90: *ox = -dy; *oy = dx; break;
-    case ORIENT_ROT180: *ox = -dx; *oy = -dy; break;
-    case ORIENT_ROT270: *ox = dy; *oy = -dx; break;
-    case ORIENT_TRANSPOSE: *ox = dy; *oy = dx; break;
-    case ORIENT_ANTITRANSPOSE: *ox = -dy; *oy = -dx; break;
-    default: *ox = dx; *oy = dy; break;
-    }
-}
 
 Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
     const CellInfo *ci = &v->cells[c];

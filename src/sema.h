@@ -37,8 +37,7 @@ void sema_free(Sema *s);
 bool sema_dirterm(Sema *s, const Ast *term, DirList *out);
 /* Index of a direction vector (dx,dy), adding it when new; -1 (with an error) when full. */
 int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc);
-/* Turns a vector / a cell from player 0's frame into owner's frame. */
-void sema_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy);
+/* Turns a cell from player 0's frame into owner's frame (vectors: variant_orient_vector). */
 Cell sema_orient_cell(const Variant *v, Orientation o, Cell c);
 /* The place of `word` within an item (the parser locates whole items): for messages about one
  * name or number in it. Falls back to the item's own location. */

@@ -153,6 +153,13 @@ static Variant *load(const Source *src, const OptionSetting *settings, int nsett
     if (ok) {
         v->cell_words = (v->ncells + 63) / 64;
         build_neighbours(v);
+        for (int o = 0; o < MAX_OWNERS; o++) {
+            int fx, fy;
+            variant_orient_vector(v->orient[o], 0, 1, &fx, &fy);
+            v->forward_dir[o] = -1;
+            for (int d = 0; d < v->ndirs && v->forward_dir[o] < 0; d++)
+                if (v->dirs[d].link_board < 0 && v->dirs[d].dx == fx && v->dirs[d].dy == fy) v->forward_dir[o] = (int8_t)d;
+        }
         build_zobrist(v);
         build_attack_lines(v);
         for (int t = 0; t < v->ntypes; t++)
@@ -255,4 +262,18 @@ int variant_cell_by_name(const Variant *v, const char *name) {
     for (int c = 0; c < v->ncells; c++)
         if (!strcmp(v->cells[c].name, name)) return c;
     return -1;
+}
+
+void variant_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy) {
+    switch (o) {
+    case ORIENT_IDENTITY: *ox = dx; *oy = dy; break;
+    case ORIENT_FLIP: *ox = dx; *oy = -dy; break;
+    case ORIENT_MIRROR: *ox = -dx; *oy = dy; break;
+    case ORIENT_ROT90: *ox = -dy; *oy = dx; break;
+    case ORIENT_ROT180: *ox = -dx; *oy = -dy; break;
+    case ORIENT_ROT270: *ox = dy; *oy = -dx; break;
+    case ORIENT_TRANSPOSE: *ox = dy; *oy = dx; break;
+    case ORIENT_ANTITRANSPOSE: *ox = -dy; *oy = -dx; break;
+    default: *ox = dx; *oy = dy; break;
+    }
 }

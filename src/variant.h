@@ -212,6 +212,7 @@ typedef struct Variant {
     char player_names[MAX_OWNERS][16];
     char player_token[MAX_OWNERS][8];  /* side-to-move token in position text */
     Orientation orient[MAX_OWNERS];
+    int8_t forward_dir[MAX_OWNERS];   /* each owner's "forward" (0,1) as a direction, -1 if none */
     int nturns;
     uint8_t turn_order[MAX_HISTORY > 64 ? 64 : MAX_HISTORY]; /* players by turn slot */
     /* pieces */
@@ -333,6 +334,9 @@ Variant *variant_load(const char *path, const OptionSetting *settings, int nsett
 Variant *variant_load_string(const char *name, const char *text, const OptionSetting *settings,
                              int nsettings, DiagSink *sink);
 void variant_free(Variant *v);
+
+/* Turns a vector from player 0's frame into the frame of orientation o. */
+void variant_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy);
 
 static inline Cell variant_step(const Variant *v, Cell c, int dir) {
     return v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)dir];

@@ -217,7 +217,9 @@ static void test_vm_capture_change_and_ep_effects(void **state) {
     fen_write(&pos, before, sizeof before);
     board_make(&pos, m);
     fen_write(&pos, after, sizeof after);
-    assert_string_equal(after, "2Q1k/5/5/5/K4 b - c4 0 1");
+    /* (the en-passant cell c4 is not kept: the piece past it is now a Queen, which makes none,
+     * so position text could not name it) */
+    assert_string_equal(after, "2Q1k/5/5/5/K4 b - - 0 1");
     assert_true(board_is_ok(&pos));
     board_unmake(&pos);
     fen_write(&pos, after, sizeof after);
