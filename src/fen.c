@@ -185,16 +185,21 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
     if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
+    /* Only a cell the writer would name again is kept (an empty cell behind a piece that can
+     * be taken there); any other is dropped whole, the turn-of-phases flag with it, so the
+     * text reads back as the same position. */
+    if (tmp->cell[c]) return true;
+    bool fresh = false;
     Cell victim = board_ep_victim(tmp, (Cell)c, v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns]);
     if (victim == NO_CELL && v->nphases) {
         /* in a turn of phases the player to move may have made it earlier this turn */
         victim = board_ep_victim(tmp, (Cell)c, board_mover(tmp));
-        tmp->ep_fresh = victim != NO_CELL;
+        fresh = victim != NO_CELL;
     }
-    if (victim != NO_CELL && tmp->cell[c] == 0) {
-        tmp->ep[0] = (Cell)c;
-        tmp->ep_victim = victim;
-    }
+    if (victim == NO_CELL) return true;
+    tmp->ep[0] = (Cell)c;
+    tmp->ep_victim = victim;
+    tmp->ep_fresh = fresh;
     return true;
 }
 
