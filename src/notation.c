@@ -316,6 +316,36 @@ static int match_coordinates(const Variant *v, const MoveList *list, const char 
     return count;
 }
 
+/* Long algebraic notation, the last reading tried on one board: an optional piece letter, the
+ * origin, '-', 'x' or ':' and the destination, in any case ("e2-e4", "Ng1-f3", "e2xe4", "E2E4",
+ * "e7-e8=Q"). Reduced to the loosened coordinate text; with a piece letter, that letter must be
+ * the moving piece's. */
+static int match_long_algebraic(const Position *pos, const MoveList *list, const char *t, int *found, int max) {
+    char want[96], buf[64], mine[64];
+    size_t n = 0;
+    for (const char *p = t; *p && n + 1 < sizeof want; p++) {
+        bool takes = (*p == 'x' || *p == 'X' || *p == ':') && p > t && isdigit((unsigned char)p[-1]) &&
+                     isalpha((unsigned char)p[1]);
+        if (!takes) want[n++] = *p;
+    }
+    want[n] = 0;
+    loosen(want);
+    int count = 0;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        notation_move(pos->v, m, buf, sizeof buf);
+        squeeze(buf, mine, sizeof mine);
+        loosen(mine);
+        int type = moving_type(pos, m);
+        bool lettered = type >= 0 && tolower((unsigned char)pos->v->types[type].letter) == want[0] &&
+                        !strcmp(want + 1, mine);
+        if (strcmp(want, mine) != 0 && !lettered) continue;
+        if (count < max) found[count] = i;
+        count++;
+    }
+    return count;
+}
+
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
     char t[96];
@@ -347,5 +377,6 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
         t[0] = (char)toupper((unsigned char)t[0]);
         count = match_all(pos, list, t, found, max);
     }
+    if (count == 0 && !loose) count = match_long_algebraic(pos, list, t, found, max);
     return count;
 }

@@ -55,6 +55,11 @@ reject concede "game over"
 play fools 'f2f3\ne5\ng4\nQh4#\n' "$root/rules/chess.rules" --white human --black human
 expect fools "game over: Black wins by checkmate. 0-1"
 
+# 2b. Long algebraic notation: origin and destination, '-' or 'x', piece letter, any case.
+play long-algebraic 'e2-e4\nE7E5\nNg1-f3\nb8-c6\nf1xc4\na7-a4\nfen\n' "$root/rules/chess.rules" --white human --black human
+expect long-algebraic "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+expect long-algebraic "illegal move 'a7-a4'"
+
 # 3. Bad input leaves the game as it was.
 play bad 'fen\ne2e5\nxyzzy\nNc3d\ne1g1\nNd2\nfoo bar\nmoves e9\n\n   \nfen\n' "$root/rules/chess.rules" --white human --black human
 expect bad "illegal move 'e2e5': the Pawn on e2 can play only e3, e4"

@@ -113,6 +113,31 @@ static void test_notation_parse_ambiguous_and_bad(void **state) {
     assert_string_equal(c, "e4d5");
 }
 
+/* Long algebraic notation: origin and destination with '-' or 'x', a piece letter, any case. */
+static void test_notation_parse_long_algebraic(void **state) {
+    (void)state;
+    char c[16];
+    const char *const forms[][2] = {
+        {"e2-e4", "e2e4"}, {"E2E4", "e2e4"}, {"E2-E4", "e2e4"}, {"g1-f3", "g1f3"},
+        {"Ng1-f3", "g1f3"}, {"ng1f3", "g1f3"}, {"Pe2-e4", "e2e4"}, {"e2xe4", "e2e4"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        if (parse(START, forms[i][0], c) != 1) print_error("'%s' is not read\n", forms[i][0]);
+        assert_int_equal(parse(START, forms[i][0], c), 1);
+        assert_string_equal(c, forms[i][1]);
+    }
+    assert_int_equal(parse(KIWI, "e5xf7", c), 1);
+    assert_string_equal(c, "e5f7");
+    assert_int_equal(parse(KIWI, "Ne5xf7", c), 1);
+    assert_int_equal(parse(KIWI, "E1-G1", c), 1);
+    assert_string_equal(c, "e1g1");
+    assert_int_equal(parse("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7-b8=Q", c), 1);
+    assert_string_equal(c, "b7b8q");
+    /* the letter must be the moving piece's; a cell that cannot be reached names nothing */
+    assert_int_equal(parse(START, "Bg1-f3", NULL), 0);
+    assert_int_equal(parse(START, "e2-e5", NULL), 0);
+}
+
 /* Everything `varia moves` prints is accepted as typed. */
 static void test_notation_coordinates_round_trip(void **state) {
     (void)state;
@@ -167,6 +192,7 @@ int main(void) {
         cmocka_unit_test(test_notation_san_out),
         cmocka_unit_test(test_notation_parse_forms),
         cmocka_unit_test(test_notation_parse_ambiguous_and_bad),
+        cmocka_unit_test(test_notation_parse_long_algebraic),
         cmocka_unit_test(test_notation_coordinates_round_trip),
         cmocka_unit_test(test_notation_moves_between_boards),
     };
