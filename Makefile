@@ -5,7 +5,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wwrite-strings -Wundef -Werror
 OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
-LDLIBS  +=
+LDLIBS  += -pthread
 
 # GNU readline for line editing and history in the console, when its header is installed
 # (Debian libreadline-dev); without it the console reads plain stdin.
@@ -23,7 +23,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests asan asan-inner \
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests asan asan-inner \
         clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -83,7 +83,7 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz-obj/fuzz_%.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------------------
-test: varia unit golden perft crosscheck bench-signature play-tests fuzz-replay memcheck asan
+test: varia unit golden perft crosscheck bench-signature play-tests protocol-tests fuzz-replay memcheck asan
 	@echo "all tests passed"
 
 unit: $(UNIT_BIN)
@@ -128,6 +128,9 @@ bench-signature: varia
 play-tests: varia
 	@sh tests/play/run.sh ./varia
 
+protocol-tests: varia
+	@sh tests/protocol/uci.sh ./varia
+
 play: varia
 	./varia play
 
@@ -141,6 +144,7 @@ asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN)
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
+	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/tests/replay_$$t fuzz/corpus/$$t $$(ls -d tests/fuzz/$$t 2>/dev/null) || exit 1; done
 
 # Each fuzz target for FUZZ_SECONDS under AddressSanitizer and UndefinedBehaviorSanitizer (the

@@ -18,6 +18,7 @@
 #include "parse.h"
 #include "perft.h"
 #include "source.h"
+#include "uci.h"
 #include "ui_console.h"
 
 typedef struct Args {
@@ -418,6 +419,12 @@ static int cmd_play(const Args *a) {
     return ui_play(&cfg);
 }
 
+static int cmd_uci(const Args *a) {
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    return uci_run(dir, a->file, stdin, stdout);
+}
+
 static int cmd_bench(const Args *a) {
     char dir[1024];
     if (a->file) snprintf(dir, sizeof dir, "%s", a->file);
@@ -477,6 +484,11 @@ static const Command commands[] = {
     {"trace", "trace FILE CELL [--fen POS]",
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
      "emits.", cmd_trace, false},
+    {"uci", "uci [FILE]",
+     "Speaks the UCI engine protocol on standard input and output, for GUIs and match tools.\n"
+     "Every shipped game of two players on one board without hidden information is offered as\n"
+     "UCI_Variant (FILE, or chess, at start); the option RulesFile loads any rule file. See\n"
+     "docs/engines.md.", cmd_uci, true},
     {"bench", "bench [RULES-DIR] [--depth D]",
      "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
      "'Nodes searched: N', the search's signature (tests/bench_signature).", cmd_bench, true},

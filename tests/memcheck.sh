@@ -1,6 +1,6 @@
 #!/bin/sh
 # memcheck.sh VARIA TESTBIN - the unit tests, the golden tests, the fuzz corpus replays and the
-# console sessions once more under valgrind's memcheck: any invalid access, use of an
+# console and protocol sessions once more under valgrind's memcheck: any invalid access, use of an
 # uninitialised value or leak (definite, indirect or possible) fails. Perft is left to
 # `make asan` (valgrind is too slow for it). TESTBIN is the directory of the test binaries.
 varia=${1:?usage: memcheck.sh VARIA TESTBIN}
@@ -34,6 +34,7 @@ for t in "$bin"/replay_*; do
 done
 sh tests/run_golden.sh "$tmp/varia" >"$tmp/golden.out" 2>&1 || { cat "$tmp/golden.out" >&2; fail=1; }
 VARIA_NO_TMUX=1 sh tests/play/run.sh "$tmp/varia" >"$tmp/play.out" 2>&1 || { cat "$tmp/play.out" >&2; fail=1; }
+sh tests/protocol/uci.sh "$tmp/varia" >"$tmp/uci.out" 2>&1 || { cat "$tmp/uci.out" >&2; fail=1; }
 runs=$(ls "$tmp/logs" | wc -l)
 for log in "$tmp"/logs/*.log; do
     [ -s "$log" ] || continue

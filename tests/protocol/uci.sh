@@ -1,0 +1,99 @@
+#!/bin/sh
+# uci.sh VARIA - scripted UCI sessions (standard input a pipe, as a GUI's): the handshake,
+# choosing a game, positions with moves, searches that return a legal move, `go perft` as
+# Fairy-Stockfish prints it, and bad input answered with errors that leave the position as it
+# was.
+varia=${1:?usage: uci.sh VARIA}
+dir=$(dirname "$0")
+root=$dir/../..
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+# session NAME INPUT: runs `varia uci` on INPUT (printf escapes), output in $tmp/NAME.out
+session() {
+    printf '%b' "$2" | "$varia" uci >"$tmp/$1.out" 2>&1
+    echo $? >"$tmp/$1.rc"
+}
+check() { # NAME DESCRIPTION COMMAND...: counts a check, prints the output when COMMAND fails
+    name=$1 what=$2
+    shift 2
+    n=$((n + 1))
+    if ! "$@"; then
+        echo "uci test '$name': $what; output:" >&2
+        tail -n 20 "$tmp/$name.out" >&2
+        fail=1
+    fi
+}
+has() { grep -qF -- "$2" "$tmp/$1.out"; }
+lacks() { ! grep -qF -- "$2" "$tmp/$1.out"; }
+count() { grep -c -- "$2" "$tmp/$1.out"; }
+# legal NAME RULES FEN: the session's last bestmove is one of FEN's legal moves
+legal() {
+    best=$(sed -n 's/^bestmove \([^ ]*\).*/\1/p' "$tmp/$1.out" | tail -n 1)
+    [ -n "$best" ] && "$varia" moves "$2" --fen "$3" 2>/dev/null | grep -qx -- "$best"
+}
+
+# 1. The handshake and the games offered.
+session hello 'uci\nisready\nquit\n'
+check hello "uciok" has hello "uciok"
+check hello "readyok" has hello "readyok"
+check hello "id name" has hello "id name Varia"
+check hello "variants offered" has hello "option name UCI_Variant type combo default chess var chess var ultima var ultimate-battle"
+check hello "no game that does not fit" lacks hello "ultimate-chess-4p"
+check hello "rule file option" has hello "option name RulesFile type string"
+check hello "exit status" [ "$(cat "$tmp/hello.rc")" = 0 ]
+
+# 2. A position with moves, a search to a depth: a legal move.
+after='rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2'
+session chess 'uci\nposition startpos moves e2e4 e7e5 g1f3\nd\ngo depth 3\n'
+check chess "the position after the moves" has chess "Fen: $after"
+check chess "info lines" has chess "info depth 3 score cp"
+check chess "one bestmove" [ "$(count chess '^bestmove')" = 1 ]
+check chess "a legal bestmove" legal chess "$root/rules/chess.rules" "$after"
+
+# 3. Another game by UCI_Variant; a clock that leaves little time; the end of input waits for
+#    the search to answer.
+ultima='rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w 0'
+session ultima 'uci\nsetoption name UCI_Variant value ultima\nposition startpos\ngo wtime 300 btime 300\n'
+check ultima "the variant line" has ultima "info string variant ultima files 8 ranks 8 startpos $ultima"
+check ultima "a legal bestmove" legal ultima "$root/rules/ultima.rules" "$ultima"
+
+# 4. go infinite answers only after stop, once.
+session infinite 'uci\nposition startpos\ngo infinite\nisready\nstop\nquit\n'
+check infinite "readyok while thinking" has infinite "readyok"
+check infinite "one bestmove" [ "$(count infinite '^bestmove')" = 1 ]
+check infinite "a legal bestmove" legal infinite "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# 5. go perft prints what Fairy-Stockfish prints (move counts, then Nodes searched).
+kiwi='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
+session perft "uci\nposition fen $kiwi\ngo perft 3\nquit\n"
+check perft "nodes" has perft "Nodes searched: 97862"
+check perft "per move" has perft "e1g1: 2059"
+fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+if [ -x "$fsf" ]; then
+    printf 'uci\nposition fen %s moves e1g1 b4c3\ngo perft 3\nquit\n' "$kiwi" | "$fsf" 2>/dev/null |
+        grep -E '^[a-h][1-8][a-h][1-8][a-z]?: |^Nodes' | sort >"$tmp/fsf.txt"
+    session perft2 "uci\nposition fen $kiwi moves e1g1 b4c3\ngo perft 3\nquit\n"
+    grep -E '^[a-h][1-8][a-h][1-8][a-z]?: |^Nodes' "$tmp/perft2.out" | sort >"$tmp/ours.txt"
+    check perft2 "the same lines as Fairy-Stockfish" cmp -s "$tmp/fsf.txt" "$tmp/ours.txt"
+fi
+
+# 6. Bad input: errors, and the position stays as it was.
+session bad "uci\nposition startpos moves e2e4\nposition startpos moves e2e4 e2e4\nposition fen garbage\nposition fen\nposition\ngo depth x\ngo depth\ngo sideways\nsetoption name UCI_Variant value nope\nsetoption name RulesFile value $root/rules/ultimate-chess-4p.rules\nsetoption name RulesFile value /nonexistent.rules\nfoo bar\n\001\002\377\nd\nquit\n"
+check bad "illegal move named" has bad "info string error: illegal move 'e2e4' (move 2 of the list)"
+check bad "bad position named" has bad "info string error: bad position 'garbage'"
+check bad "bad number named" has bad "info string error: bad number 'x' after 'depth'"
+check bad "missing number" has bad "info string error: 'depth' needs a number"
+check bad "unknown go parameter" has bad "info string error: unknown go parameter 'sideways'"
+check bad "unknown variant" has bad "info string error: unknown variant 'nope'"
+check bad "a game that does not fit" has bad "cannot be played here: UCI plays games of two players"
+check bad "a missing file" has bad "cannot read rule file"
+check bad "unknown command" has bad "info string error: unknown command 'foo'"
+check bad "control characters not echoed" has bad "info string error: unknown command '??"
+check bad "the position kept" has bad "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+check bad "no search started" lacks bad "bestmove"
+
+if [ $fail = 0 ]; then echo "uci tests passed ($n checks)"; else echo "uci tests FAILED"; fi
+exit $fail
