@@ -1,9 +1,7 @@
 /* compile.c - code generation: each piece type's items (atoms, castling, move blocks) become
  * one program per owner, a chain of alternatives joined by FORK. Plain leaps and slides are
  * also recorded as rays for the fast generator and the fast attack test. */
-#include "sema.h"
-
-#include "fen.h"
+#include "compile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1017,6 +1015,41 @@ static int declare_promotion(CG *cg, const Ast *items) {
     return found;
 }
 
+/* Groups every fast-attack type's rays by direction (see AttackLine). */
+static void build_attack_lines(Variant *v) {
+    v->attack_lines_ok = true;
+    for (int o = 0; o < v->nowners; o++) {
+        v->attack_lines[o] = xcalloc((size_t)(v->ndirs ? v->ndirs : 1), sizeof(AttackLine));
+        for (int t = 0; t < v->ntypes; t++) {
+            const PieceType *pt = &v->types[t];
+            if (!pt->fast_attack) continue;
+            if (pt->per_owner[o].npatterns) v->pattern_types |= 1u << t;
+            for (int i = 0; i < pt->per_owner[o].npatterns; i++)
+                for (int victim = 0; victim < v->ntypes; victim++) {
+                    if (!((pt->per_owner[o].patterns[i].victims >> victim) & 1)) continue;
+                    uint8_t *n = &v->npattern_refs[o][victim];
+                    if (*n >= MAX_PATTERN_REFS) { v->attack_lines_ok = false; continue; }
+                    v->pattern_refs[o][victim][*n].type = (uint8_t)t;
+                    v->pattern_refs[o][victim][*n].pattern = (uint8_t)i;
+                    (*n)++;
+                }
+            for (int i = 0; i < pt->per_owner[o].natk; i++) {
+                const Ray *r = &pt->per_owner[o].atk[i];
+                if (r->slide && r->range) v->attack_lines_ok = false;
+                AttackLine *line = NULL;
+                for (int k = 0; k < v->nattack_lines[o] && !line; k++)
+                    if (v->attack_lines[o][k].dir == r->dir) line = &v->attack_lines[o][k];
+                if (!line) {
+                    line = &v->attack_lines[o][v->nattack_lines[o]++];
+                    line->dir = r->dir;
+                }
+                for (int victim = 0; victim < v->ntypes; victim++)
+                    if ((r->victims >> victim) & 1) (r->slide ? line->sliders : line->leapers)[victim] |= 1u << t;
+            }
+        }
+    }
+}
+
 bool cg_compile(Sema *s) {
     Variant *v = s->v;
     bool ok = true;
@@ -1058,25 +1091,6 @@ bool cg_compile(Sema *s) {
         v->adjacent_dirs[i] = (uint8_t)d;
     }
     v->nadjacent = 8;
-    /* The start position is checked here, where its line is still known. */
-    const Ast *setup = NULL;
-    for (int i = 0; i < s->items->nkids; i++)
-        if (s->items->kids[i]->kind == AST_SETUP) setup = s->items->kids[i];
-    char err[200];
-    if (ok && setup && v->setup && !fen_check(v, v->setup, err, sizeof err)) {
-        diag_error(s->sink, setup->loc, "bad setup position: %s", err);
-        ok = false;
-    }
-    if (ok && setup && v->setup && v->nprelude) {
-        /* without its prelude field the start would skip the set-up steps: say which it is */
-        int field = 0;
-        while (field < v->nfen_fields && v->fen_fields[field] != FEN_PRELUDE) field++;
-        if (fen_count_fields(v->setup) <= field) {
-            diag_error(s->sink, setup->loc,
-                       "the setup position leaves out its 'prelude' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
-                       field + 1);
-            ok = false;
-        }
-    }
+    if (ok) build_attack_lines(v);
     return ok;
 }

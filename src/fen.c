@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema.h"
-
 static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static bool fail(char *err, size_t cap, const char *fmt, ...) {
     va_list ap;
@@ -54,8 +52,8 @@ static bool parse_int(const char *s, long lo, long hi, long *out) {
     return true;
 }
 
-/* Puts a piece on the scratch position: cell and occupancy only. The key is computed at the
- * end, so a text can be checked before the variant has its hash tables (fen_check). */
+/* Puts a piece on the scratch position: cell and occupancy only (the key is computed once, at
+ * the end). */
 static void place(Position *pos, Cell c, Piece p) {
     pos->cell[c] = p;
     pos->occ[PIECE_OWNER(p)][c >> 6] |= 1ULL << (c & 63);
@@ -184,7 +182,6 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     if (!strcmp(field, "-")) return true;
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
-    if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
     /* Only a cell the writer would name again is kept (an empty cell behind a piece that can
      * be taken there); any other is dropped whole, the turn-of-phases flag with it, so the
      * text reads back as the same position. */
@@ -482,11 +479,6 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     board_copy(pos, &tmp);
     pos->ply = 0;
     return true;
-}
-
-bool fen_check(const Variant *v, const char *text, char *err, size_t cap) {
-    Position tmp;
-    return parse(&tmp, v, text, err, cap);
 }
 
 static void put(char *buf, size_t cap, size_t *at, const char *s) {

@@ -9,9 +9,6 @@
  * err, and leaves pos unchanged. Missing trailing fields take defaults (first player to move,
  * no castling, no en passant, 0, 1). */
 bool fen_read(Position *pos, const char *text, char *err, size_t errcap);
-/* Checks text as fen_read would, on a variant that may still lack its neighbour and hash
- * tables (the compiler checks the setup with it, to report at the setup line). */
-bool fen_check(const Variant *v, const char *text, char *err, size_t cap);
 /* The start position of a game as text: the rule file's setup, with the pieces of each
  * `shuffle` zone shuffled per player by `seed` (the same seed gives the same position).
  * Cannot fail for a loaded variant (its setup was checked at load). */

@@ -1262,7 +1262,11 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
-        case AST_SETUP: free(v->setup); v->setup = xstrdup(it->text); break;
+        case AST_SETUP:
+            free(v->setup);
+            v->setup = xstrdup(it->text);
+            s->setup_loc = it->loc;
+            break;
         case AST_POSITION_FIELDS: declare_position_fields(s, it); break;
         case AST_SHUFFLE: {
             int z = sema_zone(s, it->text, it->loc);
@@ -1310,6 +1314,41 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
     if (!v->setup) diag_error(s->sink, root->loc, "missing 'setup' (the start position)");
     if (!v->has_royal) diag_warn(s->sink, root->loc, "no piece is royal: checkmate never happens");
     return s->sink->errors == errors_before;
+}
+
+/* ---- reverse directions ------------------------------------------------------------------- */
+
+bool sema_close_directions(Sema *s) {
+    Variant *v = s->v;
+    int n = v->ndirs;
+    for (int i = 0; i < n; i++) {
+        Direction *d = &v->dirs[i];
+        if (d->link_board >= 0) continue;
+        bool known = false;
+        for (int k = 0; k < v->ndirs && !known; k++)
+            known = v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy;
+        if (!known && v->ndirs >= MAX_DIRECTIONS) {
+            diag_error(s->sink, s->dir_loc[i], "too many directions: (%d,%d) needs its reverse (%d,%d) for attack tests (limit is %d)",
+                       d->dx, d->dy, -d->dx, -d->dy, MAX_DIRECTIONS);
+            return false;
+        }
+        int r = sema_vector_dir(s, -d->dx, -d->dy, s->dir_loc[i]);
+        if (r < 0) return false;
+        v->dirs[i].reverse = (int8_t)r;
+    }
+    for (int i = n; i < v->ndirs; i++) {
+        Direction *d = &v->dirs[i];
+        for (int k = 0; k < v->ndirs; k++)
+            if (v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy) d->reverse = (int8_t)k;
+    }
+    /* links: the reverse is a link that goes back from the target board to the source board */
+    for (int i = 0; i < v->ndirs; i++) {
+        Direction *d = &v->dirs[i];
+        if (d->link_board < 0) continue;
+        for (int k = 0; k < v->ndirs; k++)
+            if (v->dirs[k].link_board == d->dx && v->dirs[k].dx == d->link_board) d->reverse = (int8_t)k;
+    }
+    return true;
 }
 
 void sema_free(Sema *s) {
