@@ -681,59 +681,67 @@ static void declare_castle(CG *cg, const Ast *n) {
 
 static void emit_cond(CG *cg, Program *p, const Ast *c);
 
-static void emit_cond(CG *cg, Program *p, const Ast *c) {
-    switch (c->kind) {
-    case AST_COND: {
-        static const struct { const char *name; Opcode op; } simple[] = {
-            {"empty", OP_EMPTY}, {"enemy", OP_ENEMY}, {"friend", OP_FRIEND}, {"ep", OP_ISEP},
-            {"attacked", OP_ATTACKED}, {"unmoved", OP_UNMOVED}, {"last-to", OP_LASTTO},
-            {"last-from", OP_LASTFROM},
-        };
-        for (size_t i = 0; i < ARRAY_LEN(simple); i++)
-            if (!strcmp(c->text, simple[i].name)) {
-                bc_emit(p, simple[i].op, 0, L(c));
-                return;
-            }
-        if (!strcmp(c->text, "piece")) {
-            int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
-            if (t < 0) cg->ok = false;
-            bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
-            return;
-        }
-        if (!strcmp(c->text, "counter-at-least") || !strcmp(c->text, "counter-at-most")) {
-            bool most = !strcmp(c->text, "counter-at-most");
-            int k = sema_counter(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
-            long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
-            if (bound < -128 || bound > 127) {
-                diag_error(cg->s->sink, c->loc, "counter bound %ld is out of range (-127..127)", c->num[0]);
-                cg->ok = false;
-            }
-            if (k < 0) cg->ok = false;
-            bc_emit(p, OP_COUNTERGE, (k < 0 ? 0 : k) | (((int)bound & 0xFF) << 8), L(c));
-            if (most) bc_emit(p, OP_NOT, 0, L(c));
-            return;
-        }
-        if (!strcmp(c->text, "attackers-at-least")) {
-            if (c->num[0] < 1 || c->num[0] > 64) {
-                diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
-                cg->ok = false;
-            }
-            bc_emit(p, OP_ATTACKERS, c->num[0] < 1 || c->num[0] > 64 ? 1 : (int)c->num[0], L(c));
-            return;
-        }
-        if (!strcmp(c->text, "in")) {
-            bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
-            return;
-        }
-        if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
-            diag_error(cg->s->sink, c->loc, "'influence' and 'rival' are conditions of a steer rule, not of a move");
+static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
+    bool most = c->word == KEYWORD_COUNTER_AT_MOST;
+    int k = sema_counter(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+    long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+    if (bound < -128 || bound > 127) {
+        diag_error(cg->s->sink, c->loc, "counter bound %ld is out of range (-127..127)", c->num[0]);
+        cg->ok = false;
+    }
+    if (k < 0) cg->ok = false;
+    bc_emit(p, OP_COUNTERGE, (k < 0 ? 0 : k) | (((int)bound & 0xFF) << 8), L(c));
+    if (most) bc_emit(p, OP_NOT, 0, L(c));
+}
+
+/* One condition keyword (a COND node) as the instructions that set the flag. */
+static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
+    switch (c->word) {
+    case KEYWORD_EMPTY: bc_emit(p, OP_EMPTY, 0, L(c)); return;
+    case KEYWORD_ENEMY: bc_emit(p, OP_ENEMY, 0, L(c)); return;
+    case KEYWORD_FRIEND: bc_emit(p, OP_FRIEND, 0, L(c)); return;
+    case KEYWORD_EP: bc_emit(p, OP_ISEP, 0, L(c)); return;
+    case KEYWORD_ATTACKED: bc_emit(p, OP_ATTACKED, 0, L(c)); return;
+    case KEYWORD_UNMOVED: bc_emit(p, OP_UNMOVED, 0, L(c)); return;
+    case KEYWORD_LAST_TO: bc_emit(p, OP_LASTTO, 0, L(c)); return;
+    case KEYWORD_LAST_FROM: bc_emit(p, OP_LASTFROM, 0, L(c)); return;
+    case KEYWORD_PIECE: {
+        int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+        if (t < 0) cg->ok = false;
+        bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
+        return;
+    }
+    case KEYWORD_COUNTER_AT_LEAST:
+    case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
+    case KEYWORD_ATTACKERS_AT_LEAST:
+        if (c->num[0] < 1 || c->num[0] > 64) {
+            diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
             cg->ok = false;
-            return;
         }
-        diag_error(cg->s->sink, c->loc, "unknown condition '%s'", c->text);
+        bc_emit(p, OP_ATTACKERS, c->num[0] < 1 || c->num[0] > 64 ? 1 : (int)c->num[0], L(c));
+        return;
+    case KEYWORD_IN: bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c)); return;
+    case KEYWORD_INFLUENCE_AT_LEAST:
+    case KEYWORD_INFLUENCE_AT_MOST:
+    case KEYWORD_INFLUENCE_AT_LEAST_RIVAL:
+    case KEYWORD_INFLUENCE_AT_MOST_RIVAL:
+    case KEYWORD_RIVAL_AT_LEAST:
+    case KEYWORD_RIVAL_AT_MOST:
+        diag_error(cg->s->sink, c->loc, "'influence' and 'rival' are conditions of a steer rule, not of a move");
+        cg->ok = false;
+        return;
+    default:
+        diag_error(cg->s->sink, c->loc, "unknown condition '%s'", ast_keyword_name(c->word));
         cg->ok = false;
         return;
     }
+}
+
+static void emit_cond(CG *cg, Program *p, const Ast *c) {
+    switch (c->kind) {
+    case AST_COND:
+        emit_keyword_cond(cg, p, c);
+        return;
     case AST_ONBOARD: {
         int d = single_dir(cg, c->kids[0]);
         bc_emit(p, OP_ONBOARD, d < 0 ? 0 : d, L(c));

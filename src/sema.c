@@ -43,12 +43,18 @@ static SrcLoc num_loc(const Sema *s, SrcLoc item, long num) {
 
 static const Ast *kid(const Ast *n, int i) { return (n && i < n->nkids) ? n->kids[i] : NULL; }
 
-static ResultKind result_of(const char *text) {
-    if (!text) return RESULT_DRAW;
-    if (!strcmp(text, "win")) return RESULT_WIN;
-    if (!strcmp(text, "loss")) return RESULT_LOSS;
-    if (!strcmp(text, "pass")) return RESULT_PASS;
-    return RESULT_DRAW;
+static ResultKind result_of(Keyword word) {
+    switch (word) {
+    case KEYWORD_WIN: return RESULT_WIN;
+    case KEYWORD_LOSS: return RESULT_LOSS;
+    case KEYWORD_PASS: return RESULT_PASS;
+    default: return RESULT_DRAW;
+    }
+}
+
+/* The conditions a steer rule may hold: comparisons of influence and rival. */
+static bool is_steer_cond(Keyword word) {
+    return word >= KEYWORD_INFLUENCE_AT_LEAST && word <= KEYWORD_RIVAL_AT_MOST;
 }
 
 int sema_player(Sema *s, const char *name, SrcLoc loc) {
@@ -893,7 +899,7 @@ static void select_items(Sema *s, const Ast *n, Ast *out) {
 
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
-    ResultKind r = result_of(n->text);
+    ResultKind r = result_of(n->word);
     if (r == RESULT_PASS && n->sub != END_STALEMATE) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
@@ -1003,7 +1009,7 @@ static bool steer_cond_ok(Sema *s, const Ast *c) {
         return left && right;
     }
     case AST_COND:
-        if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
+        if (is_steer_cond(c->word)) {
             if (c->num[0] < 0 || c->num[0] > MAX_INFLUENCE) {
                 diag_error(s->sink, c->loc, "influence bound %ld is out of range (0..%d)", c->num[0], MAX_INFLUENCE);
                 return false;
@@ -1026,12 +1032,14 @@ static bool steer_cond(const Ast *c, int mine, int rival) {
     default: break;
     }
     long n = c->num[0];
-    if (!strcmp(c->text, "influence-at-least")) return mine >= n;
-    if (!strcmp(c->text, "influence-at-most")) return mine <= n;
-    if (!strcmp(c->text, "influence-at-least-rival")) return mine >= rival;
-    if (!strcmp(c->text, "influence-at-most-rival")) return mine <= rival;
-    if (!strcmp(c->text, "rival-at-least")) return rival >= n;
-    return rival <= n; /* rival-at-most */
+    switch (c->word) {
+    case KEYWORD_INFLUENCE_AT_LEAST: return mine >= n;
+    case KEYWORD_INFLUENCE_AT_MOST: return mine <= n;
+    case KEYWORD_INFLUENCE_AT_LEAST_RIVAL: return mine >= rival;
+    case KEYWORD_INFLUENCE_AT_MOST_RIVAL: return mine <= rival;
+    case KEYWORD_RIVAL_AT_LEAST: return rival >= n;
+    default: return rival <= n; /* rival-at-most */
+    }
 }
 
 static void declare_steer(Sema *s, const Ast *n) {
