@@ -25,8 +25,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
         while (field < v->nfen_fields && v->fen_fields[field] != FEN_PRELUDE) field++;
         if (fen_count_fields(v->setup) <= field) {
             diag_error(sink, setup_loc,
-                       "the setup position leaves out its 'prelude' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
-                       field + 1);
+                       "the setup position leaves out its '%s' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
+                       fen_field_name(FEN_PRELUDE), field + 1);
             ok = false;
         }
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fen.h"
 #include "source.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -597,10 +598,6 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {
-    "board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "allegiance",
-    "phase", "piles", "tiles", "prelude", "out"};
-
 int sema_kind(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->nkinds; i++)
         if (!strcmp(s->v->kind_names[i], name)) return i;
@@ -825,11 +822,11 @@ static void declare_position_fields(Sema *s, const Ast *n) {
     int count = 0;
     bool seen[FEN__COUNT] = {false};
     for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
-        int f = -1;
-        for (int i = 0; i < FEN__COUNT; i++)
-            if (!strcmp(tok, fen_field_names[i])) f = i;
+        int f = fen_field_by_name(tok);
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, allegiance, phase, piles, tiles, prelude or out)", tok);
+            char names[200];
+            fen_field_list(names, sizeof names);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected %s)", tok, names);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -838,8 +835,9 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         v->fen_fields[count++] = (uint8_t)f;
     }
     free(copy);
-    if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with 'board'");
-    if (seen[FEN_FULLMOVE] && seen[FEN_PLIES]) diag_error(s->sink, n->loc, "'fullmove' and 'plies' say the same thing: use one");
+    if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with '%s'", fen_field_name(FEN_BOARD));
+    if (seen[FEN_FULLMOVE] && seen[FEN_PLIES])
+        diag_error(s->sink, n->loc, "'%s' and '%s' say the same thing: use one", fen_field_name(FEN_FULLMOVE), fen_field_name(FEN_PLIES));
     v->nfen_fields = count;
 }
 
@@ -1316,9 +1314,9 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         if (items->kids[i]->kind == AST_POSITION_FIELDS) fields = items->kids[i];
     /* the allegiance is part of the position: the text must carry it, and only then */
     if (fields && allegiance_field && !v->has_allegiance)
-        diag_error(s->sink, fields->loc, "position field 'allegiance' needs a 'helps' declaration");
+        diag_error(s->sink, fields->loc, "position field '%s' needs a 'helps' declaration", fen_field_name(FEN_ALLEGIANCE));
     if (fields && !allegiance_field && v->has_allegiance)
-        diag_error(s->sink, fields->loc, "a game with 'helps' needs 'allegiance' among its position fields");
+        diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
     if (!v->setup) diag_error(s->sink, root->loc, "missing 'setup' (the start position)");
     if (!v->has_royal) diag_warn(s->sink, root->loc, "no piece is royal: checkmate never happens");
     return s->sink->errors == errors_before;

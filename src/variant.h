@@ -261,7 +261,7 @@ typedef struct Variant {
     bool has_allegiance, allegiance_random;
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
-    uint8_t fen_fields[16];                        /* position-text fields in order (FenField) */
+    uint8_t fen_fields[16];                        /* position-text fields in order (FenField, fen.h) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
@@ -312,10 +312,6 @@ typedef struct Variant {
     uint64_t zobrist_allegiance[MAX_PLAYERS][MAX_OWNERS]; /* player answers for army */
 } Variant;
 
-typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_ALLEGIANCE,
-    FEN_PHASE, FEN_PILES, FEN_TILES, FEN_PRELUDE, FEN_OUT, FEN__COUNT
-} FenField;
 
 
 /* One option setting given on the command line: name=value. */
