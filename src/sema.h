@@ -19,6 +19,8 @@ typedef struct Sema {
     Variant *v;
     DiagSink *sink;
     const Ast *root;
+    const OptionSetting *settings;     /* the options chosen by the caller */
+    int nsettings;
     Ast *items;                        /* top-level items after WHEN selection, owned */
     /* Items after option selection (WHEN) and macro expansion, in source order. */
     const Ast *pieces[MAX_PIECE_TYPES];
