@@ -767,6 +767,44 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
 
 static void emit_stmts(CG *cg, Program *p, const Ast *block);
 
+static void emit_if(CG *cg, Program *p, const Ast *st) {
+    emit_cond(cg, p, st->kids[0]);
+    int jf = bc_emit(p, OP_JF, 0, L(st));
+    emit_stmts(cg, p, st->kids[1]);
+    if (st->nkids > 2) {
+        int jend = bc_emit(p, OP_JUMP, 0, L(st));
+        bc_patch(p, jf, p->count);
+        emit_stmts(cg, p, st->kids[2]);
+        bc_patch(p, jend, p->count);
+    } else {
+        bc_patch(p, jf, p->count);
+    }
+}
+
+static void emit_while(CG *cg, Program *p, const Ast *st) {
+    int top = p->count;
+    emit_cond(cg, p, st->kids[0]);
+    int jf = bc_emit(p, OP_JF, 0, L(st));
+    emit_stmts(cg, p, st->kids[1]);
+    bc_emit(p, OP_JUMP, top, L(st));
+    bc_patch(p, jf, p->count);
+}
+
+/* Each alternative but the last forks, and jumps past the others when it is done. */
+static void emit_either(CG *cg, Program *p, const Ast *st) {
+    int ends[64], nends = 0;
+    for (int i = 0; i < st->nkids; i++) {
+        int fork = -1;
+        if (i + 1 < st->nkids) fork = bc_emit(p, OP_FORK, 0, L(st->kids[i]));
+        emit_stmts(cg, p, st->kids[i]);
+        if (i + 1 < st->nkids) {
+            if (nends < 64) ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
+            bc_patch(p, fork, p->count);
+        }
+    }
+    for (int i = 0; i < nends; i++) bc_patch(p, ends[i], p->count);
+}
+
 static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     switch (st->kind) {
     case AST_BLOCK: emit_stmts(cg, p, st); break;
@@ -779,43 +817,9 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         emit_cond(cg, p, st->kids[0]);
         bc_emit(p, OP_VERIFY, 0, L(st));
         break;
-    case AST_IF: {
-        emit_cond(cg, p, st->kids[0]);
-        int jf = bc_emit(p, OP_JF, 0, L(st));
-        emit_stmts(cg, p, st->kids[1]);
-        if (st->nkids > 2) {
-            int jend = bc_emit(p, OP_JUMP, 0, L(st));
-            bc_patch(p, jf, p->count);
-            emit_stmts(cg, p, st->kids[2]);
-            bc_patch(p, jend, p->count);
-        } else {
-            bc_patch(p, jf, p->count);
-        }
-        break;
-    }
-    case AST_WHILE: {
-        int top = p->count;
-        emit_cond(cg, p, st->kids[0]);
-        int jf = bc_emit(p, OP_JF, 0, L(st));
-        emit_stmts(cg, p, st->kids[1]);
-        bc_emit(p, OP_JUMP, top, L(st));
-        bc_patch(p, jf, p->count);
-        break;
-    }
-    case AST_EITHER: {
-        int ends[64], nends = 0;
-        for (int i = 0; i < st->nkids; i++) {
-            int fork = -1;
-            if (i + 1 < st->nkids) fork = bc_emit(p, OP_FORK, 0, L(st->kids[i]));
-            emit_stmts(cg, p, st->kids[i]);
-            if (i + 1 < st->nkids) {
-                if (nends < 64) ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
-                bc_patch(p, fork, p->count);
-            }
-        }
-        for (int i = 0; i < nends; i++) bc_patch(p, ends[i], p->count);
-        break;
-    }
+    case AST_IF: emit_if(cg, p, st); break;
+    case AST_WHILE: emit_while(cg, p, st); break;
+    case AST_EITHER: emit_either(cg, p, st); break;
     case AST_ADD: bc_emit(p, OP_ADD, cg->promo, L(st)); break;
     case AST_CAPTURE: bc_emit(p, OP_CAPTURE, 0, L(st)); break;
     case AST_MARK: bc_emit(p, OP_MARK, 0, L(st)); break;
@@ -896,6 +900,72 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     (*n)++;
 }
 
+/* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
+ * becomes rays for the fast generator and attack tests instead. */
+static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    const Ast *range = NULL;
+    if (has_mod(it, MOD_RANGE, &range) && range->num[0] < 1) {
+        diag_error(cg->s->sink, range->loc, "range %ld is out of range (at least 1)", range->num[0]);
+        cg->ok = false;
+    }
+    if (atom_captures_by_moving(it)) {
+        emit_capturing_atom(cg, &pp->prog, it);
+        emit_capturing_atom(cg, &pp->rest, it);
+        pp->may_capture = true;
+        describe_capturing_atom(cg, pp, it, fast_attack);
+        if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
+        return;
+    }
+    emit_atom(cg, &pp->prog, it);
+    bool capture = atom_may_capture(it);
+    if (capture) pp->may_capture = true;
+    if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+    if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
+    if (!atom_is_plain(it)) {
+        emit_atom(cg, &pp->rest, it);
+        if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
+        else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
+        return;
+    }
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
+    int r = it->sub == ATOM_SLIDE ? slide_range(it) : 1;
+    bool slide = it->sub == ATOM_SLIDE;
+    int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
+    for (int k = 0; k < nd; k++) {
+        if (v->dirs[dirs[k]].link_board >= 0 && capture) *fast_attack = false;
+        if (cg->promo) {
+            /* promotion needs the VM's ADD; the ray still serves attack tests */
+        } else {
+            add_ray(pp->gen, &pp->ngen, dirs[k], slide, r, mode);
+        }
+        if (capture) add_ray(pp->atk, &pp->natk, dirs[k], slide, r, RAY_CAPTURE);
+    }
+    if (cg->promo) emit_atom(cg, &pp->rest, it);
+}
+
+/* A move { } block: one more alternative in both programs. */
+static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
+    PieceType *pt = &cg->v->types[cg->type];
+    for (int k = 0; k < 2; k++) {
+        Program *p = k ? &pp->rest : &pp->prog;
+        int fork = alt_begin(p, it);
+        emit_stmts(cg, p, it);
+        alt_end(p, it, fork);
+    }
+    pp->may_duplicate = true;
+    /* a block that never leaves the origin nor captures (a change of type in place)
+     * takes nothing: attack tests can skip it */
+    bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
+    if (block_uses(it, AST_ADD) && !stays) {
+        pp->may_capture = true;
+        *fast_attack = false;
+    }
+    if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
+}
+
 static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     Variant *v = cg->v;
     PieceType *pt = &v->types[cg->type];
@@ -907,48 +977,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
-        case AST_ATOM: {
-            const Ast *range = NULL;
-            if (has_mod(it, MOD_RANGE, &range) && range->num[0] < 1) {
-                diag_error(cg->s->sink, range->loc, "range %ld is out of range (at least 1)", range->num[0]);
-                cg->ok = false;
-            }
-            if (atom_captures_by_moving(it)) {
-                emit_capturing_atom(cg, &pp->prog, it);
-                emit_capturing_atom(cg, &pp->rest, it);
-                pp->may_capture = true;
-                describe_capturing_atom(cg, pp, it, fast_attack);
-                if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
-                break;
-            }
-            emit_atom(cg, &pp->prog, it);
-            bool capture = atom_may_capture(it);
-            if (capture) pp->may_capture = true;
-            if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
-            if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
-            if (!atom_is_plain(it)) {
-                emit_atom(cg, &pp->rest, it);
-                if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
-                else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
-                break;
-            }
-            int dirs[MAX_DIRECTIONS];
-            int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
-            int r = it->sub == ATOM_SLIDE ? slide_range(it) : 1;
-            bool slide = it->sub == ATOM_SLIDE;
-            int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
-            for (int k = 0; k < nd; k++) {
-                if (v->dirs[dirs[k]].link_board >= 0 && capture) *fast_attack = false;
-                if (cg->promo) {
-                    /* promotion needs the VM's ADD; the ray still serves attack tests */
-                } else {
-                    add_ray(pp->gen, &pp->ngen, dirs[k], slide, r, mode);
-                }
-                if (capture) add_ray(pp->atk, &pp->natk, dirs[k], slide, r, RAY_CAPTURE);
-            }
-            if (cg->promo) emit_atom(cg, &pp->rest, it);
-            break;
-        }
+        case AST_ATOM: compile_atom(cg, pp, it, fast_attack); break;
         case AST_CASTLE: {
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
@@ -958,24 +987,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             }
             break;
         }
-        case AST_MOVEBLOCK: {
-            for (int k = 0; k < 2; k++) {
-                Program *p = k ? &pp->rest : &pp->prog;
-                int fork = alt_begin(p, it);
-                emit_stmts(cg, p, it);
-                alt_end(p, it, fork);
-            }
-            pp->may_duplicate = true;
-            /* a block that never leaves the origin nor captures (a change of type in place)
-             * takes nothing: attack tests can skip it */
-            bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
-            if (block_uses(it, AST_ADD) && !stays) {
-                pp->may_capture = true;
-                *fast_attack = false;
-            }
-            if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
-            break;
-        }
+        case AST_MOVEBLOCK: compile_moveblock(cg, pp, it, fast_attack); break;
         default: break;
         }
     }
