@@ -12,6 +12,7 @@
 
 #include "board.h"
 #include "fen.h"
+#include "load.h"
 #include "gameend.h"
 #include "movegen.h"
 #include "notation.h"
@@ -79,7 +80,7 @@ static inline void fuzz_load_shipped(void) {
         diag_init(&sink);
         const char *path = fuzz_shipped_paths[fuzz_shipped_options[i].file];
         const OptionSetting *opt = &fuzz_shipped_options[i].option;
-        fuzz_shipped[i] = variant_load(path, opt->name ? opt : NULL, opt->name ? 1 : 0, &sink);
+        fuzz_shipped[i] = load_file(path, opt->name ? opt : NULL, opt->name ? 1 : 0, &sink);
         diag_free(&sink);
         if (!fuzz_shipped[i]) {
             fprintf(stderr, "fuzz: cannot load %s %s (run from the repository root)\n", path, opt->name ? opt->name : "");

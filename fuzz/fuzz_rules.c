@@ -45,7 +45,7 @@ static void exercise(const Variant *v, const uint8_t *data, size_t size) {
 static Variant *load(const Source *src, const OptionSetting *settings, int n) {
     DiagSink sink;
     diag_init(&sink);
-    Variant *v = variant_load_source(src, settings, n, &sink);
+    Variant *v = load_source(src, settings, n, &sink);
     char *text = diag_to_string(&sink);
     FUZZ_CHECK(v || sink.errors > 0, "a rule file that does not load has an error");
     FUZZ_CHECK(!v || sink.errors == 0, "a rule file with errors does not load");

@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int i = 0; i < g.noptions; i++) opts[i] = (OptionSetting){g.option_name[i], g.option_value[i]};
         DiagSink sink;
         diag_init(&sink);
-        own = variant_load(fuzz_shipped_paths[which], opts, g.noptions, &sink);
+        own = load_file(fuzz_shipped_paths[which], opts, g.noptions, &sink);
         diag_free(&sink);
         v = own;
     }

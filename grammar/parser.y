@@ -41,14 +41,14 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, ParseCtx *ctx, const char *m
 static Ast *mk(AstKind kind, SrcLoc loc);
 static Ast *mk_num(AstKind kind, SrcLoc loc, long a, long b);
 static Ast *mk_sub(AstKind kind, SrcLoc loc, int sub);
-static Ast *mk_cond(SrcLoc loc, const char *what, char *owned2);
+static Ast *mk_cond(SrcLoc loc, Keyword word, char *owned2);
 static void chain_set_end(Ast *top, SrcLoc end);
 static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PRINTF_LIKE(4, 5);
 }
 
 %union {
     char *str;          /* owned, from IDENT/STRING */
-    const char *lit;    /* static text */
+    Keyword word;       /* a keyword handed on as a value */
     long num;
     IntPair pair;
     Ast *node;
@@ -194,7 +194,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <node> stmts stmt block either_alts cond or_cond and_cond unary primary
 %type <chain> if_chain nots
 %type <num> atom_kw
-%type <lit> result
+%type <word> result
 %type <str> opt_ident opt_default
 %type <num> opt_copy
 %type <pair> size
@@ -287,41 +287,41 @@ item
     | KW_POSITION_FIELDS STRING
         { $$ = parse_text_node(AST_POSITION_FIELDS, L(@$), $2); }
     | KW_END KW_CHECKMATE result
-        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); }
+        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; }
     | KW_END KW_STALEMATE result
-        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); }
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; }
     | KW_END KW_CHECKMATE result STRING
-        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->text = xstrdup($3); $$->text2 = $4; }
+        { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_STALEMATE result STRING
-        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->text = xstrdup($3); $$->text2 = $4; }
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_REPETITION INT result
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
-            $$->text = xstrdup($4);
+            $$->word = $4;
             $$->num[0] = $3;
         }
     | KW_END KW_NMOVE INT result
         {
             $$ = mk_sub(AST_END, L(@$), END_NMOVE);
-            $$->text = xstrdup($4);
+            $$->word = $4;
             $$->num[0] = $3;
         }
     | KW_END KW_MUST_CAPTURE IDENT KW_IN IDENT result
         {
             $$ = mk_sub(AST_END, L(@$), END_MUST_CAPTURE);
-            $$->text = xstrdup($6);
+            $$->word = $6;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
             ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
         }
     | KW_END KW_MATERIAL result LBRACE matlines '}'
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
-            $$->text = xstrdup($3);
+            $$->word = $3;
         }
     | KW_END KW_MATERIAL result LBRACE matlines ',' '}'
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
-            $$->text = xstrdup($3);
+            $$->word = $3;
         }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
@@ -386,13 +386,13 @@ item
     | KW_END KW_EMPTY IDENT result
         {
             $$ = mk_sub(AST_END, L(@$), END_EMPTY);
-            $$->text = xstrdup($4);
+            $$->word = $4;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
         }
     | KW_END KW_EMPTY IDENT result STRING
         {
             $$ = mk_sub(AST_END, L(@$), END_EMPTY);
-            $$->text = xstrdup($4);
+            $$->word = $4;
             $$->text2 = $5;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
         }
@@ -507,10 +507,10 @@ params
     ;
 
 result
-    : KW_WIN                { $$ = "win"; }
-    | KW_LOSS               { $$ = "loss"; }
-    | KW_DRAW               { $$ = "draw"; }
-    | KW_PASS               { $$ = "pass"; }
+    : KW_WIN                { $$ = KEYWORD_WIN; }
+    | KW_LOSS               { $$ = KEYWORD_LOSS; }
+    | KW_DRAW               { $$ = KEYWORD_DRAW; }
+    | KW_PASS               { $$ = KEYWORD_PASS; }
     ;
 
 matlines
@@ -798,35 +798,35 @@ nots
     ;
 
 primary
-    : KW_EMPTY              { $$ = mk_cond(L(@$), "empty", NULL); }
-    | KW_ENEMY              { $$ = mk_cond(L(@$), "enemy", NULL); }
-    | KW_FRIEND             { $$ = mk_cond(L(@$), "friend", NULL); }
-    | KW_EP                 { $$ = mk_cond(L(@$), "ep", NULL); }
-    | KW_ATTACKED           { $$ = mk_cond(L(@$), "attacked", NULL); }
-    | KW_UNMOVED            { $$ = mk_cond(L(@$), "unmoved", NULL); }
-    | KW_LAST_TO            { $$ = mk_cond(L(@$), "last-to", NULL); }
-    | KW_LAST_FROM          { $$ = mk_cond(L(@$), "last-from", NULL); }
-    | KW_PIECE IDENT        { $$ = mk_cond(L(@$), "piece", $2); }
-    | KW_IN IDENT           { $$ = mk_cond(L(@$), "in", $2); }
+    : KW_EMPTY              { $$ = mk_cond(L(@$), KEYWORD_EMPTY, NULL); }
+    | KW_ENEMY              { $$ = mk_cond(L(@$), KEYWORD_ENEMY, NULL); }
+    | KW_FRIEND             { $$ = mk_cond(L(@$), KEYWORD_FRIEND, NULL); }
+    | KW_EP                 { $$ = mk_cond(L(@$), KEYWORD_EP, NULL); }
+    | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
+    | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
+    | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
+    | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
+    | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }
+    | KW_IN IDENT           { $$ = mk_cond(L(@$), KEYWORD_IN, $2); }
     | KW_ON_BOARD dirterm   { $$ = ast_add(mk(AST_ONBOARD, L(@$)), $2); }
     | KW_COUNTER IDENT KW_AT_LEAST INT
-        { $$ = mk_cond(L(@$), "counter-at-least", $2); $$->num[0] = $4; }
+        { $$ = mk_cond(L(@$), KEYWORD_COUNTER_AT_LEAST, $2); $$->num[0] = $4; }
     | KW_COUNTER IDENT KW_AT_MOST INT
-        { $$ = mk_cond(L(@$), "counter-at-most", $2); $$->num[0] = $4; }
+        { $$ = mk_cond(L(@$), KEYWORD_COUNTER_AT_MOST, $2); $$->num[0] = $4; }
     | KW_ATTACKERS KW_AT_LEAST INT
-        { $$ = mk_cond(L(@$), "attackers-at-least", NULL); $$->num[0] = $3; }
+        { $$ = mk_cond(L(@$), KEYWORD_ATTACKERS_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_INFLUENCE KW_AT_LEAST INT
-        { $$ = mk_cond(L(@$), "influence-at-least", NULL); $$->num[0] = $3; }
+        { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_INFLUENCE KW_AT_MOST INT
-        { $$ = mk_cond(L(@$), "influence-at-most", NULL); $$->num[0] = $3; }
+        { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_MOST, NULL); $$->num[0] = $3; }
     | KW_INFLUENCE KW_AT_LEAST KW_RIVAL
-        { $$ = mk_cond(L(@$), "influence-at-least-rival", NULL); }
+        { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_LEAST_RIVAL, NULL); }
     | KW_INFLUENCE KW_AT_MOST KW_RIVAL
-        { $$ = mk_cond(L(@$), "influence-at-most-rival", NULL); }
+        { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_MOST_RIVAL, NULL); }
     | KW_RIVAL KW_AT_LEAST INT
-        { $$ = mk_cond(L(@$), "rival-at-least", NULL); $$->num[0] = $3; }
+        { $$ = mk_cond(L(@$), KEYWORD_RIVAL_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_RIVAL KW_AT_MOST INT
-        { $$ = mk_cond(L(@$), "rival-at-most", NULL); $$->num[0] = $3; }
+        { $$ = mk_cond(L(@$), KEYWORD_RIVAL_AT_MOST, NULL); $$->num[0] = $3; }
     | '(' cond ')'          { $$ = $2; }
     ;
 
@@ -852,9 +852,10 @@ static Ast *mk_sub(AstKind kind, SrcLoc loc, int sub)
     return node;
 }
 
-static Ast *mk_cond(SrcLoc loc, const char *what, char *owned2)
+static Ast *mk_cond(SrcLoc loc, Keyword word, char *owned2)
 {
-    Ast *node = ast_new_text(AST_COND, loc, what);
+    Ast *node = ast_new(AST_COND, loc);
+    node->word = word;
     node->text2 = owned2;  /* the node takes the string (same allocator as ast_new_text) */
     return node;
 }

@@ -22,6 +22,19 @@ static const char *const kind_names[] = {
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 
+/* A condition of several words is named by its keywords joined with '-' ("counter NAME
+ * at-least N": counter-at-least). */
+static const char *const keyword_names[] = {
+    "",
+    "win", "loss", "draw", "pass",
+    "empty", "enemy", "friend", "ep", "attacked", "unmoved",
+    "last-to", "last-from", "piece", "in",
+    "counter-at-least", "counter-at-most", "attackers-at-least",
+    "influence-at-least", "influence-at-most", "influence-at-least-rival",
+    "influence-at-most-rival", "rival-at-least", "rival-at-most",
+};
+_Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
+
 Ast *ast_new(AstKind kind, SrcLoc loc)
 {
     Ast *node = xcalloc(1, sizeof *node);
@@ -69,6 +82,7 @@ Ast *ast_clone(const Ast *node)
     copy->text2 = node->text2 ? xstrdup(node->text2) : NULL;
     memcpy(copy->num, node->num, sizeof copy->num);
     copy->sub = node->sub;
+    copy->word = node->word;
     for (int i = 0; i < node->nkids; i++)
         ast_add(copy, ast_clone(node->kids[i]));
     return copy;
@@ -79,6 +93,13 @@ const char *ast_kind_name(AstKind kind)
     if ((unsigned)kind >= AST__COUNT)
         return "?";
     return kind_names[kind];
+}
+
+const char *ast_keyword_name(Keyword word)
+{
+    if ((unsigned)word >= KEYWORD__COUNT)
+        return "?";
+    return keyword_names[word];
 }
 
 static void dump_string(const char *s, FILE *out)
@@ -102,6 +123,11 @@ static void dump(const Ast *node, int depth, FILE *out)
     for (int i = 0; i < depth; i++)
         fputs("  ", out);
     fputs(ast_kind_name(node->kind), out);
+    /* a keyword shows where its node has no text of its own, as the word it was written as */
+    if (node->word != KEYWORD_NONE) {
+        fputs(" text=", out);
+        dump_string(ast_keyword_name(node->word), out);
+    }
     if (node->text) {
         fputs(" text=", out);
         dump_string(node->text, out);

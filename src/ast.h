@@ -37,7 +37,7 @@
  *   SETUP       text = position text
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
- *   END         sub = EndKind, text = result ("win"|"loss"|"draw"), text2 = the game's own name
+ *   END         sub = EndKind, word = result (WIN|LOSS|DRAW|PASS), text2 = the game's own name
  *               for that end (checkmate, stalemate, empty) or NULL, num[0] = count
  *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
@@ -94,10 +94,10 @@
  *   COUNT       text = counter, num[0] = amount added (may be negative)
  *
  * Conditions:
- *   COND        text = empty|enemy|friend|ep|attacked|unmoved|last-to|last-from, or
- *               "counter-at-least"/"counter-at-most" with text2 = counter, num[0] = bound,
- *               "attackers-at-least" with num[0] = the count
- *               or text = "piece"/"in" with text2 = piece type / zone
+ *   COND        word = EMPTY|ENEMY|FRIEND|EP|ATTACKED|UNMOVED|LAST_TO|LAST_FROM, or
+ *               COUNTER_AT_LEAST/COUNTER_AT_MOST with text2 = counter, num[0] = bound,
+ *               ATTACKERS_AT_LEAST with num[0] = the count, INFLUENCE_.../RIVAL_... (steer
+ *               conditions) with num[0] = the bound, or PIECE/IN with text2 = piece type / zone
  *   ONBOARD     kids = [dir term]
  *   NOT         kids = [cond]
  *   AND, OR     kids = [cond, cond]
@@ -154,16 +154,29 @@ typedef enum ModKind {
 } ModKind;
 
 typedef enum EndKind {
-    END_CHECKMATE,  /* no legal move and in check: text = result for the side to move */
+    END_CHECKMATE,  /* no legal move and in check: word = result for the side to move */
     END_STALEMATE,  /* no legal move and not in check */
     END_REPETITION, /* num[0]-fold repetition */
     END_NMOVE,      /* num[0] full moves without capture or a resets-nmove piece moving */
     END_MATERIAL,   /* kids = MATLINE: material that cannot win */
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
-                       * its zone must be captured at once; text = result when it cannot be */
+                       * its zone must be captured at once; word = result when it cannot be */
     END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
     END__COUNT
 } EndKind;
+
+/* The keywords the grammar hands the checker as values (END results, COND conditions); their
+ * spelling is in one table (ast_keyword_name). */
+typedef enum Keyword {
+    KEYWORD_NONE,
+    KEYWORD_WIN, KEYWORD_LOSS, KEYWORD_DRAW, KEYWORD_PASS,
+    KEYWORD_EMPTY, KEYWORD_ENEMY, KEYWORD_FRIEND, KEYWORD_EP, KEYWORD_ATTACKED, KEYWORD_UNMOVED,
+    KEYWORD_LAST_TO, KEYWORD_LAST_FROM, KEYWORD_PIECE, KEYWORD_IN,
+    KEYWORD_COUNTER_AT_LEAST, KEYWORD_COUNTER_AT_MOST, KEYWORD_ATTACKERS_AT_LEAST,
+    KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
+    KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
+    KEYWORD__COUNT
+} Keyword;
 
 typedef struct Ast {
     AstKind kind;
@@ -172,6 +185,7 @@ typedef struct Ast {
     char *text2;
     long num[3];
     int sub;
+    Keyword word;       /* END, COND: the keyword written; KEYWORD_NONE elsewhere */
     struct Ast **kids;
     int nkids, capkids;
 } Ast;
@@ -186,6 +200,8 @@ void ast_free(Ast *node);
 /* A deep copy (used by macro expansion). */
 Ast *ast_clone(const Ast *node);
 const char *ast_kind_name(AstKind kind);
+/* The keyword as the rule file spells it ("win", "last-to", ...); "?" when out of range. */
+const char *ast_keyword_name(Keyword word);
 /* Indented one-node-per-line dump used by `varia ast` and the golden tests. */
 void ast_dump(const Ast *node, FILE *out);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "fen.h"
+#include "load.h"
 #include "notation.h"
 #include "search.h"
 
@@ -37,7 +38,7 @@ int bench_run(const char *rules_dir, int depth, FILE *out, FILE *err) {
         snprintf(path, sizeof path, "%s/%s", rules_dir, bench_positions[i].rules);
         DiagSink sink;
         diag_init(&sink);
-        Variant *v = variant_load(path, NULL, 0, &sink);
+        Variant *v = load_file(path, NULL, 0, &sink);
         diag_render(&sink, err);
         diag_free(&sink);
         if (!v) return 1;

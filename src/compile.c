@@ -1,9 +1,7 @@
 /* compile.c - code generation: each piece type's items (atoms, castling, move blocks) become
  * one program per owner, a chain of alternatives joined by FORK. Plain leaps and slides are
  * also recorded as rays for the fast generator and the fast attack test. */
-#include "sema.h"
-
-#include "fen.h"
+#include "compile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -683,59 +681,67 @@ static void declare_castle(CG *cg, const Ast *n) {
 
 static void emit_cond(CG *cg, Program *p, const Ast *c);
 
-static void emit_cond(CG *cg, Program *p, const Ast *c) {
-    switch (c->kind) {
-    case AST_COND: {
-        static const struct { const char *name; Opcode op; } simple[] = {
-            {"empty", OP_EMPTY}, {"enemy", OP_ENEMY}, {"friend", OP_FRIEND}, {"ep", OP_ISEP},
-            {"attacked", OP_ATTACKED}, {"unmoved", OP_UNMOVED}, {"last-to", OP_LASTTO},
-            {"last-from", OP_LASTFROM},
-        };
-        for (size_t i = 0; i < ARRAY_LEN(simple); i++)
-            if (!strcmp(c->text, simple[i].name)) {
-                bc_emit(p, simple[i].op, 0, L(c));
-                return;
-            }
-        if (!strcmp(c->text, "piece")) {
-            int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
-            if (t < 0) cg->ok = false;
-            bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
-            return;
-        }
-        if (!strcmp(c->text, "counter-at-least") || !strcmp(c->text, "counter-at-most")) {
-            bool most = !strcmp(c->text, "counter-at-most");
-            int k = sema_counter(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
-            long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
-            if (bound < -128 || bound > 127) {
-                diag_error(cg->s->sink, c->loc, "counter bound %ld is out of range (-127..127)", c->num[0]);
-                cg->ok = false;
-            }
-            if (k < 0) cg->ok = false;
-            bc_emit(p, OP_COUNTERGE, (k < 0 ? 0 : k) | (((int)bound & 0xFF) << 8), L(c));
-            if (most) bc_emit(p, OP_NOT, 0, L(c));
-            return;
-        }
-        if (!strcmp(c->text, "attackers-at-least")) {
-            if (c->num[0] < 1 || c->num[0] > 64) {
-                diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
-                cg->ok = false;
-            }
-            bc_emit(p, OP_ATTACKERS, c->num[0] < 1 || c->num[0] > 64 ? 1 : (int)c->num[0], L(c));
-            return;
-        }
-        if (!strcmp(c->text, "in")) {
-            bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c));
-            return;
-        }
-        if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
-            diag_error(cg->s->sink, c->loc, "'influence' and 'rival' are conditions of a steer rule, not of a move");
+static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
+    bool most = c->word == KEYWORD_COUNTER_AT_MOST;
+    int k = sema_counter(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+    long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+    if (bound < -128 || bound > 127) {
+        diag_error(cg->s->sink, c->loc, "counter bound %ld is out of range (-127..127)", c->num[0]);
+        cg->ok = false;
+    }
+    if (k < 0) cg->ok = false;
+    bc_emit(p, OP_COUNTERGE, (k < 0 ? 0 : k) | (((int)bound & 0xFF) << 8), L(c));
+    if (most) bc_emit(p, OP_NOT, 0, L(c));
+}
+
+/* One condition keyword (a COND node) as the instructions that set the flag. */
+static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
+    switch (c->word) {
+    case KEYWORD_EMPTY: bc_emit(p, OP_EMPTY, 0, L(c)); return;
+    case KEYWORD_ENEMY: bc_emit(p, OP_ENEMY, 0, L(c)); return;
+    case KEYWORD_FRIEND: bc_emit(p, OP_FRIEND, 0, L(c)); return;
+    case KEYWORD_EP: bc_emit(p, OP_ISEP, 0, L(c)); return;
+    case KEYWORD_ATTACKED: bc_emit(p, OP_ATTACKED, 0, L(c)); return;
+    case KEYWORD_UNMOVED: bc_emit(p, OP_UNMOVED, 0, L(c)); return;
+    case KEYWORD_LAST_TO: bc_emit(p, OP_LASTTO, 0, L(c)); return;
+    case KEYWORD_LAST_FROM: bc_emit(p, OP_LASTFROM, 0, L(c)); return;
+    case KEYWORD_PIECE: {
+        int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+        if (t < 0) cg->ok = false;
+        bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
+        return;
+    }
+    case KEYWORD_COUNTER_AT_LEAST:
+    case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
+    case KEYWORD_ATTACKERS_AT_LEAST:
+        if (c->num[0] < 1 || c->num[0] > 64) {
+            diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
             cg->ok = false;
-            return;
         }
-        diag_error(cg->s->sink, c->loc, "unknown condition '%s'", c->text);
+        bc_emit(p, OP_ATTACKERS, c->num[0] < 1 || c->num[0] > 64 ? 1 : (int)c->num[0], L(c));
+        return;
+    case KEYWORD_IN: bc_emit(p, OP_INZONE, zone_operand(cg, c->text2, c->loc), L(c)); return;
+    case KEYWORD_INFLUENCE_AT_LEAST:
+    case KEYWORD_INFLUENCE_AT_MOST:
+    case KEYWORD_INFLUENCE_AT_LEAST_RIVAL:
+    case KEYWORD_INFLUENCE_AT_MOST_RIVAL:
+    case KEYWORD_RIVAL_AT_LEAST:
+    case KEYWORD_RIVAL_AT_MOST:
+        diag_error(cg->s->sink, c->loc, "'influence' and 'rival' are conditions of a steer rule, not of a move");
+        cg->ok = false;
+        return;
+    default:
+        diag_error(cg->s->sink, c->loc, "unknown condition '%s'", ast_keyword_name(c->word));
         cg->ok = false;
         return;
     }
+}
+
+static void emit_cond(CG *cg, Program *p, const Ast *c) {
+    switch (c->kind) {
+    case AST_COND:
+        emit_keyword_cond(cg, p, c);
+        return;
     case AST_ONBOARD: {
         int d = single_dir(cg, c->kids[0]);
         bc_emit(p, OP_ONBOARD, d < 0 ? 0 : d, L(c));
@@ -761,6 +767,44 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
 
 static void emit_stmts(CG *cg, Program *p, const Ast *block);
 
+static void emit_if(CG *cg, Program *p, const Ast *st) {
+    emit_cond(cg, p, st->kids[0]);
+    int jf = bc_emit(p, OP_JF, 0, L(st));
+    emit_stmts(cg, p, st->kids[1]);
+    if (st->nkids > 2) {
+        int jend = bc_emit(p, OP_JUMP, 0, L(st));
+        bc_patch(p, jf, p->count);
+        emit_stmts(cg, p, st->kids[2]);
+        bc_patch(p, jend, p->count);
+    } else {
+        bc_patch(p, jf, p->count);
+    }
+}
+
+static void emit_while(CG *cg, Program *p, const Ast *st) {
+    int top = p->count;
+    emit_cond(cg, p, st->kids[0]);
+    int jf = bc_emit(p, OP_JF, 0, L(st));
+    emit_stmts(cg, p, st->kids[1]);
+    bc_emit(p, OP_JUMP, top, L(st));
+    bc_patch(p, jf, p->count);
+}
+
+/* Each alternative but the last forks, and jumps past the others when it is done. */
+static void emit_either(CG *cg, Program *p, const Ast *st) {
+    int ends[64], nends = 0;
+    for (int i = 0; i < st->nkids; i++) {
+        int fork = -1;
+        if (i + 1 < st->nkids) fork = bc_emit(p, OP_FORK, 0, L(st->kids[i]));
+        emit_stmts(cg, p, st->kids[i]);
+        if (i + 1 < st->nkids) {
+            if (nends < 64) ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
+            bc_patch(p, fork, p->count);
+        }
+    }
+    for (int i = 0; i < nends; i++) bc_patch(p, ends[i], p->count);
+}
+
 static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     switch (st->kind) {
     case AST_BLOCK: emit_stmts(cg, p, st); break;
@@ -773,43 +817,9 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         emit_cond(cg, p, st->kids[0]);
         bc_emit(p, OP_VERIFY, 0, L(st));
         break;
-    case AST_IF: {
-        emit_cond(cg, p, st->kids[0]);
-        int jf = bc_emit(p, OP_JF, 0, L(st));
-        emit_stmts(cg, p, st->kids[1]);
-        if (st->nkids > 2) {
-            int jend = bc_emit(p, OP_JUMP, 0, L(st));
-            bc_patch(p, jf, p->count);
-            emit_stmts(cg, p, st->kids[2]);
-            bc_patch(p, jend, p->count);
-        } else {
-            bc_patch(p, jf, p->count);
-        }
-        break;
-    }
-    case AST_WHILE: {
-        int top = p->count;
-        emit_cond(cg, p, st->kids[0]);
-        int jf = bc_emit(p, OP_JF, 0, L(st));
-        emit_stmts(cg, p, st->kids[1]);
-        bc_emit(p, OP_JUMP, top, L(st));
-        bc_patch(p, jf, p->count);
-        break;
-    }
-    case AST_EITHER: {
-        int ends[64], nends = 0;
-        for (int i = 0; i < st->nkids; i++) {
-            int fork = -1;
-            if (i + 1 < st->nkids) fork = bc_emit(p, OP_FORK, 0, L(st->kids[i]));
-            emit_stmts(cg, p, st->kids[i]);
-            if (i + 1 < st->nkids) {
-                if (nends < 64) ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
-                bc_patch(p, fork, p->count);
-            }
-        }
-        for (int i = 0; i < nends; i++) bc_patch(p, ends[i], p->count);
-        break;
-    }
+    case AST_IF: emit_if(cg, p, st); break;
+    case AST_WHILE: emit_while(cg, p, st); break;
+    case AST_EITHER: emit_either(cg, p, st); break;
     case AST_ADD: bc_emit(p, OP_ADD, cg->promo, L(st)); break;
     case AST_CAPTURE: bc_emit(p, OP_CAPTURE, 0, L(st)); break;
     case AST_MARK: bc_emit(p, OP_MARK, 0, L(st)); break;
@@ -890,6 +900,72 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     (*n)++;
 }
 
+/* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
+ * becomes rays for the fast generator and attack tests instead. */
+static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    const Ast *range = NULL;
+    if (has_mod(it, MOD_RANGE, &range) && range->num[0] < 1) {
+        diag_error(cg->s->sink, range->loc, "range %ld is out of range (at least 1)", range->num[0]);
+        cg->ok = false;
+    }
+    if (atom_captures_by_moving(it)) {
+        emit_capturing_atom(cg, &pp->prog, it);
+        emit_capturing_atom(cg, &pp->rest, it);
+        pp->may_capture = true;
+        describe_capturing_atom(cg, pp, it, fast_attack);
+        if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
+        return;
+    }
+    emit_atom(cg, &pp->prog, it);
+    bool capture = atom_may_capture(it);
+    if (capture) pp->may_capture = true;
+    if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+    if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
+    if (!atom_is_plain(it)) {
+        emit_atom(cg, &pp->rest, it);
+        if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
+        else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
+        return;
+    }
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
+    int r = it->sub == ATOM_SLIDE ? slide_range(it) : 1;
+    bool slide = it->sub == ATOM_SLIDE;
+    int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
+    for (int k = 0; k < nd; k++) {
+        if (v->dirs[dirs[k]].link_board >= 0 && capture) *fast_attack = false;
+        if (cg->promo) {
+            /* promotion needs the VM's ADD; the ray still serves attack tests */
+        } else {
+            add_ray(pp->gen, &pp->ngen, dirs[k], slide, r, mode);
+        }
+        if (capture) add_ray(pp->atk, &pp->natk, dirs[k], slide, r, RAY_CAPTURE);
+    }
+    if (cg->promo) emit_atom(cg, &pp->rest, it);
+}
+
+/* A move { } block: one more alternative in both programs. */
+static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
+    PieceType *pt = &cg->v->types[cg->type];
+    for (int k = 0; k < 2; k++) {
+        Program *p = k ? &pp->rest : &pp->prog;
+        int fork = alt_begin(p, it);
+        emit_stmts(cg, p, it);
+        alt_end(p, it, fork);
+    }
+    pp->may_duplicate = true;
+    /* a block that never leaves the origin nor captures (a change of type in place)
+     * takes nothing: attack tests can skip it */
+    bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
+    if (block_uses(it, AST_ADD) && !stays) {
+        pp->may_capture = true;
+        *fast_attack = false;
+    }
+    if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
+}
+
 static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     Variant *v = cg->v;
     PieceType *pt = &v->types[cg->type];
@@ -901,48 +977,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
-        case AST_ATOM: {
-            const Ast *range = NULL;
-            if (has_mod(it, MOD_RANGE, &range) && range->num[0] < 1) {
-                diag_error(cg->s->sink, range->loc, "range %ld is out of range (at least 1)", range->num[0]);
-                cg->ok = false;
-            }
-            if (atom_captures_by_moving(it)) {
-                emit_capturing_atom(cg, &pp->prog, it);
-                emit_capturing_atom(cg, &pp->rest, it);
-                pp->may_capture = true;
-                describe_capturing_atom(cg, pp, it, fast_attack);
-                if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
-                break;
-            }
-            emit_atom(cg, &pp->prog, it);
-            bool capture = atom_may_capture(it);
-            if (capture) pp->may_capture = true;
-            if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
-            if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
-            if (!atom_is_plain(it)) {
-                emit_atom(cg, &pp->rest, it);
-                if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
-                else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
-                break;
-            }
-            int dirs[MAX_DIRECTIONS];
-            int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
-            int r = it->sub == ATOM_SLIDE ? slide_range(it) : 1;
-            bool slide = it->sub == ATOM_SLIDE;
-            int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
-            for (int k = 0; k < nd; k++) {
-                if (v->dirs[dirs[k]].link_board >= 0 && capture) *fast_attack = false;
-                if (cg->promo) {
-                    /* promotion needs the VM's ADD; the ray still serves attack tests */
-                } else {
-                    add_ray(pp->gen, &pp->ngen, dirs[k], slide, r, mode);
-                }
-                if (capture) add_ray(pp->atk, &pp->natk, dirs[k], slide, r, RAY_CAPTURE);
-            }
-            if (cg->promo) emit_atom(cg, &pp->rest, it);
-            break;
-        }
+        case AST_ATOM: compile_atom(cg, pp, it, fast_attack); break;
         case AST_CASTLE: {
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
@@ -952,24 +987,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             }
             break;
         }
-        case AST_MOVEBLOCK: {
-            for (int k = 0; k < 2; k++) {
-                Program *p = k ? &pp->rest : &pp->prog;
-                int fork = alt_begin(p, it);
-                emit_stmts(cg, p, it);
-                alt_end(p, it, fork);
-            }
-            pp->may_duplicate = true;
-            /* a block that never leaves the origin nor captures (a change of type in place)
-             * takes nothing: attack tests can skip it */
-            bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
-            if (block_uses(it, AST_ADD) && !stays) {
-                pp->may_capture = true;
-                *fast_attack = false;
-            }
-            if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
-            break;
-        }
+        case AST_MOVEBLOCK: compile_moveblock(cg, pp, it, fast_attack); break;
         default: break;
         }
     }
@@ -1017,6 +1035,41 @@ static int declare_promotion(CG *cg, const Ast *items) {
     return found;
 }
 
+/* Groups every fast-attack type's rays by direction (see AttackLine). */
+static void build_attack_lines(Variant *v) {
+    v->attack_lines_ok = true;
+    for (int o = 0; o < v->nowners; o++) {
+        v->attack_lines[o] = xcalloc((size_t)(v->ndirs ? v->ndirs : 1), sizeof(AttackLine));
+        for (int t = 0; t < v->ntypes; t++) {
+            const PieceType *pt = &v->types[t];
+            if (!pt->fast_attack) continue;
+            if (pt->per_owner[o].npatterns) v->pattern_types |= 1u << t;
+            for (int i = 0; i < pt->per_owner[o].npatterns; i++)
+                for (int victim = 0; victim < v->ntypes; victim++) {
+                    if (!((pt->per_owner[o].patterns[i].victims >> victim) & 1)) continue;
+                    uint8_t *n = &v->npattern_refs[o][victim];
+                    if (*n >= MAX_PATTERN_REFS) { v->attack_lines_ok = false; continue; }
+                    v->pattern_refs[o][victim][*n].type = (uint8_t)t;
+                    v->pattern_refs[o][victim][*n].pattern = (uint8_t)i;
+                    (*n)++;
+                }
+            for (int i = 0; i < pt->per_owner[o].natk; i++) {
+                const Ray *r = &pt->per_owner[o].atk[i];
+                if (r->slide && r->range) v->attack_lines_ok = false;
+                AttackLine *line = NULL;
+                for (int k = 0; k < v->nattack_lines[o] && !line; k++)
+                    if (v->attack_lines[o][k].dir == r->dir) line = &v->attack_lines[o][k];
+                if (!line) {
+                    line = &v->attack_lines[o][v->nattack_lines[o]++];
+                    line->dir = r->dir;
+                }
+                for (int victim = 0; victim < v->ntypes; victim++)
+                    if ((r->victims >> victim) & 1) (r->slide ? line->sliders : line->leapers)[victim] |= 1u << t;
+            }
+        }
+    }
+}
+
 bool cg_compile(Sema *s) {
     Variant *v = s->v;
     bool ok = true;
@@ -1058,25 +1111,6 @@ bool cg_compile(Sema *s) {
         v->adjacent_dirs[i] = (uint8_t)d;
     }
     v->nadjacent = 8;
-    /* The start position is checked here, where its line is still known. */
-    const Ast *setup = NULL;
-    for (int i = 0; i < s->items->nkids; i++)
-        if (s->items->kids[i]->kind == AST_SETUP) setup = s->items->kids[i];
-    char err[200];
-    if (ok && setup && v->setup && !fen_check(v, v->setup, err, sizeof err)) {
-        diag_error(s->sink, setup->loc, "bad setup position: %s", err);
-        ok = false;
-    }
-    if (ok && setup && v->setup && v->nprelude) {
-        /* without its prelude field the start would skip the set-up steps: say which it is */
-        int field = 0;
-        while (field < v->nfen_fields && v->fen_fields[field] != FEN_PRELUDE) field++;
-        if (fen_count_fields(v->setup) <= field) {
-            diag_error(s->sink, setup->loc,
-                       "the setup position leaves out its 'prelude' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
-                       field + 1);
-            ok = false;
-        }
-    }
+    if (ok) build_attack_lines(v);
     return ok;
 }

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema.h"
-
 static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static bool fail(char *err, size_t cap, const char *fmt, ...) {
     va_list ap;
@@ -54,8 +52,8 @@ static bool parse_int(const char *s, long lo, long hi, long *out) {
     return true;
 }
 
-/* Puts a piece on the scratch position: cell and occupancy only. The key is computed at the
- * end, so a text can be checked before the variant has its hash tables (fen_check). */
+/* Puts a piece on the scratch position: cell and occupancy only (the key is computed once, at
+ * the end). */
 static void place(Position *pos, Cell c, Piece p) {
     pos->cell[c] = p;
     pos->occ[PIECE_OWNER(p)][c >> 6] |= 1ULL << (c & 63);
@@ -184,7 +182,6 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     if (!strcmp(field, "-")) return true;
     int c = variant_cell_by_name(v, field);
     if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
-    if (!v->neighbour) return true; /* fen_check: no tables to find the victim with yet */
     /* Only a cell the writer would name again is kept (an empty cell behind a piece that can
      * be taken there); any other is dropped whole, the turn-of-phases flag with it, so the
      * text reads back as the same position. */
@@ -397,96 +394,43 @@ static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) 
     return fail(err, cap, "unknown phase '%s'", field);
 }
 
-/* Reads text into the scratch position *tmp (no history, no key). */
-static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
-    if (!text) return fail(err, cap, "empty position");
-    size_t len = strlen(text);
-    if (len > 4096) return fail(err, cap, "position text too long (limit is 4096 characters)");
-    /* board_clear sets every field a new position starts with (not just the board) */
-    memset(tmp, 0, sizeof *tmp);
-    tmp->v = v;
-    board_clear(tmp);
-    tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
-    board_sync_prelude(tmp);
-    char *copy = xstrdup(text);
-    char *f[ARRAY_LEN(v->fen_fields)];
-    int n = split(copy, f, v->nfen_fields);
-    bool ok = true;
-    if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
-    for (int i = 0; ok && i < n; i++) {
-        const char *field = f[i];
-        switch ((FenField)v->fen_fields[i]) {
-        case FEN_BOARD: ok = read_boards(tmp, field, err, cap); break;
-        case FEN_SIDE: ok = read_side(tmp, field, err, cap); break;
-        case FEN_CASTLING: ok = read_castling(tmp, field, err, cap); break;
-        case FEN_EP: ok = read_ep(tmp, field, err, cap); break;
-        case FEN_HALFMOVE: {
-            long num;
-            if (!parse_int(field, 0, 10000, &num)) ok = fail(err, cap, "bad halfmove clock '%s'", field);
-            else tmp->halfmove = (uint16_t)num;
-            break;
-        }
-        case FEN_FULLMOVE: {
-            long num;
-            if (!parse_int(field, 1, 100000, &num)) ok = fail(err, cap, "bad move number '%s'", field);
-            else tmp->fullmove = (int)num;
-            break;
-        }
-        case FEN_COUNTERS: {
-            /* the counters' values, comma-separated, in declaration order (per player: one each) */
-            const char *q = field;
-            for (int k = 0; ok && k < v->ncounter_slots; k++) {
-                char *end;
-                long val = strtol(q, &end, 10);
-                if (end == q || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
-                    ok = fail(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
-                else if (val < -1000000000L || val > 1000000000L)
-                    ok = fail(err, cap, "counter value %ld is out of range (limit is 1000000000)", val);
-                else {
-                    tmp->counters[k] = (int32_t)val;
-                    q = end + 1;
-                }
-            }
-            break;
-        }
-        case FEN_ALLEGIANCE: ok = read_allegiance(tmp, field, err, cap); break;
-        case FEN_PHASE: ok = read_phase(tmp, field, err, cap); break;
-        case FEN_PILES: ok = read_piles(tmp, field, err, cap); break;
-        case FEN_TILES: ok = read_tiles(tmp, field, err, cap); break;
-        case FEN_PRELUDE: ok = read_prelude(tmp, field, err, cap); break;
-        case FEN_OUT: ok = read_out(tmp, field, err, cap); break;
-        case FEN_PLIES: {
-            /* plies played so far: the move number follows from it and the turn order */
-            long num;
-            if (!parse_int(field, 0, 1000000, &num)) ok = fail(err, cap, "bad ply count '%s'", field);
-            else tmp->fullmove = (int)(num / v->nturns) + 1;
-            break;
-        }
-        default: UNREACHABLE();
-        }
-    }
-    free(copy);
-    if (ok && v->nphases && tmp->royal_open == 0 &&
-        (tmp->prelude < v->nprelude || (tmp->phase == 0 && tmp->phase_moves == 0 && !tmp->debt)))
-        tmp->royal_open = -1;
-    return ok;
-}
-
-bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
-    /* Parse into a scratch position so pos is untouched on error. */
-    Position tmp;
-    if (!parse(&tmp, pos->v, text, err, cap)) return false;
-    board_sync_prelude(&tmp);
-    tmp.key = board_compute_key(&tmp);
-    board_copy(pos, &tmp);
-    pos->ply = 0;
+static bool read_halfmove(Position *tmp, const char *field, char *err, size_t cap) {
+    long num;
+    if (!parse_int(field, 0, 10000, &num)) return fail(err, cap, "bad halfmove clock '%s'", field);
+    tmp->halfmove = (uint16_t)num;
     return true;
 }
 
-bool fen_check(const Variant *v, const char *text, char *err, size_t cap) {
-    Position tmp;
-    return parse(&tmp, v, text, err, cap);
+static bool read_fullmove(Position *tmp, const char *field, char *err, size_t cap) {
+    long num;
+    if (!parse_int(field, 1, 100000, &num)) return fail(err, cap, "bad move number '%s'", field);
+    tmp->fullmove = (int)num;
+    return true;
+}
+
+/* Plies played so far: the move number follows from it and the turn order. */
+static bool read_plies(Position *tmp, const char *field, char *err, size_t cap) {
+    long num;
+    if (!parse_int(field, 0, 1000000, &num)) return fail(err, cap, "bad ply count '%s'", field);
+    tmp->fullmove = (int)(num / tmp->v->nturns) + 1;
+    return true;
+}
+
+/* The counters' values, comma-separated, in declaration order (per player: one each). */
+static bool read_counters(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    const char *q = field;
+    for (int k = 0; k < v->ncounter_slots; k++) {
+        char *end;
+        long val = strtol(q, &end, 10);
+        if (end == q || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
+            return fail(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
+        if (val < -1000000000L || val > 1000000000L)
+            return fail(err, cap, "counter value %ld is out of range (limit is 1000000000)", val);
+        tmp->counters[k] = (int32_t)val;
+        q = end + 1;
+    }
+    return true;
 }
 
 static void put(char *buf, size_t cap, size_t *at, const char *s) {
@@ -495,6 +439,116 @@ static void put(char *buf, size_t cap, size_t *at, const char *s) {
     memcpy(buf + *at, s, n);
     *at += n;
     buf[*at] = 0;
+}
+
+static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[32];
+    for (int b = 0; b < v->nboards; b++) {
+        const Board *bd = &v->boards[b];
+        if (b) put(buf, cap, at, "|");
+        for (int y = bd->height - 1; y >= 0; y--) {
+            int empty = 0;
+            for (int x = 0; x < bd->width; x++) {
+                Cell c = bd->at[y][x];
+                if (c == NO_CELL) continue;
+                Piece p = pos->cell[c];
+                if (!p) { empty++; continue; }
+                if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); empty = 0; }
+                char letter = v->types[PIECE_TYPE(p)].letter;
+                int o = PIECE_OWNER(p);
+                if (o == 0) snprintf(tmp, sizeof tmp, "%c", letter);
+                else if (o == 1) snprintf(tmp, sizeof tmp, "%c", (char)tolower((unsigned char)letter));
+                else snprintf(tmp, sizeof tmp, ":%d%c", o + 1, (char)tolower((unsigned char)letter));
+                put(buf, cap, at, tmp);
+            }
+            if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); }
+            if (y) put(buf, cap, at, "/");
+        }
+    }
+}
+
+/* The turn of the game proper: during set-up steps the prelude field names the mover. */
+static void write_side(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    int mover = v->turn_order[pos->turn], nth = 1;
+    for (int s = 0; s < pos->turn; s++) nth += v->turn_order[s] == mover;
+    put(buf, cap, at, v->player_token[mover]);
+    if (nth > 1) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, ".%d", nth);
+        put(buf, cap, at, tmp);
+    }
+}
+
+static void write_castling(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[32];
+    bool any = false;
+    for (int k = 0; k < v->ncastles; k++)
+        if (pos->rights >> v->castles[k].right & 1) {
+            if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
+            else snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
+            put(buf, cap, at, tmp);
+            any = true;
+        }
+    if (!any) put(buf, cap, at, "-");
+}
+
+static void write_ep(const Position *pos, char *buf, size_t cap, size_t *at) {
+    put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
+}
+
+static void write_number(long n, char *buf, size_t cap, size_t *at) {
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%ld", n);
+    put(buf, cap, at, tmp);
+}
+
+static void write_halfmove(const Position *pos, char *buf, size_t cap, size_t *at) {
+    write_number(pos->halfmove, buf, cap, at);
+}
+
+static void write_fullmove(const Position *pos, char *buf, size_t cap, size_t *at) {
+    write_number(pos->fullmove, buf, cap, at);
+}
+
+static void write_plies(const Position *pos, char *buf, size_t cap, size_t *at) {
+    write_number((long)(pos->fullmove - 1) * pos->v->nturns + pos->turn, buf, cap, at);
+}
+
+static void write_counters(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[32];
+    for (int k = 0; k < v->ncounter_slots; k++) {
+        snprintf(tmp, sizeof tmp, "%s%d", k ? "," : "", pos->counters[k]);
+        put(buf, cap, at, tmp);
+    }
+    if (!v->ncounter_slots) put(buf, cap, at, "-");
+}
+
+static void write_out(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    bool any = false;
+    for (int p = 0; p < v->nplayers; p++) {
+        if ((pos->alive >> p) & 1) continue;
+        put(buf, cap, at, any ? "," : "");
+        put(buf, cap, at, v->player_token[p]);
+        if (pos->controller[p] != p) {
+            put(buf, cap, at, ">");
+            put(buf, cap, at, v->player_token[pos->controller[p]]);
+        }
+        any = true;
+    }
+    if (!any) put(buf, cap, at, "-");
+}
+
+static void write_allegiance(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    for (int p = 0; p < v->nplayers; p++) {
+        if (p) put(buf, cap, at, ",");
+        put(buf, cap, at, pos->allegiance[p] != NO_OWNER ? v->player_token[pos->allegiance[p]] : "-");
+    }
 }
 
 static void write_tiles(const Position *pos, char *buf, size_t cap, size_t *at) {
@@ -520,128 +574,128 @@ static void write_tiles(const Position *pos, char *buf, size_t cap, size_t *at) 
     }
 }
 
+static void write_prelude(const Position *pos, char *buf, size_t cap, size_t *at) {
+    char tmp[32];
+    if (pos->prelude >= pos->v->nprelude) snprintf(tmp, sizeof tmp, "-");
+    else if (pos->prelude_moves) snprintf(tmp, sizeof tmp, "%d:%d", pos->prelude + 1, pos->prelude_moves);
+    else snprintf(tmp, sizeof tmp, "%d", pos->prelude + 1);
+    put(buf, cap, at, tmp);
+}
+
+static void write_piles(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[32];
+    for (int slot = 0; slot < v->npile_slots; slot++) {
+        if (slot) put(buf, cap, at, "/");
+        if (!pos->pile_len[slot]) put(buf, cap, at, "-");
+        for (int c = 0; c < pos->pile_len[slot]; c++) {
+            snprintf(tmp, sizeof tmp, "%s%d", c ? "." : "", pos->piles[slot][c]);
+            put(buf, cap, at, tmp);
+        }
+        if (pos->pile_secret[slot]) {
+            snprintf(tmp, sizeof tmp, "~%d", pos->pile_secret[slot]);
+            put(buf, cap, at, tmp);
+        }
+    }
+    if (pos->debt) {
+        snprintf(tmp, sizeof tmp, ":%d", pos->debt);
+        put(buf, cap, at, tmp);
+    }
+}
+
+static void write_phase(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    char tmp[32];
+    if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
+    else snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
+    if (pos->royal_open == 1) strcat(tmp, "+");
+    put(buf, cap, at, tmp);
+}
+
+/* Each field's name in a rule file, how it is read and how it is written. */
+static const struct {
+    const char *name;
+    bool (*read)(Position *tmp, const char *field, char *err, size_t cap);
+    void (*write)(const Position *pos, char *buf, size_t cap, size_t *at);
+} fields[FEN__COUNT] = {
+    [FEN_BOARD] = {"board", read_boards, write_boards},
+    [FEN_SIDE] = {"side", read_side, write_side},
+    [FEN_CASTLING] = {"castling", read_castling, write_castling},
+    [FEN_EP] = {"ep", read_ep, write_ep},
+    [FEN_HALFMOVE] = {"halfmove", read_halfmove, write_halfmove},
+    [FEN_FULLMOVE] = {"fullmove", read_fullmove, write_fullmove},
+    [FEN_PLIES] = {"plies", read_plies, write_plies},
+    [FEN_COUNTERS] = {"counters", read_counters, write_counters},
+    [FEN_ALLEGIANCE] = {"allegiance", read_allegiance, write_allegiance},
+    [FEN_PHASE] = {"phase", read_phase, write_phase},
+    [FEN_PILES] = {"piles", read_piles, write_piles},
+    [FEN_TILES] = {"tiles", read_tiles, write_tiles},
+    [FEN_PRELUDE] = {"prelude", read_prelude, write_prelude},
+    [FEN_OUT] = {"out", read_out, write_out},
+};
+
+const char *fen_field_name(FenField f) { return (unsigned)f < FEN__COUNT ? fields[f].name : "?"; }
+
+int fen_field_by_name(const char *name) {
+    for (int i = 0; i < FEN__COUNT; i++)
+        if (!strcmp(fields[i].name, name)) return i;
+    return -1;
+}
+
+void fen_field_list(char *buf, size_t cap) {
+    size_t at = 0;
+    if (cap == 0) return;
+    buf[0] = 0;
+    for (int i = 0; i < FEN__COUNT; i++) {
+        put(buf, cap, &at, i == 0 ? "" : i + 1 < FEN__COUNT ? ", " : " or ");
+        put(buf, cap, &at, fields[i].name);
+    }
+}
+
+/* Reads text into the scratch position *tmp (no history, no key). */
+static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
+    if (!text) return fail(err, cap, "empty position");
+    size_t len = strlen(text);
+    if (len > 4096) return fail(err, cap, "position text too long (limit is 4096 characters)");
+    /* board_clear sets every field a new position starts with (not just the board) */
+    memset(tmp, 0, sizeof *tmp);
+    tmp->v = v;
+    board_clear(tmp);
+    tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
+    board_sync_prelude(tmp);
+    char *copy = xstrdup(text);
+    char *f[ARRAY_LEN(v->fen_fields)];
+    int n = split(copy, f, v->nfen_fields);
+    bool ok = true;
+    if (n == 0) ok = fail(err, cap, "empty position");
+    else if (n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    for (int i = 0; ok && i < n; i++) ok = fields[v->fen_fields[i]].read(tmp, f[i], err, cap);
+    free(copy);
+    if (ok && v->nphases && tmp->royal_open == 0 &&
+        (tmp->prelude < v->nprelude || (tmp->phase == 0 && tmp->phase_moves == 0 && !tmp->debt)))
+        tmp->royal_open = -1;
+    return ok;
+}
+
+bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
+    /* Parse into a scratch position so pos is untouched on error. */
+    Position tmp;
+    if (!parse(&tmp, pos->v, text, err, cap)) return false;
+    board_sync_prelude(&tmp);
+    tmp.key = board_compute_key(&tmp);
+    board_copy(pos, &tmp);
+    pos->ply = 0;
+    return true;
+}
+
 void fen_write(const Position *pos, char *buf, size_t cap) {
     const Variant *v = pos->v;
     size_t at = 0;
-    char tmp[32];
     if (cap == 0) return;
     buf[0] = 0;
-    for (int b = 0; b < v->nboards; b++) {
-        const Board *bd = &v->boards[b];
-        if (b) put(buf, cap, &at, "|");
-        for (int y = bd->height - 1; y >= 0; y--) {
-            int empty = 0;
-            for (int x = 0; x < bd->width; x++) {
-                Cell c = bd->at[y][x];
-                if (c == NO_CELL) continue;
-                Piece p = pos->cell[c];
-                if (!p) { empty++; continue; }
-                if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, &at, tmp); empty = 0; }
-                char letter = v->types[PIECE_TYPE(p)].letter;
-                int o = PIECE_OWNER(p);
-                if (o == 0) snprintf(tmp, sizeof tmp, "%c", letter);
-                else if (o == 1) snprintf(tmp, sizeof tmp, "%c", (char)tolower((unsigned char)letter));
-                else snprintf(tmp, sizeof tmp, ":%d%c", o + 1, (char)tolower((unsigned char)letter));
-                put(buf, cap, &at, tmp);
-            }
-            if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, &at, tmp); }
-            if (y) put(buf, cap, &at, "/");
-        }
-    }
-    for (int i = 1; i < v->nfen_fields; i++) {
-        put(buf, cap, &at, " ");
-        switch ((FenField)v->fen_fields[i]) {
-        case FEN_SIDE: {
-            /* the turn of the game proper: during set-up steps the prelude field names the mover */
-            int mover = v->turn_order[pos->turn], nth = 1;
-            for (int s = 0; s < pos->turn; s++) nth += v->turn_order[s] == mover;
-            put(buf, cap, &at, v->player_token[mover]);
-            if (nth > 1) {
-                snprintf(tmp, sizeof tmp, ".%d", nth);
-                put(buf, cap, &at, tmp);
-            }
-            break;
-        }
-        case FEN_CASTLING: {
-            bool any = false;
-            for (int k = 0; k < v->ncastles; k++)
-                if (pos->rights >> v->castles[k].right & 1) {
-                    if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
-                    else snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
-                    put(buf, cap, &at, tmp);
-                    any = true;
-                }
-            if (!any) put(buf, cap, &at, "-");
-            break;
-        }
-        case FEN_EP: put(buf, cap, &at, pos->ep[0] != NO_CELL ? v->cells[pos->ep[0]].name : "-"); break;
-        case FEN_HALFMOVE: snprintf(tmp, sizeof tmp, "%d", pos->halfmove); put(buf, cap, &at, tmp); break;
-        case FEN_FULLMOVE: snprintf(tmp, sizeof tmp, "%d", pos->fullmove); put(buf, cap, &at, tmp); break;
-        case FEN_PLIES:
-            snprintf(tmp, sizeof tmp, "%d", (pos->fullmove - 1) * v->nturns + pos->turn);
-            put(buf, cap, &at, tmp);
-            break;
-        case FEN_COUNTERS:
-            for (int k = 0; k < v->ncounter_slots; k++) {
-                snprintf(tmp, sizeof tmp, "%s%d", k ? "," : "", pos->counters[k]);
-                put(buf, cap, &at, tmp);
-            }
-            if (!v->ncounter_slots) put(buf, cap, &at, "-");
-            break;
-        case FEN_OUT: {
-            bool any = false;
-            for (int p = 0; p < v->nplayers; p++) {
-                if ((pos->alive >> p) & 1) continue;
-                put(buf, cap, &at, any ? "," : "");
-                put(buf, cap, &at, v->player_token[p]);
-                if (pos->controller[p] != p) {
-                    put(buf, cap, &at, ">");
-                    put(buf, cap, &at, v->player_token[pos->controller[p]]);
-                }
-                any = true;
-            }
-            if (!any) put(buf, cap, &at, "-");
-            break;
-        }
-        case FEN_ALLEGIANCE:
-            for (int p = 0; p < v->nplayers; p++) {
-                if (p) put(buf, cap, &at, ",");
-                put(buf, cap, &at, pos->allegiance[p] != NO_OWNER ? v->player_token[pos->allegiance[p]] : "-");
-            }
-            break;
-        case FEN_TILES: write_tiles(pos, buf, cap, &at); break;
-        case FEN_PRELUDE:
-            if (pos->prelude >= v->nprelude) snprintf(tmp, sizeof tmp, "-");
-            else if (pos->prelude_moves) snprintf(tmp, sizeof tmp, "%d:%d", pos->prelude + 1, pos->prelude_moves);
-            else snprintf(tmp, sizeof tmp, "%d", pos->prelude + 1);
-            put(buf, cap, &at, tmp);
-            break;
-        case FEN_PILES:
-            for (int slot = 0; slot < v->npile_slots; slot++) {
-                if (slot) put(buf, cap, &at, "/");
-                if (!pos->pile_len[slot]) put(buf, cap, &at, "-");
-                for (int c = 0; c < pos->pile_len[slot]; c++) {
-                    snprintf(tmp, sizeof tmp, "%s%d", c ? "." : "", pos->piles[slot][c]);
-                    put(buf, cap, &at, tmp);
-                }
-                if (pos->pile_secret[slot]) {
-                    snprintf(tmp, sizeof tmp, "~%d", pos->pile_secret[slot]);
-                    put(buf, cap, &at, tmp);
-                }
-            }
-            if (pos->debt) {
-                snprintf(tmp, sizeof tmp, ":%d", pos->debt);
-                put(buf, cap, &at, tmp);
-            }
-            break;
-        case FEN_PHASE:
-            if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
-            else snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
-            if (pos->royal_open == 1) strcat(tmp, "+");
-            put(buf, cap, &at, tmp);
-            break;
-        default: break;
-        }
+    for (int i = 0; i < v->nfen_fields; i++) {
+        if (i) put(buf, cap, &at, " ");
+        fields[v->fen_fields[i]].write(pos, buf, cap, &at);
     }
 }
 

@@ -5,13 +5,24 @@
 
 #include "board.h"
 
+/* The fields position text may have; a rule file chooses which, in what order (fen.c holds
+ * each field's name, reader and writer in one table). */
+typedef enum FenField {
+    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_ALLEGIANCE,
+    FEN_PHASE, FEN_PILES, FEN_TILES, FEN_PRELUDE, FEN_OUT, FEN__COUNT
+} FenField;
+
+/* The field's name in a rule file's position-fields ("board", "side", ...). */
+const char *fen_field_name(FenField f);
+/* The field named name, or -1. */
+int fen_field_by_name(const char *name);
+/* Every field name, for messages: "board, side, ... prelude or out" (always NUL-terminated). */
+void fen_field_list(char *buf, size_t cap);
+
 /* Sets pos from text. On error returns false, writes a message naming the field and place to
  * err, and leaves pos unchanged. Missing trailing fields take defaults (first player to move,
  * no castling, no en passant, 0, 1). */
 bool fen_read(Position *pos, const char *text, char *err, size_t errcap);
-/* Checks text as fen_read would, on a variant that may still lack its neighbour and hash
- * tables (the compiler checks the setup with it, to report at the setup line). */
-bool fen_check(const Variant *v, const char *text, char *err, size_t cap);
 /* The start position of a game as text: the rule file's setup, with the pieces of each
  * `shuffle` zone shuffled per player by `seed` (the same seed gives the same position).
  * Cannot fail for a loaded variant (its setup was checked at load). */

@@ -13,6 +13,7 @@
 #include "disasm.h"
 #include "fen.h"
 #include "gameend.h"
+#include "load.h"
 #include "movegen.h"
 #include "notation.h"
 #include "parse.h"
@@ -66,7 +67,7 @@ static Variant *load_variant(const Args *a) {
         diag_free(&sink);
         return NULL;
     }
-    Variant *v = variant_load_source(src, a->options, a->noptions, &sink);
+    Variant *v = load_source(src, a->options, a->noptions, &sink);
     diag_render(&sink, stderr);
     sink.source = NULL;
     diag_free(&sink);

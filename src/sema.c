@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fen.h"
 #include "source.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -43,12 +44,18 @@ static SrcLoc num_loc(const Sema *s, SrcLoc item, long num) {
 
 static const Ast *kid(const Ast *n, int i) { return (n && i < n->nkids) ? n->kids[i] : NULL; }
 
-static ResultKind result_of(const char *text) {
-    if (!text) return RESULT_DRAW;
-    if (!strcmp(text, "win")) return RESULT_WIN;
-    if (!strcmp(text, "loss")) return RESULT_LOSS;
-    if (!strcmp(text, "pass")) return RESULT_PASS;
-    return RESULT_DRAW;
+static ResultKind result_of(Keyword word) {
+    switch (word) {
+    case KEYWORD_WIN: return RESULT_WIN;
+    case KEYWORD_LOSS: return RESULT_LOSS;
+    case KEYWORD_PASS: return RESULT_PASS;
+    default: return RESULT_DRAW;
+    }
+}
+
+/* The conditions a steer rule may hold: comparisons of influence and rival. */
+static bool is_steer_cond(Keyword word) {
+    return word >= KEYWORD_INFLUENCE_AT_LEAST && word <= KEYWORD_RIVAL_AT_MOST;
 }
 
 int sema_player(Sema *s, const char *name, SrcLoc loc) {
@@ -591,10 +598,6 @@ static void piece_attributes(Sema *s, int t) {
 
 /* ---- the top level ------------------------------------------------------------------------- */
 
-static const char *const fen_field_names[FEN__COUNT] = {
-    "board", "side", "castling", "ep", "halfmove", "fullmove", "plies", "counters", "allegiance",
-    "phase", "piles", "tiles", "prelude", "out"};
-
 int sema_kind(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->nkinds; i++)
         if (!strcmp(s->v->kind_names[i], name)) return i;
@@ -819,11 +822,11 @@ static void declare_position_fields(Sema *s, const Ast *n) {
     int count = 0;
     bool seen[FEN__COUNT] = {false};
     for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
-        int f = -1;
-        for (int i = 0; i < FEN__COUNT; i++)
-            if (!strcmp(tok, fen_field_names[i])) f = i;
+        int f = fen_field_by_name(tok);
         if (f < 0) {
-            diag_error(s->sink, n->loc, "unknown position field '%s' (expected board, side, castling, ep, halfmove, fullmove, plies, counters, allegiance, phase, piles, tiles, prelude or out)", tok);
+            char names[200];
+            fen_field_list(names, sizeof names);
+            diag_error(s->sink, n->loc, "unknown position field '%s' (expected %s)", tok, names);
             continue;
         }
         if (seen[f]) diag_error(s->sink, n->loc, "position field '%s' listed twice", tok);
@@ -832,8 +835,9 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         v->fen_fields[count++] = (uint8_t)f;
     }
     free(copy);
-    if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with 'board'");
-    if (seen[FEN_FULLMOVE] && seen[FEN_PLIES]) diag_error(s->sink, n->loc, "'fullmove' and 'plies' say the same thing: use one");
+    if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with '%s'", fen_field_name(FEN_BOARD));
+    if (seen[FEN_FULLMOVE] && seen[FEN_PLIES])
+        diag_error(s->sink, n->loc, "'%s' and '%s' say the same thing: use one", fen_field_name(FEN_FULLMOVE), fen_field_name(FEN_PLIES));
     v->nfen_fields = count;
 }
 
@@ -893,7 +897,7 @@ static void select_items(Sema *s, const Ast *n, Ast *out) {
 
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
-    ResultKind r = result_of(n->text);
+    ResultKind r = result_of(n->word);
     if (r == RESULT_PASS && n->sub != END_STALEMATE) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
@@ -1003,7 +1007,7 @@ static bool steer_cond_ok(Sema *s, const Ast *c) {
         return left && right;
     }
     case AST_COND:
-        if (!strncmp(c->text, "influence-", 10) || !strncmp(c->text, "rival-", 6)) {
+        if (is_steer_cond(c->word)) {
             if (c->num[0] < 0 || c->num[0] > MAX_INFLUENCE) {
                 diag_error(s->sink, c->loc, "influence bound %ld is out of range (0..%d)", c->num[0], MAX_INFLUENCE);
                 return false;
@@ -1026,12 +1030,14 @@ static bool steer_cond(const Ast *c, int mine, int rival) {
     default: break;
     }
     long n = c->num[0];
-    if (!strcmp(c->text, "influence-at-least")) return mine >= n;
-    if (!strcmp(c->text, "influence-at-most")) return mine <= n;
-    if (!strcmp(c->text, "influence-at-least-rival")) return mine >= rival;
-    if (!strcmp(c->text, "influence-at-most-rival")) return mine <= rival;
-    if (!strcmp(c->text, "rival-at-least")) return rival >= n;
-    return rival <= n; /* rival-at-most */
+    switch (c->word) {
+    case KEYWORD_INFLUENCE_AT_LEAST: return mine >= n;
+    case KEYWORD_INFLUENCE_AT_MOST: return mine <= n;
+    case KEYWORD_INFLUENCE_AT_LEAST_RIVAL: return mine >= rival;
+    case KEYWORD_INFLUENCE_AT_MOST_RIVAL: return mine <= rival;
+    case KEYWORD_RIVAL_AT_LEAST: return rival >= n;
+    default: return rival <= n; /* rival-at-most */
+    }
 }
 
 static void declare_steer(Sema *s, const Ast *n) {
@@ -1089,23 +1095,56 @@ static void declare_allegiance(Sema *s, const Ast *n) {
     v->allegiance_random = n->sub != 0;
 }
 
-bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {
-    Variant *v = s->v;
-    s->root = root;
-    int errors_before = s->sink->errors;
-    /* Options first: WHEN anywhere depends on them. */
-    for (int i = 0; i < root->nkids; i++)
-        if (root->kids[i]->kind == AST_OPTION) declare_option(s, root->kids[i], settings, nsettings);
-    for (int i = 0; i < nsettings; i++)
-        if (option_index(v, settings[i].name) < 0) diag_error(s->sink, (SrcLoc){.file = s->root->loc.file}, "unknown option '%s'", settings[i].name);
+/* ---- the passes of the check, in order ---------------------------------------------------- */
 
-    Ast *items = ast_new(AST_BLOCK, root->loc);
-    s->items = items;
-    select_items(s, root, items);
+/* Options first: WHEN anywhere depends on them. */
+static void pass_options(Sema *s) {
+    const Ast *root = s->root;
+    for (int i = 0; i < root->nkids; i++)
+        if (root->kids[i]->kind == AST_OPTION) declare_option(s, root->kids[i], s->settings, s->nsettings);
+    for (int i = 0; i < s->nsettings; i++)
+        if (option_index(s->v, s->settings[i].name) < 0)
+            diag_error(s->sink, (SrcLoc){.file = root->loc.file}, "unknown option '%s'", s->settings[i].name);
+}
+
+/* The items the options select (WHEN), in source order: what every later pass reads. */
+static void pass_select(Sema *s) {
+    s->items = ast_new(AST_BLOCK, s->root->loc);
+    select_items(s, s->root, s->items);
+}
+
+static void declare_players(Sema *s, const Ast *players) {
+    Variant *v = s->v;
+    if (players->nkids > MAX_PLAYERS)
+        diag_error(s->sink, players->loc, "too many players: %d (limit is %d)", players->nkids, MAX_PLAYERS);
+    else if (players->nkids < 1)
+        diag_error(s->sink, players->loc, "a game has at least one player");
+    for (int i = 0; i < players->nkids && i < MAX_PLAYERS; i++) {
+        const Ast *p = players->kids[i];
+        for (int k = 0; k < i; k++)
+            if (!strcmp(v->player_names[k], p->text)) diag_error(s->sink, p->loc, "player '%s' declared twice", p->text);
+        copy_name(v->player_names[i], sizeof v->player_names[i], p->text);
+        if (p->text2 && strlen(p->text2) > MAX_TOKEN)
+            diag_error(s->sink, sema_word_loc(s, p->loc, p->text2), "player token '%s' is too long (limit is %d characters)", p->text2, MAX_TOKEN);
+        if (p->text2) copy_name(v->player_token[i], sizeof v->player_token[i], p->text2);
+        else snprintf(v->player_token[i], sizeof v->player_token[i], "%c", p->text[0]);
+        /* the position text names the side to move by its token: two alike are ambiguous */
+        for (int k = 0; k < i; k++)
+            if (strcmp(v->player_names[k], p->text) && !strcmp(v->player_token[k], v->player_token[i]))
+                diag_error(s->sink, p->text2 ? sema_word_loc(s, p->loc, p->text2) : p->loc,
+                           "player token '%s' is already used by player '%s'%s", v->player_token[i],
+                           v->player_names[k], p->text2 ? "" : " (give another in parentheses: name(token))");
+        v->nplayers = v->nowners = i + 1;
+    }
+}
+
+/* The version, the title, players and armies; macros and direction sets are collected. */
+static void pass_header(Sema *s) {
+    Variant *v = s->v;
     bool have_version = false;
     const Ast *players = NULL, *armies = NULL;
-    for (int i = 0; i < items->nkids; i++) {
-        const Ast *it = items->kids[i];
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
         switch (it->kind) {
         case AST_VERSION:
             have_version = true;
@@ -1131,92 +1170,88 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
         default: break;
         }
     }
-    if (!have_version) diag_error(s->sink, root->loc, "missing 'version 1' line");
-    if (!players) {
-        diag_error(s->sink, root->loc, "missing 'players' declaration");
-    } else {
-        if (players->nkids > MAX_PLAYERS)
-            diag_error(s->sink, players->loc, "too many players: %d (limit is %d)", players->nkids, MAX_PLAYERS);
-        else if (players->nkids < 1)
-            diag_error(s->sink, players->loc, "a game has at least one player");
-        for (int i = 0; i < players->nkids && i < MAX_PLAYERS; i++) {
-            const Ast *p = players->kids[i];
-            for (int k = 0; k < i; k++)
-                if (!strcmp(v->player_names[k], p->text)) diag_error(s->sink, p->loc, "player '%s' declared twice", p->text);
-            copy_name(v->player_names[i], sizeof v->player_names[i], p->text);
-            if (p->text2 && strlen(p->text2) > MAX_TOKEN)
-                diag_error(s->sink, sema_word_loc(s, p->loc, p->text2), "player token '%s' is too long (limit is %d characters)", p->text2, MAX_TOKEN);
-            if (p->text2) copy_name(v->player_token[i], sizeof v->player_token[i], p->text2);
-            else snprintf(v->player_token[i], sizeof v->player_token[i], "%c", p->text[0]);
-            /* the position text names the side to move by its token: two alike are ambiguous */
-            for (int k = 0; k < i; k++)
-                if (strcmp(v->player_names[k], p->text) && !strcmp(v->player_token[k], v->player_token[i]))
-                    diag_error(s->sink, p->text2 ? sema_word_loc(s, p->loc, p->text2) : p->loc,
-                               "player token '%s' is already used by player '%s'%s", v->player_token[i],
-                               v->player_names[k], p->text2 ? "" : " (give another in parentheses: name(token))");
-            v->nplayers = v->nowners = i + 1;
-        }
-    }
+    if (!have_version) diag_error(s->sink, s->root->loc, "missing 'version 1' line");
+    if (!players) diag_error(s->sink, s->root->loc, "missing 'players' declaration");
+    else declare_players(s, players);
     if (armies && players) declare_armies(s, armies);
-    /* Pass 2: geometry, orientation, directions, turn order. */
+}
+
+static void declare_orientation(Sema *s, const Ast *it) {
+    int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
+    int o = orientation_by_name(it->text2);
+    if (o < 0) diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or antitranspose)", it->text2);
+    if (p >= 0 && o >= 0) s->v->orient[p] = (Orientation)o;
+}
+
+static void declare_turn_order(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    v->nturns = 0;
+    for (int k = 0; k < it->nkids; k++) {
+        int p = sema_player(s, it->kids[k]->text, it->kids[k]->loc);
+        if (p < 0) continue;
+        if (v->nturns >= (int)sizeof v->turn_order) {
+            diag_error(s->sink, it->loc, "turn order too long (limit is %d)", (int)sizeof v->turn_order);
+            break;
+        }
+        v->turn_order[v->nturns++] = (uint8_t)p;
+    }
+}
+
+static void declare_direction(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    int d = sema_vector_dir(s, (int)it->num[0], (int)it->num[1], it->loc);
+    if (d < 0) return;
+    if (v->dirs[d].name[0]) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "direction (%ld,%ld) already named '%s'", it->num[0], it->num[1], v->dirs[d].name);
+    else copy_name(v->dirs[d].name, sizeof v->dirs[d].name, it->text);
+}
+
+static void declare_link(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    int from = board_by_name(v, it->kids[0]->text), to = board_by_name(v, it->kids[1]->text);
+    if (from < 0) diag_error(s->sink, it->kids[0]->loc, "unknown board '%s'", it->kids[0]->text);
+    if (to < 0) diag_error(s->sink, it->kids[1]->loc, "unknown board '%s'", it->kids[1]->text);
+    if (from < 0 || to < 0) return;
+    if (v->ndirs >= MAX_DIRECTIONS) {
+        diag_error(s->sink, it->loc, "too many directions (limit is %d)", MAX_DIRECTIONS);
+        return;
+    }
+    Direction *d = &v->dirs[v->ndirs++];
+    memset(d, 0, sizeof *d);
+    copy_name(d->name, sizeof d->name, it->text);
+    d->link_board = (int8_t)to;
+    d->dx = (int8_t)from; /* for links, dx holds the board the link starts from */
+    d->reverse = -1;
+}
+
+/* Geometry, orientation, directions, turn order; then the links between the boards. */
+static void pass_geometry(Sema *s) {
+    Variant *v = s->v;
+    const Ast *items = s->items;
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
         case AST_BOARD: declare_board(s, it); break;
-        case AST_ORIENTATION: {
-            int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
-            int o = orientation_by_name(it->text2);
-            if (o < 0) diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or antitranspose)", it->text2);
-            if (p >= 0 && o >= 0) v->orient[p] = (Orientation)o;
-            break;
-        }
-        case AST_TURN_ORDER:
-            v->nturns = 0;
-            for (int k = 0; k < it->nkids; k++) {
-                int p = sema_player(s, it->kids[k]->text, it->kids[k]->loc);
-                if (p < 0) continue;
-                if (v->nturns >= (int)sizeof v->turn_order) {
-                    diag_error(s->sink, it->loc, "turn order too long (limit is %d)", (int)sizeof v->turn_order);
-                    break;
-                }
-                v->turn_order[v->nturns++] = (uint8_t)p;
-            }
-            break;
-        case AST_DIRECTION: {
-            int d = sema_vector_dir(s, (int)it->num[0], (int)it->num[1], it->loc);
-            if (d >= 0) {
-                if (v->dirs[d].name[0]) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "direction (%ld,%ld) already named '%s'", it->num[0], it->num[1], v->dirs[d].name);
-                else copy_name(v->dirs[d].name, sizeof v->dirs[d].name, it->text);
-            }
-            break;
-        }
+        case AST_ORIENTATION: declare_orientation(s, it); break;
+        case AST_TURN_ORDER: declare_turn_order(s, it); break;
+        case AST_DIRECTION: declare_direction(s, it); break;
         default: break;
         }
     }
     bool any_board = false; /* (one that failed has had its error already) */
-    for (int i = 0; i < s->items->nkids; i++) any_board = any_board || s->items->kids[i]->kind == AST_BOARD;
-    if (!any_board) diag_error(s->sink, root->loc, "missing 'board' declaration");
+    for (int i = 0; i < items->nkids; i++) any_board = any_board || items->kids[i]->kind == AST_BOARD;
+    if (!any_board) diag_error(s->sink, s->root->loc, "missing 'board' declaration");
     qualify_cell_names(v);
     if (v->nturns == 0)
         for (int p = 0; p < v->nplayers; p++) v->turn_order[v->nturns++] = (uint8_t)p;
-    for (int i = 0; i < items->nkids; i++) {
-        const Ast *it = items->kids[i];
-        if (it->kind != AST_LINK) continue;
-        int from = board_by_name(v, it->kids[0]->text), to = board_by_name(v, it->kids[1]->text);
-        if (from < 0) diag_error(s->sink, it->kids[0]->loc, "unknown board '%s'", it->kids[0]->text);
-        if (to < 0) diag_error(s->sink, it->kids[1]->loc, "unknown board '%s'", it->kids[1]->text);
-        if (from < 0 || to < 0) continue;
-        if (v->ndirs >= MAX_DIRECTIONS) { diag_error(s->sink, it->loc, "too many directions (limit is %d)", MAX_DIRECTIONS); continue; }
-        Direction *d = &v->dirs[v->ndirs++];
-        memset(d, 0, sizeof *d);
-        copy_name(d->name, sizeof d->name, it->text);
-        d->link_board = (int8_t)to;
-        d->dx = (int8_t)from; /* for links, dx holds the board the link starts from */
-        d->reverse = -1;
-    }
-    /* Pass 3: zones, pieces. */
-    for (int i = 0; i < items->nkids; i++) {
-        const Ast *it = items->kids[i];
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_LINK) declare_link(s, items->kids[i]);
+}
+
+/* Zones and pieces; each piece's items with its macros expanded. */
+static void pass_pieces(Sema *s) {
+    Variant *v = s->v;
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
         if (it->kind == AST_ZONE) declare_zone(s, it);
         else if (it->kind == AST_PIECE) declare_piece(s, it);
     }
@@ -1229,87 +1264,166 @@ bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nse
                        v->types[t].name, MAX_EXPANSION);
         piece_attributes(s, t);
     }
-    /* Pass 4: counters, setup, end conditions, legality. */
-    for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_COUNTER) declare_counter(s, items->kids[i]);
+}
+
+static void declare_each(Sema *s, AstKind kind, void (*declare)(Sema *s, const Ast *n)) {
+    for (int i = 0; i < s->items->nkids; i++)
+        if (s->items->kids[i]->kind == kind) declare(s, s->items->kids[i]);
+}
+
+/* Counters, move kinds, phases, set-up steps, piles and minefields: the state a position
+ * carries beyond its board. */
+static void pass_state(Sema *s) {
+    Variant *v = s->v;
+    declare_each(s, AST_COUNTER, declare_counter);
+    v->nkinds = 1;
+    copy_name(v->kind_names[0], sizeof v->kind_names[0], "normal");
+    declare_each(s, AST_PHASE, declare_phase);
+    declare_each(s, AST_PRELUDE, declare_prelude);
+    declare_each(s, AST_PILE, declare_pile);
+    declare_each(s, AST_MINEFIELD, declare_minefield);
+}
+
+/* The position text's fields unless the rule file lists them: the standard six, then one for
+ * each kind of state the game has. */
+static void pass_default_fields(Sema *s) {
+    Variant *v = s->v;
     static const uint8_t standard_fields[] = {FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE};
     memcpy(v->fen_fields, standard_fields, sizeof standard_fields);
     v->nfen_fields = (int)sizeof standard_fields;
-    if (v->ncounters) v->fen_fields[v->nfen_fields++] = FEN_COUNTERS; /* the position text carries them */
-    for (int i = 0; i < items->nkids; i++) /* and the allegiance, when there is one */
-        if (items->kids[i]->kind == AST_ALLEGIANCE) {
-            v->fen_fields[v->nfen_fields++] = FEN_ALLEGIANCE;
-            break;
-        }
-    v->nkinds = 1;
-    copy_name(v->kind_names[0], sizeof v->kind_names[0], "normal");
-    for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_PHASE) declare_phase(s, items->kids[i]);
+    bool allegiance = false;
+    for (int i = 0; i < s->items->nkids; i++) allegiance = allegiance || s->items->kids[i]->kind == AST_ALLEGIANCE;
+    if (v->ncounters) v->fen_fields[v->nfen_fields++] = FEN_COUNTERS;
+    if (allegiance) v->fen_fields[v->nfen_fields++] = FEN_ALLEGIANCE;
     if (v->nphases) v->fen_fields[v->nfen_fields++] = FEN_PHASE;
-    for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_PRELUDE) declare_prelude(s, items->kids[i]);
-    for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_PILE) declare_pile(s, items->kids[i]);
     if (v->npiles) v->fen_fields[v->nfen_fields++] = FEN_PILES;
-    for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_MINEFIELD) declare_minefield(s, items->kids[i]);
     if (v->minefield_zone) v->fen_fields[v->nfen_fields++] = FEN_TILES;
     if (v->nprelude) v->fen_fields[v->nfen_fields++] = FEN_PRELUDE;
     if (v->nplayers > 2) v->fen_fields[v->nfen_fields++] = FEN_OUT; /* who is out, and who moves their army */
+}
+
+static void declare_shuffle(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    int z = sema_zone(s, it->text, it->loc);
+    if (z < 0) return;
+    if (v->nshuffles >= (int)ARRAY_LEN(v->shuffle_zones))
+        diag_error(s->sink, it->loc, "too many shuffle items (limit is %d)", (int)ARRAY_LEN(v->shuffle_zones));
+    else
+        v->shuffle_zones[v->nshuffles++] = (uint8_t)z;
+}
+
+static void declare_defeated(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    if (!strcmp(it->text, "remove")) v->on_defeat = DEFEAT_REMOVE;
+    else if (!strcmp(it->text, "stay")) v->on_defeat = DEFEAT_STAY;
+    else if (!strcmp(it->text, "join-victor")) v->on_defeat = DEFEAT_JOIN_VICTOR;
+    else diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
+}
+
+static void declare_capture_reward(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    int k = sema_counter(s, it->text, sema_word_loc(s, it->loc, it->text));
+    if (k >= 0 && v->capture_reward) diag_error(s->sink, it->loc, "a game has one capture-reward");
+    else if (k >= 0) v->capture_reward = k + 1;
+}
+
+static void declare_forbid(Sema *s, const Ast *it) {
+    if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
+    else s->v->forbid_royal_capture = it->sub != 0;
+}
+
+/* The start position and the rules of play: how a game ends, who steers and helps whom. */
+static void pass_rules(Sema *s) {
+    Variant *v = s->v;
     v->forbid_royal_capture = v->has_royal;
     v->on_checkmate = RESULT_LOSS;
     v->on_stalemate = RESULT_DRAW;
-    for (int i = 0; i < items->nkids; i++) {
-        const Ast *it = items->kids[i];
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
         switch (it->kind) {
-        case AST_SETUP: free(v->setup); v->setup = xstrdup(it->text); break;
+        case AST_SETUP:
+            free(v->setup);
+            v->setup = xstrdup(it->text);
+            s->setup_loc = it->loc;
+            break;
         case AST_POSITION_FIELDS: declare_position_fields(s, it); break;
-        case AST_SHUFFLE: {
-            int z = sema_zone(s, it->text, it->loc);
-            if (z < 0) break;
-            if (v->nshuffles >= (int)ARRAY_LEN(v->shuffle_zones))
-                diag_error(s->sink, it->loc, "too many shuffle items (limit is %d)", (int)ARRAY_LEN(v->shuffle_zones));
-            else
-                v->shuffle_zones[v->nshuffles++] = (uint8_t)z;
-            break;
-        }
-        case AST_DEFEATED:
-            if (!strcmp(it->text, "remove")) v->on_defeat = DEFEAT_REMOVE;
-            else if (!strcmp(it->text, "stay")) v->on_defeat = DEFEAT_STAY;
-            else if (!strcmp(it->text, "join-victor")) v->on_defeat = DEFEAT_JOIN_VICTOR;
-            else diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
-            break;
+        case AST_SHUFFLE: declare_shuffle(s, it); break;
+        case AST_DEFEATED: declare_defeated(s, it); break;
         case AST_END: declare_end(s, it); break;
         case AST_STEER: declare_steer(s, it); break;
         case AST_ALLEGIANCE: declare_allegiance(s, it); break;
         case AST_EXTRA_CAPTURE: declare_extra_capture(s, it); break;
         case AST_CARD_RULE: declare_card_rule(s, it); break;
-        case AST_CAPTURE_REWARD: {
-            int k = sema_counter(s, it->text, sema_word_loc(s, it->loc, it->text));
-            if (k >= 0 && v->capture_reward) diag_error(s->sink, it->loc, "a game has one capture-reward");
-            else if (k >= 0) v->capture_reward = k + 1;
-            break;
-        }
-        case AST_FORBID:
-            if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
-            else v->forbid_royal_capture = it->sub != 0;
-            break;
+        case AST_CAPTURE_REWARD: declare_capture_reward(s, it); break;
+        case AST_FORBID: declare_forbid(s, it); break;
         default: break;
         }
     }
+}
+
+/* What can only be judged once everything is declared. */
+static void pass_whole_game(Sema *s) {
+    Variant *v = s->v;
     bool allegiance_field = false;
     for (int i = 0; i < v->nfen_fields; i++) allegiance_field = allegiance_field || v->fen_fields[i] == FEN_ALLEGIANCE;
     const Ast *fields = NULL;
-    for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_POSITION_FIELDS) fields = items->kids[i];
+    for (int i = 0; i < s->items->nkids; i++)
+        if (s->items->kids[i]->kind == AST_POSITION_FIELDS) fields = s->items->kids[i];
     /* the allegiance is part of the position: the text must carry it, and only then */
     if (fields && allegiance_field && !v->has_allegiance)
-        diag_error(s->sink, fields->loc, "position field 'allegiance' needs a 'helps' declaration");
+        diag_error(s->sink, fields->loc, "position field '%s' needs a 'helps' declaration", fen_field_name(FEN_ALLEGIANCE));
     if (fields && !allegiance_field && v->has_allegiance)
-        diag_error(s->sink, fields->loc, "a game with 'helps' needs 'allegiance' among its position fields");
-    if (!v->setup) diag_error(s->sink, root->loc, "missing 'setup' (the start position)");
-    if (!v->has_royal) diag_warn(s->sink, root->loc, "no piece is royal: checkmate never happens");
+        diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
+    if (!v->setup) diag_error(s->sink, s->root->loc, "missing 'setup' (the start position)");
+    if (!v->has_royal) diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
+}
+
+bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {
+    static void (*const passes[])(Sema *s) = {
+        pass_options, pass_select, pass_header, pass_geometry, pass_pieces, pass_state,
+        pass_default_fields, pass_rules, pass_whole_game,
+    };
+    s->root = root;
+    s->settings = settings;
+    s->nsettings = nsettings;
+    int errors_before = s->sink->errors;
+    for (size_t i = 0; i < ARRAY_LEN(passes); i++) passes[i](s);
     return s->sink->errors == errors_before;
+}
+
+/* ---- reverse directions ------------------------------------------------------------------- */
+
+bool sema_close_directions(Sema *s) {
+    Variant *v = s->v;
+    int n = v->ndirs;
+    for (int i = 0; i < n; i++) {
+        Direction *d = &v->dirs[i];
+        if (d->link_board >= 0) continue;
+        bool known = false;
+        for (int k = 0; k < v->ndirs && !known; k++)
+            known = v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy;
+        if (!known && v->ndirs >= MAX_DIRECTIONS) {
+            diag_error(s->sink, s->dir_loc[i], "too many directions: (%d,%d) needs its reverse (%d,%d) for attack tests (limit is %d)",
+                       d->dx, d->dy, -d->dx, -d->dy, MAX_DIRECTIONS);
+            return false;
+        }
+        int r = sema_vector_dir(s, -d->dx, -d->dy, s->dir_loc[i]);
+        if (r < 0) return false;
+        v->dirs[i].reverse = (int8_t)r;
+    }
+    for (int i = n; i < v->ndirs; i++) {
+        Direction *d = &v->dirs[i];
+        for (int k = 0; k < v->ndirs; k++)
+            if (v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy) d->reverse = (int8_t)k;
+    }
+    /* links: the reverse is a link that goes back from the target board to the source board */
+    for (int i = 0; i < v->ndirs; i++) {
+        Direction *d = &v->dirs[i];
+        if (d->link_board < 0) continue;
+        for (int k = 0; k < v->ndirs; k++)
+            if (v->dirs[k].link_board == d->dx && v->dirs[k].dx == d->link_board) d->reverse = (int8_t)k;
+    }
+    return true;
 }
 
 void sema_free(Sema *s) {

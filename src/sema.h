@@ -19,6 +19,8 @@ typedef struct Sema {
     Variant *v;
     DiagSink *sink;
     const Ast *root;
+    const OptionSetting *settings;     /* the options chosen by the caller */
+    int nsettings;
     Ast *items;                        /* top-level items after WHEN selection, owned */
     /* Items after option selection (WHEN) and macro expansion, in source order. */
     const Ast *pieces[MAX_PIECE_TYPES];
@@ -28,10 +30,15 @@ typedef struct Sema {
     SrcLoc dir_loc[MAX_DIRECTIONS];    /* where each direction was first needed */
     const Ast *macros[64];
     int nmacros;
+    SrcLoc setup_loc;                  /* the setup item: a bad start position is reported there */
 } Sema;
 
 /* Fills v from the tree; every error goes to sink. Returns false if there was any. */
 bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings);
+/* Adds the reverse of every vector direction (attack tests walk rays backwards) and links each
+ * direction to its reverse; run after compiling, which adds directions. Returns false, with an
+ * error, when the reverses do not fit. */
+bool sema_close_directions(Sema *s);
 void sema_free(Sema *s);
 /* Resolves one direction term; reports unknown names. Returns false on error. */
 bool sema_dirterm(Sema *s, const Ast *term, DirList *out);
@@ -50,12 +57,5 @@ int sema_player(Sema *s, const char *name, SrcLoc loc);
 int sema_counter(Sema *s, const char *name, SrcLoc loc);
 int sema_kind(Sema *s, const char *name, SrcLoc loc);
 int sema_pile(Sema *s, const char *name, SrcLoc loc);
-
-/* compile.c: programs for every piece type and owner. Returns false on errors. */
-bool cg_compile(Sema *s);
-
-/* verify.c: checks jump targets, operand ranges and mark-stack balance. Returns false and
- * reports at the rule-file line of the bad instruction. */
-bool verify_program(const Variant *v, const Program *p, DiagSink *sink);
 
 #endif

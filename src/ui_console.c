@@ -19,6 +19,7 @@
 #endif
 
 #include "fen.h"
+#include "load.h"
 #include "gameend.h"
 #include "notation.h"
 #include "savegame.h"
@@ -89,7 +90,7 @@ static Variant *load_rules(const char *path, const OptionSetting *opts, int nopt
         diag_free(&sink);
         return NULL;
     }
-    Variant *v = variant_load_source(src, opts, nopts, &sink);
+    Variant *v = load_source(src, opts, nopts, &sink);
     diag_render(&sink, stderr);
     sink.source = NULL;
     diag_free(&sink);

@@ -1,6 +1,6 @@
 /* variant.h - a compiled game: geometry, players, piece types with their programs, zones,
- * castling rules, start position and end conditions. Built by compile.c, read by everything
- * that plays. Immutable after variant_load. */
+ * castling rules, start position and end conditions. Built by the load pipeline (load.c), read
+ * by everything that plays. Immutable once loaded. */
 #ifndef VARIA_VARIANT_H
 #define VARIA_VARIANT_H
 
@@ -261,7 +261,7 @@ typedef struct Variant {
     bool has_allegiance, allegiance_random;
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
-    uint8_t fen_fields[16];                        /* position-text fields in order (FenField) */
+    uint8_t fen_fields[16];                        /* position-text fields in order (FenField, fen.h) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
@@ -312,10 +312,6 @@ typedef struct Variant {
     uint64_t zobrist_allegiance[MAX_PLAYERS][MAX_OWNERS]; /* player answers for army */
 } Variant;
 
-typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_ALLEGIANCE,
-    FEN_PHASE, FEN_PILES, FEN_TILES, FEN_PRELUDE, FEN_OUT, FEN__COUNT
-} FenField;
 
 
 /* One option setting given on the command line: name=value. */
@@ -323,16 +319,10 @@ typedef struct OptionSetting {
     const char *name, *value;
 } OptionSetting;
 
-struct Source;
-/* Loads from a Source the caller keeps alive (so sink can show source lines afterwards);
- * sets sink->source to src. Returns NULL when sink has errors. */
-Variant *variant_load_source(const struct Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink);
-/* Loads, checks, compiles and verifies a rule file. Returns NULL when sink has errors.
- * Options not in `settings` take their default; unknown names or values are errors. */
-Variant *variant_load(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink);
-/* Same from a text in memory (name is used in diagnostics). */
-Variant *variant_load_string(const char *name, const char *text, const OptionSetting *settings,
-                             int nsettings, DiagSink *sink);
+/* Derives the tables the game needs from a checked and compiled variant: cell words,
+ * neighbour table, each owner's forward direction, Zobrist keys. Cannot fail. */
+void variant_conclude(Variant *v);
+/* Frees v and everything it owns; NULL is allowed. */
 void variant_free(Variant *v);
 
 /* Turns a vector from player 0's frame into the frame of orientation o. */

@@ -1,10 +1,11 @@
 /* verify.c - the bytecode verifier, run on every program after compiling: opcodes and operands
  * in range, jumps onto instruction boundaries, and a mark-stack depth that is the same on every
  * path into an instruction and never below 0 or above MAX_MARKS. */
+#include "verify.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "sema.h"
 #include "source.h"
 
 /* The location of instruction pc. The file name comes from the sink's source when there is one:

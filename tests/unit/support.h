@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "fen.h"
+#include "load.h"
 #include "movegen.h"
 #include "notation.h"
 #include "variant.h"
@@ -29,7 +30,7 @@ static inline void temp_template(char *buf, size_t cap, const char *stem) {
 static inline Variant *load_rules(const char *path) {
     DiagSink sink;
     diag_init(&sink);
-    Variant *v = variant_load(path, NULL, 0, &sink);
+    Variant *v = load_file(path, NULL, 0, &sink);
     if (!v) {
         char *text = diag_to_string(&sink);
         print_error("%s", text);
@@ -44,7 +45,7 @@ static inline Variant *load_rules(const char *path) {
 static inline Variant *load_text(const char *text, char **diags) {
     DiagSink sink;
     diag_init(&sink);
-    Variant *v = variant_load_string("test.rules", text, NULL, 0, &sink);
+    Variant *v = load_string("test.rules", text, NULL, 0, &sink);
     if (diags) *diags = diag_to_string(&sink);
     diag_free(&sink);
     return v;
@@ -77,7 +78,7 @@ static int setup(void **state) {
     (void)state;
     DiagSink sink;
     diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    chess = load_file("rules/chess.rules", NULL, 0, &sink);
     diag_free(&sink);
     return chess ? 0 : -1;
 }

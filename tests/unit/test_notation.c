@@ -8,7 +8,7 @@ static int setup(void **state) {
     (void)state;
     DiagSink sink;
     diag_init(&sink);
-    chess = variant_load("rules/chess.rules", NULL, 0, &sink);
+    chess = load_file("rules/chess.rules", NULL, 0, &sink);
     diag_free(&sink);
     return chess ? 0 : -1;
 }

@@ -6,7 +6,7 @@
 static Variant *load_with(const char *path, const OptionSetting *settings, int n, char **diags) {
     DiagSink sink;
     diag_init(&sink);
-    Variant *v = variant_load(path, settings, n, &sink);
+    Variant *v = load_file(path, settings, n, &sink);
     *diags = diag_to_string(&sink);
     diag_free(&sink);
     return v;

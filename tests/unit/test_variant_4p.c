@@ -7,7 +7,7 @@ static Variant *load_mode(const char *mode) {
     DiagSink sink;
     diag_init(&sink);
     OptionSetting opt = {"mode", mode};
-    Variant *v = variant_load("rules/ultimate-chess-4p.rules", &opt, 1, &sink);
+    Variant *v = load_file("rules/ultimate-chess-4p.rules", &opt, 1, &sink);
     diag_free(&sink);
     assert_non_null(v);
     return v;

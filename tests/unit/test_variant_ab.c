@@ -12,7 +12,7 @@ static Variant *load_with(const char *name, const char *value) {
     DiagSink sink;
     diag_init(&sink);
     OptionSetting opt = {name, value};
-    Variant *v = variant_load(RULES, &opt, name ? 1 : 0, &sink);
+    Variant *v = load_file(RULES, &opt, name ? 1 : 0, &sink);
     diag_free(&sink);
     assert_non_null(v);
     return v;

@@ -8,7 +8,7 @@ static Variant *load_ub(const char *king_step) {
     DiagSink sink;
     diag_init(&sink);
     OptionSetting opt = {"king-step", king_step};
-    Variant *v = variant_load("rules/ultimate-battle.rules", &opt, 1, &sink);
+    Variant *v = load_file("rules/ultimate-battle.rules", &opt, 1, &sink);
     diag_free(&sink);
     assert_non_null(v);
     return v;

@@ -8,7 +8,7 @@ static int setup(void **state) {
     (void)state;
     DiagSink sink;
     diag_init(&sink);
-    ultima = variant_load("rules/ultima.rules", NULL, 0, &sink);
+    ultima = load_file("rules/ultima.rules", NULL, 0, &sink);
     diag_free(&sink);
     return ultima ? 0 : -1;
 }
@@ -135,7 +135,7 @@ static void test_ultima_chameleon_leaps_alone_option(void **state) {
     DiagSink sink;
     diag_init(&sink);
     OptionSetting opt = {"chameleon-leaps", "alone"};
-    ultima = variant_load("rules/ultima.rules", &opt, 1, &sink);
+    ultima = load_file("rules/ultima.rules", &opt, 1, &sink);
     diag_free(&sink);
     assert_non_null(ultima);
     expect_captures("7k/8/8/r3pP2/2n5/8/B7/K7 w 0", "a2d5", "c4");
@@ -151,7 +151,7 @@ static void test_ultima_random_start(void **state) {
     DiagSink sink;
     diag_init(&sink);
     OptionSetting opt = {"start", "random"};
-    Variant *v = variant_load("rules/ultima.rules", &opt, 1, &sink);
+    Variant *v = load_file("rules/ultima.rules", &opt, 1, &sink);
     diag_free(&sink);
     assert_non_null(v);
     char a[256], b[256], c[256];

@@ -32,7 +32,7 @@ static int setup(void **state) {
     (void)state;
     DiagSink sink;
     diag_init(&sink);
-    ultra = variant_load("rules/ultra-chess.rules", NULL, 0, &sink);
+    ultra = load_file("rules/ultra-chess.rules", NULL, 0, &sink);
     diag_free(&sink);
     return ultra ? 0 : -1;
 }

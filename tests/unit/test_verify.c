@@ -3,6 +3,7 @@
 #include "sema.h"
 #define SUPPORT_CHESS_FIXTURE
 #include "support.h"
+#include "verify.h"
 
 /* Verifies p; returns the diagnostics text ("" when accepted), which the caller frees. */
 static char *verify(Program *p, bool *ok) {

@@ -1,0 +1,114 @@
+/* load.c - the load pipeline: source -> parse -> sema -> compile -> close directions ->
+ * conclude -> read the start position -> verify. Each stage runs only when the ones before
+ * it reported no error; the variant is returned only when none did. */
+#include "load.h"
+
+#include <string.h>
+
+#include "compile.h"
+#include "fen.h"
+#include "parse.h"
+#include "sema.h"
+#include "verify.h"
+
+/* The start position must be readable: a bad one is reported at the setup line. Castling then
+ * goes with the type of piece the start position has on the rook's cell. */
+static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
+    Position pos;
+    board_init(&pos, v);
+    char err[200];
+    bool ok = fen_read(&pos, v->setup, err, sizeof err);
+    if (!ok) diag_error(sink, setup_loc, "bad setup position: %s", err);
+    if (ok && v->nprelude) {
+        /* without its prelude field the start would skip the set-up steps: say which it is */
+        int field = 0;
+        while (field < v->nfen_fields && v->fen_fields[field] != FEN_PRELUDE) field++;
+        if (fen_count_fields(v->setup) <= field) {
+            diag_error(sink, setup_loc,
+                       "the setup position leaves out its '%s' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
+                       fen_field_name(FEN_PRELUDE), field + 1);
+            ok = false;
+        }
+    }
+    for (int i = 0; ok && i < v->ncastles; i++) {
+        Piece r = pos.cell[v->castles[i].rook_from];
+        v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;
+    }
+    board_free(&pos);
+    return ok;
+}
+
+static bool verify_programs(const Variant *v, DiagSink *sink) {
+    bool ok = true;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++) {
+            ok = verify_program(v, &v->types[t].per_owner[o].prog, sink) && ok;
+            ok = verify_program(v, &v->types[t].per_owner[o].rest, sink) && ok;
+        }
+    return ok;
+}
+
+static Variant *run_pipeline(const Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink) {
+    sink->source = src;
+    Ast *root = parse_source(src, sink);
+    if (sink->errors) {
+        ast_free(root);
+        return NULL;
+    }
+    Variant *v = xcalloc(1, sizeof *v);
+    v->path = xstrdup(src->path);
+    Sema s = {.v = v, .sink = sink};
+    bool ok = sema_check(&s, root, settings, nsettings);
+    if (ok) ok = cg_compile(&s);
+    if (ok) ok = sema_close_directions(&s);
+    SrcLoc setup_loc = s.setup_loc; /* (its file is src's path, alive until the end) */
+    sema_free(&s);
+    ast_free(root);
+    if (ok) {
+        variant_conclude(v);
+        ok = read_setup(v, setup_loc, sink);
+    }
+    if (ok) ok = verify_programs(v, sink);
+    if (!ok || sink->errors) {
+        variant_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+Variant *load_source(const Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink) {
+    const Source *old = sink->source;
+    Variant *v = run_pipeline(src, settings, nsettings, sink);
+    sink->source = old ? old : src;
+    if (v) {
+        /* programs name the file in runtime faults: point them at the variant's own copy */
+        for (int t = 0; t < v->ntypes; t++)
+            for (int o = 0; o < v->nowners; o++) {
+                v->types[t].per_owner[o].prog.file = v->path;
+                v->types[t].per_owner[o].rest.file = v->path;
+            }
+    }
+    return v;
+}
+
+Variant *load_file(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink) {
+    const char *err = NULL;
+    Source *src = source_load(path, &err);
+    if (!src) {
+        diag_error(sink, (SrcLoc){.file = path}, "cannot read rule file: %s", err ? err : "unknown error");
+        return NULL;
+    }
+    Variant *v = load_source(src, settings, nsettings, sink);
+    sink->source = NULL;
+    source_free(src);
+    return v;
+}
+
+Variant *load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings,
+                     DiagSink *sink) {
+    Source *src = source_from_string(name, text);
+    Variant *v = load_source(src, settings, nsettings, sink);
+    sink->source = NULL;
+    source_free(src);
+    return v;
+}
