@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "fen.h"
+#include "load.h"
 #include "notation.h"
 #include "perft.h"
 #include "search.h"
@@ -69,7 +70,7 @@ static const char *why_not_uci(const Variant *v) {
 static Variant *load_rules(UciSession *u, const char *path, bool quiet) {
     DiagSink sink;
     diag_init(&sink);
-    Variant *v = variant_load(path, NULL, 0, &sink);
+    Variant *v = load_file(path, NULL, 0, &sink);
     if (!v && !quiet) {
         char *text = NULL;
         size_t len = 0;
