@@ -31,12 +31,13 @@ all: varia
 deps:
 	@scripts/deps.sh build
 
-# The generated parser: bison and flex output lives only under build/gen.
-$(GEN)/parser.c $(GEN)/parser.h: grammar/parser.y | $(GEN)
+# The generated parser: bison and flex output lives only under build/gen. Each rule makes both
+# of its files at once (grouped targets), so a parallel build never runs bison or flex twice.
+$(GEN)/parser.c $(GEN)/parser.h &: grammar/parser.y | $(GEN)
 	@scripts/deps.sh build
 	bison -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
 
-$(GEN)/lexer.c $(GEN)/lexer.h: grammar/lexer.l $(GEN)/parser.h | $(GEN)
+$(GEN)/lexer.c $(GEN)/lexer.h &: grammar/lexer.l $(GEN)/parser.h | $(GEN)
 	@scripts/deps.sh build
 	flex --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
 
