@@ -78,7 +78,7 @@ static uint32_t attackers_of(Position *pos, int player) {
             memcpy(saved, pos->controller, sizeof saved);
             for (int o = 0; o < v->nowners; o++)
                 if (pos->controller[o] != q && pos->controller[o] != player) pos->controller[o] = (uint8_t)player;
-            if (movegen_attacked(pos, (Cell)c, player, p)) who |= 1u << q;
+            if (attack_is_attacked(pos, (Cell)c, player, p)) who |= 1u << q;
             memcpy(pos->controller, saved, sizeof saved);
         }
     }
@@ -192,8 +192,8 @@ void gameend_check(Position *pos, GameResult *out) {
     VmFault f = {0};
     int legal = movegen_count_legal(pos, &f);
     int mover = board_mover(pos);
-    bool check = legal == 0 && v->has_royal && movegen_in_check(pos, mover);
-    movegen_take_fault(pos, &f);
+    bool check = legal == 0 && v->has_royal && attack_in_check(pos, mover);
+    attack_take_fault(pos, &f);
     if (f.set) {
         out->fault = f;
         return;

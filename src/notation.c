@@ -207,7 +207,7 @@ void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf,
     san_core(pos, list, m, buf, cap);
     if (!pos->v->has_royal || !board_make(pos, m)) return;
     const char *mark = "";
-    if (movegen_in_check(pos, board_mover(pos))) {
+    if (attack_in_check(pos, board_mover(pos))) {
         VmFault f = {0};
         mark = movegen_count_legal(pos, &f) == 0 ? "#" : "+";
     }

@@ -27,7 +27,7 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
         bool ok = movegen_made_is_legal(pos, m, mover);
-        movegen_take_fault(pos, fault); /* (before a child's generation starts afresh) */
+        attack_take_fault(pos, fault); /* (before a child's generation starts afresh) */
         if (ok) {
             legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
@@ -41,7 +41,7 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         total += perft_rec(pos, depth - 1, lists, fault);
         board_unmake(pos);
     }
-    movegen_take_fault(pos, fault);
+    attack_take_fault(pos, fault);
     return total;
 }
 

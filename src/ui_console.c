@@ -20,6 +20,7 @@
 
 #include "fen.h"
 #include "gameend.h"
+#include "mobility.h"
 #include "notation.h"
 #include "savegame.h"
 #include "search.h"
@@ -449,7 +450,7 @@ static void draw_status(Game *g) {
     if (pos->prelude < v->nprelude) snprintf(phase, sizeof phase, ", set-up: %s", v->kind_names[v->prelude[pos->prelude].kind]);
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
-           v->has_royal && movegen_in_check(pos, mover) ? " - check!" : "");
+           v->has_royal && attack_in_check(pos, mover) ? " - check!" : "");
 }
 
 static void draw(Game *g) {
@@ -705,7 +706,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
             c = variant_cell_by_name(v, name);
         }
         Piece p = c >= 0 ? pos->cell[c] : 0;
-        if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !movegen_may_steer(pos, mover, (Cell)c)) {
+        if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !mobility_may_steer(pos, mover, (Cell)c)) {
             printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
                    text, v->types[PIECE_TYPE(p)].name, name);
             return;
@@ -721,7 +722,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
             snprintf(plain, sizeof plain, "%.*s", (int)(len - 1), text);
             int one[1];
             if (notation_parse(pos, legal, plain, one, 1) == 1) {
-                Cell by = movegen_influencer(pos, mover, (Cell)c);
+                Cell by = mobility_influencer(pos, mover, (Cell)c);
                 notation_move(v, &legal->moves[one[0]], plain, sizeof plain);
                 if (by == NO_CELL)
                     printf("illegal move '%s': no piece of yours can copy it; '%s' plays it without a copy\n", text, plain);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "movegen.h"
+#include "attack.h"
 
 typedef struct Choice {
     int pc;
@@ -105,33 +105,6 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
         if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, set) && !record_capture(pending, npending, corners[i]))
             return false;
     return true;
-}
-
-/* How many distinct pieces on the side of `owner` could capture the enemy piece on c now (each
- * runs its program in attack mode). Inside an attack test the answer is 0: the test is not
- * nested, which also keeps a program that asks this of its own captures finite. */
-static int count_attackers(Position *pos, Cell c, int owner) {
-    const Variant *v = pos->v;
-    Piece victim = pos->cell[c];
-    if (pos->attack_depth || !victim || !board_hostile(pos, PIECE_OWNER(victim), owner)) return 0;
-    int n = 0;
-    pos->attack_depth++;
-    for (int o = 0; o < v->nowners; o++) {
-        if (pos->controller[o] != pos->controller[owner]) continue;
-        for (int w = 0; w < v->cell_words; w++) {
-            uint64_t bits = pos->occ[o][w];
-            while (bits) {
-                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
-                bits &= bits - 1;
-                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                VmFault f = {0};
-                if (pp->may_capture && vm_captures(&pp->prog, pos, from, o, c, &f)) n++;
-                movegen_note_fault(pos, &f);
-            }
-        }
-    }
-    pos->attack_depth--;
-    return n;
 }
 
 /* Appends one emitted move; returns false when the list is full. */
@@ -281,7 +254,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         case OP_ATTACKED: {
             Piece as = pos->cell[origin];
-            flag = movegen_attacked(pos, cur, owner, as);
+            flag = attack_is_attacked(pos, cur, owner, as);
             break;
         }
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
@@ -291,7 +264,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= (int8_t)b; break;
-        case OP_ATTACKERS: flag = count_attackers(pos, cur, owner) >= a; break;
+        case OP_ATTACKERS: flag = attack_count_attackers(pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:

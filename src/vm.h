@@ -1,4 +1,7 @@
-/* vm.h - runs a piece's movement program on a position and emits pseudo-legal moves. */
+/* vm.h - runs a piece's movement program on a position and emits pseudo-legal moves.
+ *
+ * vm and attack call each other, and this is meant: the `attacked` and `attackers` conditions
+ * ask the attack module (attack.h), whose tests run enemy programs here (vm_captures). */
 #ifndef VARIA_VM_H
 #define VARIA_VM_H
 

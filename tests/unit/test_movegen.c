@@ -1,6 +1,8 @@
 /* test_movegen.c - the fast ray path and the general program path agree; legality basics. */
 #include "support.h"
 
+#include "mobility.h"
+
 /* Sorted coordinate texts of the legal moves, joined by spaces. */
 static void legal_text(Position *pos, char *out, size_t cap) {
     static MoveList ml;
@@ -40,10 +42,10 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
         for (int ply = 0; ply < plies; ply++) {
             movegen_fast_enabled = true;
             legal_text(&pos, fast, sizeof fast);
-            bool check_fast = movegen_in_check(&pos, board_mover(&pos));
+            bool check_fast = attack_in_check(&pos, board_mover(&pos));
             movegen_fast_enabled = false;
             legal_text(&pos, general, sizeof general);
-            bool check_general = movegen_in_check(&pos, board_mover(&pos));
+            bool check_general = attack_in_check(&pos, board_mover(&pos));
             movegen_fast_enabled = true;
             if (strcmp(fast, general) != 0) {
                 char fen[512];
@@ -178,12 +180,12 @@ static void test_movegen_steer_condition(void **state) {
         set_fen(&pos, v->setup);
         Cell a3 = (Cell)variant_cell_by_name(v, "M:a3"), a1 = (Cell)variant_cell_by_name(v, "M:a1"),
              c3 = (Cell)variant_cell_by_name(v, "M:c3");
-        assert_int_equal(movegen_may_steer(&pos, 0, a3), tie[k]);
-        assert_int_equal(movegen_may_steer(&pos, 1, a3), tie[k]);
-        assert_true(movegen_may_steer(&pos, 0, a1));
-        assert_false(movegen_may_steer(&pos, 1, a1));
-        assert_false(movegen_may_steer(&pos, 0, c3));
-        assert_false(movegen_may_steer(&pos, 1, c3));
+        assert_int_equal(mobility_may_steer(&pos, 0, a3), tie[k]);
+        assert_int_equal(mobility_may_steer(&pos, 1, a3), tie[k]);
+        assert_true(mobility_may_steer(&pos, 0, a1));
+        assert_false(mobility_may_steer(&pos, 1, a1));
+        assert_false(mobility_may_steer(&pos, 0, c3));
+        assert_false(mobility_may_steer(&pos, 1, c3));
         board_free(&pos);
         variant_free(v);
     }

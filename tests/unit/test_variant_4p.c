@@ -256,7 +256,7 @@ static void test_4p_defeat_in_each_mode(void **state) {
     defeat_green(v, &pos, &r);
     assert_int_equal(pos.cell[variant_cell_by_name(v, "p8")], 0);
     expect_piece(&pos, "p12", 'R', 3);
-    assert_false(movegen_attacked(&pos, (Cell)variant_cell_by_name(v, "p13"), 0, PIECE_MAKE(0, 0)));
+    assert_false(attack_is_attacked(&pos, (Cell)variant_cell_by_name(v, "p13"), 0, PIECE_MAKE(0, 0)));
     /* and anyone may capture it: Silver's rook goes up the p-file and takes it */
     moves_from(&pos, "p4", text, sizeof text);
     assert_non_null(strstr(text, "p4p12"));

@@ -239,12 +239,12 @@ static void test_ab_check_by_influence_diagrams_8_and_9(void **state) {
     board_init(&pos, v);
     set_fen(&pos, diagram[8]);
     /* the queen on c3 (1/1) checks the White King already: Below may move it */
-    assert_true(movegen_in_check(&pos, 0));
+    assert_true(attack_in_check(&pos, 0));
     assert_false(has_move(&pos, "M c3-c6"));
     assert_false(has_move(&pos, "M c3-c6 +"));
     assert_true(has_move(&pos, "M c3-c7"));
     set_fen(&pos, diagram[9]);
-    assert_false(movegen_in_check(&pos, 0));
+    assert_false(attack_in_check(&pos, 0));
     assert_false(has_move(&pos, "M c3-c6"));
     assert_true(has_move(&pos, "M c3-c6 +"));
     board_free(&pos);
@@ -258,7 +258,7 @@ static void test_ab_checkmate_diagram_10(void **state) {
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, diagram[10]);
-    assert_true(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(&pos, 1));
     assert_int_equal(legal_count(&pos), 0);
     GameResult r;
     gameend_check(&pos, &r);

@@ -103,8 +103,8 @@ static void test_ub_king_attack_can_be_one_sided(void **state) {
     /* the white knight on f2 stands on the white king's only path to f3: the black king
      * attacks e1 through e2, the white king cannot reach f3 */
     set_fen(&pos, "8/8/8/8/8/5k2/5N2/4K3 w");
-    assert_true(movegen_in_check(&pos, 0));
-    assert_false(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(&pos, 0));
+    assert_false(attack_in_check(&pos, 1));
     board_free(&pos);
     variant_free(v);
 }
@@ -166,7 +166,7 @@ static void test_ub_pawn_check_with_ordinary_check(void **state) {
     char text[512];
     /* in check from the rook on e1 and under pawn-check: taking d8 answers both */
     set_fen(&pos, "3Pk3/8/8/8/8/8/8/K3R3 b");
-    assert_true(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(&pos, 1));
     legal_list(&pos, text, sizeof text);
     assert_string_equal(text, "e8d8");
     /* a rook on d1 guards d8: the only capture is illegal, so White wins */
