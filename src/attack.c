@@ -6,22 +6,20 @@
 
 #include "mobility.h"
 
-bool movegen_fast_enabled = true;
-
 /* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
- * when one of the threat players (the defender's opponents) may move it. */
-static inline bool attacker_can_move(const Position *pos, Cell c) {
+ * when one of the `threat` players (bit per player: the defender's opponents) may move it. */
+static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat) {
     const Variant *v = pos->v;
     if (!mobility_can_move(pos, c)) return false;
     if (!((v->steered >> PIECE_OWNER(pos->cell[c])) & 1)) return true;
     for (int q = 0; q < v->nplayers; q++)
-        if (((pos->threat_players >> q) & 1) && mobility_may_steer(pos, q, c)) return true;
+        if (((threat >> q) & 1) && mobility_may_steer(pos, q, c)) return true;
     return false;
 }
 
 /* Is the first piece on the way back from `from` against one of the pattern's directions an
  * unfrozen `want`? That piece can slide to `from`. */
-static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want) {
+static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, uint8_t threat) {
     const Variant *v = pos->v;
     for (int i = 0; i < cp->ndirs; i++) {
         int back = v->dirs[cp->dirs[i]].reverse;
@@ -29,7 +27,7 @@ static bool slider_reaches(const Position *pos, Cell from, const CapturePattern 
         for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
             Piece p = pos->cell[s];
             if (!p) continue;
-            if (PIECE_KIND(p) == want && attacker_can_move(pos, s)) return true;
+            if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat)) return true;
             break;
         }
     }
@@ -38,7 +36,8 @@ static bool slider_reaches(const Position *pos, Cell from, const CapturePattern 
 
 /* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
  * from the victim's cell c. */
-static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker) {
+static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker,
+                             uint8_t threat) {
     const Variant *v = pos->v;
     switch ((CaptureMethod)cp->method) {
     case CAP_WITHDRAW:
@@ -48,7 +47,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             Cell a = variant_step(v, c, d);
             if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
             Cell first = variant_step(v, a, d);
-            if (first != NO_CELL && !pos->cell[first] && attacker_can_move(pos, a)) return true;
+            if (first != NO_CELL && !pos->cell[first] && attacker_can_move(pos, a, threat)) return true;
         }
         return false;
     case CAP_PINCER:
@@ -60,7 +59,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             int back = v->dirs[e].reverse;
             Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
             if (land == NO_CELL || pos->cell[land]) continue;
-            if (slider_reaches(pos, land, cp, want)) return true;
+            if (slider_reaches(pos, land, cp, want, threat)) return true;
         }
         return false;
     case CAP_COORDINATE: {
@@ -72,13 +71,13 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         if (k->y == ci->y && k->x != ci->x) { /* land in c's column, off the king's row */
             for (int y = 0; y < bd->height; y++) {
                 Cell land = bd->at[y][ci->x];
-                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want)) return true;
+                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want, threat)) return true;
             }
         }
         if (k->x == ci->x && k->y != ci->y) { /* land in c's row, off the king's column */
             for (int x = 0; x < bd->width; x++) {
                 Cell land = bd->at[ci->y][x];
-                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want)) return true;
+                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want, threat)) return true;
             }
         }
         return false;
@@ -92,7 +91,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             s = variant_step(v, s, back);
             if (s == NO_CELL || (k > 0 && pos->cell[s])) return false;
         }
-        return PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s);
+        return PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
     }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
@@ -106,7 +105,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
                 Piece p = pos->cell[s];
                 if (!p) continue;
                 if (PIECE_KIND(p) == want) {
-                    if (attacker_can_move(pos, s)) return true;
+                    if (attacker_can_move(pos, s, threat)) return true;
                     break;
                 }
                 bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
@@ -121,7 +120,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
 
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
-static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type) {
+static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
     if (v->attack_lines_ok) {
@@ -141,7 +140,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             }
             if (s == NO_CELL || !pos->cell[s]) continue;
             Piece p = pos->cell[s];
-            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s)) return true;
+            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
         }
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
@@ -149,7 +148,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             for (int w = 0; w < v->cell_words && !any; w++) any = (pos->type_occ[t][w] & pos->occ[attacker][w]) != 0;
             if (!any) continue;
             const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
-            if (pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker)) return true;
+            if (pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
         }
         return false;
     }
@@ -174,7 +173,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 if (s == NO_CELL) break;
                 Piece p = pos->cell[s];
                 if (p) {
-                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s)) return true;
+                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat)) return true;
                     break;
                 }
                 if (!r->slide) break;
@@ -182,7 +181,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         }
         for (int i = 0; i < pp->npatterns; i++)
             if ((pp->patterns[i].victims & vbit) &&
-                pattern_captures(pos, &pp->patterns[i], c, want, attacker))
+                pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat))
                 return true;
     }
     return false;
@@ -190,7 +189,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
 
 /* General attack test: run the capturing programs of `attacker` and look for a move that
  * removes or lands on the piece on c. */
-static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
+static bool attacked_by_programs(GenContext *ctx, Position *pos, Cell c, int attacker, uint8_t threat) {
     const Variant *v = pos->v;
     for (int w = 0; w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[attacker][w];
@@ -198,36 +197,36 @@ static bool attacked_by_programs(Position *pos, Cell c, int attacker) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
             const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
-            if (movegen_fast_enabled && pt->fast_attack) continue;
+            if (ctx->fast && pt->fast_attack) continue;
             const PieceProgram *pp = &pt->per_owner[attacker];
-            if (!pp->may_capture || !attacker_can_move(pos, from)) continue;
+            if (!pp->may_capture || !attacker_can_move(pos, from, threat)) continue;
             VmFault f = {0};
-            bool hit = vm_captures(&pp->prog, pos, from, attacker, c, &f);
-            attack_note_fault(pos, &f);
+            bool hit = vm_captures(ctx, &pp->prog, pos, from, attacker, c, &f);
+            attack_note_fault(ctx, &f);
             if (hit) return true;
         }
     }
     return false;
 }
 
-void attack_take_fault(Position *pos, VmFault *fault) {
-    if (!pos->attack_fault.set) return;
-    if (fault && !fault->set) *fault = pos->attack_fault;
-    pos->attack_fault.set = false;
+void attack_take_fault(GenContext *ctx, VmFault *fault) {
+    if (!ctx->attack_fault.set) return;
+    if (fault && !fault->set) *fault = ctx->attack_fault;
+    ctx->attack_fault.set = false;
 }
 
-bool attack_is_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
+bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as) {
     const Variant *v = pos->v;
     /* Programs run for an attack test may ask "attacked?" themselves (castling does); such a
      * nested question is answered "no": castling never captures, and it keeps tests finite. */
-    if (pos->attack_depth) return false;
+    if (ctx->attack_depth) return false;
     Piece old = pos->cell[c];
     bool placed = false;
+    uint8_t threat = 0;
     if (v->steered) {
         /* a steered piece attacks when a player other than the victim's own may move it */
-        pos->threat_players = 0;
         for (int q = 0; q < v->nplayers; q++)
-            if (((pos->alive >> q) & 1) && !board_answers_for(pos, q, victim_owner)) pos->threat_players |= (uint8_t)(1u << q);
+            if (((pos->alive >> q) & 1) && !board_answers_for(pos, q, victim_owner)) threat |= (uint8_t)(1u << q);
     }
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, victim_owner) || !board_active(pos, o)) continue;
@@ -236,20 +235,20 @@ bool attack_is_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
             if (pos->occ[o][w]) { any = true; break; }
         if (!any) continue;
         int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
-        if (movegen_fast_enabled && attacked_by_rays(pos, c, o, victim_type)) {
+        if (ctx->fast && attacked_by_rays(pos, c, o, victim_type, threat)) {
             if (placed) board_put(pos, c, old);
             return true;
         }
-        if (movegen_fast_enabled && v->all_fast) continue;
+        if (ctx->fast && v->all_fast) continue;
         /* Programs only capture pieces that are there: stand the victim on c for the test. */
         if (!placed && (old == 0 || PIECE_OWNER(old) != victim_owner)) {
             Piece p = as ? (Piece)PIECE_MAKE(PIECE_TYPE(as), victim_owner) : (Piece)PIECE_MAKE(0, victim_owner);
             board_put(pos, c, p);
             placed = true;
         }
-        pos->attack_depth++;
-        bool hit = attacked_by_programs(pos, c, o);
-        pos->attack_depth--;
+        ctx->attack_depth++;
+        bool hit = attacked_by_programs(ctx, pos, c, o, threat);
+        ctx->attack_depth--;
         if (hit) {
             if (placed) board_put(pos, c, old);
             return true;
@@ -260,7 +259,7 @@ bool attack_is_attacked(Position *pos, Cell c, int victim_owner, Piece as) {
 }
 
 /* Can a royal piece of `owner` be captured? */
-static bool royal_attacked(Position *pos, int owner) {
+static bool royal_attacked(GenContext *ctx, Position *pos, int owner) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
@@ -269,7 +268,7 @@ static bool royal_attacked(Position *pos, int owner) {
             while (b) {
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
                 b &= b - 1;
-                if (attack_is_attacked(pos, c, owner, pos->cell[c])) return true;
+                if (attack_is_attacked(ctx, pos, c, owner, pos->cell[c])) return true;
             }
         }
     }
@@ -285,21 +284,21 @@ static bool royal_gone(const Position *pos, int owner) {
     return true;
 }
 
-bool attack_in_check(Position *pos, int player) {
-    if (royal_attacked(pos, player)) return true;
+bool attack_in_check(GenContext *ctx, Position *pos, int player) {
+    if (royal_attacked(ctx, pos, player)) return true;
     int army = pos->allegiance[player];
     if (army == NO_OWNER) return false;
     /* the army a player answers for may not lose its royal piece, even to a piece that player
      * moved: without it the player counts as in check */
-    return royal_gone(pos, army) || royal_attacked(pos, army);
+    return royal_gone(pos, army) || royal_attacked(ctx, pos, army);
 }
 
-int attack_count_attackers(Position *pos, Cell c, int owner) {
+int attack_count_attackers(GenContext *ctx, Position *pos, Cell c, int owner) {
     const Variant *v = pos->v;
     Piece victim = pos->cell[c];
-    if (pos->attack_depth || !victim || !board_hostile(pos, PIECE_OWNER(victim), owner)) return 0;
+    if (ctx->attack_depth || !victim || !board_hostile(pos, PIECE_OWNER(victim), owner)) return 0;
     int n = 0;
-    pos->attack_depth++;
+    ctx->attack_depth++;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != pos->controller[owner]) continue;
         for (int w = 0; w < v->cell_words; w++) {
@@ -309,11 +308,11 @@ int attack_count_attackers(Position *pos, Cell c, int owner) {
                 bits &= bits - 1;
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 VmFault f = {0};
-                if (pp->may_capture && vm_captures(&pp->prog, pos, from, o, c, &f)) n++;
-                attack_note_fault(pos, &f);
+                if (pp->may_capture && vm_captures(ctx, &pp->prog, pos, from, o, c, &f)) n++;
+                attack_note_fault(ctx, &f);
             }
         }
     }
-    pos->attack_depth--;
+    ctx->attack_depth--;
     return n;
 }

@@ -77,30 +77,30 @@ static void merge_duplicates(MoveList *out, int start) {
 }
 
 /* Moves of the piece of `owner` on `from`. */
-static bool gen_piece(Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
+static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
     if (!mobility_can_move(pos, from)) return true;
     const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
     const PieceProgram *pp = &pt->per_owner[owner];
     int start = out->count;
-    if (movegen_fast_enabled) {
+    if (ctx->fast) {
         if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
-        if (pp->rest.count && !vm_run(&pp->rest, pos, from, owner, out, fault)) return false;
+        if (pp->rest.count && !vm_run(ctx, &pp->rest, pos, from, owner, out, fault)) return false;
     } else {
-        if (!vm_run(&pp->prog, pos, from, owner, out, fault)) return false;
+        if (!vm_run(ctx, &pp->prog, pos, from, owner, out, fault)) return false;
     }
     if (pp->may_duplicate) merge_duplicates(out, start);
     return true;
 }
 
 /* Moves of every piece of `owner` (the mover's own pieces). */
-static bool gen_owner(Position *pos, int owner, MoveList *out, VmFault *fault) {
+static bool gen_owner(GenContext *ctx, Position *pos, int owner, MoveList *out, VmFault *fault) {
     for (int w = 0; w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[owner][w];
         while (bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
-            if (!gen_piece(pos, owner, from, out, fault)) return false;
+            if (!gen_piece(ctx, pos, owner, from, out, fault)) return false;
         }
     }
     return true;
@@ -148,7 +148,7 @@ static void add_copies(const Position *pos, int mover, Cell from, MoveList *out,
 }
 
 /* Moves of the steered armies' pieces that the mover has the influence to move. */
-static bool gen_steered(Position *pos, int mover, MoveList *out, VmFault *fault) {
+static bool gen_steered(GenContext *ctx, Position *pos, int mover, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
     for (int o = v->nplayers; o < v->nowners; o++) {
         if (!((v->steered >> o) & 1)) continue;
@@ -159,7 +159,7 @@ static bool gen_steered(Position *pos, int mover, MoveList *out, VmFault *fault)
                 bits &= bits - 1;
                 if (!mobility_may_steer(pos, mover, from)) continue;
                 int start = out->count;
-                if (!gen_piece(pos, o, from, out, fault)) return false;
+                if (!gen_piece(ctx, pos, o, from, out, fault)) return false;
                 if (v->steer_copy) add_copies(pos, mover, from, out, start);
                 if (out->count >= MAX_MOVES) return fault_full(fault);
             }
@@ -418,7 +418,7 @@ static bool takes_royal(const Position *pos, const Move *m, int mover) {
 
 /* Could `mover` capture a royal piece of another player now? (With two players; with more,
  * an attack by a third player counts too.) */
-static bool royal_open_now(Position *pos, int mover) {
+static bool royal_open_now(GenContext *ctx, Position *pos, int mover) {
     const Variant *v = pos->v;
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, mover)) continue;
@@ -427,7 +427,7 @@ static bool royal_open_now(Position *pos, int mover) {
             for (int w = 0; w < v->cell_words; w++)
                 for (uint64_t b = pos->occ[o][w] & pos->type_occ[t][w]; b; b &= b - 1) {
                     Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
-                    if (attack_is_attacked(pos, c, o, pos->cell[c])) return true;
+                    if (attack_is_attacked(ctx, pos, c, o, pos->cell[c])) return true;
                 }
         }
     }
@@ -436,8 +436,8 @@ static bool royal_open_now(Position *pos, int mover) {
 
 /* Turns of phases: a royal piece of another player may be taken only when it was open to
  * capture as the turn began (left exposed), never after the turn's own moves checked it. */
-static void filter_royal_captures(Position *pos, MoveList *out, int mover) {
-    if (pos->royal_open < 0) pos->royal_open = (int8_t)royal_open_now(pos, mover);
+static void filter_royal_captures(GenContext *ctx, Position *pos, MoveList *out, int mover) {
+    if (pos->royal_open < 0) pos->royal_open = (int8_t)royal_open_now(ctx, pos, mover);
     if (pos->royal_open) return;
     int n = 0;
     for (int i = 0; i < out->count; i++)
@@ -448,16 +448,18 @@ static void filter_royal_captures(Position *pos, MoveList *out, int mover) {
     out->count = n;
 }
 
-bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
+bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
-    pos->steps_left = POSITION_STEP_BUDGET; /* (for this position's programs and legality tests) */
-    pos->attack_fault.set = false;          /* (one left from elsewhere is not this position's) */
+    /* the budget of this position's programs and legality tests; a position made from it
+     * starts with what it has left */
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
+    ctx->attack_fault.set = false; /* (one left from elsewhere is not this position's) */
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
-        if (pos->controller[o] == mover && !gen_owner(pos, o, out, fault)) return false;
-    if (pos->v->steered && !gen_steered(pos, mover, out, fault)) return false;
+        if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
+    if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
@@ -466,39 +468,42 @@ bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault) {
         return true;
     }
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
-    if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(pos, out, mover);
+    if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
     return true;
 }
 
-bool movegen_is_legal(Position *pos, const Move *m) {
+bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
     int mover = board_mover(pos);
-    if (v->all_fast && movegen_fast_enabled && !(m->flags & MOVE_ELIMINATION)) {
+    bool ok;
+    if (v->all_fast && ctx->fast && !(m->flags & MOVE_ELIMINATION)) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
-        bool ok = !attack_in_check(pos, mover);
+        ok = !attack_in_check(ctx, pos, mover);
         board_cells_revert(pos, &cj);
-        return ok;
+    } else {
+        /* the test is made as if the moving piece arrives: a hidden mine does not count */
+        pos->tiles_off = true;
+        bool made = board_make(pos, m);
+        pos->tiles_off = false;
+        if (!made) return false;
+        int charged = ctx->charge_ply;
+        ctx->charge_ply = pos->ply - 1; /* (the test's instructions are this position's) */
+        ok = !attack_in_check(ctx, pos, mover);
+        ctx->charge_ply = charged;
+        board_unmake(pos);
     }
-    /* the test is made as if the moving piece arrives: a hidden mine does not count */
-    pos->tiles_off = true;
-    bool made = board_make(pos, m);
-    pos->tiles_off = false;
-    if (!made) return false;
-    bool ok = !attack_in_check(pos, mover);
-    long left = pos->steps_left; /* (the test's instructions stay spent after the unmake) */
-    board_unmake(pos);
-    pos->steps_left = left;
+    ctx->steps_left[pos->ply + 1] = ctx->steps_left[pos->ply];
     return ok;
 }
 
-bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover) {
-    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !attack_in_check(pos, mover);
+bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
+    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !attack_in_check(ctx, pos, mover);
     board_unmake(pos);
-    bool ok = movegen_is_legal(pos, m);
+    bool ok = movegen_is_legal(ctx, pos, m);
     board_make(pos, m);
     return ok;
 }
@@ -531,16 +536,16 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n) {
     return true;
 }
 
-bool movegen_stalemate_pass(Position *pos, Move *m) {
+bool movegen_stalemate_pass(GenContext *ctx, Position *pos, Move *m) {
     const Variant *v = pos->v;
-    if (v->on_stalemate != RESULT_PASS || (v->has_royal && attack_in_check(pos, board_mover(pos)))) return false;
+    if (v->on_stalemate != RESULT_PASS || (v->has_royal && attack_in_check(ctx, pos, board_mover(pos)))) return false;
     memset(m, 0, sizeof *m);
     m->promo = NO_TYPE;
     m->flags = MOVE_PASS;
     return true;
 }
 
-bool movegen_position_ok(Position *pos, char *err, size_t cap) {
+bool movegen_position_ok(GenContext *ctx, Position *pos, char *err, size_t cap) {
     const Variant *v = pos->v;
     /* (only where a turn is one move between two players: elsewhere an exposed royal piece can
      * be a fact of the game, left by a mine or by a third player) */
@@ -548,38 +553,38 @@ bool movegen_position_ok(Position *pos, char *err, size_t cap) {
         pos->setup_player >= 0)
         return true;
     int other = 1 - board_mover(pos);
-    if (!attack_in_check(pos, other)) return true;
+    if (!attack_in_check(ctx, pos, other)) return true;
     snprintf(err, cap, "%s, who is not to move, is in check (the last move would have been illegal)",
              v->player_names[other]);
     return false;
 }
 
-bool movegen_legal(Position *pos, MoveList *out, VmFault *fault) {
-    bool ok = movegen_pseudo(pos, out, fault);
+bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
+    bool ok = movegen_pseudo(ctx, pos, out, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     int n = 0;
     for (int i = 0; i < out->count; i++)
-        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_is_legal(pos, &out->moves[i])) {
+        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_is_legal(ctx, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
     out->count = n;
-    if (n == 0 && !nforced && movegen_stalemate_pass(pos, &out->moves[0])) out->count = 1;
-    attack_take_fault(pos, fault);
+    if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &out->moves[0])) out->count = 1;
+    attack_take_fault(ctx, fault);
     return ok && !(fault && fault->set);
 }
 
-int movegen_count_legal(Position *pos, VmFault *fault) {
+int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
-    movegen_pseudo(pos, &ml, fault);
+    movegen_pseudo(ctx, pos, &ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
-        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(pos, &ml.moves[i])) n++;
+        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(ctx, pos, &ml.moves[i])) n++;
     Move pass;
-    if (n == 0 && !nforced && movegen_stalemate_pass(pos, &pass)) n = 1;
-    attack_take_fault(pos, fault);
+    if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;
+    attack_take_fault(ctx, fault);
     return n;
 }

@@ -6,7 +6,7 @@
 #include "attack.h"
 
 /* All pseudo-legal moves of the player to move. Returns false on a program fault. */
-bool movegen_pseudo(Position *pos, MoveList *out, VmFault *fault);
+bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault);
 /* How many distinct pieces have a normal capture landing on target among the first count
  * moves of list (pseudo-legal moves of the player to move): the attack count. */
 int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell target);
@@ -15,12 +15,12 @@ int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell
  * now (a pass). */
 uint32_t movegen_phase_kinds(const Position *pos, bool *may_end);
 /* All legal moves of the player to move. */
-bool movegen_legal(Position *pos, MoveList *out, VmFault *fault);
+bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault);
 /* Could the position have been reached? In a game of two players with one move a turn, the
  * player not to move may not be in check. False with the reason in err. */
-bool movegen_position_ok(Position *pos, char *err, size_t cap);
+bool movegen_position_ok(GenContext *ctx, Position *pos, char *err, size_t cap);
 /* Number of legal moves (perft's last ply). */
-int movegen_count_legal(Position *pos, VmFault *fault);
+int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault);
 /* Cells the player to move must capture this turn (end must-capture rules): pieces of the
  * previous player standing in its zone. Returns how many (at most MAX_FORCED). */
 int movegen_forced(const Position *pos, Cell *cells);
@@ -29,22 +29,30 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n);
 /* Under `end stalemate pass`, the pass a stalemated player makes (false when the rule does
  * not apply: the variant has no such rule, or the player is in check). The caller has found
  * no other legal move. */
-bool movegen_stalemate_pass(Position *pos, Move *m);
+bool movegen_stalemate_pass(GenContext *ctx, Position *pos, Move *m);
 /* Does m's legality depend on the mover's royal pieces afterwards? Not for moves that only
  * move cards, nor for the pass that ends a turn of phases (the turn's moves were tested). */
 static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
     return v->forbid_royal_capture && !(m->flags & (MOVE_CARDS | MOVE_TILE)) && !(v->nphases && (m->flags & MOVE_PASS));
 }
 /* Legal after making m? (make, test, unmake). The test is made as if the moving piece
- * arrived: a hidden mine that destroys it does not make the move legal or illegal. */
-bool movegen_is_legal(Position *pos, const Move *m);
+ * arrived: a hidden mine that destroys it does not make the move legal or illegal. Its VM
+ * instructions are charged to pos's budget in ctx. */
+bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
 /* The same for m, just made by `mover` (the last move of pos). */
-bool movegen_made_is_legal_tiles(Position *pos, const Move *m, int mover);
-static inline bool movegen_made_is_legal(Position *pos, const Move *m, int mover) {
-    if (!movegen_tests_royal(pos->v, m)) return true;
-    bool ok = likely(!pos->v->minefield_zone) ? !attack_in_check(pos, mover) : movegen_made_is_legal_tiles(pos, m, mover);
-    /* the test's instructions count against the position m was made from: unmake keeps them */
-    pos->history[pos->ply - 1].steps_left = pos->steps_left;
+bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover);
+static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const Move *m, int mover) {
+    int from = pos->ply - 1;
+    bool ok = true;
+    if (movegen_tests_royal(pos->v, m)) {
+        /* the test's instructions count against the position m was made from */
+        int charged = ctx->charge_ply;
+        ctx->charge_ply = from;
+        ok = likely(!pos->v->minefield_zone) ? !attack_in_check(ctx, pos, mover)
+                                             : movegen_made_is_legal_tiles(ctx, pos, m, mover);
+        ctx->charge_ply = charged;
+    }
+    ctx->steps_left[from + 1] = ctx->steps_left[from]; /* (what a made position starts with) */
     return ok;
 }
 
