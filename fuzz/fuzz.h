@@ -125,9 +125,11 @@ static inline void fuzz_check_fen_round_trip(const Position *pos) {
  * when that stays cheap. */
 static inline void fuzz_exercise_position(Position *pos, bool texts) {
     MoveList *ml = malloc(sizeof *ml);
-    if (!ml) abort();
+    GenContext *ctx = malloc(sizeof *ctx);
+    if (!ml || !ctx) abort();
+    genctx_init(ctx);
     VmFault f = {0};
-    movegen_legal(pos, ml, &f);
+    movegen_legal(ctx, pos, ml, &f);
     uint64_t key = pos->key;
     int ply = pos->ply;
     for (int i = 0; i < ml->count && !f.set; i++) {
@@ -137,7 +139,7 @@ static inline void fuzz_exercise_position(Position *pos, bool texts) {
             notation_move(pos->v, &ml->moves[i], buf, sizeof buf);
             int n = notation_parse(pos, ml, buf, found, 8);
             FUZZ_CHECK(n >= 1, "a move's coordinate text names a move");
-            notation_san(pos, ml, &ml->moves[i], buf, sizeof buf);
+            notation_san(ctx, pos, ml, &ml->moves[i], buf, sizeof buf);
             FUZZ_CHECK(pos->key == key && pos->ply == ply, "notation_san restores the position");
             n = notation_parse(pos, ml, buf, found, 8);
             bool self = false;
@@ -151,28 +153,31 @@ static inline void fuzz_exercise_position(Position *pos, bool texts) {
         FUZZ_CHECK(pos->key == key && pos->ply == ply && board_is_ok(pos), "unmake restores the position");
     }
     GameResult r;
-    gameend_check(pos, &r);
+    gameend_check(ctx, pos, &r);
     if (!f.set && ml->count <= FUZZ_PERFT_MOVES && pos->v->ncells <= FUZZ_PERFT_CELLS) {
         VmFault f2 = {0};
-        perft(pos, 2, &f2);
+        perft(ctx, pos, 2, &f2);
         FUZZ_CHECK(pos->key == key && pos->ply == ply, "perft restores the position");
     }
     free(ml);
+    free(ctx);
 }
 
 /* Plays up to `plies` legal moves chosen by the bytes of choice (then settles defeats, as the
  * console does), checking the position text after each. Returns the number of moves made. */
 static inline int fuzz_play(Position *pos, const uint8_t *choice, int plies) {
     MoveList *ml = malloc(sizeof *ml);
-    if (!ml) abort();
+    GenContext *ctx = malloc(sizeof *ctx);
+    if (!ml || !ctx) abort();
+    genctx_init(ctx);
     int made = 0;
     for (int i = 0; i < plies; i++) {
         VmFault f = {0};
-        movegen_legal(pos, ml, &f);
+        movegen_legal(ctx, pos, ml, &f);
         Move pass;
         if (f.set) break;
         if (ml->count == 0) {
-            if (!movegen_stalemate_pass(pos, &pass)) break;
+            if (!movegen_stalemate_pass(ctx, pos, &pass)) break;
             ml->moves[0] = pass;
             ml->count = 1;
         }
@@ -180,12 +185,13 @@ static inline int fuzz_play(Position *pos, const uint8_t *choice, int plies) {
         made++;
         GameResult r;
         Move defeats[MAX_PLAYERS];
-        gameend_settle(pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
+        gameend_settle(ctx, pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
         FUZZ_CHECK(board_is_ok(pos), "the board after a move and its defeats");
         fuzz_check_fen_round_trip(pos);
         if (r.over) break;
     }
     free(ml);
+    free(ctx);
     return made;
 }
 

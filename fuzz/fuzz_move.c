@@ -23,13 +23,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_string(data + 2 + plies, size - 2 - (size_t)plies);
     Position *pos = malloc(sizeof *pos);
     MoveList *ml = malloc(sizeof *ml);
-    if (!pos || !ml) abort();
+    GenContext *ctx = malloc(sizeof *ctx);
+    if (!pos || !ml || !ctx) abort();
+    genctx_init(ctx);
     board_init(pos, v);
     char err[200];
     FUZZ_CHECK(fen_read(pos, v->setup, err, sizeof err), "the setup reads");
     fuzz_play(pos, choice, plies);
     VmFault f = {0};
-    movegen_legal(pos, ml, &f);
+    movegen_legal(ctx, pos, ml, &f);
     uint64_t key = pos->key;
     int found[4];
     int n = notation_parse(pos, ml, text, found, 4);
@@ -38,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < n && i < 4; i++) FUZZ_CHECK(found[i] >= 0 && found[i] < ml->count, "a found move is listed");
     if (n == 1) {
         char buf[96];
-        notation_san(pos, ml, &ml->moves[found[0]], buf, sizeof buf);
+        notation_san(ctx, pos, ml, &ml->moves[found[0]], buf, sizeof buf);
         FUZZ_CHECK(board_make(pos, &ml->moves[found[0]]), "a typed move is made");
         FUZZ_CHECK(board_is_ok(pos), "the board after a typed move");
         board_unmake(pos);
@@ -47,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int idx = notation_find(v, ml, text);
     FUZZ_CHECK(idx >= -2 && idx < ml->count, "notation_find's answer");
     free(ml);
+    free(ctx);
     board_free(pos);
     free(pos);
     free(text);

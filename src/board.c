@@ -132,8 +132,6 @@ void board_clear(Position *pos) {
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->royal_open = -1;
-    pos->attack_fault.set = false;
-    pos->steps_left = POSITION_STEP_BUDGET;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
     pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
@@ -387,7 +385,6 @@ bool board_make(Position *pos, const Move *m) {
     u->ep_fresh = pos->ep_fresh;
     u->turn_reset = pos->turn_reset;
     u->royal_open = pos->royal_open;
-    u->steps_left = pos->steps_left;
     u->prelude = pos->prelude;
     u->prelude_moves = pos->prelude_moves;
     u->ntiles = 0;
@@ -577,7 +574,6 @@ void board_unmake(Position *pos) {
     pos->ep_fresh = u->ep_fresh;
     pos->turn_reset = u->turn_reset;
     pos->royal_open = u->royal_open;
-    pos->steps_left = u->steps_left;
     if (pos->v->npiles) {
         pos->debt = u->debt;
         memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);

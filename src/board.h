@@ -88,7 +88,6 @@ typedef struct Undo {
     uint8_t controller[MAX_OWNERS];
     uint8_t phase, phase_moves, ep_fresh, turn_reset;
     int8_t royal_open;
-    long steps_left;
     uint8_t debt;
     uint8_t prelude, prelude_moves;
     uint8_t ntiles;          /* tiles this move changed, and their old values */
@@ -134,13 +133,6 @@ typedef struct Position {
     bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
     uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
-    uint8_t attack_depth;    /* >0 while an attack test runs programs (no nested tests) */
-    uint8_t threat_players;  /* during an attack test: players whose influence makes a steered
-                              * piece an attacker (the defender's opponents) */
-    long steps_left;         /* VM instructions left for this position's moves (movegen_pseudo
-                              * grants POSITION_STEP_BUDGET; unmake gives back what was left) */
-    VmFault attack_fault;    /* the first fault of a program run for an attack test, until a
-                              * caller with a fault report takes it (movegen_take_fault) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
     uint8_t tiles[MAX_CELLS];
     /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first; how many of a

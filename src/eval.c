@@ -16,7 +16,7 @@
 #define REWARD_WEIGHT 15  /* per point of the counter captures pay into (experience) */
 
 /* Average number of moves of a lone piece of type t (owner 0) over every cell. */
-static int mobility_estimate(Position *scratch, int t) {
+static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
     const Variant *v = scratch->v;
     MoveList *ml = xmalloc(sizeof *ml);
     long total = 0;
@@ -30,7 +30,7 @@ static int mobility_estimate(Position *scratch, int t) {
         scratch->turn = (uint8_t)slot;
         board_put(scratch, (Cell)c, PIECE_MAKE(t, 0));
         VmFault f = {0};
-        movegen_pseudo(scratch, ml, &f);
+        movegen_pseudo(ctx, scratch, ml, &f);
         total += ml->count;
         cells++;
     }
@@ -42,6 +42,7 @@ static int mobility_estimate(Position *scratch, int t) {
 void eval_init(EvalTables *et, const Variant *v) {
     et->v = v;
     Position *scratch = NULL;
+    GenContext *ctx = NULL;
     for (int t = 0; t < v->ntypes; t++) {
         et->value[t] = v->types[t].value;
         et->estimated[t] = false;
@@ -49,14 +50,17 @@ void eval_init(EvalTables *et, const Variant *v) {
             if (!scratch) {
                 scratch = xmalloc(sizeof *scratch);
                 board_init(scratch, v);
+                ctx = xmalloc(sizeof *ctx);
+                genctx_init(ctx);
             }
-            et->value[t] = mobility_estimate(scratch, t);
+            et->value[t] = mobility_estimate(ctx, scratch, t);
             et->estimated[t] = true;
         }
     }
     if (scratch) {
         board_free(scratch);
         free(scratch);
+        free(ctx);
     }
     for (int c = 0; c < v->ncells; c++) {
         const CellInfo *ci = &v->cells[c];

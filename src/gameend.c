@@ -65,7 +65,7 @@ static int latest_mover(const Position *pos, uint32_t candidates) {
 }
 
 /* Players whose pieces attack a royal piece of `player`. */
-static uint32_t attackers_of(Position *pos, int player) {
+static uint32_t attackers_of(GenContext *ctx, Position *pos, int player) {
     const Variant *v = pos->v;
     uint32_t who = 0;
     for (int c = 0; c < v->ncells; c++) {
@@ -78,7 +78,7 @@ static uint32_t attackers_of(Position *pos, int player) {
             memcpy(saved, pos->controller, sizeof saved);
             for (int o = 0; o < v->nowners; o++)
                 if (pos->controller[o] != q && pos->controller[o] != player) pos->controller[o] = (uint8_t)player;
-            if (movegen_attacked(pos, (Cell)c, player, p)) who |= 1u << q;
+            if (attack_is_attacked(ctx, pos, (Cell)c, player, p)) who |= 1u << q;
             memcpy(pos->controller, saved, sizeof saved);
         }
     }
@@ -148,7 +148,7 @@ static bool dead_material(const Position *pos) {
     return false;
 }
 
-void gameend_check(Position *pos, GameResult *out) {
+void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     const Variant *v = pos->v;
     memset(out, 0, sizeof *out);
     out->winner = out->eliminated = out->victor = -1;
@@ -190,10 +190,10 @@ void gameend_check(Position *pos, GameResult *out) {
         }
     }
     VmFault f = {0};
-    int legal = movegen_count_legal(pos, &f);
+    int legal = movegen_count_legal(ctx, pos, &f);
     int mover = board_mover(pos);
-    bool check = legal == 0 && v->has_royal && movegen_in_check(pos, mover);
-    movegen_take_fault(pos, &f);
+    bool check = legal == 0 && v->has_royal && attack_in_check(ctx, pos, mover);
+    attack_take_fault(ctx, &f);
     if (f.set) {
         out->fault = f;
         return;
@@ -211,7 +211,7 @@ void gameend_check(Position *pos, GameResult *out) {
     if (legal == 0) {
         if (check && v->on_checkmate == RESULT_LOSS && gameend_alive_count(pos) > 2) {
             out->eliminated = mover;
-            out->victor = latest_mover(pos, attackers_of(pos, mover));
+            out->victor = latest_mover(pos, attackers_of(ctx, pos, mover));
             out->reason = "checkmate";
             return;
         }
@@ -231,9 +231,9 @@ void gameend_check(Position *pos, GameResult *out) {
     if (v->nmaterial && dead_material(pos)) result_for(pos, v->on_material, "material", out);
 }
 
-int gameend_settle(Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user) {
+int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user) {
     int n = 0;
-    gameend_check(pos, out);
+    gameend_check(ctx, pos, out);
     /* each defeat removes a player: at most nplayers rounds */
     for (int round = 0; round < MAX_PLAYERS && !out->over && out->eliminated >= 0; round++) {
         Move m;
@@ -242,7 +242,7 @@ int gameend_settle(Position *pos, GameResult *out, Move *played, int cap, GameDe
         if (!board_make(pos, &m)) break;
         if (played && n < cap) played[n] = m;
         n++;
-        gameend_check(pos, out);
+        gameend_check(ctx, pos, out);
     }
     return n;
 }

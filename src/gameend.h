@@ -2,7 +2,7 @@
 #ifndef VARIA_GAMEEND_H
 #define VARIA_GAMEEND_H
 
-#include "board.h"
+#include "genctx.h"
 
 typedef struct GameResult {
     bool over;
@@ -19,7 +19,7 @@ typedef struct GameResult {
  * (out->over), or a player is defeated while others play on (out->eliminated >= 0: play
  * gameend_elimination's move, then check again), or the game goes on. With two players left a
  * checkmate ends the game; with more, it eliminates the player to move. */
-void gameend_check(Position *pos, GameResult *out);
+void gameend_check(GenContext *ctx, Position *pos, GameResult *out);
 /* (When a program of the rule file faults on the way, out->fault says where, and the game is
  * not over: a broken rule file decides nothing.) */
 /* The move that takes `loser` out: its royal pieces are removed, its armies removed, left as
@@ -31,7 +31,7 @@ void gameend_elimination(const Position *pos, int loser, int victor, Move *out);
  * NULL) so a caller keeping a move list can undo them; returns how many were played.
  * on_defeat (may be NULL) hears of each defeat, before its move is played. */
 typedef void (*GameDefeatFn)(const GameResult *defeat, void *user);
-int gameend_settle(Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user);
+int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user);
 /* A player still in the game who has lost every royal piece (a captured king), or -1. */
 int gameend_royal_lost(const Position *pos);
 /* Players still in the game. */

@@ -76,12 +76,12 @@ static Variant *load_variant(const Args *a) {
 }
 
 /* Sets up pos at the --fen position or the variant's start; false (with a message) on error. */
-static bool setup_position(const Args *a, const Variant *v, Position *pos) {
+static bool setup_position(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
     char err[200], start[4096];
     /* without --fen: the rule file's start (shuffled by --seed where the rules shuffle) */
     if (!a->fen) fen_start(v, (uint64_t)a->seed, start, sizeof start);
     const char *text = a->fen ? a->fen : start;
-    if (!fen_read(pos, text, err, sizeof err) || !movegen_position_ok(pos, err, sizeof err)) {
+    if (!fen_read(pos, text, err, sizeof err) || !movegen_position_ok(ctx, pos, err, sizeof err)) {
         fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
         return false;
     }
@@ -140,8 +140,10 @@ static int cmd_fen(const Args *a) {
     if (!v) return 1;
     Position pos;
     board_init(&pos, v);
+    GenContext ctx;
+    genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &pos)) {
+    if (setup_position(a, v, &ctx, &pos)) {
         char buf[4096];
         fen_write(&pos, buf, sizeof buf);
         printf("%s\n", buf);
@@ -157,12 +159,14 @@ static int cmd_moves(const Args *a) {
     if (!v) return 1;
     Position pos;
     board_init(&pos, v);
+    GenContext ctx;
+    genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &pos)) {
+    if (setup_position(a, v, &ctx, &pos)) {
         MoveList *ml = malloc(sizeof *ml);
         VmFault f = {0};
         if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
-        movegen_legal(&pos, ml, &f);
+        movegen_legal(&ctx, &pos, ml, &f);
         if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
             /* a royal piece was taken: the game is over, whatever the phase would allow */
             fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
@@ -197,14 +201,16 @@ static int cmd_perft(const Args *a) {
     if (!v) return 1;
     Position pos;
     board_init(&pos, v);
+    GenContext ctx;
+    genctx_init(&ctx);
     int rc = 1;
-    if (a->general) movegen_fast_enabled = false;
-    if (setup_position(a, v, &pos)) {
+    ctx.fast = !a->general;
+    if (setup_position(a, v, &ctx, &pos)) {
         VmFault f = {0};
         if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        uint64_t n = a->divide ? perft_divide(&pos, (int)depth, stdout, &f) : perft(&pos, (int)depth, &f);
+        uint64_t n = a->divide ? perft_divide(&ctx, &pos, (int)depth, stdout, &f) : perft(&ctx, &pos, (int)depth, &f);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         report_fault(&f);
@@ -233,8 +239,10 @@ static int cmd_trace(const Args *a) {
     if (!v) return 1;
     Position pos;
     board_init(&pos, v);
+    GenContext ctx;
+    genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &pos)) {
+    if (setup_position(a, v, &ctx, &pos)) {
         int c = variant_cell_by_name(v, a->positional[0]);
         if (c < 0) fprintf(stderr, "varia: error: unknown cell '%s'\n", a->positional[0]);
         else if (!pos.cell[c]) fprintf(stderr, "varia: error: no piece on %s\n", a->positional[0]);
@@ -244,9 +252,9 @@ static int cmd_trace(const Args *a) {
             MoveList *ml = malloc(sizeof *ml);
             ml->count = 0;
             VmFault f = {0};
-            vm_set_trace(trace_print, (void *)v);
-            vm_run(prog, &pos, (Cell)c, PIECE_OWNER(p), ml, &f);
-            vm_set_trace(NULL, NULL);
+            ctx.trace = trace_print;
+            ctx.trace_user = (void *)v;
+            vm_run(&ctx, prog, &pos, (Cell)c, PIECE_OWNER(p), ml, &f);
             char buf[64];
             printf("emitted %d move%s:", ml->count, ml->count == 1 ? "" : "s");
             for (int i = 0; i < ml->count; i++) {
@@ -287,20 +295,22 @@ static int cmd_random(const Args *a) {
     if (!v) return 1;
     Position pos;
     board_init(&pos, v);
+    GenContext ctx;
+    genctx_init(&ctx);
     MoveList *ml = malloc(sizeof *ml);
     uint64_t state = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1;
     int rc = 0;
     for (long g = 0; g < count && rc == 0; g++) {
-        if (!setup_position(a, v, &pos)) { rc = 1; break; }
+        if (!setup_position(a, v, &ctx, &pos)) { rc = 1; break; }
         long n = 1 + (long)(rng_next(&state) % (uint64_t)(plies ? plies : 1));
         for (long k = 0; k < n; k++) {
             VmFault f = {0};
-            movegen_legal(&pos, ml, &f);
+            movegen_legal(&ctx, &pos, ml, &f);
             if (f.set) { report_fault(&f); rc = 1; break; }
             if (ml->count == 0) break;
             board_make(&pos, &ml->moves[rng_next(&state) % (uint64_t)ml->count]);
             GameResult r;
-            gameend_check(&pos, &r);
+            gameend_check(&ctx, &pos, &r);
             if (r.fault.set) { report_fault(&r.fault); rc = 1; break; }
             if (r.over) break; /* (a game that has ended goes no further) */
         }

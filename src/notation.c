@@ -198,7 +198,7 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
     snprintf(buf, cap, "%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo);
 }
 
-void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
+void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     /* moves on several boards have no algebraic form: they are written as coordinates */
     if ((m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) || pos->v->nboards > 1) {
         notation_move(pos->v, m, buf, cap);
@@ -207,9 +207,9 @@ void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf,
     san_core(pos, list, m, buf, cap);
     if (!pos->v->has_royal || !board_make(pos, m)) return;
     const char *mark = "";
-    if (movegen_in_check(pos, board_mover(pos))) {
+    if (attack_in_check(ctx, pos, board_mover(pos))) {
         VmFault f = {0};
-        mark = movegen_count_legal(pos, &f) == 0 ? "#" : "+";
+        mark = movegen_count_legal(ctx, pos, &f) == 0 ? "#" : "+";
     }
     board_unmake(pos);
     size_t n = strlen(buf);

@@ -3,7 +3,7 @@
 #ifndef VARIA_NOTATION_H
 #define VARIA_NOTATION_H
 
-#include "board.h"
+#include "genctx.h"
 
 /* Writes the coordinate form of m: from, to, and the promotion letter in lower case. */
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap);
@@ -17,7 +17,7 @@ int notation_find(const Variant *v, const MoveList *list, const char *text);
  * (rook on the right / left of the king), "L@cell" for drops, and "+" or "#" when the next
  * player is in check or checkmated. list holds the moves m is told apart from (pos's legal
  * moves). pos is used for make/unmake and restored. Cannot fail (truncates to cap). */
-void notation_san(Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap);
+void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap);
 
 /* Finds the moves of list that text names, in coordinate notation or algebraic notation
  * (check marks, "!?" and "0-0" accepted; a surplus origin file/rank accepted). Writes up to

@@ -12,12 +12,12 @@ static bool royal_taken(const Position *pos) {
     return (pos->v->nplayers > 2 || pos->v->minefield_zone) && gameend_royal_lost(pos) >= 0;
 }
 
-static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fault) {
+static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *lists, VmFault *fault) {
     if (depth <= 0) return 1;
-    if (depth == 1) return (uint64_t)movegen_count_legal(pos, fault);
+    if (depth == 1) return (uint64_t)movegen_count_legal(ctx, pos, fault);
     MoveList *ml = &lists[depth];
     uint64_t total = 0;
-    movegen_pseudo(pos, ml, fault);
+    movegen_pseudo(ctx, pos, ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     int legal = 0;
@@ -26,46 +26,46 @@ static uint64_t perft_rec(Position *pos, int depth, MoveList *lists, VmFault *fa
         if (!movegen_captures_all(m, forced, nforced)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
-        bool ok = movegen_made_is_legal(pos, m, mover);
-        movegen_take_fault(pos, fault); /* (before a child's generation starts afresh) */
+        bool ok = movegen_made_is_legal(ctx, pos, m, mover);
+        attack_take_fault(ctx, fault); /* (before a child's generation starts afresh) */
         if (ok) {
             legal++;
             /* below a captured royal the game changes hands: that subtree counts 0 (a move is
              * a leaf only at depth 1) */
-            if (!royal_taken(pos)) total += perft_rec(pos, depth - 1, lists, fault);
+            if (!royal_taken(pos)) total += perft_rec(ctx, pos, depth - 1, lists, fault);
         }
         board_unmake(pos);
     }
     Move pass;
-    if (legal == 0 && !nforced && movegen_stalemate_pass(pos, &pass) && board_make(pos, &pass)) {
-        total += perft_rec(pos, depth - 1, lists, fault);
+    if (legal == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass) && board_make(pos, &pass)) {
+        total += perft_rec(ctx, pos, depth - 1, lists, fault);
         board_unmake(pos);
     }
-    movegen_take_fault(pos, fault);
+    attack_take_fault(ctx, fault);
     return total;
 }
 
-uint64_t perft(Position *pos, int depth, VmFault *fault) {
+uint64_t perft(GenContext *ctx, Position *pos, int depth, VmFault *fault) {
     if (depth > 0 && royal_taken(pos)) return 0;
-    if (depth <= 1) return depth <= 0 ? 1 : (uint64_t)movegen_count_legal(pos, fault);
+    if (depth <= 1) return depth <= 0 ? 1 : (uint64_t)movegen_count_legal(ctx, pos, fault);
     /* MoveLists are large: one per level, allocated once, off the C stack */
     MoveList *lists = malloc(sizeof(MoveList) * (size_t)(depth + 1));
     if (!lists) return 0;
-    uint64_t total = perft_rec(pos, depth, lists, fault);
+    uint64_t total = perft_rec(ctx, pos, depth, lists, fault);
     free(lists);
     return total;
 }
 
-uint64_t perft_divide(Position *pos, int depth, FILE *out, VmFault *fault) {
+uint64_t perft_divide(GenContext *ctx, Position *pos, int depth, FILE *out, VmFault *fault) {
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) return 0;
-    movegen_legal(pos, ml, fault);
+    movegen_legal(ctx, pos, ml, fault);
     uint64_t total = 0;
     char buf[64];
     for (int i = 0; i < ml->count; i++) {
         notation_move(pos->v, &ml->moves[i], buf, sizeof buf);
         board_make(pos, &ml->moves[i]);
-        uint64_t n = perft(pos, depth - 1, fault);
+        uint64_t n = perft(ctx, pos, depth - 1, fault);
         board_unmake(pos);
         fprintf(out, "%s: %llu\n", buf, (unsigned long long)n);
         total += n;

@@ -7,8 +7,8 @@
 #include "movegen.h"
 
 /* Leaf count at depth (depth 0 = 1). A program fault stops counting and fills *fault. */
-uint64_t perft(Position *pos, int depth, VmFault *fault);
+uint64_t perft(GenContext *ctx, Position *pos, int depth, VmFault *fault);
 /* Prints "move: count" for each legal root move, then returns the total. */
-uint64_t perft_divide(Position *pos, int depth, FILE *out, VmFault *fault);
+uint64_t perft_divide(GenContext *ctx, Position *pos, int depth, FILE *out, VmFault *fault);
 
 #endif

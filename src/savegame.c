@@ -189,14 +189,18 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
                      size_t cap) {
     const Variant *v = pos->v;
     char ferr[200];
-    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr) || !movegen_position_ok(pos, ferr, sizeof ferr))
+    GenContext *ctx = xmalloc(sizeof *ctx); /* (the replay generates its own moves) */
+    genctx_init(ctx);
+    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr) || !movegen_position_ok(ctx, pos, ferr, sizeof ferr)) {
+        free(ctx);
         return fail(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
+    }
     MoveList *ml = xmalloc(sizeof *ml);
     bool ok = true;
     int k = 0; /* moves written to moves_out: the saved ones and the defeats they caused */
     for (int i = 0; i < g->nmoves && ok; i++) {
         VmFault f = {0};
-        movegen_legal(pos, ml, &f);
+        movegen_legal(ctx, pos, ml, &f);
         int found[4];
         int n = notation_parse(pos, ml, g->moves[i], found, 4);
         if (f.set) ok = fail(err, cap, "%s:%d: runtime fault in the rules: %s", name, g->move_lines[i], f.msg);
@@ -210,7 +214,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
             /* defeats are not saved: replaying the move that caused one plays it again */
             Move defeats[MAX_PLAYERS];
             GameResult r;
-            int nd = gameend_settle(pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
+            int nd = gameend_settle(ctx, pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
             for (int d = 0; d < nd && d < MAX_PLAYERS; d++) {
                 if (k < max) moves_out[k++] = defeats[d];
                 else ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
@@ -221,6 +225,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         }
     }
     free(ml);
+    free(ctx);
     if (ok && g->result_winner) {
         /* the result names a player of this game, a draw or nobody */
         bool known = !strcmp(g->result_winner, "draw") || !strcmp(g->result_winner, "none");

@@ -15,6 +15,9 @@
 #include "tt.h"
 #include "view.h"
 
+/* The one mutable global of the engine: a signal handler (Ctrl-C in the console) can reach
+ * nothing else. Everything else a search or generation needs is passed in (Searcher,
+ * GenContext). */
 volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
@@ -33,6 +36,7 @@ struct Searcher {
     EvalTables et;
     TT tt;
     Position pos;
+    GenContext gen;                 /* the search's own move generation state */
     MoveList *lists[MAX_PLY + 1];
     int *order[MAX_PLY + 1];        /* ordering scores parallel to lists[ply] */
     uint32_t killers[MAX_PLY + 1][2];
@@ -187,7 +191,7 @@ static void pick(Searcher *s, int ply, int i) {
  * tested lazily, after making a move, so moves cut off are never tested. */
 static void generate(Searcher *s, MoveList *ml) {
     VmFault f = {0};
-    movegen_pseudo(&s->pos, ml, &f);
+    movegen_pseudo(&s->gen, &s->pos, ml, &f);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(&s->pos, forced);
     if (!nforced) return;
@@ -203,7 +207,7 @@ static bool make_legal(Searcher *s, const Move *m) {
     Position *pos = &s->pos;
     int mover = board_mover(pos);
     if (!board_make(pos, m)) return false;
-    if (!movegen_made_is_legal(pos, m, mover)) {
+    if (!movegen_made_is_legal(&s->gen, pos, m, mover)) {
         board_unmake(pos);
         return false;
     }
@@ -292,7 +296,7 @@ static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *s
     /* (with two players a royal piece can be lost only when a hidden mine exposed it) */
     if ((s->v->nplayers <= 2 && !s->v->minefield_zone) || gameend_royal_lost(&s->pos) < 0) return false;
     GameResult r;
-    gameend_check(&s->pos, &r);
+    gameend_check(&s->gen, &s->pos, &r);
     if (r.over) *score = outcome_score(s, &r, ply);
     else if (r.eliminated >= 0) *score = after_elimination(s, &r, depth, alpha, beta, ply);
     else return false;
@@ -302,13 +306,13 @@ static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *s
 /* Score of a node whose player to move has no legal move. */
 static int no_move_score(Searcher *s, int depth, int alpha, int beta, int ply) {
     GameResult r;
-    gameend_check(&s->pos, &r);
+    gameend_check(&s->gen, &s->pos, &r);
     if (r.eliminated >= 0 && !r.over) return after_elimination(s, &r, depth, alpha, beta, ply);
     return r.over ? outcome_score(s, &r, ply) : evaluate(s); /* (not over: history full) */
 }
 
 static bool gives_check(Searcher *s) {
-    return s->v->has_royal && movegen_in_check(&s->pos, board_mover(&s->pos));
+    return s->v->has_royal && attack_in_check(&s->gen, &s->pos, board_mover(&s->pos));
 }
 
 static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
@@ -337,7 +341,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     /* end conditions other than "no legal move" (which shows after the move loop) */
     if ((v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) || (pos->halfmove == 0 && v->nmaterial)) {
         GameResult r;
-        gameend_check(pos, &r);
+        gameend_check(&s->gen, pos, &r);
         if (r.over) return outcome_score(s, &r, ply);
     }
     MoveList *ml = list_at(s, ply);
@@ -405,7 +409,7 @@ static void collect_pv(Searcher *s, const Move *first, SearchInfo *info) {
             if (!e || !e->move || gameend_repetitions(pos) > 0) break;
             MoveList *ml = list_at(s, made);
             VmFault f = {0};
-            movegen_legal(pos, ml, &f);
+            movegen_legal(&s->gen, pos, ml, &f);
             int found = -1;
             for (int i = 0; i < ml->count && found < 0; i++)
                 if (search_move_sig(&ml->moves[i]) == e->move) found = i;
@@ -438,7 +442,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
 
     MoveList *rl = list_at(s, 0);
     VmFault f = {0};
-    movegen_legal(pos, rl, &f);
+    movegen_legal(&s->gen, pos, rl, &f);
     if (rl->count == 0) return false;
     out->has_move = true;
     out->best = rl->moves[0];
@@ -532,6 +536,7 @@ Searcher *search_new(const Variant *v, size_t tt_mb) {
     eval_init(&s->et, v);
     tt_init(&s->tt, tt_mb);
     board_init(&s->pos, v);
+    genctx_init(&s->gen);
     s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
     return s;
 }
@@ -575,24 +580,24 @@ int search_pick_random(const MoveList *ml, uint64_t *rng) {
 /* How many ways there are to finish set-up step `step` from pos (1 once it is over); each node
  * spends one unit of *budget, and at 0 the count stops (the caller then weighs nothing).
  * lists holds a move list for each move left in the step. */
-static uint64_t setup_completions(Position *pos, int step, MoveList *lists, long *budget) {
+static uint64_t setup_completions(GenContext *ctx, Position *pos, int step, MoveList *lists, long *budget) {
     if (pos->prelude != step) return 1;
     if (--*budget <= 0) return 0;
     VmFault f = {0};
     /* the step's last move: each one completes it */
-    if (pos->prelude_moves + 1 == pos->v->prelude[step].moves) return (uint64_t)movegen_count_legal(pos, &f);
+    if (pos->prelude_moves + 1 == pos->v->prelude[step].moves) return (uint64_t)movegen_count_legal(ctx, pos, &f);
     MoveList *ml = &lists[pos->prelude_moves];
-    movegen_legal(pos, ml, &f);
+    movegen_legal(ctx, pos, ml, &f);
     uint64_t total = 0;
     for (int i = 0; i < ml->count && *budget > 0; i++) {
         if (!board_make(pos, &ml->moves[i])) continue;
-        total += setup_completions(pos, step, lists, budget);
+        total += setup_completions(ctx, pos, step, lists, budget);
         board_unmake(pos);
     }
     return total;
 }
 
-int search_pick_setup(Position *pos, const MoveList *ml, uint64_t *rng) {
+int search_pick_setup(GenContext *ctx, Position *pos, const MoveList *ml, uint64_t *rng) {
     const Variant *v = pos->v;
     if (pos->prelude >= v->nprelude) return search_pick_random(ml, rng);
     /* A step made of several moves (four mines in ascending order, six cards one by one) has
@@ -605,7 +610,7 @@ int search_pick_setup(Position *pos, const MoveList *ml, uint64_t *rng) {
     for (int i = 0; i < ml->count && budget > 0; i++) {
         weight[i] = 0;
         if (!board_make(pos, &ml->moves[i])) continue;
-        weight[i] = setup_completions(pos, step, lists, &budget);
+        weight[i] = setup_completions(ctx, pos, step, lists, &budget);
         board_unmake(pos);
         total += weight[i];
     }
@@ -654,10 +659,10 @@ bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t
         MoveList *ml = xmalloc(sizeof *ml);
         VmFault f = {0};
         board_copy(&s->pos, truth); /* (the searcher's own position: truth stays untouched) */
-        movegen_legal(&s->pos, ml, &f);
+        movegen_legal(&s->gen, &s->pos, ml, &f);
         uint64_t rng = seed * 0x9E3779B97F4A7C15ULL | 1;
         if (ml->count) {
-            out->best = ml->moves[search_pick_setup(&s->pos, ml, &rng)];
+            out->best = ml->moves[search_pick_setup(&s->gen, &s->pos, ml, &rng)];
             out->has_move = true;
         }
         free(ml);
@@ -693,7 +698,7 @@ bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     board_copy(&s->pos, truth);
-    movegen_legal(&s->pos, ml, &f);
+    movegen_legal(&s->gen, &s->pos, ml, &f);
     bool found = false;
     char text[64];
     for (int i = 0; i < ml->count && !found; i++) {

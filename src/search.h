@@ -88,6 +88,6 @@ int search_pick_random(const MoveList *ml, uint64_t *rng);
 /* A move of the set-up step under way at random, every outcome of the step equally likely (a
  * plain random move once the set-up is over, or when the step has too many outcomes to count:
  * more than 200000 positions on the way). pos is made and unmade, and left as it was. */
-int search_pick_setup(Position *pos, const MoveList *ml, uint64_t *rng);
+int search_pick_setup(GenContext *ctx, Position *pos, const MoveList *ml, uint64_t *rng);
 
 #endif

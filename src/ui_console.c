@@ -21,6 +21,7 @@
 #include "fen.h"
 #include "load.h"
 #include "gameend.h"
+#include "mobility.h"
 #include "notation.h"
 #include "savegame.h"
 #include "search.h"
@@ -46,6 +47,7 @@ typedef struct Game {
     Variant *v;
     char *rules;                     /* path, owned */
     Position pos;
+    GenContext gen;                  /* move generation state for pos */
     char start[4096];                /* position text of the start */
     Move *moves;                     /* played from the start: moves[0..pos.ply) */
     int nmoves;
@@ -105,6 +107,7 @@ static void game_set_variant(Game *g, Variant *v, const char *rules) {
     g->rules = xstrdup(rules);
     g->hidden = variant_has_secrets(v);
     board_init(&g->pos, v);
+    genctx_init(&g->gen);
     g->search = search_new(v, TT_MB);
 }
 
@@ -119,7 +122,7 @@ static void report_fault(Game *g, const VmFault *f) {
 
 static void game_update_result(Game *g) {
     GameResult r;
-    gameend_check(&g->pos, &r);
+    gameend_check(&g->gen, &g->pos, &r);
     if (r.fault.set) report_fault(g, &r.fault);
     g->over = r.over;
     g->winner = r.over ? r.winner : -1;
@@ -422,8 +425,8 @@ static void draw_status(Game *g) {
         board_unmake(pos);
         MoveList *ml = xmalloc(sizeof *ml);
         VmFault f = {0};
-        movegen_legal(pos, ml, &f);
-        notation_san(pos, ml, m, san, sizeof san);
+        movegen_legal(&g->gen, pos, ml, &f);
+        notation_san(&g->gen, pos, ml, m, san, sizeof san);
         free(ml);
         int mover = board_mover(pos);
         board_make(pos, m);
@@ -450,7 +453,7 @@ static void draw_status(Game *g) {
     if (pos->prelude < v->nprelude) snprintf(phase, sizeof phase, ", set-up: %s", v->kind_names[v->prelude[pos->prelude].kind]);
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
-           v->has_royal && movegen_in_check(pos, mover) ? " - check!" : "");
+           v->has_royal && attack_in_check(&g->gen, pos, mover) ? " - check!" : "");
 }
 
 static void draw(Game *g) {
@@ -533,7 +536,7 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
     Position *pos = &g->pos;
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
-    movegen_legal(pos, ml, &f);
+    movegen_legal(&g->gen, pos, ml, &f);
     bool ok = ml->count > 0;
     if (ok && kind == SEAT_RANDOM) *m = ml->moves[search_pick_random(ml, &g->rng)];
     else if (ok && kind == SEAT_GREEDY) *m = ml->moves[search_pick_greedy(search_eval(g->search), pos, ml, &g->rng)];
@@ -602,7 +605,7 @@ static void play_move(Game *g, const Move *m) {
      * of its own (kept in the move list, so undo takes it back too) */
     Move defeats[MAX_PLAYERS];
     GameResult r;
-    int nd = gameend_settle(&g->pos, &r, defeats, MAX_PLAYERS, announce_defeat, g);
+    int nd = gameend_settle(&g->gen, &g->pos, &r, defeats, MAX_PLAYERS, announce_defeat, g);
     for (int i = 0; i < nd && i < MAX_PLAYERS && g->nmoves < MAX_HISTORY; i++) g->moves[g->nmoves++] = defeats[i];
     game_update_result(g);
     draw(g);
@@ -616,8 +619,8 @@ static void computer_move(Game *g, int kind) {
     if (!think(g, kind, &m, NULL)) return;
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
-    movegen_legal(&g->pos, ml, &f);
-    notation_san(&g->pos, ml, &m, san, sizeof san);
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    notation_san(&g->gen, &g->pos, ml, &m, san, sizeof san);
     free(ml);
     notation_move(g->v, &m, coord, sizeof coord);
     if (secret_move(g, &m) && screen_owner(g) != board_mover(&g->pos))
@@ -637,7 +640,7 @@ static void list_moves(Game *g, const char *square) {
     }
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
-    movegen_legal(&g->pos, ml, &f);
+    movegen_legal(&g->gen, &g->pos, ml, &f);
     if (f.set) {
         report_fault(g, &f);
         free(ml);
@@ -656,7 +659,7 @@ static void list_moves(Game *g, const char *square) {
     char san[64], coord[64];
     for (int i = 0; i < ml->count; i++) {
         if (from >= 0 && ml->moves[i].from != from) continue;
-        notation_san(&g->pos, ml, &ml->moves[i], san, sizeof san);
+        notation_san(&g->gen, &g->pos, ml, &ml->moves[i], san, sizeof san);
         notation_move(v, &ml->moves[i], coord, sizeof coord);
         if (!strcmp(san, coord)) printf("%s%s", shown % 6 ? "  " : shown ? "\n" : "", coord);
         else printf("%s%s (%s)", shown % 6 ? "  " : shown ? "\n" : "", san, coord);
@@ -675,7 +678,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
     Position *pos = &g->pos;
     MoveList *ps = xmalloc(sizeof *ps);
     VmFault f = {0};
-    movegen_pseudo(pos, ps, &f);
+    movegen_pseudo(&g->gen, pos, ps, &f);
     int found[1];
     int mover = board_mover(pos);
     if (notation_parse(pos, ps, text, found, 1) > 0) {
@@ -684,7 +687,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
             if (v->types[t].royal) what = v->types[t].name;
         const Move *m = &ps->moves[found[0]];
         Piece victim = (m->flags & MOVE_CAPTURE) ? pos->cell[m->to] : 0;
-        if (movegen_is_legal(pos, m))
+        if (movegen_is_legal(&g->gen, pos, m))
             printf("illegal move '%s': not allowed by the rules here (a capture may be required)\n", text);
         else if (victim && v->types[PIECE_TYPE(victim)].royal && board_answers_for(pos, mover, PIECE_OWNER(victim)))
             printf("illegal move '%s': it would take your own %s\n", text, v->types[PIECE_TYPE(victim)].name);
@@ -706,7 +709,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
             c = variant_cell_by_name(v, name);
         }
         Piece p = c >= 0 ? pos->cell[c] : 0;
-        if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !movegen_may_steer(pos, mover, (Cell)c)) {
+        if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !mobility_may_steer(pos, mover, (Cell)c)) {
             printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
                    text, v->types[PIECE_TYPE(p)].name, name);
             return;
@@ -722,7 +725,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
             snprintf(plain, sizeof plain, "%.*s", (int)(len - 1), text);
             int one[1];
             if (notation_parse(pos, legal, plain, one, 1) == 1) {
-                Cell by = movegen_influencer(pos, mover, (Cell)c);
+                Cell by = mobility_influencer(pos, mover, (Cell)c);
                 notation_move(v, &legal->moves[one[0]], plain, sizeof plain);
                 if (by == NO_CELL)
                     printf("illegal move '%s': no piece of yours can copy it; '%s' plays it without a copy\n", text, plain);
@@ -766,7 +769,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         printf("illegal move '%s': the %s on %s", text, v->types[PIECE_TYPE(p)].name, v->cells[c].name);
         for (int i = 0; i < legal->count; i++)
             if (legal->moves[i].from == c) {
-                notation_san(pos, legal, &legal->moves[i], san, sizeof san);
+                notation_san(&g->gen, pos, legal, &legal->moves[i], san, sizeof san);
                 printf("%s %s", k++ ? "," : " can play only", san);
             }
         printf("%s\n", k ? "" : " has no legal move");
@@ -783,7 +786,7 @@ static bool try_move(Game *g, const char *text) {
     }
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
-    movegen_legal(&g->pos, ml, &f);
+    movegen_legal(&g->gen, &g->pos, ml, &f);
     if (f.set) {
         /* the list is not to be trusted: no move is played from it */
         report_fault(g, &f);
@@ -803,7 +806,7 @@ static bool try_move(Game *g, const char *text) {
         char san[64], coord[64];
         printf("ambiguous move '%s': it could be", text);
         for (int i = 0; i < n && i < 16; i++) {
-            notation_san(&g->pos, ml, &ml->moves[found[i]], san, sizeof san);
+            notation_san(&g->gen, &g->pos, ml, &ml->moves[found[i]], san, sizeof san);
             notation_move(g->v, &ml->moves[found[i]], coord, sizeof coord);
             printf("%s %s (%s)", i ? "," : "", san, coord);
         }
@@ -1132,9 +1135,9 @@ static bool handle_line(Game *g, char *line) {
         MoveList *ml = xmalloc(sizeof *ml);
         while (!g->over && g->pos.prelude == step) {
             VmFault f = {0};
-            movegen_legal(&g->pos, ml, &f);
+            movegen_legal(&g->gen, &g->pos, ml, &f);
             if (!ml->count) break;
-            Move m = ml->moves[search_pick_setup(&g->pos, ml, &g->rng)];
+            Move m = ml->moves[search_pick_setup(&g->gen, &g->pos, ml, &g->rng)];
             play_move(g, &m);
         }
         free(ml);
@@ -1147,8 +1150,8 @@ static bool handle_line(Game *g, char *line) {
                 char san[64], coord[64], sc[32];
                 MoveList *ml = xmalloc(sizeof *ml);
                 VmFault f = {0};
-                movegen_legal(&g->pos, ml, &f);
-                notation_san(&g->pos, ml, &m, san, sizeof san);
+                movegen_legal(&g->gen, &g->pos, ml, &f);
+                notation_san(&g->gen, &g->pos, ml, &m, san, sizeof san);
                 free(ml);
                 notation_move(g->v, &m, coord, sizeof coord);
                 search_format_score(score, g->v->nplayers, sc, sizeof sc);
@@ -1333,6 +1336,8 @@ int ui_selfplay(const SelfplayConfig *cfg) {
     Searcher *search[2] = {search_new(v, TT_MB), search_new(v, TT_MB)};
     Position *pos = xmalloc(sizeof *pos);
     board_init(pos, v);
+    GenContext *ctx = xmalloc(sizeof *ctx);
+    genctx_init(ctx);
     MoveList *ml = xmalloc(sizeof *ml);
     int wins = 0, draws = 0, losses = 0;
     uint64_t rng = cfg->seed * 0x9E3779B97F4A7C15ULL | 1;
@@ -1345,14 +1350,14 @@ int ui_selfplay(const SelfplayConfig *cfg) {
         search_clear(search[0]);
         search_clear(search[1]);
         GameResult r;
-        gameend_settle(pos, &r, NULL, 0, NULL, NULL);
+        gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL);
         int plies = 0;
         while (!r.over && plies < MAX_HISTORY - 1) {
             int mover = board_mover(pos);
             int side = mover == a_seat ? 0 : 1;
             int kind = engines[side];
             VmFault f = {0};
-            movegen_legal(pos, ml, &f);
+            movegen_legal(ctx, pos, ml, &f);
             Move m;
             if (kind == SEAT_RANDOM) m = ml->moves[search_pick_random(ml, &rng)];
             else if (kind == SEAT_GREEDY) m = ml->moves[search_pick_greedy(search_eval(search[side]), pos, ml, &rng)];
@@ -1367,7 +1372,7 @@ int ui_selfplay(const SelfplayConfig *cfg) {
             }
             board_make(pos, &m);
             plies++;
-            gameend_settle(pos, &r, NULL, 0, NULL, NULL); /* defeats with more than two players left */
+            gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL); /* defeats with more than two players left */
         }
         int outcome = 0; /* for engine A: 1 win, 0 draw, -1 loss */
         if (r.winner >= 0) outcome = r.winner == a_seat ? 1 : -1;
@@ -1393,6 +1398,7 @@ int ui_selfplay(const SelfplayConfig *cfg) {
     free(ml);
     board_free(pos);
     free(pos);
+    free(ctx);
     search_free(search[0]);
     search_free(search[1]);
     variant_free(v);

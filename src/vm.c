@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "movegen.h"
+#include "attack.h"
 
 typedef struct Choice {
     int pc;
@@ -18,14 +18,6 @@ typedef struct Choice {
     uint8_t kind;                /* the move kind of emitted moves */
     Cell marks[MAX_MARKS];
 } Choice;
-
-static VmTraceFn trace_fn;
-static void *trace_user;
-
-void vm_set_trace(VmTraceFn fn, void *user) {
-    trace_fn = fn;
-    trace_user = user;
-}
 
 /* Runtime limits name themselves, as the rule file's do. */
 #define STR_(x) #x
@@ -107,33 +99,6 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     return true;
 }
 
-/* How many distinct pieces on the side of `owner` could capture the enemy piece on c now (each
- * runs its program in attack mode). Inside an attack test the answer is 0: the test is not
- * nested, which also keeps a program that asks this of its own captures finite. */
-static int count_attackers(Position *pos, Cell c, int owner) {
-    const Variant *v = pos->v;
-    Piece victim = pos->cell[c];
-    if (pos->attack_depth || !victim || !board_hostile(pos, PIECE_OWNER(victim), owner)) return 0;
-    int n = 0;
-    pos->attack_depth++;
-    for (int o = 0; o < v->nowners; o++) {
-        if (pos->controller[o] != pos->controller[owner]) continue;
-        for (int w = 0; w < v->cell_words; w++) {
-            uint64_t bits = pos->occ[o][w];
-            while (bits) {
-                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
-                bits &= bits - 1;
-                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                VmFault f = {0};
-                if (pp->may_capture && vm_captures(&pp->prog, pos, from, o, c, &f)) n++;
-                movegen_note_fault(pos, &f);
-            }
-        }
-    }
-    pos->attack_depth--;
-    return n;
-}
-
 /* Appends one emitted move; returns false when the list is full. */
 /* What a path says about the moves it emits beyond their effects (for notation). */
 typedef struct PathMarks {
@@ -187,10 +152,10 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
 /* Every way out of the interpreter hands back the budget left. */
 #define EXIT(...) return *budget_left = budget, (__VA_ARGS__)
 
-static inline int run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
+static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
                       VmFault *fault, long *budget_left, const char *budget_msg) {
     const Variant *v = pos->v;
-    const bool tracing = trace_fn != NULL;
+    const VmTraceFn trace = ctx->trace;
     Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
     bool royal_known = false;
     const uint8_t *code = prog->code;
@@ -210,7 +175,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
     for (;;) {
         if (unlikely(--budget < 0)) EXIT(fault_at(fault, prog, pc, budget_msg), RUN_FAULT);
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
-        if (tracing) trace_fn(prog, pc, cur, flag, trace_user);
+        if (trace) trace(prog, pc, cur, flag, ctx->trace_user);
         Opcode op = (Opcode)code[pc];
         /* operands: one byte, or two (a u16, or a direction and a type set) */
         int size = bc_instr_size(op), a = 0, b = 0;
@@ -281,7 +246,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
             break;
         case OP_ATTACKED: {
             Piece as = pos->cell[origin];
-            flag = movegen_attacked(pos, cur, owner, as);
+            flag = attack_is_attacked(ctx, pos, cur, owner, as);
             break;
         }
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
@@ -291,7 +256,7 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= (int8_t)b; break;
-        case OP_ATTACKERS: flag = count_attackers(pos, cur, owner) >= a; break;
+        case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
         case OP_MARK:
@@ -404,20 +369,22 @@ static inline int run(const Program *prog, Position *pos, Cell origin, int owner
 
 /* Runs prog within the smaller of the per-run budget and what the position has left, and takes
  * the steps it used from the position's. */
-static int run_budgeted(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
-                        VmFault *fault) {
-    bool by_position = pos->steps_left < VM_STEP_BUDGET;
-    long limit = by_position ? pos->steps_left : VM_STEP_BUDGET, left = limit;
-    int r = run(prog, pos, origin, owner, out, target, fault, &left,
+static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out,
+                        Cell target, VmFault *fault) {
+    long *steps_left = genctx_budget(ctx, pos);
+    bool by_position = *steps_left < VM_STEP_BUDGET;
+    long limit = by_position ? *steps_left : VM_STEP_BUDGET, left = limit;
+    int r = run(ctx, prog, pos, origin, owner, out, target, fault, &left,
                 by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED);
-    pos->steps_left -= limit - (left < 0 ? 0 : left);
+    *steps_left -= limit - (left < 0 ? 0 : left);
     return r;
 }
 
-bool vm_run(const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
-    return run_budgeted(prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
+bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+    return run_budgeted(ctx, prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
 }
 
-bool vm_captures(const Program *prog, Position *pos, Cell origin, int owner, Cell target, VmFault *fault) {
-    return run_budgeted(prog, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
+bool vm_captures(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, Cell target,
+                 VmFault *fault) {
+    return run_budgeted(ctx, prog, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
 }

@@ -19,6 +19,22 @@
 #include "notation.h"
 #include "variant.h"
 
+/* The test binary's move generation context, made on first use. */
+static inline GenContext *test_gen(void) {
+    static GenContext ctx;
+    static bool ready = false;
+    if (!ready) {
+        genctx_init(&ctx);
+        ready = true;
+    }
+    return &ctx;
+}
+/* The same, set back to its start (every ply's step budget full) for a test of budgets. */
+static inline GenContext *test_fresh_gen(void) {
+    genctx_init(test_gen());
+    return test_gen();
+}
+
 /* A mkdtemp/mkstemp template for a test's own files in the system's temporary directory (not
  * in the build tree, which another build directory may not have). */
 static inline void temp_template(char *buf, size_t cap, const char *stem) {

@@ -31,7 +31,7 @@ static void assert_same_state(const Position *a, const Position *b) {
 static int play(Position *pos, const char *text) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     assert_false(f.set);
     int i = notation_find(pos->v, &ml, text);
     if (i < 0) print_error("no legal move %s\n", text);
@@ -58,7 +58,7 @@ static void test_board_make_unmake_restores_everything(void **state) {
         set_fen(&pos, fens[k]);
         board_copy(&before, &pos);
         VmFault f = {0};
-        movegen_legal(&pos, &ml, &f);
+        movegen_legal(test_gen(), &pos, &ml, &f);
         assert_true(ml.count > 10);
         for (int i = 0; i < ml.count; i++) {
             assert_true(board_make(&pos, &ml.moves[i]));
@@ -88,7 +88,7 @@ static void test_board_is_ok_after_random_play(void **state) {
         int plies = 0;
         for (; plies < 120; plies++) {
             VmFault f = {0};
-            movegen_legal(&pos, &ml, &f);
+            movegen_legal(test_gen(), &pos, &ml, &f);
             if (ml.count == 0) break;
             assert_true(board_make(&pos, &ml.moves[rng(&seed) % (uint64_t)ml.count]));
             assert_true(board_is_ok(&pos));
@@ -176,7 +176,7 @@ static void test_board_make_fails_when_history_is_full(void **state) {
     set_fen(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     pos.ply = MAX_HISTORY;
     uint64_t key = pos.key;
     assert_false(board_make(&pos, &ml.moves[0]));
@@ -203,7 +203,7 @@ static void test_board_counters(void **state) {
     uint64_t keys[5];
     keys[0] = pos.key;
     for (int i = 0; i < 4; i++) {
-        movegen_legal(&pos, &ml, &f);
+        movegen_legal(test_gen(), &pos, &ml, &f);
         int k = notation_find(v, &ml, line[i]);
         assert_true(k >= 0);
         assert_true(board_make(&pos, &ml.moves[k]));
@@ -213,7 +213,7 @@ static void test_board_counters(void **state) {
     fen_write(&pos, fen, sizeof fen);
     assert_string_equal(fen, "k3/R3/4/3K w - - 4 3 2,0,8");
     /* the runner has used its two moves: no move from a3 any more */
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     for (int i = 0; i < ml.count; i++) assert_int_not_equal(ml.moves[i].from, variant_cell_by_name(v, "a3"));
     /* same board and turn as after move 2 but other counters: another key */
     for (int i = 4; i > 0; i--) {

@@ -75,7 +75,7 @@ static void test_fen_castling_right_needs_a_plain_rook(void **state) {
     assert_string_equal(out, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/K3K2R w Kkq - 0 1");
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     for (int i = 0; i < ml.count; i++) {
         assert_true(board_make(&pos, &ml.moves[i]));
         assert_true(board_is_ok(&pos));
@@ -104,7 +104,7 @@ static void test_fen_names_a_repeated_turn(void **state) {
         assert_int_equal(back.turn, pos.turn);
         assert_int_equal(back.key, pos.key);
         VmFault f = {0};
-        movegen_legal(&pos, &ml, &f);
+        movegen_legal(test_gen(), &pos, &ml, &f);
         assert_true(board_make(&pos, &ml.moves[0]));
     }
     assert_string_equal(text[0], "3k/4/4/K3 w - - 0 1");

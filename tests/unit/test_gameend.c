@@ -10,7 +10,7 @@ static GameResult result_of(const char *fen) {
     board_init(&pos, chess);
     set_fen(&pos, fen);
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     board_free(&pos);
     return r;
 }
@@ -18,7 +18,7 @@ static GameResult result_of(const char *fen) {
 static void play(Position *pos, const char *text) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     int i = notation_find(pos->v, &ml, text);
     if (i < 0) print_error("no legal move %s\n", text);
     assert_true(i >= 0);
@@ -62,11 +62,11 @@ static void test_gameend_threefold_repetition(void **state) {
     GameResult r;
     for (int round = 0; round < 2; round++) {
         play(&pos, "g1f3"); play(&pos, "g8f6"); play(&pos, "f3g1");
-        gameend_check(&pos, &r);
+        gameend_check(test_gen(), &pos, &r);
         assert_false(r.over);
         play(&pos, "f6g8");
         assert_int_equal(gameend_repetitions(&pos), round + 1);
-        gameend_check(&pos, &r);
+        gameend_check(test_gen(), &pos, &r);
         assert_int_equal(r.over, round == 1);
     }
     assert_string_equal(r.reason, "repetition");
@@ -101,7 +101,7 @@ static void test_gameend_fifty_move_rule(void **state) {
     board_init(&pos, chess);
     set_fen(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     play(&pos, "a1a2");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     board_free(&pos);
 }
@@ -154,15 +154,15 @@ static void test_gameend_results_follow_the_rule_file(void **state) {
     board_init(&pos, v);
     set_fen(&pos, "k7/2K5/8/8/8/4B3/8/8 b - - 0 1"); /* black king a8: no move, not in check */
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "stalemate");
     assert_int_equal(r.winner, 0); /* "end stalemate loss": the stalemated side loses */
     set_fen(&pos, "1b2k3/8/8/8/8/8/8/3BK3 w - - 149 1"); /* bishops on both colours */
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over); /* 75 moves are 150 plies */
     set_fen(&pos, "1b2k3/8/8/8/8/8/8/3BK3 w - - 150 1");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "n-move rule");
     board_free(&pos);
@@ -190,14 +190,14 @@ static void test_gameend_stalemate_pass(void **state) {
     set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     assert_int_equal(ml.count, 1);
     assert_true(ml.moves[0].flags & MOVE_PASS);
     char text[16];
     notation_move(v, &ml.moves[0], text, sizeof text);
     assert_string_equal(text, "pass");
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over);
     assert_true(board_make(&pos, &ml.moves[0]));
     assert_int_equal(board_mover(&pos), 0);

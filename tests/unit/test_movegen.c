@@ -1,11 +1,13 @@
 /* test_movegen.c - the fast ray path and the general program path agree; legality basics. */
 #include "support.h"
 
+#include "mobility.h"
+
 /* Sorted coordinate texts of the legal moves, joined by spaces. */
 static void legal_text(Position *pos, char *out, size_t cap) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     assert_false(f.set);
     char names[MAX_MOVES][16];
     for (int i = 0; i < ml.count; i++) notation_move(pos->v, &ml.moves[i], names[i], sizeof names[i]);
@@ -38,13 +40,13 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
     for (int game = 0; game < games; game++) {
         set_fen(&pos, starts[game % nstarts] ? starts[game % nstarts] : v->setup);
         for (int ply = 0; ply < plies; ply++) {
-            movegen_fast_enabled = true;
+            test_gen()->fast = true;
             legal_text(&pos, fast, sizeof fast);
-            bool check_fast = movegen_in_check(&pos, board_mover(&pos));
-            movegen_fast_enabled = false;
+            bool check_fast = attack_in_check(test_gen(), &pos, board_mover(&pos));
+            test_gen()->fast = false;
             legal_text(&pos, general, sizeof general);
-            bool check_general = movegen_in_check(&pos, board_mover(&pos));
-            movegen_fast_enabled = true;
+            bool check_general = attack_in_check(test_gen(), &pos, board_mover(&pos));
+            test_gen()->fast = true;
             if (strcmp(fast, general) != 0) {
                 char fen[512];
                 fen_write(&pos, fen, sizeof fen);
@@ -54,7 +56,7 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
             assert_int_equal(check_fast, check_general);
             positions++;
             VmFault f = {0};
-            movegen_legal(&pos, &ml, &f);
+            movegen_legal(test_gen(), &pos, &ml, &f);
             if (ml.count == 0) break;
             board_make(&pos, &ml.moves[rng(&seed) % (uint64_t)ml.count]);
             assert_true(board_is_ok(&pos));
@@ -139,7 +141,7 @@ static void test_movegen_en_passant_and_promotion(void **state) {
     /* en passant removes the pawn on d5 */
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int i = notation_find(v, &ml, "e5d6");
     assert_true(i >= 0);
     board_make(&pos, &ml.moves[i]);
@@ -178,12 +180,12 @@ static void test_movegen_steer_condition(void **state) {
         set_fen(&pos, v->setup);
         Cell a3 = (Cell)variant_cell_by_name(v, "M:a3"), a1 = (Cell)variant_cell_by_name(v, "M:a1"),
              c3 = (Cell)variant_cell_by_name(v, "M:c3");
-        assert_int_equal(movegen_may_steer(&pos, 0, a3), tie[k]);
-        assert_int_equal(movegen_may_steer(&pos, 1, a3), tie[k]);
-        assert_true(movegen_may_steer(&pos, 0, a1));
-        assert_false(movegen_may_steer(&pos, 1, a1));
-        assert_false(movegen_may_steer(&pos, 0, c3));
-        assert_false(movegen_may_steer(&pos, 1, c3));
+        assert_int_equal(mobility_may_steer(&pos, 0, a3), tie[k]);
+        assert_int_equal(mobility_may_steer(&pos, 1, a3), tie[k]);
+        assert_true(mobility_may_steer(&pos, 0, a1));
+        assert_false(mobility_may_steer(&pos, 1, a1));
+        assert_false(mobility_may_steer(&pos, 0, c3));
+        assert_false(mobility_may_steer(&pos, 1, c3));
         board_free(&pos);
         variant_free(v);
     }
@@ -203,11 +205,11 @@ static void test_movegen_fault_in_an_attack_test_is_reported(void **state) {
     set_fen(&pos, v->setup);
     static MoveList ml;
     VmFault f = {0};
-    assert_false(movegen_legal(&pos, &ml, &f));
+    assert_false(movegen_legal(test_gen(), &pos, &ml, &f));
     assert_true(f.set);
     assert_int_equal(f.line, 5);
     VmFault g = {0};
-    (void)movegen_count_legal(&pos, &g);
+    (void)movegen_count_legal(test_gen(), &pos, &g);
     assert_true(g.set);
     board_free(&pos);
     variant_free(v);

@@ -25,13 +25,13 @@ static void expect_san(const char *fen, const char *coord, const char *san) {
     board_init(&pos, chess);
     set_fen(&pos, fen);
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int i = notation_find(chess, &ml, coord);
     if (i < 0) print_error("no move %s in %s\n", coord, fen);
     assert_true(i >= 0);
     char buf[64];
     uint64_t key = pos.key;
-    notation_san(&pos, &ml, &ml.moves[i], buf, sizeof buf);
+    notation_san(test_gen(), &pos, &ml, &ml.moves[i], buf, sizeof buf);
     assert_int_equal(pos.key, key);
     assert_string_equal(buf, san);
     board_free(&pos);
@@ -43,7 +43,7 @@ static int parse(const char *fen, const char *text, char *coord) {
     board_init(&pos, chess);
     set_fen(&pos, fen);
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int found[8];
     int n = notation_parse(&pos, &ml, text, found, 8);
     if (n > 0 && coord) notation_move(chess, &ml.moves[found[0]], coord, 16);
@@ -145,7 +145,7 @@ static void test_notation_coordinates_round_trip(void **state) {
     board_init(&pos, chess);
     set_fen(&pos, KIWI);
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     char buf[64];
     for (int i = 0; i < ml.count; i++) {
         notation_move(chess, &ml.moves[i], buf, sizeof buf);
@@ -153,7 +153,7 @@ static void test_notation_coordinates_round_trip(void **state) {
         assert_int_equal(notation_parse(&pos, &ml, buf, found, 4), 1);
         assert_int_equal(found[0], i);
         /* and every SAN names its own move */
-        notation_san(&pos, &ml, &ml.moves[i], buf, sizeof buf);
+        notation_san(test_gen(), &pos, &ml, &ml.moves[i], buf, sizeof buf);
         assert_int_equal(notation_parse(&pos, &ml, buf, found, 4), 1);
         assert_int_equal(found[0], i);
     }
@@ -172,7 +172,7 @@ static void test_notation_moves_between_boards(void **state) {
     set_fen(&pos, v->setup);
     static MoveList list;
     VmFault f = {0};
-    movegen_legal(&pos, &list, &f);
+    movegen_legal(test_gen(), &pos, &list, &f);
     char buf[64], all[256] = "";
     for (int i = 0; i < list.count; i++) {
         notation_move(v, &list.moves[i], buf, sizeof buf);

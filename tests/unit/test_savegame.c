@@ -46,7 +46,7 @@ static void test_savegame_round_trip(void **state) {
     const char *played[] = {"e2e4", "e7e5", "g1f3", "b8c6"};
     for (int i = 0; i < 4; i++) {
         VmFault f = {0};
-        movegen_legal(&pos, &ml, &f);
+        movegen_legal(test_gen(), &pos, &ml, &f);
         int k = notation_find(chess, &ml, played[i]);
         assert_true(k >= 0);
         moves[i] = ml.moves[k];
@@ -120,7 +120,7 @@ static void play_moves(Position *pos, const char *const *texts, int n, Move *mov
     set_fen(pos, chess->setup);
     for (int i = 0; i < n; i++) {
         VmFault f = {0};
-        movegen_legal(pos, &ml, &f);
+        movegen_legal(test_gen(), pos, &ml, &f);
         int k = notation_find(chess, &ml, texts[i]);
         assert_true(k >= 0);
         moves[i] = ml.moves[k];

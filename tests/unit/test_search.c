@@ -107,7 +107,7 @@ static void test_search_interrupt_keeps_a_move(void **state) {
     search_interrupt = 0;
     assert_true(res.interrupted);
     assert_true(res.has_move);
-    assert_true(movegen_is_legal(&pos, &res.best));
+    assert_true(movegen_is_legal(test_gen(), &pos, &res.best));
     search_free(s);
     board_free(&pos);
 }
@@ -119,7 +119,7 @@ static void test_search_greedy_takes_the_biggest_capture(void **state) {
     set_fen(&pos, "4k3/8/8/1r1q4/2P5/8/8/4K3 w - - 0 1");
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     EvalTables et;
     eval_init(&et, chess);
     uint64_t rng = 7;
@@ -152,7 +152,7 @@ static void test_search_three_players(void **state) {
     SearchResult res;
     for (int ply = 0; ply < 9; ply++) {
         if (!search_run(s, &pos, &lim, &res, NULL, NULL)) break;
-        assert_true(movegen_is_legal(&pos, &res.best));
+        assert_true(movegen_is_legal(test_gen(), &pos, &res.best));
         assert_true(board_make(&pos, &res.best));
     }
     /* red to move mates green's king with the knight (Nc5# or Ne5#): green is out, the game
@@ -162,7 +162,7 @@ static void test_search_three_players(void **state) {
     assert_true(res.info.score > 300);
     assert_true(board_make(&pos, &res.best));
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over);
     assert_int_equal(r.eliminated, 1);
     search_free(s);

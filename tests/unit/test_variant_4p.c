@@ -33,7 +33,7 @@ static void place(Position *pos, const char *spec, int side) {
 static void moves_from(Position *pos, const char *from, char *out, size_t cap) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     char names[MAX_MOVES][12];
     int n = 0, c = variant_cell_by_name(pos->v, from);
     for (int i = 0; i < ml.count; i++)
@@ -151,7 +151,7 @@ static void test_4p_castling_per_seat(void **state) {
     pos.turn = 0;
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int i = notation_find(v, &ml, "h1f1");
     assert_true(i >= 0);
     board_make(&pos, &ml.moves[i]);
@@ -178,7 +178,7 @@ static const char *mated_green = "sKh1 sQo10 sRp4 rKa8 bKh16 gKp8 gRp12";
 
 static void defeat_green(Variant *v, Position *pos, GameResult *r) {
     place(pos, mated_green, 3);
-    gameend_check(pos, r);
+    gameend_check(test_gen(), pos, r);
     assert_false(r->over);
     assert_int_equal(r->eliminated, 3);
     Move m;
@@ -256,7 +256,7 @@ static void test_4p_defeat_in_each_mode(void **state) {
     defeat_green(v, &pos, &r);
     assert_int_equal(pos.cell[variant_cell_by_name(v, "p8")], 0);
     expect_piece(&pos, "p12", 'R', 3);
-    assert_false(movegen_attacked(&pos, (Cell)variant_cell_by_name(v, "p13"), 0, PIECE_MAKE(0, 0)));
+    assert_false(attack_is_attacked(test_gen(), &pos, (Cell)variant_cell_by_name(v, "p13"), 0, PIECE_MAKE(0, 0)));
     /* and anyone may capture it: Silver's rook goes up the p-file and takes it */
     moves_from(&pos, "p4", text, sizeof text);
     assert_non_null(strstr(text, "p4p12"));
@@ -288,12 +288,12 @@ static void test_4p_exposed_king_capture_eliminates(void **state) {
     place(&pos, "sKh1 sRa3 rKa8 bKh16 gKp8", 0);
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int i = notation_find(v, &ml, "a3a8");
     assert_true(i >= 0);
     board_make(&pos, &ml.moves[i]);
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_int_equal(r.eliminated, 1);
     assert_int_equal(r.victor, 0);
     assert_string_equal(r.reason, "royal captured");
@@ -313,7 +313,7 @@ static void test_4p_last_player_standing(void **state) {
         board_make(&pos, &m);
     }
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
     assert_string_equal(r.reason, "last player standing");

@@ -49,7 +49,7 @@ static const char *const diagram[11] = {
 static void middle_moves(Position *pos, const char *from, char *out, size_t cap) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     static char names[MAX_MOVES][24];
     int n = 0;
     char cell[16];
@@ -76,14 +76,14 @@ static void expect_middle(Position *pos, const char *from, const char *want) {
 static bool has_move(Position *pos, const char *text) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     int found[4];
     return notation_parse(pos, &ml, text, found, 4) == 1;
 }
 
 static int legal_count(Position *pos) {
     VmFault f = {0};
-    return movegen_count_legal(pos, &f);
+    return movegen_count_legal(test_gen(), pos, &f);
 }
 
 static void test_ab_start_and_allegiance(void **state) {
@@ -96,8 +96,8 @@ static void test_ab_start_and_allegiance(void **state) {
     /* only own-board moves: Princes 4 + 7 + 7 + 5, Commander 8 */
     assert_int_equal(legal_count(&pos), 31);
     VmFault f = {0};
-    assert_int_equal(perft(&pos, 2, &f), 961);
-    assert_int_equal(perft(&pos, 3, &f), 29818);
+    assert_int_equal(perft(test_gen(), &pos, 2, &f), 961);
+    assert_int_equal(perft(test_gen(), &pos, 3, &f), 29818);
     char text[512];
     fen_write(&pos, text, sizeof text);
     assert_non_null(strstr(text, " A 0 1 w,b"));
@@ -184,7 +184,7 @@ static void test_ab_copy_diagrams_5_and_6(void **state) {
     assert_true(has_move(&pos, "M d3-d7 +"));
     MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int found[2];
     assert_int_equal(notation_parse(&pos, &ml, "M d3-d7 +", found, 2), 1);
     const Move *m = &ml.moves[found[0]];
@@ -239,12 +239,12 @@ static void test_ab_check_by_influence_diagrams_8_and_9(void **state) {
     board_init(&pos, v);
     set_fen(&pos, diagram[8]);
     /* the queen on c3 (1/1) checks the White King already: Below may move it */
-    assert_true(movegen_in_check(&pos, 0));
+    assert_true(attack_in_check(test_gen(), &pos, 0));
     assert_false(has_move(&pos, "M c3-c6"));
     assert_false(has_move(&pos, "M c3-c6 +"));
     assert_true(has_move(&pos, "M c3-c7"));
     set_fen(&pos, diagram[9]);
-    assert_false(movegen_in_check(&pos, 0));
+    assert_false(attack_in_check(test_gen(), &pos, 0));
     assert_false(has_move(&pos, "M c3-c6"));
     assert_true(has_move(&pos, "M c3-c6 +"));
     board_free(&pos);
@@ -258,10 +258,10 @@ static void test_ab_checkmate_diagram_10(void **state) {
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, diagram[10]);
-    assert_true(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(test_gen(), &pos, 1));
     assert_int_equal(legal_count(&pos), 0);
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "checkmate");
     assert_int_equal(r.winner, 0);
@@ -296,7 +296,7 @@ static void test_ab_promotion(void **state) {
     expect_middle(&pos, "c6", "M c6-c7=B;M c6-c7=B +;M c6-c7=N;M c6-c7=N +;M c6-c7=Q;M c6-c7=Q +;M c6-c7=R;M c6-c7=R +");
     MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int found[2];
     assert_int_equal(notation_parse(&pos, &ml, "M c6-c7=Q", found, 2), 1);
     assert_true(board_make(&pos, &ml.moves[found[0]]));
@@ -315,17 +315,17 @@ static void test_ab_draws(void **state) {
     GameResult r;
     /* bare Kings on the Middle board */
     set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4k3/4/4/4/4/4/3:3k|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "material");
     /* 50 actions each without capture or pawn move */
     set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 100 51 w,b");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "n-move rule");
     /* no action at all and not in check: Above has no piece of its own and no influence */
     set_fen(&pos, "4/4/4/4/4/4/4|:4k:4r2/4/4/4/4/4/3:3k|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "stalemate");
     assert_int_equal(r.winner, -1);
@@ -336,11 +336,11 @@ static void test_ab_draws(void **state) {
         for (int i = 0; i < 4; i++) {
             static MoveList ml;
             VmFault f = {0};
-            movegen_legal(&pos, &ml, &f);
+            movegen_legal(test_gen(), &pos, &ml, &f);
             int found[2];
             assert_int_equal(notation_parse(&pos, &ml, shuffle[i], found, 2), 1);
             assert_true(board_make(&pos, &ml.moves[found[0]]));
-            gameend_check(&pos, &r);
+            gameend_check(test_gen(), &pos, &r);
             assert_int_equal(r.over, round == 1 && i == 3);
         }
     assert_string_equal(r.reason, "repetition");

@@ -21,7 +21,7 @@ static void targets(const Variant *v, const char *fen, const char *from, char *o
     set_fen(&pos, fen);
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     char names[64][8];
     int n = 0;
     int c = variant_cell_by_name(v, from);
@@ -103,8 +103,8 @@ static void test_ub_king_attack_can_be_one_sided(void **state) {
     /* the white knight on f2 stands on the white king's only path to f3: the black king
      * attacks e1 through e2, the white king cannot reach f3 */
     set_fen(&pos, "8/8/8/8/8/5k2/5N2/4K3 w");
-    assert_true(movegen_in_check(&pos, 0));
-    assert_false(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(test_gen(), &pos, 0));
+    assert_false(attack_in_check(test_gen(), &pos, 1));
     board_free(&pos);
     variant_free(v);
 }
@@ -112,7 +112,7 @@ static void test_ub_king_attack_can_be_one_sided(void **state) {
 static void make_text(Position *pos, const char *text) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     int i = notation_find(pos->v, &ml, text);
     if (i < 0) print_error("move %s is not legal\n", text);
     assert_true(i >= 0);
@@ -122,7 +122,7 @@ static void make_text(Position *pos, const char *text) {
 static void legal_list(Position *pos, char *out, size_t cap) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     out[0] = 0;
     for (int i = 0; i < ml.count; i++) {
         char buf[16];
@@ -144,12 +144,12 @@ static void test_ub_pawn_on_last_rank_must_be_captured(void **state) {
     make_text(&pos, "c7d8");
     legal_list(&pos, text, sizeof text);
     assert_string_equal(text, "e8d8");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over);
     /* c7-b8: nothing can take it: White wins at once */
     set_fen(&pos, "4k3/2P5/8/8/8/8/8/K7 w");
     make_text(&pos, "c7b8");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
     assert_string_equal(r.reason, "must-capture");
@@ -166,19 +166,19 @@ static void test_ub_pawn_check_with_ordinary_check(void **state) {
     char text[512];
     /* in check from the rook on e1 and under pawn-check: taking d8 answers both */
     set_fen(&pos, "3Pk3/8/8/8/8/8/8/K3R3 b");
-    assert_true(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(test_gen(), &pos, 1));
     legal_list(&pos, text, sizeof text);
     assert_string_equal(text, "e8d8");
     /* a rook on d1 guards d8: the only capture is illegal, so White wins */
     set_fen(&pos, "3Pk3/8/8/8/8/8/8/K2RR3 b");
     legal_list(&pos, text, sizeof text);
     assert_string_equal(text, "");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
     /* no pawn-check: the game goes on */
     set_fen(&pos, "4k3/8/8/8/8/8/8/K2R4 b");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over);
     board_free(&pos);
     variant_free(v);
@@ -195,12 +195,12 @@ static void test_ub_perft_both_king_options(void **state) {
         set_fen(&pos, v->setup);
         for (int d = 1; d <= 3; d++) {
             VmFault f = {0};
-            assert_int_equal(perft(&pos, d, &f), want[k][d - 1]);
+            assert_int_equal(perft(test_gen(), &pos, d, &f), want[k][d - 1]);
         }
         /* the options differ where a king can step sideways: a bare king on d4 */
         set_fen(&pos, "7k/8/8/8/3K4/8/8/8 w");
         VmFault f = {0};
-        assert_int_equal(perft(&pos, 1, &f), k ? 8 : 12);
+        assert_int_equal(perft(test_gen(), &pos, 1, &f), k ? 8 : 12);
         board_free(&pos);
         variant_free(v);
     }

@@ -26,7 +26,7 @@ static void captured_by(const char *fen, const char *text, char *out, size_t cap
     set_fen(&pos, fen);
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int i = notation_find(ultima, &ml, text);
     snprintf(out, cap, "illegal");
     if (i >= 0) {
@@ -59,7 +59,7 @@ static void expect_moves_from(const char *fen, const char *from, const char *wan
     set_fen(&pos, fen);
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     char names[MAX_MOVES][8];
     int n = 0, c = variant_cell_by_name(ultima, from);
     for (int i = 0; i < ml.count; i++)
@@ -189,10 +189,10 @@ static void test_ultima_chameleon_checks_like_a_king(void **state) {
     Position pos;
     board_init(&pos, ultima);
     set_fen(&pos, "8/8/8/3k4/3B4/8/8/K7 b 0");
-    assert_true(movegen_in_check(&pos, 1));
+    assert_true(attack_in_check(test_gen(), &pos, 1));
     /* two steps away it does not */
     set_fen(&pos, "8/8/3k4/8/3B4/8/8/K7 b 0");
-    assert_false(movegen_in_check(&pos, 1));
+    assert_false(attack_in_check(test_gen(), &pos, 1));
     board_free(&pos);
 }
 
@@ -227,10 +227,10 @@ static void test_ultima_frozen_pieces_do_not_check(void **state) {
     board_init(&pos, ultima);
     /* the black withdrawer on e5 could withdraw from the king on e4... */
     set_fen(&pos, "7k/8/8/4q3/4K3/8/8/8 w 0");
-    assert_true(movegen_in_check(&pos, 0));
+    assert_true(attack_in_check(test_gen(), &pos, 0));
     /* ...unless a white immobilizer freezes it */
     set_fen(&pos, "7k/8/5M2/4q3/4K3/8/8/8 w 0");
-    assert_false(movegen_in_check(&pos, 0));
+    assert_false(attack_in_check(test_gen(), &pos, 0));
     /* a frozen piece is still a pincer partner: c3 moves to c4 and pinches d4? no - the
      * partner e4 is a frozen white pawn next to the black immobilizer f5; it still counts */
     expect_captures("7k/8/8/5m2/3pP3/8/2P5/K7 w 0", "c2c4", "d4");

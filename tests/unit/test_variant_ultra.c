@@ -51,7 +51,7 @@ static void legal_text(Position *pos, const char *prefix, char *out, size_t cap)
     static char texts[MAX_MOVES][32];
     char *sorted[MAX_MOVES];
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     assert_false(f.set);
     int n = 0;
     for (int i = 0; i < ml.count; i++) {
@@ -84,7 +84,7 @@ static void expect_moves(const char *fen, const char *prefix, const char *want) 
 static void play(Position *pos, const char *text) {
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(pos, &ml, &f);
+    movegen_legal(test_gen(), pos, &ml, &f);
     int found[4];
     int n = notation_parse(pos, &ml, text, found, 4);
     if (n != 1) print_error("move '%s': %d matches\n", text, n);
@@ -178,11 +178,11 @@ static void test_ultra_perft_counts_every_action(void **state) {
     /* a draw from either deck; 20 moves each paid in every way (hand 1 3 3 3 after taking the
      * white 3: 16 pawn moves x 7 card choices x 2 decks + 4 knight moves x 6 x 2 = 272; hand
      * 1 3 3 5 after taking the black 5: 16 x 11 x 2 + 4 x 10 x 2 = 432); then the pass */
-    assert_int_equal(perft(&pos, 1, &f), 2);
-    assert_int_equal(perft(&pos, 2, &f), 40);
-    assert_int_equal(perft(&pos, 3, &f), 704);
-    assert_int_equal(perft(&pos, 4, &f), 704);
-    assert_int_equal(perft(&pos, 5, &f), 1408);
+    assert_int_equal(perft(test_gen(), &pos, 1, &f), 2);
+    assert_int_equal(perft(test_gen(), &pos, 2, &f), 40);
+    assert_int_equal(perft(test_gen(), &pos, 3, &f), 704);
+    assert_int_equal(perft(test_gen(), &pos, 4, &f), 704);
+    assert_int_equal(perft(test_gen(), &pos, 5, &f), 1408);
     board_free(&pos);
 }
 
@@ -192,14 +192,14 @@ static void test_ultra_ceasefire_when_both_decks_are_empty(void **state) {
     board_init(&pos, ultra);
     GameResult r;
     set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/-/9/9 8/8/8/8/8/8/8/8 -");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, -1);
     assert_string_equal(r.reason, "piles empty");
     assert_string_equal(r.name, "ceasefire");
     /* one card left in one deck: the game goes on, and that card is the only draw */
     set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/3/9/9 8/8/8/8/8/8/8/8 -");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over);
     expect_moves("4k3/8/8/8/8/8/8/4K3 w - - 0 1 0,0 drawing -/-/-/3/9/9 8/8/8/8/8/8/8/8 -", "", "take:b");
     board_free(&pos);
@@ -212,14 +212,14 @@ static void test_ultra_out_of_ammo_without_cards(void **state) {
     GameResult r;
     /* the king is walled in by its own pawns and there is no card: no normal move */
     set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 -/-/1/1/-/- 8/8/8/8/8/8/8/8 -");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 1);
     assert_string_equal(r.reason, "stalemate");
     assert_string_equal(r.name, "out of ammo");
     /* one card: the pawns may move */
     set_fen(&pos, "4k3/8/8/8/8/8/3PPP2/3PKP2 w - - 0 1 0,0 bonus1 -/-/1/1/1/- 8/8/8/8/8/8/8/8 -");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_false(r.over);
     board_free(&pos);
 }
@@ -395,7 +395,7 @@ static void test_ultra_out_of_ammo_loses(void **state) {
     GameResult r;
     /* stalemate in FIDE: a loss here */
     set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 0,0 bonus1" CARDS);
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
     /* checkmate */
@@ -404,7 +404,7 @@ static void test_ultra_out_of_ammo_loses(void **state) {
     play(&pos, "pay:9>w");
     play(&pos, "pass");
     play(&pos, "take:w");
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 0);
     assert_string_equal(r.reason, "checkmate");
@@ -425,7 +425,7 @@ static void test_ultra_nmove_counts_turns(void **state) {
     play(&pos, "e8d8");
     play(&pos, "pass");
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, -1);
     assert_string_equal(r.reason, "n-move rule");
@@ -444,7 +444,7 @@ static void test_ultra_setup_mines_decks_and_draft(void **state) {
     assert_string_equal(got, "place:a3 place:a4 place:b3 place:b4 place:c3 place:c4 place:d3 place:d4 place:e3 place:e4 "
                              "place:f3 place:g3 place:h3");
     VmFault f = {0};
-    assert_int_equal(perft(&pos, 4, &f), 1820); /* 16 choose 4 */
+    assert_int_equal(perft(test_gen(), &pos, 4, &f), 1820); /* 16 choose 4 */
     play(&pos, "place:c3");
     legal_text(&pos, "place:a3", got, sizeof got);
     assert_string_equal(got, "");
@@ -490,8 +490,8 @@ static void test_ultra_random_setup_is_uniform_over_layouts(void **state) {
     for (int game = 0; game < 200; game++) {
         for (int k = 0; k < 4; k++) {
             VmFault f = {0};
-            movegen_legal(&pos, &ml, &f);
-            int i = search_pick_setup(&pos, &ml, &rng);
+            movegen_legal(test_gen(), &pos, &ml, &f);
+            int i = search_pick_setup(test_gen(), &pos, &ml, &rng);
             hits[ml.moves[i].to]++;
             assert_true(board_make(&pos, &ml.moves[i]));
         }
@@ -560,7 +560,7 @@ static void test_ultra_exposed_king_may_be_captured(void **state) {
     assert_string_equal(got, "e8e1");
     play(&pos, "e8e1");
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_int_equal(r.winner, 1);
     assert_string_equal(r.reason, "royal captured");
@@ -724,13 +724,13 @@ static void ai_game(const char *fen, char moves[][64], char views[][512], int *n
     int nb = 0;
     *nmoves = 0;
     GameResult r;
-    gameend_check(&pos, &r);
+    gameend_check(test_gen(), &pos, &r);
     while (*nmoves < AI_MOVES && !r.over) {
         if (board_mover(&pos) == 1) {
             /* (a scripted move that is no longer legal ends the game here) */
             static MoveList ml;
             VmFault f = {0};
-            movegen_legal(&pos, &ml, &f);
+            movegen_legal(test_gen(), &pos, &ml, &f);
             int found[2];
             if (nb >= (int)ARRAY_LEN(black) || notation_parse(&pos, &ml, black[nb], found, 2) != 1) break;
             nb++;
@@ -745,7 +745,7 @@ static void ai_game(const char *fen, char moves[][64], char views[][512], int *n
             assert_true(board_make(&pos, &res.best));
             (*nmoves)++;
         }
-        gameend_check(&pos, &r);
+        gameend_check(test_gen(), &pos, &r);
     }
     search_free(s);
     board_free(&view);
@@ -779,7 +779,7 @@ static void test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets(void *
     for (int i = 0; i < 6; i++) {
         static MoveList ml;
         VmFault f = {0};
-        movegen_legal(&pos, &ml, &f);
+        movegen_legal(test_gen(), &pos, &ml, &f);
         int found[2];
         assert_int_equal(notation_parse(&pos, &ml, moves[i], found, 2), 1);
         played[i] = ml.moves[found[0]];
@@ -824,7 +824,7 @@ static int ai_vs_ai(uint64_t seed, GameResult *r, char *last, size_t cap) {
     set_fen(&pos, ultra->setup);
     Searcher *s[2] = {search_new(ultra, 4), search_new(ultra, 4)};
     int plies = 0;
-    gameend_check(&pos, r);
+    gameend_check(test_gen(), &pos, r);
     while (!r->over && plies < 3000) {
         int side = board_mover(&pos);
         SearchLimits lim = {.depth = 2};
@@ -832,7 +832,7 @@ static int ai_vs_ai(uint64_t seed, GameResult *r, char *last, size_t cap) {
         assert_true(search_run_hidden(s[side], &pos, 2, seed + (uint64_t)pos.ply, &lim, &res));
         assert_true(board_make(&pos, &res.best));
         plies++;
-        gameend_check(&pos, r);
+        gameend_check(test_gen(), &pos, r);
     }
     fen_write(&pos, last, cap);
     search_free(s[0]);
@@ -871,13 +871,13 @@ static void test_ultra_attackers_condition_in_programs(void **state) {
     int b2 = variant_cell_by_name(v, "b2");
     /* two men attack b3 (the hunter's own move does not count itself): it may take */
     set_fen(&pos, "3k/1m2/MHM1/3K w");
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     int n = 0;
     for (int i = 0; i < ml.count; i++) n += ml.moves[i].from == b2;
     assert_int_equal(n, 1);
     /* one: it may not */
     set_fen(&pos, "3k/1m2/MH2/3K w");
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     n = 0;
     for (int i = 0; i < ml.count; i++) n += ml.moves[i].from == b2;
     assert_int_equal(n, 0);
@@ -900,10 +900,10 @@ static void test_ultra_fast_and_general_paths_agree(void **state) {
     for (size_t i = 0; i < ARRAY_LEN(fens); i++) {
         set_fen(&pos, fens[i]);
         VmFault f = {0};
-        uint64_t fast = perft(&pos, 4, &f);
-        movegen_fast_enabled = false;
-        uint64_t general = perft(&pos, 4, &f);
-        movegen_fast_enabled = true;
+        uint64_t fast = perft(test_gen(), &pos, 4, &f);
+        test_gen()->fast = false;
+        uint64_t general = perft(test_gen(), &pos, 4, &f);
+        test_gen()->fast = true;
         assert_false(f.set);
         assert_int_equal(fast, general);
     }

@@ -32,7 +32,7 @@ static bool run_wizard(const Variant *v, const char *fen, MoveList *ml, VmFault 
     int w = variant_type_by_letter(v, 'W');
     Cell c3 = (Cell)variant_cell_by_name(v, "c3");
     ml->count = 0;
-    bool ok = vm_run(&v->types[w].per_owner[0].prog, &pos, c3, 0, ml, f);
+    bool ok = vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c3, 0, ml, f);
     board_free(&pos);
     return ok;
 }
@@ -76,7 +76,7 @@ static void test_vm_step_budget_fault_names_the_line(void **state) {
     board_init(&pos, v);
     set_fen(&pos, "4k/5/2W2/5/K4 w");
     VmFault g = {0};
-    assert_false(movegen_legal(&pos, &ml, &g));
+    assert_false(movegen_legal(test_gen(), &pos, &ml, &g));
     assert_true(g.set);
     assert_int_equal(g.line, 11);
     board_free(&pos);
@@ -101,7 +101,7 @@ static void test_vm_position_budget_stops_costly_positions(void **state) {
     set_fen(&pos, v->setup);
     static MoveList ml;
     VmFault f = {0};
-    assert_false(movegen_legal(&pos, &ml, &f));
+    assert_false(movegen_legal(test_gen(), &pos, &ml, &f));
     assert_true(f.set);
     assert_non_null(strstr(f.msg, "step budget for one position exceeded (limit is 10000000 instructions)"));
     assert_int_equal(f.line, 5);
@@ -159,7 +159,7 @@ static void test_vm_emit_with_promotion_set(void **state) {
     int w = variant_type_by_letter(v, 'W'), q = variant_type_by_letter(v, 'Q'), r = variant_type_by_letter(v, 'R');
     Cell c4 = (Cell)variant_cell_by_name(v, "c4");
     ml.count = 0;
-    assert_true(vm_run(&v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
+    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
     assert_int_equal(ml.count, 3);
     int plain = 0, promos = 0;
     for (int i = 0; i < ml.count; i++) {
@@ -184,7 +184,7 @@ static void test_vm_emit_with_promotion_set(void **state) {
     /* outside the zone: one plain move */
     set_fen(&pos, "4k/5/2W2/5/K4 w");
     ml.count = 0;
-    assert_true(vm_run(&v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
+    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
     assert_int_equal(ml.count, 1);
     assert_int_equal(ml.moves[0].promo, NO_TYPE);
     board_free(&pos);
@@ -201,7 +201,7 @@ static void test_vm_capture_change_and_ep_effects(void **state) {
     set_fen(&pos, "4k/5/2Wr1/5/K4 w");
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     assert_false(f.set);
     int i = notation_find(v, &ml, "c3c5q");
     if (i < 0) i = notation_find(v, &ml, "c3c5");
@@ -227,7 +227,7 @@ static void test_vm_capture_change_and_ep_effects(void **state) {
     /* with a friend (or nothing) on d3 the path fails: no move */
     set_fen(&pos, "4k/5/2WR1/5/K4 w");
     ml.count = 0;
-    assert_true(vm_run(&v->types[variant_type_by_letter(v, 'W')].per_owner[0].prog, &pos,
+    assert_true(vm_run(test_fresh_gen(), &v->types[variant_type_by_letter(v, 'W')].per_owner[0].prog, &pos,
                        (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
     assert_int_equal(ml.count, 0);
     board_free(&pos);
@@ -246,7 +246,7 @@ static void test_vm_owner_frame(void **state) {
     set_fen(&pos, "k2/3/2K b");
     static MoveList ml;
     VmFault f = {0};
-    movegen_legal(&pos, &ml, &f);
+    movegen_legal(test_gen(), &pos, &ml, &f);
     char out[64];
     move_texts(v, &ml, out, sizeof out);
     assert_string_equal(out, "a3a2");

@@ -1,0 +1,318 @@
+/* attack.c - attack tests: could a hostile piece capture the piece on a cell? Plain leaps and
+ * slides are walked backwards over ray tables, captures by moving (withdrawal, custodian,
+ * coordination, long leaps) are matched as patterns, and every other piece runs its program
+ * in the VM's attack mode. Also the checks built on them and the attacker count. */
+#include "attack.h"
+
+#include "mobility.h"
+
+/* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
+ * when one of the `threat` players (bit per player: the defender's opponents) may move it. */
+static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat) {
+    const Variant *v = pos->v;
+    if (!mobility_can_move(pos, c)) return false;
+    if (!((v->steered >> PIECE_OWNER(pos->cell[c])) & 1)) return true;
+    for (int q = 0; q < v->nplayers; q++)
+        if (((threat >> q) & 1) && mobility_may_steer(pos, q, c)) return true;
+    return false;
+}
+
+/* Is the first piece on the way back from `from` against one of the pattern's directions an
+ * unfrozen `want`? That piece can slide to `from`. */
+static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, uint8_t threat) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < cp->ndirs; i++) {
+        int back = v->dirs[cp->dirs[i]].reverse;
+        if (back < 0) continue;
+        for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
+            Piece p = pos->cell[s];
+            if (!p) continue;
+            if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat)) return true;
+            break;
+        }
+    }
+    return false;
+}
+
+/* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
+ * from the victim's cell c. */
+static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker,
+                             uint8_t threat) {
+    const Variant *v = pos->v;
+    switch ((CaptureMethod)cp->method) {
+    case CAP_WITHDRAW:
+        /* the withdrawer stands next to c and steps away from it along d */
+        for (int i = 0; i < cp->ndirs; i++) {
+            int d = cp->dirs[i];
+            Cell a = variant_step(v, c, d);
+            if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
+            Cell first = variant_step(v, a, d);
+            if (first != NO_CELL && !pos->cell[first] && attacker_can_move(pos, a, threat)) return true;
+        }
+        return false;
+    case CAP_PINCER:
+        /* it lands on c-e (empty) with a friend of its own on c+e, for an orthogonal e */
+        for (int i = 0; i < 4; i++) {
+            int e = v->orth_dirs[i];
+            Cell partner = variant_step(v, c, e);
+            if (partner == NO_CELL || !pos->cell[partner] || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker)) continue;
+            int back = v->dirs[e].reverse;
+            Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
+            if (land == NO_CELL || pos->cell[land]) continue;
+            if (slider_reaches(pos, land, cp, want, threat)) return true;
+        }
+        return false;
+    case CAP_COORDINATE: {
+        /* it lands on c's row or column, where that line crosses its own royal's column or row */
+        Cell king = board_royal(pos, attacker);
+        if (king == NO_CELL || v->cells[king].board != v->cells[c].board) return false;
+        const CellInfo *k = &v->cells[king], *ci = &v->cells[c];
+        const Board *bd = &v->boards[ci->board];
+        if (k->y == ci->y && k->x != ci->x) { /* land in c's column, off the king's row */
+            for (int y = 0; y < bd->height; y++) {
+                Cell land = bd->at[y][ci->x];
+                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want, threat)) return true;
+            }
+        }
+        if (k->x == ci->x && k->y != ci->y) { /* land in c's row, off the king's column */
+            for (int x = 0; x < bd->width; x++) {
+                Cell land = bd->at[ci->y][x];
+                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want, threat)) return true;
+            }
+        }
+        return false;
+    }
+    case CAP_LEGS: {
+        /* walk the legs backwards from c: the cells between must be empty, the start holds it */
+        Cell s = c;
+        for (int k = cp->ndirs - 1; k >= 0; k--) {
+            int back = v->dirs[cp->dirs[k]].reverse;
+            if (back < 0) return false;
+            s = variant_step(v, s, back);
+            if (s == NO_CELL || (k > 0 && pos->cell[s])) return false;
+        }
+        return PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
+    }
+    case CAP_LEAP:
+        /* the leaper lands just past c, having come along d over empty cells and single
+         * jumpable enemies (each followed by an empty cell) */
+        for (int i = 0; i < cp->ndirs; i++) {
+            int d = cp->dirs[i], back = v->dirs[d].reverse;
+            Cell land = variant_step(v, c, d);
+            if (land == NO_CELL || pos->cell[land] || back < 0) continue;
+            Cell next = c;
+            for (Cell s = variant_step(v, c, back); s != NO_CELL; next = s, s = variant_step(v, s, back)) {
+                Piece p = pos->cell[s];
+                if (!p) continue;
+                if (PIECE_KIND(p) == want) {
+                    if (attacker_can_move(pos, s, threat)) return true;
+                    break;
+                }
+                bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
+                                !pos->cell[next];
+                if (!jumpable) break;
+            }
+        }
+        return false;
+    }
+    return false;
+}
+
+/* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
+ * rays and patterns, capture a piece of type victim_type standing on c? */
+static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
+    const Variant *v = pos->v;
+    uint32_t vbit = 1u << victim_type;
+    if (v->attack_lines_ok) {
+        /* one walk per line: the first piece met decides */
+        const AttackLine *lines = v->attack_lines[attacker];
+        for (int k = 0; k < v->nattack_lines[attacker]; k++) {
+            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
+            if (!(leapers | sliders)) continue;
+            int back = v->dirs[lines[k].dir].reverse;
+            Cell s = variant_step(v, c, back);
+            if (s == NO_CELL) continue;
+            uint32_t types = leapers | sliders;
+            while (!pos->cell[s] && sliders) {
+                types = sliders;
+                s = variant_step(v, s, back);
+                if (s == NO_CELL) break;
+            }
+            if (s == NO_CELL || !pos->cell[s]) continue;
+            Piece p = pos->cell[s];
+            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
+        }
+        for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
+            int t = v->pattern_refs[attacker][victim_type][k].type;
+            bool any = false;
+            for (int w = 0; w < v->cell_words && !any; w++) any = (pos->type_occ[t][w] & pos->occ[attacker][w]) != 0;
+            if (!any) continue;
+            const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
+            if (pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
+        }
+        return false;
+    }
+    for (int t = 0; t < v->ntypes; t++) {
+        const PieceType *pt = &v->types[t];
+        if (!pt->fast_attack) continue;
+        /* Skip types with no piece of this owner on the board. */
+        bool any = false;
+        for (int w = 0; w < pos->v->cell_words; w++)
+            if (pos->type_occ[t][w] & pos->occ[attacker][w]) { any = true; break; }
+        if (!any) continue;
+        Piece want = PIECE_MAKE(t, attacker);
+        const PieceProgram *pp = &pt->per_owner[attacker];
+        for (int i = 0; i < pp->natk; i++) {
+            const Ray *r = &pp->atk[i];
+            if (!(r->victims & vbit)) continue;
+            int back = v->dirs[r->dir].reverse;
+            Cell s = c;
+            int range = r->range;
+            for (int k = 0; !range || k < range; k++) {
+                s = variant_step(v, s, back);
+                if (s == NO_CELL) break;
+                Piece p = pos->cell[s];
+                if (p) {
+                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat)) return true;
+                    break;
+                }
+                if (!r->slide) break;
+            }
+        }
+        for (int i = 0; i < pp->npatterns; i++)
+            if ((pp->patterns[i].victims & vbit) &&
+                pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat))
+                return true;
+    }
+    return false;
+}
+
+/* General attack test: run the capturing programs of `attacker` and look for a move that
+ * removes or lands on the piece on c. */
+static bool attacked_by_programs(GenContext *ctx, Position *pos, Cell c, int attacker, uint8_t threat) {
+    const Variant *v = pos->v;
+    for (int w = 0; w < pos->v->cell_words; w++) {
+        uint64_t bits = pos->occ[attacker][w];
+        while (bits) {
+            Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+            bits &= bits - 1;
+            const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
+            if (ctx->fast && pt->fast_attack) continue;
+            const PieceProgram *pp = &pt->per_owner[attacker];
+            if (!pp->may_capture || !attacker_can_move(pos, from, threat)) continue;
+            VmFault f = {0};
+            bool hit = vm_captures(ctx, &pp->prog, pos, from, attacker, c, &f);
+            attack_note_fault(ctx, &f);
+            if (hit) return true;
+        }
+    }
+    return false;
+}
+
+void attack_take_fault(GenContext *ctx, VmFault *fault) {
+    if (!ctx->attack_fault.set) return;
+    if (fault && !fault->set) *fault = ctx->attack_fault;
+    ctx->attack_fault.set = false;
+}
+
+bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as) {
+    const Variant *v = pos->v;
+    /* Programs run for an attack test may ask "attacked?" themselves (castling does); such a
+     * nested question is answered "no": castling never captures, and it keeps tests finite. */
+    if (ctx->attack_depth) return false;
+    Piece old = pos->cell[c];
+    bool placed = false;
+    uint8_t threat = 0;
+    if (v->steered) {
+        /* a steered piece attacks when a player other than the victim's own may move it */
+        for (int q = 0; q < v->nplayers; q++)
+            if (((pos->alive >> q) & 1) && !board_answers_for(pos, q, victim_owner)) threat |= (uint8_t)(1u << q);
+    }
+    for (int o = 0; o < v->nowners; o++) {
+        if (!board_hostile(pos, o, victim_owner) || !board_active(pos, o)) continue;
+        bool any = false;
+        for (int w = 0; w < pos->v->cell_words; w++)
+            if (pos->occ[o][w]) { any = true; break; }
+        if (!any) continue;
+        int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
+        if (ctx->fast && attacked_by_rays(pos, c, o, victim_type, threat)) {
+            if (placed) board_put(pos, c, old);
+            return true;
+        }
+        if (ctx->fast && v->all_fast) continue;
+        /* Programs only capture pieces that are there: stand the victim on c for the test. */
+        if (!placed && (old == 0 || PIECE_OWNER(old) != victim_owner)) {
+            Piece p = as ? (Piece)PIECE_MAKE(PIECE_TYPE(as), victim_owner) : (Piece)PIECE_MAKE(0, victim_owner);
+            board_put(pos, c, p);
+            placed = true;
+        }
+        ctx->attack_depth++;
+        bool hit = attacked_by_programs(ctx, pos, c, o, threat);
+        ctx->attack_depth--;
+        if (hit) {
+            if (placed) board_put(pos, c, old);
+            return true;
+        }
+    }
+    if (placed) board_put(pos, c, old);
+    return false;
+}
+
+/* Can a royal piece of `owner` be captured? */
+static bool royal_attacked(GenContext *ctx, Position *pos, int owner) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < pos->v->cell_words; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w];
+            while (b) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                b &= b - 1;
+                if (attack_is_attacked(ctx, pos, c, owner, pos->cell[c])) return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Has the army no royal piece left? */
+static bool royal_gone(const Position *pos, int owner) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int w = 0; v->types[t].royal && w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & pos->occ[owner][w]) return false;
+    return true;
+}
+
+bool attack_in_check(GenContext *ctx, Position *pos, int player) {
+    if (royal_attacked(ctx, pos, player)) return true;
+    int army = pos->allegiance[player];
+    if (army == NO_OWNER) return false;
+    /* the army a player answers for may not lose its royal piece, even to a piece that player
+     * moved: without it the player counts as in check */
+    return royal_gone(pos, army) || royal_attacked(ctx, pos, army);
+}
+
+int attack_count_attackers(GenContext *ctx, Position *pos, Cell c, int owner) {
+    const Variant *v = pos->v;
+    Piece victim = pos->cell[c];
+    if (ctx->attack_depth || !victim || !board_hostile(pos, PIECE_OWNER(victim), owner)) return 0;
+    int n = 0;
+    ctx->attack_depth++;
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != pos->controller[owner]) continue;
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t bits = pos->occ[o][w];
+            while (bits) {
+                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+                bits &= bits - 1;
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
+                VmFault f = {0};
+                if (pp->may_capture && vm_captures(ctx, &pp->prog, pos, from, o, c, &f)) n++;
+                attack_note_fault(ctx, &f);
+            }
+        }
+    }
+    ctx->attack_depth--;
+    return n;
+}

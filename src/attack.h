@@ -1,0 +1,32 @@
+/* attack.h - attack tests: could a hostile piece capture the piece on a cell? The checks built
+ * on them (in check, attacker counts) and the faults their programs meet.
+ *
+ * attack and vm call each other, and this is meant: a program's `attacked` and `attackers`
+ * conditions (vm.c) ask this module, which runs the enemy's programs in the VM's attack mode
+ * (vm_captures). The recursion is one level deep: inside an attack test the nested questions
+ * answer "no" / 0. */
+#ifndef VARIA_ATTACK_H
+#define VARIA_ATTACK_H
+
+#include "vm.h"
+
+/* True when some owner hostile to victim_owner could capture a piece `as` standing on c
+ * (as = 0: a piece of victim_owner of the first type). Position is restored before return.
+ * A fault of a program it runs is kept in ctx for attack_take_fault. */
+bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as);
+/* True when a royal piece of `player` can be captured (check), or the army it answers for
+ * has lost its royal piece. */
+bool attack_in_check(GenContext *ctx, Position *pos, int player);
+/* How many distinct pieces on the side of `owner` could capture the enemy piece on c now (each
+ * runs its program in attack mode). Inside an attack test the answer is 0: the test is not
+ * nested, which also keeps a program that asks this of its own captures finite. */
+int attack_count_attackers(GenContext *ctx, Position *pos, Cell c, int owner);
+/* Moves a fault met in an attack test (whose programs faulted: their answer is not to be
+ * trusted) into *fault, when that has none yet. movegen_legal and movegen_count_legal do it. */
+void attack_take_fault(GenContext *ctx, VmFault *fault);
+/* Keeps f (a fault of a program run for an attack test) for attack_take_fault; the first wins. */
+static inline void attack_note_fault(GenContext *ctx, const VmFault *f) {
+    if (f->set && !ctx->attack_fault.set) ctx->attack_fault = *f;
+}
+
+#endif

@@ -1,0 +1,12 @@
+/* genctx.c - a fresh generation context (see genctx.h). */
+#include "genctx.h"
+
+void genctx_init(GenContext *ctx) {
+    ctx->fast = true;
+    ctx->trace = NULL;
+    ctx->trace_user = NULL;
+    ctx->attack_depth = 0;
+    ctx->attack_fault.set = false;
+    ctx->charge_ply = -1;
+    for (int i = 0; i < MAX_HISTORY + 2; i++) ctx->steps_left[i] = POSITION_STEP_BUDGET;
+}

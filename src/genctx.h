@@ -1,0 +1,42 @@
+/* genctx.h - GenContext: the working state of move generation, kept apart from the game. A
+ * Position holds the game and nothing else; what generating moves needs besides (the VM's step
+ * budgets, the fault an attack test met, the nesting guard of attack tests, the fast-path
+ * switch, the VM trace hook) lives here. Whoever generates moves (the search, perft, the
+ * console, each command, each test) owns one context and passes it down. */
+#ifndef VARIA_GENCTX_H
+#define VARIA_GENCTX_H
+
+#include "board.h"
+
+/* Called before every VM instruction when set (used by `varia trace`). */
+typedef void (*VmTraceFn)(const Program *prog, int pc, Cell cur, bool flag, void *user);
+
+typedef struct GenContext {
+    /* false: every move and attack test runs the programs (the general path, for tests and
+     * `perft --general`), never the ray tables */
+    bool fast;
+    VmTraceFn trace;
+    void *trace_user;
+    /* >0 while an attack test runs programs: nested attack questions answer "no" */
+    uint8_t attack_depth;
+    /* the first fault of a program run for an attack test, until a caller with a fault report
+     * takes it (attack_take_fault) */
+    VmFault attack_fault;
+    /* VM instructions left for the position at each ply of the history. movegen_pseudo grants
+     * the position POSITION_STEP_BUDGET; the legality tests of its moves are charged to it
+     * (charge_ply names it while the test runs on the position after the move); a position
+     * just made starts with what its parent had left, and its own subtree never uses up the
+     * parent's: each ply has its own count. */
+    int charge_ply;          /* -1: charge the position's own ply */
+    long steps_left[MAX_HISTORY + 2];
+} GenContext;
+
+/* Fast path on, no trace, every ply's budget full. Cannot fail. */
+void genctx_init(GenContext *ctx);
+
+/* The budget that VM runs on pos are charged to. */
+static inline long *genctx_budget(GenContext *ctx, const Position *pos) {
+    return &ctx->steps_left[ctx->charge_ply >= 0 ? ctx->charge_ply : pos->ply];
+}
+
+#endif
