@@ -34,6 +34,7 @@ struct UciSession {
     Variant *v;             /* the game being played, or NULL when none could be loaded */
     const char *game_name;  /* its name, as offered */
     Position pos;           /* valid when v */
+    GenContext gen;         /* for the session's own move generation (the search has its own) */
     Searcher *searcher;
     /* the search thread */
     pthread_t thread;
@@ -151,6 +152,7 @@ static bool choose_file(UciSession *u, const char *path, const char *name, bool 
 UciSession *uci_new(const char *rules_dir, const char *file, FILE *out) {
     UciSession *u = xcalloc(1, sizeof *u);
     u->out = out;
+    genctx_init(&u->gen);
     pthread_mutex_init(&u->out_lock, NULL);
     pthread_mutex_init(&u->lock, NULL);
     pthread_cond_init(&u->cond, NULL);
@@ -302,7 +304,7 @@ static void cmd_position(UciSession *u, char **w, int n) {
     Position *pos = xmalloc(sizeof *pos);
     board_init(pos, u->v);
     char err[200];
-    bool ok = fen_read(pos, text, err, sizeof err) && movegen_position_ok(pos, err, sizeof err);
+    bool ok = fen_read(pos, text, err, sizeof err) && movegen_position_ok(&u->gen, pos, err, sizeof err);
     if (!ok) say(u, "info string error: bad position '%s': %s", text, err);
     if (ok && i < n && strcmp(w[i], "moves")) {
         say(u, "info string error: expected 'moves', not '%s'", w[i]);
@@ -312,7 +314,7 @@ static void cmd_position(UciSession *u, char **w, int n) {
     int first_move = i + 1;
     for (i++; ok && i < n; i++) {
         VmFault f = {0};
-        movegen_legal(pos, ml, &f);
+        movegen_legal(&u->gen, pos, ml, &f);
         int k = notation_find(u->v, ml, w[i]);
         if (k < 0 || f.set) {
             say(u, "info string error: illegal move '%s' (move %d of the list)", w[i], i - first_move + 1);
@@ -352,7 +354,7 @@ static void go_perft(UciSession *u, int depth) {
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem) return;
-    uint64_t nodes = depth > 0 ? perft_divide(&u->pos, depth, mem, &f) : 1;
+    uint64_t nodes = depth > 0 ? perft_divide(&u->gen, &u->pos, depth, mem, &f) : 1;
     fclose(mem);
     pthread_mutex_lock(&u->out_lock);
     fprintf(u->out, "%s\nNodes searched: %llu\n\n", text, (unsigned long long)nodes);
