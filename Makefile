@@ -23,7 +23,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests asan asan-inner \
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests layers asan asan-inner \
         clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -84,7 +84,7 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz-obj/fuzz_%.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------------------
-test: varia unit golden perft crosscheck bench-signature play-tests protocol-tests fuzz-replay memcheck asan
+test: layers varia unit golden perft crosscheck bench-signature play-tests protocol-tests fuzz-replay memcheck asan
 	@echo "all tests passed"
 
 unit: $(UNIT_BIN)
@@ -128,6 +128,10 @@ bench-signature: varia
 # Scripted console games (stdin, no terminal) and, when tmux is installed, a terminal session.
 play-tests: varia
 	@sh tests/play/run.sh ./varia
+
+# The modules of src/ form layers: no include cycle but the one the design names.
+layers:
+	@sh scripts/include-cycles.sh
 
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
