@@ -20,17 +20,6 @@ const uint8_t bc_instr_sizes[OP__COUNT] = {
 #undef OP
 };
 
-int bc_shape_size(OperandShape shape) {
-    switch (shape) {
-    case SHAPE_NONE: return 0;
-    case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: case SHAPE_COUNTER: return 2;
-    case SHAPE_SLIDE: return 3;
-    case SHAPE_DIR: case SHAPE_TYPE: case SHAPE_ZONE: case SHAPE_BYTE: return 1;
-    case SHAPE__COUNT: break;
-    }
-    UNREACHABLE();
-}
-
 void bc_init(Program *p, const char *name, const char *file) {
     memset(p, 0, sizeof *p);
     p->file = file;
@@ -60,7 +49,7 @@ static void put_byte(Program *p, int byte, int line, int col) {
 int bc_emit(Program *p, Opcode op, int operand, int line, int col) {
     int at = p->count;
     put_byte(p, (int)op, line, col);
-    switch (bc_shape_size(bc_opinfo[op].shape)) {
+    switch (bc_instr_size(op) - 1) {
     case 1: put_byte(p, operand & 0xFF, line, col); break;
     case 2:
         put_byte(p, operand & 0xFF, line, col);

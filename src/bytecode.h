@@ -37,10 +37,36 @@ typedef struct OpInfo {
 extern const OpInfo bc_opinfo[OP__COUNT];
 /* Instruction lengths (opcode + operand), from the shapes: the VM reads this on every step. */
 extern const uint8_t bc_instr_sizes[OP__COUNT];
-/* Bytes an operand of this shape takes. */
-int bc_shape_size(OperandShape shape);
 /* Instruction length (opcode + operand). */
 static inline int bc_instr_size(Opcode op) { return bc_instr_sizes[op]; }
+
+static inline int bc_read_u16(const uint8_t *c) { return c[0] | (c[1] << 8); }
+
+/* The operands A, B, C of one instruction, as opcodes.def names them; 0 where the shape has none. */
+typedef struct Operands {
+    int a, b, c;
+} Operands;
+
+/* The one operand decoder (VM, verifier, disassembler): the operands of the instruction at
+ * code[pc], whose opcode is valid and whose bytes are all there. Inline: the VM decodes every step. */
+static inline Operands bc_operands(const uint8_t *code, int pc) {
+    const Opcode op = (Opcode)code[pc];
+    const uint8_t *x = code + pc + 1;
+    const int size = bc_instr_size(op);
+    Operands o = {0, 0, 0};
+    /* by length first: most instructions have one byte of operand or none */
+    if (size > 1) o.a = x[0];
+    if (size > 2) {
+        const OperandShape shape = bc_opinfo[op].shape;
+        if (shape == SHAPE_JUMP || shape == SHAPE_CELL) {
+            o.a |= x[1] << 8;
+        } else {
+            o.b = shape == SHAPE_COUNTER ? (int8_t)x[1] : x[1];
+            if (size > 3) o.c = x[2];
+        }
+    }
+    return o;
+}
 
 typedef struct Program {
     uint8_t *code;
@@ -57,6 +83,5 @@ void bc_free(Program *p);
 int bc_emit(Program *p, Opcode op, int operand, int line, int col);
 /* Patches the u16 jump target of the jump instruction at offset `at`. */
 void bc_patch(Program *p, int at, int target);
-static inline int bc_read_u16(const uint8_t *c) { return c[0] | (c[1] << 8); }
 
 #endif

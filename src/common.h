@@ -41,4 +41,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* The one random generator (xorshift64): small, fast and the same sequence for a seed on every
+ * machine, so seeded games, shuffles and `varia random` repeat. *state must not be 0. */
+uint64_t rng_next(uint64_t *state);
+
 #endif

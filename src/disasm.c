@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t cap) {
+static void operand_text(const Variant *v, Opcode op, Operands operand, char *buf, size_t cap) {
+    int a = operand.a;
     switch (bc_opinfo[op].shape) {
     case SHAPE_NONE: buf[0] = 0; break;
     case SHAPE_JUMP: snprintf(buf, cap, "-> %04d", a); break;
@@ -21,13 +22,11 @@ static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t c
         if (op == OP_KIND && a < v->nkinds) snprintf(buf, cap, "%s", v->kind_names[a]);
         else snprintf(buf, cap, "%d", a);
         break;
-    case SHAPE_COUNTER: {
-        int c = a & 0xFF, val = (int8_t)((a >> 8) & 0xFF);
-        snprintf(buf, cap, "%s %d", c < v->ncounters ? v->counters[c].name : "?", val);
+    case SHAPE_COUNTER:
+        snprintf(buf, cap, "%s %d", a < v->ncounters ? v->counters[a].name : "?", operand.b);
         break;
-    }
     case SHAPE_SLIDE: {
-        int d = a & 0xFF, ps = (a >> 8) & 0xFF, cs = (a >> 16) & 0xFF;
+        int d = a, ps = operand.b, cs = operand.c;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
         char dn[24];
         if (!dir) snprintf(dn, sizeof dn, "dir?%d", d);
@@ -37,7 +36,7 @@ static void operand_text(const Variant *v, Opcode op, int a, char *buf, size_t c
         break;
     }
     case SHAPE_DIRSET: {
-        int d = a & 0xFF, set = a >> 8;
+        int d = a, set = operand.b;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
         if (!dir) snprintf(buf, cap, "dir?%d set%d", d, set);
         else if (dir->name[0]) snprintf(buf, cap, "%s set%d", dir->name, set);
@@ -54,17 +53,9 @@ int disasm_instruction(const Variant *v, const Program *p, int pc, FILE *out) {
         fprintf(out, "%04d  ??? %d\n", pc, (int)op);
         return pc + 1;
     }
-    int a = 0;
-    switch (bc_opinfo[op].shape) {
-    case SHAPE_NONE: break;
-    case SHAPE_JUMP: case SHAPE_CELL: case SHAPE_DIRSET: a = bc_read_u16(p->code + pc + 1); break;
-    case SHAPE_SLIDE: a = p->code[pc + 1] | (p->code[pc + 2] << 8) | (p->code[pc + 3] << 16); break;
-    case SHAPE_COUNTER: a = p->code[pc + 1] | (p->code[pc + 2] << 8); break;
-    default: a = p->code[pc + 1]; break;
-    }
-    char operand[48];
-    operand_text(v, op, a, operand, sizeof operand);
-    fprintf(out, "%04d  %-9s %-9s ; %-40s line %d\n", pc, bc_opinfo[op].name, operand, bc_opinfo[op].synopsis, p->lines[pc]);
+    char text[48];
+    operand_text(v, op, bc_operands(p->code, pc), text, sizeof text);
+    fprintf(out, "%04d  %-9s %-9s ; %-40s line %d\n", pc, bc_opinfo[op].name, text, bc_opinfo[op].synopsis, p->lines[pc]);
     return pc + bc_instr_size(op);
 }
 

@@ -722,10 +722,7 @@ void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
                 if (zone_has(&v->zones[v->shuffle_zones[z]], o, (Cell)c) && pos.cell[c] && PIECE_OWNER(pos.cell[c]) == o)
                     cells[n++] = (Cell)c;
             for (int i = n - 1; i > 0; i--) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                int k = (int)(state % (uint64_t)(i + 1));
+                int k = (int)(rng_next(&state) % (uint64_t)(i + 1));
                 Piece a = pos.cell[cells[i]], b = pos.cell[cells[k]];
                 board_put(&pos, cells[i], b);
                 board_put(&pos, cells[k], a);
@@ -733,10 +730,7 @@ void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
         }
     /* a random allegiance: the armies are dealt out to the players */
     for (int i = v->allegiance_random ? v->nplayers - 1 : 0; i > 0; i--) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        int k = (int)(state % (uint64_t)(i + 1));
+        int k = (int)(rng_next(&state) % (uint64_t)(i + 1));
         uint8_t a = pos.allegiance[i];
         pos.allegiance[i] = pos.allegiance[k];
         pos.allegiance[k] = a;

@@ -272,14 +272,6 @@ static int cmd_trace(const Args *a) {
     return rc;
 }
 
-/* A small deterministic generator (xorshift) so random positions repeat for a seed. */
-static uint64_t rng_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static int cmd_random(const Args *a) {
     long count = 10, plies = 40, seed = 1;
     for (int i = 0; i < a->npositional; i++) {

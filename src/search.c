@@ -52,14 +52,6 @@ struct Searcher {
 
 /* ---- small helpers --------------------------------------------------------------------------- */
 
-uint64_t search_rand(uint64_t *state) {
-    uint64_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *state = x;
-}
-
 uint32_t search_move_sig(const Move *m) {
     uint64_t h = 1469598103934665603ULL;
 #define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ULL)
@@ -449,7 +441,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     if (lim->seed) {
         uint64_t st = lim->seed * 0x9E3779B97F4A7C15ULL | 1;
         for (int i = rl->count - 1; i > 0; i--) {
-            int j = (int)(search_rand(&st) % (uint64_t)(i + 1));
+            int j = (int)(rng_next(&st) % (uint64_t)(i + 1));
             Move t = rl->moves[i];
             rl->moves[i] = rl->moves[j];
             rl->moves[j] = t;
@@ -574,7 +566,7 @@ void search_format_score(int score, int nplayers, char *buf, size_t cap) {
 }
 
 int search_pick_random(const MoveList *ml, uint64_t *rng) {
-    return (int)(search_rand(rng) % (uint64_t)ml->count);
+    return (int)(rng_next(rng) % (uint64_t)ml->count);
 }
 
 /* How many ways there are to finish set-up step `step` from pos (1 once it is over); each node
@@ -616,7 +608,7 @@ int search_pick_setup(GenContext *ctx, Position *pos, const MoveList *ml, uint64
     }
     int pick = -1;
     if (budget > 0 && total > 0) {
-        uint64_t r = search_rand(rng) % total;
+        uint64_t r = rng_next(rng) % total;
         for (pick = 0; r >= weight[pick]; pick++) r -= weight[pick];
     }
     free(weight);
@@ -633,7 +625,7 @@ int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList
             best = i;
             best_val = val;
             ties = 1;
-        } else if (val == best_val && search_rand(rng) % (uint64_t)++ties == 0) {
+        } else if (val == best_val && rng_next(rng) % (uint64_t)++ties == 0) {
             best = i; /* reservoir choice: each equal capture equally likely */
         }
     }

@@ -78,9 +78,6 @@ uint32_t search_move_sig(const Move *m);
 /* Total value of what m captures (pieces on its destination or removed), by et's values. */
 int search_capture_value(const EvalTables *et, const Position *pos, const Move *m);
 
-/* xorshift64: a small deterministic generator; *state must be non-zero. */
-uint64_t search_rand(uint64_t *state);
-
 /* Reference players for self-play. Both return an index into the legal list `ml` (count > 0).
  * greedy: the capture of the highest value (random among equals), else a random move. */
 int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng);

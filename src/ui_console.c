@@ -818,7 +818,8 @@ static bool try_move(Game *g, const char *text) {
     return true;
 }
 
-static void cmd_help(void) {
+static void cmd_help(Game *g) {
+    (void)g;
     printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O);\n"
            "on several boards: the board's name, then the move (M d3-d7, M c6-c7=Q, M d3-d7 + with a copy).\n"
            "Commands:\n"
@@ -890,7 +891,7 @@ static void cmd_redo(Game *g) {
 
 #define RULES_PATH_MAX 4096 /* a rule file's path in a saved game */
 
-static void cmd_save(Game *g, const char *path) {
+static void save_game(Game *g, const char *path) {
     char err[300], winner[32];
     result_words(g, winner, sizeof winner);
     /* the rule file by its full path, so that the game loads from any directory */
@@ -920,7 +921,7 @@ static void saved_rules_path(const char *save_path, const char *rules, char *out
 }
 
 /* Replays a saved game; the current game is untouched unless everything checks out. */
-static bool cmd_load(Game *g, const char *path) {
+static bool load_saved(Game *g, const char *path) {
     SavedGame sg;
     char err[400];
     if (!savegame_read(path, &sg, err, sizeof err)) {
@@ -1074,15 +1075,185 @@ static bool parse_number(const char *s, double lo, double hi, double *out) {
     return true;
 }
 
+/* ---- the commands: each takes the words after its name (NULL-terminated) or none ---------- */
+
+static void cmd_moves(Game *g, char *const *args) {
+    /* a cell may be given as "BOARD CELL" */
+    char cell[64];
+    const char *from = args[0];
+    if (args[0] && args[1]) {
+        snprintf(cell, sizeof cell, "%s:%s", args[0], args[1]);
+        from = cell;
+    }
+    list_moves(g, from);
+}
+
+static void cmd_new(Game *g) {
+    search_clear(g->search);
+    game_restart(g);
+    draw(g);
+}
+
+static void cmd_flip(Game *g) {
+    g->flip = !g->flip;
+    draw(g);
+}
+
+static void cmd_fen(Game *g) {
+    char buf[4096];
+    fen_write(&g->pos, buf, sizeof buf);
+    /* the position text holds every player's secrets */
+    if (g->hidden && !g->over) printf("the position text holds the players' secrets: it is shown when the game is over\n");
+    else printf("%s\n", buf);
+}
+
+/* The screen owner's own stacks, bottom first: the order only it knows. */
+static void cmd_deck(Game *g) {
+    int me = screen_owner(g) >= 0 ? screen_owner(g) : board_mover(&g->pos);
+    bool any = false;
+    for (int i = 0; i < g->v->npiles; i++) {
+        const PileDef *pd = &g->v->piles[i];
+        if (pd->sorted || !pd->per_player) continue;
+        int slot = pd->slot + me;
+        printf("your %s (bottom first):", pd->name);
+        for (int c = 0; c < g->pos.pile_len[slot]; c++) printf(" %d", g->pos.piles[slot][c]);
+        printf("%s\n", g->pos.pile_len[slot] ? "" : " -");
+        any = true;
+    }
+    if (!any) printf("this game has no stacks of cards\n");
+}
+
+/* The rest of this set-up step at random (mines placed, deck arranged). */
+static void cmd_random(Game *g) {
+    int step = g->pos.prelude;
+    MoveList *ml = xmalloc(sizeof *ml);
+    while (!g->over && g->pos.prelude == step) {
+        VmFault f = {0};
+        movegen_legal(&g->gen, &g->pos, ml, &f);
+        if (!ml->count) break;
+        Move m = ml->moves[search_pick_setup(&g->gen, &g->pos, ml, &g->rng)];
+        play_move(g, &m);
+    }
+    free(ml);
+}
+
+static void cmd_hint(Game *g) {
+    Move m;
+    int score;
+    if (!think(g, SEAT_AI, &m, &score)) return;
+    char san[64], coord[64], sc[32];
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    notation_san(&g->gen, &g->pos, ml, &m, san, sizeof san);
+    free(ml);
+    notation_move(g->v, &m, coord, sizeof coord);
+    search_format_score(score, g->v->nplayers, sc, sizeof sc);
+    printf("hint: %s (%s), score %s\n", san, coord, sc);
+}
+
+static void cmd_ai(Game *g) {
+    g->paused = false;
+    int kind = g->seats[board_mover(&g->pos)];
+    computer_move(g, kind == SEAT_HUMAN ? SEAT_AI : kind);
+}
+
+static void cmd_seat(Game *g, char *const *args) {
+    int p = args[0] ? parse_player(g, args[0]) : -1;
+    int kind = args[0] && args[1] ? ui_seat_kind(args[1]) : -1;
+    if (p < 0 || kind < 0) {
+        printf("usage: seat N human|ai|greedy|random (N = 1..%d or a player name)\n", g->v->nplayers);
+        return;
+    }
+    g->seats[p] = kind;
+    g->paused = false;
+    printf("%s is now played by %s\n", g->v->player_names[p], ui_seat_name(kind));
+}
+
+static void cmd_time(Game *g, char *const *args) {
+    double d;
+    if (!parse_number(args[0], 0, 86400, &d)) {
+        printf("usage: time SECONDS (0 = no limit; now %g)\n", g->seconds);
+        return;
+    }
+    g->seconds = d;
+    printf("time per move: %g s%s\n", d, d == 0 && g->depth == 0 ? " (with no depth limit either: 1 s)" : "");
+}
+
+static void cmd_depth(Game *g, char *const *args) {
+    double d;
+    if (!parse_number(args[0], 0, MAX_PLY - 8, &d) || d != (int)d) {
+        printf("usage: depth D (0..%d, 0 = no limit; now %d)\n", MAX_PLY - 8, g->depth);
+        return;
+    }
+    g->depth = (int)d;
+    printf("depth limit: %d\n", g->depth);
+}
+
+static void cmd_save(Game *g, char *const *args) {
+    if (!args[0]) printf("usage: save FILE\n");
+    else save_game(g, args[0]);
+}
+
+static void cmd_load(Game *g, char *const *args) {
+    if (!args[0]) printf("usage: load FILE\n");
+    else load_saved(g, args[0]);
+}
+
+static bool has_piles(const Game *g) { return g->v->npiles > 0; }
+
+static bool in_setup(const Game *g) { return g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over; }
+
+/* The console's commands. A command not offered in this game or at this point is read as a
+ * move, as is any word that names none. */
+typedef struct ConsoleCommand {
+    const char *name, *alias;
+    bool (*offered)(const Game *g); /* NULL: always */
+    bool while_playing;             /* refused once the game is over */
+    void (*run)(Game *g);           /* a command without arguments, or */
+    void (*run_args)(Game *g, char *const *args);
+} ConsoleCommand;
+
+static const ConsoleCommand console_commands[] = {
+    {"help", "?", NULL, false, cmd_help, NULL},
+    {"moves", NULL, NULL, false, NULL, cmd_moves},
+    {"undo", NULL, NULL, false, cmd_undo, NULL},
+    {"redo", NULL, NULL, false, cmd_redo, NULL},
+    {"new", NULL, NULL, false, cmd_new, NULL},
+    {"board", NULL, NULL, false, draw, NULL},
+    {"flip", NULL, NULL, false, cmd_flip, NULL},
+    {"fen", NULL, NULL, false, cmd_fen, NULL},
+    {"deck", NULL, has_piles, false, cmd_deck, NULL},
+    {"random", NULL, in_setup, false, cmd_random, NULL},
+    {"hint", NULL, NULL, true, cmd_hint, NULL},
+    {"ai", NULL, NULL, true, cmd_ai, NULL},
+    {"seat", NULL, NULL, false, NULL, cmd_seat},
+    {"time", NULL, NULL, false, NULL, cmd_time},
+    {"depth", NULL, NULL, false, NULL, cmd_depth},
+    {"save", NULL, NULL, false, NULL, cmd_save},
+    {"load", NULL, NULL, false, NULL, cmd_load},
+    {"resign", NULL, NULL, true, cmd_resign, NULL},
+    {"draw", NULL, NULL, true, cmd_draw, NULL},
+};
+
+static const ConsoleCommand *find_command(const Game *g, const char *word) {
+    for (size_t i = 0; i < ARRAY_LEN(console_commands); i++) {
+        const ConsoleCommand *c = &console_commands[i];
+        if ((!strcmp(word, c->name) || (c->alias && !strcmp(word, c->alias))) && (!c->offered || c->offered(g)))
+            return c;
+    }
+    return NULL;
+}
+
 /* Runs one input line; returns false on quit. */
 static bool handle_line(Game *g, char *line) {
-    char *words[4] = {0};
+    char *words[5] = {0}; /* at most four, and a NULL after them */
     int nw = 0;
     char whole[256];
     snprintf(whole, sizeof whole, "%s", line);
     for (char *p = strtok(line, " \t\r\n"); p && nw < 4; p = strtok(NULL, " \t\r\n")) words[nw++] = p;
     if (nw == 0) return true;
-    const char *cmd = words[0], *arg = words[1];
+    const char *cmd = words[0];
     /* with several boards a move starts with the board's name: "M d3-d7 +" */
     for (int b = 0; b < g->v->nboards && g->v->nboards > 1; b++)
         if (!strcasecmp(cmd, g->v->boards[b].name)) {
@@ -1090,117 +1261,12 @@ static bool handle_line(Game *g, char *line) {
             try_move(g, whole);
             return true;
         }
-    /* and a cell may be given as "BOARD CELL" */
-    char cell[64];
-    if (arg && words[2] && !strcmp(cmd, "moves")) {
-        snprintf(cell, sizeof cell, "%s:%s", arg, words[2]);
-        arg = cell;
-    }
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return false;
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "?")) cmd_help();
-    else if (!strcmp(cmd, "moves")) list_moves(g, arg);
-    else if (!strcmp(cmd, "undo")) cmd_undo(g);
-    else if (!strcmp(cmd, "redo")) cmd_redo(g);
-    else if (!strcmp(cmd, "new")) {
-        search_clear(g->search);
-        game_restart(g);
-        draw(g);
-    } else if (!strcmp(cmd, "board")) draw(g);
-    else if (!strcmp(cmd, "flip")) {
-        g->flip = !g->flip;
-        draw(g);
-    } else if (!strcmp(cmd, "fen")) {
-        char buf[4096];
-        fen_write(&g->pos, buf, sizeof buf);
-        /* the position text holds every player's secrets */
-        if (g->hidden && !g->over) printf("the position text holds the players' secrets: it is shown when the game is over\n");
-        else printf("%s\n", buf);
-    } else if (!strcmp(cmd, "deck") && g->v->npiles) {
-        /* the screen owner's own stacks, bottom first: the order only it knows */
-        int me = screen_owner(g) >= 0 ? screen_owner(g) : board_mover(&g->pos);
-        bool any = false;
-        for (int i = 0; i < g->v->npiles; i++) {
-            const PileDef *pd = &g->v->piles[i];
-            if (pd->sorted || !pd->per_player) continue;
-            int slot = pd->slot + me;
-            printf("your %s (bottom first):", pd->name);
-            for (int c = 0; c < g->pos.pile_len[slot]; c++) printf(" %d", g->pos.piles[slot][c]);
-            printf("%s\n", g->pos.pile_len[slot] ? "" : " -");
-            any = true;
-        }
-        if (!any) printf("this game has no stacks of cards\n");
-    } else if (!strcmp(cmd, "random") && g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over) {
-        /* the rest of this set-up step at random (mines placed, deck arranged) */
-        int step = g->pos.prelude;
-        MoveList *ml = xmalloc(sizeof *ml);
-        while (!g->over && g->pos.prelude == step) {
-            VmFault f = {0};
-            movegen_legal(&g->gen, &g->pos, ml, &f);
-            if (!ml->count) break;
-            Move m = ml->moves[search_pick_setup(&g->gen, &g->pos, ml, &g->rng)];
-            play_move(g, &m);
-        }
-        free(ml);
-    } else if (!strcmp(cmd, "hint")) {
-        if (g->over) printf("the game is over\n");
-        else {
-            Move m;
-            int score;
-            if (think(g, SEAT_AI, &m, &score)) {
-                char san[64], coord[64], sc[32];
-                MoveList *ml = xmalloc(sizeof *ml);
-                VmFault f = {0};
-                movegen_legal(&g->gen, &g->pos, ml, &f);
-                notation_san(&g->gen, &g->pos, ml, &m, san, sizeof san);
-                free(ml);
-                notation_move(g->v, &m, coord, sizeof coord);
-                search_format_score(score, g->v->nplayers, sc, sizeof sc);
-                printf("hint: %s (%s), score %s\n", san, coord, sc);
-            }
-        }
-    } else if (!strcmp(cmd, "ai")) {
-        if (g->over) printf("the game is over\n");
-        else {
-            g->paused = false;
-            int kind = g->seats[board_mover(&g->pos)];
-            computer_move(g, kind == SEAT_HUMAN ? SEAT_AI : kind);
-        }
-    } else if (!strcmp(cmd, "seat")) {
-        int p = arg ? parse_player(g, arg) : -1;
-        int kind = words[2] ? ui_seat_kind(words[2]) : -1;
-        if (p < 0 || kind < 0) printf("usage: seat N human|ai|greedy|random (N = 1..%d or a player name)\n", g->v->nplayers);
-        else {
-            g->seats[p] = kind;
-            g->paused = false;
-            printf("%s is now played by %s\n", g->v->player_names[p], ui_seat_name(kind));
-        }
-    } else if (!strcmp(cmd, "time")) {
-        double d;
-        if (!parse_number(arg, 0, 86400, &d)) printf("usage: time SECONDS (0 = no limit; now %g)\n", g->seconds);
-        else {
-            g->seconds = d;
-            printf("time per move: %g s%s\n", d, d == 0 && g->depth == 0 ? " (with no depth limit either: 1 s)" : "");
-        }
-    } else if (!strcmp(cmd, "depth")) {
-        double d;
-        if (!parse_number(arg, 0, MAX_PLY - 8, &d) || d != (int)d) printf("usage: depth D (0..%d, 0 = no limit; now %d)\n", MAX_PLY - 8, g->depth);
-        else {
-            g->depth = (int)d;
-            printf("depth limit: %d\n", g->depth);
-        }
-    } else if (!strcmp(cmd, "save")) {
-        if (!arg) printf("usage: save FILE\n");
-        else cmd_save(g, arg);
-    } else if (!strcmp(cmd, "load")) {
-        if (!arg) printf("usage: load FILE\n");
-        else cmd_load(g, arg);
-    } else if (!strcmp(cmd, "resign")) {
-        if (g->over) printf("the game is over\n");
-        else cmd_resign(g);
-    } else if (!strcmp(cmd, "draw")) {
-        if (g->over) printf("the game is over\n");
-        else cmd_draw(g);
-    } else if (nw > 1 && g->v->nboards > 1) {
+    const ConsoleCommand *c = find_command(g, cmd);
+    if (c && c->while_playing && g->over) printf("the game is over\n");
+    else if (c && c->run) c->run(g);
+    else if (c) c->run_args(g, words + 1);
+    else if (nw > 1 && g->v->nboards > 1) {
         printf("unknown command or board '%s' (type 'help'; a move starts with a board's name:", cmd);
         for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);
         printf(")\n");
@@ -1292,7 +1358,7 @@ int ui_play(const UiConfig *cfg) {
     fen_write(&g->pos, g->start, sizeof g->start);
     int rc = 0;
     printf("%s - type 'help' for commands\n", v->title ? v->title : cfg->rules);
-    if (cfg->load && !cmd_load(g, cfg->load)) rc = 1;
+    if (cfg->load && !load_saved(g, cfg->load)) rc = 1;
     else if (!cfg->load) {
         draw(g);
         if (g->over) announce_result(g);

@@ -1,4 +1,5 @@
-/* util.c - memory helpers that never return NULL, and the assertion failure handler.
+/* util.c - memory helpers that never return NULL, the random generator, and the assertion
+ * failure handler.
  * Out of memory and a failed assertion are the only places the library prints (to stderr) and
  * stops: neither can be reported through a DiagSink, because neither can be recovered from. */
 #include <stdio.h>
@@ -49,6 +50,15 @@ char *xstrndup(const char *s, size_t n)
     memcpy(p, s, len);
     p[len] = '\0';
     return p;
+}
+
+uint64_t rng_next(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
 }
 
 void varia_assert_fail(const char *cond, const char *why, const char *file, int line)

@@ -40,28 +40,22 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
         start[pc] = true;
         int size = bc_instr_size((Opcode)op);
         if (pc + size > p->count) { ok = bad(sink, p, pc, "truncated instruction"); break; }
-        int a = 0;
+        const Operands operand = bc_operands(p->code, pc);
+        const int a = operand.a;
         switch (bc_opinfo[op].shape) {
         case SHAPE_NONE: break;
-        case SHAPE_JUMP: case SHAPE_CELL: a = bc_read_u16(p->code + pc + 1); break;
+        case SHAPE_JUMP: if (a >= p->count) ok = bad(sink, p, pc, "jump out of the program"); break;
         case SHAPE_DIRSET:
-            a = p->code[pc + 1];
-            if (p->code[pc + 2] >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
-            break;
-        case SHAPE_COUNTER:
-            a = p->code[pc + 1];
-            if (a >= v->ncounters) ok = bad(sink, p, pc, "counter out of range");
+            if (operand.b >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
+            if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range");
             break;
         case SHAPE_SLIDE:
-            a = p->code[pc + 1];
-            for (int k = 2; k <= 3; k++)
-                if (p->code[pc + k] != 0xFF && p->code[pc + k] >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
+            /* 255: no set */
+            if (operand.b != 0xFF && operand.b >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
+            if (operand.c != 0xFF && operand.c >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
+            if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range");
             break;
-        default: a = p->code[pc + 1]; break;
-        }
-        switch (bc_opinfo[op].shape) {
-        case SHAPE_DIRSET: case SHAPE_SLIDE: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
-        case SHAPE_JUMP: if (a >= p->count) ok = bad(sink, p, pc, "jump out of the program"); break;
+        case SHAPE_COUNTER: if (a >= v->ncounters) ok = bad(sink, p, pc, "counter out of range"); break;
         case SHAPE_DIR: if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range"); break;
         case SHAPE_CELL: if (a >= v->ncells) ok = bad(sink, p, pc, "cell out of range"); break;
         case SHAPE_TYPE: if (a >= v->ntypes) ok = bad(sink, p, pc, "piece type out of range"); break;
@@ -73,7 +67,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
                 ok = bad(sink, p, pc, "type set out of range");
             if (op == OP_KIND && a >= v->nkinds) ok = bad(sink, p, pc, "move kind out of range");
             break;
-        default: break;
+        case SHAPE__COUNT: break;
         }
         pc += size;
     }
@@ -97,7 +91,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             }
             int succ[2], ns = 0;
             int next = pc + bc_instr_size((Opcode)op);
-            int a = bc_opinfo[op].shape == SHAPE_JUMP ? bc_read_u16(p->code + pc + 1) : -1;
+            int a = bc_opinfo[op].shape == SHAPE_JUMP ? bc_operands(p->code, pc).a : -1;
             switch (op) {
             case OP_HALT: break;
             case OP_JUMP: succ[ns++] = a; break;

@@ -34,14 +34,6 @@ int view_card(const Position *truth, int player, int pile, int owner, int i) {
     return i < truth->pile_secret[slot] && !top ? -1 : truth->piles[slot][i];
 }
 
-static uint64_t next_random(uint64_t *state) {
-    uint64_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *state = x;
-}
-
 /* The player who made the move recorded in u. */
 static int mover_of(const Variant *v, const Undo *u) {
     if (u->prelude < v->nprelude) return v->prelude[u->prelude].player;
@@ -99,7 +91,7 @@ static void sample_mines(const Position *truth, int player, uint64_t *rng, Posit
         int idx[MAX_CELLS * 2];
         for (int i = 0; i < pool; i++) idx[i] = i;
         for (int i = 0; i < mines; i++) {
-            int r = i + (int)(next_random(rng) % (uint64_t)(pool - i));
+            int r = i + (int)(rng_next(rng) % (uint64_t)(pool - i));
             int t = idx[i];
             idx[i] = idx[r];
             idx[r] = t;
@@ -129,7 +121,7 @@ static void shuffle_secret_decks(const Position *truth, int player, uint64_t *rn
                     cards[b - 1] = t;
                 }
             for (int a = n - 1; a > 0; a--) {
-                int b = (int)(next_random(rng) % (uint64_t)(a + 1));
+                int b = (int)(rng_next(rng) % (uint64_t)(a + 1));
                 uint8_t t = cards[a];
                 cards[a] = cards[b];
                 cards[b] = t;

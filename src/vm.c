@@ -177,15 +177,10 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (trace) trace(prog, pc, cur, flag, ctx->trace_user);
         Opcode op = (Opcode)code[pc];
-        /* operands: one byte, or two (a u16, or a direction and a type set) */
-        int size = bc_instr_size(op), a = 0, b = 0;
-        if (size > 1) a = code[pc + 1];
-        if (size > 2) {
-            b = code[pc + 2];
-            if (bc_opinfo[op].shape != SHAPE_DIRSET && bc_opinfo[op].shape != SHAPE_COUNTER) a |= b << 8;
-        }
+        const Operands operand = bc_operands(code, pc);
+        const int a = operand.a, b = operand.b;
         int at = pc;
-        pc += size;
+        pc += bc_instr_size(op);
         switch (op) {
         case OP_HALT:
         fail:
@@ -255,7 +250,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
-        case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= (int8_t)b; break;
+        case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY: if (!flag) goto fail; break;
@@ -302,7 +297,8 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                 EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             break;
         case OP_SLIDE: {
-            int d = code[at + 1], pset = code[at + 2], cset = code[at + 3];
+            /* C is decoded here only: live across the whole loop it slowed every instruction */
+            int d = a, pset = b, cset = bc_operands(code, at).c;
             if (cset != 0xFF && !royal_known) {
                 royal = board_royal(pos, owner);
                 royal_known = true;
@@ -334,7 +330,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             memset(e, 0, sizeof *e);
             e->kind = FX_COUNTER;
             e->a = (Cell)counter_slot(pos, a, owner);
-            e->piece = (Piece)(int16_t)(int8_t)b;
+            e->piece = (Piece)(int16_t)b;
             break;
         }
         case OP_CASTLED:
