@@ -148,10 +148,10 @@ static bool dead_material(const Position *pos) {
     return false;
 }
 
-void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
+/* The endings decided before the moves are looked at: a royal piece taken, the last player
+ * standing, every pile of a kind empty. True when one of them applies (out filled). */
+static bool ends_before_moves(const Position *pos, GameResult *out) {
     const Variant *v = pos->v;
-    memset(out, 0, sizeof *out);
-    out->winner = out->eliminated = out->victor = -1;
     if (v->nplayers > 2) {
         int lost = gameend_royal_lost(pos);
         if (lost >= 0 && gameend_alive_count(pos) > 2) {
@@ -159,13 +159,13 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
             out->eliminated = lost;
             out->victor = latest_mover(pos, pos->alive & ~(1u << lost));
             out->reason = "royal captured";
-            return;
+            return true;
         }
         if (gameend_alive_count(pos) == 1) {
             out->over = true;
             out->winner = other_alive(pos, -1);
             out->reason = "last player standing";
-            return;
+            return true;
         }
     }
     if (v->empty_pile && !pos->debt && pos->phase == 0 && pos->phase_moves == 0 && pos->prelude >= v->nprelude) {
@@ -176,7 +176,7 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
         if (empty) {
             result_for(pos, v->on_empty, "piles empty", out);
             if (v->end_name[2][0]) out->name = v->end_name[2];
-            return;
+            return true;
         }
     }
     if (v->nplayers == 2 && v->has_royal) {
@@ -186,40 +186,40 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
             out->over = true;
             out->winner = other_alive(pos, lost);
             out->reason = "royal captured";
-            return;
+            return true;
         }
     }
-    VmFault f = {0};
-    int legal = movegen_count_legal(ctx, pos, &f);
+    return false;
+}
+
+/* The player to move has no legal move: a must-capture piece nobody can take, checkmate (an
+ * elimination with more than two players left) or stalemate. */
+static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameResult *out) {
+    const Variant *v = pos->v;
     int mover = board_mover(pos);
-    bool check = legal == 0 && v->has_royal && attack_in_check(ctx, pos, mover);
-    attack_take_fault(ctx, &f);
-    if (f.set) {
-        out->fault = f;
-        return;
-    }
     Cell forced[MAX_FORCED];
-    int nforced = movegen_forced(pos, forced);
-    if (legal == 0 && nforced) {
-        /* a must-capture piece nobody can take: the rule's result, whether in check or not */
+    if (movegen_forced(pos, forced)) {
+        /* the rule's result, whether in check or not */
         const ForcedCapture *fc = NULL;
         for (int r = 0; r < v->nforced; r++)
             if (PIECE_TYPE(pos->cell[forced[0]]) == v->forced[r].type) fc = &v->forced[r];
         result_for(pos, fc ? fc->result : RESULT_LOSS, "must-capture", out);
         return;
     }
-    if (legal == 0) {
-        if (check && v->on_checkmate == RESULT_LOSS && gameend_alive_count(pos) > 2) {
-            out->eliminated = mover;
-            out->victor = latest_mover(pos, attackers_of(ctx, pos, mover));
-            out->reason = "checkmate";
-            return;
-        }
-        if (check) result_for(pos, v->on_checkmate, "checkmate", out);
-        else result_for(pos, v->on_stalemate, "stalemate", out);
-        if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
+    if (check && v->on_checkmate == RESULT_LOSS && gameend_alive_count(pos) > 2) {
+        out->eliminated = mover;
+        out->victor = latest_mover(pos, attackers_of(ctx, pos, mover));
+        out->reason = "checkmate";
         return;
     }
+    if (check) result_for(pos, v->on_checkmate, "checkmate", out);
+    else result_for(pos, v->on_stalemate, "stalemate", out);
+    if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
+}
+
+/* The endings that count: the n-move rule, repetition, dead material. */
+static void ends_by_count(const Position *pos, GameResult *out) {
+    const Variant *v = pos->v;
     if (v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) {
         result_for(pos, v->on_nmove, "n-move rule", out);
         return;
@@ -229,6 +229,22 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
         return;
     }
     if (v->nmaterial && dead_material(pos)) result_for(pos, v->on_material, "material", out);
+}
+
+void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
+    memset(out, 0, sizeof *out);
+    out->winner = out->eliminated = out->victor = -1;
+    if (ends_before_moves(pos, out)) return;
+    VmFault f = {0};
+    int legal = movegen_count_legal(ctx, pos, &f);
+    bool check = legal == 0 && pos->v->has_royal && attack_in_check(ctx, pos, board_mover(pos));
+    attack_take_fault(ctx, &f);
+    if (f.set) {
+        out->fault = f;
+        return;
+    }
+    if (legal == 0) ends_without_moves(ctx, pos, check, out);
+    else ends_by_count(pos, out);
 }
 
 int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user) {

@@ -414,6 +414,62 @@ static void collect_pv(Searcher *s, const Move *first, SearchInfo *info) {
     while (made--) board_unmake(pos);
 }
 
+/* The root moves' order for the first iteration: shuffled by seed (when not 0), then the
+ * usual ordering, stable so the shuffle breaks ties. */
+static void order_root_moves(Searcher *s, MoveList *rl, uint64_t seed) {
+    if (seed) {
+        uint64_t st = seed * 0x9E3779B97F4A7C15ULL | 1;
+        for (int i = rl->count - 1; i > 0; i--) {
+            int j = (int)(rng_next(&st) % (uint64_t)(i + 1));
+            Move t = rl->moves[i];
+            rl->moves[i] = rl->moves[j];
+            rl->moves[j] = t;
+        }
+    }
+    const TTEntry *e = tt_probe(&s->tt, s->pos.key);
+    score_moves(s, 0, e ? e->move : 0);
+    for (int i = 1; i < rl->count; i++) {
+        Move m = rl->moves[i];
+        int sc = s->order[0][i], j = i;
+        while (j > 0 && s->order[0][j - 1] < sc) {
+            rl->moves[j] = rl->moves[j - 1];
+            s->order[0][j] = s->order[0][j - 1];
+            j--;
+        }
+        rl->moves[j] = m;
+        s->order[0][j] = sc;
+    }
+}
+
+/* One iteration at the root: every move searched to depth (the first with a full window, the
+ * others with a null window first). Returns the best move's index (-1 when the search stopped
+ * before any move was searched) and its value in *best_val. */
+static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int *best_val) {
+    Position *pos = &s->pos;
+    int root_team = team(s, s->root_player);
+    int alpha = -INF, beta = INF, best = -1;
+    *best_val = -INF;
+    for (int i = 0; i < nroot; i++) {
+        if (!board_make(pos, &root_moves[i])) continue;
+        bool same = team(s, board_mover(pos)) == root_team;
+        int ext = gives_check(s) ? 1 : 0;
+        int val;
+        if (i == 0) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+        else {
+            val = child(s, same, depth - 1 + ext, alpha, alpha + 1, 1);
+            if (val > alpha && !s->stop) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+        }
+        board_unmake(pos);
+        if (s->stop) break;
+        if (val > *best_val) {
+            *best_val = val;
+            best = i;
+        }
+        if (val > alpha) alpha = val;
+    }
+    return best;
+}
+
 bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
                 void *user) {
     memset(out, 0, sizeof *out);
@@ -438,56 +494,14 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     if (rl->count == 0) return false;
     out->has_move = true;
     out->best = rl->moves[0];
-    if (lim->seed) {
-        uint64_t st = lim->seed * 0x9E3779B97F4A7C15ULL | 1;
-        for (int i = rl->count - 1; i > 0; i--) {
-            int j = (int)(rng_next(&st) % (uint64_t)(i + 1));
-            Move t = rl->moves[i];
-            rl->moves[i] = rl->moves[j];
-            rl->moves[j] = t;
-        }
-    }
-    /* first iteration order: the usual ordering (stable so the seed's shuffle breaks ties) */
-    const TTEntry *e = tt_probe(&s->tt, pos->key);
-    score_moves(s, 0, e ? e->move : 0);
-    for (int i = 1; i < rl->count; i++) {
-        Move m = rl->moves[i];
-        int sc = s->order[0][i], j = i;
-        while (j > 0 && s->order[0][j - 1] < sc) {
-            rl->moves[j] = rl->moves[j - 1];
-            s->order[0][j] = s->order[0][j - 1];
-            j--;
-        }
-        rl->moves[j] = m;
-        s->order[0][j] = sc;
-    }
+    order_root_moves(s, rl, lim->seed);
     Move *root_moves = xmalloc(sizeof(Move) * (size_t)rl->count);
     int nroot = rl->count;
     memcpy(root_moves, rl->moves, sizeof(Move) * (size_t)nroot);
-    int root_team = team(s, s->root_player);
 
     for (int depth = 1; depth <= max_depth; depth++) {
         s->iter_depth = depth;
-        int alpha = -INF, beta = INF, best = -1, best_val = -INF;
-        for (int i = 0; i < nroot; i++) {
-            const Move *m = &root_moves[i];
-            if (!board_make(pos, m)) continue;
-            bool same = team(s, board_mover(pos)) == root_team;
-            int ext = gives_check(s) ? 1 : 0;
-            int val;
-            if (i == 0) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
-            else {
-                val = child(s, same, depth - 1 + ext, alpha, alpha + 1, 1);
-                if (val > alpha && !s->stop) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
-            }
-            board_unmake(pos);
-            if (s->stop) break;
-            if (val > best_val) {
-                best_val = val;
-                best = i;
-            }
-            if (val > alpha) alpha = val;
-        }
+        int best_val, best = search_root(s, root_moves, nroot, depth, &best_val);
         if (best >= 0) {
             /* a move that beat the previous best in a cut-short iteration is still better */
             out->best = root_moves[best];

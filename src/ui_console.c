@@ -672,8 +672,8 @@ static void list_moves(Game *g, const char *square) {
     free(ml);
 }
 
-/* Explains why text is not a legal move (the game is untouched). */
-static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
+/* text names a move the piece can make but the rules forbid here: says why. */
+static bool explain_pseudo_legal(Game *g, const char *text) {
     const Variant *v = g->v;
     Position *pos = &g->pos;
     MoveList *ps = xmalloc(sizeof *ps);
@@ -681,7 +681,8 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
     movegen_pseudo(&g->gen, pos, ps, &f);
     int found[1];
     int mover = board_mover(pos);
-    if (notation_parse(pos, ps, text, found, 1) > 0) {
+    bool named = notation_parse(pos, ps, text, found, 1) > 0;
+    if (named) {
         const char *what = "a royal piece";
         for (int t = 0; t < v->ntypes; t++)
             if (v->types[t].royal) what = v->types[t].name;
@@ -692,11 +693,17 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         else if (victim && v->types[PIECE_TYPE(victim)].royal && board_answers_for(pos, mover, PIECE_OWNER(victim)))
             printf("illegal move '%s': it would take your own %s\n", text, v->types[PIECE_TYPE(victim)].name);
         else printf("illegal move '%s': it would leave your %s in check\n", text, what);
-        free(ps);
-        return;
     }
     free(ps);
-    /* "BOARD from-to" on several boards: a piece of a steered army needs influence */
+    return named;
+}
+
+/* "BOARD from-to" on several boards: what is wrong with the origin (a piece of a steered army
+ * needs influence), the copy, or the destination. False when text is no such move. */
+static bool explain_board_move(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    Position *pos = &g->pos;
+    int mover = board_mover(pos);
     char board[16], from[16];
     if (v->nboards > 1 && sscanf(text, "%15s %15s", board, from) == 2) {
         for (int b = 0; b < v->nboards; b++)
@@ -712,11 +719,11 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !mobility_may_steer(pos, mover, (Cell)c)) {
             printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
                    text, v->types[PIECE_TYPE(p)].name, name);
-            return;
+            return true;
         }
         if (c >= 0 && (!p || (pos->controller[PIECE_OWNER(p)] != mover && !((v->steered >> PIECE_OWNER(p)) & 1)))) {
             printf("illegal move '%s': no piece of yours on %s\n", text, name);
-            return;
+            return true;
         }
         /* "M d3-d7 +" where the move is legal but its copy is not */
         size_t len = strlen(text);
@@ -732,7 +739,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
                 else
                     printf("illegal move '%s': your %s on %s cannot copy it (a cell on its way or its destination is taken, or it leaves the board); '%s' plays it without the copy\n",
                            text, v->types[PIECE_TYPE(pos->cell[by])].name, v->cells[by].name, plain);
-                return;
+                return true;
             }
         }
         if (p) {
@@ -745,10 +752,18 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
                     printf("%s %s", k++ ? "," : " can play only", coord);
                 }
             printf("%s\n", k ? "" : " has no legal move");
-            return;
+            return true;
         }
     }
-    /* coordinate-looking input: say what is wrong with the origin */
+    return false;
+}
+
+/* Coordinate-looking input: what is wrong with the origin. False when text starts with no
+ * cell's name. */
+static bool explain_origin(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    Position *pos = &g->pos;
+    int mover = board_mover(pos);
     for (int c = 0; c < v->ncells; c++) {
         size_t n = strlen(v->cells[c].name);
         if (strncmp(text, v->cells[c].name, n) != 0 || !text[n] || variant_cell_by_name(v, text) >= 0) continue;
@@ -762,7 +777,7 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
         Piece p = pos->cell[c];
         if (!p || PIECE_OWNER(p) != mover) {
             printf("illegal move '%s': no piece of yours on %s\n", text, v->cells[c].name);
-            return;
+            return true;
         }
         char san[64];
         int k = 0;
@@ -773,8 +788,14 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
                 printf("%s %s", k++ ? "," : " can play only", san);
             }
         printf("%s\n", k ? "" : " has no legal move");
-        return;
+        return true;
     }
+    return false;
+}
+
+/* Explains why text is not a legal move (the game is untouched). */
+static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
+    if (explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal)) return;
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
 }
 
@@ -920,6 +941,81 @@ static void saved_rules_path(const char *save_path, const char *rules, char *out
         snprintf(out, cap, "%s", near);
 }
 
+/* The rule file a saved game names, with its options: the game's own variant when they are the
+ * same (*loaded stays NULL), else loaded anew (*loaded, the caller frees it). NULL, with the
+ * reason printed, when it cannot be loaded. */
+static const Variant *saved_variant(Game *g, const char *path, const SavedGame *sg, const char *rules,
+                                    Variant **loaded) {
+    OptionSetting opts[MAX_OPTIONS];
+    for (int i = 0; i < sg->noptions; i++) opts[i] = (OptionSetting){sg->option_name[i], sg->option_value[i]};
+    *loaded = NULL;
+    const Variant *v = g->v;
+    bool same = g->v && !strcmp(rules, g->rules);
+    for (int i = 0; same && i < sg->noptions; i++) {
+        bool match = false;
+        for (int k = 0; k < v->noptions; k++)
+            if (!strcmp(v->options[k].name, sg->option_name[i]) && !strcmp(v->options[k].values[v->options[k].value], sg->option_value[i]))
+                match = true;
+        if (!match) same = false;
+    }
+    if (same) return v;
+    *loaded = load_rules(rules, opts, sg->noptions);
+    if (*loaded) return *loaded;
+    /* the file's options, or the rule file itself? */
+    Variant *plain = load_rules(rules, NULL, 0);
+    int bad = -1;
+    for (int i = 0; plain && bad < 0 && i < sg->noptions; i++) {
+        bool known = false;
+        for (int k = 0; k < plain->noptions && !known; k++)
+            for (int x = 0; x < plain->options[k].nvalues; x++)
+                known = known || (!strcmp(plain->options[k].name, sg->option_name[i]) &&
+                                  !strcmp(plain->options[k].values[x], sg->option_value[i]));
+        if (!known) bad = i;
+    }
+    if (bad >= 0)
+        printf("error: %s:%d: option '%s=%s' is not one of the rule file's\n", path, sg->option_line[bad],
+               sg->option_name[bad], sg->option_value[bad]);
+    else printf("error: %s: cannot load the rule file '%s'\n", path, rules);
+    variant_free(plain);
+    return NULL;
+}
+
+/* Makes a replayed saved game the game: its variant (when loaded anew, taken over), start
+ * position, moves and result. */
+static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant *loaded, const char *rules,
+                        const Position *replayed, const Move *moves) {
+    if (loaded) game_set_variant(g, loaded, rules);
+    else search_clear(g->search);
+    /* the start position as text, from a replay of zero moves */
+    Position *st = xmalloc(sizeof *st);
+    board_init(st, g->v);
+    char ferr[200];
+    fen_read(st, sg->start ? sg->start : g->v->setup, ferr, sizeof ferr);
+    fen_write(st, g->start, sizeof g->start);
+    board_free(st);
+    free(st);
+    board_copy(&g->pos, replayed);
+    g->nmoves = replayed->ply; /* the saved moves and the defeats they caused */
+    memcpy(g->moves, moves, sizeof(Move) * (size_t)g->nmoves);
+    g->nredo = 0;
+    game_update_result(g);
+    /* results the rules cannot see (resignation, agreement) come from the file */
+    if (!g->over && sg->result_winner && strcmp(sg->result_winner, "none") != 0) {
+        g->over = true;
+        g->winner = -1;
+        g->loser = -1;
+        for (int p = 0; p < g->v->nplayers; p++)
+            if (!strcmp(sg->result_winner, g->v->player_names[p])) g->winner = p;
+        const char *why = sg->result_reason;
+        snprintf(g->reason, sizeof g->reason, "%s", why && *why && strcmp(why, "-") ? why : "the saved result");
+    }
+    g->paused = g->seats[board_mover(&g->pos)] != SEAT_HUMAN;
+    printf("loaded %s: %s, %d move%s\n", path, g->v->title ? g->v->title : g->rules, g->nmoves, g->nmoves == 1 ? "" : "s");
+    draw(g);
+    if (g->over) announce_result(g);
+    if (g->paused && !g->over) printf("the computer is to move: type 'ai' to let it play\n");
+}
+
 /* Replays a saved game; the current game is untouched unless everything checks out. */
 static bool load_saved(Game *g, const char *path) {
     SavedGame sg;
@@ -930,85 +1026,22 @@ static bool load_saved(Game *g, const char *path) {
     }
     char rules[RULES_PATH_MAX];
     saved_rules_path(path, sg.rules, rules, sizeof rules);
-    OptionSetting opts[MAX_OPTIONS];
-    for (int i = 0; i < sg.noptions; i++) opts[i] = (OptionSetting){sg.option_name[i], sg.option_value[i]};
-    Variant *nv = NULL;
-    const Variant *v = g->v;
-    bool same = g->v && !strcmp(rules, g->rules);
-    for (int i = 0; same && i < sg.noptions; i++) {
-        bool match = false;
-        for (int k = 0; k < v->noptions; k++)
-            if (!strcmp(v->options[k].name, sg.option_name[i]) && !strcmp(v->options[k].values[v->options[k].value], sg.option_value[i]))
-                match = true;
-        if (!match) same = false;
-    }
-    if (!same) {
-        nv = load_rules(rules, opts, sg.noptions);
-        if (!nv) {
-            /* the file's options, or the rule file itself? */
-            Variant *plain = load_rules(rules, NULL, 0);
-            int bad = -1;
-            for (int i = 0; plain && bad < 0 && i < sg.noptions; i++) {
-                bool known = false;
-                for (int k = 0; k < plain->noptions && !known; k++)
-                    for (int x = 0; x < plain->options[k].nvalues; x++)
-                        known = known || (!strcmp(plain->options[k].name, sg.option_name[i]) &&
-                                          !strcmp(plain->options[k].values[x], sg.option_value[i]));
-                if (!known) bad = i;
-            }
-            if (bad >= 0)
-                printf("error: %s:%d: option '%s=%s' is not one of the rule file's\n", path, sg.option_line[bad],
-                       sg.option_name[bad], sg.option_value[bad]);
-            else printf("error: %s: cannot load the rule file '%s'\n", path, rules);
-            variant_free(plain);
-            savegame_free(&sg);
-            return false;
-        }
-        v = nv;
+    Variant *loaded;
+    const Variant *v = saved_variant(g, path, &sg, rules, &loaded);
+    if (!v) {
+        savegame_free(&sg);
+        return false;
     }
     Position *tmp = xmalloc(sizeof *tmp);
     board_init(tmp, v);
     Move *moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     bool ok = savegame_replay(&sg, path, tmp, moves, MAX_HISTORY, err, sizeof err);
-    if (!ok) printf("error: %s\n", err);
-    else {
-        if (nv) {
-            game_set_variant(g, nv, rules);
-            nv = NULL;
-        } else {
-            search_clear(g->search);
-        }
-        /* the start position as text, from a replay of zero moves */
-        Position *st = xmalloc(sizeof *st);
-        board_init(st, g->v);
-        char ferr[200];
-        fen_read(st, sg.start ? sg.start : g->v->setup, ferr, sizeof ferr);
-        fen_write(st, g->start, sizeof g->start);
-        board_free(st);
-        free(st);
-        board_copy(&g->pos, tmp);
-        g->nmoves = tmp->ply; /* the saved moves and the defeats they caused */
-        memcpy(g->moves, moves, sizeof(Move) * (size_t)g->nmoves);
-        g->nredo = 0;
-        game_update_result(g);
-        /* results the rules cannot see (resignation, agreement) come from the file */
-        if (!g->over && sg.result_winner && strcmp(sg.result_winner, "none") != 0) {
-            g->over = true;
-            g->winner = -1;
-            g->loser = -1;
-            for (int p = 0; p < g->v->nplayers; p++)
-                if (!strcmp(sg.result_winner, g->v->player_names[p])) g->winner = p;
-            const char *why = sg.result_reason;
-            snprintf(g->reason, sizeof g->reason, "%s", why && *why && strcmp(why, "-") ? why : "the saved result");
-        }
-        g->paused = g->seats[board_mover(&g->pos)] != SEAT_HUMAN;
-        printf("loaded %s: %s, %d move%s\n", path, g->v->title ? g->v->title : g->rules, g->nmoves,
-               g->nmoves == 1 ? "" : "s");
-        draw(g);
-        if (g->over) announce_result(g);
-        if (g->paused && !g->over) printf("the computer is to move: type 'ai' to let it play\n");
+    if (!ok) {
+        printf("error: %s\n", err);
+        variant_free(loaded);
+    } else {
+        adopt_saved(g, path, &sg, loaded, rules, tmp, moves);
     }
-    variant_free(nv);
     free(moves);
     board_free(tmp);
     free(tmp);
