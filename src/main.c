@@ -48,6 +48,8 @@ typedef struct Command {
     const char *help;
     int (*run)(const Args *);
     bool file_optional;
+    bool names_rules;  /* FILE is a rule file: a shipped game's name ("chess") is found too */
+    int max_args;      /* arguments after FILE */
 } Command;
 
 static const Command *find_command(const char *name);
@@ -351,15 +353,24 @@ static int compare_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* FILE as given when it is a file or a path; else the shipped game of that name ("chess" or
+ * "chess.rules" in the rules directory) when there is one; else as given (for the message). */
+static const char *resolve_rules(const Args *a, char *buf, size_t cap) {
+    struct stat st;
+    if (stat(a->file, &st) == 0 || strchr(a->file, '/')) return a->file;
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    snprintf(buf, cap, "%s/%s%s", dir, a->file, strstr(a->file, ".rules") ? "" : ".rules");
+    return stat(buf, &st) == 0 ? buf : a->file;
+}
+
 /* Resolves FILE for play: a path, or a shipped game's name ("chess"). With no FILE, offers the
  * shipped games (asks on a terminal; chess otherwise). Writes the path; false when none. */
 static bool choose_rules(const Args *a, char *path, size_t cap) {
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
     if (a->file) {
-        struct stat st;
-        if (stat(a->file, &st) == 0 || strchr(a->file, '/')) snprintf(path, cap, "%s", a->file);
-        else snprintf(path, cap, "%s/%s%s", dir, a->file, strstr(a->file, ".rules") ? "" : ".rules");
+        snprintf(path, cap, "%s", a->file); /* (resolved by main) */
         return true;
     }
     char *names[64];
@@ -457,48 +468,48 @@ static int cmd_selfplay(const Args *a) {
 static int cmd_help(const Args *a);
 
 static const Command commands[] = {
-    {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true},
+    {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true, false, 1},
     {"play", "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
      "       [--option NAME=VALUE]... [--seed N] [--load GAME] [--ascii] [--flip]",
      "Plays a game in the console against people or the computer (also greedy and random seats).\n"
      "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
      "(chess by default). Player 1 is human and the others are the computer unless seats say\n"
      "otherwise. --time is the computer's time per move (default 1 s; none when only --depth\n"
-     "is given). Type 'help' in the game for its commands; see docs/playing.md.", cmd_play, true},
+     "is given). Type 'help' in the game for its commands; see docs/playing.md.", cmd_play, true, true, 0},
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
-     "error; prints a one-line summary and exits 0 on success.", cmd_check, false},
-    {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast, false},
+     "error; prints a one-line summary and exits 0 on success.", cmd_check, false, true, 0},
+    {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast, false, true, 0},
     {"disasm", "disasm FILE [--option NAME=VALUE]...",
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
-     "each instruction, and the rays the fast generator uses.", cmd_disasm, false},
+     "each instruction, and the rays the fast generator uses.", cmd_disasm, false, true, 0},
     {"perft", "perft FILE DEPTH [--fen POS] [--seed N] [--divide] [--general] [--option NAME=VALUE]...",
      "Counts the leaf nodes of the legal move tree to DEPTH and ends with 'Nodes searched: N'.\n"
      "--divide prints the count below each legal first move. --general turns off the fast\n"
-     "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft, false},
+     "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft, false, true, 1},
     {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
-     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false},
+     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
-     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).", cmd_fen, false},
+     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).", cmd_fen, false, true, 0},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
-     "from the start (or POS) and prints the final position of each: test positions.", cmd_random, false},
+     "from the start (or POS) and prints the final position of each: test positions.", cmd_random, false, true, 3},
     {"trace", "trace FILE CELL [--fen POS]",
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
-     "emits.", cmd_trace, false},
+     "emits.", cmd_trace, false, true, 1},
     {"uci", "uci [FILE]",
      "Speaks the UCI engine protocol on standard input and output, for GUIs and match tools.\n"
      "Every shipped game of two players on one board without hidden information is offered as\n"
      "UCI_Variant (FILE, or chess, at start); the option RulesFile loads any rule file. See\n"
-     "docs/engines.md.", cmd_uci, true},
+     "docs/engines.md.", cmd_uci, true, true, 0},
     {"bench", "bench [RULES-DIR] [--depth D]",
      "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
-     "'Nodes searched: N', the search's signature (tests/bench_signature).", cmd_bench, true},
+     "'Nodes searched: N', the search's signature (tests/bench_signature).", cmd_bench, true, false, 0},
     {"selfplay", "selfplay FILE --games N [--time S | --depth D] [--white ENGINE] [--black ENGINE] [--seed N] [--verbose]",
      "Plays N games between two engines (ai, greedy = best capture else random, random) and\n"
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
-     "takes each seat in turn; the second (--black, default greedy) plays the others.", cmd_selfplay, false},
+     "takes each seat in turn; the second (--black, default greedy) plays the others.", cmd_selfplay, false, true, 0},
 };
 
 static const Command *find_command(const char *name) {
@@ -659,6 +670,13 @@ int main(int argc, char **argv) {
         print_usage(c, stderr);
         return 2;
     }
+    if (a.npositional > c->max_args) {
+        fprintf(stderr, "varia: %s: unexpected argument '%s' (try 'varia %s --help')\n", c->name,
+                a.positional[c->max_args], c->name);
+        return 2;
+    }
+    char rules[1400];
+    if (a.file && c->names_rules) a.file = resolve_rules(&a, rules, sizeof rules);
     int rc = c->run(&a);
     for (int i = 0; i < a.noptions; i++) free((char *)a.options[i].name);
     return rc;

@@ -1371,6 +1371,12 @@ static bool locale_utf8(void) {
 int ui_play(const UiConfig *cfg) {
     Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
     if (!v) return 1;
+    for (int p = v->nplayers; p < MAX_PLAYERS; p++)
+        if (cfg->seats[p] >= 0) {
+            fprintf(stderr, "varia: --seat %d: %s has %d players\n", p + 1, v->title ? v->title : cfg->rules, v->nplayers);
+            variant_free(v);
+            return 1;
+        }
     Game *g = xcalloc(1, sizeof *g);
     g->moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     g->redo = xmalloc(sizeof(Move) * MAX_HISTORY);

@@ -40,7 +40,10 @@ fens() { grep -E '^[^ ]+/[^ ]+ [a-z]+ ' "$tmp/$1.out"; }
 # 1. Every shipped rule file (and the three-player test game) plays to a result.
 for rules in "$root"/rules/*.rules "$dir/three.rules"; do
     base=$(basename "$rules" .rules)
-    play "auto-$base" "" "$rules" --seat 1=ai --seat 2=ai --seat 3=ai --seat 4=ai --depth 1
+    players=$("$varia" check "$rules" | sed -n 's/.*", \([0-9]*\) players.*/\1/p')
+    seats=$(seq "$players" | sed 's/.*/--seat &=ai/' | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    play "auto-$base" "" "$rules" $seats --depth 1
     expect "auto-$base" "game over:"
     reject "auto-$base" "error"
 done
@@ -59,6 +62,12 @@ expect fools "game over: Black wins by checkmate. 0-1"
 play long-algebraic 'e2-e4\nE7E5\nNg1-f3\nb8-c6\nf1xc4\na7-a4\nfen\n' "$root/rules/chess.rules" --white human --black human
 expect long-algebraic "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
 expect long-algebraic "illegal move 'a7-a4'"
+
+# 2c. Arguments that do not fit the game or the command are refused.
+play seat3 '' "$root/rules/chess.rules" --seat 3=ai
+expect seat3 "varia: --seat 3: Chess has 2 players"
+play extra '' chess ultima
+expect extra "varia: play: unexpected argument 'ultima'"
 
 # 3. Bad input leaves the game as it was.
 play bad 'fen\ne2e5\nxyzzy\nNc3d\ne1g1\nNd2\nfoo bar\nmoves e9\n\n   \nfen\n' "$root/rules/chess.rules" --white human --black human
