@@ -370,35 +370,12 @@ bool board_make(Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (pos->ply >= MAX_HISTORY) return false;
     Undo *u = &pos->history[pos->ply];
-    u->key = pos->key;
-    u->rights = pos->rights;
-    memcpy(u->ep, pos->ep, sizeof u->ep);
-    u->ep_victim = pos->ep_victim;
-    u->halfmove = pos->halfmove;
-    u->turn = pos->turn;
-    u->fullmove = pos->fullmove;
-    u->last_from = pos->last_from;
-    u->last_to = pos->last_to;
-    memcpy(u->counters, pos->counters, sizeof u->counters);
-    u->alive = pos->alive;
-    memcpy(u->controller, pos->controller, sizeof u->controller);
-    u->phase = pos->phase;
-    u->phase_moves = pos->phase_moves;
-    u->ep_fresh = pos->ep_fresh;
-    u->turn_reset = pos->turn_reset;
-    u->royal_open = pos->royal_open;
+    u->state = pos->state;
     u->steps_left = pos->steps_left;
-    u->prelude = pos->prelude;
-    u->prelude_moves = pos->prelude_moves;
     u->ntiles = 0;
     u->exploded = NO_CELL;
     u->marked = false;
-    if (v->npiles) {
-        u->debt = pos->debt;
-        memcpy(u->pile_len, pos->pile_len, sizeof u->pile_len);
-        memcpy(u->pile_secret, pos->pile_secret, sizeof u->pile_secret);
-        memcpy(u->piles, pos->piles, sizeof u->piles);
-    }
+    if (v->npiles) u->piles = pos->pile_state;
 
     const bool phased = v->nphases > 0;
     const bool paying = pos->debt > 0;
@@ -555,35 +532,9 @@ void board_unmake(Position *pos) {
     Undo *u = &pos->history[--pos->ply];
     revert_cells(pos, u->journal, u->njournal);
     for (int k = u->ntiles - 1; k >= 0; k--) pos->tiles[u->tile_cell[k]] = u->tile_old[k];
-    if (pos->prelude != u->prelude) {
-        pos->prelude = u->prelude;
-        board_sync_prelude(pos);
-    }
-    pos->prelude_moves = u->prelude_moves;
-    pos->key = u->key;
-    pos->rights = u->rights;
-    memcpy(pos->ep, u->ep, sizeof pos->ep);
-    pos->ep_victim = u->ep_victim;
-    pos->halfmove = u->halfmove;
-    pos->turn = u->turn;
-    pos->fullmove = u->fullmove;
-    pos->last_from = u->last_from;
-    pos->last_to = u->last_to;
-    memcpy(pos->counters, u->counters, sizeof pos->counters);
-    pos->alive = u->alive;
-    memcpy(pos->controller, u->controller, sizeof pos->controller);
-    pos->phase = u->phase;
-    pos->phase_moves = u->phase_moves;
-    pos->ep_fresh = u->ep_fresh;
-    pos->turn_reset = u->turn_reset;
-    pos->royal_open = u->royal_open;
+    pos->state = u->state;
     pos->steps_left = u->steps_left;
-    if (pos->v->npiles) {
-        pos->debt = u->debt;
-        memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);
-        memcpy(pos->pile_secret, u->pile_secret, sizeof pos->pile_secret);
-        memcpy(pos->piles, u->piles, sizeof pos->piles);
-    }
+    if (pos->v->npiles) pos->pile_state = u->piles;
 }
 
 bool board_is_ok(const Position *pos) {
