@@ -366,35 +366,56 @@ static bool phase_step(Position *pos, const Move *m, bool paying) {
     return ends;
 }
 
-bool board_make(Position *pos, const Move *m) {
+/* The key's share of the state a move rewrites as a whole: the en-passant cell, the phase
+ * and the set-up step. make takes it out before the move and puts it back after. */
+static inline uint64_t turn_state_key(const Position *pos) {
     const Variant *v = pos->v;
-    if (pos->ply >= MAX_HISTORY) return false;
-    Undo *u = &pos->history[pos->ply];
+    uint64_t k = 0;
+    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
+    if (v->nphases) k ^= phase_key(pos);
+    if (v->nprelude) k ^= prelude_key(pos);
+    return k;
+}
+
+/* Saves what unmake restores and starts the move's own records. */
+static inline void save_state(const Position *pos, Undo *u) {
     u->state = pos->state;
     u->steps_left = pos->steps_left;
     u->ntiles = 0;
     u->exploded = NO_CELL;
     u->marked = false;
-    if (v->npiles) u->piles = pos->pile_state;
+    if (pos->v->npiles) u->piles = pos->pile_state;
+}
 
-    const bool phased = v->nphases > 0;
-    const bool paying = pos->debt > 0;
-    int mover = board_mover(pos);
-    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
-    if (phased) pos->key ^= phase_key(pos);
-    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
-     * made some (they are cleared at the end of the next player's turn) */
-    if (!phased || move_sets_ep(m)) {
-        for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-        pos->ep_victim = NO_CELL;
+static inline void clear_ep(Position *pos) {
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+    pos->ep_victim = NO_CELL;
+}
+
+/* Moves a card from pile a to pile b (FX_CARD), keeping the secret part of each stack. */
+static void move_card(Position *pos, const Effect *e, int mover) {
+    const Variant *v = pos->v;
+    pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+    const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
+    if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
+        /* a card its owner stacks in the set-up is in a secret order; a card taken off a
+         * stack shortens the secret part under it; a card put on a stack whose top was
+         * secret covers a card everyone has seen, which is no longer secret */
+        if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
+        if (pos->pile_secret[e->b] + 1 == pos->pile_len[e->b]) {
+            if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover)
+                pos->pile_secret[e->b]++;
+            else if (pos->pile_secret[e->b])
+                pos->pile_secret[e->b]--;
+        }
     }
+    pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+}
 
-    int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
-    int nj = 0;
-    CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
-    if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
-        step_on_tiles(pos, m, u, &nj, &co);
-    u->njournal = (uint8_t)nj;
+/* Applies the effects that change no cell (en passant, counters, control, cards, mines,
+ * debts, eliminations). Returns how many en-passant cells the move marked. */
+static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover) {
+    const Variant *v = pos->v;
     int nep = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
@@ -414,24 +435,7 @@ bool board_make(Position *pos, const Move *m) {
             pos->controller[e->a] = (uint8_t)e->b;
             if (e->b != e->a) pos->key ^= v->zobrist_control[e->a][e->b];
             break;
-        case FX_CARD: {
-            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
-            const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
-            if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
-                /* a card its owner stacks in the set-up is in a secret order; a card taken
-                 * off a stack shortens the secret part under it; a card put on a stack whose
-                 * top was secret covers a card everyone has seen, which is no longer secret */
-                if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
-                if (pos->pile_secret[e->b] + 1 == pos->pile_len[e->b]) {
-                    if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover)
-                        pos->pile_secret[e->b]++;
-                    else if (pos->pile_secret[e->b])
-                        pos->pile_secret[e->b]--;
-                }
-            }
-            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
-            break;
-        }
+        case FX_CARD: move_card(pos, e, mover); break;
         case FX_MARK:
             set_tile(pos, u, e->a, (uint8_t)(pos->tiles[e->a] | TILE_MINE));
             u->marked = true;
@@ -450,31 +454,42 @@ bool board_make(Position *pos, const Move *m) {
         default: break;
         }
     }
-    if (nep) {
-        /* keep the en-passant cells position text can name: empty, with the piece that moved
-         * standing "forward" past them (a program may mark any cell; others would not read
-         * back as they were written) */
-        int kept = 0;
-        for (int i = 0; i < nep; i++)
-            if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == m->to) pos->ep[kept++] = pos->ep[i];
-        for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-        if (!kept) pos->ep_victim = NO_CELL;
-    }
-    if (worth) {
-        const CounterDef *c = &v->counters[v->capture_reward - 1];
-        int slot = c->slot + (c->per_player ? mover : 0);
-        pos->key ^= counter_key(slot, pos->counters[slot]);
-        pos->counters[slot] += worth;
-        pos->key ^= counter_key(slot, pos->counters[slot]);
-    }
-    uint32_t lost = pos->rights & ~co.keep;
-    if (lost) {
-        for (int r = 0; r < 32; r++)
-            if (lost >> r & 1) pos->key ^= v->zobrist_rights[r];
-        pos->rights &= co.keep;
-    }
-    bool turn_ends = true;
-    if (v->nprelude) pos->key ^= prelude_key(pos);
+    return nep;
+}
+
+/* Keeps of the nep en-passant cells just marked those position text can name: empty, with
+ * the piece that moved to `to` standing "forward" past them (a program may mark any cell;
+ * others would not read back as they were written). */
+static void keep_nameable_ep(Position *pos, int nep, Cell to, int mover) {
+    int kept = 0;
+    for (int i = 0; i < nep; i++)
+        if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == to) pos->ep[kept++] = pos->ep[i];
+    for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+    if (!kept) pos->ep_victim = NO_CELL;
+}
+
+/* Adds the worth of the pieces captured to the mover's capture-reward counter. */
+static void reward_capture(Position *pos, int worth, int mover) {
+    const CounterDef *c = &pos->v->counters[pos->v->capture_reward - 1];
+    int slot = c->slot + (c->per_player ? mover : 0);
+    pos->key ^= counter_key(slot, pos->counters[slot]);
+    pos->counters[slot] += worth;
+    pos->key ^= counter_key(slot, pos->counters[slot]);
+}
+
+/* Keeps only the castling rights in `keep` (those of the cells the move left alone). */
+static inline void keep_rights(Position *pos, uint32_t keep) {
+    uint32_t lost = pos->rights & ~keep;
+    if (!lost) return;
+    for (int r = 0; r < 32; r++)
+        if (lost >> r & 1) pos->key ^= pos->v->zobrist_rights[r];
+    pos->rights &= keep;
+}
+
+/* Counts a move in the set-up step, the n-move clock or the turn's phases. Returns whether
+ * the turn passes to the next player. (The key's share of these is handled by the caller.) */
+static bool count_move(Position *pos, const Move *m, CellOutcome co, bool paying) {
+    const Variant *v = pos->v;
     if (pos->setup_player >= 0) {
         /* a set-up step: the game's first turn starts after the last one */
         if (++pos->prelude_moves >= v->prelude[pos->prelude].moves) {
@@ -482,47 +497,70 @@ bool board_make(Position *pos, const Move *m) {
             pos->prelude_moves = 0;
             board_sync_prelude(pos);
         }
-        turn_ends = false;
-    } else if (!phased) {
-        pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
-        turn_ends = !pos->debt; /* a move that owes a payment: the payment ends the turn */
-    } else {
-        /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
-        if (co.capture || co.resets) {
-            pos->halfmove = 0;
-            pos->turn_reset = 1;
-        }
-        turn_ends = phase_step(pos, m, paying);
-        if (turn_ends) {
-            pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
-            if (!pos->turn_reset) pos->halfmove++;
-            pos->turn_reset = 0;
-            if (pos->ep_fresh) {
-                pos->ep_fresh = 0;
-            } else {
-                for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-                pos->ep_victim = NO_CELL;
-            }
-        }
+        return false;
     }
-    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    if (!v->nphases) {
+        pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+        return !pos->debt; /* a move that owes a payment: the payment ends the turn */
+    }
+    /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
+    if (co.capture || co.resets) {
+        pos->halfmove = 0;
+        pos->turn_reset = 1;
+    }
+    if (!phase_step(pos, m, paying)) return false;
+    pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
+    if (!pos->turn_reset) pos->halfmove++;
+    pos->turn_reset = 0;
+    /* en-passant cells made in this turn last through the next player's turn */
+    if (pos->ep_fresh) pos->ep_fresh = 0;
+    else clear_ep(pos);
+    return true;
+}
+
+/* Gives the turn to the next player still in the game. */
+static inline void pass_turn(Position *pos) {
+    const Variant *v = pos->v;
+    pos->key ^= v->zobrist_side[pos->turn];
+    for (int k = 0; k < v->nturns; k++) {
+        pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
+        if (pos->turn == 0) pos->fullmove++;
+        if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+    }
+    pos->key ^= v->zobrist_side[pos->turn];
+}
+
+bool board_make(Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    if (pos->ply >= MAX_HISTORY) return false;
+    Undo *u = &pos->history[pos->ply];
+    save_state(pos, u);
+    const bool phased = v->nphases > 0;
+    const bool paying = pos->debt > 0;
+    int mover = board_mover(pos);
+    pos->key ^= turn_state_key(pos);
+    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
+     * made some (they are cleared at the end of the next player's turn) */
+    if (!phased || move_sets_ep(m)) clear_ep(pos);
+
+    int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
+    int nj = 0;
+    CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
+        step_on_tiles(pos, m, u, &nj, &co);
+    u->njournal = (uint8_t)nj;
+    int nep = apply_state_effects(pos, m, u, mover);
+    if (nep) keep_nameable_ep(pos, nep, m->to, mover);
+    if (worth) reward_capture(pos, worth, mover);
+    keep_rights(pos, co.keep);
+    bool turn_ends = count_move(pos, m, co, paying);
     if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
         pos->last_from = m->from;
         pos->last_to = m->to;
     }
-    if (turn_ends) {
-        pos->key ^= v->zobrist_side[pos->turn];
-        /* the next turn goes to the next player still in the game */
-        for (int k = 0; k < v->nturns; k++) {
-            pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
-            if (pos->turn == 0) pos->fullmove++;
-            if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
-        }
-        pos->key ^= v->zobrist_side[pos->turn];
-    }
-    if (phased) pos->key ^= phase_key(pos);
-    if (v->nprelude) pos->key ^= prelude_key(pos);
+    if (turn_ends) pass_turn(pos);
+    pos->key ^= turn_state_key(pos);
     pos->ply++;
     return true;
 }
