@@ -216,7 +216,12 @@ void board_cells_revert(Position *pos, const CellJournal *cj);
 /* Applies a move; returns false (and changes nothing) if the history is full. */
 bool board_make(Position *pos, const Move *m);
 void board_unmake(Position *pos);
-/* Recomputes the hash and occupancy from scratch and compares (debug check). */
+/* What is inconsistent in the position, or NULL when nothing is: the cells against the
+ * occupancy sets, the turn, set-up step and phase, the en-passant cells, counters, piles and
+ * tiles, the history's depth, and last the key against one computed from scratch. Debug
+ * builds assert it after every make and unmake. Cannot fail; the text is static. */
+const char *board_inconsistency(const Position *pos);
+/* board_inconsistency(pos) == NULL. */
 bool board_is_ok(const Position *pos);
 uint64_t board_compute_key(const Position *pos);
 /* Cell of the first royal piece of owner, or NO_CELL. */
