@@ -396,6 +396,7 @@ static inline void save_state(const Position *pos, Undo *u) {
     if (pos->v->npiles) u->piles = pos->pile_state;
 }
 
+/* No en-passant cells, and so no victim. */
 static inline void clear_ep(Position *pos) {
     for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
     pos->ep_victim = NO_CELL;

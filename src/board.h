@@ -74,7 +74,7 @@ typedef struct JournalEntry {
 } JournalEntry;
 
 /* The state of a position that make saves and unmake restores, each in one copy: everything
- * a move may change except the cells and tiles (journalled cell by cell, below) and the piles.
+ * a move may change except the cells and tiles (Undo journals those write by write) and the piles.
  * Position holds these fields under their own names (pos->key) and, as one struct, in
  * pos->state; a field added here is saved and restored with no further code. */
 #define BOARD_STATE_FIELDS \
