@@ -103,6 +103,7 @@ void board_free(Position *pos) {
 }
 
 void board_copy(Position *dst, const Position *src) {
+    ASSERT(dst->history, "board_copy needs a destination made by board_init");
     Undo *h = dst->history;
     memcpy(dst, src, offsetof(Position, history));
     dst->history = h;
@@ -153,6 +154,9 @@ void board_clear(Position *pos) {
 }
 
 void board_put(Position *pos, Cell c, Piece p) {
+    ASSERT(c < pos->v->ncells, "board_put writes a cell of the board");
+    ASSERT(!p || (PIECE_TYPE(p) >= 0 && PIECE_TYPE(p) < pos->v->ntypes && PIECE_OWNER(p) < pos->v->nowners),
+           "board_put places a piece of a known type and owner");
     write_cell(pos, c, p, true);
 }
 
@@ -204,12 +208,14 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
         if (e->kind == FX_MOVE) {
+            ASSERT(e->a < v->ncells && e->b < v->ncells, "a piece moves between cells of the board");
             lifted[i] = pos->cell[e->a];
             int t = PIECE_TYPE(lifted[i]);
             if (t >= 0 && v->types[t].resets_nmove) out.resets = true;
             write_journaled(pos, j, n, e->a, 0, keyed);
             out.keep &= v->castle_mask[e->a];
         } else if (e->kind == FX_REMOVE) {
+            ASSERT(e->a < v->ncells, "a piece is removed from a cell of the board");
             if (pos->cell[e->a]) out.capture = true;
             write_journaled(pos, j, n, e->a, 0, keyed);
             out.keep &= v->castle_mask[e->a];
@@ -233,6 +239,7 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
             write_journaled(pos, j, n, e->b, lifted[i] | PIECE_MOVED, keyed);
             out.keep &= v->castle_mask[e->b];
         } else if (e->kind == FX_PLACE) {
+            ASSERT(e->a < v->ncells, "a piece is placed on a cell of the board");
             write_journaled(pos, j, n, e->a, e->piece, keyed);
         }
     }
@@ -262,6 +269,7 @@ void board_cells_revert(Position *pos, const CellJournal *cj) {
 
 Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
     const Variant *v = pos->v;
+    ASSERT(prev >= 0 && prev < v->nowners, "en-passant cells belong to a known owner");
     int d = v->forward_dir[prev];
     if (d < 0) return NO_CELL;
     Cell c = ep;
@@ -277,6 +285,7 @@ Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
 
 /* Writes a tile, keeping the hash and the move's undo list. */
 static void set_tile(Position *pos, Undo *u, Cell c, uint8_t tile) {
+    ASSERT(c < pos->v->ncells, "tiles lie on cells of the board");
     if (u->ntiles >= (int)ARRAY_LEN(u->tile_cell)) return;
     u->tile_cell[u->ntiles] = c;
     u->tile_old[u->ntiles++] = pos->tiles[c];
@@ -364,57 +373,57 @@ static bool phase_step(Position *pos, const Move *m, bool paying) {
     return ends;
 }
 
-bool board_make(Position *pos, const Move *m) {
+/* The key's share of the state a move rewrites as a whole: the en-passant cell, the phase
+ * and the set-up step. make takes it out before the move and puts it back after. */
+static inline uint64_t turn_state_key(const Position *pos) {
     const Variant *v = pos->v;
-    if (pos->ply >= MAX_HISTORY) return false;
-    Undo *u = &pos->history[pos->ply];
-    u->key = pos->key;
-    u->rights = pos->rights;
-    memcpy(u->ep, pos->ep, sizeof u->ep);
-    u->ep_victim = pos->ep_victim;
-    u->halfmove = pos->halfmove;
-    u->turn = pos->turn;
-    u->fullmove = pos->fullmove;
-    u->last_from = pos->last_from;
-    u->last_to = pos->last_to;
-    memcpy(u->counters, pos->counters, sizeof u->counters);
-    u->alive = pos->alive;
-    memcpy(u->controller, pos->controller, sizeof u->controller);
-    u->phase = pos->phase;
-    u->phase_moves = pos->phase_moves;
-    u->ep_fresh = pos->ep_fresh;
-    u->turn_reset = pos->turn_reset;
-    u->royal_open = pos->royal_open;
-    u->prelude = pos->prelude;
-    u->prelude_moves = pos->prelude_moves;
+    uint64_t k = 0;
+    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
+    if (v->nphases) k ^= phase_key(pos);
+    if (v->nprelude) k ^= prelude_key(pos);
+    return k;
+}
+
+/* Saves what unmake restores and starts the move's own records. */
+static inline void save_state(const Position *pos, Undo *u) {
+    u->state = pos->state;
     u->ntiles = 0;
     u->exploded = NO_CELL;
     u->marked = false;
-    if (v->npiles) {
-        u->debt = pos->debt;
-        memcpy(u->pile_len, pos->pile_len, sizeof u->pile_len);
-        memcpy(u->pile_secret, pos->pile_secret, sizeof u->pile_secret);
-        memcpy(u->piles, pos->piles, sizeof u->piles);
-    }
+    if (pos->v->npiles) u->piles = pos->pile_state;
+}
 
-    const bool phased = v->nphases > 0;
-    const bool paying = pos->debt > 0;
-    int mover = board_mover(pos);
-    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
-    if (phased) pos->key ^= phase_key(pos);
-    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
-     * made some (they are cleared at the end of the next player's turn) */
-    if (!phased || move_sets_ep(m)) {
-        for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-        pos->ep_victim = NO_CELL;
-    }
+/* No en-passant cells, and so no victim. */
+static inline void clear_ep(Position *pos) {
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+    pos->ep_victim = NO_CELL;
+}
 
-    int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
-    int nj = 0;
-    CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
-    if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
-        step_on_tiles(pos, m, u, &nj, &co);
-    u->njournal = (uint8_t)nj;
+/* Moves a card from pile a to pile b (FX_CARD), keeping the secret part of each stack. */
+static void move_card(Position *pos, const Effect *e, int mover) {
+    const Variant *v = pos->v;
+    ASSERT(e->a < v->npile_slots && e->b < v->npile_slots, "a card moves between piles the rules declare");
+    pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+    const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
+    if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
+        /* a card its owner stacks in the set-up is in a secret order; a card taken off a
+         * stack shortens the secret part under it; a card put on a stack whose top was
+         * secret covers a card everyone has seen, which is no longer secret */
+        if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
+        if (pos->pile_secret[e->b] + 1 == pos->pile_len[e->b]) {
+            if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover)
+                pos->pile_secret[e->b]++;
+            else if (pos->pile_secret[e->b])
+                pos->pile_secret[e->b]--;
+        }
+    }
+    pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
+}
+
+/* Applies the effects that change no cell (en passant, counters, control, cards, mines,
+ * debts, eliminations). Returns how many en-passant cells the move marked. */
+static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover) {
+    const Variant *v = pos->v;
     int nep = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
@@ -425,33 +434,18 @@ bool board_make(Position *pos, const Move *m) {
             pos->ep_fresh = 1;
             break;
         case FX_COUNTER:
+            ASSERT(e->a < v->ncounter_slots, "a move adds to a counter the rules declare");
             pos->key ^= counter_key(e->a, pos->counters[e->a]);
             pos->counters[e->a] += (int16_t)e->piece;
             pos->key ^= counter_key(e->a, pos->counters[e->a]);
             break;
         case FX_CONTROL:
+            ASSERT(e->a < v->nowners && e->b < v->nowners, "control passes between known owners");
             if (pos->controller[e->a] != e->a) pos->key ^= v->zobrist_control[e->a][pos->controller[e->a]];
             pos->controller[e->a] = (uint8_t)e->b;
             if (e->b != e->a) pos->key ^= v->zobrist_control[e->a][e->b];
             break;
-        case FX_CARD: {
-            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
-            const PileDef *from = pile_of_slot(v, e->a), *to = pile_of_slot(v, e->b);
-            if (from && to && pile_take(pos, e->a, from->sorted, e->piece) && pile_put(pos, e->b, to->sorted, e->piece)) {
-                /* a card its owner stacks in the set-up is in a secret order; a card taken
-                 * off a stack shortens the secret part under it; a card put on a stack whose
-                 * top was secret covers a card everyone has seen, which is no longer secret */
-                if (pos->pile_secret[e->a] > pos->pile_len[e->a]) pos->pile_secret[e->a] = pos->pile_len[e->a];
-                if (pos->pile_secret[e->b] + 1 == pos->pile_len[e->b]) {
-                    if (!to->sorted && pos->prelude < v->nprelude && to->per_player && e->b - to->slot == mover)
-                        pos->pile_secret[e->b]++;
-                    else if (pos->pile_secret[e->b])
-                        pos->pile_secret[e->b]--;
-                }
-            }
-            pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
-            break;
-        }
+        case FX_CARD: move_card(pos, e, mover); break;
         case FX_MARK:
             set_tile(pos, u, e->a, (uint8_t)(pos->tiles[e->a] | TILE_MINE));
             u->marked = true;
@@ -462,6 +456,7 @@ bool board_make(Position *pos, const Move *m) {
             pos->key ^= debt_key(pos);
             break;
         case FX_ELIMINATE:
+            ASSERT(e->a < v->nplayers, "only a player can be eliminated");
             if ((pos->alive >> e->a) & 1) {
                 pos->alive &= (uint8_t)~(1u << e->a);
                 pos->key ^= v->zobrist_out[e->a];
@@ -470,80 +465,127 @@ bool board_make(Position *pos, const Move *m) {
         default: break;
         }
     }
-    if (nep) {
-        /* keep the en-passant cells position text can name: empty, with the piece that moved
-         * standing "forward" past them (a program may mark any cell; others would not read
-         * back as they were written) */
-        int kept = 0;
-        for (int i = 0; i < nep; i++)
-            if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == m->to) pos->ep[kept++] = pos->ep[i];
-        for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-        if (!kept) pos->ep_victim = NO_CELL;
-    }
-    if (worth) {
-        const CounterDef *c = &v->counters[v->capture_reward - 1];
-        int slot = c->slot + (c->per_player ? mover : 0);
-        pos->key ^= counter_key(slot, pos->counters[slot]);
-        pos->counters[slot] += worth;
-        pos->key ^= counter_key(slot, pos->counters[slot]);
-    }
-    uint32_t lost = pos->rights & ~co.keep;
-    if (lost) {
-        for (int r = 0; r < 32; r++)
-            if (lost >> r & 1) pos->key ^= v->zobrist_rights[r];
-        pos->rights &= co.keep;
-    }
-    bool turn_ends = true;
-    if (v->nprelude) pos->key ^= prelude_key(pos);
+    return nep;
+}
+
+/* Keeps of the nep en-passant cells just marked those position text can name: empty, with
+ * the piece that moved to `to` standing "forward" past them (a program may mark any cell;
+ * others would not read back as they were written). */
+static void keep_nameable_ep(Position *pos, int nep, Cell to, int mover) {
+    int kept = 0;
+    for (int i = 0; i < nep; i++)
+        if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == to) pos->ep[kept++] = pos->ep[i];
+    for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
+    if (!kept) pos->ep_victim = NO_CELL;
+}
+
+/* Adds the worth of the pieces captured to the mover's capture-reward counter. */
+static void reward_capture(Position *pos, int worth, int mover) {
+    const CounterDef *c = &pos->v->counters[pos->v->capture_reward - 1];
+    int slot = c->slot + (c->per_player ? mover : 0);
+    pos->key ^= counter_key(slot, pos->counters[slot]);
+    pos->counters[slot] += worth;
+    pos->key ^= counter_key(slot, pos->counters[slot]);
+}
+
+/* Keeps only the castling rights in `keep` (those of the cells the move left alone). */
+static inline void keep_rights(Position *pos, uint32_t keep) {
+    uint32_t lost = pos->rights & ~keep;
+    if (!lost) return;
+    for (int r = 0; r < 32; r++)
+        if (lost >> r & 1) pos->key ^= pos->v->zobrist_rights[r];
+    pos->rights &= keep;
+}
+
+/* Counts a move in the set-up step, the n-move clock or the turn's phases. Returns whether
+ * the turn passes to the next player. (The key's share of these is handled by the caller.) */
+static bool count_move(Position *pos, const Move *m, CellOutcome co, bool paying) {
+    const Variant *v = pos->v;
     if (pos->setup_player >= 0) {
         /* a set-up step: the game's first turn starts after the last one */
+        ASSERT(pos->prelude < v->nprelude, "a set-up player means a set-up step under way");
         if (++pos->prelude_moves >= v->prelude[pos->prelude].moves) {
             pos->prelude++;
             pos->prelude_moves = 0;
             board_sync_prelude(pos);
         }
-        turn_ends = false;
-    } else if (!phased) {
-        pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
-        turn_ends = !pos->debt; /* a move that owes a payment: the payment ends the turn */
-    } else {
-        /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
-        if (co.capture || co.resets) {
-            pos->halfmove = 0;
-            pos->turn_reset = 1;
-        }
-        turn_ends = phase_step(pos, m, paying);
-        if (turn_ends) {
-            pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
-            if (!pos->turn_reset) pos->halfmove++;
-            pos->turn_reset = 0;
-            if (pos->ep_fresh) {
-                pos->ep_fresh = 0;
-            } else {
-                for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-                pos->ep_victim = NO_CELL;
-            }
-        }
+        return false;
     }
-    if (pos->ep[0] != NO_CELL) pos->key ^= v->zobrist_ep[pos->ep[0]];
+    if (!v->nphases) {
+        pos->halfmove = (co.capture || co.resets) ? 0 : (uint16_t)(pos->halfmove + 1);
+        return !pos->debt; /* a move that owes a payment: the payment ends the turn */
+    }
+    /* the n-move count counts turns: a turn that captured or reset leaves it at 0 */
+    if (co.capture || co.resets) {
+        pos->halfmove = 0;
+        pos->turn_reset = 1;
+    }
+    if (!phase_step(pos, m, paying)) return false;
+    pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
+    if (!pos->turn_reset) pos->halfmove++;
+    pos->turn_reset = 0;
+    /* en-passant cells made in this turn last through the next player's turn */
+    if (pos->ep_fresh) pos->ep_fresh = 0;
+    else clear_ep(pos);
+    return true;
+}
+
+/* Gives the turn to the next player still in the game. */
+static inline void pass_turn(Position *pos) {
+    const Variant *v = pos->v;
+    pos->key ^= v->zobrist_side[pos->turn];
+    for (int k = 0; k < v->nturns; k++) {
+        pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
+        if (pos->turn == 0) pos->fullmove++;
+        if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
+    }
+    pos->key ^= v->zobrist_side[pos->turn];
+}
+
+/* Debug builds check the whole position after every make and unmake, and name what is wrong. */
+static inline void assert_consistent(const Position *pos) {
+#ifdef NDEBUG
+    (void)pos;
+#else
+    const char *why = board_inconsistency(pos);
+    ASSERT(why == NULL, why);
+#endif
+}
+
+bool board_make(Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    if (pos->ply >= MAX_HISTORY) return false;
+    ASSERT(m->nfx <= MAX_EFFECTS, "a move has at most MAX_EFFECTS effects");
+    Undo *u = &pos->history[pos->ply];
+    save_state(pos, u);
+    const bool phased = v->nphases > 0;
+    const bool paying = pos->debt > 0;
+    int mover = board_mover(pos);
+    pos->key ^= turn_state_key(pos);
+    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
+     * made some (they are cleared at the end of the next player's turn) */
+    if (!phased || move_sets_ep(m)) clear_ep(pos);
+
+    int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
+    int nj = 0;
+    CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
+        step_on_tiles(pos, m, u, &nj, &co);
+    u->njournal = (uint8_t)nj;
+    int nep = apply_state_effects(pos, m, u, mover);
+    if (nep) keep_nameable_ep(pos, nep, m->to, mover);
+    if (worth) reward_capture(pos, worth, mover);
+    keep_rights(pos, co.keep);
+    bool turn_ends = count_move(pos, m, co, paying);
     if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
         pos->last_from = m->from;
         pos->last_to = m->to;
     }
-    if (turn_ends) {
-        pos->key ^= v->zobrist_side[pos->turn];
-        /* the next turn goes to the next player still in the game */
-        for (int k = 0; k < v->nturns; k++) {
-            pos->turn = (uint8_t)((pos->turn + 1) % v->nturns);
-            if (pos->turn == 0) pos->fullmove++;
-            if ((pos->alive >> v->turn_order[pos->turn]) & 1) break;
-        }
-        pos->key ^= v->zobrist_side[pos->turn];
-    }
-    if (phased) pos->key ^= phase_key(pos);
-    if (v->nprelude) pos->key ^= prelude_key(pos);
+    if (turn_ends) pass_turn(pos);
+    pos->key ^= turn_state_key(pos);
     pos->ply++;
+    assert_consistent(pos);
     return true;
 }
 
@@ -552,55 +594,124 @@ void board_unmake(Position *pos) {
     Undo *u = &pos->history[--pos->ply];
     revert_cells(pos, u->journal, u->njournal);
     for (int k = u->ntiles - 1; k >= 0; k--) pos->tiles[u->tile_cell[k]] = u->tile_old[k];
-    if (pos->prelude != u->prelude) {
-        pos->prelude = u->prelude;
-        board_sync_prelude(pos);
+    pos->state = u->state;
+    if (pos->v->npiles) pos->pile_state = u->piles;
+    assert_consistent(pos);
+}
+
+/* board_inconsistency's parts, each naming what is wrong in its share of the position. */
+
+/* Every piece is of a known type and owner, no cell past the board holds one, and the
+ * occupancy sets (per owner and per type) are exactly the cells' pieces. Position keeps no
+ * piece counts or royal cells: they are read from these sets, so checking the sets covers
+ * them. */
+static const char *cells_inconsistency(const Position *pos) {
+    const Variant *v = pos->v;
+    uint64_t occ[MAX_OWNERS][CELL_WORDS] = {{0}};
+    uint64_t type_occ[MAX_PIECE_TYPES][CELL_WORDS] = {{0}};
+    for (int c = 0; c < MAX_CELLS; c++) {
+        Piece p = pos->cell[c];
+        if (!p) continue;
+        if (c >= v->ncells) return "a piece stands past the last cell";
+        int t = PIECE_TYPE(p), o = PIECE_OWNER(p);
+        if (t < 0 || t >= v->ntypes || o >= v->nowners) return "a piece of no known type or owner";
+        bits_set(occ[o], (Cell)c);
+        bits_set(type_occ[t], (Cell)c);
     }
-    pos->prelude_moves = u->prelude_moves;
-    pos->key = u->key;
-    pos->rights = u->rights;
-    memcpy(pos->ep, u->ep, sizeof pos->ep);
-    pos->ep_victim = u->ep_victim;
-    pos->halfmove = u->halfmove;
-    pos->turn = u->turn;
-    pos->fullmove = u->fullmove;
-    pos->last_from = u->last_from;
-    pos->last_to = u->last_to;
-    memcpy(pos->counters, u->counters, sizeof pos->counters);
-    pos->alive = u->alive;
-    memcpy(pos->controller, u->controller, sizeof pos->controller);
-    pos->phase = u->phase;
-    pos->phase_moves = u->phase_moves;
-    pos->ep_fresh = u->ep_fresh;
-    pos->turn_reset = u->turn_reset;
-    pos->royal_open = u->royal_open;
-    if (pos->v->npiles) {
-        pos->debt = u->debt;
-        memcpy(pos->pile_len, u->pile_len, sizeof pos->pile_len);
-        memcpy(pos->pile_secret, u->pile_secret, sizeof pos->pile_secret);
-        memcpy(pos->piles, u->piles, sizeof pos->piles);
+    if (memcmp(occ, pos->occ, sizeof occ) != 0) return "an owner's occupancy set differs from the cells";
+    if (memcmp(type_occ, pos->type_occ, sizeof type_occ) != 0) return "a type's occupancy set differs from the cells";
+    return NULL;
+}
+
+/* The turn, the players still in, who moves each army, the set-up step and the phase. */
+static const char *turn_inconsistency(const Position *pos) {
+    const Variant *v = pos->v;
+    if (pos->turn >= v->nturns) return "the turn slot is past the turn order";
+    if (pos->alive & ~((1u << v->nplayers) - 1)) return "a player who does not exist is in the game";
+    for (int o = 0; o < MAX_OWNERS; o++)
+        if (o < v->nowners ? pos->controller[o] >= v->nowners : pos->controller[o] != o)
+            return "an army is moved by no known player";
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        if (pos->allegiance[p] != NO_OWNER && (p >= v->nplayers || pos->allegiance[p] >= v->nowners))
+            return "a player answers for no known army";
+    if (pos->prelude > v->nprelude) return "the set-up step is past the last one";
+    bool in_setup = pos->prelude < v->nprelude;
+    if (pos->setup_player != (in_setup ? v->prelude[pos->prelude].player : -1))
+        return "the set-up player is not the one of the set-up step";
+    if (in_setup ? pos->prelude_moves >= v->prelude[pos->prelude].moves : pos->prelude_moves != 0)
+        return "the set-up step has made more moves than it has";
+    if (!v->nphases) {
+        if (pos->phase || pos->phase_moves || pos->turn_reset) return "phase state in a game without phases";
+    } else {
+        if (pos->phase >= v->nphases) return "the phase is past the last one";
+        int max = v->phases[pos->phase].max;
+        if (pos->phase_moves != PHASE_HELD && pos->phase_moves >= (max ? max : 1))
+            return "the phase has made more moves than it allows";
     }
+    if (pos->royal_open < -1 || pos->royal_open > 1) return "royal_open is not -1, 0 or 1";
+    return NULL;
+}
+
+/* En-passant cells (packed at the front, on the board, with a victim exactly when there is
+ * one), counters past the declared ones, piles, the debt and the tiles. */
+static const char *state_inconsistency(const Position *pos) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < MAX_EP_CELLS; i++) {
+        if (pos->ep[i] == NO_CELL) continue;
+        if (pos->ep[i] >= v->ncells) return "an en-passant cell is off the board";
+        if (i > 0 && pos->ep[i - 1] == NO_CELL) return "the en-passant cells are not packed at the front";
+    }
+    if ((pos->ep[0] == NO_CELL) != (pos->ep_victim == NO_CELL)) return "en-passant cells without a victim, or a victim without cells";
+    if (pos->ep_victim != NO_CELL && pos->ep_victim >= v->ncells) return "the en-passant victim is off the board";
+    for (int i = v->ncounter_slots; i < MAX_COUNTERS; i++)
+        if (pos->counters[i]) return "a counter no rule declares has a value";
+    for (int s = 0; s < MAX_PILE_SLOTS; s++) {
+        if (s >= v->npile_slots) {
+            if (pos->pile_len[s] || pos->pile_secret[s]) return "a pile no rule declares has cards";
+            continue;
+        }
+        if (pos->pile_len[s] > MAX_PILE_CARDS) return "a pile holds more than MAX_PILE_CARDS cards";
+        if (pos->pile_secret[s] > pos->pile_len[s]) return "a pile has more secret cards than cards";
+        const PileDef *def = pile_of_slot(v, s);
+        for (int i = 1; def && def->sorted && i < pos->pile_len[s]; i++)
+            if (pos->piles[s][i - 1] > pos->piles[s][i]) return "a sorted pile is out of order";
+    }
+    if (pos->debt && !v->npiles) return "a payment is owed in a game without piles";
+    for (int c = 0; c < MAX_CELLS; c++)
+        if (pos->tiles[c] && (!v->minefield_zone || c >= v->ncells || TILE_OWNER(pos->tiles[c]) >= v->nplayers))
+            return "a tile that no minefield put there";
+    return NULL;
+}
+
+/* The history: allocated, its depth within bounds, the last move's journal within its arrays. */
+static const char *history_inconsistency(const Position *pos) {
+    if (!pos->history) return "no history (board_init was not called)";
+    if (pos->ply < 0 || pos->ply > MAX_HISTORY) return "the history depth is out of bounds";
+    if (pos->ply) {
+        const Undo *u = &pos->history[pos->ply - 1];
+        if (u->njournal > MAX_JOURNAL) return "the last move journalled more cells than the journal holds";
+        if (u->ntiles > ARRAY_LEN(u->tile_cell)) return "the last move changed more tiles than it records";
+    }
+    return NULL;
+}
+
+const char *board_inconsistency(const Position *pos) {
+    const char *why = cells_inconsistency(pos);
+    if (!why) why = turn_inconsistency(pos);
+    if (!why) why = state_inconsistency(pos);
+    if (!why) why = history_inconsistency(pos);
+    /* (last: the most work, and meaningless if the parts above are wrong) */
+    if (!why && pos->key != board_compute_key(pos)) why = "the key differs from one computed from scratch";
+    return why;
 }
 
 bool board_is_ok(const Position *pos) {
-    const Variant *v = pos->v;
-    uint64_t occ[MAX_OWNERS][CELL_WORDS] = {{0}};
-    uint64_t tocc[MAX_PIECE_TYPES][CELL_WORDS] = {{0}};
-    for (int c = 0; c < v->ncells; c++) {
-        Piece p = pos->cell[c];
-        if (!p) continue;
-        int t = PIECE_TYPE(p), o = PIECE_OWNER(p);
-        if (t < 0 || t >= v->ntypes || o >= v->nowners) return false;
-        occ[o][c >> 6] |= 1ULL << (c & 63);
-        tocc[t][c >> 6] |= 1ULL << (c & 63);
-    }
-    if (memcmp(occ, pos->occ, sizeof occ) != 0) return false;
-    if (memcmp(tocc, pos->type_occ, sizeof tocc) != 0) return false;
-    return pos->key == board_compute_key(pos);
+    return board_inconsistency(pos) == NULL;
 }
 
 Cell board_royal(const Position *pos, int owner) {
     const Variant *v = pos->v;
+    ASSERT(owner >= 0 && owner < MAX_OWNERS, "board_royal looks for a known owner's royal piece");
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
         for (int w = 0; w < pos->v->cell_words; w++) {

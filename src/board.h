@@ -73,33 +73,65 @@ typedef struct JournalEntry {
     Piece old;
 } JournalEntry;
 
+/* The state of a position that make saves and unmake restores, each in one copy: everything
+ * a move may change except the cells and tiles (Undo journals those write by write) and the piles.
+ * Position holds these fields under their own names (pos->key) and, as one struct, in
+ * pos->state; a field added here is saved and restored with no further code. */
+#define BOARD_STATE_FIELDS \
+    uint64_t key; \
+    uint32_t rights;         /* castling rights bits (Castle.right) */ \
+    int fullmove; \
+    int32_t counters[MAX_COUNTERS]; \
+    Cell ep[MAX_EP_CELLS];   /* en-passant cells, NO_CELL when unused */ \
+    Cell ep_victim; \
+    Cell last_from, last_to; \
+    uint16_t halfmove;       /* plies since the last capture or resets-nmove move */ \
+    uint8_t turn;            /* slot in v->turn_order */ \
+    uint8_t alive;                     /* players still in the game (bit per player) */ \
+    uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */ \
+    /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, \
+     * whether the en-passant cells were made in this turn (they last through the next \
+     * player's turn), and whether this turn reset the n-move count (which then counts \
+     * turns). */ \
+    uint8_t phase, phase_moves, ep_fresh, turn_reset; \
+    /* ... and whether, when this turn began, the mover could capture a royal piece of \
+     * another player (one left exposed, by a mine): only then may it take one during the \
+     * turn, not after checking it with the turn's own moves. -1: not known yet \
+     * (movegen_pseudo finds out at the turn's start). */ \
+    int8_t royal_open; \
+    uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */ \
+    int8_t setup_player;     /* the player of that step, -1 once the set-up is over \
+                              * (board_sync_prelude) */
+
+typedef struct BoardState {
+    BOARD_STATE_FIELDS
+} BoardState;
+
+/* Piles of cards (Variant.npiles > 0), saved and restored apart from BoardState so that games
+ * without piles do not copy them: a payment owed, then per pile how many of a stack's bottom
+ * cards its owner put there in the set-up (in an order only it knows), its length and its
+ * cards, bottom first. */
+#define BOARD_PILE_FIELDS \
+    uint8_t debt; \
+    uint8_t pile_secret[MAX_PILE_SLOTS]; \
+    uint8_t pile_len[MAX_PILE_SLOTS]; \
+    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
+
+typedef struct BoardPiles {
+    BOARD_PILE_FIELDS
+} BoardPiles;
+
+/* One ply of history: the state before the move and what the move changed cell by cell. */
 typedef struct Undo {
-    uint64_t key;
-    uint32_t rights;
-    Cell ep[MAX_EP_CELLS];
-    Cell ep_victim;
-    uint16_t halfmove;
-    uint8_t turn;            /* turn slot before the move */
-    int fullmove;
+    BoardState state;
     uint8_t njournal;
-    Cell last_from, last_to;
-    int32_t counters[MAX_COUNTERS];
-    uint8_t alive;
-    uint8_t controller[MAX_OWNERS];
-    uint8_t phase, phase_moves, ep_fresh, turn_reset;
-    int8_t royal_open;
-    uint8_t debt;
-    uint8_t prelude, prelude_moves;
     uint8_t ntiles;          /* tiles this move changed, and their old values */
     Cell tile_cell[MAX_EP_CELLS + 2];
     uint8_t tile_old[MAX_EP_CELLS + 2];
     Cell exploded;           /* where a mine removed the moving piece, or NO_CELL */
     bool marked;             /* the move marked a tile as a mine (set-up) */
     JournalEntry journal[MAX_JOURNAL];
-    /* (last: only games with piles write them) */
-    uint8_t pile_secret[MAX_PILE_SLOTS];
-    uint8_t pile_len[MAX_PILE_SLOTS];
-    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
+    BoardPiles piles;        /* (last: only games with piles write them) */
 } Undo;
 
 typedef struct Position {
@@ -107,39 +139,19 @@ typedef struct Position {
     Piece cell[MAX_CELLS];
     uint64_t occ[MAX_OWNERS][CELL_WORDS];      /* cells holding each owner's pieces */
     uint64_t type_occ[MAX_PIECE_TYPES][CELL_WORDS];
-    uint8_t turn;            /* slot in v->turn_order */
-    uint32_t rights;         /* castling rights bits (Castle.right) */
-    Cell ep[MAX_EP_CELLS];   /* en-passant cells, NO_CELL when unused */
-    Cell ep_victim;
-    uint16_t halfmove;       /* plies since the last capture or resets-nmove move */
-    int fullmove;
-    Cell last_from, last_to;
-    int32_t counters[MAX_COUNTERS];
-    uint8_t alive;                     /* players still in the game (bit per player) */
-    uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */
+    union {                  /* the same fields by name and as one struct */
+        struct { BOARD_STATE_FIELDS };
+        BoardState state;
+    };
     uint8_t allegiance[MAX_PLAYERS];   /* the army each player answers for, NO_OWNER if none */
-    /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, whether
-     * the en-passant cells were made in this turn (they last through the next player's turn),
-     * and whether this turn reset the n-move count (which then counts turns). */
-    uint8_t phase, phase_moves, ep_fresh, turn_reset;
-    /* ... and whether, when this turn began, the mover could capture a royal piece of another
-     * player (one left exposed, by a mine): only then may it take one during the turn, not
-     * after checking it with the turn's own moves. -1: not known yet (movegen_pseudo finds
-     * out at the turn's start). */
-    int8_t royal_open;
-    uint8_t debt;            /* a payment owed (games with piles) */
-    uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */
-    int8_t setup_player;     /* the player of that step, -1 once the set-up is over (board_sync_prelude) */
     bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
-    uint64_t key;
     int ply;                 /* plies played since the position was set (index into history) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
     uint8_t tiles[MAX_CELLS];
-    /* Piles of cards (Variant.npiles > 0): lengths and cards, bottom first; how many of a
-     * stack's bottom cards its owner put there in the set-up, in an order only it knows. */
-    uint8_t pile_secret[MAX_PILE_SLOTS];
-    uint8_t pile_len[MAX_PILE_SLOTS];
-    uint8_t piles[MAX_PILE_SLOTS][MAX_PILE_CARDS];
+    union {
+        struct { BOARD_PILE_FIELDS };
+        BoardPiles pile_state;
+    };
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;
 
@@ -196,7 +208,12 @@ void board_cells_revert(Position *pos, const CellJournal *cj);
 /* Applies a move; returns false (and changes nothing) if the history is full. */
 bool board_make(Position *pos, const Move *m);
 void board_unmake(Position *pos);
-/* Recomputes the hash and occupancy from scratch and compares (debug check). */
+/* What is inconsistent in the position, or NULL when nothing is: the cells against the
+ * occupancy sets, the turn, set-up step and phase, the en-passant cells, counters, piles and
+ * tiles, the history's depth, and last the key against one computed from scratch. Debug
+ * builds assert it after every make and unmake. Cannot fail; the text is static. */
+const char *board_inconsistency(const Position *pos);
+/* board_inconsistency(pos) == NULL. */
 bool board_is_ok(const Position *pos);
 uint64_t board_compute_key(const Position *pos);
 /* Cell of the first royal piece of owner, or NO_CELL. */

@@ -11,7 +11,7 @@ int gameend_repetitions(const Position *pos) {
      * n-move count counts turns, not plies: look at every ply.) */
     int back = pos->halfmove < pos->ply && !pos->v->nphases ? pos->halfmove : pos->ply;
     for (int k = 1; k <= back; k++)
-        if (pos->history[pos->ply - k].key == pos->key) count++;
+        if (pos->history[pos->ply - k].state.key == pos->key) count++;
     return count;
 }
 

@@ -36,8 +36,8 @@ int view_card(const Position *truth, int player, int pile, int owner, int i) {
 
 /* The player who made the move recorded in u. */
 static int mover_of(const Variant *v, const Undo *u) {
-    if (u->prelude < v->nprelude) return v->prelude[u->prelude].player;
-    return v->turn_order[u->turn];
+    if (u->state.prelude < v->nprelude) return v->prelude[u->state.prelude].player;
+    return v->turn_order[u->state.turn];
 }
 
 /* Has `enemy` finished marking its mines? (Before that its tiles say nothing.) */

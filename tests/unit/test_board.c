@@ -101,19 +101,69 @@ static void test_board_is_ok_after_random_play(void **state) {
     board_free(&start);
 }
 
-/* A corrupted key or occupancy set is caught by board_is_ok (so the checks above can fail). */
+/* Each kind of corruption is caught by board_is_ok, and board_inconsistency names it (so
+ * the checks above, and the assertions after make and unmake, can fail). */
+static void expect_inconsistency(const Position *pos, const char *what) {
+    const char *why = board_inconsistency(pos);
+    if (!why || !strstr(why, what)) print_error("expected '%s', got '%s'\n", what, why ? why : "(none)");
+    assert_non_null(why);
+    assert_non_null(strstr(why, what));
+    assert_false(board_is_ok(pos));
+}
+
 static void test_board_is_ok_detects_corruption(void **state) {
     (void)state;
-    Position pos;
+    Position good, pos;
+    board_init(&good, chess);
     board_init(&pos, chess);
-    set_fen(&pos, chess->setup);
-    assert_true(board_is_ok(&pos));
-    pos.key ^= 1;
-    assert_false(board_is_ok(&pos));
-    pos.key ^= 1;
-    pos.occ[0][0] ^= 1ULL << 20; /* e3 is empty */
-    assert_false(board_is_ok(&pos));
+    set_fen(&good, "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3");
+    play(&good, "g8f6");
+    assert_null(board_inconsistency(&good));
+    assert_true(board_is_ok(&good));
+    const Cell e4 = (Cell)variant_cell_by_name(chess, "e4"), e3 = (Cell)variant_cell_by_name(chess, "e3");
+
+    board_copy(&pos, &good);
+    pos.key ^= 1; /* a wrong key */
+    expect_inconsistency(&pos, "key");
+
+    board_copy(&pos, &good);
+    pos.type_occ[PIECE_TYPE(pos.cell[e4])][e4 >> 6] &= ~(1ULL << (e4 & 63)); /* e4's pawn not in its type's set */
+    expect_inconsistency(&pos, "type's occupancy");
+
+    board_copy(&pos, &good);
+    pos.occ[PIECE_OWNER(pos.cell[e4])][e4 >> 6] &= ~(1ULL << (e4 & 63)); /* ... nor in its owner's */
+    expect_inconsistency(&pos, "owner's occupancy");
+
+    board_copy(&pos, &good);
+    pos.occ[0][e3 >> 6] |= 1ULL << (e3 & 63); /* an empty cell in a set */
+    expect_inconsistency(&pos, "owner's occupancy");
+
+    board_copy(&pos, &good);
+    pos.cell[200] = pos.cell[e4]; /* a piece past the last cell */
+    expect_inconsistency(&pos, "past the last cell");
+
+    board_copy(&pos, &good);
+    pos.turn = (uint8_t)chess->nturns;
+    expect_inconsistency(&pos, "turn slot");
+
+    board_copy(&pos, &good);
+    pos.ep[0] = e3; /* an en-passant cell with no victim */
+    expect_inconsistency(&pos, "en-passant");
+
+    board_copy(&pos, &good);
+    pos.setup_player = 0; /* a set-up step in a game that has none */
+    expect_inconsistency(&pos, "set-up player");
+
+    board_copy(&pos, &good);
+    pos.counters[MAX_COUNTERS - 1] = 1;
+    expect_inconsistency(&pos, "counter");
+
+    board_copy(&pos, &good);
+    pos.history[pos.ply - 1].njournal = MAX_JOURNAL + 1;
+    expect_inconsistency(&pos, "journal");
+
     board_free(&pos);
+    board_free(&good);
 }
 
 /* The same position reached by two move orders has the same key; the side to move, castling
