@@ -3,12 +3,6 @@
 #define SUPPORT_CHESS_FIXTURE
 #include "support.h"
 
-static uint64_t rng(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* Everything of a position but its history. */
 static void assert_same_state(const Position *a, const Position *b) {
@@ -90,7 +84,7 @@ static void test_board_is_ok_after_random_play(void **state) {
             VmFault f = {0};
             movegen_legal(test_gen(), &pos, &ml, &f);
             if (ml.count == 0) break;
-            assert_true(board_make(&pos, &ml.moves[rng(&seed) % (uint64_t)ml.count]));
+            assert_true(board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]));
             assert_true(board_is_ok(&pos));
             assert_true(pos.key == board_compute_key(&pos));
         }

@@ -20,12 +20,6 @@ static void legal_text(Position *pos, char *out, size_t cap) {
 }
 
 
-static uint64_t rng(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* Random games from the given starts: at every position both paths (ray/pattern tables and
  * programs) must give the same legal moves and the same check status. Returns positions seen. */
@@ -58,7 +52,7 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
             VmFault f = {0};
             movegen_legal(test_gen(), &pos, &ml, &f);
             if (ml.count == 0) break;
-            board_make(&pos, &ml.moves[rng(&seed) % (uint64_t)ml.count]);
+            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
             assert_true(board_is_ok(&pos));
         }
     }
