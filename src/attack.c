@@ -258,8 +258,7 @@ bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner
     return false;
 }
 
-/* Can a royal piece of `owner` be captured? */
-static bool royal_attacked(GenContext *ctx, Position *pos, int owner) {
+bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
@@ -275,22 +274,14 @@ static bool royal_attacked(GenContext *ctx, Position *pos, int owner) {
     return false;
 }
 
-/* Has the army no royal piece left? */
-static bool royal_gone(const Position *pos, int owner) {
+bool attack_army_in_check(GenContext *ctx, Position *pos, int army) {
     const Variant *v = pos->v;
-    for (int t = 0; t < v->ntypes; t++)
+    /* without its royal piece the army counts as in check */
+    bool gone = true;
+    for (int t = 0; t < v->ntypes && gone; t++)
         for (int w = 0; v->types[t].royal && w < v->cell_words; w++)
-            if (pos->type_occ[t][w] & pos->occ[owner][w]) return false;
-    return true;
-}
-
-bool attack_in_check(GenContext *ctx, Position *pos, int player) {
-    if (royal_attacked(ctx, pos, player)) return true;
-    int army = pos->allegiance[player];
-    if (army == NO_OWNER) return false;
-    /* the army a player answers for may not lose its royal piece, even to a piece that player
-     * moved: without it the player counts as in check */
-    return royal_gone(pos, army) || royal_attacked(ctx, pos, army);
+            if (pos->type_occ[t][w] & pos->occ[army][w]) gone = false;
+    return gone || attack_royal_attacked(ctx, pos, army);
 }
 
 int attack_count_attackers(GenContext *ctx, Position *pos, Cell c, int owner) {

@@ -14,9 +14,17 @@
  * (as = 0: a piece of victim_owner of the first type). Position is restored before return.
  * A fault of a program it runs is kept in ctx for attack_take_fault. */
 bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as);
+/* Can a royal piece of `owner` be captured? */
+bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner);
+/* Is the army a player answers for (`helps`) in check: its royal piece attacked, or gone? */
+bool attack_army_in_check(GenContext *ctx, Position *pos, int army);
 /* True when a royal piece of `player` can be captured (check), or the army it answers for
- * has lost its royal piece. */
-bool attack_in_check(GenContext *ctx, Position *pos, int player);
+ * has lost its royal piece (even to a piece that player moved). Inline: it is on the path of
+ * every legality test. */
+static inline bool attack_in_check(GenContext *ctx, Position *pos, int player) {
+    if (attack_royal_attacked(ctx, pos, player)) return true;
+    return pos->allegiance[player] != NO_OWNER && attack_army_in_check(ctx, pos, pos->allegiance[player]);
+}
 /* How many distinct pieces on the side of `owner` could capture the enemy piece on c now (each
  * runs its program in attack mode). Inside an attack test the answer is 0: the test is not
  * nested, which also keeps a program that asks this of its own captures finite. */
