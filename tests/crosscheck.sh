@@ -1,12 +1,12 @@
 #!/bin/sh
-# crosscheck.sh VARIA - compares `varia perft --divide` move by move with Fairy-Stockfish on
-# positions reached by random play (chess). Needs fairy-stockfish (make installs it).
-# Env: CROSS_COUNT (default 200 positions), CROSS_DEPTH (default 3).
-varia=${1:?usage: crosscheck.sh VARIA}
+# crosscheck.sh VARIA [RULES...] - compares `varia perft --divide` move by move with
+# Fairy-Stockfish on positions reached by random play, for every game of tests/crosscheck.list
+# (or only the RULES named). Needs fairy-stockfish (make installs it).
+# Env: CROSS_COUNT and CROSS_DEPTH override every line's positions and depth.
+varia=${1:?usage: crosscheck.sh VARIA [RULES...]}
+shift
+only=$*
 dir=$(dirname "$0")
-rules="$dir/../rules/chess.rules"
-count=${CROSS_COUNT:-200}
-depth=${CROSS_DEPTH:-3}
 fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
 if [ ! -x "$fsf" ]; then
     echo "crosscheck: fairy-stockfish is not installed (apt-get install fairy-stockfish)" >&2
@@ -14,19 +14,34 @@ if [ ! -x "$fsf" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$varia" random "$rules" count="$count" plies=80 seed=2024 > "$tmp/positions" || exit 1
-pass=0 fail=0
-while IFS= read -r fen; do
-    "$varia" perft "$rules" "$depth" --divide --fen "$fen" 2>/dev/null | grep -E '^[a-h][1-8][a-h][1-8][qrbn]?: [0-9]+$' | sort > "$tmp/ours"
-    printf 'uci\nsetoption name UCI_Variant value chess\nposition fen %s\ngo perft %s\nquit\n' "$fen" "$depth" |
-        "$fsf" 2>/dev/null | grep -E '^[a-h][1-8][a-h][1-8][qrbn]?: [0-9]+$' | sort > "$tmp/theirs"
-    if cmp -s "$tmp/ours" "$tmp/theirs" && [ -s "$tmp/theirs" -o ! -s "$tmp/ours" ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "crosscheck: MISMATCH at $fen" >&2
-        diff "$tmp/ours" "$tmp/theirs" | head -10 >&2
+# A move as both print it: from and to cells (files a-l, ranks 1-12), then a promotion letter.
+move='^[a-l](1[0-2]|[1-9])[a-l](1[0-2]|[1-9])[a-z]?: [0-9]+$'
+total_pass=0 total_fail=0 want=0
+while read -r name variant count depth; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if [ -n "$only" ]; then
+        case " $only " in *" $name "*) ;; *) continue ;; esac
     fi
-done < "$tmp/positions"
-echo "crosscheck: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -ge "$count" ]
+    count=${CROSS_COUNT:-$count}
+    depth=${CROSS_DEPTH:-$depth}
+    rules="$dir/../rules/$name.rules"
+    want=$((want + count))
+    "$varia" random "$rules" count="$count" plies=80 seed=2024 > "$tmp/positions" || exit 1
+    pass=0 fail=0
+    while IFS= read -r fen; do
+        "$varia" perft "$rules" "$depth" --divide --fen "$fen" 2>/dev/null | grep -E "$move" | sort > "$tmp/ours"
+        printf 'uci\nsetoption name UCI_Variant value %s\nposition fen %s\ngo perft %s\nquit\n' "$variant" "$fen" "$depth" |
+            "$fsf" 2>/dev/null | grep -E "$move" | sort > "$tmp/theirs"
+        if cmp -s "$tmp/ours" "$tmp/theirs" && [ -s "$tmp/theirs" -o ! -s "$tmp/ours" ]; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "crosscheck: $name: MISMATCH at $fen" >&2
+            diff "$tmp/ours" "$tmp/theirs" | head -10 >&2
+        fi
+    done < "$tmp/positions"
+    echo "crosscheck: $name (depth $depth): $pass passed, $fail failed"
+    total_pass=$((total_pass + pass)) total_fail=$((total_fail + fail))
+done < "$dir/crosscheck.list"
+echo "crosscheck: $total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] && [ "$total_pass" -ge "$want" ]

@@ -40,7 +40,9 @@ session hello 'uci\nisready\nquit\n'
 check hello "uciok" has hello "uciok"
 check hello "readyok" has hello "readyok"
 check hello "id name" has hello "id name Varia"
-check hello "variants offered" has hello "option name UCI_Variant type combo default chess var chess var ultima var ultimate-battle"
+check hello "variants offered" has hello "option name UCI_Variant type combo default chess var "
+check hello "chess offered" has hello " var chess var "
+check hello "ultima offered" has hello " var ultima var ultimate-battle"
 check hello "no game that does not fit" lacks hello "ultimate-chess-4p"
 check hello "rule file option" has hello "option name RulesFile type string"
 check hello "exit status" [ "$(cat "$tmp/hello.rc")" = 0 ]
