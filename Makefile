@@ -130,6 +130,7 @@ play-tests: varia
 
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
+	@sh tests/protocol/xboard.sh ./varia
 
 play: varia
 	./varia play
@@ -145,6 +146,7 @@ asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN)
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
+	@sh tests/protocol/xboard.sh $(BUILD)/varia-bin
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/tests/replay_$$t fuzz/corpus/$$t $$(ls -d tests/fuzz/$$t 2>/dev/null) || exit 1; done
 
 # Each fuzz target for FUZZ_SECONDS under AddressSanitizer and UndefinedBehaviorSanitizer (the

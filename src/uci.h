@@ -9,6 +9,10 @@
 #include <stdio.h>
 
 typedef struct UciSession UciSession;
+struct Variant;
+
+/* Why a game cannot be played over UCI (or XBoard), or NULL when it can. */
+const char *uci_why_not(const struct Variant *v);
 
 /* A session offering the games of rules_dir that fit (option UCI_Variant), and `file` (or
  * NULL) as the game chosen at start. Answers go to out. */
