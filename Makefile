@@ -23,7 +23,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests asan asan-inner \
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests gui-tests asan asan-inner \
         clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -83,7 +83,7 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz-obj/fuzz_%.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------------------
-test: varia unit golden perft crosscheck bench-signature play-tests protocol-tests fuzz-replay memcheck asan
+test: varia unit golden perft crosscheck bench-signature play-tests protocol-tests gui-tests fuzz-replay memcheck asan
 	@echo "all tests passed"
 
 unit: $(UNIT_BIN)
@@ -131,6 +131,11 @@ play-tests: varia
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
 	@sh tests/protocol/xboard.sh ./varia
+
+# XBoard itself playing Varia against Varia (chess and Ultima), under a virtual X server.
+gui-tests: varia
+	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
+	@sh tests/protocol/xboard_gui.sh ./varia
 
 play: varia
 	./varia play
