@@ -23,7 +23,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests layers asan asan-inner \
+.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -84,7 +84,7 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz-obj/fuzz_%.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------------------
-test: layers varia unit golden perft crosscheck bench-signature play-tests protocol-tests fuzz-replay memcheck asan
+test: layers varia unit golden perft crosscheck bench-signature play-tests protocol-tests gui-tests fuzz-replay memcheck asan
 	@echo "all tests passed"
 
 unit: $(UNIT_BIN)
@@ -135,6 +135,12 @@ layers:
 
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
+	@sh tests/protocol/xboard.sh ./varia
+
+# XBoard itself playing Varia against Varia (chess and Ultima), under a virtual X server.
+gui-tests: varia
+	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
+	@sh tests/protocol/xboard_gui.sh ./varia
 
 play: varia
 	./varia play
@@ -150,6 +156,7 @@ asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN)
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
+	@sh tests/protocol/xboard.sh $(BUILD)/varia-bin
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/tests/replay_$$t fuzz/corpus/$$t $$(ls -d tests/fuzz/$$t 2>/dev/null) || exit 1; done
 
 # Each fuzz target for FUZZ_SECONDS under AddressSanitizer and UndefinedBehaviorSanitizer (the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh - make sure the build tools are present; install them with apt-get when run as root,
 # otherwise print the exact command to run and fail.
-# Usage: scripts/deps.sh build | test | oracle | memcheck | fuzz
+# Usage: scripts/deps.sh build | test | oracle | memcheck | fuzz | gui
 set -e
 need=""
 again=""
@@ -25,6 +25,12 @@ oracle)
     ;;
 memcheck)
     check_cmd valgrind valgrind
+    ;;
+gui)
+    # XBoard under a virtual X server (xvfb-run needs xauth)
+    [ -x /usr/games/xboard ] || command -v xboard >/dev/null 2>&1 || need="$need xboard"
+    check_cmd xvfb-run xvfb
+    check_cmd xauth xauth
     ;;
 fuzz)
     # clang with libFuzzer and the sanitizer runtimes (Debian 12: clang 14 and

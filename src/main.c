@@ -20,6 +20,7 @@
 #include "perft.h"
 #include "source.h"
 #include "uci.h"
+#include "xboard.h"
 #include "ui_console.h"
 
 typedef struct Args {
@@ -439,6 +440,16 @@ static int cmd_uci(const Args *a) {
     return uci_run(dir, a->file, stdin, stdout);
 }
 
+static int cmd_xboard(const Args *a) {
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    const char *files[1 + ARRAY_LEN(a->positional)];
+    int n = 0;
+    if (a->file) files[n++] = a->file;
+    for (int i = 0; i < a->npositional; i++) files[n++] = a->positional[i];
+    return xboard_run(dir, files, n, stdin, stdout);
+}
+
 static int cmd_bench(const Args *a) {
     char dir[1024];
     if (a->file) snprintf(dir, sizeof dir, "%s", a->file);
@@ -503,6 +514,10 @@ static const Command commands[] = {
      "Every shipped game of two players on one board without hidden information is offered as\n"
      "UCI_Variant (FILE, or chess, at start); the option RulesFile loads any rule file. See\n"
      "docs/engines.md.", cmd_uci, true, true, 0},
+    {"xboard", "xboard [FILE...]",
+     "Speaks the XBoard protocol (CECP version 2) on standard input and output. The same games as\n"
+     "uci are offered as variants (chess as 'normal'), with the FILEs; games XBoard does not know\n"
+     "are described to it. 'new' starts the first FILE, or chess. See docs/engines.md.", cmd_xboard, true, true, 4},
     {"bench", "bench [RULES-DIR] [--depth D]",
      "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
      "'Nodes searched: N', the search's signature (tests/bench_signature).", cmd_bench, true, false, 0},

@@ -16,6 +16,7 @@
 #include "notation.h"
 #include "perft.h"
 #include "search.h"
+#include "xboard.h"
 
 #define UCI_TT_MB 32
 #define UCI_MAX_GAMES 64
@@ -57,16 +58,7 @@ static void say(UciSession *u, const char *fmt, ...) {
     pthread_mutex_unlock(&u->out_lock);
 }
 
-/* Why a game cannot be played over UCI, or NULL when it can. */
-static const char *why_not_uci(const Variant *v) {
-    if (v->nplayers != 2) return "UCI plays games of two players";
-    if (v->nboards != 1) return "UCI plays games on one board";
-    if (variant_has_secrets(v)) return "UCI has no hidden information";
-    if (v->nphases) return "UCI plays one move a turn";
-    if (v->nprelude) return "UCI has no set-up steps";
-    return NULL;
-}
-
+/* (declared in uci.h: xboard.c offers the same games) */
 /* Loads path; on failure prints its diagnostics as info strings and returns NULL. */
 static Variant *load_rules(UciSession *u, const char *path, bool quiet) {
     DiagSink sink;
@@ -123,7 +115,7 @@ static void find_games(UciSession *u, const char *dir) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         Variant *v = load_rules(u, path, true);
-        if (v && !why_not_uci(v)) {
+        if (v && !variant_protocol_misfit(v)) {
             u->games[u->ngames].name = xstrndup(e->d_name, len - 6);
             u->games[u->ngames].path = xstrndup(path, strlen(path));
             u->ngames++;
@@ -139,7 +131,7 @@ static void find_games(UciSession *u, const char *dir) {
 static bool choose_file(UciSession *u, const char *path, const char *name, bool announce) {
     Variant *v = load_rules(u, path, false);
     if (!v) return false;
-    const char *why = why_not_uci(v);
+    const char *why = variant_protocol_misfit(v);
     if (why) {
         say(u, "info string error: %s cannot be played here: %s", path, why);
         variant_free(v);
@@ -501,13 +493,20 @@ int uci_run(const char *rules_dir, const char *file, FILE *in, FILE *out) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
-    bool go_on = true;
+    bool go_on = true, first = true;
     while (go_on && (got = getline(&line, &cap, in)) >= 0) {
         if (memchr(line, 0, (size_t)got)) {
             say(u, "info string error: line ignored: it holds a NUL byte");
             continue;
         }
         line[strcspn(line, "\n")] = 0;
+        if (first && (!strcmp(line, "xboard") || !strcmp(line, "xboard\r"))) {
+            /* a GUI speaking XBoard's protocol, as engines allow */
+            uci_free(u);
+            free(line);
+            return xboard_run(rules_dir, &file, file ? 1 : 0, in, out);
+        }
+        first = false;
         go_on = uci_line(u, line);
     }
     free(line);

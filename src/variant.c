@@ -104,6 +104,15 @@ bool variant_has_secrets(const Variant *v) {
     return false;
 }
 
+const char *variant_protocol_misfit(const Variant *v) {
+    if (v->nplayers != 2) return "the engine protocols play games of two players";
+    if (v->nboards != 1) return "the engine protocols play games on one board";
+    if (variant_has_secrets(v)) return "the engine protocols have no hidden information";
+    if (v->nphases) return "the engine protocols play one move a turn";
+    if (v->nprelude) return "the engine protocols have no set-up steps";
+    return NULL;
+}
+
 int variant_type_by_letter(const Variant *v, char letter) {
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     for (int t = 0; t < v->ntypes; t++)

@@ -334,6 +334,9 @@ static inline Cell variant_step(const Variant *v, Cell c, int dir) {
 /* Does the game hide information from its players (a minefield's mines, the order of cards a
  * player arranged in a prelude)? Then position text and saved games hold secrets. */
 bool variant_has_secrets(const Variant *v);
+/* Why the game does not fit the engine protocols (UCI, XBoard): two players, one board, one
+ * move a turn, no hidden information, no set-up steps. NULL when it fits. */
+const char *variant_protocol_misfit(const Variant *v);
 /* Type index by letter (case-insensitive), or -1. */
 int variant_type_by_letter(const Variant *v, char letter);
 /* Cell index by name ("e4", "top:e4"), or -1. */

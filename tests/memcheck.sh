@@ -35,6 +35,7 @@ done
 sh tests/run_golden.sh "$tmp/varia" >"$tmp/golden.out" 2>&1 || { cat "$tmp/golden.out" >&2; fail=1; }
 VARIA_NO_TMUX=1 sh tests/play/run.sh "$tmp/varia" >"$tmp/play.out" 2>&1 || { cat "$tmp/play.out" >&2; fail=1; }
 sh tests/protocol/uci.sh "$tmp/varia" >"$tmp/uci.out" 2>&1 || { cat "$tmp/uci.out" >&2; fail=1; }
+sh tests/protocol/xboard.sh "$tmp/varia" >"$tmp/xboard.out" 2>&1 || { cat "$tmp/xboard.out" >&2; fail=1; }
 runs=$(ls "$tmp/logs" | wc -l)
 for log in "$tmp"/logs/*.log; do
     [ -s "$log" ] || continue

@@ -90,7 +90,7 @@ check bad "bad number named" has bad "info string error: bad number 'x' after 'd
 check bad "missing number" has bad "info string error: 'depth' needs a number"
 check bad "unknown go parameter" has bad "info string error: unknown go parameter 'sideways'"
 check bad "unknown variant" has bad "info string error: unknown variant 'nope'"
-check bad "a game that does not fit" has bad "cannot be played here: UCI plays games of two players"
+check bad "a game that does not fit" has bad "cannot be played here: the engine protocols play games of two players"
 check bad "a missing file" has bad "cannot read rule file"
 check bad "unknown command" has bad "info string error: unknown command 'foo'"
 check bad "control characters not echoed" has bad "info string error: unknown command '??"

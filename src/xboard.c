@@ -1,0 +1,775 @@
+/* xboard.c - the XBoard engine protocol (CECP version 2): features, game and position commands,
+ * moves in XBoard's coordinate form, searches on a thread of their own (so `?` and `ping` are
+ * answered while it thinks), results claimed by the rule file's end conditions, and the games
+ * XBoard does not know described to it: `setup` (piece letters, board size, start position),
+ * `piece` lines in Betza notation where the rule file's atoms allow, and `highlight` answers
+ * to `lift` marking where a piece may go. Bad input is answered with an error line and changes
+ * nothing. */
+#include "xboard.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fen.h"
+#include "gameend.h"
+#include "load.h"
+#include "search.h"
+
+#define XB_TT_MB 32
+#define XB_MAX_GAMES 64
+#define XB_MAX_WORDS 64
+#define XB_NORMAL "chess" /* the rule file XBoard calls `normal` */
+
+typedef struct XbGame {
+    char *name; /* the rule file's name without .rules */
+    char *path;
+} XbGame;
+
+struct XboardSession {
+    FILE *out;
+    pthread_mutex_t out_lock;
+    XbGame games[XB_MAX_GAMES];
+    int ngames;
+    int first_file;         /* the game of `new`: the first file given, else chess (-1: none) */
+    Variant *v;             /* the game being played, or NULL when none could be loaded */
+    const XbGame *game;
+    Position pos;           /* valid when v */
+    GenContext gen;         /* for the session's own move generation (the search has its own) */
+    Searcher *searcher;
+    bool force;             /* the engine plays neither side */
+    int engine_side;        /* the player the engine plays when not in force mode */
+    bool over;              /* a result was claimed or received: no more searches */
+    Cell lifted;            /* the cell of the last `lift`, or NO_CELL */
+    /* time control */
+    int mps;                /* moves per time control period (0: the whole game) */
+    double inc;             /* seconds added per move */
+    double fixed;           /* `st`: seconds per move (0: none) */
+    int depth;              /* `sd`: deepest iteration (0: none) */
+    long clock_cs;          /* `time`: the engine's clock in centiseconds (-1: not given) */
+    /* the search thread; lock guards post, cancel and the position while it runs */
+    pthread_t thread;
+    bool searching;
+    pthread_mutex_t lock;
+    bool post, cancel;
+    SearchLimits lim;
+};
+
+static void say(XboardSession *x, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void say(XboardSession *x, const char *fmt, ...) {
+    pthread_mutex_lock(&x->out_lock);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(x->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', x->out);
+    fflush(x->out);
+    pthread_mutex_unlock(&x->out_lock);
+}
+
+/* The name XBoard knows a game by. */
+static const char *xb_name(const XbGame *g) { return strcmp(g->name, XB_NORMAL) ? g->name : "normal"; }
+
+/* ---- moves and cells in XBoard's form ------------------------------------------------------ */
+
+/* A cell as XBoard names it: file letter, then the rank counted from 1 (from 0 on boards of
+ * exactly ten ranks). */
+static int cell_name(const Variant *v, Cell c, char *buf, size_t cap) {
+    const CellInfo *ci = &v->cells[c];
+    int ranks = v->boards[0].height;
+    return snprintf(buf, cap, "%c%d", 'a' + ci->x, ci->y + (ranks == 10 ? 0 : 1));
+}
+
+/* A move as XBoard writes it: e2e4, e7e8q, P@e4 (a drop), @@@@ (a pass). */
+static void xb_move(const Variant *v, const Move *m, char *buf, size_t cap) {
+    if (m->flags & MOVE_PASS) {
+        snprintf(buf, cap, "@@@@");
+        return;
+    }
+    char to[16];
+    cell_name(v, m->to, to, sizeof to);
+    if (m->nfx > 0 && m->fx[0].kind == FX_PLACE) {
+        snprintf(buf, cap, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to);
+        return;
+    }
+    char from[16], promo[2] = "";
+    cell_name(v, m->from, from, sizeof from);
+    if (m->promo != NO_TYPE) promo[0] = (char)(v->types[m->promo].letter | 0x20);
+    snprintf(buf, cap, "%s%s%s", from, to, promo);
+}
+
+/* The legal move of list named text, or -1. */
+static int find_move(const Variant *v, const MoveList *list, const char *text) {
+    char buf[32];
+    for (int i = 0; i < list->count; i++) {
+        xb_move(v, &list->moves[i], buf, sizeof buf);
+        if (!strcmp(buf, text)) return i;
+    }
+    return -1;
+}
+
+/* Does text look like a move (so that an unknown one is an illegal move, not a command)? */
+static bool looks_like_move(const char *t) {
+    if (!strcmp(t, "@@@@")) return true;
+    if (t[0] >= 'A' && t[0] <= 'Z' && t[1] == '@') t += 2;
+    int cells = 0;
+    while (*t >= 'a' && *t <= 'z' && t[1] >= '0' && t[1] <= '9') {
+        t++;
+        while (*t >= '0' && *t <= '9') t++;
+        cells++;
+    }
+    return cells >= 1 && cells <= 2 && (!*t || (t[0] >= 'a' && t[0] <= 'z' && !t[1]));
+}
+
+/* ---- games ----------------------------------------------------------------------------------- */
+
+static Variant *load_rules(const char *path) {
+    DiagSink sink;
+    diag_init(&sink);
+    Variant *v = load_file(path, NULL, 0, &sink);
+    diag_free(&sink);
+    return v;
+}
+
+/* The name a rule file is known by: its file name without directory and .rules. */
+static char *game_name(const char *path) {
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len = strlen(base);
+    if (len > 6 && !strcmp(base + len - 6, ".rules")) len -= 6;
+    return xstrndup(base, len);
+}
+
+/* Adds a game (replacing one of the same name); its index, or -1 when it does not fit. */
+static int add_game(XboardSession *x, const char *path) {
+    Variant *v = load_rules(path);
+    bool fits = v && !variant_protocol_misfit(v);
+    variant_free(v);
+    if (!fits) return -1;
+    char *name = game_name(path);
+    int i = 0;
+    while (i < x->ngames && strcmp(x->games[i].name, name)) i++;
+    if (i == XB_MAX_GAMES) {
+        free(name);
+        return -1;
+    }
+    if (i < x->ngames) {
+        free(x->games[i].name);
+        free(x->games[i].path);
+    } else {
+        x->ngames++;
+    }
+    x->games[i].name = name;
+    x->games[i].path = xstrndup(path, strlen(path));
+    return i;
+}
+
+static int compare_games(const void *a, const void *b) {
+    return strcmp(((const XbGame *)a)->name, ((const XbGame *)b)->name);
+}
+
+static void find_games(XboardSession *x, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= 6 || strcmp(e->d_name + len - 6, ".rules")) continue;
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        add_game(x, path);
+    }
+    closedir(d);
+    qsort(x->games, (size_t)x->ngames, sizeof x->games[0], compare_games);
+}
+
+static int find_game(const XboardSession *x, const char *name) {
+    if (!strcmp(name, "normal")) name = XB_NORMAL;
+    for (int i = 0; i < x->ngames; i++)
+        if (!strcmp(x->games[i].name, name)) return i;
+    return -1;
+}
+
+/* ---- the search thread ------------------------------------------------------------------------ */
+
+static void claim_result(XboardSession *x);
+
+static void show_info(const SearchInfo *info, void *user) {
+    XboardSession *x = user;
+    pthread_mutex_lock(&x->lock);
+    bool post = x->post;
+    pthread_mutex_unlock(&x->lock);
+    if (!post) return;
+    char pv[SEARCH_PV_MAX * 12] = "", buf[32];
+    size_t at = 0;
+    for (int i = 0; i < info->pvlen && at < sizeof pv; i++) {
+        xb_move(x->v, &info->pv[i], buf, sizeof buf);
+        at += (size_t)snprintf(pv + at, sizeof pv - at, " %s", buf);
+    }
+    int score = info->score;
+    if (score > SEARCH_MATE_BOUND) score = 100000 + (SEARCH_MATE - score + 1) / 2;
+    else if (score < -SEARCH_MATE_BOUND) score = -100000 - (SEARCH_MATE + score) / 2;
+    say(x, "%d %d %d %llu%s", info->depth, score, (int)(info->seconds * 100), (unsigned long long)info->nodes, pv);
+}
+
+static void *search_thread(void *arg) {
+    XboardSession *x = arg;
+    SearchResult res = {0};
+    bool ok = search_run(x->searcher, &x->pos, &x->lim, &res, show_info, x);
+    pthread_mutex_lock(&x->lock);
+    if (!x->cancel && ok && res.has_move && board_make(&x->pos, &res.best)) {
+        char buf[32];
+        xb_move(x->v, &res.best, buf, sizeof buf);
+        say(x, "move %s", buf);
+        claim_result(x);
+    }
+    pthread_mutex_unlock(&x->lock);
+    return NULL;
+}
+
+/* Ends the search thread: its move discarded (a command that changes the game), played at
+ * once (`?`), or waited for (`ping`, the end of input). */
+enum { SEARCH_DISCARD, SEARCH_MOVE_NOW, SEARCH_WAIT };
+static void stop_search(XboardSession *x, int how) {
+    if (!x->searching) return;
+    pthread_mutex_lock(&x->lock);
+    x->cancel = how == SEARCH_DISCARD;
+    pthread_mutex_unlock(&x->lock);
+    if (how != SEARCH_WAIT) search_interrupt = 1;
+    pthread_join(x->thread, NULL);
+    search_interrupt = 0;
+    x->searching = false;
+}
+
+/* Time for this move: `st`, else a share of the engine's clock (the moves left in the period,
+ * or 30 more), most of the increment, and never more than 40% of what is left; else 2 s. */
+static double move_time(const XboardSession *x) {
+    if (x->fixed > 0) return x->fixed;
+    if (x->clock_cs < 0) return x->depth ? 0 : 2;
+    double left = (double)(x->clock_cs > 0 ? x->clock_cs : 1) / 100.0;
+    int played = x->pos.ply / 2;
+    int togo = x->mps > 0 ? x->mps - played % x->mps : 30;
+    double share = left / togo + 0.8 * x->inc;
+    double t = share < left * 0.4 ? share : left * 0.4;
+    return t < 0.01 ? 0.01 : t;
+}
+
+static void start_search(XboardSession *x) {
+    if (!x->v || x->over) return;
+    x->lim = (SearchLimits){.depth = x->depth, .seconds = move_time(x)};
+    x->cancel = false;
+    if (pthread_create(&x->thread, NULL, search_thread, x) != 0) {
+        say(x, "Error (cannot start the search): go");
+        return;
+    }
+    x->searching = true;
+}
+
+/* ---- results ---------------------------------------------------------------------------------- */
+
+/* Claims the result when the rule file's end conditions say the game is over. */
+static void claim_result(XboardSession *x) {
+    GameResult r;
+    gameend_check(&x->gen, &x->pos, &r);
+    if (!r.over) return;
+    x->over = true;
+    const char *why = r.name ? r.name : r.reason;
+    if (r.winner < 0) {
+        if (!strcmp(r.reason, "stalemate") && !r.name) say(x, "1/2-1/2 {Stalemate}");
+        else say(x, "1/2-1/2 {Draw by %s}", why);
+        return;
+    }
+    char who[16];
+    snprintf(who, sizeof who, "%s", x->v->player_names[r.winner]);
+    if (who[0] >= 'a' && who[0] <= 'z') who[0] = (char)(who[0] - 'a' + 'A');
+    const char *code = r.winner == 0 ? "1-0" : "0-1";
+    if (!strcmp(r.reason, "checkmate") && !r.name) say(x, "%s {%s mates}", code, who);
+    else say(x, "%s {%s wins by %s}", code, who, why);
+}
+
+/* ---- describing a game XBoard does not know ------------------------------------------------- */
+
+/* XBoard's piece types in the order of its piece-to-char table (one side; the last is the
+ * king). */
+static const char xb_pieces[] = "PNBRQFEACWMOHIJGDVLSUK";
+#define XB_NPIECES ((int)sizeof xb_pieces - 1)
+
+/* The piece-to-char table: each type of the game takes XBoard's piece of its letter when that
+ * is free (the royal type the king), else the first free one. False when there are too many. */
+static bool piece_table(const Variant *v, char *buf, size_t cap) {
+    char slot[XB_NPIECES + 1];
+    memset(slot, '.', XB_NPIECES);
+    slot[XB_NPIECES] = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int t = 0; t < v->ntypes; t++) {
+            char l = v->types[t].letter;
+            if (memchr(slot, l, XB_NPIECES)) continue;
+            int at = -1;
+            if (pass == 0) {
+                const char *p = strchr(xb_pieces, l);
+                if (v->types[t].royal && slot[XB_NPIECES - 1] == '.') at = XB_NPIECES - 1;
+                else if (p && l && slot[p - xb_pieces] == '.' && !(l == 'K' && !v->types[t].royal)) at = (int)(p - xb_pieces);
+            } else {
+                for (int i = 0; i < XB_NPIECES - 1 && at < 0; i++)
+                    if (slot[i] == '.') at = i;
+                if (at < 0) return false;
+            }
+            if (at >= 0) slot[at] = l;
+        }
+    char lower[XB_NPIECES + 1];
+    for (int i = 0; i < XB_NPIECES; i++) lower[i] = slot[i] == '.' ? '.' : (char)(slot[i] | 0x20);
+    lower[XB_NPIECES] = 0;
+    snprintf(buf, cap, "%s%s", slot, lower);
+    return true;
+}
+
+/* The position as XBoard reads a FEN: board, side, castling, en passant, half-moves, move
+ * number (the fields the game's position text lacks take their plain values). */
+static void xb_fen(const Position *pos, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    char text[4096], *field[FEN_MAX_FIELDS + 1];
+    fen_write(pos, text, sizeof text);
+    int n = 0;
+    for (char *p = strtok(text, " "); p && n < FEN_MAX_FIELDS; p = strtok(NULL, " ")) field[n++] = p;
+    const char *castling = "-", *ep = "-", *half = "0";
+    int full = 1;
+    for (int i = 0; i < n && i < v->nfen_fields; i++) switch (v->fen_fields[i]) {
+        case FEN_CASTLING: castling = field[i]; break;
+        case FEN_EP: ep = field[i]; break;
+        case FEN_HALFMOVE: half = field[i]; break;
+        case FEN_FULLMOVE: full = atoi(field[i]); break;
+        case FEN_PLIES: full = atoi(field[i]) / 2 + 1; break;
+        default: break;
+        }
+    snprintf(buf, cap, "%s %c %s %s %s %d", n ? field[0] : "8/8/8/8/8/8/8/8", board_mover(pos) == 0 ? 'w' : 'b', castling,
+             ep, half, full);
+}
+
+/* An XBoard FEN (board side castling ep half-moves move-number) as the game's position text. */
+static void from_xb_fen(const Variant *v, char **w, int n, char *buf, size_t cap) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < v->nfen_fields; i++) {
+        char plies[16];
+        const char *f = NULL;
+        switch (v->fen_fields[i]) {
+        case FEN_BOARD: f = n > 0 ? w[0] : NULL; break;
+        case FEN_SIDE: f = n > 1 ? w[1] : NULL; break;
+        case FEN_CASTLING: f = n > 2 ? w[2] : NULL; break;
+        case FEN_EP: f = n > 3 ? w[3] : NULL; break;
+        case FEN_HALFMOVE: f = n > 4 ? w[4] : NULL; break;
+        case FEN_FULLMOVE: f = n > 5 ? w[5] : NULL; break;
+        case FEN_PLIES:
+            if (n > 5) {
+                snprintf(plies, sizeof plies, "%d", (atoi(w[5]) > 1 ? atoi(w[5]) - 1 : 0) * 2 + (n > 1 && !strcmp(w[1], "b")));
+                f = plies;
+            }
+            break;
+        default: break;
+        }
+        if (!f) break; /* (the fields after it take their defaults) */
+        at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s", at ? " " : "", f);
+    }
+}
+
+/* The Betza atom of a leap or step (dx, dy), or 0 when it has none. */
+static char betza_atom(int dx, int dy) {
+    int a = abs(dx), b = abs(dy);
+    if (a > b) a = abs(dy), b = abs(dx);
+    static const char atoms[4][4] = {{0, 'W', 'D', 'H'}, {0, 'F', 'N', 'C'}, {0, 0, 'A', 'Z'}, {0, 0, 0, 'G'}};
+    return a < 4 && b < 4 ? atoms[a][b] : 0;
+}
+
+/* The Betza modifier naming a set of directions of one atom ("" for all of them, "f", "v",
+ * "fl", ...), or NULL when no single modifier does. d holds (dx, dy) pairs; forward is +dy. */
+static const char *betza_dirs(int (*d)[2], int nd, char atom) {
+    bool oblique = atom == 'N' || atom == 'C' || atom == 'Z';
+    bool diagonal = atom == 'F' || atom == 'A' || atom == 'G';
+    if (nd == (oblique ? 8 : 4)) return "";
+    int f = 0, b = 0, l = 0, r = 0;
+    for (int i = 0; i < nd; i++) f += d[i][1] > 0, b += d[i][1] < 0, l += d[i][0] < 0, r += d[i][0] > 0;
+    int half = oblique ? 4 : 2;
+    if (diagonal || oblique) {
+        if (nd == half) return f == nd ? "f" : b == nd ? "b" : l == nd ? "l" : r == nd ? "r" : NULL;
+        if (nd == 1 && diagonal) return f ? (l ? "fl" : "fr") : (l ? "bl" : "br");
+        return NULL;
+    }
+    if (nd == 1) return f ? "f" : b ? "b" : l ? "l" : "r";
+    if (nd == 2 && f && b) return "v";
+    if (nd == 2 && l && r) return "s";
+    return NULL;
+}
+
+/* A type's moves in Betza notation, from its rays (player 0's frame; player 1's must be their
+ * mirror image, as XBoard takes them). False when the type has moves rays do not describe: programs, castling,
+ * promotion, captures by moving, freezing, or directions Betza cannot single out. */
+static bool betza(const Variant *v, int t, char *buf, size_t cap) {
+    const PieceType *pt = &v->types[t];
+    const PieceProgram *p0 = &pt->per_owner[0], *p1 = &pt->per_owner[1];
+    if (p0->rest.count || p1->rest.count || p0->npatterns || p0->ngen == 0 || p0->ngen != p1->ngen) return false;
+    if (((v->freezer_mask | v->imitator_mask) >> t) & 1) return false;
+    for (int i = 0; i < p0->ngen; i++) {
+        const Ray *a = &p0->gen[i];
+        const Direction *da = &v->dirs[a->dir];
+        bool mirrored = false;
+        for (int j = 0; j < p1->ngen && !mirrored; j++) {
+            const Ray *b = &p1->gen[j];
+            const Direction *db = &v->dirs[b->dir];
+            mirrored = da->dx == db->dx && da->dy == -db->dy && a->slide == b->slide && a->range == b->range && a->mode == b->mode;
+        }
+        if (!mirrored || da->link_board >= 0 || !betza_atom(da->dx, da->dy)) return false;
+    }
+    size_t at = 0;
+    buf[0] = 0;
+    bool done[MAX_DIRECTIONS] = {false};
+    for (int i = 0; i < p0->ngen; i++) {
+        if (done[i]) continue;
+        const Ray *r = &p0->gen[i];
+        char atom = betza_atom(v->dirs[r->dir].dx, v->dirs[r->dir].dy);
+        int d[MAX_DIRECTIONS][2], nd = 0;
+        for (int j = i; j < p0->ngen; j++) {
+            const Ray *s = &p0->gen[j];
+            const Direction *ds = &v->dirs[s->dir];
+            if (done[j] || betza_atom(ds->dx, ds->dy) != atom || s->slide != r->slide || s->range != r->range || s->mode != r->mode)
+                continue;
+            d[nd][0] = ds->dx, d[nd][1] = ds->dy, nd++;
+            done[j] = true;
+        }
+        /* directions no single modifier names are written one by one (d + g, one each) */
+        bool together = betza_dirs(d, nd, atom) != NULL;
+        for (int g = 0; g < (together ? 1 : nd); g++) {
+            const char *dirs = together ? betza_dirs(d, nd, atom) : betza_dirs(d + g, 1, atom);
+            if (!dirs) return false;
+            const char *mode = r->mode == RAY_MOVE ? "m" : r->mode == RAY_CAPTURE ? "c" : "";
+            char range[8] = "";
+            if (r->slide && r->range != 1) snprintf(range, sizeof range, "%d", r->range);
+            bool rider = r->slide && !r->range && (atom == 'W' || atom == 'F');
+            at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s%c%s", dirs, mode,
+                                   rider ? (atom == 'W' ? 'R' : 'B') : atom, rider ? "" : range);
+        }
+    }
+    /* (the usual short names of the two common compounds) */
+    if (!strcmp(buf, "WF")) snprintf(buf, cap, "K");
+    if (!strcmp(buf, "RB")) snprintf(buf, cap, "Q");
+    return at < cap;
+}
+
+/* After `variant NAME` of a game XBoard does not know: its pieces, board and start position,
+ * and how the pieces move where Betza notation can say it. */
+static void describe_game(XboardSession *x) {
+    const Variant *v = x->v;
+    char table[2 * XB_NPIECES + 1], fen[4200];
+    if (!piece_table(v, table, sizeof table)) {
+        say(x, "telluser %s has too many piece types for XBoard", x->game->name);
+        return;
+    }
+    xb_fen(&x->pos, fen, sizeof fen);
+    say(x, "setup (%s) %dx%d+0_fairy %s", table, v->boards[0].width, v->boards[0].height, fen);
+    for (int t = 0; t < v->ntypes; t++) {
+        char desc[200];
+        if (betza(v, t, desc, sizeof desc)) say(x, "piece %c& %s", v->types[t].letter, desc);
+    }
+}
+
+/* ---- commands ---------------------------------------------------------------------------------- */
+
+/* Makes game i the current one, at its start position. False when it cannot be loaded. */
+static bool set_game(XboardSession *x, int i) {
+    stop_search(x, SEARCH_DISCARD);
+    Variant *v = i >= 0 ? load_rules(x->games[i].path) : NULL;
+    if (!v) return false;
+    if (x->v) {
+        board_free(&x->pos);
+        search_free(x->searcher);
+        variant_free(x->v);
+    }
+    x->v = v;
+    x->game = &x->games[i];
+    board_init(&x->pos, v);
+    char start[4096], err[200];
+    fen_start(v, 1, start, sizeof start);
+    if (!fen_read(&x->pos, start, err, sizeof err)) say(x, "telluser bad start position: %s", err);
+    x->searcher = search_new(v, XB_TT_MB);
+    x->over = false;
+    x->lifted = NO_CELL;
+    return true;
+}
+
+static void cmd_protover(XboardSession *x) {
+    char list[1024] = "";
+    size_t at = 0;
+    for (int i = 0; i < x->ngames; i++)
+        at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", i ? "," : "", xb_name(&x->games[i]));
+    say(x, "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 playother=1 "
+           "colors=0 analyze=0");
+    say(x, "feature variants=\"%s\"", list);
+    say(x, "feature done=1");
+}
+
+static void cmd_new(XboardSession *x) {
+    stop_search(x, SEARCH_DISCARD);
+    if (!set_game(x, x->first_file >= 0 ? x->first_file : find_game(x, XB_NORMAL))) say(x, "Error (no game can be loaded): new");
+    x->force = false;
+    x->engine_side = 1;
+    x->depth = 0;
+    if (x->searcher) search_clear(x->searcher);
+}
+
+static void cmd_variant(XboardSession *x, char **w, int n) {
+    int i = n > 1 ? find_game(x, w[1]) : -1;
+    if (i < 0 || !set_game(x, i)) {
+        say(x, "Error (unknown variant): %s", n > 1 ? w[1] : "");
+        return;
+    }
+    if (strcmp(x->game->name, XB_NORMAL)) describe_game(x);
+}
+
+static void cmd_setboard(XboardSession *x, char **w, int n) {
+    stop_search(x, SEARCH_DISCARD);
+    if (!x->v) {
+        say(x, "tellusererror Illegal position: no game is loaded");
+        return;
+    }
+    char text[4096], err[200];
+    from_xb_fen(x->v, w + 1, n - 1, text, sizeof text);
+    Position *pos = xmalloc(sizeof *pos);
+    board_init(pos, x->v);
+    bool ok = fen_read(pos, text, err, sizeof err) && movegen_position_ok(&x->gen, pos, err, sizeof err);
+    if (ok) {
+        board_copy(&x->pos, pos);
+        x->over = false;
+    } else {
+        say(x, "tellusererror Illegal position: %s", err);
+    }
+    board_free(pos);
+    free(pos);
+}
+
+/* The user's move (after `usermove`, or alone); the engine answers when it is its turn. */
+static void cmd_move(XboardSession *x, const char *text) {
+    stop_search(x, SEARCH_DISCARD);
+    if (!x->v) {
+        say(x, "Illegal move (no game is loaded): %s", text);
+        return;
+    }
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&x->gen, &x->pos, ml, &f);
+    int k = x->over || f.set ? -1 : find_move(x->v, ml, text);
+    if (k < 0) say(x, "Illegal move: %s", text);
+    else if (!board_make(&x->pos, &ml->moves[k])) say(x, "Illegal move (too many moves): %s", text);
+    else {
+        claim_result(x);
+        if (!x->force && board_mover(&x->pos) == x->engine_side) start_search(x);
+    }
+    free(ml);
+}
+
+static void cmd_undo(XboardSession *x, int plies, const char *name) {
+    stop_search(x, SEARCH_DISCARD);
+    if (!x->v || x->pos.ply < plies) {
+        say(x, "Error (command not legal now): %s", name);
+        return;
+    }
+    for (int i = 0; i < plies; i++) board_unmake(&x->pos);
+    x->over = false;
+}
+
+/* level MPS BASE INC (BASE in minutes or minutes:seconds) */
+static void cmd_level(XboardSession *x, char **w, int n) {
+    if (n != 4) {
+        say(x, "Error (level takes three values): level");
+        return;
+    }
+    x->mps = atoi(w[1]);
+    x->inc = atof(w[3]);
+    x->fixed = 0;
+}
+
+/* lift SQ: the cells the piece there may go to (red: a capture, magenta: a promotion). */
+static void cmd_lift(XboardSession *x, const char *sq, bool victims) {
+    if (!x->v) return;
+    const Board *bd = &x->v->boards[0];
+    char mark[MAX_CELLS];
+    memset(mark, 0, sizeof mark);
+    Cell from = NO_CELL, at = NO_CELL;
+    char name[16];
+    for (int c = 0; c < x->v->ncells; c++) {
+        cell_name(x->v, (Cell)c, name, sizeof name);
+        if (!strcmp(name, sq)) at = (Cell)c;
+    }
+    if (!victims) x->lifted = at;
+    from = x->lifted;
+    Position *pos = xmalloc(sizeof *pos);
+    MoveList *ml = xmalloc(sizeof *ml);
+    board_init(pos, x->v);
+    pthread_mutex_lock(&x->lock);
+    board_copy(pos, &x->pos);
+    pthread_mutex_unlock(&x->lock);
+    VmFault f = {0};
+    movegen_legal(&x->gen, pos, ml, &f);
+    for (int i = 0; from != NO_CELL && at != NO_CELL && i < ml->count; i++) {
+        const Move *m = &ml->moves[i];
+        if (m->from != from || (m->flags & MOVE_PASS) || (m->nfx > 0 && m->fx[0].kind == FX_PLACE)) continue;
+        if (!victims) {
+            char c = (m->flags & MOVE_PROMOTION) ? 'M' : (m->flags & MOVE_CAPTURE) ? 'R' : 'Y';
+            if (mark[m->to] != 'M' && mark[m->to] != 'R') mark[m->to] = c;
+            continue;
+        }
+        /* hover SQ: the pieces a move to SQ takes, green */
+        if (m->to != at) continue;
+        for (int e = 0; e < m->nfx; e++)
+            if (m->fx[e].kind == FX_REMOVE && m->fx[e].a != from) mark[m->fx[e].a] = 'G';
+            else if (m->fx[e].kind == FX_MOVE && pos->cell[m->fx[e].b] && m->fx[e].b != from) mark[m->fx[e].b] = 'G';
+    }
+    board_free(pos);
+    free(pos);
+    free(ml);
+    char out[MAX_CELLS * 2 + MAX_BOARD_DIM + 16];
+    size_t len = 0;
+    for (int y = bd->height - 1; y >= 0; y--) {
+        int empty = 0;
+        for (int xx = 0; xx < bd->width; xx++) {
+            Cell c = bd->at[y][xx];
+            if (c == NO_CELL || !mark[c]) {
+                empty++;
+                continue;
+            }
+            if (empty) len += (size_t)snprintf(out + len, sizeof out - len, "%d", empty);
+            empty = 0;
+            out[len++] = mark[c];
+        }
+        if (empty) len += (size_t)snprintf(out + len, sizeof out - len, "%d", empty);
+        if (y) out[len++] = '/';
+    }
+    out[len] = 0;
+    say(x, "highlight %s", out);
+}
+
+XboardSession *xboard_new(const char *rules_dir, const char *const *files, int nfiles, FILE *out) {
+    XboardSession *x = xcalloc(1, sizeof *x);
+    x->out = out;
+    genctx_init(&x->gen);
+    x->first_file = -1;
+    x->clock_cs = -1;
+    x->engine_side = 1;
+    x->lifted = NO_CELL;
+    pthread_mutex_init(&x->out_lock, NULL);
+    pthread_mutex_init(&x->lock, NULL);
+    find_games(x, rules_dir);
+    for (int i = 0; i < nfiles; i++) {
+        int g = add_game(x, files[i]);
+        if (g < 0) say(x, "telluser %s cannot be played here: it does not load, or needs more than one board and two players",
+                       files[i]);
+        else if (x->first_file < 0) x->first_file = g;
+    }
+    cmd_new(x);
+    return x;
+}
+
+/* Splits line into words (in place); returns how many. */
+static int split_words(char *line, char **w, int max) {
+    int n = 0;
+    for (char *p = strtok(line, " \t\r"); p && n < max; p = strtok(NULL, " \t\r")) w[n++] = p;
+    return n;
+}
+
+/* Commands XBoard may send that change nothing here. */
+static const char *const ignored[] = {"xboard", "accepted", "rejected", "hard", "easy", "random", "computer", "name",
+                                      "draw", "otim", "put", "ics", "nps", NULL};
+
+bool xboard_line(XboardSession *x, const char *line) {
+    size_t len = strlen(line);
+    char *copy = xstrndup(line, len);
+    for (char *p = copy; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t') *p = '?'; /* (never echoed back raw) */
+    char *w[XB_MAX_WORDS];
+    int n = split_words(copy, w, XB_MAX_WORDS);
+    bool go_on = true;
+    const char *c = n ? w[0] : "";
+    bool ignore = false;
+    for (int i = 0; ignored[i]; i++) ignore |= !strcmp(c, ignored[i]);
+    if (n == 0 || ignore) {
+    } else if (!strcmp(c, "protover")) cmd_protover(x);
+    else if (!strcmp(c, "new")) cmd_new(x);
+    else if (!strcmp(c, "variant")) cmd_variant(x, w, n);
+    else if (!strcmp(c, "setboard")) cmd_setboard(x, w, n);
+    else if (!strcmp(c, "usermove")) {
+        if (n == 2) cmd_move(x, w[1]);
+        else say(x, "Error (usermove takes one move): usermove");
+    } else if (!strcmp(c, "go")) {
+        stop_search(x, SEARCH_DISCARD);
+        x->force = false;
+        if (x->v) x->engine_side = board_mover(&x->pos);
+        start_search(x);
+    } else if (!strcmp(c, "playother")) {
+        stop_search(x, SEARCH_DISCARD);
+        x->force = false;
+        if (x->v) x->engine_side = 1 - board_mover(&x->pos);
+    } else if (!strcmp(c, "force")) {
+        stop_search(x, SEARCH_DISCARD);
+        x->force = true;
+    } else if (!strcmp(c, "?")) stop_search(x, SEARCH_MOVE_NOW);
+    else if (!strcmp(c, "undo")) cmd_undo(x, 1, c);
+    else if (!strcmp(c, "remove")) cmd_undo(x, 2, c);
+    else if (!strcmp(c, "result")) {
+        stop_search(x, SEARCH_DISCARD);
+        x->over = true;
+    } else if (!strcmp(c, "ping")) {
+        stop_search(x, SEARCH_WAIT); /* (the move comes before the pong) */
+        say(x, "pong %s", n > 1 ? w[1] : "");
+    } else if (!strcmp(c, "post") || !strcmp(c, "nopost")) {
+        pthread_mutex_lock(&x->lock);
+        x->post = c[0] == 'p';
+        pthread_mutex_unlock(&x->lock);
+    } else if (!strcmp(c, "level")) cmd_level(x, w, n);
+    else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0) x->fixed = atof(w[1]);
+    else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0) x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
+    else if (!strcmp(c, "time") && n == 2) x->clock_cs = atol(w[1]);
+    else if (!strcmp(c, "lift") && n == 2) cmd_lift(x, w[1], false);
+    else if (!strcmp(c, "hover") && n == 2) cmd_lift(x, w[1], true);
+    else if (!strcmp(c, "quit")) go_on = false;
+    else if (looks_like_move(c) && n == 1) cmd_move(x, c);
+    else say(x, "Error (unknown command): %.80s", c);
+    free(copy);
+    return go_on;
+}
+
+void xboard_free(XboardSession *x) {
+    if (!x) return;
+    stop_search(x, SEARCH_WAIT);
+    if (x->v) {
+        board_free(&x->pos);
+        search_free(x->searcher);
+        variant_free(x->v);
+    }
+    for (int i = 0; i < x->ngames; i++) {
+        free(x->games[i].name);
+        free(x->games[i].path);
+    }
+    pthread_mutex_destroy(&x->out_lock);
+    pthread_mutex_destroy(&x->lock);
+    free(x);
+}
+
+int xboard_run(const char *rules_dir, const char *const *files, int nfiles, FILE *in, FILE *out) {
+    XboardSession *x = xboard_new(rules_dir, files, nfiles, out);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    bool go_on = true;
+    while (go_on && (got = getline(&line, &cap, in)) >= 0) {
+        if (memchr(line, 0, (size_t)got)) {
+            say(x, "Error (line holds a NUL byte): ?");
+            continue;
+        }
+        line[strcspn(line, "\n")] = 0;
+        go_on = xboard_line(x, line);
+    }
+    free(line);
+    /* (quit ends at once; at the end of input a search under way is waited for) */
+    if (!go_on) stop_search(x, SEARCH_DISCARD);
+    xboard_free(x);
+    return 0;
+}

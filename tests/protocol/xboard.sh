@@ -1,0 +1,127 @@
+#!/bin/sh
+# xboard.sh VARIA - scripted XBoard (CECP v2) sessions, standard input a pipe as a GUI's: the
+# handshake and features, new/variant, user moves answered with legal moves, force/undo,
+# setboard, ping, illegal moves refused with the position kept, results claimed, the games
+# XBoard does not know described (setup, piece lines, highlight), and garbage answered.
+varia=${1:?usage: xboard.sh VARIA}
+dir=$(dirname "$0")
+root=$dir/../..
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+# session NAME INPUT [FILE...]: runs `varia xboard` on INPUT (printf escapes), output in
+# $tmp/NAME.out
+session() {
+    name=$1 input=$2
+    shift 2
+    printf '%b' "$input" | "$varia" xboard "$@" >"$tmp/$name.out" 2>&1
+    echo $? >"$tmp/$name.rc"
+}
+check() { # NAME DESCRIPTION COMMAND...: counts a check, prints the output when COMMAND fails
+    name=$1 what=$2
+    shift 2
+    n=$((n + 1))
+    if ! "$@"; then
+        echo "xboard test '$name': $what; output:" >&2
+        tail -n 20 "$tmp/$name.out" >&2
+        fail=1
+    fi
+}
+matches() { grep -qE -- "$2" "$tmp/$1.out"; }
+has() { grep -qF -- "$2" "$tmp/$1.out"; }
+lacks() { ! grep -qF -- "$2" "$tmp/$1.out"; }
+count() { grep -c -- "$2" "$tmp/$1.out"; }
+# legal NAME RULES FEN: the session's last move is one of FEN's legal moves
+legal() {
+    best=$(sed -n 's/^move \([^ ]*\).*/\1/p' "$tmp/$1.out" | tail -n 1)
+    [ -n "$best" ] && "$varia" moves "$2" --fen "$3" 2>/dev/null | grep -qx -- "$best"
+}
+start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR'
+
+# 1. The handshake: features, the games offered, done=1; xboard and the other commands a GUI
+#    sends are taken quietly.
+session hello 'xboard\nprotover 2\naccepted setboard\nrejected foo\nhard\neasy\nrandom\ncomputer\nname someone\ndraw\notim 100\nping 7\nquit\n'
+check hello "features" has hello 'feature myname="Varia" setboard=1 usermove=1 ping=1 sigint=0'
+check hello "san and highlight" has hello "san=0 highlight=1"
+check hello "variants offered" matches hello 'feature variants="([a-z-]+,)*normal,([a-z-]+,)*ultima,ultimate-battle[,"]'
+check hello "done" has hello "feature done=1"
+check hello "quiet commands" [ "$(count hello '^Error')" = 0 ]
+check hello "pong" has hello "pong 7"
+check hello "exit status" [ "$(cat "$tmp/hello.rc")" = 0 ]
+
+# 2. `varia uci` becomes an XBoard engine when the first line is `xboard`.
+printf 'xboard\nprotover 2\nping 1\nquit\n' | "$varia" uci >"$tmp/switch.out" 2>&1
+check switch "features from varia uci" has switch "feature done=1"
+check switch "no UCI answer" lacks switch "info string"
+
+# 3. new, a user move, the engine's answer (a legal move) with thinking output; ping waits for
+#    the move.
+session chess 'xboard\nprotover 2\nnew\npost\nsd 3\nusermove e2e4\nping 1\nquit\n'
+check chess "one move" [ "$(count chess '^move ')" = 1 ]
+check chess "a legal move" legal chess "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+check chess "thinking output" grep -qE '^3 -?[0-9]+ [0-9]+ [0-9]+ [a-h][1-8][a-h][1-8]' "$tmp/chess.out"
+check chess "pong after move" sh -c "grep -E '^(move|pong)' '$tmp/chess.out' | tail -n 1 | grep -qx 'pong 1'"
+
+# 4. go: the engine plays the side to move; force, undo and remove; a move the engine must not
+#    answer in force mode.
+session force 'protover 2\nnew\nforce\nusermove e2e4\nusermove e7e5\nremove\nundo\nundo\nusermove d2d4\nsd 2\ngo\nping 2\n'
+check force "no answer in force mode, one after go" [ "$(count force '^move ')" = 1 ]
+check force "undo past the start refused" has force "Error (command not legal now): undo"
+check force "go plays black after d2d4" legal force "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1"
+
+# 5. Illegal moves refused, the position kept; garbage answered without a crash.
+session bad 'protover 2\nnew\nforce\nusermove e2e5\nusermove e2e4\nusermove e2e4\ne7e5\nfoo bar\n\001\002\377\nusermove\nvariant nope\nsetboard garbage\nlevel 1\nlift z9\nhover e2\nsd 1\ngo\nping 3\nquit\n'
+check bad "illegal move" has bad "Illegal move: e2e5"
+check bad "the same move twice" [ "$(count bad '^Illegal move: e2e4')" = 1 ]
+check bad "a bare move" lacks bad "Illegal move: e7e5"
+check bad "unknown command" has bad "Error (unknown command): foo"
+check bad "control characters not echoed" has bad "Error (unknown command): ??"
+check bad "unknown variant" has bad "Error (unknown variant): nope"
+check bad "bad position" has bad "tellusererror Illegal position"
+check bad "empty highlight" has bad "highlight 8/8/8/8/8/8/8/8"
+check bad "the position kept" legal bad "$root/rules/chess.rules" "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+check bad "still answering" has bad "pong 3"
+
+# 6. setboard and results: a mate claimed after the user's move and after the engine's,
+#    stalemate drawn.
+session mate 'protover 2\nnew\nforce\nsetboard 7k/Q7/6K1/8/8/8/8/8 w - - 0 1\nusermove a7g7\nping 1\nnew\nforce\nsetboard 7k/8/6K1/8/8/8/Q7/8 w - - 0 1\nsd 3\ngo\nping 2\n'
+check mate "mate by the user" [ "$(count mate '^1-0 {White mates}')" = 2 ]
+check mate "the engine mates" sh -c "grep -A1 '^move ' '$tmp/mate.out' | grep -q '^1-0 {White mates}'"
+session stale 'protover 2\nnew\nforce\nsetboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\nusermove f1f7\n'
+check stale "stalemate" has stale "1/2-1/2 {Stalemate}"
+
+# 7. A game XBoard does not know: setup with the piece table, size and start; highlight
+#    answers to lift (targets yellow, captures red); piece lines where Betza can say it.
+session ultima 'protover 2\nnew\nvariant ultima\nlift e2\nlift a1\nlift e4\nsd 2\nusermove e2e4\nping 1\n'
+check ultima "setup" has ultima "setup (PNBRQ.....M..........Kpnbrq.....m..........k) 8x8+0_fairy rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w - - 0 1"
+check ultima "the pincer's targets" has ultima "highlight 8/8/4Y3/4Y3/4Y3/4Y3/8/8"
+check ultima "a blocked piece" [ "$(count ultima '^highlight 8/8/8/8/8/8/8/8$')" = 2 ]
+check ultima "the king's moves" has ultima "piece K& K"
+check ultima "no Betza for pieces that capture by moving" lacks ultima "piece P&"
+check ultima "a legal answer" legal ultima "$root/rules/ultima.rules" "rnbkqbnm/pppppppp/8/8/4P3/8/PPPP1PPP/MNBQKBNR b 1"
+# a withdrawer's capture away from its landing cell: red where it lands, the victim green
+session withdraw 'protover 2\nnew\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/3p4/4Q3/K7 w - - 0 1\nlift e2\nhover f1\nusermove e2f1\nping 1\n'
+check withdraw "capture marked red" grep -q '^highlight .*R' "$tmp/withdraw.out"
+check withdraw "victim marked green" has withdraw "highlight 8/8/8/8/8/3G4/8/8"
+check withdraw "the capture accepted" lacks withdraw "Illegal move"
+session battle 'protover 2\nnew\nvariant ultimate-battle\nlift b1\n'
+check battle "setup" has battle "setup (PNBRQ................Kpnbrq................k) 8x8+0_fairy $start w - - 0 1"
+check battle "camel" has battle "piece N& C"
+check battle "rook" has battle "piece R& R"
+check battle "no lame king" lacks battle "piece K&"
+check battle "the camel's targets" has battle "highlight 8/8/8/8/Y1Y5/8/8/8"
+
+# 8. Chess-like pieces of a rule file XBoard does not know by name: Betza from the atoms.
+cp "$root/rules/chess.rules" "$tmp/mychess.rules"
+session mychess 'protover 2\nvariant mychess\n' "$tmp/mychess.rules"
+check mychess "offered" matches mychess 'variants=".*,mychess"'
+check mychess "queen" has mychess "piece Q& Q"
+check mychess "knight" has mychess "piece N& N"
+check mychess "bishop" has mychess "piece B& B"
+check mychess "no castling king" lacks mychess "piece K&"
+check mychess "no pawn" lacks mychess "piece P&"
+
+if [ $fail = 0 ]; then echo "xboard tests passed ($n checks)"; else echo "xboard tests FAILED"; fi
+exit $fail
