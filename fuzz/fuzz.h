@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "fen.h"
@@ -193,6 +194,34 @@ static inline int fuzz_play(Position *pos, const uint8_t *choice, int plies) {
     free(ml);
     free(ctx);
     return made;
+}
+
+/* A rules directory holding a few shipped games (links into rules/), for the protocol
+ * targets: a session scans its directory at start, and the whole library per input would
+ * leave little time for the commands. Made once, removed at exit. */
+static char fuzz_rules_dir[64];
+static const char *const fuzz_protocol_games[] = {"chess", "ultima", "ultimate-battle", "xiangqi", "capablanca"};
+static inline void fuzz_remove_rules_dir(void) {
+    char path[128];
+    for (size_t i = 0; i < sizeof fuzz_protocol_games / sizeof fuzz_protocol_games[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s.rules", fuzz_rules_dir, fuzz_protocol_games[i]);
+        remove(path);
+    }
+    rmdir(fuzz_rules_dir);
+}
+static inline const char *fuzz_protocol_rules_dir(void) {
+    if (fuzz_rules_dir[0]) return fuzz_rules_dir;
+    snprintf(fuzz_rules_dir, sizeof fuzz_rules_dir, "/tmp/varia-fuzz-rules-XXXXXX");
+    if (!mkdtemp(fuzz_rules_dir)) abort();
+    char cwd[1024], from[1200], to[128];
+    if (!getcwd(cwd, sizeof cwd)) abort();
+    for (size_t i = 0; i < sizeof fuzz_protocol_games / sizeof fuzz_protocol_games[0]; i++) {
+        snprintf(from, sizeof from, "%s/rules/%s.rules", cwd, fuzz_protocol_games[i]);
+        snprintf(to, sizeof to, "%s/%s.rules", fuzz_rules_dir, fuzz_protocol_games[i]);
+        if (symlink(from, to) != 0) abort();
+    }
+    atexit(fuzz_remove_rules_dir);
+    return fuzz_rules_dir;
 }
 
 #endif

@@ -1,5 +1,5 @@
 /* fuzz_uci.c - the UCI command reader: the input is a session, one command a line, read by a
- * new session over the shipped rule files. Searches are left out (they run on a thread and
+ * new session over a few shipped rule files. Searches are left out (they run on a thread and
  * for as long as they are told; the scripted sessions test them), except `go perft` of depth
  * 1 or 2. Whatever the lines, the session answers and never crashes; its position stays one
  * that reads back (`d` at the end). */
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_string(data, size);
     FILE *out = fopen("/dev/null", "w");
     if (!out) abort();
-    UciSession *u = uci_new("rules", NULL, out);
+    UciSession *u = uci_new(fuzz_protocol_rules_dir(), NULL, out);
     bool go_on = true;
     for (char *line = text, *next; go_on && line; line = next) {
         next = strchr(line, '\n');
