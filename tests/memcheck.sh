@@ -33,7 +33,8 @@ for t in "$bin"/replay_*; do
         { echo "memcheck: $t failed" >&2; tail -n 20 "$tmp/replay.err" >&2; fail=1; }
 done
 sh tests/run_golden.sh "$tmp/varia" >"$tmp/golden.out" 2>&1 || { cat "$tmp/golden.out" >&2; fail=1; }
-VARIA_NO_TMUX=1 sh tests/play/run.sh "$tmp/varia" >"$tmp/play.out" 2>&1 || { cat "$tmp/play.out" >&2; fail=1; }
+VARIA_NO_TMUX=1 VARIA_PLAY_GAMES="chess ultima ultimate-battle ultimate-chess-4p above-below ultra-chess xiangqi three" \
+    sh tests/play/run.sh "$tmp/varia" >"$tmp/play.out" 2>&1 || { cat "$tmp/play.out" >&2; fail=1; }
 sh tests/protocol/uci.sh "$tmp/varia" >"$tmp/uci.out" 2>&1 || { cat "$tmp/uci.out" >&2; fail=1; }
 sh tests/protocol/xboard.sh "$tmp/varia" >"$tmp/xboard.out" 2>&1 || { cat "$tmp/xboard.out" >&2; fail=1; }
 runs=$(ls "$tmp/logs" | wc -l)
