@@ -7,38 +7,21 @@
  * nothing. */
 #include "xboard.h"
 
-#include <dirent.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "fen.h"
 #include "gameend.h"
-#include "load.h"
 #include "search.h"
 
-#define XB_TT_MB 32
-#define XB_MAX_GAMES 64
 #define XB_MAX_WORDS 64
 #define XB_NORMAL "chess" /* the rule file XBoard calls `normal` */
 
-typedef struct XbGame {
-    char *name; /* the rule file's name without .rules */
-    char *path;
-} XbGame;
-
 struct XboardSession {
-    FILE *out;
-    pthread_mutex_t out_lock;
-    XbGame games[XB_MAX_GAMES];
-    int ngames;
+    Engine e;               /* the output, the games, the game being played, the search thread */
     int first_file;         /* the game of `new`: the first file given, else chess (-1: none) */
-    Variant *v;             /* the game being played, or NULL when none could be loaded */
-    const XbGame *game;
-    Position pos;           /* valid when v */
-    GenContext gen;         /* for the session's own move generation (the search has its own) */
-    Searcher *searcher;
+    const EngineGame *game; /* the game being played, when e.v */
     bool force;             /* the engine plays neither side */
     int engine_side;        /* the player the engine plays when not in force mode */
     bool over;              /* a result was claimed or received: no more searches */
@@ -49,28 +32,11 @@ struct XboardSession {
     double fixed;           /* `st`: seconds per move (0: none) */
     int depth;              /* `sd`: deepest iteration (0: none) */
     long clock_cs;          /* `time`: the engine's clock in centiseconds (-1: not given) */
-    /* the search thread; lock guards post, cancel and the position while it runs */
-    pthread_t thread;
-    bool searching;
-    pthread_mutex_t lock;
-    bool post, cancel;
-    SearchLimits lim;
+    bool post;              /* thinking output wanted; guarded by e.lock, read by the search thread */
 };
 
-static void say(XboardSession *x, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void say(XboardSession *x, const char *fmt, ...) {
-    pthread_mutex_lock(&x->out_lock);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(x->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', x->out);
-    fflush(x->out);
-    pthread_mutex_unlock(&x->out_lock);
-}
-
 /* The name XBoard knows a game by. */
-static const char *xb_name(const XbGame *g) { return strcmp(g->name, XB_NORMAL) ? g->name : "normal"; }
+static const char *xb_name(const EngineGame *g) { return strcmp(g->name, XB_NORMAL) ? g->name : "normal"; }
 
 /* ---- moves and cells in XBoard's form ------------------------------------------------------ */
 
@@ -125,121 +91,38 @@ static bool looks_like_move(const char *t) {
 
 /* ---- games ----------------------------------------------------------------------------------- */
 
-static Variant *load_rules(const char *path) {
-    DiagSink sink;
-    diag_init(&sink);
-    Variant *v = load_file(path, NULL, 0, &sink);
-    diag_free(&sink);
-    return v;
-}
-
-/* The name a rule file is known by: its file name without directory and .rules. */
-static char *game_name(const char *path) {
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t len = strlen(base);
-    if (len > 6 && !strcmp(base + len - 6, ".rules")) len -= 6;
-    return xstrndup(base, len);
-}
-
-/* Adds a game (replacing one of the same name); its index, or -1 when it does not fit. */
-static int add_game(XboardSession *x, const char *path) {
-    Variant *v = load_rules(path);
-    bool fits = v && !variant_protocol_misfit(v);
-    variant_free(v);
-    if (!fits) return -1;
-    char *name = game_name(path);
-    int i = 0;
-    while (i < x->ngames && strcmp(x->games[i].name, name)) i++;
-    if (i == XB_MAX_GAMES) {
-        free(name);
-        return -1;
-    }
-    if (i < x->ngames) {
-        free(x->games[i].name);
-        free(x->games[i].path);
-    } else {
-        x->ngames++;
-    }
-    x->games[i].name = name;
-    x->games[i].path = xstrndup(path, strlen(path));
-    return i;
-}
-
-static int compare_games(const void *a, const void *b) {
-    return strcmp(((const XbGame *)a)->name, ((const XbGame *)b)->name);
-}
-
-static void find_games(XboardSession *x, const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len <= 6 || strcmp(e->d_name + len - 6, ".rules")) continue;
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        add_game(x, path);
-    }
-    closedir(d);
-    qsort(x->games, (size_t)x->ngames, sizeof x->games[0], compare_games);
-}
-
 static int find_game(const XboardSession *x, const char *name) {
-    if (!strcmp(name, "normal")) name = XB_NORMAL;
-    for (int i = 0; i < x->ngames; i++)
-        if (!strcmp(x->games[i].name, name)) return i;
-    return -1;
+    return engine_game_find(&x->e, strcmp(name, "normal") ? name : XB_NORMAL);
 }
 
-/* ---- the search thread ------------------------------------------------------------------------ */
+/* ---- the search thread's output ----------------------------------------------------------------- */
 
 static void claim_result(XboardSession *x);
 
 static void show_info(const SearchInfo *info, void *user) {
     XboardSession *x = user;
-    pthread_mutex_lock(&x->lock);
+    pthread_mutex_lock(&x->e.lock);
     bool post = x->post;
-    pthread_mutex_unlock(&x->lock);
+    pthread_mutex_unlock(&x->e.lock);
     if (!post) return;
-    char pv[SEARCH_PV_MAX * 12] = "", buf[32];
-    size_t at = 0;
-    for (int i = 0; i < info->pvlen && at < sizeof pv; i++) {
-        xb_move(x->v, &info->pv[i], buf, sizeof buf);
-        at += (size_t)snprintf(pv + at, sizeof pv - at, " %s", buf);
-    }
-    int score = info->score;
-    if (score > SEARCH_MATE_BOUND) score = 100000 + (SEARCH_MATE - score + 1) / 2;
-    else if (score < -SEARCH_MATE_BOUND) score = -100000 - (SEARCH_MATE + score) / 2;
-    say(x, "%d %d %d %llu%s", info->depth, score, (int)(info->seconds * 100), (unsigned long long)info->nodes, pv);
+    char pv[SEARCH_PV_MAX * 12];
+    engine_pv(&x->e, info, xb_move, pv, sizeof pv);
+    int moves, mate = engine_mate(info->score, &moves), score = info->score;
+    if (mate > 0) score = 100000 + moves;
+    else if (mate < 0) score = -100000 - moves;
+    engine_say(&x->e, "%d %d %d %llu%s", info->depth, score, (int)(info->seconds * 100), (unsigned long long)info->nodes,
+               pv);
 }
 
-static void *search_thread(void *arg) {
-    XboardSession *x = arg;
-    SearchResult res = {0};
-    bool ok = search_run(x->searcher, &x->pos, &x->lim, &res, show_info, x);
-    pthread_mutex_lock(&x->lock);
-    if (!x->cancel && ok && res.has_move && board_make(&x->pos, &res.best)) {
+/* The search's move is played and said, unless a command that changes the game came first. */
+static void play_best(void *user, bool ok, const SearchResult *res, bool discarded) {
+    XboardSession *x = user;
+    if (!discarded && ok && res->has_move && board_make(&x->e.pos, &res->best)) {
         char buf[32];
-        xb_move(x->v, &res.best, buf, sizeof buf);
-        say(x, "move %s", buf);
+        xb_move(x->e.v, &res->best, buf, sizeof buf);
+        engine_say(&x->e, "move %s", buf);
         claim_result(x);
     }
-    pthread_mutex_unlock(&x->lock);
-    return NULL;
-}
-
-/* Ends the search thread: its move discarded (a command that changes the game), played at
- * once (`?`), or waited for (`ping`, the end of input). */
-enum { SEARCH_DISCARD, SEARCH_MOVE_NOW, SEARCH_WAIT };
-static void stop_search(XboardSession *x, int how) {
-    if (!x->searching) return;
-    pthread_mutex_lock(&x->lock);
-    x->cancel = how == SEARCH_DISCARD;
-    pthread_mutex_unlock(&x->lock);
-    if (how != SEARCH_WAIT) search_interrupt = 1;
-    pthread_join(x->thread, NULL);
-    search_interrupt = 0;
-    x->searching = false;
 }
 
 /* Time for this move: `st`, else a share of the engine's clock (the moves left in the period,
@@ -248,7 +131,7 @@ static double move_time(const XboardSession *x) {
     if (x->fixed > 0) return x->fixed;
     if (x->clock_cs < 0) return x->depth ? 0 : 2;
     double left = (double)(x->clock_cs > 0 ? x->clock_cs : 1) / 100.0;
-    int played = x->pos.ply / 2;
+    int played = x->e.pos.ply / 2;
     int togo = x->mps > 0 ? x->mps - played % x->mps : 30;
     double share = left / togo + 0.8 * x->inc;
     double t = share < left * 0.4 ? share : left * 0.4;
@@ -256,14 +139,9 @@ static double move_time(const XboardSession *x) {
 }
 
 static void start_search(XboardSession *x) {
-    if (!x->v || x->over) return;
-    x->lim = (SearchLimits){.depth = x->depth, .seconds = move_time(x)};
-    x->cancel = false;
-    if (pthread_create(&x->thread, NULL, search_thread, x) != 0) {
-        say(x, "Error (cannot start the search): go");
-        return;
-    }
-    x->searching = true;
+    if (!x->e.v || x->over) return;
+    SearchLimits lim = {.depth = x->depth, .seconds = move_time(x)};
+    if (!engine_search_start(&x->e, lim, false)) engine_say(&x->e, "Error (cannot start the search): go");
 }
 
 /* ---- results ---------------------------------------------------------------------------------- */
@@ -271,21 +149,21 @@ static void start_search(XboardSession *x) {
 /* Claims the result when the rule file's end conditions say the game is over. */
 static void claim_result(XboardSession *x) {
     GameResult r;
-    gameend_check(&x->gen, &x->pos, &r);
+    gameend_check(&x->e.gen, &x->e.pos, &r);
     if (!r.over) return;
     x->over = true;
     const char *why = r.name ? r.name : r.reason;
     if (r.winner < 0) {
-        if (!strcmp(r.reason, "stalemate") && !r.name) say(x, "1/2-1/2 {Stalemate}");
-        else say(x, "1/2-1/2 {Draw by %s}", why);
+        if (!strcmp(r.reason, "stalemate") && !r.name) engine_say(&x->e, "1/2-1/2 {Stalemate}");
+        else engine_say(&x->e, "1/2-1/2 {Draw by %s}", why);
         return;
     }
     char who[16];
-    snprintf(who, sizeof who, "%s", x->v->player_names[r.winner]);
+    snprintf(who, sizeof who, "%s", x->e.v->player_names[r.winner]);
     if (who[0] >= 'a' && who[0] <= 'z') who[0] = (char)(who[0] - 'a' + 'A');
     const char *code = r.winner == 0 ? "1-0" : "0-1";
-    if (!strcmp(r.reason, "checkmate") && !r.name) say(x, "%s {%s mates}", code, who);
-    else say(x, "%s {%s wins by %s}", code, who, why);
+    if (!strcmp(r.reason, "checkmate") && !r.name) engine_say(&x->e, "%s {%s mates}", code, who);
+    else engine_say(&x->e, "%s {%s wins by %s}", code, who, why);
 }
 
 /* ---- describing a game XBoard does not know ------------------------------------------------- */
@@ -458,17 +336,17 @@ static bool betza(const Variant *v, int t, char *buf, size_t cap) {
 /* After `variant NAME` of a game XBoard does not know: its pieces, board and start position,
  * and how the pieces move where Betza notation can say it. */
 static void describe_game(XboardSession *x) {
-    const Variant *v = x->v;
+    const Variant *v = x->e.v;
     char table[2 * XB_NPIECES + 1], fen[4200];
     if (!piece_table(v, table, sizeof table)) {
-        say(x, "telluser %s has too many piece types for XBoard", x->game->name);
+        engine_say(&x->e, "telluser %s has too many piece types for XBoard", x->game->name);
         return;
     }
-    xb_fen(&x->pos, fen, sizeof fen);
-    say(x, "setup (%s) %dx%d+0_fairy %s", table, v->boards[0].width, v->boards[0].height, fen);
+    xb_fen(&x->e.pos, fen, sizeof fen);
+    engine_say(&x->e, "setup (%s) %dx%d+0_fairy %s", table, v->boards[0].width, v->boards[0].height, fen);
     for (int t = 0; t < v->ntypes; t++) {
         char desc[200];
-        if (betza(v, t, desc, sizeof desc)) say(x, "piece %c& %s", v->types[t].letter, desc);
+        if (betza(v, t, desc, sizeof desc)) engine_say(&x->e, "piece %c& %s", v->types[t].letter, desc);
     }
 }
 
@@ -476,21 +354,11 @@ static void describe_game(XboardSession *x) {
 
 /* Makes game i the current one, at its start position. False when it cannot be loaded. */
 static bool set_game(XboardSession *x, int i) {
-    stop_search(x, SEARCH_DISCARD);
-    Variant *v = i >= 0 ? load_rules(x->games[i].path) : NULL;
+    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    Variant *v = i >= 0 ? engine_load(&x->e, x->e.games[i].path, NULL) : NULL;
     if (!v) return false;
-    if (x->v) {
-        board_free(&x->pos);
-        search_free(x->searcher);
-        variant_free(x->v);
-    }
-    x->v = v;
-    x->game = &x->games[i];
-    board_init(&x->pos, v);
-    char start[4096], err[200];
-    fen_start(v, 1, start, sizeof start);
-    if (!fen_read(&x->pos, start, err, sizeof err)) say(x, "telluser bad start position: %s", err);
-    x->searcher = search_new(v, XB_TT_MB);
+    engine_set_game(&x->e, v, "telluser ");
+    x->game = &x->e.games[i];
     x->over = false;
     x->lifted = NO_CELL;
     return true;
@@ -499,48 +367,50 @@ static bool set_game(XboardSession *x, int i) {
 static void cmd_protover(XboardSession *x) {
     char list[1024] = "";
     size_t at = 0;
-    for (int i = 0; i < x->ngames; i++)
-        at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", i ? "," : "", xb_name(&x->games[i]));
-    say(x, "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 playother=1 "
-           "colors=0 analyze=0");
-    say(x, "feature variants=\"%s\"", list);
-    say(x, "feature done=1");
+    for (int i = 0; i < x->e.ngames; i++)
+        at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", i ? "," : "",
+                               xb_name(&x->e.games[i]));
+    engine_say(&x->e, "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
+                      "playother=1 colors=0 analyze=0");
+    engine_say(&x->e, "feature variants=\"%s\"", list);
+    engine_say(&x->e, "feature done=1");
 }
 
 static void cmd_new(XboardSession *x) {
-    stop_search(x, SEARCH_DISCARD);
-    if (!set_game(x, x->first_file >= 0 ? x->first_file : find_game(x, XB_NORMAL))) say(x, "Error (no game can be loaded): new");
+    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    if (!set_game(x, x->first_file >= 0 ? x->first_file : find_game(x, XB_NORMAL)))
+        engine_say(&x->e, "Error (no game can be loaded): new");
     x->force = false;
     x->engine_side = 1;
     x->depth = 0;
-    if (x->searcher) search_clear(x->searcher);
+    if (x->e.searcher) search_clear(x->e.searcher);
 }
 
 static void cmd_variant(XboardSession *x, char **w, int n) {
     int i = n > 1 ? find_game(x, w[1]) : -1;
     if (i < 0 || !set_game(x, i)) {
-        say(x, "Error (unknown variant): %s", n > 1 ? w[1] : "");
+        engine_say(&x->e, "Error (unknown variant): %s", n > 1 ? w[1] : "");
         return;
     }
     if (strcmp(x->game->name, XB_NORMAL)) describe_game(x);
 }
 
 static void cmd_setboard(XboardSession *x, char **w, int n) {
-    stop_search(x, SEARCH_DISCARD);
-    if (!x->v) {
-        say(x, "tellusererror Illegal position: no game is loaded");
+    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    if (!x->e.v) {
+        engine_say(&x->e, "tellusererror Illegal position: no game is loaded");
         return;
     }
     char text[4096], err[200];
-    from_xb_fen(x->v, w + 1, n - 1, text, sizeof text);
+    from_xb_fen(x->e.v, w + 1, n - 1, text, sizeof text);
     Position *pos = xmalloc(sizeof *pos);
-    board_init(pos, x->v);
-    bool ok = fen_read(pos, text, err, sizeof err) && movegen_position_ok(&x->gen, pos, err, sizeof err);
+    board_init(pos, x->e.v);
+    bool ok = fen_read(pos, text, err, sizeof err) && movegen_position_ok(&x->e.gen, pos, err, sizeof err);
     if (ok) {
-        board_copy(&x->pos, pos);
+        board_copy(&x->e.pos, pos);
         x->over = false;
     } else {
-        say(x, "tellusererror Illegal position: %s", err);
+        engine_say(&x->e, "tellusererror Illegal position: %s", err);
     }
     board_free(pos);
     free(pos);
@@ -548,38 +418,38 @@ static void cmd_setboard(XboardSession *x, char **w, int n) {
 
 /* The user's move (after `usermove`, or alone); the engine answers when it is its turn. */
 static void cmd_move(XboardSession *x, const char *text) {
-    stop_search(x, SEARCH_DISCARD);
-    if (!x->v) {
-        say(x, "Illegal move (no game is loaded): %s", text);
+    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    if (!x->e.v) {
+        engine_say(&x->e, "Illegal move (no game is loaded): %s", text);
         return;
     }
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
-    movegen_legal(&x->gen, &x->pos, ml, &f);
-    int k = x->over || f.set ? -1 : find_move(x->v, ml, text);
-    if (k < 0) say(x, "Illegal move: %s", text);
-    else if (!board_make(&x->pos, &ml->moves[k])) say(x, "Illegal move (too many moves): %s", text);
+    movegen_legal(&x->e.gen, &x->e.pos, ml, &f);
+    int k = x->over || f.set ? -1 : find_move(x->e.v, ml, text);
+    if (k < 0) engine_say(&x->e, "Illegal move: %s", text);
+    else if (!board_make(&x->e.pos, &ml->moves[k])) engine_say(&x->e, "Illegal move (too many moves): %s", text);
     else {
         claim_result(x);
-        if (!x->force && board_mover(&x->pos) == x->engine_side) start_search(x);
+        if (!x->force && board_mover(&x->e.pos) == x->engine_side) start_search(x);
     }
     free(ml);
 }
 
 static void cmd_undo(XboardSession *x, int plies, const char *name) {
-    stop_search(x, SEARCH_DISCARD);
-    if (!x->v || x->pos.ply < plies) {
-        say(x, "Error (command not legal now): %s", name);
+    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    if (!x->e.v || x->e.pos.ply < plies) {
+        engine_say(&x->e, "Error (command not legal now): %s", name);
         return;
     }
-    for (int i = 0; i < plies; i++) board_unmake(&x->pos);
+    for (int i = 0; i < plies; i++) board_unmake(&x->e.pos);
     x->over = false;
 }
 
 /* level MPS BASE INC (BASE in minutes or minutes:seconds) */
 static void cmd_level(XboardSession *x, char **w, int n) {
     if (n != 4) {
-        say(x, "Error (level takes three values): level");
+        engine_say(&x->e, "Error (level takes three values): level");
         return;
     }
     x->mps = atoi(w[1]);
@@ -589,26 +459,26 @@ static void cmd_level(XboardSession *x, char **w, int n) {
 
 /* lift SQ: the cells the piece there may go to (red: a capture, magenta: a promotion). */
 static void cmd_lift(XboardSession *x, const char *sq, bool victims) {
-    if (!x->v) return;
-    const Board *bd = &x->v->boards[0];
+    if (!x->e.v) return;
+    const Board *bd = &x->e.v->boards[0];
     char mark[MAX_CELLS];
     memset(mark, 0, sizeof mark);
     Cell from = NO_CELL, at = NO_CELL;
     char name[16];
-    for (int c = 0; c < x->v->ncells; c++) {
-        cell_name(x->v, (Cell)c, name, sizeof name);
+    for (int c = 0; c < x->e.v->ncells; c++) {
+        cell_name(x->e.v, (Cell)c, name, sizeof name);
         if (!strcmp(name, sq)) at = (Cell)c;
     }
     if (!victims) x->lifted = at;
     from = x->lifted;
     Position *pos = xmalloc(sizeof *pos);
     MoveList *ml = xmalloc(sizeof *ml);
-    board_init(pos, x->v);
-    pthread_mutex_lock(&x->lock);
-    board_copy(pos, &x->pos);
-    pthread_mutex_unlock(&x->lock);
+    board_init(pos, x->e.v);
+    pthread_mutex_lock(&x->e.lock);
+    board_copy(pos, &x->e.pos);
+    pthread_mutex_unlock(&x->e.lock);
     VmFault f = {0};
-    movegen_legal(&x->gen, pos, ml, &f);
+    movegen_legal(&x->e.gen, pos, ml, &f);
     for (int i = 0; from != NO_CELL && at != NO_CELL && i < ml->count; i++) {
         const Move *m = &ml->moves[i];
         if (m->from != from || (m->flags & MOVE_PASS) || (m->nfx > 0 && m->fx[0].kind == FX_PLACE)) continue;
@@ -644,35 +514,26 @@ static void cmd_lift(XboardSession *x, const char *sq, bool victims) {
         if (y) out[len++] = '/';
     }
     out[len] = 0;
-    say(x, "highlight %s", out);
+    engine_say(&x->e, "highlight %s", out);
 }
 
 XboardSession *xboard_new(const char *rules_dir, const char *const *files, int nfiles, FILE *out) {
     XboardSession *x = xcalloc(1, sizeof *x);
-    x->out = out;
-    genctx_init(&x->gen);
+    engine_init(&x->e, out, show_info, play_best, x);
     x->first_file = -1;
     x->clock_cs = -1;
     x->engine_side = 1;
     x->lifted = NO_CELL;
-    pthread_mutex_init(&x->out_lock, NULL);
-    pthread_mutex_init(&x->lock, NULL);
-    find_games(x, rules_dir);
+    engine_games_scan(&x->e, rules_dir);
     for (int i = 0; i < nfiles; i++) {
-        int g = add_game(x, files[i]);
-        if (g < 0) say(x, "telluser %s cannot be played here: it does not load, or needs more than one board and two players",
-                       files[i]);
+        int g = engine_game_add(&x->e, files[i]);
+        if (g < 0)
+            engine_say(&x->e, "telluser %s cannot be played here: it does not load, or needs more than one board and two "
+                              "players", files[i]);
         else if (x->first_file < 0) x->first_file = g;
     }
     cmd_new(x);
     return x;
-}
-
-/* Splits line into words (in place); returns how many. */
-static int split_words(char *line, char **w, int max) {
-    int n = 0;
-    for (char *p = strtok(line, " \t\r"); p && n < max; p = strtok(NULL, " \t\r")) w[n++] = p;
-    return n;
 }
 
 /* Commands XBoard may send that change nothing here. */
@@ -680,12 +541,9 @@ static const char *const ignored[] = {"xboard", "accepted", "rejected", "hard", 
                                       "draw", "otim", "put", "ics", "nps", NULL};
 
 bool xboard_line(XboardSession *x, const char *line) {
-    size_t len = strlen(line);
-    char *copy = xstrndup(line, len);
-    for (char *p = copy; *p; p++)
-        if ((unsigned char)*p < 0x20 && *p != '\t') *p = '?'; /* (never echoed back raw) */
     char *w[XB_MAX_WORDS];
-    int n = split_words(copy, w, XB_MAX_WORDS);
+    int n;
+    char *copy = engine_words(line, w, XB_MAX_WORDS, &n);
     bool go_on = true;
     const char *c = n ? w[0] : "";
     bool ignore = false;
@@ -697,32 +555,32 @@ bool xboard_line(XboardSession *x, const char *line) {
     else if (!strcmp(c, "setboard")) cmd_setboard(x, w, n);
     else if (!strcmp(c, "usermove")) {
         if (n == 2) cmd_move(x, w[1]);
-        else say(x, "Error (usermove takes one move): usermove");
+        else engine_say(&x->e, "Error (usermove takes one move): usermove");
     } else if (!strcmp(c, "go")) {
-        stop_search(x, SEARCH_DISCARD);
+        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->force = false;
-        if (x->v) x->engine_side = board_mover(&x->pos);
+        if (x->e.v) x->engine_side = board_mover(&x->e.pos);
         start_search(x);
     } else if (!strcmp(c, "playother")) {
-        stop_search(x, SEARCH_DISCARD);
+        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->force = false;
-        if (x->v) x->engine_side = 1 - board_mover(&x->pos);
+        if (x->e.v) x->engine_side = 1 - board_mover(&x->e.pos);
     } else if (!strcmp(c, "force")) {
-        stop_search(x, SEARCH_DISCARD);
+        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->force = true;
-    } else if (!strcmp(c, "?")) stop_search(x, SEARCH_MOVE_NOW);
+    } else if (!strcmp(c, "?")) engine_search_stop(&x->e, ENGINE_STOP_NOW);
     else if (!strcmp(c, "undo")) cmd_undo(x, 1, c);
     else if (!strcmp(c, "remove")) cmd_undo(x, 2, c);
     else if (!strcmp(c, "result")) {
-        stop_search(x, SEARCH_DISCARD);
+        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->over = true;
     } else if (!strcmp(c, "ping")) {
-        stop_search(x, SEARCH_WAIT); /* (the move comes before the pong) */
-        say(x, "pong %s", n > 1 ? w[1] : "");
+        engine_search_stop(&x->e, ENGINE_STOP_WAIT); /* (the move comes before the pong) */
+        engine_say(&x->e, "pong %s", n > 1 ? w[1] : "");
     } else if (!strcmp(c, "post") || !strcmp(c, "nopost")) {
-        pthread_mutex_lock(&x->lock);
+        pthread_mutex_lock(&x->e.lock);
         x->post = c[0] == 'p';
-        pthread_mutex_unlock(&x->lock);
+        pthread_mutex_unlock(&x->e.lock);
     } else if (!strcmp(c, "level")) cmd_level(x, w, n);
     else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0) x->fixed = atof(w[1]);
     else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0) x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
@@ -731,25 +589,14 @@ bool xboard_line(XboardSession *x, const char *line) {
     else if (!strcmp(c, "hover") && n == 2) cmd_lift(x, w[1], true);
     else if (!strcmp(c, "quit")) go_on = false;
     else if (looks_like_move(c) && n == 1) cmd_move(x, c);
-    else say(x, "Error (unknown command): %.80s", c);
+    else engine_say(&x->e, "Error (unknown command): %.80s", c);
     free(copy);
     return go_on;
 }
 
 void xboard_free(XboardSession *x) {
     if (!x) return;
-    stop_search(x, SEARCH_WAIT);
-    if (x->v) {
-        board_free(&x->pos);
-        search_free(x->searcher);
-        variant_free(x->v);
-    }
-    for (int i = 0; i < x->ngames; i++) {
-        free(x->games[i].name);
-        free(x->games[i].path);
-    }
-    pthread_mutex_destroy(&x->out_lock);
-    pthread_mutex_destroy(&x->lock);
+    engine_close(&x->e, ENGINE_STOP_WAIT);
     free(x);
 }
 
@@ -757,19 +604,12 @@ int xboard_run(const char *rules_dir, const char *const *files, int nfiles, FILE
     XboardSession *x = xboard_new(rules_dir, files, nfiles, out);
     char *line = NULL;
     size_t cap = 0;
-    ssize_t got;
     bool go_on = true;
-    while (go_on && (got = getline(&line, &cap, in)) >= 0) {
-        if (memchr(line, 0, (size_t)got)) {
-            say(x, "Error (line holds a NUL byte): ?");
-            continue;
-        }
-        line[strcspn(line, "\n")] = 0;
+    while (go_on && engine_read_line(&x->e, in, &line, &cap, "Error (line holds a NUL byte): ?"))
         go_on = xboard_line(x, line);
-    }
     free(line);
     /* (quit ends at once; at the end of input a search under way is waited for) */
-    if (!go_on) stop_search(x, SEARCH_DISCARD);
+    if (!go_on) engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
     xboard_free(x);
     return 0;
 }

@@ -4,36 +4,9 @@
 # Fairy-Stockfish prints it, and bad input answered with errors that leave the position as it
 # was.
 varia=${1:?usage: uci.sh VARIA}
-dir=$(dirname "$0")
-root=$dir/../..
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-n=0
-
-# session NAME INPUT: runs `varia uci` on INPUT (printf escapes), output in $tmp/NAME.out
-session() {
-    printf '%b' "$2" | "$varia" uci >"$tmp/$1.out" 2>&1
-    echo $? >"$tmp/$1.rc"
-}
-check() { # NAME DESCRIPTION COMMAND...: counts a check, prints the output when COMMAND fails
-    name=$1 what=$2
-    shift 2
-    n=$((n + 1))
-    if ! "$@"; then
-        echo "uci test '$name': $what; output:" >&2
-        tail -n 20 "$tmp/$name.out" >&2
-        fail=1
-    fi
-}
-has() { grep -qF -- "$2" "$tmp/$1.out"; }
-lacks() { ! grep -qF -- "$2" "$tmp/$1.out"; }
-count() { grep -c -- "$2" "$tmp/$1.out"; }
-# legal NAME RULES FEN: the session's last bestmove is one of FEN's legal moves
-legal() {
-    best=$(sed -n 's/^bestmove \([^ ]*\).*/\1/p' "$tmp/$1.out" | tail -n 1)
-    [ -n "$best" ] && "$varia" moves "$2" --fen "$3" 2>/dev/null | grep -qx -- "$best"
-}
+protocol=uci
+answer=bestmove
+. "$(dirname "$0")/lib.sh"
 
 # 1. The handshake and the games offered.
 session hello 'uci\nisready\nquit\n'
@@ -97,5 +70,4 @@ check bad "control characters not echoed" has bad "info string error: unknown co
 check bad "the position kept" has bad "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
 check bad "no search started" lacks bad "bestmove"
 
-if [ $fail = 0 ]; then echo "uci tests passed ($n checks)"; else echo "uci tests FAILED"; fi
-exit $fail
+finish

@@ -4,40 +4,9 @@
 # setboard, ping, illegal moves refused with the position kept, results claimed, the games
 # XBoard does not know described (setup, piece lines, highlight), and garbage answered.
 varia=${1:?usage: xboard.sh VARIA}
-dir=$(dirname "$0")
-root=$dir/../..
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-n=0
-
-# session NAME INPUT [FILE...]: runs `varia xboard` on INPUT (printf escapes), output in
-# $tmp/NAME.out
-session() {
-    name=$1 input=$2
-    shift 2
-    printf '%b' "$input" | "$varia" xboard "$@" >"$tmp/$name.out" 2>&1
-    echo $? >"$tmp/$name.rc"
-}
-check() { # NAME DESCRIPTION COMMAND...: counts a check, prints the output when COMMAND fails
-    name=$1 what=$2
-    shift 2
-    n=$((n + 1))
-    if ! "$@"; then
-        echo "xboard test '$name': $what; output:" >&2
-        tail -n 20 "$tmp/$name.out" >&2
-        fail=1
-    fi
-}
-matches() { grep -qE -- "$2" "$tmp/$1.out"; }
-has() { grep -qF -- "$2" "$tmp/$1.out"; }
-lacks() { ! grep -qF -- "$2" "$tmp/$1.out"; }
-count() { grep -c -- "$2" "$tmp/$1.out"; }
-# legal NAME RULES FEN: the session's last move is one of FEN's legal moves
-legal() {
-    best=$(sed -n 's/^move \([^ ]*\).*/\1/p' "$tmp/$1.out" | tail -n 1)
-    [ -n "$best" ] && "$varia" moves "$2" --fen "$3" 2>/dev/null | grep -qx -- "$best"
-}
+protocol=xboard
+answer=move
+. "$(dirname "$0")/lib.sh"
 start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR'
 
 # 1. The handshake: features, the games offered, done=1; xboard and the other commands a GUI
@@ -123,5 +92,4 @@ check mychess "bishop" has mychess "piece B& B"
 check mychess "no castling king" lacks mychess "piece K&"
 check mychess "no pawn" lacks mychess "piece P&"
 
-if [ $fail = 0 ]; then echo "xboard tests passed ($n checks)"; else echo "xboard tests FAILED"; fi
-exit $fail
+finish

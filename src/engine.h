@@ -1,0 +1,116 @@
+/* engine.h - what the two engine protocols (uci.c, xboard.c) share: a session's locked output,
+ * the games that fit the protocols, the game being played, reading and splitting the input
+ * lines, and the search on a thread of its own. Each protocol keeps only its own commands and
+ * formats; an Engine lives inside its session. */
+#ifndef VARIA_ENGINE_H
+#define VARIA_ENGINE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "genctx.h"
+#include "search.h"
+
+#define ENGINE_TT_MB 32
+#define ENGINE_MAX_GAMES 64
+
+typedef struct EngineGame {
+    char *name; /* the rule file's name without directory and .rules */
+    char *path;
+} EngineGame;
+
+/* What the search thread does with its result: called on that thread, with the lock held, once
+ * the search is over (an infinite one: once told to stop). ok is search_run's answer;
+ * discarded when the search was stopped with ENGINE_STOP_DISCARD. */
+typedef void (*EngineDoneFn)(void *user, bool ok, const SearchResult *res, bool discarded);
+
+/* How engine_search_stop ends the search thread. */
+typedef enum EngineStop {
+    ENGINE_STOP_NOW,     /* interrupted; its result is reported */
+    ENGINE_STOP_DISCARD, /* interrupted; its result is dropped (done is told so) */
+    ENGINE_STOP_WAIT     /* waited for; an infinite search is interrupted */
+} EngineStop;
+
+typedef struct Engine {
+    FILE *out;
+    pthread_mutex_t out_lock;       /* whole lines, from the session and the search thread */
+    EngineGame games[ENGINE_MAX_GAMES];
+    int ngames;
+    Variant *v;                     /* the game being played, or NULL when none could be loaded */
+    Position pos;                   /* valid when v */
+    GenContext gen;                 /* for the session's own move generation (the search has its own) */
+    Searcher *searcher;             /* valid when v */
+    /* the search thread */
+    SearchInfoFn info;              /* after each iteration, on the search thread */
+    EngineDoneFn done;
+    void *user;                     /* the protocol's session, passed to info and done */
+    pthread_t thread;
+    bool searching;                 /* a thread was started and not yet joined */
+    pthread_mutex_t lock;           /* guards the flags below, and what done and the session share */
+    pthread_cond_t cond;            /* signalled when an infinite search may answer */
+    bool infinite, stop_requested, discard;
+    SearchLimits lim;
+} Engine;
+
+/* A session's shared part, answering to out, with no game yet. */
+void engine_init(Engine *e, FILE *out, SearchInfoFn info, EngineDoneFn done, void *user);
+/* Ends the search thread (how), frees the game and the list of games. */
+void engine_close(Engine *e, EngineStop how);
+
+/* ---- output ---- */
+
+/* Prints one line (the newline added) under the output lock. */
+void engine_say(Engine *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* For text written in parts: takes the output lock and returns the stream; engine_out_unlock
+ * flushes it and lets go. */
+FILE *engine_out_lock(Engine *e);
+void engine_out_unlock(Engine *e);
+
+/* ---- games ---- */
+
+/* Loads a rule file; on failure says each line of its diagnostics after error_prefix (quiet
+ * when error_prefix is NULL) and returns NULL. */
+Variant *engine_load(Engine *e, const char *path, const char *error_prefix);
+/* The name a rule file is known by: its file name without directory and .rules (allocated). */
+char *engine_game_name(const char *path);
+/* The index of the game called name, or -1. */
+int engine_game_find(const Engine *e, const char *name);
+/* Adds the rule file at path when it loads and fits the protocols (replacing a game of the same
+ * name); its index, or -1 when it does not fit or the list is full. */
+int engine_game_add(Engine *e, const char *path);
+/* Adds the games of dir that fit, sorted by name. */
+void engine_games_scan(Engine *e, const char *dir);
+/* Makes v (loaded, fitting) the game, at its start position; a start position that does not
+ * read is said after error_prefix. The search must not be running. */
+void engine_set_game(Engine *e, Variant *v, const char *error_prefix);
+
+/* ---- input ---- */
+
+/* Reads the next line of in into *line (getline's buffer), its newline removed. A line holding
+ * a NUL byte is answered with nul_error and skipped. False at the end of input. */
+bool engine_read_line(Engine *e, FILE *in, char **line, size_t *cap, const char *nul_error);
+/* Splits a copy of line into at most max words (control characters but tabs turned into '?',
+ * so they are never echoed back raw); *n is how many. Returns the copy, which w points into,
+ * for the caller to free. */
+char *engine_words(const char *line, char **w, int max, int *n);
+
+/* ---- the search thread ---- */
+
+/* Starts searching the position within lim; an infinite search answers only when stopped (or
+ * made finite). False when the thread cannot start. The search must not be running. */
+bool engine_search_start(Engine *e, SearchLimits lim, bool infinite);
+/* Ends the search thread, if one runs. */
+void engine_search_stop(Engine *e, EngineStop how);
+/* An infinite search now answers when it ends (UCI's ponderhit). */
+void engine_search_finite(Engine *e);
+
+/* How a protocol writes a move. */
+typedef void (*EngineMoveFn)(const Variant *v, const Move *m, char *buf, size_t cap);
+/* The principal variation of info, each move after a space, written by write_move. */
+void engine_pv(const Engine *e, const SearchInfo *info, EngineMoveFn write_move, char *buf, size_t cap);
+/* 1 when score says the player to move mates in *moves moves, -1 when it is mated in *moves,
+ * 0 when it is no mate score. */
+int engine_mate(int score, int *moves);
+
+#endif
