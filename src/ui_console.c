@@ -612,17 +612,22 @@ static void play_move(Game *g, const Move *m) {
     if (g->over) announce_result(g);
 }
 
+/* The algebraic and coordinate text of m, a legal move of the game's position (64 bytes each). */
+static void move_texts(Game *g, const Move *m, char *san, char *coord) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    notation_san(&g->gen, &g->pos, ml, m, san, 64);
+    free(ml);
+    notation_move(g->v, m, coord, 64);
+}
+
 static void computer_move(Game *g, int kind) {
     Move m;
     char name[32], san[64], coord[64];
     print_name(g, board_mover(&g->pos), name, sizeof name);
     if (!think(g, kind, &m, NULL)) return;
-    MoveList *ml = xmalloc(sizeof *ml);
-    VmFault f = {0};
-    movegen_legal(&g->gen, &g->pos, ml, &f);
-    notation_san(&g->gen, &g->pos, ml, &m, san, sizeof san);
-    free(ml);
-    notation_move(g->v, &m, coord, sizeof coord);
+    move_texts(g, &m, san, coord);
     if (secret_move(g, &m) && screen_owner(g) != board_mover(&g->pos))
         printf("%s (%s) plays %s (secret)\n", name, ui_seat_name(kind), g->v->kind_names[m.kind]);
     else if (!strcmp(san, coord)) printf("%s (%s) plays %s\n", name, ui_seat_name(kind), coord);
@@ -1175,12 +1180,7 @@ static void cmd_hint(Game *g) {
     int score;
     if (!think(g, SEAT_AI, &m, &score)) return;
     char san[64], coord[64], sc[32];
-    MoveList *ml = xmalloc(sizeof *ml);
-    VmFault f = {0};
-    movegen_legal(&g->gen, &g->pos, ml, &f);
-    notation_san(&g->gen, &g->pos, ml, &m, san, sizeof san);
-    free(ml);
-    notation_move(g->v, &m, coord, sizeof coord);
+    move_texts(g, &m, san, coord);
     search_format_score(score, g->v->nplayers, sc, sizeof sc);
     printf("hint: %s (%s), score %s\n", san, coord, sc);
 }
