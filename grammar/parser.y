@@ -155,6 +155,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_PROMOTE "'promote'"
 %token KW_IN "'in'"
 %token KW_OPTIONAL "'optional'"
+%token KW_LOST_ONLY "'lost-only'"
 %token KW_MOVE "'move'"
 %token KW_USE "'use'"
 %token KW_VERIFY "'verify'"
@@ -188,7 +189,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <node> item items players player names board_body board_items cellrefs cellref opt_steer_if
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
 %type <node> pitems pi_closed pi_idopen pi_letopen pi_noid pi_nolet closed_item
-%type <node> atom_head atom_mods modifier promote_head castle_base strings opt_args args arg
+%type <node> atom_head atom_mods modifier promote_head promote_where promote_opts castle_base strings
+%type <node> opt_args args arg
 %type <node> ints
 %type <num> pile_mods
 %type <node> stmts stmt block either_alts cond or_cond and_cond unary primary
@@ -562,6 +564,14 @@ pi_closed
             $$ = ast_add($1, parse_text_node(AST_LETTER, loc, $3));
             yyerrok;
         }
+    | pi_nolet KW_LETTER '+' IDENT
+        {
+            SrcLoc loc = parse_loc(ctx, @2.first_line, @2.first_column, @4.last_line, @4.last_column);
+            Ast *letter = parse_text_node(AST_LETTER, loc, $4);
+            letter->sub = 1;
+            $$ = ast_add($1, letter);
+            yyerrok;
+        }
     | pitems ';'            { $$ = $1; yyerrok; }
     | pitems error          { $$ = $1; RECOVER($<num>0, PARSE_SYNC_PIECE); }
     ;
@@ -581,7 +591,7 @@ closed_item
     | KW_INFLUENCE INT      { $$ = mk_num(AST_INFLUENCE, L(@$), $2, 0); }
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
     | atom_mods
-    | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
+    | promote_opts
     | castle_base KW_LETTER IDENT
         {
             $$ = $1;
@@ -634,11 +644,29 @@ modifier
     | KW_LEAPS_ALONE        { $$ = mk_sub(AST_MOD, L(@$), MOD_LEAPS_ALONE); }
     ;
 
+/* promote in ZONE [or from ZONE] to TYPE ... : the zone the move ends in, starts in, or either */
 promote_head
-    : KW_PROMOTE KW_IN IDENT KW_TO IDENT
-        { $$ = ast_add(parse_text_node(AST_PROMOTE, L(@$), $3), parse_text_node(AST_NAME, L(@5), $5)); }
+    : promote_where KW_TO IDENT
+        { $$ = ast_add($1, parse_text_node(AST_NAME, L(@3), $3)); $$->loc = L(@$); }
     | promote_head IDENT
         { $$ = ast_add($1, parse_text_node(AST_NAME, L(@2), $2)); $$->loc = L(@$); }
+    ;
+
+promote_where
+    : KW_PROMOTE KW_IN IDENT    { $$ = parse_text_node(AST_PROMOTE, L(@$), $3); }
+    | KW_PROMOTE KW_FROM IDENT  { $$ = parse_text2_node(AST_PROMOTE, L(@$), NULL, $3); }
+    | KW_PROMOTE KW_IN IDENT KW_OR KW_FROM IDENT
+        { $$ = parse_text2_node(AST_PROMOTE, L(@$), $3, $6); }
+    | KW_PROMOTE KW_FROM IDENT KW_OR KW_IN IDENT
+        { $$ = parse_text2_node(AST_PROMOTE, L(@$), $6, $3); }
+    ;
+
+/* optional: the move may also be made without promoting; lost-only: see docs/language.md */
+promote_opts
+    : promote_head KW_OPTIONAL  { $$ = $1; $$->sub |= 1; $$->loc = L(@$); }
+    | promote_head KW_LOST_ONLY { $$ = $1; $$->sub |= 2; $$->loc = L(@$); }
+    | promote_opts KW_OPTIONAL  { $$ = $1; $$->sub |= 1; $$->loc = L(@$); }
+    | promote_opts KW_LOST_ONLY { $$ = $1; $$->sub |= 2; $$->loc = L(@$); }
     ;
 
 castle_base

@@ -900,12 +900,37 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     (*n)++;
 }
 
+/* Where an atom's moves may first step (PieceType.exit_dirs): steps, leaps, slides and the
+ * first leg of legs (a path that leaves the board later is still counted); a hop or a
+ * program is taken as always able to move. */
+static void note_exits(CG *cg, const Ast *it) {
+    PieceType *pt = &cg->v->types[cg->type];
+    if (it->sub == ATOM_EN_PASSANT) return;
+    if (it->sub != ATOM_STEP && it->sub != ATOM_LEAP && it->sub != ATOM_SLIDE && it->sub != ATOM_LEGS) {
+        pt->always_mobile = true;
+        return;
+    }
+    /* the atom's own compilation reports bad directions */
+    DiagSink quiet, *sink = cg->s->sink;
+    diag_init(&quiet);
+    cg->s->sink = &quiet;
+    bool ok = cg->ok;
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
+    if (it->sub == ATOM_LEGS && nd > 1) nd = 1;
+    for (int k = 0; k < nd; k++) pt->exit_dirs[cg->owner] |= 1ULL << dirs[k];
+    cg->ok = ok;
+    cg->s->sink = sink;
+    diag_free(&quiet);
+}
+
 /* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
  * becomes rays for the fast generator and attack tests instead. */
 static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     Variant *v = cg->v;
     PieceType *pt = &v->types[cg->type];
     const Ast *range = NULL;
+    note_exits(cg, it);
     if (has_mod(it, MOD_RANGE, &range) && range->num[0] < 1) {
         diag_error(cg->s->sink, range->loc, "range %ld is out of range (at least 1)", range->num[0]);
         cg->ok = false;
@@ -987,7 +1012,10 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             }
             break;
         }
-        case AST_MOVEBLOCK: compile_moveblock(cg, pp, it, fast_attack); break;
+        case AST_MOVEBLOCK:
+            compile_moveblock(cg, pp, it, fast_attack);
+            pt->always_mobile = true;
+            break;
         default: break;
         }
     }
@@ -1018,8 +1046,10 @@ static int declare_promotion(CG *cg, const Ast *items) {
         }
         PromoSet *ps = &v->promos[v->npromos];
         memset(ps, 0, sizeof *ps);
-        ps->zone = (uint8_t)zone_operand(cg, it->text, it->loc);
-        ps->optional = it->sub != 0;
+        ps->zone = it->text ? (uint8_t)zone_operand(cg, it->text, it->loc) : NO_ZONE;
+        ps->from_zone = it->text2 ? (uint8_t)zone_operand(cg, it->text2, it->loc) : NO_ZONE;
+        ps->optional = (it->sub & 1) != 0;
+        ps->lost_only = (it->sub & 2) != 0;
         for (int k = 0; k < it->nkids; k++) {
             int t = sema_piece(cg->s, it->kids[k]->text, it->kids[k]->loc);
             if (t < 0) { cg->ok = false; continue; }

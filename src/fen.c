@@ -98,9 +98,13 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                     p++;
                     if (owner < 0 || owner >= v->nowners) return fail(err, cap, "no player %d (column %d)", owner + 1, col);
                 }
+                bool promoted = *p == '+';
+                if (promoted) p++;
                 if (!isalpha((unsigned char)*p)) return fail(err, cap, "unexpected '%c' in the board at column %d", *p, col);
                 int t = variant_type_by_letter(v, *p);
                 if (t < 0) return fail(err, cap, "unknown piece letter '%c' at column %d", *p, col);
+                if (promoted && (t = variant_promoted_type(v, t)) < 0)
+                    return fail(err, cap, "no promoted piece '+%c' at column %d", *p, col);
                 if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
                 if (owner >= v->nowners) return fail(err, cap, "no second player for '%c' at column %d", *p, col);
                 if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
@@ -456,10 +460,11 @@ static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at)
                 if (!p) { empty++; continue; }
                 if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); empty = 0; }
                 char letter = v->types[PIECE_TYPE(p)].letter;
+                const char *plus = v->types[PIECE_TYPE(p)].promoted ? "+" : "";
                 int o = PIECE_OWNER(p);
-                if (o == 0) snprintf(tmp, sizeof tmp, "%c", letter);
-                else if (o == 1) snprintf(tmp, sizeof tmp, "%c", (char)tolower((unsigned char)letter));
-                else snprintf(tmp, sizeof tmp, ":%d%c", o + 1, (char)tolower((unsigned char)letter));
+                if (o == 0) snprintf(tmp, sizeof tmp, "%s%c", plus, letter);
+                else if (o == 1) snprintf(tmp, sizeof tmp, "%s%c", plus, (char)tolower((unsigned char)letter));
+                else snprintf(tmp, sizeof tmp, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
                 put(buf, cap, at, tmp);
             }
             if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); }

@@ -30,6 +30,12 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             ok = false;
         }
     }
+    for (int o = 0; ok && o < v->nowners; o++)
+        for (int t = 0; t < v->ntypes; t++) {
+            int n = 0;
+            for (int w = 0; w < v->cell_words; w++) n += __builtin_popcountll(pos.type_occ[t][w] & pos.occ[o][w]);
+            v->start_count[o][t] = (uint8_t)(n > 255 ? 255 : n);
+        }
     for (int i = 0; ok && i < v->ncastles; i++) {
         Piece r = pos.cell[v->castles[i].rook_from];
         v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;

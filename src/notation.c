@@ -80,7 +80,9 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         return;
     }
     char promo[4] = "";
-    if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
+    /* a promoted type (`letter +P`) is written '+', as shogi's promotions are */
+    if (m->promo != NO_TYPE && v->types[m->promo].promoted) snprintf(promo, sizeof promo, "+");
+    else if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
     else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
@@ -124,7 +126,15 @@ static int moving_type(const Position *pos, const Move *m) {
     return PIECE_TYPE(pos->cell[m->from]);
 }
 
-static bool pawn_like(const Variant *v, int t) { return t >= 0 && v->types[t].letter == 'P'; }
+static bool pawn_like(const Variant *v, int t) { return t >= 0 && v->types[t].letter == 'P' && !v->types[t].promoted; }
+
+/* A type's letter as notation writes it: "+P" for a promoted type. */
+static const char *type_text(const Variant *v, int t, char *buf) {
+    buf[0] = '+';
+    buf[1] = v->types[t].letter;
+    buf[2] = 0;
+    return v->types[t].promoted ? buf : buf + 1;
+}
 
 static bool is_capture(const Position *pos, const Move *m) {
     if (m->flags & MOVE_CAPTURE) return true;
@@ -193,8 +203,9 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
     } else {
         disambiguation(pos, list, m, dis, sizeof dis);
     }
-    if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
-    char letter[2] = {pawn_like(v, t) || t < 0 ? 0 : v->types[t].letter, 0};
+    char text[3];
+    if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%s", type_text(v, m->promo, text));
+    const char *letter = pawn_like(v, t) || t < 0 ? "" : type_text(v, t, text);
     snprintf(buf, cap, "%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo);
 }
 
@@ -244,7 +255,8 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     split_cell(v->cells[m->from].name, file, rank, sizeof file);
     bool pawn = pawn_like(v, t), capture = is_capture(pos, m);
     const char *letters[2] = {pawn ? "" : NULL, NULL};
-    char lbuf[2] = {L, 0};
+    char lbuf[3], ltext[3];
+    snprintf(lbuf, sizeof lbuf, "%s", type_text(v, t, ltext));
     if (pawn) letters[1] = lbuf;
     else letters[0] = lbuf;
     const char *dis[4] = {"", file, rank, v->cells[m->from].name};
@@ -253,11 +265,12 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     char promos[5][8] = {"", "", "", "", ""};
     int npromo = 1;
     if (m->promo != NO_TYPE) {
-        char P = v->types[m->promo].letter;
-        snprintf(promos[1], 8, "=%c", P);
-        snprintf(promos[2], 8, "%c", P);
-        snprintf(promos[3], 8, "(%c)", P);
-        snprintf(promos[4], 8, "/%c", P);
+        char ptext[3];
+        const char *P = type_text(v, m->promo, ptext);
+        snprintf(promos[1], 8, "=%s", P);
+        snprintf(promos[2], 8, "%s", P);
+        snprintf(promos[3], 8, "(%s)", P);
+        snprintf(promos[4], 8, "/%s", P);
         npromo = 5;
     }
     for (int l = 0; l < 2; l++) {

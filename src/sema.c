@@ -553,10 +553,13 @@ static void piece_attributes(Sema *s, int t) {
                 break;
             }
             if (c >= 'a') c = (char)(c - 'a' + 'A');
+            bool promoted = it->sub == 1;
             for (int k = 0; k < v->ntypes; k++)
-                if (k != t && v->types[k].letter == c)
-                    diag_error(s->sink, it->loc, "letter '%c' is already used by piece '%s'", c, v->types[k].name);
+                if (k != t && v->types[k].letter == c && v->types[k].promoted == promoted)
+                    diag_error(s->sink, it->loc, "letter '%s%c' is already used by piece '%s'", promoted ? "+" : "", c,
+                               v->types[k].name);
             pt->letter = c;
+            pt->promoted = promoted;
             break;
         }
         case AST_SYMBOL:
@@ -594,6 +597,24 @@ static void piece_attributes(Sema *s, int t) {
     /* a bad letter was reported already */
     if (!has_letter) diag_error(s->sink, sema_word_loc(s, s->pieces[t]->loc, pt->name), "piece '%s' has no letter", pt->name);
     if (pt->royal) v->has_royal = true;
+}
+
+/* A promoted type (`letter +P`) demotes to the plain type lettered P. */
+static void promoted_base(Sema *s, int t) {
+    Variant *v = s->v;
+    PieceType *pt = &v->types[t];
+    pt->base = (uint8_t)t;
+    if (!pt->promoted) return;
+    int base = variant_type_by_letter(v, pt->letter);
+    if (base >= 0) {
+        pt->base = (uint8_t)base;
+        return;
+    }
+    const Ast *items = s->piece_items[t];
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_LETTER && items->kids[i]->sub == 1)
+            diag_error(s->sink, items->kids[i]->loc, "no piece has the letter '%c' that '+%c' promotes", pt->letter,
+                       pt->letter);
 }
 
 /* ---- the top level ------------------------------------------------------------------------- */
@@ -1264,6 +1285,7 @@ static void pass_pieces(Sema *s) {
                        v->types[t].name, MAX_EXPANSION);
         piece_attributes(s, t);
     }
+    for (int t = 0; t < v->ntypes; t++) promoted_base(s, t);
 }
 
 static void declare_each(Sema *s, AstKind kind, void (*declare)(Sema *s, const Ast *n)) {

@@ -74,11 +74,27 @@ static void find_forward_dirs(Variant *v) {
     }
 }
 
+/* The cells each type could never move from: none of its first steps stays on the board. */
+static void find_stuck_cells(Variant *v) {
+    for (int t = 0; t < v->ntypes; t++) {
+        PieceType *pt = &v->types[t];
+        if (pt->always_mobile) continue;
+        for (int o = 0; o < v->nowners; o++)
+            for (int c = 0; c < v->ncells; c++) {
+                bool exit = false;
+                for (int d = 0; d < v->ndirs && !exit; d++)
+                    exit = ((pt->exit_dirs[o] >> d) & 1) && variant_step(v, (Cell)c, d) != NO_CELL;
+                if (!exit) pt->stuck[o][c >> 6] |= 1ULL << (c & 63);
+            }
+    }
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
     find_forward_dirs(v);
     build_zobrist(v);
+    find_stuck_cells(v);
 }
 
 void variant_free(Variant *v) {
@@ -116,7 +132,13 @@ const char *variant_protocol_misfit(const Variant *v) {
 int variant_type_by_letter(const Variant *v, char letter) {
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     for (int t = 0; t < v->ntypes; t++)
-        if (v->types[t].letter == letter) return t;
+        if (v->types[t].letter == letter && !v->types[t].promoted) return t;
+    return -1;
+}
+
+int variant_promoted_type(const Variant *v, int t) {
+    for (int k = 0; k < v->ntypes; k++)
+        if (v->types[k].promoted && v->types[k].base == t) return k;
     return -1;
 }
 

@@ -93,6 +93,15 @@ typedef struct PieceType {
     bool fast_attack;
     int influence;           /* strength over steered armies' pieces on linked cells (0 = none) */
     PieceProgram per_owner[MAX_OWNERS];
+    /* A promoted type (`letter +P`) is written with a '+' before its base type's letter, and
+     * `base` is that type (a capture into a hand gives it back); any other type is its own base. */
+    bool promoted;
+    uint8_t base;
+    /* Mobility on an empty board: the first steps of its atoms per owner, or always (a program,
+     * a hop...: not worked out); `stuck` marks the cells it could never move from. */
+    bool always_mobile;
+    uint64_t exit_dirs[MAX_OWNERS];
+    uint64_t stuck[MAX_OWNERS][CELL_WORDS];
 } PieceType;
 
 enum { RAY_BOTH = 0, RAY_MOVE = 1, RAY_CAPTURE = 2 };
@@ -102,10 +111,16 @@ typedef struct Zone {
     uint64_t cells[MAX_OWNERS][CELL_WORDS]; /* per owner (relative zones differ per owner) */
 } Zone;
 
+/* A promote rule: it applies to a move that ends in `zone` or starts in `from_zone` (NO_ZONE:
+ * not that way). optional: the move may also stay unpromoted, except onto a cell the piece
+ * could never move from (PieceType.stuck); lost_only: a choice only while its owner has fewer
+ * of that type on the board than the start position gave it. */
+#define NO_ZONE 0xFF
 typedef struct PromoSet {
-    uint8_t zone;
+    uint8_t zone, from_zone;
     uint8_t count;
     bool optional;
+    bool lost_only;
     uint8_t types[MAX_PROMO_CHOICES];
 } PromoSet;
 
@@ -222,6 +237,7 @@ typedef struct Variant {
     Zone zones[MAX_ZONES];
     int npromos;
     PromoSet promos[MAX_PROMO_SETS];  /* index 0 unused: ADD 0 means "no promotion" */
+    uint8_t start_count[MAX_OWNERS][MAX_PIECE_TYPES]; /* pieces of each owner and type at the start */
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
@@ -339,6 +355,14 @@ bool variant_has_secrets(const Variant *v);
 const char *variant_protocol_misfit(const Variant *v);
 /* Type index by letter (case-insensitive), or -1. */
 int variant_type_by_letter(const Variant *v, char letter);
+/* The type a promoted type demotes to (itself when it is not promoted). */
+static inline int variant_base_type(const Variant *v, int t) { return v->types[t].base; }
+/* Could a piece of type t and owner never move again from c (on an empty board)? */
+static inline bool variant_stuck(const Variant *v, int t, int owner, Cell c) {
+    return (v->types[t].stuck[owner][c >> 6] >> (c & 63)) & 1;
+}
+/* The promoted type of t (`letter +X` with X t's letter), or -1. */
+int variant_promoted_type(const Variant *v, int t);
 /* Cell index by name ("e4", "top:e4"), or -1. */
 int variant_cell_by_name(const Variant *v, const char *name);
 static inline bool zone_has(const Zone *z, int owner, Cell c) {

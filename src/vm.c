@@ -136,6 +136,20 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     return true;
 }
 
+/* Does a promote rule apply to a move from org to cur (it ends in its zone or starts in its
+ * from-zone)? */
+static inline bool promotes_here(const Variant *v, const PromoSet *ps, int owner, Cell org, Cell cur) {
+    return (ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
+           (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, org));
+}
+
+/* `lost-only`: may owner promote to type t, having fewer of them than it started with? */
+static bool promotion_in_stock(const Position *pos, int owner, int t) {
+    int n = 0;
+    for (int w = 0; w < pos->v->cell_words; w++) n += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
+    return n < pos->v->start_count[owner][t];
+}
+
 /* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
  * whether some move would capture the piece on target, and stops at the first that does.
  * Returns RUN_DONE, RUN_FOUND or RUN_FAULT. */
@@ -344,10 +358,13 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             }
             bool ok = true;
             const PromoSet *ps = a ? &v->promos[a] : NULL;
-            if (ps && zone_has(&v->zones[ps->zone], owner, cur)) {
-                if (ps->optional) ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
+            if (ps && promotes_here(v, ps, owner, origin, cur)) {
+                int mover = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[origin]);
+                if (ps->optional && !variant_stuck(v, mover, owner, cur))
+                    ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
                 for (int i = 0; ok && i < ps->count; i++)
-                    ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i], pmarks);
+                    if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
+                        ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i], pmarks);
             } else {
                 ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
             }

@@ -471,7 +471,7 @@ static void test_parse_several_syntax_errors_all_reported(void **state)
                           "version \"1\"\n"
                           "        ^~~\n");
     assert_diags_have(&p, "t.rules:2:6: error: syntax error, unexpected integer '5', expecting string\n");
-    assert_diags_have(&p, "t.rules:3:18: error: syntax error, unexpected '}', expecting identifier\n");
+    assert_diags_have(&p, "t.rules:3:18: error: syntax error, unexpected '}', expecting identifier or '+'\n");
     assert_diags_have(&p, "t.rules:4:23: error: syntax error, unexpected ';', expecting identifier or 'sym' or '('\n");
     assert_diags_have(&p, "t.rules:4:36: error: syntax error, unexpected identifier 'emptyy'\n");
     assert_diags_have(&p, "t.rules:4:56: error: syntax error, unexpected '}', expecting identifier or 'sym' or '('\n");

@@ -150,7 +150,8 @@ static void test_vm_either_forks_paths(void **state) {
 /* An add in the promotion zone emits one move per choice, plus the plain move when optional. */
 static void test_vm_emit_with_promotion_set(void **state) {
     (void)state;
-    Variant *v = load_wizard("step n move-only promote in last to Queen Rook optional");
+    /* (the capture south keeps it able to move on from the last rank: see the next test) */
+    Variant *v = load_wizard("step n move-only step s capture-only promote in last to Queen Rook optional");
     static MoveList ml;
     VmFault f = {0};
     Position pos;
@@ -184,6 +185,52 @@ static void test_vm_emit_with_promotion_set(void **state) {
     /* outside the zone: one plain move */
     set_fen(&pos, "4k/5/2W2/5/K4 w");
     ml.count = 0;
+    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
+    assert_int_equal(ml.count, 1);
+    assert_int_equal(ml.moves[0].promo, NO_TYPE);
+    board_free(&pos);
+    variant_free(v);
+}
+
+/* An optional promotion is forced onto a cell the piece could never move from; lost-only
+ * offers a type only while fewer of it stand on the board than at the start; a rule with
+ * `from` applies to moves leaving its zone. */
+static void test_vm_forced_and_lost_only_promotion(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\n"
+                              "players white(w) black(b)\n"
+                              "board 5x5\n"
+                              "zone last = rank 5\n"
+                              "piece King { letter K royal step n }\n"
+                              "piece Queen { letter Q step n }\n"
+                              "piece Rook { letter R step n }\n"
+                              "piece Wizard { letter W step n move-only\n"
+                              "  promote in last to Queen Rook optional lost-only }\n"
+                              "setup \"4k/5/2W2/5/K2QR w - - 0 1\"\n");
+    static MoveList ml;
+    VmFault f = {0};
+    Position pos;
+    board_init(&pos, v);
+    int w = variant_type_by_letter(v, 'W'), r = variant_type_by_letter(v, 'R');
+    Cell c4 = (Cell)variant_cell_by_name(v, "c4");
+    /* the rook was lost: only it is offered, and the wizard may not stay one on the last rank */
+    set_fen(&pos, "4k/2W2/5/5/K2Q1 w");
+    ml.count = 0;
+    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
+    assert_int_equal(ml.count, 1);
+    assert_int_equal(ml.moves[0].promo, r);
+    /* nothing lost: no move at all */
+    set_fen(&pos, "4k/2W2/5/5/K2QR w");
+    ml.count = 0;
+    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
+    assert_int_equal(ml.count, 0);
+    board_free(&pos);
+    variant_free(v);
+    v = load_wizard("step n move-only promote from last to Queen");
+    board_init(&pos, v);
+    set_fen(&pos, "4k/5/2W2/5/K4 w");
+    ml.count = 0;
+    w = variant_type_by_letter(v, 'W');
     assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
     assert_int_equal(ml.count, 1);
     assert_int_equal(ml.moves[0].promo, NO_TYPE);
@@ -262,6 +309,7 @@ int main(void) {
         cmocka_unit_test(test_vm_mark_and_back_return_the_cursor),
         cmocka_unit_test(test_vm_either_forks_paths),
         cmocka_unit_test(test_vm_emit_with_promotion_set),
+        cmocka_unit_test(test_vm_forced_and_lost_only_promotion),
         cmocka_unit_test(test_vm_capture_change_and_ep_effects),
         cmocka_unit_test(test_vm_owner_frame),
     };
