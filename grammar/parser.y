@@ -143,6 +143,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_RANGE "'range'"
 %token KW_SETS_EP "'sets-ep'"
 %token KW_LONG_LEAP "'long-leap'"
+%token KW_DROP "'drop'"
+%token KW_HANDS "'hands'"
 %token KW_WITHDRAW "'withdraw'"
 %token KW_PINCER "'pincer'"
 %token KW_COORDINATE "'coordinate'"
@@ -374,6 +376,8 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
             ast_add($$, parse_text_node(AST_NAME, L(@8), $8));
         }
+    | KW_HANDS              { $$ = mk(AST_HANDS, L(@$)); }
+    | KW_HANDS names        { $$ = parse_adopt(mk(AST_HANDS, L(@$)), $2); }
     | KW_MINEFIELD IDENT INT KW_BY IDENT
         { $$ = parse_text2_node(AST_MINEFIELD, L(@$), $2, $5); $$->num[0] = $3; }
     | KW_PRELUDE IDENT IDENT INT
@@ -618,6 +622,7 @@ atom_kw
     | KW_HOP                { $$ = ATOM_HOP; }
     | KW_EN_PASSANT         { $$ = ATOM_EN_PASSANT; }
     | KW_LONG_LEAP          { $$ = ATOM_LONG_LEAP; }
+    | KW_DROP               { $$ = ATOM_DROP; }
     ;
 
 atom_head

@@ -58,6 +58,7 @@
  *               num[0] = cards a draw takes, text2 = "own" (draw from the mover's own) or NULL
  *   MINEFIELD   text = zone, text2 = move kind that marks mines, num[0] = mines per player
  *   PRELUDE     text = player, text2 = move kind, num[0] = moves
+ *   HANDS       kids = NAME words: what a capture keeps (none, captured, demoted), must-drop
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
@@ -112,7 +113,7 @@ typedef enum AstKind {
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
@@ -134,6 +135,7 @@ typedef enum AtomKind {
     ATOM_HOP,        /* hop D...: ride to the first piece (hurdle), land just beyond it */
     ATOM_EN_PASSANT, /* en-passant D...: capture-only step onto the en-passant cell */
     ATOM_LONG_LEAP,  /* long-leap D...: slide, jumping single enemy pieces (captured) on the way */
+    ATOM_DROP,       /* drop [to ZONE]: from the mover's hand onto an empty cell (no directions) */
     ATOM__COUNT
 } AtomKind;
 

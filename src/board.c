@@ -34,6 +34,19 @@ static inline uint64_t prelude_key(const Position *pos) { return counter_key(0x7
 
 static inline uint64_t debt_key(const Position *pos) { return pos->debt ? counter_key(0x7300, pos->debt) : 0; }
 
+/* A hand's share of the hash: how many pieces of a type a player holds (none: nothing). */
+static inline uint64_t hand_key(int player, int type, int count) {
+    return count ? counter_key(0x7600 + player * MAX_PIECE_TYPES + type, count) : 0;
+}
+
+/* One piece of a type more (+1) or less (-1) in a player's hand, the hash kept in step. */
+static inline void hand_add(Position *pos, int player, int type, int delta) {
+    int n = pos->hand[player][type];
+    if (n + delta < 0 || n + delta > 255) return;
+    pos->key ^= hand_key(player, type, n) ^ hand_key(player, type, n + delta);
+    pos->hand[player][type] = (uint8_t)(n + delta);
+}
+
 /* Takes a card of the given value from a pile: its top (a stack), or one of that value (a
  * sorted pile, which stays sorted). False when there is none. */
 static bool pile_take(Position *pos, int slot, bool sorted, int card) {
@@ -142,6 +155,7 @@ void board_clear(Position *pos) {
         for (int p = 0; p < v->nplayers; p++)
             for (int c = 0; c < v->ncells; c++)
                 if (zone_has(&v->zones[v->minefield_zone - 1], p, (Cell)c)) pos->tiles[c] = (uint8_t)(p + 1);
+    memset(pos->hand, 0, sizeof pos->hand);
     memset(pos->pile_len, 0, sizeof pos->pile_len);
     memset(pos->pile_secret, 0, sizeof pos->pile_secret);
     for (int i = 0; v && i < v->npiles; i++) {
@@ -181,6 +195,9 @@ uint64_t board_compute_key(const Position *pos) {
     if (v->minefield_zone)
         for (int c = 0; c < v->ncells; c++) k ^= tile_key(c, pos->tiles[c]);
     if (v->nprelude) k ^= prelude_key(pos);
+    if (v->has_hands)
+        for (int p = 0; p < v->nplayers; p++)
+            for (int t = 0; t < v->ntypes; t++) k ^= hand_key(p, t, pos->hand[p][t]);
     return k;
 }
 
@@ -248,7 +265,10 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
         if (e->kind == FX_CHANGE && pos->cell[e->a]) {
             out.resets = true; /* a piece that changed type cannot change back by moving */
             out.keep &= v->castle_mask[e->a]; /* nor castle as the piece it was */
-            write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
+            Piece changed = (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece));
+            /* a promoted piece goes back to a hand as the type it was */
+            if (unlikely(v->hand_keep == HAND_DEMOTED) && (m->flags & MOVE_PROMOTION)) changed |= PIECE_PROMOTED;
+            write_journaled(pos, j, n, e->a, changed, keyed);
         }
     }
     return out;
@@ -391,6 +411,7 @@ static inline void save_state(const Position *pos, Undo *u) {
     u->exploded = NO_CELL;
     u->marked = false;
     if (pos->v->npiles) u->piles = pos->pile_state;
+    if (pos->v->has_hands) u->hands = pos->hand_state;
 }
 
 /* No en-passant cells, and so no victim. */
@@ -455,6 +476,10 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
             pos->debt = (uint8_t)e->piece;
             pos->key ^= debt_key(pos);
             break;
+        case FX_HAND:
+            ASSERT(e->a < v->nplayers && e->piece < v->ntypes, "a drop takes a known type from a player's hand");
+            hand_add(pos, e->a, e->piece, -1);
+            break;
         case FX_ELIMINATE:
             ASSERT(e->a < v->nplayers, "only a player can be eliminated");
             if ((pos->alive >> e->a) & 1) {
@@ -477,6 +502,21 @@ static void keep_nameable_ep(Position *pos, int nep, Cell to, int mover) {
         if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == to) pos->ep[kept++] = pos->ep[i];
     for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
     if (!kept) pos->ep_victim = NO_CELL;
+}
+
+/* The pieces m captures (read before m is applied) go into the mover's hand: each as its own
+ * type, or, when it had promoted and the game demotes, as the type it promoted from. */
+static void capture_to_hand(Position *pos, const Move *m, int mover) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        Cell c = e->kind == FX_REMOVE ? e->a : e->kind == FX_MOVE && e->a != e->b ? e->b : NO_CELL;
+        Piece p = c == NO_CELL ? 0 : pos->cell[c];
+        if (!p || pos->controller[PIECE_OWNER(p)] == mover) continue;
+        int t = PIECE_TYPE(p);
+        if (v->hand_keep == HAND_DEMOTED && (p & PIECE_PROMOTED)) t = v->demote_to[t];
+        hand_add(pos, mover, t, +1);
+    }
 }
 
 /* Adds the worth of the pieces captured to the mover's capture-reward counter. */
@@ -567,6 +607,7 @@ bool board_make(Position *pos, const Move *m) {
     if (!phased || move_sets_ep(m)) clear_ep(pos);
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
+    if (unlikely(v->hand_keep != HAND_NONE) && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
@@ -596,6 +637,7 @@ void board_unmake(Position *pos) {
     for (int k = u->ntiles - 1; k >= 0; k--) pos->tiles[u->tile_cell[k]] = u->tile_old[k];
     pos->state = u->state;
     if (pos->v->npiles) pos->pile_state = u->piles;
+    if (pos->v->has_hands) pos->hand_state = u->hands;
     assert_consistent(pos);
 }
 
@@ -677,6 +719,10 @@ static const char *state_inconsistency(const Position *pos) {
             if (pos->piles[s][i - 1] > pos->piles[s][i]) return "a sorted pile is out of order";
     }
     if (pos->debt && !v->npiles) return "a payment is owed in a game without piles";
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        for (int t = 0; t < MAX_PIECE_TYPES; t++)
+            if (pos->hand[p][t] && (!v->has_hands || p >= v->nplayers || t >= v->ntypes))
+                return "a hand holds a piece the game cannot have in hand";
     for (int c = 0; c < MAX_CELLS; c++)
         if (pos->tiles[c] && (!v->minefield_zone || c >= v->ncells || TILE_OWNER(pos->tiles[c]) >= v->nplayers))
             return "a tile that no minefield put there";

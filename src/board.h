@@ -12,6 +12,7 @@ typedef uint16_t Piece;
 #define PIECE_KIND(p)  ((p) & 0x1FF)        /* type and owner, without attributes */
 #define PIECE_MAKE(type, owner) ((Piece)(((type) + 1) | ((owner) << 6)))
 #define PIECE_MOVED   0x200                 /* attribute: has moved */
+#define PIECE_PROMOTED 0x400                /* attribute: promoted (returns to a hand demoted) */
 
 typedef enum EffectKind {
     FX_MOVE,    /* a -> b: lift the piece on a, drop it on b (replacing what is there) */
@@ -27,6 +28,7 @@ typedef enum EffectKind {
                      * sorted pile) for pile b (its top, or in order in a sorted pile) */
     FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
     FX_MARK,        /* the mover's tile on a becomes a mine */
+    FX_HAND,        /* one piece of type `piece` leaves player a's hand (a drop) */
 } EffectKind;
 
 typedef struct Effect {
@@ -42,7 +44,7 @@ typedef struct Effect {
 /* MOVE_COPY: the last effect moves the mover's influencing piece along (steer ... copy). */
 enum {
     MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32,
-    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256
+    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256, MOVE_DROP = 512
 };
 
 typedef struct Move {
@@ -121,6 +123,12 @@ typedef struct BoardPiles {
     BOARD_PILE_FIELDS
 } BoardPiles;
 
+/* Hands (Variant.has_hands): how many pieces of each type each player holds off the board;
+ * saved and restored apart from BoardState so that games without hands do not copy them. */
+typedef struct BoardHands {
+    uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES];
+} BoardHands;
+
 /* One ply of history: the state before the move and what the move changed cell by cell. */
 typedef struct Undo {
     BoardState state;
@@ -132,6 +140,7 @@ typedef struct Undo {
     bool marked;             /* the move marked a tile as a mine (set-up) */
     JournalEntry journal[MAX_JOURNAL];
     BoardPiles piles;        /* (last: only games with piles write them) */
+    BoardHands hands;        /* (only games with hands write them) */
 } Undo;
 
 typedef struct Position {
@@ -151,6 +160,10 @@ typedef struct Position {
     union {
         struct { BOARD_PILE_FIELDS };
         BoardPiles pile_state;
+    };
+    union {
+        struct { uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES]; };
+        BoardHands hand_state;
     };
     Undo *history;           /* MAX_HISTORY entries, owned */
 } Position;

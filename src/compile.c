@@ -971,6 +971,37 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (cg->promo) emit_atom(cg, &pp->rest, it);
 }
 
+/* A drop item: the cells of the zone (every cell without `to`) join the cells this owner may
+ * drop the type on. A drop has no directions and no other modifier. */
+static void compile_drop(CG *cg, const Ast *it) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    if (!v->has_hands) {
+        if (cg->owner == 0) diag_error(cg->s->sink, it->loc, "'drop' needs a 'hands' item (pieces in hand)");
+        cg->ok = false;
+        return;
+    }
+    const Ast *to = NULL;
+    for (int i = 0; i < it->nkids; i++) {
+        const Ast *k = it->kids[i];
+        if (k->kind == AST_MOD && k->sub == MOD_TO && !to) { to = k; continue; }
+        if (cg->owner == 0)
+            diag_error(cg->s->sink, k->loc, k->kind == AST_MOD ? "a drop takes only 'to ZONE' (onto empty cells of the zone)"
+                                                               : "a drop has no directions (it goes onto empty cells)");
+        cg->ok = false;
+        return;
+    }
+    pt->droppable = true;
+    uint64_t *cells = pt->drop_cells[cg->owner];
+    if (!to) {
+        for (int c = 0; c < v->ncells; c++) cells[c >> 6] |= 1ULL << (c & 63);
+        return;
+    }
+    int z = sema_zone(cg->s, to->text, sema_word_loc(cg->s, to->loc, to->text));
+    if (z < 0) { cg->ok = false; return; }
+    for (int w = 0; w < CELL_WORDS; w++) cells[w] |= v->zones[z].cells[cg->owner][w];
+}
+
 /* A move { } block: one more alternative in both programs. */
 static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     PieceType *pt = &cg->v->types[cg->type];
@@ -1002,7 +1033,10 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
-        case AST_ATOM: compile_atom(cg, pp, it, fast_attack); break;
+        case AST_ATOM:
+            if (it->sub == ATOM_DROP) compile_drop(cg, it);
+            else compile_atom(cg, pp, it, fast_attack);
+            break;
         case AST_CASTLE: {
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
@@ -1119,6 +1153,18 @@ bool cg_compile(Sema *s) {
         }
         v->types[t].fast_attack = fast_attack;
     }
+    /* a promoted piece that returns to a hand demoted goes back as the first type that
+     * promotes to it */
+    for (int t = 0; t < v->ntypes; t++) v->demote_to[t] = (uint8_t)t;
+    for (int t = v->ntypes - 1; t >= 0; t--)
+        for (int i = 0; i < s->piece_items[t]->nkids; i++) {
+            const Ast *it = s->piece_items[t]->kids[i];
+            if (it->kind != AST_PROMOTE) continue;
+            for (int k = 0; k < it->nkids; k++) {
+                int u = sema_piece(s, it->kids[k]->text, it->kids[k]->loc);
+                if (u >= 0) v->demote_to[u] = (uint8_t)t;
+            }
+        }
     /* En passant only counts as a non-capture for attack tests when no royal piece can be its victim. */
     bool royal_ep = false;
     for (int t = 0; t < v->ntypes; t++)

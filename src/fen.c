@@ -60,6 +60,33 @@ static void place(Position *pos, Cell c, Piece p) {
     pos->type_occ[PIECE_TYPE(p)][c >> 6] |= 1ULL << (c & 63);
 }
 
+/* The hands after the board: "[Qn]" (upper case the first player's pieces, lower case the
+ * second's; "[]" or "[-]" when empty), or the same letters as one more rank, "/Qn". */
+static bool read_hands(Position *pos, const char *p, const char *field, char *err, size_t cap) {
+    const Variant *v = pos->v;
+    bool bracket = *p == '[';
+    p++;
+    if (bracket && *p == '-' && p[1] == ']') p++;
+    for (; *p && !(bracket && *p == ']'); p++) {
+        int col = (int)(p - field) + 1;
+        int t = isalpha((unsigned char)*p) ? variant_type_by_letter(v, *p) : -1;
+        if (t < 0) return fail(err, cap, "unknown piece letter '%c' in the hands (column %d)", *p, col);
+        int owner = isupper((unsigned char)*p) ? 0 : 1;
+        if (pos->hand[owner][t] >= 255) return fail(err, cap, "too many pieces in the hands (column %d)", col);
+        pos->hand[owner][t]++;
+    }
+    if (bracket && *p != ']') return fail(err, cap, "the hands have no closing ']'");
+    if (bracket && p[1]) return fail(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
+    /* every piece stands on a cell or could be put on one */
+    int pieces = 0;
+    for (int c = 0; c < v->ncells; c++) pieces += pos->cell[c] != 0;
+    for (int o = 0; o < 2; o++)
+        for (int t = 0; t < v->ntypes; t++) pieces += pos->hand[o][t];
+    if (pieces > v->ncells)
+        return fail(err, cap, "too many pieces in the hands (%d on the board and in hand, more than the %d cells)", pieces, v->ncells);
+    return true;
+}
+
 static bool read_boards(Position *pos, const char *field, char *err, size_t cap) {
     const Variant *v = pos->v;
     const char *p = field;
@@ -73,7 +100,7 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
             int x = 0;
             /* skip holes at the start of the rank */
             while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
-            while (*p && *p != '/' && *p != '|') {
+            while (*p && *p != '/' && *p != '|' && *p != '[') {
                 int col = (int)(p - field) + 1;
                 if (isdigit((unsigned char)*p)) {
                     long n = 0;
@@ -108,7 +135,14 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
                 if (owner >= v->nowners) return fail(err, cap, "no second player for '%c' at column %d", *p, col);
                 if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
-                place(pos, bd->at[y][x], PIECE_MAKE(t, owner));
+                Piece piece = PIECE_MAKE(t, owner);
+                if (p[1] == '~') {
+                    /* a promoted piece (it returns to a hand as the type it promoted from) */
+                    if (!v->has_hands) return fail(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1);
+                    piece |= PIECE_PROMOTED;
+                    p++;
+                }
+                place(pos, bd->at[y][x], piece);
                 x++;
                 while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
                 p++;
@@ -122,6 +156,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
             }
         }
     }
+    if ((*p == '[' || *p == '/') && v->has_hands) return read_hands(pos, p, field, err, cap);
+    if (*p == '[') return fail(err, cap, "unexpected '[' after the last rank (column %d): the game has no hands", (int)(p - field) + 1);
     if (*p) return fail(err, cap, "unexpected '%c' after the last rank (column %d)", *p, (int)(p - field) + 1);
     return true;
 }
@@ -466,11 +502,22 @@ static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at)
                 else if (o == 1) snprintf(tmp, sizeof tmp, "%s%c", plus, (char)tolower((unsigned char)letter));
                 else snprintf(tmp, sizeof tmp, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
                 put(buf, cap, at, tmp);
+                if (p & PIECE_PROMOTED) put(buf, cap, at, "~");
             }
             if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); }
             if (y) put(buf, cap, at, "/");
         }
     }
+    if (!v->has_hands) return;
+    put(buf, cap, at, "[");
+    for (int o = 0; o < 2; o++)
+        for (int t = 0; t < v->ntypes; t++)
+            for (int n = 0; n < pos->hand[o][t]; n++) {
+                char letter = v->types[t].letter;
+                snprintf(tmp, sizeof tmp, "%c", o ? (char)tolower((unsigned char)letter) : letter);
+                put(buf, cap, at, tmp);
+            }
+    put(buf, cap, at, "]");
 }
 
 /* The turn of the game proper: during set-up steps the prelude field names the mover. */

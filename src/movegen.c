@@ -403,6 +403,45 @@ static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
     return true;
 }
 
+/* Drops: each type in the mover's hand onto every empty cell its drop items allow. Under
+ * `must-drop`, while the hand holds a piece, the drops are the only moves. */
+static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    uint64_t empty[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t full = 0;
+        for (int o = 0; o < v->nowners; o++) full |= pos->occ[o][w];
+        empty[w] = ~full;
+    }
+    bool holds = false;
+    int start = out->count;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!pos->hand[mover][t]) continue;
+        holds = true;
+        if (!v->types[t].droppable) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t b = empty[w] & v->types[t].drop_cells[mover][w]; b; b &= b - 1) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                if (c >= v->ncells) break;
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *m = &out->moves[out->count++];
+                m->from = m->to = c;
+                m->flags = MOVE_DROP;
+                m->promo = NO_TYPE;
+                m->castle = 0;
+                m->kind = 0;
+                m->nfx = 2;
+                m->fx[0] = (Effect){.kind = FX_PLACE, .a = c, .piece = PIECE_MAKE(t, mover)};
+                m->fx[1] = (Effect){.kind = FX_HAND, .a = (Cell)mover, .piece = (Piece)t};
+            }
+    }
+    if (v->must_drop && holds) {
+        memmove(&out->moves[0], &out->moves[start], (size_t)(out->count - start) * sizeof(Move));
+        out->count -= start;
+    }
+    return true;
+}
+
 /* Does m take a royal piece of a player hostile to the mover? */
 static bool takes_royal(const Position *pos, const Move *m, int mover) {
     const Variant *v = pos->v;
@@ -460,6 +499,7 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
+    if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers && !add_drops(pos, mover, out, fault)) return false;
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;

@@ -68,6 +68,12 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         snprintf(buf + at, cap - at, "%s", v->cells[m->to].name);
         return;
     }
+    if (m->flags & MOVE_DROP) {
+        /* a drop: the piece's letter, '@' and the cell ("P@e4") */
+        int t = m->nfx ? PIECE_TYPE(m->fx[0].piece) : -1;
+        snprintf(buf + at, cap - at, "%c@%s", t >= 0 ? v->types[t].letter : '?', v->cells[m->to].name);
+        return;
+    }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
     if (v->nboards > 1 && !is_remote(m)) {
         /* on one of several boards: "M d3-d7", "M c6-c7=Q", " +" when the move is copied; to
@@ -249,7 +255,8 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     if (castle && !strcmp(text, castle_text(v, castle))) return true;
     if (is_drop(m)) {
         snprintf(buf, sizeof buf, "%c@%s", L, to);
-        return !strcmp(text, buf) || (pawn_like(v, t) && text[0] == '@' && !strcmp(text + 1, to));
+        /* "@e4": a drop onto e4 of any type (ambiguous when several types may go there) */
+        return !strcmp(text, buf) || (text[0] == '@' && !strcmp(text + 1, to));
     }
     char file[24], rank[24];
     split_cell(v->cells[m->from].name, file, rank, sizeof file);

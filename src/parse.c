@@ -96,12 +96,12 @@ bool parse_syncs(int mode, int token)
     case TOK_KW_BOARD: case TOK_KW_ORIENTATION: case TOK_KW_DIRECTION: case TOK_KW_LINK:
     case TOK_KW_DIRSET: case TOK_KW_ZONE: case TOK_KW_OPTION: case TOK_KW_PIECE:
     case TOK_KW_MACRO: case TOK_KW_SETUP: case TOK_KW_END: case TOK_KW_FORBID: case TOK_KW_ALLOW:
-    case TOK_KW_ARMIES: case TOK_KW_STEER: case TOK_KW_HELPS:
+    case TOK_KW_ARMIES: case TOK_KW_STEER: case TOK_KW_HELPS: case TOK_KW_HANDS:
         return mode == PARSE_SYNC_TOP || mode == PARSE_SYNC_ITEMS;
     case TOK_KW_WHEN:
         return mode != PARSE_SYNC_STMT;
     case TOK_IDENT: case TOK_KW_LETTER: case TOK_KW_SYMBOL: case TOK_KW_VALUE: case TOK_KW_LEAP:
-    case TOK_KW_SLIDE: case TOK_KW_LEGS: case TOK_KW_HOP: case TOK_KW_EN_PASSANT:
+    case TOK_KW_SLIDE: case TOK_KW_LEGS: case TOK_KW_HOP: case TOK_KW_EN_PASSANT: case TOK_KW_DROP:
     case TOK_KW_CASTLE: case TOK_KW_PROMOTE: case TOK_KW_MOVE: case TOK_KW_USE: case TOK_KW_INFLUENCE:
         return mode == PARSE_SYNC_PIECE;
     case TOK_KW_STEP:

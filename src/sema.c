@@ -1293,6 +1293,29 @@ static void declare_each(Sema *s, AstKind kind, void (*declare)(Sema *s, const A
         if (s->items->kids[i]->kind == kind) declare(s, s->items->kids[i]);
 }
 
+/* "hands WORD...": the game keeps pieces in hand; what a capture keeps (none, captured,
+ * demoted) and whether a player holding pieces must drop (must-drop). */
+static void declare_hands(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->has_hands) {
+        diag_error(s->sink, n->loc, "a game has one 'hands' item");
+        return;
+    }
+    v->has_hands = true;
+    v->hand_keep = HAND_CAPTURED;
+    bool kept = false;
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *w = n->kids[i];
+        int keep = !strcmp(w->text, "none") ? HAND_NONE : !strcmp(w->text, "captured") ? HAND_CAPTURED
+                 : !strcmp(w->text, "demoted") ? HAND_DEMOTED : -1;
+        if (keep >= 0 && kept) diag_error(s->sink, w->loc, "'hands' says once what a capture keeps");
+        else if (keep >= 0) v->hand_keep = (uint8_t)keep, kept = true;
+        else if (!strcmp(w->text, "must-drop")) v->must_drop = true;
+        else diag_error(s->sink, w->loc, "unknown hands word '%s' (expected none, captured, demoted or must-drop)", w->text);
+    }
+    if (v->nplayers > 2) diag_error(s->sink, n->loc, "hands need a game of two players (position text writes them in two cases)");
+}
+
 /* Counters, move kinds, phases, set-up steps, piles and minefields: the state a position
  * carries beyond its board. */
 static void pass_state(Sema *s) {
@@ -1304,6 +1327,7 @@ static void pass_state(Sema *s) {
     declare_each(s, AST_PRELUDE, declare_prelude);
     declare_each(s, AST_PILE, declare_pile);
     declare_each(s, AST_MINEFIELD, declare_minefield);
+    declare_each(s, AST_HANDS, declare_hands);
 }
 
 /* The position text's fields unless the rule file lists them: the standard six, then one for

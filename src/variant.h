@@ -92,6 +92,10 @@ typedef struct PieceType {
     /* Attacks fully described by atk[] rays for every owner: attack tests need no program. */
     bool fast_attack;
     int influence;           /* strength over steered armies' pieces on linked cells (0 = none) */
+    /* Drops (`drop [to ZONE]`): the empty cells a piece of this type in a player's hand may
+     * be put on; droppable is false for a type no drop item names. */
+    bool droppable;
+    uint64_t drop_cells[MAX_OWNERS][CELL_WORDS];
     PieceProgram per_owner[MAX_OWNERS];
     /* A promoted type (`letter +P`) is written with a '+' before its base type's letter, and
      * `base` is that type (a capture into a hand gives it back); any other type is its own base. */
@@ -200,6 +204,13 @@ typedef struct CardRule {
 typedef struct PreludeStep {
     uint8_t player, kind, moves;
 } PreludeStep;
+
+/* What a capture puts into the captor's hand (`hands KEEP`). */
+typedef enum HandKeep {
+    HAND_NONE,      /* nothing: hands are filled only by the position text */
+    HAND_CAPTURED,  /* the captured piece, as the captor's, of its type */
+    HAND_DEMOTED,   /* the same, but a piece that promoted returns as the type it promoted from */
+} HandKeep;
 
 typedef struct OptionDef {
     char name[24];
@@ -318,6 +329,12 @@ typedef struct Variant {
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
     int noptions;
     OptionDef options[MAX_OPTIONS];
+    /* Hands (`hands`): each player keeps pieces off the board, counted per type, and drops
+     * them (a type's `drop` items); must_drop: while a player's hand holds a piece it may
+     * only drop. demote_to[t]: the type a promoted t returns to a hand as (HAND_DEMOTED). */
+    bool has_hands, must_drop;
+    uint8_t hand_keep;                 /* HandKeep */
+    uint8_t demote_to[MAX_PIECE_TYPES];
     /* hashing */
     uint64_t *zobrist_piece;           /* [cell * ntypes*nowners + type*nowners + owner] */
     uint64_t zobrist_side[MAX_PLAYERS * 16];

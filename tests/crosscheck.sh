@@ -15,8 +15,9 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # A move as both print it: from and to cells (files a-l, ranks 1-12), then a promotion letter
-# or '+' (a promotion to a promoted type, as in shogi).
-move='^[a-l](1[0-2]|[1-9])[a-l](1[0-2]|[1-9])[a-z+]?: [0-9]+$'
+# or '+' (a promotion to a promoted type, as in shogi); or a drop, the piece's letter, '@' and
+# the cell. (Hands travel in the position text: [Qn].)
+move='^([a-l](1[0-2]|[1-9])[a-l](1[0-2]|[1-9])[a-z+]?|[A-Z]@[a-l](1[0-2]|[1-9])): [0-9]+$'
 total_pass=0 total_fail=0 want=0
 while read -r name variant count depth; do
     case "$name" in ''|'#'*) continue ;; esac
