@@ -513,7 +513,7 @@ static void capture_to_hand(Position *pos, const Move *m, int mover) {
         Cell c = e->kind == FX_REMOVE ? e->a : e->kind == FX_MOVE && e->a != e->b ? e->b : NO_CELL;
         Piece p = c == NO_CELL ? 0 : pos->cell[c];
         if (!p || pos->controller[PIECE_OWNER(p)] == mover) continue;
-        int t = PIECE_TYPE(p);
+        int t = variant_base_type(v, PIECE_TYPE(p)); /* a promoted type (`letter +P`) returns as its base */
         if (v->hand_keep == HAND_DEMOTED && (p & PIECE_PROMOTED)) t = v->demote_to[t];
         hand_add(pos, mover, t, +1);
     }

@@ -1165,6 +1165,16 @@ bool cg_compile(Sema *s) {
                 if (u >= 0) v->demote_to[u] = (uint8_t)t;
             }
         }
+    /* the drop conditions need drops */
+    for (int t = 0; t < v->ntypes; t++)
+        for (int i = 0; i < s->piece_items[t]->nkids; i++) {
+            const Ast *it = s->piece_items[t]->kids[i];
+            if (it->kind == AST_FLAG && !v->types[t].droppable &&
+                (!strcmp(it->text, "no-doubled-drop") || !strcmp(it->text, "no-mate-drop"))) {
+                diag_error(s->sink, it->loc, "'%s' needs a 'drop' item in piece '%s'", it->text, v->types[t].name);
+                ok = false;
+            }
+        }
     /* En passant only counts as a non-capture for attack tests when no royal piece can be its victim. */
     bool royal_ep = false;
     for (int t = 0; t < v->ntypes; t++)

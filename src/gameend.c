@@ -192,6 +192,16 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
     return false;
 }
 
+/* no-mate-drop: was the last move a drop of such a type (a piece of it came from its owner's
+ * hand onto the last cell moved to)? */
+static bool mated_by_drop(const Position *pos) {
+    Cell c = pos->last_to;
+    if (pos->ply == 0 || c == NO_CELL || c != pos->last_from || !pos->cell[c]) return false;
+    int t = PIECE_TYPE(pos->cell[c]), o = PIECE_OWNER(pos->cell[c]);
+    return pos->v->types[t].drop_no_mate && o < pos->v->nplayers &&
+           pos->history[pos->ply - 1].hands.hand[o][t] == pos->hand[o][t] + 1;
+}
+
 /* The player to move has no legal move: a must-capture piece nobody can take, checkmate (an
  * elimination with more than two players left) or stalemate. */
 static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameResult *out) {
@@ -210,6 +220,11 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
         out->eliminated = mover;
         out->victor = latest_mover(pos, attackers_of(ctx, pos, mover));
         out->reason = "checkmate";
+        return;
+    }
+    if (check && unlikely(v->drop_no_mate) && mated_by_drop(pos)) {
+        /* the foul loses for the player who dropped */
+        result_for(pos, RESULT_WIN, "a forbidden checkmating drop", out);
         return;
     }
     if (check) result_for(pos, v->on_checkmate, "checkmate", out);

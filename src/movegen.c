@@ -403,6 +403,16 @@ static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
     return true;
 }
 
+/* The files holding a piece of type t of owner: a column bit per board. */
+static void files_held(const Position *pos, int owner, int t, uint32_t *files) {
+    memset(files, 0, MAX_BOARDS * sizeof *files);
+    for (int w = 0; w < pos->v->cell_words; w++)
+        for (uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w]; b; b &= b - 1) {
+            const CellInfo *ci = &pos->v->cells[w * 64 + __builtin_ctzll(b)];
+            files[ci->board] |= 1u << ci->x;
+        }
+}
+
 /* Drops: each type in the mover's hand onto every empty cell its drop items allow. Under
  * `must-drop`, while the hand holds a piece, the drops are the only moves. */
 static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fault) {
@@ -419,10 +429,14 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
         if (!pos->hand[mover][t]) continue;
         holds = true;
         if (!v->types[t].droppable) continue;
+        uint32_t files[MAX_BOARDS] = {0};
+        bool not_doubled = v->types[t].drop_not_doubled;
+        if (not_doubled) files_held(pos, mover, t, files);
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t b = empty[w] & v->types[t].drop_cells[mover][w]; b; b &= b - 1) {
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
                 if (c >= v->ncells) break;
+                if (not_doubled && ((files[v->cells[c].board] >> v->cells[c].x) & 1)) continue;
                 if (out->count >= MAX_MOVES) return fault_full(fault);
                 Move *m = &out->moves[out->count++];
                 m->from = m->to = c;

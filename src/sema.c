@@ -587,7 +587,9 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
             else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
             else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes or mine-proof)", it->text);
+            else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
+            else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, no-doubled-drop or no-mate-drop)", it->text);
             break;
         default: break;
         }

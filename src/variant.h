@@ -96,6 +96,9 @@ typedef struct PieceType {
      * be put on; droppable is false for a type no drop item names. */
     bool droppable;
     uint64_t drop_cells[MAX_OWNERS][CELL_WORDS];
+    /* drop_not_doubled (no-doubled-drop): never dropped on a file holding a piece of its type and owner;
+     * drop_no_mate: a drop of it may not checkmate (shogi's pawn). */
+    bool drop_not_doubled, drop_no_mate;
     PieceProgram per_owner[MAX_OWNERS];
     /* A promoted type (`letter +P`) is written with a '+' before its base type's letter, and
      * `base` is that type (a capture into a hand gives it back); any other type is its own base. */
@@ -333,6 +336,7 @@ typedef struct Variant {
      * them (a type's `drop` items); must_drop: while a player's hand holds a piece it may
      * only drop. demote_to[t]: the type a promoted t returns to a hand as (HAND_DEMOTED). */
     bool has_hands, must_drop;
+    bool drop_no_mate;                 /* some type has drop_no_mate */
     uint8_t hand_keep;                 /* HandKeep */
     uint8_t demote_to[MAX_PIECE_TYPES];
     /* hashing */
