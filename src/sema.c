@@ -589,7 +589,8 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
             else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
             else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, no-doubled-drop or no-mate-drop)", it->text);
+            else if (!strcmp(it->text, "no-stuck-drop")) pt->drop_no_stuck = true;
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, no-doubled-drop, no-mate-drop or no-stuck-drop)", it->text);
             break;
         default: break;
         }
