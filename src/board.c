@@ -519,6 +519,22 @@ static void capture_to_hand(Position *pos, const Move *m, int mover) {
     }
 }
 
+/* `castle-dropped`: a drop that puts a king or a rook on its castling cell, the other one at
+ * home, gives the mover that castling right. */
+static void castle_on_drop(Position *pos, Cell c, int mover) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < v->ncastles; i++) {
+        const Castle *k = &v->castles[i];
+        if (k->owner != mover || (c != k->king_from && c != k->rook_from) || (pos->rights >> k->right & 1)) continue;
+        Piece king = pos->cell[k->king_from], rook = pos->cell[k->rook_from];
+        if (!king || !rook || PIECE_OWNER(king) != mover || PIECE_OWNER(rook) != mover || !v->types[PIECE_TYPE(king)].royal ||
+            v->types[PIECE_TYPE(rook)].royal || (k->rook_type != NO_TYPE && PIECE_TYPE(rook) != k->rook_type))
+            continue;
+        pos->rights |= 1u << k->right;
+        pos->key ^= v->zobrist_rights[k->right];
+    }
+}
+
 /* Adds the worth of the pieces captured to the mover's capture-reward counter. */
 static void reward_capture(Position *pos, int worth, int mover) {
     const CounterDef *c = &pos->v->counters[pos->v->capture_reward - 1];
@@ -617,6 +633,7 @@ bool board_make(Position *pos, const Move *m) {
     if (nep) keep_nameable_ep(pos, nep, m->to, mover);
     if (worth) reward_capture(pos, worth, mover);
     keep_rights(pos, co.keep);
+    if (unlikely(v->castle_dropped) && (m->flags & MOVE_DROP)) castle_on_drop(pos, m->to, mover);
     bool turn_ends = count_move(pos, m, co, paying);
     if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */

@@ -33,13 +33,15 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
     else if (r == RESULT_WIN) out->winner = mover;
 }
 
-/* Does the player still have a royal piece (of the army it helps, when it helps one)? */
+/* Does the player still have a royal piece (of the army it helps, when it helps one), on the
+ * board or in its hand (still to be dropped)? */
 static bool has_royal(const Position *pos, int player) {
     const Variant *v = pos->v;
     int army = pos->allegiance[player] != NO_OWNER ? pos->allegiance[player] : player;
     if (army == player && pos->controller[player] != player) return false; /* taken over */
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
+        if (v->has_hands && army < v->nplayers && pos->hand[army][t]) return true;
         for (int w = 0; w < v->cell_words; w++)
             if (pos->type_occ[t][w] & pos->occ[army][w]) return true;
     }

@@ -38,7 +38,7 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
         }
     for (int i = 0; ok && i < v->ncastles; i++) {
         Piece r = pos.cell[v->castles[i].rook_from];
-        v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;
+        v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : v->castling_rook;
     }
     board_free(&pos);
     return ok;

@@ -413,8 +413,33 @@ static void files_held(const Position *pos, int owner, int t, uint32_t *files) {
         }
 }
 
-/* Drops: each type in the mover's hand onto every empty cell its drop items allow. Under
- * `must-drop`, while the hand holds a piece, the drops are the only moves. */
+/* Types whose pieces must stand on different square colours (`opposite-colour`): may the
+ * mover drop a piece of type t on c? Not a piece of such a type onto a colour where one of
+ * them stands; nor any other piece where it leaves too few free colours, with an empty cell
+ * the type may be dropped on, for the pieces of the type still in hand. */
+static bool colours_allow(const Position *pos, int mover, int t, Cell c, const uint64_t *empty) {
+    const Variant *v = pos->v;
+    for (int u = 0; u < v->ntypes; u++) {
+        if (!((v->colour_apart_mask >> u) & 1)) continue;
+        bool taken[2] = {false, false}, room[2] = {false, false};
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t b = pos->occ[mover][w] & pos->type_occ[u][w]; b; b &= b - 1)
+                taken[v->colour[w * 64 + __builtin_ctzll(b)]] = true;
+        if (u == t) {
+            if (taken[v->colour[c]]) return false;
+            continue;
+        }
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t b = empty[w] & v->types[u].drop_cells[mover][w]; b; b &= b - 1) {
+                Cell e = (Cell)(w * 64 + __builtin_ctzll(b));
+                if (e != c && e < v->ncells) room[v->colour[e]] = true;
+            }
+        if ((!taken[0] && room[0]) + (!taken[1] && room[1]) < pos->hand[mover][u]) return false;
+    }
+    return true;
+}
+
+/* Drops: each type in the mover's hand onto every empty cell its drop items allow. */
 static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
     uint64_t empty[CELL_WORDS];
@@ -423,12 +448,8 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
         for (int o = 0; o < v->nowners; o++) full |= pos->occ[o][w];
         empty[w] = ~full;
     }
-    bool holds = false;
-    int start = out->count;
     for (int t = 0; t < v->ntypes; t++) {
-        if (!pos->hand[mover][t]) continue;
-        holds = true;
-        if (!v->types[t].droppable) continue;
+        if (!pos->hand[mover][t] || !v->types[t].droppable) continue;
         uint32_t files[MAX_BOARDS] = {0};
         bool not_doubled = v->types[t].drop_not_doubled;
         if (not_doubled) files_held(pos, mover, t, files);
@@ -437,6 +458,7 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
                 if (c >= v->ncells) break;
                 if (not_doubled && ((files[v->cells[c].board] >> v->cells[c].x) & 1)) continue;
+                if (v->colour_apart_mask && !colours_allow(pos, mover, t, c, empty)) continue;
                 if (out->count >= MAX_MOVES) return fault_full(fault);
                 Move *m = &out->moves[out->count++];
                 m->from = m->to = c;
@@ -449,11 +471,17 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
                 m->fx[1] = (Effect){.kind = FX_HAND, .a = (Cell)mover, .piece = (Piece)t};
             }
     }
-    if (v->must_drop && holds) {
-        memmove(&out->moves[0], &out->moves[start], (size_t)(out->count - start) * sizeof(Move));
-        out->count -= start;
-    }
     return true;
+}
+
+/* `must-drop`: while some drop of the mover is legal, the drops (out[start..]) are its only
+ * moves; with none legal, it moves as usual. */
+static void keep_drops_if_legal(GenContext *ctx, Position *pos, MoveList *out, int start) {
+    bool any = false;
+    for (int i = start; i < out->count && !any; i++) any = movegen_is_legal(ctx, pos, &out->moves[i]);
+    if (!any) return;
+    memmove(&out->moves[0], &out->moves[start], (size_t)(out->count - start) * sizeof(Move));
+    out->count -= start;
 }
 
 /* Does m take a royal piece of a player hostile to the mover? */
@@ -513,7 +541,11 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
-    if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers && !add_drops(pos, mover, out, fault)) return false;
+    if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers) {
+        int start = out->count;
+        if (!add_drops(pos, mover, out, fault)) return false;
+        if (pos->v->must_drop && out->count > start) keep_drops_if_legal(ctx, pos, out, start);
+    }
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;

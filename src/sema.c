@@ -590,7 +590,14 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
             else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
             else if (!strcmp(it->text, "no-stuck-drop")) pt->drop_no_stuck = true;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, no-doubled-drop, no-mate-drop or no-stuck-drop)", it->text);
+            else if (!strcmp(it->text, "opposite-colour")) v->colour_apart_mask |= 1u << t;
+            else if (!strcmp(it->text, "castling-rook")) {
+                if (v->castling_rook != NO_TYPE && v->castling_rook != t)
+                    diag_error(s->sink, it->loc, "one piece type is the castling rook ('%s' is already)", v->types[v->castling_rook].name);
+                v->castling_rook = (uint8_t)t;
+            } else
+                diag_error(s->sink, it->loc,
+                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or no-stuck-drop)", it->text);
             break;
         default: break;
         }
@@ -1279,6 +1286,7 @@ static void pass_pieces(Sema *s) {
         if (it->kind == AST_ZONE) declare_zone(s, it);
         else if (it->kind == AST_PIECE) declare_piece(s, it);
     }
+    v->castling_rook = NO_TYPE;
     for (int t = 0; t < v->ntypes; t++) {
         s->piece_items[t] = ast_new(AST_BLOCK, s->pieces[t]->loc);
         long budget = MAX_EXPANSION;
@@ -1314,7 +1322,8 @@ static void declare_hands(Sema *s, const Ast *n) {
         if (keep >= 0 && kept) diag_error(s->sink, w->loc, "'hands' says once what a capture keeps");
         else if (keep >= 0) v->hand_keep = (uint8_t)keep, kept = true;
         else if (!strcmp(w->text, "must-drop")) v->must_drop = true;
-        else diag_error(s->sink, w->loc, "unknown hands word '%s' (expected none, captured, demoted or must-drop)", w->text);
+        else if (!strcmp(w->text, "castle-dropped")) v->castle_dropped = true;
+        else diag_error(s->sink, w->loc, "unknown hands word '%s' (expected none, captured, demoted, must-drop or castle-dropped)", w->text);
     }
     if (v->nplayers > 2) diag_error(s->sink, n->loc, "hands need a game of two players (position text writes them in two cases)");
 }

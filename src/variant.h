@@ -339,6 +339,12 @@ typedef struct Variant {
     bool has_hands, must_drop;
     bool drop_no_mate;                 /* some type has drop_no_mate */
     uint8_t hand_keep;                 /* HandKeep */
+    /* castle_dropped: a king or rook dropped onto its castling cell, its partner at home,
+     * gains the castling right (`hands castle-dropped`). colour_apart_mask: types whose
+     * pieces of one player must stand on cells of different colours (`opposite-colour`). */
+    bool castle_dropped;
+    uint32_t colour_apart_mask;
+    uint8_t castling_rook;             /* the rook's type where the setup leaves its cell empty */
     uint8_t demote_to[MAX_PIECE_TYPES];
     /* hashing */
     uint64_t *zobrist_piece;           /* [cell * ntypes*nowners + type*nowners + owner] */
