@@ -666,12 +666,15 @@ promote_where
         { $$ = parse_text2_node(AST_PROMOTE, L(@$), $6, $3); }
     ;
 
-/* optional: the move may also be made without promoting; lost-only: see docs/language.md */
+/* optional: the move may also be made without promoting; lost-only, capture-only: see
+ * docs/language.md */
 promote_opts
     : promote_head KW_OPTIONAL  { $$ = $1; $$->sub |= 1; $$->loc = L(@$); }
     | promote_head KW_LOST_ONLY { $$ = $1; $$->sub |= 2; $$->loc = L(@$); }
     | promote_opts KW_OPTIONAL  { $$ = $1; $$->sub |= 1; $$->loc = L(@$); }
     | promote_opts KW_LOST_ONLY { $$ = $1; $$->sub |= 2; $$->loc = L(@$); }
+    | promote_head KW_CAPTURE_ONLY { $$ = $1; $$->sub |= 4; $$->loc = L(@$); }
+    | promote_opts KW_CAPTURE_ONLY { $$ = $1; $$->sub |= 4; $$->loc = L(@$); }
     ;
 
 castle_base

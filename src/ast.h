@@ -72,7 +72,8 @@
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
  *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL
- *   PROMOTE     text = zone, sub = 1 if optional, kids = NAME piece types
+ *   PROMOTE     text = zone moved into, text2 = zone moved from (either may be NULL),
+ *               sub = bits: 1 optional, 2 lost-only, 4 capture-only; kids = NAME piece types
  *   MOVEBLOCK   kids = statements
  *   USE         text = macro name, kids = arguments (DIR, VEC, SYM, NAME)
  *

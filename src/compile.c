@@ -1084,6 +1084,7 @@ static int declare_promotion(CG *cg, const Ast *items) {
         ps->from_zone = it->text2 ? (uint8_t)zone_operand(cg, it->text2, it->loc) : NO_ZONE;
         ps->optional = (it->sub & 1) != 0;
         ps->lost_only = (it->sub & 2) != 0;
+        ps->on_capture = (it->sub & 4) != 0;
         for (int k = 0; k < it->nkids; k++) {
             int t = sema_piece(cg->s, it->kids[k]->text, it->kids[k]->loc);
             if (t < 0) { cg->ok = false; continue; }

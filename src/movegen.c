@@ -449,7 +449,9 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
         empty[w] = ~full;
     }
     for (int t = 0; t < v->ntypes; t++) {
-        if (!pos->hand[mover][t] || !v->types[t].droppable) continue;
+        /* a promoted type's drops put down a piece of its base type from the hand */
+        int held = variant_base_type(v, t);
+        if (!pos->hand[mover][held] || !v->types[t].droppable) continue;
         uint32_t files[MAX_BOARDS] = {0};
         bool not_doubled = v->types[t].drop_not_doubled;
         if (not_doubled) files_held(pos, mover, t, files);
@@ -468,7 +470,7 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
                 m->kind = 0;
                 m->nfx = 2;
                 m->fx[0] = (Effect){.kind = FX_PLACE, .a = c, .piece = PIECE_MAKE(t, mover)};
-                m->fx[1] = (Effect){.kind = FX_HAND, .a = (Cell)mover, .piece = (Piece)t};
+                m->fx[1] = (Effect){.kind = FX_HAND, .a = (Cell)mover, .piece = (Piece)held};
             }
     }
     return true;

@@ -54,6 +54,14 @@ static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, si
     if (at < cap) snprintf(buf + at, cap - at, ">%s", to >= 0 ? pile_label(v, to) : "?");
 }
 
+/* A type's letter as notation writes it: "+P" for a promoted type. */
+static const char *type_text(const Variant *v, int t, char *buf) {
+    buf[0] = '+';
+    buf[1] = v->types[t].letter;
+    buf[2] = 0;
+    return v->types[t].promoted ? buf : buf + 1;
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
@@ -71,7 +79,8 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_DROP) {
         /* a drop: the piece's letter, '@' and the cell ("P@e4") */
         int t = m->nfx ? PIECE_TYPE(m->fx[0].piece) : -1;
-        snprintf(buf + at, cap - at, "%c@%s", t >= 0 ? v->types[t].letter : '?', v->cells[m->to].name);
+        char text[3];
+        snprintf(buf + at, cap - at, "%s@%s", t >= 0 ? type_text(v, t, text) : "?", v->cells[m->to].name);
         return;
     }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
@@ -86,8 +95,10 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         return;
     }
     char promo[4] = "";
-    /* a promoted type (`letter +P`) is written '+', as shogi's promotions are */
+    /* a promoted type (`letter +P`) is written '+', as shogi's promotions are, and a change
+     * back to a type some promoted type demotes to '-' */
     if (m->promo != NO_TYPE && v->types[m->promo].promoted) snprintf(promo, sizeof promo, "+");
+    else if (m->promo != NO_TYPE && variant_promoted_type(v, m->promo) >= 0) snprintf(promo, sizeof promo, "-");
     else if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
     else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
@@ -134,13 +145,6 @@ static int moving_type(const Position *pos, const Move *m) {
 
 static bool pawn_like(const Variant *v, int t) { return t >= 0 && v->types[t].letter == 'P' && !v->types[t].promoted; }
 
-/* A type's letter as notation writes it: "+P" for a promoted type. */
-static const char *type_text(const Variant *v, int t, char *buf) {
-    buf[0] = '+';
-    buf[1] = v->types[t].letter;
-    buf[2] = 0;
-    return v->types[t].promoted ? buf : buf + 1;
-}
 
 static bool is_capture(const Position *pos, const Move *m) {
     if (m->flags & MOVE_CAPTURE) return true;
@@ -198,7 +202,8 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
         return;
     }
     if (is_drop(m)) {
-        snprintf(buf, cap, "%c@%s", t >= 0 ? v->types[t].letter : '?', v->cells[m->to].name);
+        char text[3];
+        snprintf(buf, cap, "%s@%s", t >= 0 ? type_text(v, t, text) : "?", v->cells[m->to].name);
         return;
     }
     char dis[32] = "", promo[8] = "", from_file[24], from_rank[24];
@@ -249,12 +254,12 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const char *to = v->cells[m->to].name;
     int t = moving_type(pos, m);
     if (t < 0) return false;
-    char L = v->types[t].letter;
     char buf[96];
     const Castle *castle = castle_of(pos, m);
     if (castle && !strcmp(text, castle_text(v, castle))) return true;
     if (is_drop(m)) {
-        snprintf(buf, sizeof buf, "%c@%s", L, to);
+        char dtext[3];
+        snprintf(buf, sizeof buf, "%s@%s", type_text(v, t, dtext), to);
         /* "@e4": a drop onto e4 of any type (ambiguous when several types may go there) */
         return !strcmp(text, buf) || (text[0] == '@' && !strcmp(text + 1, to));
     }

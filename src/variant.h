@@ -122,13 +122,15 @@ typedef struct Zone {
 /* A promote rule: it applies to a move that ends in `zone` or starts in `from_zone` (NO_ZONE:
  * not that way). optional: the move may also stay unpromoted, except onto a cell the piece
  * could never move from (PieceType.stuck); lost_only: a choice only while its owner has fewer
- * of that type on the board than the start position gave it. */
+ * of that type on the board than the start position gave it; on_capture: only moves that
+ * capture. */
 #define NO_ZONE 0xFF
 typedef struct PromoSet {
     uint8_t zone, from_zone;
     uint8_t count;
     bool optional;
     bool lost_only;
+    bool on_capture;         /* capture-only: only a move that captures promotes */
     uint8_t types[MAX_PROMO_CHOICES];
 } PromoSet;
 

@@ -143,6 +143,14 @@ static inline bool promotes_here(const Variant *v, const PromoSet *ps, int owner
            (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, org));
 }
 
+/* `capture-only` promotions: does the move capture (by landing or by its removals)? */
+static bool captures_here(const Position *pos, const Effect *pending, int npending, Cell cur, Cell org, int owner) {
+    if (cur != org && pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) return true;
+    for (int i = 0; i < npending; i++)
+        if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) return true;
+    return false;
+}
+
 /* `lost-only`: may owner promote to type t, having fewer of them than it started with? */
 static bool promotion_in_stock(const Position *pos, int owner, int t) {
     int n = 0;
@@ -358,7 +366,8 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             }
             bool ok = true;
             const PromoSet *ps = a ? &v->promos[a] : NULL;
-            if (ps && promotes_here(v, ps, owner, origin, cur)) {
+            if (ps && promotes_here(v, ps, owner, origin, cur) &&
+                (!ps->on_capture || captures_here(pos, pending, npending, cur, origin, owner))) {
                 int mover = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[origin]);
                 if (ps->optional && !variant_stuck(v, mover, owner, cur))
                     ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);

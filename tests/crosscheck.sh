@@ -14,10 +14,11 @@ if [ ! -x "$fsf" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# A move as both print it: from and to cells (files a-l, ranks 1-12), then a promotion letter
-# or '+' (a promotion to a promoted type, as in shogi); or a drop, the piece's letter, '@' and
-# the cell. (Hands travel in the position text: [Qn].)
-move='^([a-l](1[0-2]|[1-9])[a-l](1[0-2]|[1-9])[a-z+]?|[A-Z]@[a-l](1[0-2]|[1-9])): [0-9]+$'
+# A move as both print it: from and to cells (files a-l, ranks 1-12), then a promotion letter,
+# '+' (to a promoted type, as in shogi) or '-' (back to its base); or a drop, the piece's
+# letter ('+' first for a promoted one), '@' and the cell. (Hands travel in the position
+# text: [Qn].)
+move='^([a-l](1[0-2]|[1-9])[a-l](1[0-2]|[1-9])[a-z+-]?|\+?[A-Z]@[a-l](1[0-2]|[1-9])): [0-9]+$'
 total_pass=0 total_fail=0 want=0
 while read -r name variant count depth; do
     case "$name" in ''|'#'*) continue ;; esac
