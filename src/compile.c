@@ -1171,8 +1171,7 @@ bool cg_compile(Sema *s) {
         for (int i = 0; i < s->piece_items[t]->nkids; i++) {
             const Ast *it = s->piece_items[t]->kids[i];
             if (it->kind == AST_FLAG && !v->types[t].droppable &&
-                (!strcmp(it->text, "no-doubled-drop") || !strcmp(it->text, "no-mate-drop") ||
-                 !strcmp(it->text, "no-stuck-drop"))) {
+                (!strcmp(it->text, "no-doubled-drop") || !strcmp(it->text, "no-mate-drop"))) {
                 diag_error(s->sink, it->loc, "'%s' needs a 'drop' item in piece '%s'", it->text, v->types[t].name);
                 ok = false;
             }

@@ -589,7 +589,7 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
             else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
             else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
-            else if (!strcmp(it->text, "no-stuck-drop")) pt->drop_no_stuck = true;
+            else if (!strcmp(it->text, "never-stuck")) pt->never_stuck = true;
             else if (!strcmp(it->text, "opposite-colour")) v->colour_apart_mask |= 1u << t;
             else if (!strcmp(it->text, "castling-rook")) {
                 if (v->castling_rook != NO_TYPE && v->castling_rook != t)
@@ -597,7 +597,7 @@ static void piece_attributes(Sema *s, int t) {
                 v->castling_rook = (uint8_t)t;
             } else
                 diag_error(s->sink, it->loc,
-                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or no-stuck-drop)", it->text);
+                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or never-stuck)", it->text);
             break;
         default: break;
         }

@@ -86,8 +86,8 @@ static void find_stuck_cells(Variant *v) {
                     exit = ((pt->exit_dirs[o] >> d) & 1) && variant_step(v, (Cell)c, d) != NO_CELL;
                 if (!exit) pt->stuck[o][c >> 6] |= 1ULL << (c & 63);
             }
-        /* no-stuck-drop: nor is it dropped where it could never move */
-        for (int o = 0; pt->drop_no_stuck && o < v->nowners; o++)
+        /* never-stuck: nor is it dropped where it could never move */
+        for (int o = 0; pt->never_stuck && o < v->nowners; o++)
             for (int w = 0; w < CELL_WORDS; w++) pt->drop_cells[o][w] &= ~pt->stuck[o][w];
     }
 }

@@ -99,7 +99,9 @@ typedef struct PieceType {
     /* drop_not_doubled (no-doubled-drop): never dropped on a file holding a piece of its type and owner;
      * drop_no_mate: a drop of it may not checkmate (shogi's pawn). */
     bool drop_not_doubled, drop_no_mate;
-    bool drop_no_stuck;      /* no-stuck-drop: never dropped where it could never move */
+    /* never-stuck: never dropped where it could never move, and an optional promotion is
+     * forced there */
+    bool never_stuck;
     PieceProgram per_owner[MAX_OWNERS];
     /* A promoted type (`letter +P`) is written with a '+' before its base type's letter, and
      * `base` is that type (a capture into a hand gives it back); any other type is its own base. */

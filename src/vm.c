@@ -369,7 +369,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             if (ps && promotes_here(v, ps, owner, origin, cur) &&
                 (!ps->on_capture || captures_here(pos, pending, npending, cur, origin, owner))) {
                 int mover = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[origin]);
-                if (ps->optional && !variant_stuck(v, mover, owner, cur))
+                if (ps->optional && !(v->types[mover].never_stuck && variant_stuck(v, mover, owner, cur)))
                     ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
                 for (int i = 0; ok && i < ps->count; i++)
                     if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))

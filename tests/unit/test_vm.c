@@ -192,7 +192,7 @@ static void test_vm_emit_with_promotion_set(void **state) {
     variant_free(v);
 }
 
-/* An optional promotion is forced onto a cell the piece could never move from; lost-only
+/* An optional promotion is forced onto a cell a never-stuck piece could never move from; lost-only
  * offers a type only while fewer of it stand on the board than at the start; a rule with
  * `from` applies to moves leaving its zone. */
 static void test_vm_forced_and_lost_only_promotion(void **state) {
@@ -204,7 +204,7 @@ static void test_vm_forced_and_lost_only_promotion(void **state) {
                               "piece King { letter K royal step n }\n"
                               "piece Queen { letter Q step n }\n"
                               "piece Rook { letter R step n }\n"
-                              "piece Wizard { letter W step n move-only\n"
+                              "piece Wizard { letter W never-stuck step n move-only\n"
                               "  promote in last to Queen Rook optional lost-only }\n"
                               "setup \"4k/5/2W2/5/K2QR w - - 0 1\"\n");
     static MoveList ml;
