@@ -313,6 +313,8 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
             bool one_letter = pt->symbol[owner][0] && !pt->symbol[owner][1];
             snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], one_letter ? pt->symbol[owner][0] : pt->letter);
         } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
+        else if (pt->promoted && owner < 2) /* "+P", as in position text */
+            snprintf(glyph, sizeof glyph, "+%c", owner ? (char)tolower((unsigned char)pt->letter) : pt->letter);
         else if (owner == 0) snprintf(glyph, sizeof glyph, "%c", pt->letter);
         else if (owner == 1) snprintf(glyph, sizeof glyph, "%c", (char)tolower((unsigned char)pt->letter));
         else snprintf(glyph, sizeof glyph, "%c%d", pt->letter, owner + 1); /* as in position text */
