@@ -33,11 +33,13 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
     else if (r == RESULT_WIN) out->winner = mover;
 }
 
-/* Does the player still have a royal piece (of the army it helps, when it helps one)? */
+/* Does the player still have a royal piece (of the army it helps, when it helps one)? A
+ * player whose army started without one has none to lose. */
 static bool has_royal(const Position *pos, int player) {
     const Variant *v = pos->v;
     int army = pos->allegiance[player] != NO_OWNER ? pos->allegiance[player] : player;
     if (army == player && pos->controller[player] != player) return false; /* taken over */
+    if (!((v->royal_owners >> army) & 1)) return true;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
         for (int w = 0; w < v->cell_words; w++)

@@ -226,6 +226,9 @@ typedef struct Variant {
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool has_royal;
+    /* owners with a royal piece in the start position: only they can lose one (a side that
+     * starts without, as horde's White, plays on without) */
+    uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
     int ntypesets;

@@ -206,9 +206,25 @@ static void test_gameend_stalemate_pass(void **state) {
     free(chess_text);
 }
 
+/* A side that starts without royal pieces (horde's White) has not lost one: the game goes on. */
+static void test_gameend_side_without_royals_plays_on(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/horde.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1");
+    assert_int_equal(gameend_royal_lost(&pos), -1);
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_false(r.over);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gameend_stalemate_pass),
+        cmocka_unit_test(test_gameend_side_without_royals_plays_on),
         cmocka_unit_test(test_gameend_checkmate),
         cmocka_unit_test(test_gameend_in_check_but_not_mated_goes_on),
         cmocka_unit_test(test_gameend_stalemate),
