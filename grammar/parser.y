@@ -95,6 +95,11 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_REPETITION "'repetition'"
 %token KW_NMOVE "'nmove'"
 %token KW_MUST_CAPTURE "'must-capture'"
+%token KW_EXTINCTION "'extinction'"
+%token KW_BARE_KING "'bare-king'"
+%token KW_REACH "'reach'"
+%token KW_CHECKS "'checks'"
+%token KW_REPLY "'reply'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
 %token KW_SHUFFLE "'shuffle'"
@@ -196,7 +201,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <word> result
 %type <str> opt_ident opt_default
-%type <num> opt_copy
+%type <num> opt_copy opt_at_most opt_reply
+%type <str> opt_end_name
 %type <pair> size
 
 %%
@@ -322,6 +328,44 @@ item
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
+        }
+    | KW_END KW_EXTINCTION names opt_at_most result opt_end_name
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
+            $$->word = $5;
+            $$->num[0] = $4;
+            $$->text2 = $6;
+        }
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
+            $$->word = $5;
+            $$->num[0] = $4;
+            $$->num[1] = 1;
+            $$->text2 = $6;
+        }
+    | KW_END KW_BARE_KING result opt_reply opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_BARE_KING);
+            $$->word = $3;
+            $$->num[1] = $4;
+            $$->text2 = $5;
+        }
+    | KW_END KW_REACH IDENT KW_IN IDENT result opt_reply opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_REACH);
+            $$->word = $6;
+            $$->num[1] = $7;
+            $$->text2 = $8;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
+        }
+    | KW_END KW_CHECKS INT result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_CHECKS);
+            $$->word = $4;
+            $$->num[0] = $3;
+            $$->text2 = $5;
         }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
@@ -511,6 +555,21 @@ result
     | KW_LOSS               { $$ = KEYWORD_LOSS; }
     | KW_DRAW               { $$ = KEYWORD_DRAW; }
     | KW_PASS               { $$ = KEYWORD_PASS; }
+    ;
+
+opt_at_most
+    : %empty                { $$ = 0; }
+    | KW_AT_MOST INT        { $$ = $2; }
+    ;
+
+opt_reply
+    : %empty                { $$ = 0; }
+    | KW_REPLY              { $$ = 1; }
+    ;
+
+opt_end_name
+    : %empty                { $$ = NULL; }
+    | STRING
     ;
 
 matlines

@@ -40,7 +40,7 @@
  *   END         sub = EndKind, word = result (WIN|LOSS|DRAW|PASS), text2 = the game's own name
  *               for that end (checkmate, stalemate, empty) or NULL, num[0] = count
  *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
- *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
+ *               [NAME piece, NAME zone] (for END_MUST_CAPTURE, END_REACH); see EndKind
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
  *   GROUP       kids = NAME (piece names, repeats mean several)
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
@@ -162,6 +162,12 @@ typedef enum EndKind {
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; word = result when it cannot be */
     END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
+    END_EXTINCTION, /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
+                     * num[0] of one of them gets word */
+    END_BARE_KING,  /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
+    END_REACH,      /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
+                     * owner's result; num[1] = 1: after the other side's reply */
+    END_CHECKS,     /* num[0] checks given: word = the checking side's result */
     END__COUNT
 } EndKind;
 

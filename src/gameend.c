@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "ending.h"
 #include "movegen.h"
 
 int gameend_repetitions(const Position *pos) {
@@ -151,7 +152,7 @@ static bool dead_material(const Position *pos) {
 }
 
 /* The endings decided before the moves are looked at: a royal piece taken, the last player
- * standing, every pile of a kind empty. True when one of them applies (out filled). */
+ * standing, every pile of a kind empty, the position's own endings (ending.c). True when one of them applies (out filled). */
 static bool ends_before_moves(const Position *pos, GameResult *out) {
     const Variant *v = pos->v;
     if (v->nplayers > 2) {
@@ -180,6 +181,14 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
             if (v->end_name[2][0]) out->name = v->end_name[2];
             return true;
         }
+    }
+    Ending e;
+    if (ending_decided(pos, &e)) {
+        out->over = true;
+        out->reason = e.reason;
+        out->name = e.name;
+        out->winner = e.result == RESULT_WIN ? e.player : e.result == RESULT_LOSS ? other_alive(pos, e.player) : -1;
+        return true;
     }
     if (v->nplayers == 2 && v->has_royal) {
         /* an exposed royal piece was captured (two players: the capturer wins) */

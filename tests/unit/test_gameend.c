@@ -221,10 +221,44 @@ static void test_gameend_side_without_royals_plays_on(void **state) {
     variant_free(v);
 }
 
+/* Endings the position decides: each is over before any move, in the rule file's words. */
+static void test_gameend_position_endings(void **state) {
+    (void)state;
+    static const struct {
+        const char *rules, *fen, *reason, *name;
+        int winner;
+    } cases[] = {
+        {"rules/horde.rules", "4k3/8/8/8/8/8/8/8 w - - 0 1", "all pieces lost", "all pieces lost", 1},
+        {"rules/shatranj.rules", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "bare king", NULL, 0},
+        {"rules/shatranj.rules", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "bare king", NULL, -1},
+        {"rules/threekings.rules", "k3k3/8/8/8/8/8/8/K3K2K b - - 0 1", "extinction", "a king lost", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Variant *v = load_rules(cases[i].rules);
+        Position pos;
+        board_init(&pos, v);
+        set_fen(&pos, cases[i].fen);
+        GameResult r;
+        gameend_check(test_gen(), &pos, &r);
+        assert_true(r.over);
+        assert_string_equal(r.reason, cases[i].reason);
+        if (cases[i].name) assert_string_equal(r.name, cases[i].name);
+        else assert_null(r.name);
+        assert_int_equal(r.winner, cases[i].winner);
+        static MoveList ml;
+        VmFault f = {0};
+        movegen_legal(test_gen(), &pos, &ml, &f);
+        assert_int_equal(ml.count, 0);
+        board_free(&pos);
+        variant_free(v);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gameend_stalemate_pass),
         cmocka_unit_test(test_gameend_side_without_royals_plays_on),
+        cmocka_unit_test(test_gameend_position_endings),
         cmocka_unit_test(test_gameend_checkmate),
         cmocka_unit_test(test_gameend_in_check_but_not_mated_goes_on),
         cmocka_unit_test(test_gameend_stalemate),
