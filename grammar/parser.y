@@ -100,6 +100,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_REACH "'reach'"
 %token KW_CHECKS "'checks'"
 %token KW_REPLY "'reply'"
+%token KW_LAST_CHANCE "'last-chance'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
 %token KW_SHUFFLE "'shuffle'"
@@ -201,7 +202,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <word> result
 %type <str> opt_ident opt_default
-%type <num> opt_copy opt_at_most opt_reply
+%type <num> opt_copy opt_at_most opt_reply opt_reach_reply
 %type <str> opt_end_name
 %type <pair> size
 
@@ -351,7 +352,7 @@ item
             $$->num[1] = $4;
             $$->text2 = $5;
         }
-    | KW_END KW_REACH IDENT KW_IN IDENT result opt_reply opt_end_name
+    | KW_END KW_REACH IDENT KW_IN IDENT result opt_reach_reply opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_REACH);
             $$->word = $6;
@@ -565,6 +566,11 @@ opt_at_most
 opt_reply
     : %empty                { $$ = 0; }
     | KW_REPLY              { $$ = 1; }
+    ;
+
+opt_reach_reply
+    : opt_reply
+    | KW_LAST_CHANCE        { $$ = 2; }
     ;
 
 opt_end_name

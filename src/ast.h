@@ -166,7 +166,8 @@ typedef enum EndKind {
                      * num[0] of one of them gets word */
     END_BARE_KING,  /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
     END_REACH,      /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
-                     * owner's result; num[1] = 1: after the other side's reply */
+                     * owner's result; num[1] = 1: after the other side's reply, 2: after
+                     * a reply that could draw (last-chance) */
     END_CHECKS,     /* num[0] checks given: word = the checking side's result */
     END__COUNT
 } EndKind;

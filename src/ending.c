@@ -33,7 +33,7 @@ static bool bare(const Position *pos, int owner) {
     return true;
 }
 
-static bool reached(const Position *pos, int owner, const ReachRule *r) {
+bool ending_reached(const Position *pos, int owner, const ReachRule *r) {
     const Variant *v = pos->v;
     for (int w = 0; w < v->cell_words; w++)
         if (pos->type_occ[r->type][w] & pos->occ[owner][w] & v->zones[r->zone].cells[owner][w]) return true;
@@ -61,13 +61,15 @@ bool ending_decided(const Position *pos, Ending *out) {
             if (pos->checks[sides[k]] >= v->check_limit) return decide(out, sides[k], v->on_checks, "checks", v->checks_name);
     for (int i = 0; i < v->nreaches; i++) {
         const ReachRule *r = &v->reaches[i];
-        if (!r->reply && reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
+        if (!r->reply && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
         /* with a reply: the mover reached before the other side answered; that answer drew
          * when it reached too and came later in the round */
-        if (r->reply && reached(pos, mover, r)) {
-            bool drawn = reached(pos, prev, r) && pos->turn == 0;
+        if (r->reply && ending_reached(pos, mover, r)) {
+            bool drawn = ending_reached(pos, prev, r) && pos->turn == 0;
             return decide(out, mover, drawn ? RESULT_DRAW : r->result, "zone reached", r->name);
         }
+        /* an answer from the first player of the round could not draw: no answer then */
+        if (r->last_chance && pos->turn == 0 && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
     }
     if (v->on_bare_king != RESULT_NONE) {
         /* baring the other king with the reply the rule allows draws */
@@ -75,4 +77,14 @@ bool ending_decided(const Position *pos, Ending *out) {
         if (!v->bare_king_reply && bare(pos, mover)) return decide(out, mover, v->on_bare_king, "bare king", v->bare_king_name);
     }
     return false;
+}
+
+const ReachRule *ending_reply_due(const Position *pos) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), prev = 1 - mover;
+    for (int i = 0; i < v->nreaches; i++) {
+        const ReachRule *r = &v->reaches[i];
+        if (r->last_chance && pos->turn != 0 && ending_reached(pos, prev, r) && !ending_reached(pos, mover, r)) return r;
+    }
+    return NULL;
 }

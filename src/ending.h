@@ -18,4 +18,12 @@ typedef struct Ending {
  * has no moves. Cannot fail. */
 bool ending_decided(const Position *pos, Ending *out);
 
+/* Does owner have r's piece in its part of r's zone? */
+bool ending_reached(const Position *pos, int owner, const ReachRule *r);
+/* The `last-chance` rule under which the player to move, the second of the round, may answer
+ * the other side's arrival in the zone, or NULL. The answer is only played when it can draw:
+ * when no legal move reaches the zone too, the game is over (movegen gives no moves, and
+ * gameend names the other side the winner). */
+const ReachRule *ending_reply_due(const Position *pos);
+
 #endif

@@ -208,6 +208,13 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
 static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameResult *out) {
     const Variant *v = pos->v;
     int mover = board_mover(pos);
+    const ReachRule *reply = ending_reply_due(pos);
+    if (reply) {
+        /* no answer reaches the zone too: the side that reached it has won */
+        result_for(pos, reply->result == RESULT_WIN ? RESULT_LOSS : reply->result == RESULT_LOSS ? RESULT_WIN : RESULT_DRAW, "zone reached", out);
+        out->name = reply->name[0] ? reply->name : NULL;
+        return;
+    }
     Cell forced[MAX_FORCED];
     if (movegen_forced(pos, forced)) {
         /* the rule's result, whether in check or not */

@@ -486,6 +486,21 @@ static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int
     out->count = n;
 }
 
+/* Under a reach rule's reply: the moves stand only when one of them, legal, reaches the zone
+ * too (the answer that draws); otherwise the game is over and there are none. */
+static void require_reply(GenContext *ctx, Position *pos, MoveList *out, const ReachRule *r, int mover) {
+    for (int i = 0; i < out->count; i++) {
+        const Move *m = &out->moves[i];
+        if (!movegen_is_legal(ctx, pos, m)) continue;
+        CellJournal cj;
+        board_cells_apply(pos, m, &cj);
+        bool reaches = ending_reached(pos, mover, r);
+        board_cells_revert(pos, &cj);
+        if (reaches) return;
+    }
+    out->count = 0;
+}
+
 bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
     /* the budget of this position's programs and legality tests; a position made from it
@@ -511,6 +526,10 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
     if (unlikely(pos->v->check_limit || pos->v->forbid_check)) apply_check_rules(ctx, pos, out, mover);
+    if (unlikely(pos->v->nreaches)) {
+        const ReachRule *r = ending_reply_due(pos);
+        if (r) require_reply(ctx, pos, out, r, mover);
+    }
     return true;
 }
 

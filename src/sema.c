@@ -951,6 +951,7 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
         rr->type = (uint8_t)t;
         rr->zone = (uint8_t)z;
         rr->reply = n->num[1] != 0;
+        rr->last_chance = n->num[1] == 2;
         rr->result = r;
         end_name(s, n, rr->name, sizeof rr->name);
         break;

@@ -140,12 +140,13 @@ typedef struct ExtinctionRule {
     char name[32];
 } ExtinctionRule;
 
-/* "end reach PIECE in ZONE RESULT [reply]": a side with PIECE in its part of ZONE gets RESULT;
- * with reply, only once the other side has answered (a draw when it reached too, moving after
- * it in the round). */
+/* "end reach PIECE in ZONE RESULT [reply | last-chance]": a side with PIECE in its part of
+ * ZONE gets RESULT; with reply, only when it still stands there after the other side's answer
+ * (a draw when that answer reached too, moving after it in the round); with last-chance, the
+ * same, but the answer is made only when it can draw that way. */
 typedef struct ReachRule {
     uint8_t type, zone;
-    bool reply;
+    bool reply, last_chance;
     ResultKind result;
     char name[32];
 } ReachRule;
