@@ -183,6 +183,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_FRIEND "'friend'"
 %token KW_EP "'ep'"
 %token KW_ATTACKED "'attacked'"
+%token KW_GIVES_CHECK "'gives-check'"
 %token KW_UNMOVED "'unmoved'"
 %token KW_LAST_TO "'last-to'"
 %token KW_LAST_FROM "'last-from'"
@@ -868,6 +869,7 @@ primary
     | KW_FRIEND             { $$ = mk_cond(L(@$), KEYWORD_FRIEND, NULL); }
     | KW_EP                 { $$ = mk_cond(L(@$), KEYWORD_EP, NULL); }
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
+    | KW_GIVES_CHECK        { $$ = mk_cond(L(@$), KEYWORD_GIVES_CHECK, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
