@@ -232,6 +232,11 @@ static void test_gameend_position_endings(void **state) {
         {"rules/shatranj.rules", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "bare king", NULL, 0},
         {"rules/shatranj.rules", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "bare king", NULL, -1},
         {"rules/threekings.rules", "k3k3/8/8/8/8/8/8/K3K2K b - - 0 1", "extinction", "a king lost", 0},
+        {"rules/3check.rules", "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 b - - 0+3 1 39", "checks", "three checks", 0},
+        {"rules/kingofthehill.rules", "4k3/8/8/8/3K4/8/8/8 b - - 0 1", "zone reached", "king reached the hill", 0},
+        /* White arrived first and no reply of Black's arrives too; both arrived: a draw */
+        {"rules/racingkings.rules", "2K5/8/8/8/8/8/5k2/8 b - - 0 1", "zone reached", "king reached the goal", 0},
+        {"rules/racingkings.rules", "2K2k2/8/8/8/8/8/8/8 w - - 0 1", "zone reached", "king reached the goal", -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Variant *v = load_rules(cases[i].rules);
