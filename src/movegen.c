@@ -486,8 +486,8 @@ static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int
     out->count = n;
 }
 
-/* Under a reach rule's reply: the moves stand only when one of them, legal, reaches the zone
- * too (the answer that draws); otherwise the game is over and there are none. */
+/* Under a reach rule's last chance: the moves stand only when one of them, legal, reaches
+ * the zone too (the answer that draws); otherwise the game is over and there are none. */
 static void require_reply(GenContext *ctx, Position *pos, MoveList *out, const ReachRule *r, int mover) {
     for (int i = 0; i < out->count; i++) {
         const Move *m = &out->moves[i];
