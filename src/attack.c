@@ -82,19 +82,32 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     }
-    case CAP_LEGS: {
-        /* walk the legs backwards from c: the cells between must be empty, the start holds it */
-        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
-        Cell s = c;
-        for (int k = cp->ndirs - 1; k >= 0; k--) {
-            int back = v->dirs[cp->dirs[k]].reverse;
-            if (back < 0) return false;
-            s = variant_step(v, s, back);
-            if (s == NO_CELL || (k > 0 && pos->cell[s])) return false;
+    case CAP_LEGS:
+        /* walk each move's legs backwards from c: the cells between must be empty, the start
+         * holds the piece */
+        if (!cp->nlegs || (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c))) return false;
+        for (int m = 0; m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
+            Cell s = c;
+            for (int k = cp->nlegs - 1; k >= 0 && s != NO_CELL; k--) {
+                int back = v->dirs[cp->dirs[m + k]].reverse;
+                s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
+                if (k > 0 && s != NO_CELL && pos->cell[s]) s = NO_CELL;
+            }
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
         }
-        if (cp->from_zone && !zone_has(&v->zones[cp->from_zone - 1], attacker, s)) return false;
-        return PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
-    }
+        return false;
+    case CAP_STEPS:
+        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
+        for (int i = 0; i < cp->ndirs; i++) {
+            int back = v->dirs[cp->dirs[i]].reverse;
+            Cell s = back >= 0 ? variant_step(v, c, back) : NO_CELL;
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
+        }
+        return false;
     case CAP_HOP: {
         /* back from c over empty cells to the screen (any piece), over empty cells to the hopper */
         if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;

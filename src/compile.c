@@ -519,27 +519,41 @@ static uint8_t mod_zone(CG *cg, const Ast *atom, int mod) {
 }
 
 /* A capturing `legs` atom as an attack pattern: the legs in order, checked backwards from the
- * victim (each cell before the last must be empty), with its zones. En-passant cells: not
+ * victim (each cell before the last must be empty), with its zones. Atoms of the same length
+ * and zones share one pattern (a horse's eight moves are one test). En-passant cells: not
  * described. */
 static void describe_legs(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
-    if (has_mod(atom, MOD_SETS_EP, NULL) || pp->npatterns >= MAX_PATTERNS) {
+    if (has_mod(atom, MOD_SETS_EP, NULL)) {
         *fast_attack = false;
         return;
     }
-    CapturePattern *cp = &pp->patterns[pp->npatterns];
-    *cp = (CapturePattern){.method = CAP_LEGS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
-                           .to_zone = mod_zone(cg, atom, MOD_TO)};
+    CapturePattern seq = {.method = CAP_LEGS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                          .to_zone = mod_zone(cg, atom, MOD_TO)};
     for (int i = 0; i < atom->nkids; i++) {
         const Ast *t = atom->kids[i];
         if (t->kind == AST_MOD) continue;
         int d = single_dir(cg, t);
-        if (d < 0 || cg->v->dirs[d].link_board >= 0 || cp->ndirs >= (int)sizeof cp->dirs) {
+        if (d < 0 || cg->v->dirs[d].link_board >= 0 || seq.ndirs >= (int)sizeof seq.dirs) {
             *fast_attack = false;
             return;
         }
-        cp->dirs[cp->ndirs++] = (uint8_t)d;
+        seq.dirs[seq.ndirs++] = (uint8_t)d;
     }
-    pp->npatterns++;
+    seq.nlegs = seq.ndirs;
+    for (int i = 0; i < pp->npatterns; i++) {
+        CapturePattern *cp = &pp->patterns[i];
+        if (cp->method == CAP_LEGS && cp->nlegs == seq.nlegs && cp->from_zone == seq.from_zone &&
+            cp->to_zone == seq.to_zone && cp->ndirs + seq.ndirs <= (int)sizeof cp->dirs) {
+            memcpy(cp->dirs + cp->ndirs, seq.dirs, seq.ndirs);
+            cp->ndirs = (uint8_t)(cp->ndirs + seq.ndirs);
+            return;
+        }
+    }
+    if (pp->npatterns >= MAX_PATTERNS) {
+        *fast_attack = false;
+        return;
+    }
+    pp->patterns[pp->npatterns++] = seq;
 }
 
 /* Slides and long leaps whose captures come from how they move. */
@@ -924,11 +938,26 @@ static bool add_attack_ray(PieceProgram *pp, Ray r) {
     return true;
 }
 
-/* The attack rays of a capturing zoned atom. */
+/* The attack description of a capturing zoned atom: a step or leap becomes one CAP_STEPS
+ * pattern (checked only against the victim types it can meet), a slide zoned rays. */
 static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
     int dirs[MAX_DIRECTIONS];
     int nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
     bool slide = atom->sub == ATOM_SLIDE;
+    if (!slide) {
+        if (pp->npatterns >= MAX_PATTERNS || nd > 16) {
+            *fast_attack = false;
+            return;
+        }
+        CapturePattern *cp = &pp->patterns[pp->npatterns++];
+        *cp = (CapturePattern){.method = CAP_STEPS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                               .to_zone = mod_zone(cg, atom, MOD_TO)};
+        for (int k = 0; k < nd; k++) {
+            if (cg->v->dirs[dirs[k]].link_board >= 0) *fast_attack = false;
+            cp->dirs[cp->ndirs++] = (uint8_t)dirs[k];
+        }
+        return;
+    }
     Ray r = {.slide = slide, .range = (uint8_t)(slide ? slide_range(atom) : 1), .mode = RAY_CAPTURE,
              .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM), .to_zone = mod_zone(cg, atom, MOD_TO)};
     for (int k = 0; k < nd; k++) {

@@ -61,17 +61,20 @@ typedef struct Ray {
 
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
  * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
-/* CAP_LEGS: a lame multi-leg move landing on its victim; dirs are the legs in order.
+/* CAP_LEGS: lame multi-leg moves landing on their victim; dirs are the legs of each move in
+ * order, nlegs legs a move, one move after the other.
  * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
- * victim (the xiangqi cannon's capture). */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP } CaptureMethod;
+ * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
+ * zones (leaps without zones are attack rays). */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
     uint8_t ndirs;
+    uint8_t nlegs;           /* CAP_LEGS: legs per move */
     uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
-    uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP: zones of the mover and the victim (index + 1) */
+    uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
 } CapturePattern;
 
 typedef struct PieceProgram {
