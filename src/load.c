@@ -12,7 +12,8 @@
 #include "verify.h"
 
 /* The start position must be readable: a bad one is reported at the setup line. Castling then
- * goes with the type of piece the start position has on the rook's cell. */
+ * goes with the type of piece the start position has on the rook's cell; the owners with a
+ * royal piece there are the ones who can lose one. */
 static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
     Position pos;
     board_init(&pos, v);
@@ -36,6 +37,12 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             for (int w = 0; w < v->cell_words; w++) n += __builtin_popcountll(pos.type_occ[t][w] & pos.occ[o][w]);
             v->start_count[o][t] = (uint8_t)(n > 255 ? 255 : n);
         }
+    for (int c = 0; ok && c < v->ncells; c++)
+        if (pos.cell[c] && v->types[PIECE_TYPE(pos.cell[c])].royal) v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
+    /* (a royal piece in hand, still to be dropped, counts too) */
+    for (int p = 0; ok && v->has_hands && p < v->nplayers; p++)
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->types[t].royal && pos.hand[p][t]) v->royal_owners |= (uint8_t)(1u << p);
     for (int i = 0; ok && i < v->ncastles; i++) {
         Piece r = pos.cell[v->castles[i].rook_from];
         v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : v->castling_rook;
