@@ -145,6 +145,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LONG_LEAP "'long-leap'"
 %token KW_DROP "'drop'"
 %token KW_HANDS "'hands'"
+%token KW_GATING "'gating'"
 %token KW_WITHDRAW "'withdraw'"
 %token KW_PINCER "'pincer'"
 %token KW_COORDINATE "'coordinate'"
@@ -375,6 +376,7 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@8), $8));
         }
     | KW_HANDS              { $$ = mk(AST_HANDS, L(@$)); }
+    | KW_GATING IDENT       { $$ = parse_text_node(AST_GATING, L(@$), $2); }
     | KW_HANDS names        { $$ = parse_adopt(mk(AST_HANDS, L(@$)), $2); }
     | KW_MINEFIELD IDENT INT KW_BY IDENT
         { $$ = parse_text2_node(AST_MINEFIELD, L(@$), $2, $5); $$->num[0] = $3; }

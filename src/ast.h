@@ -59,6 +59,7 @@
  *   MINEFIELD   text = zone, text2 = move kind that marks mines, num[0] = mines per player
  *   PRELUDE     text = player, text2 = move kind, num[0] = moves
  *   HANDS       kids = NAME words: what a capture keeps (none, captured, demoted), must-drop
+ *   GATING      text = zone whose cells are gates (a piece from the hand enters as one leaves)
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
@@ -113,7 +114,7 @@ typedef enum AstKind {
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS, AST_GATING,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,

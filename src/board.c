@@ -39,6 +39,9 @@ static inline uint64_t hand_key(int player, int type, int count) {
     return count ? counter_key(0x7600 + player * MAX_PIECE_TYPES + type, count) : 0;
 }
 
+/* A gate's share of the hash. */
+static inline uint64_t gate_key(int player, Cell c) { return counter_key(0x7800 + player * MAX_CELLS + c, 1); }
+
 /* One piece of a type more (+1) or less (-1) in a player's hand, the hash kept in step. */
 static inline void hand_add(Position *pos, int player, int type, int delta) {
     int n = pos->hand[player][type];
@@ -156,6 +159,7 @@ void board_clear(Position *pos) {
             for (int c = 0; c < v->ncells; c++)
                 if (zone_has(&v->zones[v->minefield_zone - 1], p, (Cell)c)) pos->tiles[c] = (uint8_t)(p + 1);
     memset(pos->hand, 0, sizeof pos->hand);
+    memset(pos->gates, 0, sizeof pos->gates);
     memset(pos->pile_len, 0, sizeof pos->pile_len);
     memset(pos->pile_secret, 0, sizeof pos->pile_secret);
     for (int i = 0; v && i < v->npiles; i++) {
@@ -198,6 +202,9 @@ uint64_t board_compute_key(const Position *pos) {
     if (v->has_hands)
         for (int p = 0; p < v->nplayers; p++)
             for (int t = 0; t < v->ntypes; t++) k ^= hand_key(p, t, pos->hand[p][t]);
+    for (int p = 0; v->gate_zone && p < 2; p++)
+        for (int c = 0; c < v->ncells; c++)
+            if (bits_has(pos->gates[p], (Cell)c)) k ^= gate_key(p, (Cell)c);
     return k;
 }
 
@@ -441,6 +448,8 @@ static void move_card(Position *pos, const Effect *e, int mover) {
     pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
 }
 
+static void close_all_gates(Position *pos, int player);
+
 /* Applies the effects that change no cell (en passant, counters, control, cards, mines,
  * debts, eliminations). Returns how many en-passant cells the move marked. */
 static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover) {
@@ -479,6 +488,7 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
         case FX_HAND:
             ASSERT(e->a < v->nplayers && e->piece < v->ntypes, "a drop takes a known type from a player's hand");
             hand_add(pos, e->a, e->piece, -1);
+            if (v->gate_zone && v->hand_keep == HAND_NONE && e->a < 2 && board_hand_empty(pos, e->a)) close_all_gates(pos, e->a);
             break;
         case FX_ELIMINATE:
             ASSERT(e->a < v->nplayers, "only a player can be eliminated");
@@ -517,6 +527,31 @@ static void capture_to_hand(Position *pos, const Move *m, int mover) {
         if (v->hand_keep == HAND_DEMOTED && (p & PIECE_PROMOTED)) t = v->demote_to[t];
         hand_add(pos, mover, t, +1);
     }
+}
+
+/* Gating: a cell a move lifts a piece from or captures on is no gate any more (for either
+ * player). Read before the move is applied. */
+static void close_gates(Position *pos, const Move *m) {
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind != FX_MOVE && e->kind != FX_REMOVE) continue;
+        for (int k = 0; k < 2; k++) {
+            Cell c = k ? e->b : e->a;
+            if (k && e->kind != FX_MOVE) continue;
+            for (int p = 0; p < 2; p++)
+                if (bits_has(pos->gates[p], c)) {
+                    pos->gates[p][c >> 6] &= ~(1ULL << (c & 63));
+                    pos->key ^= gate_key(p, c);
+                }
+        }
+    }
+}
+
+/* A hand that can never be filled again leaves its player's gates useless: they go. */
+static void close_all_gates(Position *pos, int player) {
+    for (int c = 0; c < pos->v->ncells; c++)
+        if (bits_has(pos->gates[player], (Cell)c)) pos->key ^= gate_key(player, (Cell)c);
+    memset(pos->gates[player], 0, sizeof pos->gates[player]);
 }
 
 /* `castle-dropped`: a drop that puts a king or a rook on its castling cell, the other one at
@@ -624,6 +659,7 @@ bool board_make(Position *pos, const Move *m) {
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     if (unlikely(v->hand_keep != HAND_NONE) && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
+    if (unlikely(v->gate_zone)) close_gates(pos, m);
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
@@ -740,6 +776,13 @@ static const char *state_inconsistency(const Position *pos) {
         for (int t = 0; t < MAX_PIECE_TYPES; t++)
             if (pos->hand[p][t] && (!v->has_hands || p >= v->nplayers || t >= v->ntypes))
                 return "a hand holds a piece the game cannot have in hand";
+    for (int p = 0; p < 2; p++)
+        for (int w = 0; w < CELL_WORDS; w++) {
+            if (pos->gates[p][w] & ~(v->gate_zone ? v->zones[v->gate_zone - 1].cells[p][w] : 0))
+                return "a gate outside the gating zone";
+            if (pos->gates[p][w] && v->hand_keep == HAND_NONE && board_hand_empty(pos, p))
+                return "gates of a player whose hand is empty for good";
+        }
     for (int c = 0; c < MAX_CELLS; c++)
         if (pos->tiles[c] && (!v->minefield_zone || c >= v->ncells || TILE_OWNER(pos->tiles[c]) >= v->nplayers))
             return "a tile that no minefield put there";

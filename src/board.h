@@ -42,9 +42,11 @@ typedef struct Effect {
  * not saved: replaying the moves before it brings it back). */
 /* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
 /* MOVE_COPY: the last effect moves the mover's influencing piece along (steer ... copy). */
+/* MOVE_DROP: a piece from the hand is put on `to`; MOVE_GATE: besides moving, a piece from
+ * the hand enters a gate the move leaves (the FX_PLACE effect says which and where). */
 enum {
     MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32,
-    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256, MOVE_DROP = 512
+    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256, MOVE_DROP = 512, MOVE_GATE = 1024
 };
 
 typedef struct Move {
@@ -123,10 +125,16 @@ typedef struct BoardPiles {
     BOARD_PILE_FIELDS
 } BoardPiles;
 
-/* Hands (Variant.has_hands): how many pieces of each type each player holds off the board;
- * saved and restored apart from BoardState so that games without hands do not copy them. */
+/* Hands (Variant.has_hands): how many pieces of each type each player holds off the board,
+ * and (gating) each of the two players' gates: cells whose piece has not moved yet, where a
+ * piece from the hand may enter as it leaves. Saved and restored apart from BoardState so that
+ * games without hands do not copy them. */
+#define BOARD_HAND_FIELDS \
+    uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES]; \
+    uint64_t gates[2][CELL_WORDS];
+
 typedef struct BoardHands {
-    uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES];
+    BOARD_HAND_FIELDS
 } BoardHands;
 
 /* One ply of history: the state before the move and what the move changed cell by cell. */
@@ -162,7 +170,7 @@ typedef struct Position {
         BoardPiles pile_state;
     };
     union {
-        struct { uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES]; };
+        struct { BOARD_HAND_FIELDS };
         BoardHands hand_state;
     };
     Undo *history;           /* MAX_HISTORY entries, owned */
@@ -200,6 +208,12 @@ static inline int board_pile_sum(const Position *pos, int slot) {
     int sum = 0;
     for (int i = 0; i < pos->pile_len[slot]; i++) sum += pos->piles[slot][i];
     return sum;
+}
+/* Does the player's hand hold nothing? */
+static inline bool board_hand_empty(const Position *pos, int player) {
+    for (int t = 0; t < pos->v->ntypes; t++)
+        if (pos->hand[player][t]) return false;
+    return true;
 }
 /* The player to move. */
 static inline int board_mover(const Position *pos) {

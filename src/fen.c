@@ -182,6 +182,26 @@ static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
     return fail(err, cap, "unknown side to move '%s' (expected %s)", field, list);
 }
 
+/* Gating: player p's gate cell on file x (its cell of the gating zone there), or NO_CELL. */
+static Cell gate_on_file(const Variant *v, int p, int x) {
+    const Zone *z = &v->zones[v->gate_zone - 1];
+    for (int c = 0; c < v->ncells; c++)
+        if (v->cells[c].x == x && zone_has(z, p, (Cell)c)) return (Cell)c;
+    return NO_CELL;
+}
+
+/* A gate is kept only where a piece of its player stands, and while a piece may still enter
+ * it (the hand holds one, or captures may fill it). */
+static void open_gate(Position *tmp, int p, Cell c) {
+    const Zone *z = &tmp->v->zones[tmp->v->gate_zone - 1];
+    if (tmp->v->hand_keep == HAND_NONE && board_hand_empty(tmp, p)) return;
+    if (c != NO_CELL && zone_has(z, p, c) && tmp->cell[c] && PIECE_OWNER(tmp->cell[c]) == p)
+        tmp->gates[p][c >> 6] |= 1ULL << (c & 63);
+}
+
+/* Castling rights, and in a game with gating its gates as well: a castle's letter opens the
+ * gates of its king's and rook's cells; a file letter (upper case for the first player)
+ * opens the gate on that file. */
 static bool read_castling(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
@@ -199,8 +219,19 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
             if (owner >= 0 ? (k->owner == owner && toupper((unsigned char)k->letter) == *c) : (k->owner < 2 && k->letter == *c))
                 found = i;
         }
+        if (found < 0 && v->gate_zone && owner < 0 && isalpha((unsigned char)*c)) {
+            int p = isupper((unsigned char)*c) ? 0 : 1;
+            Cell g = gate_on_file(v, p, tolower((unsigned char)*c) - 'a');
+            if (g == NO_CELL) return fail(err, cap, "unknown castling right or gate '%c'", *c);
+            open_gate(tmp, p, g);
+            continue;
+        }
         if (found < 0) return fail(err, cap, "unknown castling right '%c'", *c);
         const Castle *cs = &v->castles[found];
+        if (v->gate_zone && cs->owner < 2) {
+            open_gate(tmp, cs->owner, cs->king_from);
+            open_gate(tmp, cs->owner, cs->rook_from);
+        }
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
         /* nor one whose "rook" is royal: that piece would run the king's castling program from
@@ -528,10 +559,39 @@ static void write_side(const Position *pos, char *buf, size_t cap, size_t *at) {
     }
 }
 
+/* Gating: each player's castling rights, then the gates they do not imply, by file letter. */
+static void write_castling_gates(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    bool any = false;
+    for (int p = 0; p < 2; p++) {
+        uint64_t implied[CELL_WORDS] = {0};
+        for (int k = 0; k < v->ncastles; k++) {
+            const Castle *cs = &v->castles[k];
+            if (cs->owner != p || !(pos->rights >> cs->right & 1)) continue;
+            char tmp[4] = {cs->letter, 0};
+            put(buf, cap, at, tmp);
+            implied[cs->king_from >> 6] |= 1ULL << (cs->king_from & 63);
+            implied[cs->rook_from >> 6] |= 1ULL << (cs->rook_from & 63);
+            any = true;
+        }
+        for (int c = 0; c < v->ncells; c++) {
+            if (!bits_has(pos->gates[p], (Cell)c) || bits_has(implied, (Cell)c)) continue;
+            char tmp[4] = {(char)((p ? 'a' : 'A') + v->cells[c].x), 0};
+            put(buf, cap, at, tmp);
+            any = true;
+        }
+    }
+    if (!any) put(buf, cap, at, "-");
+}
+
 static void write_castling(const Position *pos, char *buf, size_t cap, size_t *at) {
     const Variant *v = pos->v;
     char tmp[32];
     bool any = false;
+    if (v->gate_zone) {
+        write_castling_gates(pos, buf, cap, at);
+        return;
+    }
     for (int k = 0; k < v->ncastles; k++)
         if (pos->rights >> v->castles[k].right & 1) {
             if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);

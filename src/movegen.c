@@ -460,6 +460,43 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
     return true;
 }
 
+/* Gating: each move in out[0..end) that lifts a piece of the mover from one of its gates is
+ * also made with a piece of each type in the hand entering that gate (a castle: the king's or
+ * the rook's cell, when it is a gate); a type that has drop items only where it may be
+ * dropped (no pawn on its first rank). The move must be legal without the piece that enters:
+ * entering does not block a check nor stand in for a pinned piece. */
+static bool add_gating(GenContext *ctx, Position *pos, int mover, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    if (mover > 1) return true;
+    bool holds = false;
+    for (int t = 0; t < v->ntypes && !holds; t++) holds = pos->hand[mover][t] > 0;
+    if (!holds) return true;
+    const uint64_t *gates = pos->gates[mover];
+    int end = out->count;
+    for (int i = 0; i < end; i++) {
+        const Move *m = &out->moves[i];
+        if (m->flags & (MOVE_DROP | MOVE_PASS | MOVE_CARDS | MOVE_TILE) || m->nfx + 2 > MAX_EFFECTS) continue;
+        Cell cells[2] = {m->from, NO_CELL};
+        if (m->castle) cells[1] = v->castles[m->castle - 1].rook_from;
+        if (!bits_has(gates, cells[0]) && (cells[1] == NO_CELL || !bits_has(gates, cells[1]))) continue;
+        if (movegen_tests_royal(v, m) && !movegen_is_legal(ctx, pos, m)) continue;
+        for (int k = 0; k < 2; k++) {
+            Cell g = cells[k];
+            if (g == NO_CELL || !bits_has(gates, g)) continue;
+            for (int t = 0; t < v->ntypes; t++) {
+                if (!pos->hand[mover][t] || (v->types[t].droppable && !bits_has(v->types[t].drop_cells[mover], g))) continue;
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *n = &out->moves[out->count++];
+                *n = out->moves[i];
+                n->flags |= MOVE_GATE;
+                n->fx[n->nfx++] = (Effect){.kind = FX_PLACE, .a = g, .piece = PIECE_MAKE(t, mover)};
+                n->fx[n->nfx++] = (Effect){.kind = FX_HAND, .a = (Cell)mover, .piece = (Piece)t};
+            }
+        }
+    }
+    return true;
+}
+
 /* `must-drop`: while some drop of the mover is legal, the drops (out[start..]) are its only
  * moves; with none legal, it moves as usual. */
 static void keep_drops_if_legal(GenContext *ctx, Position *pos, MoveList *out, int start) {
@@ -527,6 +564,7 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
+    if (unlikely(pos->v->gate_zone) && !add_gating(ctx, pos, mover, out, fault)) return false;
     if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers) {
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;

@@ -54,6 +54,20 @@ static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, si
     if (at < cap) snprintf(buf + at, cap - at, ">%s", to >= 0 ? pile_label(v, to) : "?");
 }
 
+/* A gating move's entering piece: the cell (NO_CELL when m does not gate) and the piece. */
+static Cell gate_cell(const Move *m) {
+    if (!(m->flags & MOVE_GATE)) return NO_CELL;
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_PLACE) return m->fx[i].a;
+    return NO_CELL;
+}
+
+static Piece gate_piece(const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_PLACE) return m->fx[i].piece;
+    return 0;
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
@@ -87,6 +101,13 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     }
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
+    Cell gate = gate_cell(m);
+    if (gate != NO_CELL) {
+        /* a piece from the hand enters the gate: its letter after the move; entering a castle's
+         * rook cell, the move is written from the rook's cell to the king's ("h1e1h") */
+        snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[PIECE_TYPE(gate_piece(m))].letter));
+        if (m->castle && gate != m->from) from = &v->cells[gate], to = &v->cells[m->from];
+    }
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
     else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
@@ -172,7 +193,25 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
 }
 
 /* SAN without the check mark. */
+/* The end of a gating move's algebraic form: "/H", with the gate's cell when the move is a
+ * castle ("O-O/Hh1"); "" for other moves. */
+static void gate_suffix(const Variant *v, const Move *m, char *out, size_t cap) {
+    Cell g = gate_cell(m);
+    if (g == NO_CELL) { snprintf(out, cap, "%s", ""); return; }
+    snprintf(out, cap, "/%c%s", v->types[PIECE_TYPE(gate_piece(m))].letter, m->castle ? v->cells[g].name : "");
+}
+
+static void san_body(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap);
+
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
+    san_body(pos, list, m, buf, cap);
+    char suffix[32];
+    gate_suffix(pos->v, m, suffix, sizeof suffix);
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap > n ? cap - n : 0, "%s", suffix);
+}
+
+static void san_body(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
     size_t at = kind_prefix(v, m, buf, cap);
     buf += at;
@@ -226,6 +265,15 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
     if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) return false; /* (coordinate notation only) */
+    char gate[32], body[96];
+    gate_suffix(v, m, gate, sizeof gate);
+    if (gate[0]) {
+        /* a gating move: its suffix, and before it any spelling of the move itself */
+        size_t n = strlen(text), g = strlen(gate);
+        if (n <= g || strcmp(text + n - g, gate)) return false;
+        snprintf(body, sizeof body, "%.*s", (int)(n - g), text);
+        text = body;
+    }
     char prefix[24];
     size_t plen = kind_prefix(v, m, prefix, sizeof prefix);
     if (strncmp(text, prefix, plen)) return false;

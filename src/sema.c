@@ -1303,6 +1303,20 @@ static void declare_hands(Sema *s, const Ast *n) {
     if (v->nplayers > 2) diag_error(s->sink, n->loc, "hands need a game of two players (position text writes them in two cases)");
 }
 
+/* "gating ZONE": a piece leaving a gate (a cell of ZONE whose piece has not moved, as the
+ * position text says) may let a piece of the hand enter behind it. */
+static void declare_gating(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->gate_zone) {
+        diag_error(s->sink, n->loc, "a game has one 'gating' item");
+        return;
+    }
+    int z = sema_zone(s, n->text, sema_word_loc(s, n->loc, n->text));
+    if (z < 0) return;
+    if (!v->has_hands) diag_error(s->sink, n->loc, "'gating' needs a 'hands' item (the pieces that enter come from the hand)");
+    else v->gate_zone = z + 1;
+}
+
 /* Counters, move kinds, phases, set-up steps, piles and minefields: the state a position
  * carries beyond its board. */
 static void pass_state(Sema *s) {
@@ -1315,6 +1329,7 @@ static void pass_state(Sema *s) {
     declare_each(s, AST_PILE, declare_pile);
     declare_each(s, AST_MINEFIELD, declare_minefield);
     declare_each(s, AST_HANDS, declare_hands);
+    declare_each(s, AST_GATING, declare_gating);
 }
 
 /* The position text's fields unless the rule file lists them: the standard six, then one for

@@ -324,6 +324,7 @@ typedef struct Variant {
     bool castle_dropped;
     uint32_t colour_apart_mask;
     uint8_t castling_rook;             /* the rook's type where the setup leaves its cell empty */
+    int gate_zone;                     /* `gating ZONE`: zone index + 1, 0 = no gating */
     uint8_t demote_to[MAX_PIECE_TYPES];
     /* hashing */
     uint64_t *zobrist_piece;           /* [cell * ntypes*nowners + type*nowners + owner] */
