@@ -14,6 +14,7 @@
 #define MOPUP_MARGIN 300  /* material lead that turns the mop-up term on */
 #define CARD_WEIGHT 8     /* per point of the cards a player pays its moves with */
 #define REWARD_WEIGHT 15  /* per point of the counter captures pay into (experience) */
+#define HAND_PERCENT 110  /* a piece in hand, free to go anywhere, against one on the board */
 
 /* Average number of moves of a lone piece of type t (owner 0) over every cell. */
 static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
@@ -108,8 +109,15 @@ static bool plays_for(const Position *pos, int player, int o) {
     return pos->controller[o] == player || pos->allegiance[player] == o;
 }
 
-static int material(const EvalTables *et, const Position *pos, int player) {
+/* The pieces a player holds in hand (games with hands, two players). */
+static int hand_value(const EvalTables *et, const Position *pos, int player) {
     int sum = 0;
+    for (int t = 0; t < pos->v->ntypes; t++) sum += pos->hand[player][t] * et->value[t];
+    return sum * HAND_PERCENT / 100;
+}
+
+static int material(const EvalTables *et, const Position *pos, int player) {
+    int sum = pos->v->has_hands && player < 2 ? hand_value(et, pos, player) : 0;
     for (int o = 0; o < pos->v->nowners; o++) {
         if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < pos->v->cell_words; w++) {
@@ -144,6 +152,7 @@ static int resources(const Position *pos, int player) {
 int eval_side(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = v->npays || v->capture_reward ? resources(pos, player) : 0;
+    if (v->has_hands && player < 2) sum += hand_value(et, pos, player);
     for (int o = 0; o < v->nowners; o++) {
         if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < v->cell_words; w++) {

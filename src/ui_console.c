@@ -456,6 +456,25 @@ static void draw_status(Game *g) {
            v->has_royal && attack_in_check(&g->gen, pos, mover) ? " - check!" : "");
 }
 
+/* A player's hand beside the board: "white's hand: Q 2P" (letters as in position text, a
+ * count before a type held more than once), "-" when empty. */
+static void print_hand(const Game *g, int player) {
+    const Variant *v = g->v;
+    char name[32];
+    print_name(g, player, name, sizeof name);
+    printf("   %s's hand:", name);
+    bool any = false;
+    for (int t = 0; t < v->ntypes; t++) {
+        int n = g->pos.hand[player][t];
+        if (!n) continue;
+        char letter = player ? (char)tolower((unsigned char)v->types[t].letter) : v->types[t].letter;
+        if (n > 1) printf(" %d%c", n, letter);
+        else printf(" %c", letter);
+        any = true;
+    }
+    if (!any) printf(" -");
+}
+
 static void draw(Game *g) {
     const Variant *v = g->v;
     char **lines[MAX_BOARDS];
@@ -471,6 +490,8 @@ static void draw(Game *g) {
             if (r < n[b]) printf("%s", lines[b][r]);
             else if (b + 1 < v->nboards) printf("%*s", w[b], "");
         }
+        /* the hands beside the board: the top player's by the top rank, the other's below */
+        if (v->has_hands && (r == 1 || r == rows - 2)) print_hand(g, (r == 1) != g->flip ? 1 : 0);
         printf("\n");
     }
     for (int b = 0; b < v->nboards; b++) {
