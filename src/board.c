@@ -272,10 +272,7 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
         if (e->kind == FX_CHANGE && pos->cell[e->a]) {
             out.resets = true; /* a piece that changed type cannot change back by moving */
             out.keep &= v->castle_mask[e->a]; /* nor castle as the piece it was */
-            Piece changed = (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece));
-            /* a promoted piece goes back to a hand as the type it was */
-            if (unlikely(v->hand_keep == HAND_DEMOTED) && (m->flags & MOVE_PROMOTION)) changed |= PIECE_PROMOTED;
-            write_journaled(pos, j, n, e->a, changed, keyed);
+            write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
         }
     }
     return out;
@@ -529,6 +526,13 @@ static void capture_to_hand(Position *pos, const Move *m, int mover) {
     }
 }
 
+/* `hands demoted`: a piece that promotes is marked, to go back to a hand as the type it was.
+ * (The mark is an attribute: the cell's journal entry restores the piece without it.) */
+static void mark_promoted(Position *pos, const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_CHANGE && pos->cell[m->fx[i].a]) pos->cell[m->fx[i].a] |= PIECE_PROMOTED;
+}
+
 /* Gating: a cell a move lifts a piece from or captures on is no gate any more (for either
  * player). Read before the move is applied. */
 static void close_gates(Position *pos, const Move *m) {
@@ -658,13 +662,16 @@ bool board_make(Position *pos, const Move *m) {
     if (!phased || move_sets_ep(m)) clear_ep(pos);
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
-    if (unlikely(v->hand_keep != HAND_NONE) && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
-    if (unlikely(v->gate_zone)) close_gates(pos, m);
+    if (unlikely(v->has_hands)) {
+        if (v->hand_keep != HAND_NONE && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
+        if (v->gate_zone) close_gates(pos, m);
+    }
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
         step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;
+    if (unlikely(v->hand_keep == HAND_DEMOTED) && (m->flags & MOVE_PROMOTION)) mark_promoted(pos, m);
     int nep = apply_state_effects(pos, m, u, mover);
     if (nep) keep_nameable_ep(pos, nep, m->to, mover);
     if (worth) reward_capture(pos, worth, mover);

@@ -564,8 +564,8 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
-    if (unlikely(pos->v->gate_zone) && !add_gating(ctx, pos, mover, out, fault)) return false;
     if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers) {
+        if (pos->v->gate_zone && !add_gating(ctx, pos, mover, out, fault)) return false;
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
         if (pos->v->must_drop && out->count > start) keep_drops_if_legal(ctx, pos, out, start);
