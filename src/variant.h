@@ -46,24 +46,35 @@ typedef struct Direction {
 } Direction;
 
 /* A plain move pattern the fast paths use: a leap or a slide, and what it may do at the end. */
+/* A type set naming every type (victims of an unfiltered ray). */
+#define ALL_TYPES 0xFFFFFFFFu
+
 typedef struct Ray {
     uint8_t dir;             /* direction index (already in the owner's frame) */
     uint8_t slide;           /* 1 = continues over empty cells */
     uint8_t range;           /* slides: at most this many steps; 0 = unlimited */
     uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
     uint32_t victims;        /* attack rays: the types it can capture */
+    uint8_t from_zone;       /* attack rays: the mover stands in this zone (index + 1; 0: anywhere) */
+    uint8_t to_zone;         /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
 } Ray;
 
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
  * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
-/* CAP_LEGS: a lame multi-leg move landing on its victim; dirs are the legs in order. */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS } CaptureMethod;
+/* CAP_LEGS: lame multi-leg moves landing on their victim; dirs are the legs of each move in
+ * order, nlegs legs a move, one move after the other.
+ * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
+ * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
+ * zones (leaps without zones are attack rays). */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
     uint8_t ndirs;
+    uint8_t nlegs;           /* CAP_LEGS: legs per move */
     uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
+    uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
 } CapturePattern;
 
 typedef struct PieceProgram {
@@ -132,6 +143,28 @@ typedef struct ForcedCapture {
     uint8_t type, zone;
     ResultKind result;       /* for the player to move when no legal move captures it */
 } ForcedCapture;
+
+/* Endings the position alone decides, looked at before any move (ending.c). Each result is
+ * for the side the rule names, and `name` is the rule file's word for it ("" = the default). */
+/* "end extinction TYPE... [at-most N] RESULT": a side with at most N pieces of one of the
+ * types (types 0: of all its pieces together) gets RESULT. */
+typedef struct ExtinctionRule {
+    uint32_t types;
+    uint8_t at_most;
+    ResultKind result;
+    char name[32];
+} ExtinctionRule;
+
+/* "end reach PIECE in ZONE RESULT [reply | last-chance]": a side with PIECE in its part of
+ * ZONE gets RESULT; with reply, only when it still stands there after the other side's answer
+ * (a draw when that answer reached too, moving after it in the round); with last-chance, the
+ * same, but the answer is made only when it can draw that way. */
+typedef struct ReachRule {
+    uint8_t type, zone;
+    bool reply, last_chance;
+    ResultKind result;
+    char name[32];
+} ReachRule;
 
 /* The fast attack test's table for one owner and one direction: which types capture by a
  * leap (one step back) or an unlimited slide along it, for each victim type. */
@@ -237,6 +270,9 @@ typedef struct Variant {
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool has_royal;
+    /* owners with a royal piece in the start position: only they can lose one (a side that
+     * starts without, as horde's White, plays on without) */
+    uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
     int ntypesets;
@@ -286,6 +322,19 @@ typedef struct Variant {
     ResultKind on_material;
     int nforced;
     ForcedCapture forced[4];
+    /* endings decided by the position alone (ending.c); decided_by_position: some rule below */
+    bool decided_by_position;
+    int nextinctions;
+    ExtinctionRule extinctions[4];
+    int nreaches;
+    ReachRule reaches[4];
+    ResultKind on_bare_king;          /* RESULT_NONE: no bare-king rule */
+    bool bare_king_reply;             /* the bared side moves once more: baring the other king draws */
+    char bare_king_name[32];
+    int check_limit;                  /* "end checks N": checks that end the game; 0 = off */
+    ResultKind on_checks;             /* for the side that gave them */
+    char checks_name[32];
+    bool forbid_check;                /* "forbid check": no move may give check */
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];
