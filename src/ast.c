@@ -16,7 +16,7 @@ static const char *const kind_names[] = {
     "MOVEBLOCK", "USE",
     "DIR", "VEC", "SYM",
     "BLOCK", "STEP", "VERIFY", "IF", "WHILE", "EITHER", "ADD", "CAPTURE",
-    "MARK", "BACK", "ORIGIN", "SETEP", "FAIL", "GOTO", "CHANGE", "COUNT", "KIND", "DROP",
+    "MARK", "BACK", "ORIGIN", "SETEP", "FAIL", "GOTO", "CHANGE", "COUNT", "KIND",
     "COND", "ONBOARD", "NOT", "AND", "OR",
     "NAME", "STRING",
 };

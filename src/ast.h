@@ -92,7 +92,6 @@
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
- *   DROP        text = piece type (from the mover's hand onto the cursor cell)
  *   KIND        text = move kind
  *   COUNT       text = counter, num[0] = amount added (may be negative)
  *
@@ -120,7 +119,7 @@ typedef enum AstKind {
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
-    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND, AST_DROP,
+    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST__COUNT

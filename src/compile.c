@@ -874,16 +874,6 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
         break;
     }
-    case AST_DROP: {
-        int t = sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
-        if (t < 0) cg->ok = false;
-        if (!cg->v->has_hands) {
-            if (cg->owner == 0) diag_error(cg->s->sink, st->loc, "'drop' needs a 'hands' item (pieces in hand)");
-            cg->ok = false;
-        }
-        bc_emit(p, OP_DROP, t < 0 ? 0 : t, L(st));
-        break;
-    }
     case AST_KIND: {
         int k = sema_kind(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
         if (k < 0) cg->ok = false;

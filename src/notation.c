@@ -54,10 +54,9 @@ static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, si
     if (at < cap) snprintf(buf + at, cap - at, ">%s", to >= 0 ? pile_label(v, to) : "?");
 }
 
-/* A move's piece from the hand besides its moving piece (gating, or a program's `drop`): the
- * cell (NO_CELL when there is none) and the piece. */
+/* A gating move's entering piece: the cell (NO_CELL when m does not gate) and the piece. */
 static Cell gate_cell(const Move *m) {
-    if (m->flags & MOVE_DROP) return NO_CELL;
+    if (!(m->flags & MOVE_GATE)) return NO_CELL;
     for (int i = 0; i < m->nfx; i++)
         if (m->fx[i].kind == FX_PLACE) return m->fx[i].a;
     return NO_CELL;

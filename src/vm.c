@@ -339,18 +339,6 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             break;
         }
         case OP_CHANGE: change = a; break;
-        case OP_DROP: {
-            /* a piece from the hand onto an empty cell the path has not filled yet */
-            int held = owner < 2 && v->has_hands ? pos->hand[owner][a] : 0;
-            for (int i = 0; i < npending; i++)
-                if (pending[i].kind == FX_PLACE && (pending[i].a == cur || PIECE_TYPE(pending[i].piece) == a)) held--;
-            if (held <= 0 || pos->cell[cur] || cur == origin) goto fail;
-            if (unlikely(npending + 2 > MAX_PENDING || npending + 2 > MAX_EFFECTS - 2))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
-            pending[npending++] = (Effect){.kind = FX_PLACE, .a = cur, .piece = PIECE_MAKE(a, owner)};
-            pending[npending++] = (Effect){.kind = FX_HAND, .a = (Cell)owner, .piece = (Piece)a};
-            break;
-        }
         case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
             if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
