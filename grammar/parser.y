@@ -97,6 +97,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_MUST_CAPTURE "'must-capture'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
+%token KW_FACING "'facing'"
 %token KW_SHUFFLE "'shuffle'"
 %token KW_ARMIES "'armies'"
 %token KW_STEER "'steer'"
@@ -323,6 +324,19 @@ item
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
         }
+    | KW_END KW_PASS INT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_PASSES);
+            $$->word = $4;
+            $$->num[0] = $3;
+        }
+    | KW_END KW_FACING IDENT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_FACING);
+            $$->word = $4;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | KW_WORTH IDENT INT    { $$ = parse_text_node(AST_WORTH_BONUS, L(@$), $2); $$->num[0] = $3; }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
@@ -342,6 +356,7 @@ item
     | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
         { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $5; $$->sub = 1; }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
+    | KW_ALLOW KW_PASS      { $$ = parse_text_node(AST_FORBID, L(@$), xstrdup("pass")); $$->sub = 0; }
     | KW_PHASE IDENT IDENT names
         { $$ = parse_adopt(parse_text2_node(AST_PHASE, L(@$), $2, $3), $4); }
     | KW_PHASE IDENT KW_AT_MOST INT names
@@ -511,6 +526,7 @@ result
     | KW_LOSS               { $$ = KEYWORD_LOSS; }
     | KW_DRAW               { $$ = KEYWORD_DRAW; }
     | KW_PASS               { $$ = KEYWORD_PASS; }
+    | KW_WORTH              { $$ = KEYWORD_WORTH; }
     ;
 
 matlines

@@ -112,7 +112,7 @@ typedef enum AstKind {
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_WORTH_BONUS,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
@@ -162,6 +162,9 @@ typedef enum EndKind {
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; word = result when it cannot be */
     END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
+    END_PASSES,     /* num[0] passes in a row */
+    END_FACING,     /* kids = [NAME piece]: the two players' royal pieces of that type face each
+                     * other on an open line in two positions in a row */
     END__COUNT
 } EndKind;
 
@@ -175,6 +178,7 @@ typedef enum Keyword {
     KEYWORD_COUNTER_AT_LEAST, KEYWORD_COUNTER_AT_MOST, KEYWORD_ATTACKERS_AT_LEAST,
     KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
     KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
+    KEYWORD_WORTH,
     KEYWORD__COUNT
 } Keyword;
 

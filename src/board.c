@@ -581,6 +581,7 @@ bool board_make(Position *pos, const Move *m) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
         pos->last_from = m->from;
         pos->last_to = m->to;
+        pos->passes = (m->flags & MOVE_PASS) && pos->passes < 255 ? (uint8_t)(pos->passes + 1) : 0;
     }
     if (turn_ends) pass_turn(pos);
     pos->key ^= turn_state_key(pos);

@@ -100,6 +100,7 @@ typedef struct JournalEntry {
      * (movegen_pseudo finds out at the turn's start). */ \
     int8_t royal_open; \
     uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */ \
+    uint8_t passes;          /* passes made in a row just before this position */ \
     int8_t setup_player;     /* the player of that step, -1 once the set-up is over \
                               * (board_sync_prelude) */
 

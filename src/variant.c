@@ -79,6 +79,8 @@ void variant_conclude(Variant *v) {
     build_neighbours(v);
     find_forward_dirs(v);
     build_zobrist(v);
+    v->slow_legality = v->minefield_zone || v->facing_type;
+    if (v->facing_type) v->all_fast = false; /* (the facing rule is tested on the general path) */
 }
 
 void variant_free(Variant *v) {

@@ -18,8 +18,10 @@ typedef enum Orientation {
     ORIENT__COUNT
 } Orientation;
 
-/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game. */
-typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS } ResultKind;
+/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game.
+ * RESULT_WORTH: the player whose pieces are worth more wins (plus Variant.worth_bonus); equal
+ * worth draws. */
+typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS, RESULT_WORTH } ResultKind;
 
 /* What happens to a defeated player's pieces when others play on. */
 typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;
@@ -227,7 +229,8 @@ typedef struct Variant {
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool has_royal;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
-    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
+    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
+                                       * (and no `end facing` rule: legality is then cells only) */
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
@@ -300,6 +303,20 @@ typedef struct Variant {
     ResultKind on_empty;
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
+    /* Passing (`allow pass`): the player to move may pass instead of moving, unless its royal
+     * piece is in check. `end pass N`: N passes in a row end the game. `end facing TYPE`: while
+     * the two players' royal pieces of TYPE face each other on an open line, a pass is legal
+     * even in check and no other move may leave them facing; the game ends when they face in
+     * two positions in a row. */
+    bool pass_move;
+    int passes_end;                   /* 0 = off */
+    ResultKind on_passes;
+    int facing_type;                  /* type index + 1, 0 = off */
+    ResultKind on_facing;
+    /* the legality test needs the position before the move (mines, facing royal pieces) */
+    bool slow_legality;
+    /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
+    int worth_bonus[MAX_PLAYERS];
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* hashing */
