@@ -660,6 +660,8 @@ promote_head
 castle_base
     : KW_CASTLE KW_KING cellref cellref KW_ROOK cellref cellref
         { $$ = ast_add(ast_add(ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $4), $6), $7); }
+    | KW_CASTLE KW_KING cellref KW_ROOK cellref
+        { $$ = ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $5); }
     ;
 
 opt_args

@@ -70,7 +70,9 @@
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
- *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
+ *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
+ *               position's)
  *   PROMOTE     text = zone, sub = 1 if optional, kids = NAME piece types
  *   MOVEBLOCK   kids = statements
  *   USE         text = macro name, kids = arguments (DIR, VEC, SYM, NAME)

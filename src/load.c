@@ -31,7 +31,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
         }
     }
     for (int i = 0; ok && i < v->ncastles; i++) {
-        Piece r = pos.cell[v->castles[i].rook_from];
+        Cell from = v->castles[i].free ? pos.castle_rook[i] : v->castles[i].rook_from;
+        Piece r = from == NO_CELL ? 0 : pos.cell[from];
         v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;
     }
     board_free(&pos);

@@ -111,9 +111,15 @@ typedef struct PromoSet {
     uint8_t types[MAX_PROMO_CHOICES];
 } PromoSet;
 
+/* A free castle (`castle king K2 rook R2`, Chess960's) has no start cells: the king starts
+ * where the position has its royal piece of king_type on K2's row, the rook on that row on
+ * the side away from R2 (the position text names its file); king_from and rook_from are
+ * NO_CELL and the cells are in Position.castle_king and castle_rook. */
 typedef struct Castle {
     uint8_t owner;
     char letter;             /* position-text letter (case per owner) */
+    bool free;
+    uint8_t king_type;       /* free castles: the type that castles */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
     uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
@@ -227,6 +233,7 @@ typedef struct Variant {
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
+    bool free_castles;                /* some castle is free (its cells are the position's) */
     bool has_royal;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
