@@ -151,6 +151,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LEAPS_ALONE "'leaps-alone'"
 %token KW_POSITION_FIELDS "'position-fields'"
 %token KW_CASTLE "'castle'"
+%token KW_PRIVILEGE "'privilege'"
 %token KW_KING "'king'"
 %token KW_ROOK "'rook'"
 %token KW_PROMOTE "'promote'"
@@ -598,6 +599,8 @@ closed_item
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
     | atom_mods
     | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
+    | KW_PRIVILEGE cellref cellref
+        { $$ = ast_add(ast_add(mk_sub(AST_CASTLE, L(@$), 1), $2), $3); }
     | castle_base KW_LETTER IDENT
         {
             $$ = $1;
@@ -822,6 +825,7 @@ primary
     | KW_EP                 { $$ = mk_cond(L(@$), KEYWORD_EP, NULL); }
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
+    | KW_PRIVILEGE          { $$ = mk_cond(L(@$), KEYWORD_PRIVILEGE, NULL); }
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }

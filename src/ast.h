@@ -72,7 +72,7 @@
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
  *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
  *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
- *               position's)
+ *               position's); sub = 1: `privilege CELL CELL`, kids = NAME (a cell per player)
  *   PROMOTE     text = zone, sub = 1 if optional, kids = NAME piece types
  *   MOVEBLOCK   kids = statements
  *   USE         text = macro name, kids = arguments (DIR, VEC, SYM, NAME)
@@ -180,7 +180,7 @@ typedef enum Keyword {
     KEYWORD_COUNTER_AT_LEAST, KEYWORD_COUNTER_AT_MOST, KEYWORD_ATTACKERS_AT_LEAST,
     KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
     KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
-    KEYWORD_WORTH,
+    KEYWORD_WORTH, KEYWORD_PRIVILEGE,
     KEYWORD__COUNT
 } Keyword;
 

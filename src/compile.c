@@ -4,6 +4,7 @@
 #include "compile.h"
 
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 typedef struct CG {
@@ -637,8 +638,20 @@ static void declare_castle(CG *cg, const Ast *n) {
     Variant *v = cg->v;
     Cell cells[4];
     bool ok = true;
-    bool free_castle = n->nkids == 2;
+    bool privilege = n->sub == 1, free_castle = !privilege && n->nkids == 2;
+    if (privilege && n->nkids != cg->v->nplayers) {
+        if (cg->owner == 0) diag_error(cg->s->sink, n->loc, "a privilege needs two players (one cell each)");
+        cg->ok = false;
+        return;
+    }
     for (int i = 0; i < 4; i++) {
+        if (privilege) {
+            /* (the owner's own cell, as written: the letter is its file) */
+            int c = i == 0 ? sema_cell(cg->s, n->kids[cg->owner]) : 0;
+            if (i == 0 && c < 0) ok = false;
+            cells[i] = i == 0 && c >= 0 ? (Cell)c : NO_CELL;
+            continue;
+        }
         if (free_castle && (i == 0 || i == 2)) {
             cells[i] = NO_CELL;
             continue;
@@ -653,6 +666,12 @@ static void declare_castle(CG *cg, const Ast *n) {
         }
     }
     if (!ok) { cg->ok = false; return; }
+    for (int i = 0; privilege && i < v->ncastles; i++)
+        if (v->castles[i].privilege && v->castles[i].king_from == cells[0]) {
+            diag_error(cg->s->sink, n->kids[cg->owner]->loc, "a privilege on %s is declared twice", v->cells[cells[0]].name);
+            cg->ok = false;
+            return;
+        }
     if (free_castle && (cells[1] == cells[3] || v->cells[cells[1]].board != v->cells[cells[3]].board ||
                         v->cells[cells[1]].y != v->cells[cells[3]].y || cg->owner >= 2)) {
         diag_error(cg->s->sink, n->loc, "a castle without start cells needs the king's and the rook's cells apart on one row (two players)");
@@ -660,13 +679,13 @@ static void declare_castle(CG *cg, const Ast *n) {
         return;
     }
     /* two pieces move: from one cell both would be lifted, onto one cell one would vanish */
-    if (!free_castle && (cells[0] == cells[2] || cells[1] == cells[3])) {
+    if (!free_castle && !privilege && (cells[0] == cells[2] || cells[1] == cells[3])) {
         diag_error(cg->s->sink, n->loc, "castling moves two pieces: the king and the rook need cells of their own");
         cg->ok = false;
         return;
     }
     bool row = true, column = true;
-    for (int i = 1; i < 4 && !free_castle; i++) {
+    for (int i = 1; i < 4 && !free_castle && !privilege; i++) {
         if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
         if (v->cells[cells[i]].y != v->cells[cells[0]].y) row = false;
         if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
@@ -692,12 +711,15 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->right = (uint8_t)v->ncastles;
     c->rook_type = NO_TYPE; /* (known once the setup is read) */
     c->free = free_castle;
+    c->privilege = privilege;
     c->king_type = (uint8_t)cg->type;
-    char letter = n->text ? n->text[0] : (char)('A' + v->ncastles);
+    char letter = privilege ? v->cells[cells[0]].name[0] : n->text ? n->text[0] : (char)('A' + v->ncastles);
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     c->letter = cg->owner == 1 ? (char)(letter - 'A' + 'a') : letter;
     if (free_castle) {
         v->free_castles = true;
+    } else if (privilege) {
+        v->castle_mask[c->king_from] &= ~(1u << c->right);
     } else {
         v->castle_mask[c->king_from] &= ~(1u << c->right);
         v->castle_mask[c->rook_from] &= ~(1u << c->right);
@@ -731,6 +753,7 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     case KEYWORD_EP: bc_emit(p, OP_ISEP, 0, L(c)); return;
     case KEYWORD_ATTACKED: bc_emit(p, OP_ATTACKED, 0, L(c)); return;
     case KEYWORD_UNMOVED: bc_emit(p, OP_UNMOVED, 0, L(c)); return;
+    case KEYWORD_PRIVILEGE: bc_emit(p, OP_PRIVILEGE, 0, L(c)); return;
     case KEYWORD_LAST_TO: bc_emit(p, OP_LASTTO, 0, L(c)); return;
     case KEYWORD_LAST_FROM: bc_emit(p, OP_LASTFROM, 0, L(c)); return;
     case KEYWORD_PIECE: {
@@ -1010,7 +1033,9 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
                 const Castle *c = &v->castles[v->ncastles - 1];
-                if (c->free) {
+                if (c->privilege) {
+                    /* (only a right: the piece's own programs test it) */
+                } else if (c->free) {
                     emit_free_castle(&pp->prog, it, c, v->ncastles - 1);
                     emit_free_castle(&pp->rest, it, c, v->ncastles - 1);
                 } else {

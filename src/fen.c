@@ -235,6 +235,12 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
             read_free_castle(tmp, found, NO_CELL);
             continue;
         }
+        if (cs->privilege) {
+            /* held while a piece of its owner stands on its cell */
+            Piece p = tmp->cell[cs->king_from];
+            if (p && PIECE_OWNER(p) == cs->owner) tmp->rights |= 1u << cs->right;
+            continue;
+        }
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
         /* nor one whose "rook" is royal: that piece would run the king's castling program from
@@ -555,8 +561,24 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
     const Variant *v = pos->v;
     char tmp[32];
     bool any = false;
-    for (int k = 0; k < v->ncastles; k++)
-        if (pos->rights >> v->castles[k].right & 1) {
+    /* each player's rights together, in seat order, privileges by cell (DEde) */
+    for (int o = 0; o < v->nowners; o++)
+    for (int n = 0; n < v->ncastles; n++) {
+        int k = n;
+        if (v->castles[n].privilege) {
+            /* the n-th privilege slot takes the privileges in cell order */
+            int rank = 0;
+            for (int i = 0; i < n; i++) rank += v->castles[i].privilege;
+            k = -1;
+            for (int i = 0; i < v->ncastles && k < 0; i++) {
+                if (!v->castles[i].privilege) continue;
+                int below = 0;
+                for (int j = 0; j < v->ncastles; j++)
+                    below += v->castles[j].privilege && v->castles[j].king_from < v->castles[i].king_from;
+                if (below == rank) k = i;
+            }
+        }
+        if (k >= 0 && v->castles[k].owner == o && (pos->rights >> v->castles[k].right & 1)) {
             if (v->castles[k].free) {
                 /* the rook's file, as Chess960 writes it */
                 char file = v->cells[pos->castle_rook[k]].name[0];
@@ -566,6 +588,7 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
             put(buf, cap, at, tmp);
             any = true;
         }
+    }
     if (!any) put(buf, cap, at, "-");
 }
 

@@ -119,6 +119,9 @@ typedef struct Castle {
     uint8_t owner;
     char letter;             /* position-text letter (case per owner) */
     bool free;
+    bool privilege;          /* `privilege CELL...`: only a right, held while the piece on its
+                              * cell stays (king_from = the owner's CELL, the others NO_CELL;
+                              * the letter is its file) */
     uint8_t king_type;       /* free castles: the type that castles */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
