@@ -520,6 +520,21 @@ static int facing_verdict(Position *pos, const Move *m) {
     return still ? 0 : -1;
 }
 
+/* `forbid royal-flight`: does m move a royal piece in check other than onto the one piece
+ * giving check? (With that piece taken away, the royal piece would still be attacked.) */
+static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
+    Piece p = (m->flags & MOVE_PASS) ? 0 : pos->cell[m->from];
+    if (!p || !pos->v->types[PIECE_TYPE(p)].royal || !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p)) return false;
+    if (m->to == m->from || !pos->cell[m->to]) return true;
+    Move taken = {.from = m->to, .to = m->to, .promo = NO_TYPE, .nfx = 1};
+    taken.fx[0] = (Effect){.kind = FX_REMOVE, .a = m->to};
+    CellJournal cj;
+    board_cells_apply(pos, &taken, &cj);
+    bool more = attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p);
+    board_cells_revert(pos, &cj);
+    return more;
+}
+
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
@@ -536,6 +551,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
             int verdict = facing_verdict(pos, m);
             if (verdict >= 0) return verdict;
         }
+        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -553,7 +569,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
     /* (facing royal pieces: the rule looks at the position before the move too) */
-    if (!pos->v->facing_type && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
         return !attack_in_check(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);

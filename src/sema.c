@@ -1369,7 +1369,11 @@ static void declare_forbid(Sema *s, const Ast *it) {
         else s->v->pass_move = true;
         return;
     }
-    if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
+    if (!strcmp(it->text, "royal-flight")) {
+        s->v->forbid_royal_flight = it->sub != 0;
+        return;
+    }
+    if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture or royal-flight)", it->text);
     else s->v->forbid_royal_capture = it->sub != 0;
 }
 

@@ -240,7 +240,8 @@ typedef struct Variant {
     bool has_royal;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
-                                       * (and no `end facing` rule: legality is then cells only) */
+                                       * (and no `end facing` nor royal-flight rule: legality is
+                                       * then cells only) */
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
@@ -323,7 +324,11 @@ typedef struct Variant {
     ResultKind on_passes;
     int facing_type;                  /* type index + 1, 0 = off */
     ResultKind on_facing;
-    /* the legality test needs the position before the move (mines, facing royal pieces) */
+    /* `forbid royal-flight`: a royal piece in check may not move, except to capture the one
+     * piece giving check */
+    bool forbid_royal_flight;
+    /* the legality test needs the position before the move (mines, facing royal pieces,
+     * royal flight) */
     bool slow_legality;
     /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
     int worth_bonus[MAX_PLAYERS];
