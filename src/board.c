@@ -136,6 +136,7 @@ void board_clear(Position *pos) {
     for (int i = 0; i < MAX_PLAYERS * MAX_CASTLES; i++) pos->castle_king[i] = pos->castle_rook[i] = NO_CELL;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
+    pos->passes = 0;
     pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
     pos->tiles_off = false;
     memset(pos->tiles, 0, sizeof pos->tiles);

@@ -568,7 +568,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
 }
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    /* (facing royal pieces: the rule looks at the position before the move too) */
+    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
     if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
         return !attack_in_check(ctx, pos, mover);
     board_unmake(pos);
