@@ -539,7 +539,7 @@ static void piece_words(const Variant *v, const PieceDiagram *d, FILE *out) {
         if (buf[0]) fprintf(out, "  %s: %s\n", lines[i].what, buf);
     }
     int hops = count_marks(v, d, MARK_HOP), remote = count_marks(v, d, MARK_REMOTE), drops = count_marks(v, d, MARK_DROP);
-    if (hops) fprintf(out, "  over a piece in between: %d more cells (^)\n", hops);
+    if (hops) fprintf(out, "  reaches %d cells over a piece in between (^)\n", hops);
     if (remote) fprintf(out, "  captures without landing on the victim: enemies on %d cells (#)\n", remote);
     if (drops) fprintf(out, "  may be dropped on %d cells (+)\n", drops);
     if ((v->freezer_mask >> d->type) & 1) fprintf(out, "  freezes the enemy pieces next to it: they cannot move\n");
@@ -757,6 +757,7 @@ static void write_endings(const Variant *v, FILE *out) {
 
 static const char *mark_text(uint8_t m) {
     if (m & MARK_REMOTE) return "#";
+    if (m & MARK_HOP) return "^";
     if ((m & (MARK_MOVE | MARK_CAPTURE)) == (MARK_MOVE | MARK_CAPTURE)) return "*";
     if (m & MARK_MOVE) return "o";
     if (m & MARK_CAPTURE) return "x";
@@ -768,6 +769,7 @@ static const char *mark_text(uint8_t m) {
 
 static const char *mark_colour(uint8_t m) {
     if (m & MARK_REMOTE) return "\033[1;31m";
+    if (m & MARK_HOP) return "\033[1;35m";
     if ((m & (MARK_MOVE | MARK_CAPTURE)) == (MARK_MOVE | MARK_CAPTURE)) return "\033[1;33m";
     if (m & MARK_MOVE) return "\033[1;32m";
     if (m & MARK_CAPTURE) return "\033[1;31m";
@@ -929,7 +931,7 @@ static void print_example(const Variant *v, const DescribeExample *ex, const Des
 static void print_legend(const Variant *v, const PieceDiagram *d, FILE *out) {
     static const struct { uint8_t bit; const char *text; } legend[] = {
         {MARK_MOVE, "o moves there"},       {MARK_CAPTURE, "x captures there"}, {MARK_FIRST, "1 first move only"},
-        {MARK_HOP, "^ over a piece in between"}, {MARK_REMOTE, "# captures an enemy there without landing on it"},
+        {MARK_HOP, "^ reached over a piece in between"}, {MARK_REMOTE, "# captures an enemy there without landing on it"},
         {MARK_DROP, "+ dropped there"},
     };
     fprintf(out, "  ");
@@ -1015,6 +1017,12 @@ static void panel_size(const Variant *v, int *w, int *h) {
 
 static void svg_mark(FILE *f, uint8_t m, int x, int y) {
     int cx = x + SVG_CELL / 2, cy = y + SVG_CELL / 2;
+    if ((m & MARK_HOP) && (m & MARK_MOVE)) {
+        /* both: the dot to the left, the triangle to the right */
+        fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"#2e8b2e\"/>\n", cx - 9, cy);
+        fprintf(f, "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"#e07800\"/>\n", cx + 8, cy - 8, cx + 1, cy + 6, cx + 15, cy + 6);
+        m &= (uint8_t)~(MARK_HOP | MARK_MOVE);
+    }
     if (m & MARK_MOVE) fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#2e8b2e\"/>\n", cx, cy);
     if (m & MARK_CAPTURE) fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"15\" fill=\"none\" stroke=\"#c81e1e\" stroke-width=\"3\"/>\n", cx, cy);
     if ((m & MARK_FIRST) && !(m & MARK_MOVE))
@@ -1029,10 +1037,25 @@ static void svg_mark(FILE *f, uint8_t m, int x, int y) {
     if (m & MARK_DROP) fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#8a2be2\"/>\n", cx - 6, cy - 6);
 }
 
+/* An owner's colour: the one its name says (a player called red is drawn red), else one of a
+ * fixed list by its number. */
+static const char *owner_colour(const Variant *v, int owner) {
+    static const char *const by_number[] = {"#ffffff", "#202020", "#c81e1e", "#1e50c8", "#1e8c3c", "#8c1e8c", "#1e8c8c", "#c8a01e"};
+    static const struct { const char *name, *rgb; } named[] = {
+        {"white", "#ffffff"}, {"black", "#202020"}, {"red", "#c81e1e"},     {"blue", "#1e50c8"},
+        {"green", "#1e8c3c"}, {"yellow", "#e6c81e"}, {"purple", "#8c1e8c"}, {"orange", "#e07800"},
+        {"silver", "#c8c8c8"}, {"gold", "#d4af37"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(named); i++)
+        if (!strcasecmp(v->player_names[owner], named[i].name)) return named[i].rgb;
+    return by_number[owner & 7];
+}
+
 static void svg_piece(FILE *f, const Variant *v, Piece p, int x, int y) {
-    static const char *const fill[] = {"#ffffff", "#202020", "#c81e1e", "#1e50c8", "#1e8c3c", "#8c1e8c", "#1e8c8c", "#c8a01e"};
     const PieceType *pt = &v->types[PIECE_TYPE(p)];
     int owner = PIECE_OWNER(p);
+    const char *fill = owner_colour(v, owner);
+    bool light = !strcmp(fill, "#ffffff") || !strcmp(fill, "#e6c81e") || !strcmp(fill, "#c8c8c8") || !strcmp(fill, "#d4af37");
     int cx = x + SVG_CELL / 2;
     bool glyph = pt->symbol[owner][0] && (unsigned char)pt->symbol[owner][0] >= 0x80 && owner < 2 && v->nowners == v->nplayers;
     if (glyph) {
@@ -1048,10 +1071,10 @@ static void svg_piece(FILE *f, const Variant *v, Piece p, int x, int y) {
         DescribeStyle plain = {false, false};
         piece_glyph(v, p, &plain, g, sizeof g);
         fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"15\" fill=\"%s\" stroke=\"#000\" stroke-width=\"1.5\"/>\n", cx,
-                y + SVG_CELL / 2, fill[owner & 7]);
+                y + SVG_CELL / 2, fill);
         fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\" font-weight=\"bold\" "
                    "font-family=\"sans-serif\">", cx, y + SVG_CELL / 2 + 6, strlen(g) > 1 ? 13 : 17,
-                owner == 0 || owner == 7 ? "#000" : "#fff");
+                light ? "#000" : "#fff");
         xml_text(f, g);
         fprintf(f, "</text>\n");
     }
@@ -1082,18 +1105,23 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
                 fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", px, py, SVG_CELL, SVG_CELL, colour);
                 if (cells[c]) svg_piece(f, v, cells[c], px, py);
                 if (marks && marks[c]) svg_mark(f, marks[c], px, py);
-                const char *name = strrchr(v->cells[c].name, ':');
-                name = name ? name + 1 : v->cells[c].name;
-                size_t k = strcspn(name, "0123456789");
-                if (y == 0) {
-                    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\">",
-                            px + SVG_CELL / 2, top + bd->height * SVG_CELL + 15);
-                    fprintf(f, "%.*s</text>\n", (int)k, name);
-                }
-                if (x == 0)
-                    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\">%s</text>\n",
-                            bx + SVG_MARGIN / 2, py + SVG_CELL / 2 + 4, name + k);
             }
+        /* labels: each column's file and each row's rank, from any cell of it */
+        for (int i = 0; i < bd->width + bd->height; i++) {
+            bool column = i < bd->width;
+            Cell c = NO_CELL;
+            for (int j = 0; j < (column ? bd->height : bd->width) && c == NO_CELL; j++)
+                c = column ? bd->at[j][i] : bd->at[i - bd->width][j];
+            if (c == NO_CELL) continue;
+            const char *name = strrchr(v->cells[c].name, ':');
+            name = name ? name + 1 : v->cells[c].name;
+            size_t k = strcspn(name, "0123456789");
+            int x = column ? bx + SVG_MARGIN + i * SVG_CELL + SVG_CELL / 2 : bx + SVG_MARGIN / 2;
+            int y = column ? top + bd->height * SVG_CELL + 15 : top + (bd->height - 1 - (i - bd->width)) * SVG_CELL + SVG_CELL / 2 + 4;
+            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\">", x, y);
+            if (column) fprintf(f, "%.*s</text>\n", (int)k, name);
+            else fprintf(f, "%s</text>\n", name + k);
+        }
         bx += bd->width * SVG_CELL + 2 * SVG_MARGIN;
     }
 }
