@@ -519,11 +519,11 @@ static int count_marks(const Variant *v, const PieceDiagram *d, uint8_t bit) {
     return n;
 }
 
-static void piece_words(const Variant *v, const PieceDiagram *d, FILE *out) {
+static void piece_words(const Variant *v, const PieceDiagram *d, bool utf8, FILE *out) {
     const PieceType *pt = &v->types[d->type];
     char buf[1024];
     fprintf(out, "%s (letter %c", pt->name, pt->letter);
-    if (pt->symbol[0][0]) fprintf(out, ", shown %s%s%s", pt->symbol[0], v->nplayers > 1 && pt->symbol[1][0] ? " / " : "",
+    if (utf8 && pt->symbol[0][0]) fprintf(out, ", shown %s%s%s", pt->symbol[0], v->nplayers > 1 && pt->symbol[1][0] ? " / " : "",
                                   v->nplayers > 1 ? pt->symbol[1] : "");
     if (pt->value) fprintf(out, ", value %d.%02d", pt->value / 100, pt->value % 100);
     if (pt->worth) fprintf(out, ", worth %d", pt->worth);
@@ -753,6 +753,47 @@ static void write_endings(const Variant *v, FILE *out) {
                                                                                          : "join the victor's army");
 }
 
+/* The kinds (bit per kind) in words: "'place'", "'bonus' or 'normal'". */
+static void kinds_words(const Variant *v, uint32_t kinds, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (int k = 0; k < v->nkinds && n < cap; k++)
+        if (kinds >> k & 1) n += (size_t)snprintf(buf + n, cap - n, "%s'%s'", n ? " or " : "", v->kind_names[k]);
+}
+
+void describe_step(const Position *pos, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    char kinds[160];
+    buf[0] = 0;
+    if (pos->prelude < v->nprelude) {
+        const PreludeStep *st = &v->prelude[pos->prelude];
+        int left = st->moves - pos->prelude_moves;
+        kinds_words(v, 1u << st->kind, kinds, sizeof kinds);
+        char who[16];
+        snprintf(who, sizeof who, "%s", v->player_names[st->player]);
+        if (who[0] >= 'a' && who[0] <= 'z') who[0] = (char)(who[0] - 'a' + 'A');
+        size_t n = (size_t)snprintf(buf, cap, "set-up step %d of %d: %s makes %d more move%s of kind %s", pos->prelude + 1,
+                                    v->nprelude, who, left, left == 1 ? "" : "s", kinds);
+        if (v->minefield_zone && st->kind == v->mine_kind && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, " (each marks one of its tiles as a mine, in ascending cell order)");
+        for (int i = 0; i < v->ndraws && n < cap; i++)
+            if (v->draws[i].kind == st->kind)
+                n += (size_t)snprintf(buf + n, cap - n, " (each moves a card from %s'%s' to '%s')",
+                                      v->draws[i].own ? "its own " : "", v->piles[v->draws[i].from].name, v->piles[v->draws[i].to].name);
+        return;
+    }
+    if (!v->nphases) return;
+    const PhaseDef *ph = &v->phases[pos->phase];
+    kinds_words(v, ph->kinds, kinds, sizeof kinds);
+    int made = pos->phase_moves;
+    if (ph->max && made >= ph->max) snprintf(buf, cap, "phase '%s' is done: the turn moves on", ph->name);
+    else if (made < ph->min) snprintf(buf, cap, "phase '%s': %d more move%s of kind %s", ph->name, ph->min - made,
+                                      ph->min - made == 1 ? "" : "s", kinds);
+    else if (ph->max) snprintf(buf, cap, "phase '%s': up to %d more move%s of kind %s, or go on to the next phase", ph->name,
+                               ph->max - made, ph->max - made == 1 ? "" : "s", kinds);
+    else snprintf(buf, cap, "phase '%s': any number of moves of kind %s, or go on to the next phase", ph->name, kinds);
+}
+
 /* ---- text diagrams -------------------------------------------------------------------------- */
 
 static const char *mark_text(uint8_t m) {
@@ -947,7 +988,7 @@ static void print_legend(const Variant *v, const PieceDiagram *d, FILE *out) {
 }
 
 static void print_piece(const Variant *v, const PieceDiagram *d, const DescribeStyle *st, FILE *out) {
-    piece_words(v, d, out);
+    piece_words(v, d, st->utf8, out);
     Piece cells[MAX_CELLS] = {0};
     cells[d->origin] = PIECE_MAKE(d->type, 0);
     print_boards(v, cells, d->mark, NO_CELL, NO_CELL, st, out);
@@ -1263,7 +1304,7 @@ bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
         xml_text(f, v->types[t].name);
         fputs("</h3>\n", f);
         mem = open_memstream(&text, &len);
-        piece_words(v, &d[t], mem);
+        piece_words(v, &d[t], true, mem);
         fclose(mem);
         html_pre_begin(f);
         html_pre_end(f, text);

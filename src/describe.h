@@ -54,6 +54,9 @@ void describe_piece(const Variant *v, int type, PieceDiagram *out);
 void describe_text(const Variant *v, const DescribeStyle *style, FILE *out);
 /* Writes one piece's words and diagram (and example) as text. */
 void describe_piece_text(const Variant *v, int type, const DescribeStyle *style, FILE *out);
+/* What the set-up step or the phase of the turn under way expects, in words ("" when the
+ * game has neither). */
+void describe_step(const Position *pos, char *buf, size_t cap);
 /* Writes DIR/start.svg and, per piece type, DIR/piece-NAME.svg (and
  * DIR/piece-NAME-example.svg where it has an example). DIR must exist. False with the reason
  * in err when a file cannot be written. */
