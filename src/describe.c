@@ -455,6 +455,17 @@ static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, u
         bool full = dirs[k].dist == (((last >= 31) ? 0xFFFFFFFFu : (1u << (last + 1)) - 1) & ~1u);
         dirs[k].to_edge = full && last > 1 && cell_at(v, oi->board, oi->x + (last + 1) * dirs[k].dx, oi->y + (last + 1) * dirs[k].dy) == NO_CELL;
     }
+    /* one step to the edge is "any distance" too when the same kind of line (orthogonal or
+     * diagonal) goes further elsewhere: a rook next to the edge */
+    for (int k = 0; k < ndir; k++) {
+        bool diagonal = dirs[k].dx && dirs[k].dy;
+        if (dirs[k].to_edge || dirs[k].dist != 2u || (diagonal && abs(dirs[k].dx) != abs(dirs[k].dy)) ||
+            cell_at(v, oi->board, oi->x + 2 * dirs[k].dx, oi->y + 2 * dirs[k].dy) != NO_CELL)
+            continue;
+        for (int j = 0; j < ndir; j++)
+            if (dirs[j].to_edge && (dirs[j].dx && dirs[j].dy) == diagonal && abs(dirs[j].dx) <= 1 && abs(dirs[j].dy) <= 1)
+                dirs[k].to_edge = true;
+    }
     bool done[128] = {0};
     size_t len = 0;
     for (int k = 0; k < ndir; k++) {
@@ -480,34 +491,39 @@ static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, u
             else others++;
         }
         size_t nn = 0;
+        int la = -1, lb = -1;
+        bool one_shape = false;
         if (orth == 4 && diag == 4) nn += (size_t)snprintf(names, sizeof names, "in all eight directions");
         else {
             if (orth == 4) nn += (size_t)snprintf(names + nn, sizeof names - nn, "orthogonally");
             if (diag == 4) nn += (size_t)snprintf(names + nn, sizeof names - nn, "%sdiagonally", nn ? ", " : "");
+            /* leaps off the lines that are all one shape, (1,2) say: named by the shape */
+            one_shape = others > 0;
+            for (int i = 0; i < nsame && one_shape; i++) {
+                int a = abs(dirs[same[i]].dx), b = abs(dirs[same[i]].dy);
+                if (!a || !b || a == b) continue;
+                if (a > b) a ^= b, b ^= a, a ^= b;
+                if (la < 0) la = a, lb = b;
+                one_shape = a == la && b == lb;
+            }
             for (int i = 0; i < nsame && nn < sizeof names; i++) {
                 int j = same[i];
                 bool is_orth = !dirs[j].dx || !dirs[j].dy, is_diag = !is_orth && abs(dirs[j].dx) == abs(dirs[j].dy);
-                if ((is_orth && orth == 4) || (is_diag && diag == 4) || (!is_orth && !is_diag && others == 8)) continue;
+                if ((is_orth && orth == 4) || (is_diag && diag == 4) || (!is_orth && !is_diag && one_shape)) continue;
                 char w[32];
                 direction_words(dirs[j].dx, dirs[j].dy, w, sizeof w);
                 nn += (size_t)snprintf(names + nn, sizeof names - nn, "%s%s", nn ? ", " : "", w);
             }
-            if (others == 8 && nn < sizeof names) {
-                int a = abs(dirs[same[0]].dx), b = abs(dirs[same[0]].dy);
-                for (int i = 0; i < nsame; i++)
-                    if (dirs[same[i]].dx && dirs[same[i]].dy && abs(dirs[same[i]].dx) != abs(dirs[same[i]].dy)) {
-                        a = abs(dirs[same[i]].dx), b = abs(dirs[same[i]].dy);
-                        break;
-                    }
-                snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap in all eight directions", nn ? ", " : "",
-                         a < b ? a : b, a < b ? b : a);
+            if (one_shape && nn < sizeof names) {
+                if (others == 8) snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap in all eight directions", nn ? ", " : "", la, lb);
+                else snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap (%d of its directions fit here)", nn ? ", " : "", la, lb, others);
             }
         }
         const char *unit = !strcmp(dist, "1") ? "1 step" : dirs[k].to_edge ? "any distance" : NULL;
         char part[400];
         if (unit) snprintf(part, sizeof part, "%s %s", unit, names);
         else snprintf(part, sizeof part, "%s steps %s", dist, names);
-        if (others == 8 && !orth && !diag && !strcmp(dist, "1")) snprintf(part, sizeof part, "%s", names);
+        if (one_shape && !orth && !diag && !strcmp(dist, "1")) snprintf(part, sizeof part, "%s", names);
         len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", len ? "; " : "", part);
         if (len >= cap) break;
     }
