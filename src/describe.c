@@ -194,7 +194,7 @@ static void compute_diagram(const Variant *v, int type, PieceDiagram *d, bool wi
     /* the piece alone on each cell of the board: the displacements it has from cells it does
      * not start on, and (when it cannot move from the centre, a palace piece) the cell with
      * the most moves, nearest the centre */
-    static bool elsewhere[2 * MAX_BOARD_DIM][2 * MAX_BOARD_DIM];
+    bool elsewhere[2 * MAX_BOARD_DIM][2 * MAX_BOARD_DIM];
     memset(elsewhere, 0, sizeof elsewhere);
     int best = -1, best_moves = 0;
     for (int pass = 0; pass < 2; pass++) {

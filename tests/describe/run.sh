@@ -28,6 +28,11 @@ for f in "$rules"/*.rules; do
     fi
     pass=$((pass + 1))
 done
+# the rule files of the other tests: no fault, whatever they hold
+for f in "$dir"/../rules/ok/*.rules "$dir"/../play/*.rules; do
+    if "$varia" describe "$f" > /dev/null 2> "$tmp/err"; then pass=$((pass + 1)); else
+        echo "describe: FAIL $f:" >&2; head -5 "$tmp/err" >&2; fail=$((fail + 1)); fi
+done
 # `varia check` warns about likely mistakes: look-alike pieces, a piece that never moves, a
 # promotion no move reaches (tests/describe/warnings.rules has one of each)
 "$varia" check "$rules/ultima.rules" 2> "$tmp/warn" > /dev/null
