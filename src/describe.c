@@ -573,6 +573,14 @@ static void piece_words(const Variant *v, const PieceDiagram *d, bool utf8, FILE
     if (d->needs_example && !d->example.found) fprintf(out, "  its captures depend on other pieces\n");
 }
 
+/* name with its first letter in upper case. */
+static void capitalised(const char *name, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s", name);
+    if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
+static void kinds_words(const Variant *v, uint32_t kinds, char *buf, size_t cap);
+
 static void zone_name_of(const Variant *v, int zone, char *buf, size_t cap) {
     snprintf(buf, cap, "'%s'", zone >= 0 && zone < v->nzones ? v->zones[zone].name : "?");
 }
@@ -589,7 +597,11 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
         if (holes > 0) fprintf(out, " (%d holes)", holes);
     }
     fprintf(out, "\nPlayers:");
-    for (int p = 0; p < v->nplayers; p++) fprintf(out, "%s %s (%s)", p ? "," : "", v->player_names[p], v->player_token[p]);
+    for (int p = 0; p < v->nplayers; p++) {
+        char name[20];
+        capitalised(v->player_names[p], name, sizeof name);
+        fprintf(out, "%s %s (%s)", p ? "," : "", name, v->player_token[p]);
+    }
     fprintf(out, "\n");
     if (v->nowners > v->nplayers) {
         fprintf(out, "Armies no player owns:");
@@ -599,13 +611,19 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
     bool plain = v->nturns == v->nplayers;
     for (int t = 0; t < v->nturns && plain; t++) plain = v->turn_order[t] == t;
     fprintf(out, "Turns:");
-    for (int t = 0; t < v->nturns; t++) fprintf(out, "%s %s", t ? "," : "", v->player_names[v->turn_order[t]]);
+    for (int t = 0; t < v->nturns; t++) {
+        char who[20];
+        capitalised(v->player_names[v->turn_order[t]], who, sizeof who);
+        fprintf(out, "%s %s", t ? "," : "", who);
+    }
     fprintf(out, "%s\n", plain ? ", in turn" : ", then again from the start");
     if (v->nprelude) {
         fprintf(out, "Set-up before the first turn:\n");
         for (int k = 0; k < v->nprelude; k++) {
             const PreludeStep *s = &v->prelude[k];
-            fprintf(out, "  %d. %s makes %d move%s of kind '%s'\n", k + 1, v->player_names[s->player], s->moves,
+            char who[20];
+            capitalised(v->player_names[s->player], who, sizeof who);
+            fprintf(out, "  %d. %s makes %d move%s of kind '%s'\n", k + 1, who, s->moves,
                     s->moves == 1 ? "" : "s", v->kind_names[s->kind]);
         }
     }
@@ -613,14 +631,14 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
         fprintf(out, "Each turn is made of phases, in order:\n");
         for (int i = 0; i < v->nphases; i++) {
             const PhaseDef *ph = &v->phases[i];
+            char kinds[160];
+            kinds_words(v, ph->kinds, kinds, sizeof kinds);
             fprintf(out, "  %s: ", ph->name);
-            if (ph->max == 0) fprintf(out, "at least %d", ph->min);
+            if (ph->max == 0 && ph->min == 0) fprintf(out, "any number of");
+            else if (ph->max == 0) fprintf(out, "at least %d", ph->min);
             else if (ph->min == ph->max) fprintf(out, "exactly %d", ph->min);
             else fprintf(out, "%d to %d", ph->min, ph->max);
-            fprintf(out, " move%s of kind", ph->max == 1 ? "" : "s");
-            for (int k = 0; k < v->nkinds; k++)
-                if (ph->kinds >> k & 1) fprintf(out, " '%s'", v->kind_names[k]);
-            fprintf(out, "\n");
+            fprintf(out, " move%s of kind %s\n", ph->max == 1 ? "" : "s", kinds);
         }
     }
     char fen[4096];
@@ -645,7 +663,9 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     for (int i = 0; i < v->ncastles; i++) {
         const Castle *c = &v->castles[i];
         Piece k = start->cell[c->king_from], r = start->cell[c->rook_from];
-        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved\n", v->player_names[c->owner],
+        char who[20];
+        capitalised(v->player_names[c->owner], who, sizeof who);
+        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved\n", who,
                 k ? v->types[PIECE_TYPE(k)].name : "the piece", v->cells[c->king_from].name, v->cells[c->king_to].name,
                 r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name);
         n++;
@@ -692,20 +712,20 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     for (int i = 0; i < v->npiles; i++) {
         const PileDef *p = &v->piles[i];
         fprintf(out, "- Cards: pile '%s'%s%s, starting with", p->name, p->per_player ? " per player" : "",
-                p->sorted ? " (a hand, kept sorted)" : "");
+                p->sorted ? " (kept sorted)" : "");
         for (int k = 0; k < p->ninit; k++) fprintf(out, " %d", p->init[k]);
         fprintf(out, "%s\n", p->ninit ? "" : " none");
         n++;
     }
     for (int i = 0; i < v->ndraws; i++) {
         const CardRule *c = &v->draws[i];
-        fprintf(out, "- A '%s' move takes %d card%s from %s'%s' into '%s'\n", v->kind_names[c->kind], c->count ? c->count : 1,
+        fprintf(out, "- A move of kind '%s' takes %d card%s from %s'%s' into '%s'\n", v->kind_names[c->kind], c->count ? c->count : 1,
                 c->count > 1 ? "s" : "", c->own ? "the mover's own " : "", v->piles[c->from].name, v->piles[c->to].name);
         n++;
     }
     for (int i = 0; i < v->npays; i++) {
         const CardRule *c = &v->pays[i];
-        fprintf(out, "- A '%s' move costs the piece's worth in cards from '%s', paid onto '%s' next\n", v->kind_names[c->kind],
+        fprintf(out, "- A move of kind '%s' costs the piece's worth in cards from '%s', paid onto '%s' by the next move\n", v->kind_names[c->kind],
                 v->piles[c->from].name, v->piles[c->to].name);
         n++;
     }
@@ -724,8 +744,9 @@ static void write_endings(const Variant *v, FILE *out) {
     fprintf(out, "\nHow the game ends\n-----------------\n");
     if (v->has_royal && v->forbid_royal_capture)
         fprintf(out, "- A move may not leave the mover's royal piece where it could be captured.\n");
-    const char *mate = v->end_name[0][0] ? v->end_name[0] : "checkmate";
-    const char *stale = v->end_name[1][0] ? v->end_name[1] : "stalemate";
+    char mate[32], stale[32];
+    capitalised(v->end_name[0][0] ? v->end_name[0] : "checkmate", mate, sizeof mate);
+    capitalised(v->end_name[1][0] ? v->end_name[1] : "stalemate", stale, sizeof stale);
     if (v->on_checkmate != RESULT_NONE)
         fprintf(out, "- %s: the player to move has no legal move and is in check: it %s.\n", mate, result_words(v->on_checkmate));
     if (v->on_stalemate != RESULT_NONE)
@@ -760,9 +781,13 @@ static void write_endings(const Variant *v, FILE *out) {
         fprintf(out, "- A %s reaching its zone %s must be captured at once; if it cannot be, the player to move %s.\n",
                 v->types[f->type].name, z, result_words(f->result));
     }
-    if (v->empty_pile)
-        fprintf(out, "- %s: pile '%s' is empty: the player to move %s.\n", v->end_name[2][0] ? v->end_name[2] : "empty pile",
-                v->piles[v->empty_pile - 1].name, result_words(v->on_empty));
+    if (v->empty_pile) {
+        const PileDef *p = &v->piles[v->empty_pile - 1];
+        char name[32];
+        capitalised(v->end_name[2][0] ? v->end_name[2] : "empty pile", name, sizeof name);
+        fprintf(out, "- %s: %s'%s' %s empty: the player to move %s.\n", name, p->per_player ? "every player's " : "", p->name,
+                p->per_player ? "pile is" : "is", result_words(v->on_empty));
+    }
     if (v->nplayers > 2)
         fprintf(out, "- A defeated player is out; its pieces %s.\n",
                 v->on_defeat == DEFEAT_REMOVE ? "are removed" : v->on_defeat == DEFEAT_STAY ? "stay where they are"
@@ -785,9 +810,8 @@ void describe_step(const Position *pos, char *buf, size_t cap) {
         const PreludeStep *st = &v->prelude[pos->prelude];
         int left = st->moves - pos->prelude_moves;
         kinds_words(v, 1u << st->kind, kinds, sizeof kinds);
-        char who[16];
-        snprintf(who, sizeof who, "%s", v->player_names[st->player]);
-        if (who[0] >= 'a' && who[0] <= 'z') who[0] = (char)(who[0] - 'a' + 'A');
+        char who[20];
+        capitalised(v->player_names[st->player], who, sizeof who);
         size_t n = (size_t)snprintf(buf, cap, "set-up step %d of %d: %s makes %d more move%s of kind %s", pos->prelude + 1,
                                     v->nprelude, who, left, left == 1 ? "" : "s", kinds);
         if (v->minefield_zone && st->kind == v->mine_kind && n < cap)
