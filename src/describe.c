@@ -12,8 +12,8 @@
 #include "movegen.h"
 #include "notation.h"
 
-#define EXAMPLE_GAMES 40   /* random games searched for a capture that needs other pieces */
-#define EXAMPLE_PLIES 120
+#define EXAMPLE_GAMES 10   /* random games searched for a capture that needs other pieces */
+#define EXAMPLE_PLIES 80
 #define SVG_CELL 40
 #define SVG_MARGIN 22
 
@@ -28,6 +28,8 @@ typedef struct Probe {
     MoveList *list;
     int enemy;               /* an owner hostile to the first player (or 0 when none is) */
     int dummy;               /* the type placed as enemy or screen: one that does not freeze */
+    Piece start[MAX_CELLS];  /* the start position's cells */
+    Position *game;          /* random games for examples (made when first needed) */
 } Probe;
 
 static void probe_empty(Probe *p) {
@@ -50,6 +52,7 @@ static void probe_init(Probe *p, const Variant *v) {
     char start[4096], err[200];
     fen_start(v, 1, start, sizeof start);
     if (!fen_read(&p->pos, start, err, sizeof err)) board_clear(&p->pos);
+    memcpy(p->start, p->pos.cell, sizeof p->start);
     probe_empty(p);
     p->pos.prelude = (uint8_t)v->nprelude;
     board_sync_prelude(&p->pos);
@@ -75,6 +78,8 @@ static void probe_init(Probe *p, const Variant *v) {
 }
 
 static void probe_free(Probe *p) {
+    if (p->game) board_free(p->game);
+    free(p->game);
     board_free(&p->pos);
     free(p->gen);
     free(p->list);
@@ -115,8 +120,7 @@ static void probe_moves(Probe *p, Cell from, MoveList *out) {
         p->pos.phase_moves = 0;
         p->pos.royal_open = -1;
         VmFault fault = {0};
-        genctx_init(p->gen);
-        if (!movegen_pseudo(p->gen, &p->pos, p->list, &fault)) continue;
+        if (!movegen_pseudo(p->gen, &p->pos, p->list, &fault)) continue; /* (it grants its own budget) */
         for (int i = 0; i < p->list->count && out->count < MAX_MOVES; i++) {
             const Move *m = &p->list->moves[i];
             if (m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS | MOVE_CASTLE | MOVE_ELIMINATION)) continue;
@@ -136,10 +140,10 @@ static Cell cell_at(const Variant *v, int b, int x, int y) {
 
 /* The board a type's diagram is drawn on: where the first player's piece of it starts, else
  * the first board; and a cell near that board's centre. */
-static Cell diagram_origin(const Variant *v, const Position *start, int type) {
+static Cell diagram_origin(const Variant *v, const Piece *start, int type) {
     int b = 0;
     for (int c = 0; c < v->ncells; c++)
-        if (start->cell[c] && PIECE_KIND(start->cell[c]) == PIECE_MAKE(type, 0)) {
+        if (start[c] && PIECE_KIND(start[c]) == PIECE_MAKE(type, 0)) {
             b = v->cells[c].board;
             break;
         }
@@ -165,7 +169,6 @@ static void mark_plain_moves(Probe *p, Cell origin, Piece piece, uint8_t *mark, 
     }
     /* drops: moves that place a piece of this type */
     p->list->count = 0;
-    genctx_init(p->gen);
     VmFault fault = {0};
     if (movegen_pseudo(p->gen, &p->pos, p->list, &fault))
         for (int i = 0; i < p->list->count; i++)
@@ -178,16 +181,11 @@ static void mark_plain_moves(Probe *p, Cell origin, Piece piece, uint8_t *mark, 
 
 static void find_example(const Variant *v, Probe *p, int type, DescribeExample *ex);
 
-static void compute_diagram(const Variant *v, int type, PieceDiagram *d, bool with_example) {
+static void compute_diagram(Probe *p, int type, PieceDiagram *d, bool with_example) {
+    const Variant *v = p->v;
     memset(d, 0, sizeof *d);
     d->type = type;
-    Probe *p = xmalloc(sizeof *p);
-    probe_init(p, v);
-    Position *start = xmalloc(sizeof *start);
-    board_init(start, v);
-    char text[4096], err[200];
-    fen_start(v, 1, text, sizeof text);
-    if (!fen_read(start, text, err, sizeof err)) board_clear(start);
+    const Piece *start = p->start;
     Cell o = diagram_origin(v, start, type);
     Piece moved = (Piece)(PIECE_MAKE(type, 0) | PIECE_MOVED), fresh = PIECE_MAKE(type, 0);
     MoveList *ml = xmalloc(sizeof *ml);
@@ -209,7 +207,7 @@ static void compute_diagram(const Variant *v, int type, PieceDiagram *d, bool wi
                 if (ml->count > best_moves) best = c, best_moves = ml->count;
                 continue;
             }
-            bool starts_here = start->cell[c] && PIECE_KIND(start->cell[c]) == fresh;
+            bool starts_here = start[c] && PIECE_KIND(start[c]) == fresh;
             for (int i = 0; i < ml->count && !starts_here; i++) {
                 const CellInfo *ti = &v->cells[ml->moves[i].to];
                 if (ti->board == ci->board)
@@ -233,7 +231,7 @@ static void compute_diagram(const Variant *v, int type, PieceDiagram *d, bool wi
     mark_plain_moves(p, o, fresh, d->mark, MARK_FIRST, type);
     /* moves from its start cells that it has nowhere else: a first move (pawn-start zones) */
     for (int s = 0; s < v->ncells; s++) {
-        if (!start->cell[s] || PIECE_KIND(start->cell[s]) != fresh || v->cells[s].board != oi->board) continue;
+        if (!start[s] || PIECE_KIND(start[s]) != fresh || v->cells[s].board != oi->board) continue;
         probe_empty(p);
         board_put(&p->pos, (Cell)s, fresh);
         probe_moves(p, (Cell)s, ml);
@@ -309,13 +307,31 @@ static void compute_diagram(const Variant *v, int type, PieceDiagram *d, bool wi
                        (v->types[type].per_owner[0].may_capture && !captures);
     if (with_example && d->needs_example) find_example(v, p, type, &d->example);
     free(ml);
-    board_free(start);
-    free(start);
+}
+
+static Probe *probe_new(const Variant *v) {
+    Probe *p = xmalloc(sizeof *p);
+    probe_init(p, v);
+    return p;
+}
+
+static void probe_delete(Probe *p) {
     probe_free(p);
     free(p);
 }
 
-void describe_piece(const Variant *v, int type, PieceDiagram *out) { compute_diagram(v, type, out, true); }
+void describe_piece(const Variant *v, int type, PieceDiagram *out) {
+    Probe *p = probe_new(v);
+    compute_diagram(p, type, out, true);
+    probe_delete(p);
+}
+
+/* Every type's diagram (with examples), into d[ntypes]. */
+static void all_diagrams(const Variant *v, PieceDiagram *d) {
+    Probe *p = probe_new(v);
+    for (int t = 0; t < v->ntypes; t++) compute_diagram(p, t, &d[t], true);
+    probe_delete(p);
+}
 
 /* Is the move `want` (same cells, same victims) among the piece's moves in p? */
 static const Move *find_same(Probe *p, MoveList *ml, const Move *want, const uint64_t *victims) {
@@ -335,6 +351,7 @@ static bool shrink_example(Probe *p, const Position *pos, const Move *m, Describ
     const Variant *v = p->v;
     uint64_t victims[CELL_WORDS];
     move_victims(pos, m, victims);
+    uint8_t turn = p->pos.turn;
     probe_empty(p);
     for (int c = 0; c < v->ncells; c++)
         if (pos->cell[c]) board_put(&p->pos, (Cell)c, pos->cell[c]);
@@ -361,13 +378,16 @@ static bool shrink_example(Probe *p, const Position *pos, const Move *m, Describ
         }
     }
     free(ml);
-    p->pos.turn = 0;
+    p->pos.turn = turn;
     return ex->found;
 }
 
 static void find_example(const Variant *v, Probe *p, int type, DescribeExample *ex) {
-    Position *pos = xmalloc(sizeof *pos);
-    board_init(pos, v);
+    if (!p->game) {
+        p->game = xmalloc(sizeof *p->game);
+        board_init(p->game, v);
+    }
+    Position *pos = p->game;
     MoveList *ml = xmalloc(sizeof *ml);
     GenContext *gen = xmalloc(sizeof *gen);
     uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(type + 1);
@@ -393,8 +413,6 @@ static void find_example(const Variant *v, Probe *p, int type, DescribeExample *
     }
     free(gen);
     free(ml);
-    board_free(pos);
-    free(pos);
 }
 
 /* ---- words ----------------------------------------------------------------------------------- */
@@ -1057,7 +1075,7 @@ void describe_text(const Variant *v, const DescribeStyle *style, FILE *out) {
     Position *start = xmalloc(sizeof *start);
     start_position(v, start);
     PieceDiagram *d = xcalloc((size_t)v->ntypes, sizeof *d);
-    for (int t = 0; t < v->ntypes; t++) describe_piece(v, t, &d[t]);
+    all_diagrams(v, d);
     write_overview(v, start, out);
     fprintf(out, "\n");
     print_boards(v, start->cell, NULL, NO_CELL, NO_CELL, style, out);
@@ -1289,8 +1307,9 @@ bool describe_svg(const Variant *v, const char *dir, char *err, size_t cap) {
         ok = close_file(f, path, err, cap);
     }
     PieceDiagram *d = xmalloc(sizeof *d);
+    Probe *p = probe_new(v);
     for (int t = 0; t < v->ntypes && ok; t++) {
-        describe_piece(v, t, d);
+        compute_diagram(p, t, d, true);
         file_part(v->types[t].name, part, sizeof part);
         snprintf(path, sizeof path, "%s/piece-%s.svg", dir, part);
         if (!(ok = write_file(path, err, cap, &f))) break;
@@ -1301,6 +1320,7 @@ bool describe_svg(const Variant *v, const char *dir, char *err, size_t cap) {
         svg_example(f, v, d);
         ok = close_file(f, path, err, cap);
     }
+    probe_delete(p);
     free(d);
     board_free(start);
     free(start);
@@ -1324,7 +1344,7 @@ bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
     Position *start = xmalloc(sizeof *start);
     start_position(v, start);
     PieceDiagram *d = xcalloc((size_t)v->ntypes, sizeof *d);
-    for (int t = 0; t < v->ntypes; t++) describe_piece(v, t, &d[t]);
+    all_diagrams(v, d);
     fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/><title>", f);
     xml_text(f, v->title ? v->title : "untitled game");
     fputs("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}pre{white-space:pre-wrap}"
@@ -1418,9 +1438,10 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
             }
         }
     PieceDiagram *d = xmalloc(sizeof *d);
+    Probe *p = probe_new(v);
     uint32_t promo_used = 0;
     for (int t = 0; t < v->ntypes; t++) {
-        compute_diagram(v, t, d, false);
+        compute_diagram(p, t, d, false);
         promo_used |= d->promo_sets;
         if (!count_marks(v, d, 0xFF))
             diag_warn(sink, piece_loc(root, v->types[t].name, file), "piece '%s' can never move", v->types[t].name);
@@ -1434,5 +1455,6 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
         diag_warn(sink, loc, "promotion to %s in zone '%s' never happens: no move of a piece that promotes ends there",
                   v->types[ps->types[0]].name, v->zones[ps->zone].name);
     }
+    probe_delete(p);
     free(d);
 }
