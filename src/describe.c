@@ -139,14 +139,14 @@ static Cell cell_at(const Variant *v, int b, int x, int y) {
 }
 
 /* The board a type's diagram is drawn on: where the first player's piece of it starts, else
- * the first board; and a cell near that board's centre. */
+ * any army's, else the first board; and a cell near that board's centre. */
 static Cell diagram_origin(const Variant *v, const Piece *start, int type) {
-    int b = 0;
-    for (int c = 0; c < v->ncells; c++)
-        if (start[c] && PIECE_KIND(start[c]) == PIECE_MAKE(type, 0)) {
-            b = v->cells[c].board;
-            break;
-        }
+    int b = -1;
+    for (int c = 0; c < v->ncells && b < 0; c++)
+        if (start[c] && PIECE_KIND(start[c]) == PIECE_MAKE(type, 0)) b = v->cells[c].board;
+    for (int c = 0; c < v->ncells && b < 0; c++) /* (a type only other armies start with) */
+        if (start[c] && PIECE_TYPE(start[c]) == type) b = v->cells[c].board;
+    if (b < 0) b = 0;
     const Board *bd = &v->boards[b];
     int cx = (bd->width - 1) / 2, cy = (bd->height - 1) / 2;
     for (int r = 0; r < MAX_BOARD_DIM; r++)

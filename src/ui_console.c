@@ -876,8 +876,7 @@ static const struct { const char *name, *line; } command_help[] = {
 static void cmd_help(Game *g) {
     printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O)");
     if (g->v->nboards > 1)
-        printf(";\non several boards: the board's name, then the move (%s d3-d7, %s c6-c7=Q)", g->v->boards[0].name,
-               g->v->boards[g->v->nboards - 1].name);
+        printf(";\non several boards: the board's name, then the move (%s b2-b3)", g->v->boards[0].name);
     if (g->v->steer_copy) printf(", then + for the copy");
     printf(".\nCommands:\n");
     for (size_t i = 0; i < ARRAY_LEN(command_help); i++)
