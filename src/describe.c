@@ -1199,8 +1199,8 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
                 Cell c = bd->at[y][x];
                 int px = bx + SVG_MARGIN + x * SVG_CELL, py = top + (bd->height - 1 - y) * SVG_CELL;
                 if (c == NO_CELL) continue;
-                const char *colour = (c == hl1 || c == hl2) ? (v->colour[c] ? "#baca2b" : "#f6f669")
-                                                           : (v->colour[c] ? "#b58863" : "#f0d9b5");
+                const char *colour = (c == hl1 || c == hl2) ? (v->colour[c] ? "#f6f669" : "#baca2b")
+                                                           : (v->colour[c] ? "#f0d9b5" : "#b58863");
                 fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", px, py, SVG_CELL, SVG_CELL, colour);
                 if (cells[c]) svg_piece(f, v, cells[c], px, py);
                 if (marks && marks[c]) svg_mark(f, marks[c], px, py);
