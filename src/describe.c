@@ -189,39 +189,35 @@ static void compute_diagram(Probe *p, int type, PieceDiagram *d, bool with_examp
     Cell o = diagram_origin(v, start, type);
     Piece moved = (Piece)(PIECE_MAKE(type, 0) | PIECE_MOVED), fresh = PIECE_MAKE(type, 0);
     MoveList *ml = xmalloc(sizeof *ml);
-    /* the piece alone on each cell of the board: the displacements it has from cells it does
-     * not start on, and (when it cannot move from the centre, a palace piece) the cell with
-     * the most moves, nearest the centre */
-    bool elsewhere[2 * MAX_BOARD_DIM][2 * MAX_BOARD_DIM];
-    memset(elsewhere, 0, sizeof elsewhere);
-    int best = -1, best_moves = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const CellInfo *ci = &v->cells[o];
+    /* the centre, unless the piece cannot move from there (a palace piece): then the cell of
+     * that board with the most moves (the first of equals) */
+    probe_empty(p);
+    board_put(&p->pos, o, moved);
+    probe_moves(p, o, ml);
+    if (!ml->count) {
+        int best = -1, best_moves = 0;
         for (int c = 0; c < v->ncells; c++) {
-            if (v->cells[c].board != ci->board) continue;
+            if (v->cells[c].board != v->cells[o].board) continue;
             probe_empty(p);
             board_put(&p->pos, (Cell)c, moved);
             probe_moves(p, (Cell)c, ml);
-            if (pass == 0) {
-                if (c == o && ml->count) break;
-                if (ml->count > best_moves) best = c, best_moves = ml->count;
-                continue;
-            }
-            bool starts_here = start[c] && PIECE_KIND(start[c]) == fresh;
-            for (int i = 0; i < ml->count && !starts_here; i++) {
-                const CellInfo *ti = &v->cells[ml->moves[i].to];
-                if (ti->board == ci->board)
-                    elsewhere[ti->x - v->cells[c].x + MAX_BOARD_DIM][ti->y - v->cells[c].y + MAX_BOARD_DIM] = true;
-            }
+            if (ml->count > best_moves) best = c, best_moves = ml->count;
         }
-        if (pass == 0 && best >= 0 && !(v->cells[o].board == v->cells[best].board && best_moves == 0)) {
-            /* keep the centre when it has moves (the loop stopped there) */
-            bool centre_moves = false;
-            probe_empty(p);
-            board_put(&p->pos, o, moved);
-            probe_moves(p, o, ml);
-            centre_moves = ml->count > 0;
-            if (!centre_moves) o = (Cell)best;
+        if (best >= 0) o = (Cell)best;
+    }
+    /* the displacements it has from cells it does not start on (a start-only move is one
+     * of none of them) */
+    bool elsewhere[2 * MAX_BOARD_DIM][2 * MAX_BOARD_DIM];
+    memset(elsewhere, 0, sizeof elsewhere);
+    for (int c = 0; c < v->ncells; c++) {
+        const CellInfo *ci = &v->cells[c];
+        if (ci->board != v->cells[o].board || (start[c] && PIECE_KIND(start[c]) == fresh)) continue;
+        probe_empty(p);
+        board_put(&p->pos, (Cell)c, moved);
+        probe_moves(p, (Cell)c, ml);
+        for (int i = 0; i < ml->count; i++) {
+            const CellInfo *ti = &v->cells[ml->moves[i].to];
+            if (ti->board == ci->board) elsewhere[ti->x - ci->x + MAX_BOARD_DIM][ti->y - ci->y + MAX_BOARD_DIM] = true;
         }
     }
     d->origin = o;
