@@ -572,6 +572,22 @@ static void piece_words(const Variant *v, const PieceDiagram *d, bool utf8, FILE
     if (hops) fprintf(out, "  reaches %d cells over a piece in between (^)\n", hops);
     if (remote) fprintf(out, "  captures without landing on the victim: enemies on %d cells (#)\n", remote);
     if (drops) fprintf(out, "  may be dropped on %d cells (+)\n", drops);
+    /* captures made by moving, as the attack test knows them (an imitator's are its victims') */
+    const PieceProgram *pp = &pt->per_owner[0];
+    uint8_t said = 0;
+    for (int i = 0; i < pp->npatterns && !((v->imitator_mask >> d->type) & 1); i++) {
+        int m = pp->patterns[i].method;
+        if (said >> m & 1) continue;
+        said |= (uint8_t)(1u << m);
+        static const char *const how[] = {
+            [CAP_WITHDRAW] = "captures the enemy next to it by moving straight away from it",
+            [CAP_PINCER] = "captures an enemy next to where it lands when a friendly piece stands just beyond that enemy",
+            [CAP_COORDINATE] = "captures the enemies on the two cells where its row and column cross its royal piece's column and row",
+            [CAP_LEAP] = "captures the enemies it leaps over",
+            [CAP_LEGS] = NULL,
+        };
+        if (m < (int)ARRAY_LEN(how) && how[m]) fprintf(out, "  %s\n", how[m]);
+    }
     if ((v->freezer_mask >> d->type) & 1) fprintf(out, "  freezes the enemy pieces next to it: they cannot move\n");
     if ((v->imitator_mask >> d->type) & 1) fprintf(out, "  captures each enemy the way that enemy captures\n");
     if (pt->influence) fprintf(out, "  influence %d over the steered armies' pieces it reaches\n", pt->influence);
