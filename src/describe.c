@@ -1280,8 +1280,12 @@ static void svg_example(FILE *f, const Variant *v, const PieceDiagram *d) {
     panel_size(v, &w, &h);
     svg_open(f, 2 * w, h);
     char caption[128];
-    snprintf(caption, sizeof caption, "%s: before %s", v->types[d->type].name, d->example.move);
-    svg_panel(f, v, d->example.before, NULL, d->example.from, d->example.to, caption, 0, 0);
+    snprintf(caption, sizeof caption, "%s: before %s (victims ringed)", v->types[d->type].name, d->example.move);
+    /* the victims: pieces the move takes off the board */
+    uint8_t victims[MAX_CELLS] = {0};
+    for (int c = 0; c < v->ncells; c++)
+        if (d->example.before[c] && !d->example.after[c] && c != d->example.from) victims[c] = MARK_CAPTURE;
+    svg_panel(f, v, d->example.before, victims, d->example.from, d->example.to, caption, 0, 0);
     svg_panel(f, v, d->example.after, NULL, d->example.from, d->example.to, "after", w, 0);
     fprintf(f, "</svg>\n");
 }
