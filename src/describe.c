@@ -1345,11 +1345,18 @@ bool describe_svg(const Variant *v, const char *dir, char *err, size_t cap) {
 
 /* ---- HTML ----------------------------------------------------------------------------------- */
 
-/* Runs a text writer into memory and writes it escaped in a <pre>. */
-static void html_pre_begin(FILE *f) { fputs("<pre>", f); }
+/* Text sections are written into memory (html_text), then into the page escaped in a <pre>
+ * (html_pre); when memory cannot be had the section is left out. */
+static FILE *html_text(char **text, size_t *len) {
+    *text = NULL;
+    return open_memstream(text, len);
+}
 
-static void html_pre_end(FILE *f, char *text) {
-    xml_text(f, text);
+static void html_pre(FILE *f, FILE *mem, char *text) {
+    if (!mem) return;
+    fclose(mem);
+    fputs("<pre>", f);
+    if (text) xml_text(f, text);
     fputs("</pre>\n", f);
     free(text);
 }
@@ -1368,31 +1375,27 @@ bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
           f);
     char *text;
     size_t len;
-    FILE *mem = open_memstream(&text, &len);
-    write_overview(v, start, mem);
-    fclose(mem);
-    html_pre_begin(f);
-    html_pre_end(f, text);
+    FILE *mem = html_text(&text, &len);
+    if (mem) write_overview(v, start, mem);
+    html_pre(f, mem, text);
     svg_start(f, v, start);
     fputs("<h2>Pieces</h2>\n", f);
     for (int t = 0; t < v->ntypes; t++) {
         fputs("<h3>", f);
         xml_text(f, v->types[t].name);
         fputs("</h3>\n", f);
-        mem = open_memstream(&text, &len);
-        piece_words(v, &d[t], true, mem);
-        fclose(mem);
-        html_pre_begin(f);
-        html_pre_end(f, text);
+        mem = html_text(&text, &len);
+        if (mem) piece_words(v, &d[t], true, mem);
+        html_pre(f, mem, text);
         svg_diagram(f, v, &d[t]);
         if (d[t].example.found) svg_example(f, v, &d[t]);
     }
-    mem = open_memstream(&text, &len);
-    write_special(v, start, d, mem);
-    write_endings(v, mem);
-    fclose(mem);
-    html_pre_begin(f);
-    html_pre_end(f, text);
+    mem = html_text(&text, &len);
+    if (mem) {
+        write_special(v, start, d, mem);
+        write_endings(v, mem);
+    }
+    html_pre(f, mem, text);
     fputs("</body></html>\n", f);
     free(d);
     board_free(start);
