@@ -367,11 +367,13 @@ static bool shrink_example(Probe *p, const Position *pos, const Move *m, Describ
         ex->from = mv.from;
         ex->to = mv.to;
         notation_move(v, &mv, ex->move, sizeof ex->move);
-        if (board_make(&p->pos, &mv)) {
-            memcpy(ex->after, p->pos.cell, sizeof ex->after);
-            board_unmake(&p->pos);
-            ex->found = true;
-        }
+        /* only the cells: the probe's turn and piles are not a game's */
+        CellJournal *cj = xmalloc(sizeof *cj);
+        board_cells_apply(&p->pos, &mv, cj);
+        memcpy(ex->after, p->pos.cell, sizeof ex->after);
+        board_cells_revert(&p->pos, cj);
+        free(cj);
+        ex->found = true;
     }
     free(ml);
     p->pos.turn = turn;
