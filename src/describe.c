@@ -820,6 +820,38 @@ static void write_endings(const Variant *v, FILE *out) {
         fprintf(out, "- %s: %s'%s' %s empty: the player to move %s.\n", name, p->per_player ? "every player's " : "", p->name,
                 p->per_player ? "pile is" : "is", result_words(v->on_empty));
     }
+    for (int i = 0; i < v->nextinctions; i++) {
+        const ExtinctionRule *e = &v->extinctions[i];
+        char name[40];
+        capitalised(e->name[0] ? e->name : "extinction", name, sizeof name);
+        fprintf(out, "- %s: a side with at most %d ", name, e->at_most);
+        if (!e->types) fprintf(out, "pieces");
+        for (int t = 0, k = 0; t < v->ntypes; t++)
+            if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
+        fprintf(out, " left %s.\n", result_words(e->result));
+    }
+    for (int i = 0; i < v->nreaches; i++) {
+        const ReachRule *r = &v->reaches[i];
+        char name[40], z[40];
+        capitalised(r->name[0] ? r->name : "reaching the zone", name, sizeof name);
+        zone_name_of(v, r->zone, z, sizeof z);
+        fprintf(out, "- %s: a side with a %s in its part of zone %s %s%s.\n", name, v->types[r->type].name, z,
+                result_words(r->result),
+                r->reply ? ", if it still stands there after the other side's answer"
+                         : r->last_chance ? ", unless the other side's answer can draw by reaching too" : "");
+    }
+    if (v->on_bare_king != RESULT_NONE) {
+        char name[40];
+        capitalised(v->bare_king_name[0] ? v->bare_king_name : "bare king", name, sizeof name);
+        fprintf(out, "- %s: a side left with nothing but its royal piece %s%s.\n", name, result_words(v->on_bare_king),
+                v->bare_king_reply ? " (it moves once more: baring the other king too draws)" : "");
+    }
+    if (v->check_limit) {
+        char name[40];
+        capitalised(v->checks_name[0] ? v->checks_name : "checks", name, sizeof name);
+        fprintf(out, "- %s: a side that has given check %d times %s.\n", name, v->check_limit, result_words(v->on_checks));
+    }
+    if (v->forbid_check) fprintf(out, "- No move may give check.\n");
     if (v->nplayers > 2)
         fprintf(out, "- A defeated player is out; its pieces %s.\n",
                 v->on_defeat == DEFEAT_REMOVE ? "are removed" : v->on_defeat == DEFEAT_STAY ? "stay where they are"
