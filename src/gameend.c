@@ -237,7 +237,7 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     if (ends_before_moves(pos, out)) return;
     VmFault f = {0};
     int legal = movegen_count_legal(ctx, pos, &f);
-    bool check = legal == 0 && pos->v->has_royal && attack_in_check(ctx, pos, board_mover(pos));
+    bool check = legal == 0 && pos->v->has_royal && !movegen_safe_after(ctx, pos, board_mover(pos));
     attack_take_fault(ctx, &f);
     if (f.set) {
         out->fault = f;

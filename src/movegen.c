@@ -168,6 +168,49 @@ static bool gen_steered(GenContext *ctx, Position *pos, int mover, MoveList *out
     return true;
 }
 
+/* Explosions (`explodes`): a capture by such a piece removes the capturer instead of landing
+ * it, and with it every piece on the eight cells around the destination that is not
+ * `blast-proof`. A move whose explosion would take one of the mover's own royal pieces is
+ * dropped here: it is never legal. */
+static void add_blasts(const Position *pos, MoveList *out) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        Piece capturer = pos->cell[m->from];
+        if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer && ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
+            Move b = *m;
+            b.nfx = 0;
+            for (int k = 0; k < m->nfx; k++) {
+                const Effect *e = &m->fx[k];
+                if (e->kind != FX_MOVE) {
+                    b.fx[b.nfx++] = *e;
+                    continue;
+                }
+                b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->a};
+                if (pos->cell[e->b] && b.nfx < MAX_EFFECTS) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
+            }
+            for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
+                Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
+                if (c == NO_CELL || c == m->from || !pos->cell[c] || ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1)) continue;
+                bool listed = false;
+                for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
+                if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
+            }
+            bool own_royal = false;
+            for (int k = 0; k < b.nfx && !own_royal; k++) {
+                Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
+                own_royal = p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
+            }
+            if (own_royal && v->forbid_royal_capture) continue;
+            *m = b;
+        }
+        if (n != i) out->moves[n] = *m;
+        n++;
+    }
+    out->count = n;
+}
+
 /* Does m land on (and so capture) an enemy piece? */
 static Cell landing_capture(const Position *pos, const Move *m) {
     if (!(m->flags & MOVE_CAPTURE) || m->kind != 0 || m->from == m->to) return NO_CELL;
@@ -460,6 +503,8 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
+    if (unlikely(pos->v->blast_mask)) add_blasts(pos, out);
+    if (unlikely(pos->v->has_drops)) merge_duplicates(out, 0); /* (two pieces may drop the same) */
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
@@ -482,7 +527,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
-        ok = !attack_in_check(ctx, pos, mover);
+        ok = movegen_safe_after(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
@@ -492,7 +537,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         if (!made) return false;
         int charged = ctx->charge_ply;
         ctx->charge_ply = pos->ply - 1; /* (the test's instructions are this position's) */
-        ok = !attack_in_check(ctx, pos, mover);
+        ok = movegen_safe_after(ctx, pos, mover);
         ctx->charge_ply = charged;
         board_unmake(pos);
     }
@@ -500,8 +545,39 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     return ok;
 }
 
+/* Does owner o have a royal piece standing next to cell c? */
+static bool royal_next_to(const Position *pos, Cell c, int o) {
+    const Variant *v = pos->v;
+    for (int d = 0; d < v->nadjacent; d++) {
+        Cell e = variant_step(v, c, v->adjacent_dirs[d]);
+        Piece p = e == NO_CELL ? 0 : pos->cell[e];
+        if (p && PIECE_OWNER(p) == o && v->types[PIECE_TYPE(p)].royal) return true;
+    }
+    return false;
+}
+
+bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
+    const Variant *v = pos->v;
+    int enemy = 1 - mover; /* (explosions are a two-player rule) */
+    bool enemy_royal = false;
+    for (int t = 0; t < v->ntypes && !enemy_royal; t++)
+        for (int w = 0; v->types[t].royal && w < v->cell_words && !enemy_royal; w++)
+            enemy_royal = (pos->type_occ[t][w] & pos->occ[enemy][w]) != 0;
+    if (!enemy_royal) return true; /* blown up: the game is won, whatever else holds */
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w]; b; b &= b - 1) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                /* taking it would blow up the taker's own royal piece next to it */
+                if (!royal_next_to(pos, c, enemy) && attack_is_attacked(ctx, pos, c, mover, pos->cell[c])) return false;
+            }
+    }
+    return true;
+}
+
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !attack_in_check(ctx, pos, mover);
+    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
     board_make(pos, m);
@@ -553,7 +629,7 @@ bool movegen_position_ok(GenContext *ctx, Position *pos, char *err, size_t cap) 
         pos->setup_player >= 0)
         return true;
     int other = 1 - board_mover(pos);
-    if (!attack_in_check(ctx, pos, other)) return true;
+    if (movegen_safe_after(ctx, pos, other)) return true;
     snprintf(err, cap, "%s, who is not to move, is in check (the last move would have been illegal)",
              v->player_names[other]);
     return false;

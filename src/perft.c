@@ -7,9 +7,10 @@
 #include "notation.h"
 
 /* Has a royal piece been captured, which ends the game (or a player's part in it) here? Only
- * where that can happen: more than two players, or mines that can expose a royal piece. */
+ * where that can happen: more than two players, mines that can expose a royal piece, or
+ * explosions that can blow one up. */
 static bool royal_taken(const Position *pos) {
-    return (pos->v->nplayers > 2 || pos->v->minefield_zone) && gameend_royal_lost(pos) >= 0;
+    return (pos->v->nplayers > 2 || pos->v->minefield_zone || pos->v->blast_mask) && gameend_royal_lost(pos) >= 0;
 }
 
 static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *lists, VmFault *fault) {

@@ -584,7 +584,15 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
             else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
             else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes or mine-proof)", it->text);
+            else if (!strcmp(it->text, "explodes")) {
+                v->blast_mask |= 1u << t;
+                if (!s->blast_loc.line) s->blast_loc = it->loc;
+            }
+            else if (!strcmp(it->text, "blast-proof")) {
+                v->blast_proof_mask |= 1u << t;
+                if (!s->blast_proof_loc.line) s->blast_proof_loc = it->loc;
+            }
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes or blast-proof)", it->text);
             break;
         default: break;
         }
@@ -1375,6 +1383,11 @@ static void pass_whole_game(Sema *s) {
     if (fields && !allegiance_field && v->has_allegiance)
         diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
     if (!v->setup) diag_error(s->sink, s->root->loc, "missing 'setup' (the start position)");
+    /* explosions are a rule between two sides, played one move a turn */
+    if (v->blast_proof_mask && !v->blast_mask)
+        diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");
+    if (v->blast_mask && (v->nplayers != 2 || v->nowners != 2 || v->nphases))
+        diag_error(s->sink, s->blast_loc, "'explodes' needs two players, no armies and one move a turn");
     if (!v->has_royal) diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
 }
 

@@ -232,6 +232,9 @@ typedef struct Variant {
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
     uint32_t imitator_mask;           /* types that capture by imitation (and freeze freezers) */
+    bool has_drops;                   /* some program drops new pieces (moves from several pieces may coincide) */
+    uint32_t blast_mask;              /* types whose captures explode (`explodes`) */
+    uint32_t blast_proof_mask;        /* types a neighbouring explosion spares (`blast-proof`) */
     int nadjacent;
     uint8_t orth_dirs[4];             /* the four orthogonal unit directions (pincer) */
     uint8_t adjacent_dirs[8];         /* the eight neighbours (freezing) */
