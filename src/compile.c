@@ -852,6 +852,14 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
         break;
     }
+    case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_DROP: {
+        int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
+        if (t < 0) cg->ok = false;
+        cg->v->has_drops = true;
+        bc_emit(p, OP_DROP, t < 0 ? 0 : t, L(st));
+        break;
+    }
     case AST_KIND: {
         int k = sema_kind(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
         if (k < 0) cg->ok = false;

@@ -919,6 +919,10 @@ static void declare_end(Sema *s, const Ast *n) {
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE: v->on_stalemate = r; break;
+    case END_BLOCKED:
+        v->on_blocked = r;
+        s->blocked_loc = n->loc;
+        break;
     case END_REPETITION:
         if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
         v->repetition = (int)n->num[0];
@@ -1383,6 +1387,8 @@ static void pass_whole_game(Sema *s) {
     if (fields && !allegiance_field && v->has_allegiance)
         diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
     if (!v->setup) diag_error(s->sink, s->root->loc, "missing 'setup' (the start position)");
+    if (v->on_blocked && (v->on_stalemate != RESULT_PASS || v->nplayers != 2))
+        diag_error(s->sink, s->blocked_loc, "'end blocked' needs two players and 'end stalemate pass'");
     /* explosions are a rule between two sides, played one move a turn */
     if (v->blast_proof_mask && !v->blast_mask)
         diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");

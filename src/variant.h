@@ -268,6 +268,7 @@ typedef struct Variant {
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
+    ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;

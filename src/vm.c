@@ -136,6 +136,26 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     return true;
 }
 
+/* Appends a drop: a new piece of `type` of the owner on the empty cell cur, with the pending
+ * effects; it is written from cur to cur. Returns false when the list is full. */
+static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, int type, const Effect *pending,
+                      int npending, PathMarks marks) {
+    if (out->count >= MAX_MOVES) return false;
+    Move *m = &out->moves[out->count++];
+    m->from = m->to = cur;
+    m->flags = marks.flags;
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->kind = marks.kind;
+    m->nfx = 0;
+    m->fx[m->nfx++] = (Effect){.kind = FX_PLACE, .a = cur, .piece = PIECE_MAKE(type, owner)};
+    for (int i = 0; i < npending; i++) {
+        m->fx[m->nfx++] = pending[i];
+        if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
+    }
+    return true;
+}
+
 /* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
  * whether some move would capture the piece on target, and stops at the first that does.
  * Returns RUN_DONE, RUN_FOUND or RUN_FAULT. */
@@ -352,6 +372,24 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                 ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
             }
             if (unlikely(!ok)) EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
+            break;
+        }
+        case OP_CONVERT: {
+            Piece p = pos->cell[cur];
+            if (!p || PIECE_OWNER(p) == owner) break;
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+            pending[npending++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(PIECE_TYPE(p), owner)};
+            break;
+        }
+        case OP_DROP: {
+            if (pos->cell[cur]) goto fail;
+            if (target != NO_CELL) {
+                if (captures_target(pending, npending, NO_CELL, origin, target)) EXIT(RUN_FOUND);
+                break;
+            }
+            if (unlikely(!emit_drop(pos, out, cur, owner, a, pending, npending, pmarks)))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
             break;
         }
         case OP__COUNT:
