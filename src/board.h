@@ -27,6 +27,7 @@ typedef enum EffectKind {
                      * sorted pile) for pile b (its top, or in order in a sorted pile) */
     FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
     FX_MARK,        /* the mover's tile on a becomes a mine */
+    FX_FLIP,        /* `pad` pieces from a on along direction b become owner `piece`'s */
 } EffectKind;
 
 typedef struct Effect {

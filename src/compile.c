@@ -853,6 +853,27 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_OUTFLANK: {
+        /* one OUTFLANK per direction, then the path fails unless some run was converted */
+        const Ast *terms = st->kids[0];
+        for (int i = 0; i < terms->nkids; i++) {
+            DirList dl = {0};
+            if (!sema_dirterm(cg->s, terms->kids[i], &dl)) { cg->ok = false; continue; }
+            for (int k = 0; k < dl.count; k++) {
+                int d = dl.link[k];
+                if (d < 0) {
+                    int ox, oy;
+                    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[k], dl.dy[k], &ox, &oy);
+                    d = sema_vector_dir(cg->s, ox, oy, terms->kids[i]->loc);
+                }
+                if (d < 0) cg->ok = false;
+                else bc_emit(p, OP_OUTFLANK, d, L(terms->kids[i]));
+            }
+        }
+        bc_emit(p, OP_OUTFLANKED, 0, L(st));
+        bc_emit(p, OP_VERIFY, 0, L(st));
+        break;
+    }
     case AST_DROP: {
         int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
         if (t < 0) cg->ok = false;

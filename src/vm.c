@@ -382,6 +382,23 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             pending[npending++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(PIECE_TYPE(p), owner)};
             break;
         }
+        case OP_OUTFLANK: {
+            Cell first = variant_step(v, cur, a), c = first;
+            int k = 0;
+            while (c != NO_CELL && pos->cell[c] && board_hostile(pos, PIECE_OWNER(pos->cell[c]), owner) && k < 255) {
+                c = variant_step(v, c, a);
+                k++;
+            }
+            if (!k || c == NO_CELL || !pos->cell[c] || board_hostile(pos, PIECE_OWNER(pos->cell[c]), owner)) break;
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+            pending[npending++] = (Effect){.kind = FX_FLIP, .pad = (uint8_t)k, .a = first, .b = (Cell)a, .piece = (Piece)owner};
+            break;
+        }
+        case OP_OUTFLANKED:
+            flag = false;
+            for (int i = 0; i < npending && !flag; i++) flag = pending[i].kind == FX_FLIP;
+            break;
         case OP_DROP: {
             if (pos->cell[cur]) goto fail;
             if (target != NO_CELL) {
