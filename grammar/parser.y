@@ -174,6 +174,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_DROP "'drop'"
 %token KW_CONVERT "'convert'"
 %token KW_OUTFLANK "'outflank'"
+%token KW_HAND_OVER "'hand-over'"
 %token KW_SET_EP "'set-ep'"
 %token KW_FAIL "'fail'"
 %token KW_EMPTY "'empty'"
@@ -729,6 +730,7 @@ stmt
     | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
     | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
     | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
+    | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
     | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }

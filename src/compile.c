@@ -604,7 +604,8 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
     int step = us[1] >= us[0] ? 1 : -1;
-    for (int u = us[0];; u += step) {
+    /* where royal pieces may be captured there is no check, so none to castle out of or through */
+    for (int u = us[0]; v->forbid_royal_capture; u += step) {
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -853,6 +854,7 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
     case AST_OUTFLANK: {
         /* one OUTFLANK per direction, then the path fails unless some run was converted */
         const Ast *terms = st->kids[0];

@@ -99,6 +99,15 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     return true;
 }
 
+/* A path mark of the VM's own (never a move flag): the moves it emits hand the piece over. */
+#define PATH_HAND_OVER 0x80
+
+/* The player who takes the turn after the current one. */
+static int next_player(const Position *pos) {
+    const Variant *v = pos->v;
+    return v->turn_order[(pos->turn + 1) % v->nturns];
+}
+
 /* Appends one emitted move; returns false when the list is full. */
 /* What a path says about the moves it emits beyond their effects (for notation). */
 typedef struct PathMarks {
@@ -113,7 +122,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     Move *m = &out->moves[out->count];
     m->from = org;
     m->to = cur;
-    m->flags = marks.flags;
+    m->flags = marks.flags & ~PATH_HAND_OVER;
     m->promo = NO_TYPE;
     m->castle = marks.castle;
     m->kind = marks.kind;
@@ -127,10 +136,13 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
         m->fx[m->nfx++] = (Effect){.kind = FX_MOVE, .a = org, .b = cur};
     }
     int newtype = promo_type != NO_TYPE ? promo_type : change;
+    int to_owner = (marks.flags & PATH_HAND_OVER) ? next_player(pos) : owner;
     if (newtype != NO_TYPE) {
-        m->fx[m->nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(newtype, owner)};
+        m->fx[m->nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(newtype, to_owner)};
         m->promo = (uint8_t)newtype;
         if (promo_type != NO_TYPE) m->flags |= MOVE_PROMOTION;
+    } else if (to_owner != owner && pos->cell[org]) {
+        m->fx[m->nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(PIECE_TYPE(pos->cell[org]), to_owner)};
     }
     out->count++;
     return true;
@@ -143,7 +155,8 @@ static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, i
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count++];
     m->from = m->to = cur;
-    m->flags = marks.flags;
+    m->flags = marks.flags & ~PATH_HAND_OVER;
+    if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
     m->promo = NO_TYPE;
     m->castle = 0;
     m->kind = marks.kind;
@@ -395,6 +408,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             pending[npending++] = (Effect){.kind = FX_FLIP, .pad = (uint8_t)k, .a = first, .b = (Cell)a, .piece = (Piece)owner};
             break;
         }
+        case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
         case OP_OUTFLANKED:
             flag = false;
             for (int i = 0; i < npending && !flag; i++) flag = pending[i].kind == FX_FLIP;
