@@ -229,6 +229,12 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
                     out.keep &= v->castle_mask[c];
                 }
             }
+        } else if (e->kind == FX_FLIP) {
+            /* (the pieces it turns are no other effect's: the order does not matter) */
+            Cell c = e->a;
+            for (int k = 0; k < e->pad && c != NO_CELL && *n < MAX_JOURNAL; k++, c = variant_step(v, c, e->b))
+                if (pos->cell[c])
+                    write_journaled(pos, j, n, c, (Piece)((pos->cell[c] & ~(7u << 6)) | ((unsigned)e->piece << 6)), keyed);
         }
     }
     for (int i = 0; i < m->nfx; i++) {
@@ -249,11 +255,6 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
             out.resets = true; /* a piece that changed type cannot change back by moving */
             out.keep &= v->castle_mask[e->a]; /* nor castle as the piece it was */
             write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
-        } else if (e->kind == FX_FLIP) {
-            Cell c = e->a;
-            for (int k = 0; k < e->pad && c != NO_CELL && *n < MAX_JOURNAL; k++, c = variant_step(v, c, e->b))
-                if (pos->cell[c])
-                    write_journaled(pos, j, n, c, (Piece)((pos->cell[c] & ~(7u << 6)) | ((unsigned)e->piece << 6)), keyed);
         }
     }
     return out;

@@ -63,7 +63,7 @@ static bool same_move(const Move *a, const Move *b) {
     return true;
 }
 
-static void merge_duplicates(MoveList *out, int start) {
+static inline void merge_duplicates(MoveList *out, int start) {
     int n = start;
     for (int i = start; i < out->count; i++) {
         bool dup = false;
