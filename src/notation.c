@@ -99,6 +99,8 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
                  from->board == to->board && t ? t + 1 : to->name, promo, (m->flags & MOVE_COPY) ? " +" : "");
         return;
     }
+    if (m->castle && v->castles[m->castle - 1].free && m->nfx && m->fx[0].kind == FX_MOVE)
+        to = &v->cells[m->fx[0].a]; /* a free castle is written as the king onto its rook (Chess960) */
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     Cell gate = gate_cell(m);
@@ -109,6 +111,8 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         if (m->castle && gate != m->from) from = &v->cells[gate], to = &v->cells[m->from];
     }
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
+    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE)
+        snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
     else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
 
@@ -168,6 +172,7 @@ static const Castle *castle_of(const Position *pos, const Move *m) {
 
 /* "O-O" when the castle's rook starts right of the king on the board, else "O-O-O". */
 static const char *castle_text(const Variant *v, const Castle *c) {
+    if (c->free) return v->cells[c->rook_to].x < v->cells[c->king_to].x ? "O-O" : "O-O-O";
     return v->cells[c->rook_from].x > v->cells[c->king_from].x ? "O-O" : "O-O-O";
 }
 
@@ -252,7 +257,7 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
     san_core(pos, list, m, buf, cap);
     if (!pos->v->has_royal || !board_make(pos, m)) return;
     const char *mark = "";
-    if (attack_in_check(ctx, pos, board_mover(pos))) {
+    if (!movegen_safe_after(ctx, pos, board_mover(pos))) {
         VmFault f = {0};
         mark = movegen_count_legal(ctx, pos, &f) == 0 ? "#" : "+";
     }
