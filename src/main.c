@@ -429,6 +429,7 @@ static int cmd_play(const Args *a) {
     cfg.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
     cfg.seed = (uint64_t)a->seed;
     cfg.load = a->load;
+    cfg.fen = a->fen;
     cfg.ascii = a->ascii;
     cfg.flip = a->flip;
     return ui_play(&cfg);
@@ -481,7 +482,7 @@ static int cmd_help(const Args *a);
 static const Command commands[] = {
     {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true, false, 1},
     {"play", "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
-     "       [--option NAME=VALUE]... [--seed N] [--load GAME] [--ascii] [--flip]",
+     "       [--option NAME=VALUE]... [--seed N] [--fen POS] [--load GAME] [--ascii] [--flip] [--compact]",
      "Plays a game in the console against people or the computer (also greedy and random seats).\n"
      "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
      "(chess by default). Player 1 is human and the others are the computer unless seats say\n"

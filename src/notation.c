@@ -165,6 +165,26 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
     else snprintf(out, cap, "%s", v->cells[m->from].name);
 }
 
+/* The cells other than the destination whose pieces m takes (a withdrawer's or a long leaper's
+ * victims), en passant aside: SAN names them after the destination, each after a ':'. */
+static int remote_victims(const Position *pos, const Move *m, Cell *out, int max) {
+    int n = 0;
+    if (m->flags & MOVE_EP) return 0;
+    for (int i = 0; i < m->nfx && n < max; i++)
+        if (m->fx[i].kind == FX_REMOVE && m->fx[i].a != m->to && m->fx[i].a != m->from && pos->cell[m->fx[i].a])
+            out[n++] = m->fx[i].a;
+    return n;
+}
+
+/* ":d3:f3" for the remote victims, "" when there are none. */
+static void victims_text(const Position *pos, const Move *m, char *out, size_t cap) {
+    Cell cells[MAX_EFFECTS];
+    int n = remote_victims(pos, m, cells, MAX_EFFECTS);
+    size_t at = 0;
+    out[0] = 0;
+    for (int i = 0; i < n && at < cap; i++) at += (size_t)snprintf(out + at, cap - at, ":%s", pos->v->cells[cells[i]].name);
+}
+
 /* SAN without the check mark. */
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
@@ -185,17 +205,21 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
         snprintf(buf, cap, "%c@%s", t >= 0 ? v->types[t].letter : '?', v->cells[m->to].name);
         return;
     }
-    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24];
-    bool cap_ = is_capture(pos, m);
+    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24], victims[96];
+    victims_text(pos, m, victims, sizeof victims);
+    /* with its victims named, the 'x' is for a piece taken on the destination */
+    bool cap_ = victims[0] ? pos->cell[m->to] != 0 : is_capture(pos, m);
+    disambiguation(pos, list, m, dis, sizeof dis);
     if (pawn_like(v, t)) {
+        /* a pawn's capture names its file; where pawns move sideways (several reach one cell)
+         * the origin tells them apart, as for pieces */
         split_cell(v->cells[m->from].name, from_file, from_rank, sizeof from_file);
-        if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
-    } else {
-        disambiguation(pos, list, m, dis, sizeof dis);
+        if (dis[0] && strcmp(dis, from_file)) snprintf(dis, sizeof dis, "%s", v->cells[m->from].name);
+        else if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
     }
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
     char letter[2] = {pawn_like(v, t) || t < 0 ? 0 : v->types[t].letter, 0};
-    snprintf(buf, cap, "%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo);
+    snprintf(buf, cap, "%s%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo, victims);
 }
 
 void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
@@ -240,9 +264,20 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
         snprintf(buf, sizeof buf, "%c@%s", L, to);
         return !strcmp(text, buf) || (pawn_like(v, t) && text[0] == '@' && !strcmp(text + 1, to));
     }
+    /* the remote victims, when named, come last: ":d3" */
+    char victims[96];
+    victims_text(pos, m, victims, sizeof victims);
+    size_t tl = strlen(text), vl = strlen(victims);
+    char rest[96];
+    if (vl && tl > vl && !strcmp(text + tl - vl, victims)) {
+        snprintf(rest, sizeof rest, "%.*s", (int)(tl - vl), text);
+        text = rest;
+    }
     char file[24], rank[24];
     split_cell(v->cells[m->from].name, file, rank, sizeof file);
     bool pawn = pawn_like(v, t), capture = is_capture(pos, m);
+    Cell victim_cells[MAX_EFFECTS];
+    bool remote = remote_victims(pos, m, victim_cells, MAX_EFFECTS) > 0;
     const char *letters[2] = {pawn ? "" : NULL, NULL};
     char lbuf[2] = {L, 0};
     if (pawn) letters[1] = lbuf;
@@ -263,9 +298,9 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     for (int l = 0; l < 2; l++) {
         if (!letters[l]) continue;
         for (int d = 0; d < 4; d++) {
-            /* a pawn's push names no origin; its capture names at least the file */
-            if (pawn && !capture && (d == 1 || d == 2)) continue;
-            if (pawn && capture && d == 0) continue;
+            /* a pawn's capture names at least the file (its push may name the origin, where
+             * pawns move sideways) */
+            if (pawn && capture && d == 0 && !remote) continue;
             for (int c = 0; c < 2; c++) {
                 if (c == 1 && !capture) continue;
                 for (int p = 0; p < npromo; p++) {

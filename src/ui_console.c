@@ -1368,6 +1368,16 @@ static bool locale_utf8(void) {
     return false;
 }
 
+/* --fen: a position the game can start from (else the reason on stderr). */
+static bool start_position_ok(Game *g, const char *text) {
+    char err[200];
+    if (!fen_read(&g->pos, text, err, sizeof err) || !movegen_position_ok(&g->gen, &g->pos, err, sizeof err)) {
+        fprintf(stderr, "varia: bad --fen '%s': %s\n", text, err);
+        return false;
+    }
+    return true;
+}
+
 int ui_play(const UiConfig *cfg) {
     Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
     if (!v) return 1;
@@ -1393,6 +1403,14 @@ int ui_play(const UiConfig *cfg) {
     g->colour = g->tty_out && !getenv("NO_COLOR");
     g->shown_to = -1;
     fen_start(v, cfg->seed, g->start, sizeof g->start);
+    if (cfg->fen && !start_position_ok(g, cfg->fen)) {
+        game_free_variant(g);
+        free(g->moves);
+        free(g->redo);
+        free(g);
+        return 1;
+    }
+    if (cfg->fen) snprintf(g->start, sizeof g->start, "%s", cfg->fen);
     game_restart(g);
     fen_write(&g->pos, g->start, sizeof g->start);
     int rc = 0;

@@ -21,6 +21,7 @@ typedef struct UiConfig {
     int depth;                       /* computer's depth limit; 0 = none */
     uint64_t seed;                   /* root shuffle and the random/greedy players */
     const char *load;                /* saved game to load at start, or NULL */
+    const char *fen;                 /* start position text instead of the rule file's, or NULL */
     bool ascii;                      /* letters even on a UTF-8 terminal */
     bool flip;                       /* draw the board upside down */
 } UiConfig;

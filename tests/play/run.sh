@@ -272,6 +272,29 @@ if grep -qE '^box: white [0-9]|^deck: white [0-9]' "$tmp/hidden-ai.out"; then
     fail=1
 fi
 
+# 13. Move text that tells moves apart. Where pawns move sideways (Ultima's pincers) the origin
+# names the pawn ("cd2", never three moves written "d2"), and is read back; a capture away from
+# the landing cell names its victim after a ':' (a withdrawer's, a long leaper's).
+play ultima-pawns 'moves\ncd2\nfen\n' "$root/rules/ultima.rules" --fen '4k3/8/8/3q4/3P4/8/2P1P3/4K3 w 0' --white human --black human
+expect ultima-pawns "cd2 (c2d2)"
+expect ultima-pawns "ed2 (e2d2)"
+expect ultima-pawns "dd2 (d4d2)"
+reject ultima-pawns " d2 ("
+expect ultima-pawns "4k3/8/8/3q4/3P4/8/3PP3/4K3 b 1"
+play remote 'moves d3\nQd2:d4\nfen\n' "$root/rules/ultima.rules" --fen '4k3/8/8/8/3p4/3Q4/8/3pK2N w 0' --white human --black human
+expect remote "Qd2:d4 (d3d2)"
+expect remote "last move: Qd2:d4 (d3d2)"
+expect remote "4k3/8/8/8/8/8/3Q4/3pK2N b 1"
+
+# 14. The command line: a shipped game by name for perft; a start position for play.
+n=$((n + 1))
+VARIA_RULES="$root/rules" "$varia" perft chess 3 2>&1 | grep -q "^Nodes searched: 8902" ||
+    { echo "play test 'perft-name': 'varia perft chess 3' failed" >&2; fail=1; }
+play fen-start 'fen\n' "$root/rules/chess.rules" --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1' --white human --black human
+expect fen-start "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+play fen-bad '' "$root/rules/chess.rules" --fen '4k3/8/8 w'
+expect fen-bad "varia: bad --fen '4k3/8/8 w'"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
