@@ -37,6 +37,7 @@ typedef struct Args {
     double seconds;               /* --time; < 0 = not given */
     int depth;                    /* --depth; 0 = not given */
     long long seed;
+    bool seed_given;                 /* --seed was on the command line */
     int games;
     const char *load;
     bool ascii, flip, verbose;
@@ -430,6 +431,7 @@ static int cmd_play(const Args *a) {
     cfg.seed = (uint64_t)a->seed;
     cfg.load = a->load;
     cfg.fen = a->fen;
+    cfg.seed_given = a->seed_given;
     cfg.ascii = a->ascii;
     cfg.flip = a->flip;
     return ui_play(&cfg);
@@ -613,6 +615,7 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
             return 2;
         }
         a->seed = n;
+        a->seed_given = true;
     } else {
         a->load = val;
     }

@@ -396,6 +396,8 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     /* annotations and check marks say nothing about which move it is; but where a move may
      * carry a copy, a trailing "+" asks for the copy, and is never dropped */
     while (n > 0 && strchr(v->steer_copy ? "#!?" : "+#!?", t[n - 1])) t[--n] = 0;
+    /* a check mark after the copy's '+' ("M c6-c5 ++") */
+    if (v->steer_copy && n > 1 && t[n - 1] == '+' && t[n - 2] == '+') t[--n] = 0;
     if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
     if (n == 0) return 0;
     count = match_coordinates(v, list, t, false, found, max);

@@ -58,6 +58,7 @@ typedef struct Game {
     double seconds;
     int depth;
     uint64_t seed, rng;
+    bool fresh_deals;                /* 'new' deals the start afresh (no --seed, --fen or load) */
     bool over;                       /* the game has ended (rules, resignation or agreement) */
     int winner;                      /* player, or -1 */
     int loser;                       /* player who lost when there is no single winner, or -1 */
@@ -135,6 +136,16 @@ static void game_update_result(Game *g) {
         if (k == RESULT_LOSS) g->loser = board_mover(&g->pos);
         else if (k == RESULT_WIN) g->winner = board_mover(&g->pos);
     }
+}
+
+/* A seed for a deal nobody asked to repeat: the time and the process. */
+static uint64_t fresh_seed(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20;
+    x ^= x >> 31;
+    x *= 0x9E3779B97F4A7C15ULL;
+    return x ^ (x >> 29);
 }
 
 /* Back to the start position of the current game. */
@@ -238,7 +249,9 @@ static void report_tiles(Game *g, int mover) {
 
 /* Hot seat: clear the screen and hand it to `player`, after the public log of the turn. */
 static char *read_line(Game *g, const char *prompt);
-static void hand_over(Game *g, int player) {
+/* Returns what was typed at "press Enter" (a move typed ahead is not lost; the caller frees
+ * it), NULL at the end of input. */
+static char *hand_over(Game *g, int player) {
     char name[32], prompt[64];
     print_name(g, player, name, sizeof name);
     /* the screen, the terminal's scrollback and the line-editing history (what the other
@@ -252,8 +265,8 @@ static void hand_over(Game *g, int player) {
     g->log[0] = 0;
     snprintf(prompt, sizeof prompt, "%s, press Enter ", name);
     char *line = read_line(g, prompt);
-    free(line);
     g->shown_to = player;
+    return line;
 }
 
 /* ---- drawing --------------------------------------------------------------------------------- */
@@ -285,7 +298,16 @@ static void cell_label(const char *name, char *file, char *rank, size_t cap) {
     snprintf(rank, cap, "%s", name + k);
 }
 
-static const char *owner_fg(int owner) {
+/* A player's pieces in the colour its name says (Red, Green, Silver...), else by seat. */
+static const char *owner_fg(const Variant *v, int owner) {
+    static const struct {
+        const char *name, *fg;
+    } named[] = {{"white", "\033[1;97m"}, {"silver", "\033[1;37m"}, {"black", "\033[1;30m"},
+                 {"red", "\033[1;31m"},   {"green", "\033[1;32m"},  {"yellow", "\033[1;33m"},
+                 {"gold", "\033[1;33m"},  {"blue", "\033[1;34m"},   {"purple", "\033[1;35m"},
+                 {"cyan", "\033[1;36m"},  {"orange", "\033[1;38;5;208m"}};
+    for (size_t i = 0; i < ARRAY_LEN(named); i++)
+        if (!strcasecmp(v->player_names[owner], named[i].name)) return named[i].fg;
     static const char *const fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
                                      "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
     return fg[owner & 7];
@@ -320,7 +342,7 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     char cell[64];
     if (g->colour) {
         static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"}, {"\033[48;5;101m", "\033[48;5;143m"}};
-        const char *fg = p ? owner_fg(owner) : "";
+        const char *fg = p ? owner_fg(v, owner) : "";
         bool two = p && strlen(glyph) == 2; /* letter + player digit */
         snprintf(cell, sizeof cell, "%s%s %s%s" ESC_RESET, bg[last][v->colour[c] ? 1 : 0], fg, glyph, two ? "" : " ");
     } else {
@@ -579,10 +601,14 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
 
 static void announce_defeat(const GameResult *d, void *user) {
     const Game *g = user;
-    if (d->victor >= 0)
-        printf("%s is defeated (%s) by %s\n", g->v->player_names[d->eliminated], d->reason, g->v->player_names[d->victor]);
-    else
-        printf("%s is defeated (%s)\n", g->v->player_names[d->eliminated], d->reason);
+    char loser[32], victor[32];
+    print_name(g, d->eliminated, loser, sizeof loser);
+    if (d->victor >= 0) {
+        print_name(g, d->victor, victor, sizeof victor);
+        printf("%s loses by %s (to %s); the others play on\n", loser, d->reason, victor);
+    } else {
+        printf("%s loses by %s; the others play on\n", loser, d->reason);
+    }
 }
 
 /* Plays m (legal) and reports the end of the game. */
@@ -883,6 +909,18 @@ static void cmd_undo(Game *g) {
         printf("no undo in a game with hidden information (a move taken back could be played again knowing what it revealed)\n");
         return;
     }
+    if (g->over) {
+        /* a result no move made (resignation, agreement) is taken back alone */
+        char reason[sizeof g->reason];
+        snprintf(reason, sizeof reason, "%s", g->reason);
+        game_update_result(g);
+        if (!g->over) {
+            printf("the %s is taken back\n", reason);
+            if (g->seats[board_mover(&g->pos)] != SEAT_HUMAN) g->paused = true;
+            draw(g);
+            return;
+        }
+    }
     if (g->nmoves == 0) {
         printf("nothing to undo\n");
         return;
@@ -1000,6 +1038,7 @@ static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant 
     board_free(st);
     free(st);
     board_copy(&g->pos, replayed);
+    g->fresh_deals = false; /* 'new' goes back to the loaded game's start */
     g->nmoves = replayed->ply; /* the saved moves and the defeats they caused */
     memcpy(g->moves, moves, sizeof(Move) * (size_t)g->nmoves);
     g->nredo = 0;
@@ -1092,7 +1131,9 @@ static void cmd_resign(Game *g) {
          * pieces leave the board whatever the rule file does with defeated armies */
         Move m;
         gameend_elimination(&g->pos, mover, -1, &m);
-        printf("%s concedes\n", g->v->player_names[mover]);
+        char name[32];
+        print_name(g, mover, name, sizeof name);
+        printf("%s concedes; the others play on\n", name);
         play_move(g, &m);
         return;
     }
@@ -1128,6 +1169,8 @@ static void cmd_moves(Game *g, char *const *args) {
 
 static void cmd_new(Game *g) {
     search_clear(g->search);
+    /* what the rules leave to chance is dealt again, unless --seed asked for one deal */
+    if (g->fresh_deals) fen_start(g->v, fresh_seed(), g->start, sizeof g->start);
     game_restart(g);
     draw(g);
 }
@@ -1182,7 +1225,8 @@ static void cmd_hint(Game *g) {
     char san[64], coord[64], sc[32];
     move_texts(g, &m, san, coord);
     search_format_score(score, g->v->nplayers, sc, sizeof sc);
-    printf("hint: %s (%s), score %s\n", san, coord, sc);
+    if (!strcmp(san, coord)) printf("hint: %s, score %s\n", coord, sc);
+    else printf("hint: %s (%s), score %s\n", san, coord, sc);
 }
 
 static void cmd_ai(Game *g) {
@@ -1396,13 +1440,17 @@ int ui_play(const UiConfig *cfg) {
     g->depth = cfg->depth;
     g->seed = cfg->seed;
     g->rng = cfg->seed * 0x9E3779B97F4A7C15ULL | 1;
+    g->fresh_deals = !cfg->seed_given && !cfg->fen;
+    uint64_t deal = cfg->seed_given ? cfg->seed : fresh_seed();
     g->flip = cfg->flip;
     g->tty_in = isatty(0);
     g->tty_out = isatty(1);
     g->utf8 = !cfg->ascii && locale_utf8();
-    g->colour = g->tty_out && !getenv("NO_COLOR");
+    /* CLICOLOR_FORCE: colour also when the output is not a terminal */
+    const char *force = getenv("CLICOLOR_FORCE");
+    g->colour = (g->tty_out || (force && *force && strcmp(force, "0"))) && !getenv("NO_COLOR");
     g->shown_to = -1;
-    fen_start(v, cfg->seed, g->start, sizeof g->start);
+    fen_start(v, deal, g->start, sizeof g->start);
     if (cfg->fen && !start_position_ok(g, cfg->fen)) {
         game_free_variant(g);
         free(g->moves);
@@ -1430,8 +1478,16 @@ int ui_play(const UiConfig *cfg) {
             int humans = 0;
             for (int p = 0; p < g->v->nplayers; p++) humans += g->seats[p] == SEAT_HUMAN;
             if (humans > 1) {
-                hand_over(g, board_mover(&g->pos));
+                char *typed = hand_over(g, board_mover(&g->pos));
                 draw(g);
+                bool go_on = true;
+                if (typed && typed[strspn(typed, " \t\r")]) {
+                    printf("(typed at the hand-over) %s\n", typed);
+                    go_on = handle_line(g, typed);
+                }
+                free(typed);
+                if (!go_on) break;
+                continue;
             }
         }
         char prompt[64];

@@ -53,7 +53,7 @@ done
 
 # 1b. With more than two players, conceding defeats only that player; the others play on.
 play concede 'resign\nfen\nquit\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human
-expect concede "silver concedes"
+expect concede "Silver concedes; the others play on"
 expect concede "/12/12 r kq:3K:3Q:4K:4Q - 0 1 s"
 reject concede "game over"
 
@@ -294,6 +294,38 @@ play fen-start 'fen\n' "$root/rules/chess.rules" --fen '4k3/8/8/8/8/8/4P3/4K3 w 
 expect fen-start "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 play fen-bad '' "$root/rules/chess.rules" --fen '4k3/8/8 w'
 expect fen-bad "varia: bad --fen '4k3/8/8 w'"
+
+# 15. Regressions in the console's messages and commands.
+# A hint whose algebraic text is its coordinate text says it once.
+play ultra-hint "$setup"'\nhint\n' "$ultra" --white human --black human --depth 1
+expect ultra-hint "hint: take:"
+reject ultra-hint " (take:"
+# Hot seat: what is typed at "press Enter" is played, not lost.
+play ahead 'place:c3\nplace:f3\n' "$ultra" --white human --black human
+expect ahead "(typed at the hand-over) place:c3"
+expect ahead " 3  o  o  *  o  o [*] o  o  3"
+# undo after a resignation takes back the resignation only.
+play undo-resign 'e4\ne5\nresign\nundo\nfen\n' "$root/rules/chess.rules" --white human --black human
+expect undo-resign "the resignation is taken back"
+expect undo-resign "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+# A check mark after the copy's '+' is read as a check mark.
+play ab-check 'A b4-b6\nB c4-c6\nM b6-b5 ++\n' "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
+expect ab-check "last move: M b6-b5 +"
+reject ab-check "cannot copy"
+# With more than two players a defeat is worded as in docs/playing.md.
+play defeat4 'resign\nresign\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human
+expect defeat4 "Red concedes; the others play on"
+# Each player's pieces are drawn in the colour its name says.
+printf 'quit\n' | LC_ALL=C CLICOLOR_FORCE=1 "$varia" play "$root/rules/ultimate-chess-4p.rules" --seat 1=human >"$tmp/colours.out" 2>&1
+for want in "$(printf '\033[1;31m r')" "$(printf '\033[1;30m R3')" "$(printf '\033[1;32m R4')" "$(printf '\033[1;37m R')"; do
+    n=$((n + 1))
+    grep -qF -- "$want" "$tmp/colours.out" || { echo "play test 'colours': a player's colour is wrong" >&2; fail=1; }
+done
+# What the rules leave to chance is dealt afresh for each game unless --seed is given.
+play deals "$(printf 'fen\\nnew\\n%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)" "$ab" --seat 1=human --seat 2=human
+n=$((n + 1))
+[ "$(grep -cE ' A 0 1 w,b$' "$tmp/deals.out")" -gt 0 ] && [ "$(grep -cE ' A 0 1 b,w$' "$tmp/deals.out")" -gt 0 ] ||
+    { echo "play test 'deals': every game dealt the same" >&2; fail=1; }
 
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
