@@ -40,7 +40,7 @@ typedef struct Args {
     bool seed_given;                 /* --seed was on the command line */
     int games;
     const char *load;
-    bool ascii, flip, verbose;
+    bool ascii, flip, verbose, compact;
     const char *argv0;
 } Args;
 
@@ -434,6 +434,10 @@ static int cmd_play(const Args *a) {
     cfg.seed_given = a->seed_given;
     cfg.ascii = a->ascii;
     cfg.flip = a->flip;
+    cfg.compact = a->compact;
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    cfg.rules_dir = dir;
     return ui_play(&cfg);
 }
 
@@ -563,6 +567,7 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
     static const char *const with_value[] = {"--white", "--black", "--seat", "--time", "--depth", "--seed", "--load", "--games"};
     if (!strcmp(s, "--ascii")) return a->ascii = true, 1;
     if (!strcmp(s, "--flip")) return a->flip = true, 1;
+    if (!strcmp(s, "--compact")) return a->compact = true, 1;
     if (!strcmp(s, "--verbose")) return a->verbose = true, 1;
     bool known = false;
     for (size_t k = 0; k < ARRAY_LEN(with_value); k++)

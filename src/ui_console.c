@@ -23,6 +23,7 @@
 #include "gameend.h"
 #include "mobility.h"
 #include "notation.h"
+#include "pgn.h"
 #include "savegame.h"
 #include "search.h"
 #include "source.h"
@@ -70,6 +71,8 @@ typedef struct Game {
     int shown_to;
     char log[2048];
     bool flip, utf8, colour, tty_in, tty_out;
+    bool compact;                    /* after a move, only the lines under the board */
+    const char *rules_dir;           /* the shipped games (a PGN names its game) */
 } Game;
 
 static void game_free_variant(Game *g) {
@@ -634,7 +637,8 @@ static void play_move(Game *g, const Move *m) {
     int nd = gameend_settle(&g->gen, &g->pos, &r, defeats, MAX_PLAYERS, announce_defeat, g);
     for (int i = 0; i < nd && i < MAX_PLAYERS && g->nmoves < MAX_HISTORY; i++) g->moves[g->nmoves++] = defeats[i];
     game_update_result(g);
-    draw(g);
+    if (g->compact) draw_status(g);
+    else draw(g);
     if (g->over) announce_result(g);
 }
 
@@ -883,8 +887,11 @@ static void cmd_help(Game *g) {
            "  ai                let the computer play this move now\n"
            "  seat N human|ai   who plays player N (a number or a name; also greedy, random)\n"
            "  time S / depth D  the computer's time per move in seconds / depth limit (0 = none)\n"
-           "  save FILE         write the game to a text file\n"
-           "  load FILE         replay a saved game\n"
+           "  history           the moves played so far\n"
+           "  save FILE         write the game to a text file (FILE.pgn: as PGN)\n"
+           "  load FILE         replay a saved game or a PGN file\n"
+           "  pgn               the game as PGN\n"
+           "  compact           after a move, only the lines under the board (again: the board)\n"
            "  fen               the position text\n"
            "  random            (set-up) make the rest of this set-up step at random\n"
            "  deck              your own deck's order (games with cards)\n"
@@ -955,6 +962,24 @@ static void cmd_redo(Game *g) {
 
 #define RULES_PATH_MAX 4096 /* a rule file's path in a saved game */
 
+/* A file name ending in ".pgn": the game is written as PGN. */
+static bool pgn_is_pgn_name(const char *path) {
+    size_t n = strlen(path);
+    return n > 4 && !strcasecmp(path + n - 4, ".pgn");
+}
+
+/* The game as PGN sees it (winner: result_words' text, used only when the game is over). */
+static void pgn_game(const Game *g, const char *rules, const char *winner, PgnGame *pg) {
+    memset(pg, 0, sizeof *pg);
+    pg->rules = rules;
+    pg->start = g->start;
+    pg->moves = g->moves;
+    pg->nmoves = g->nmoves;
+    for (int p = 0; p < g->v->nplayers; p++) pg->players[p] = ui_seat_name(g->seats[p]);
+    pg->winner = g->over && strcmp(winner, "none") ? winner : NULL;
+    pg->reason = g->reason;
+}
+
 static void save_game(Game *g, const char *path) {
     char err[300], winner[32];
     result_words(g, winner, sizeof winner);
@@ -964,8 +989,16 @@ static void save_game(Game *g, const char *path) {
     if (g->rules[0] != '/' && getcwd(cwd, sizeof cwd) &&
         (size_t)snprintf(full, sizeof full, "%s/%s", cwd, g->rules) < sizeof full)
         rules = full;
-    if (!savegame_write(path, rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
-                        g->reason, err, sizeof err))
+    bool ok;
+    if (pgn_is_pgn_name(path)) {
+        PgnGame pg;
+        pgn_game(g, rules, winner, &pg);
+        ok = pgn_write(path, g->v, &pg, err, sizeof err);
+    } else {
+        ok = savegame_write(path, rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL, g->reason, err,
+                            sizeof err);
+    }
+    if (!ok)
         printf("error: %s\n", err);
     else printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
                 g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
@@ -1064,7 +1097,8 @@ static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant 
 static bool load_saved(Game *g, const char *path) {
     SavedGame sg;
     char err[400];
-    if (!savegame_read(path, &sg, err, sizeof err)) {
+    bool pgn = pgn_is_pgn(path);
+    if (pgn ? !pgn_read(path, g->rules_dir, &sg, err, sizeof err) : !savegame_read(path, &sg, err, sizeof err)) {
         printf("error: %s\n", err);
         return false;
     }
@@ -1076,6 +1110,7 @@ static bool load_saved(Game *g, const char *path) {
         savegame_free(&sg);
         return false;
     }
+    if (pgn) pgn_name_result(&sg, v);
     Position *tmp = xmalloc(sizeof *tmp);
     board_init(tmp, v);
     Move *moves = xmalloc(sizeof(Move) * MAX_HISTORY);
@@ -1277,6 +1312,51 @@ static void cmd_load(Game *g, char *const *args) {
     else load_saved(g, args[0]);
 }
 
+/* The moves played so far, numbered, in algebraic notation; what another player did in
+ * secret only by its kind. */
+static void cmd_history(Game *g) {
+    if (!g->nmoves) {
+        printf("no moves yet\n");
+        return;
+    }
+    PgnPly *plies = xmalloc(sizeof *plies * (size_t)g->nmoves);
+    int n = pgn_move_texts(g->v, g->start, g->moves, g->nmoves, plies);
+    char name[32];
+    for (int i = 0; i < n; i++) {
+        bool first = i == 0 || plies[i].fullmove != plies[i - 1].fullmove;
+        if (first) printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove, plies[i].mover && g->v->nplayers == 2 ? " ..." : "");
+        else printf("%s", g->v->nplayers > 2 ? "," : "");
+        if (g->v->nplayers > 2) {
+            print_name(g, plies[i].mover, name, sizeof name);
+            printf(" %s", name);
+        }
+        if (secret_move(g, plies[i].move) && screen_owner(g) != plies[i].mover)
+            printf(" %s(secret)", g->v->kind_names[plies[i].move->kind]);
+        else printf(" %s", plies[i].san);
+    }
+    printf("\n");
+    free(plies);
+}
+
+/* The game as PGN on the screen. */
+static void cmd_pgn(Game *g) {
+    if (g->hidden && !g->over) {
+        printf("the game's moves hold the players' secrets: its PGN is shown when the game is over\n");
+        return;
+    }
+    char winner[32];
+    result_words(g, winner, sizeof winner);
+    PgnGame pg;
+    pgn_game(g, g->rules, winner, &pg);
+    pgn_format(stdout, g->v, &pg);
+}
+
+static void cmd_compact(Game *g) {
+    g->compact = !g->compact;
+    printf("compact mode %s\n", g->compact ? "on: after a move, only the lines under the board ('board' draws it)"
+                                          : "off: the board after every move");
+}
+
 static bool has_piles(const Game *g) { return g->v->npiles > 0; }
 
 static bool in_setup(const Game *g) { return g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over; }
@@ -1307,6 +1387,9 @@ static const ConsoleCommand console_commands[] = {
     {"seat", NULL, NULL, false, NULL, cmd_seat},
     {"time", NULL, NULL, false, NULL, cmd_time},
     {"depth", NULL, NULL, false, NULL, cmd_depth},
+    {"history", NULL, NULL, false, cmd_history, NULL},
+    {"pgn", NULL, NULL, false, cmd_pgn, NULL},
+    {"compact", NULL, NULL, false, cmd_compact, NULL},
     {"save", NULL, NULL, false, NULL, cmd_save},
     {"load", NULL, NULL, false, NULL, cmd_load},
     {"resign", NULL, NULL, true, cmd_resign, NULL},
@@ -1443,6 +1526,8 @@ int ui_play(const UiConfig *cfg) {
     g->fresh_deals = !cfg->seed_given && !cfg->fen;
     uint64_t deal = cfg->seed_given ? cfg->seed : fresh_seed();
     g->flip = cfg->flip;
+    g->compact = cfg->compact;
+    g->rules_dir = cfg->rules_dir;
     g->tty_in = isatty(0);
     g->tty_out = isatty(1);
     g->utf8 = !cfg->ascii && locale_utf8();
@@ -1450,6 +1535,8 @@ int ui_play(const UiConfig *cfg) {
     const char *force = getenv("CLICOLOR_FORCE");
     g->colour = (g->tty_out || (force && *force && strcmp(force, "0"))) && !getenv("NO_COLOR");
     g->shown_to = -1;
+    /* the board turned for the one human who plays the second player */
+    if (!cfg->flip && v->nplayers == 2 && g->seats[0] != SEAT_HUMAN && g->seats[1] == SEAT_HUMAN) g->flip = true;
     fen_start(v, deal, g->start, sizeof g->start);
     if (cfg->fen && !start_position_ok(g, cfg->fen)) {
         game_free_variant(g);

@@ -25,6 +25,8 @@ typedef struct UiConfig {
     const char *fen;                 /* start position text instead of the rule file's, or NULL */
     bool ascii;                      /* letters even on a UTF-8 terminal */
     bool flip;                       /* draw the board upside down */
+    bool compact;                    /* after a move, the status lines instead of the board */
+    const char *rules_dir;           /* where the shipped games are (a PGN's Variant tag) */
 } UiConfig;
 
 /* Plays one session on stdin/stdout until 'quit' or end of input. Returns 0, or 1 when the

@@ -327,6 +327,50 @@ n=$((n + 1))
 [ "$(grep -cE ' A 0 1 w,b$' "$tmp/deals.out")" -gt 0 ] && [ "$(grep -cE ' A 0 1 b,w$' "$tmp/deals.out")" -gt 0 ] ||
     { echo "play test 'deals': every game dealt the same" >&2; fail=1; }
 
+# 16. History and PGN: the moves so far; a game written as PGN (Variant and Rules tags) and read
+# back, also by --load; a PGN from elsewhere with comments, variations and glyphs (chess when it
+# names no game); a Variant tag alone finds the shipped game.
+play history 'e4\ne5\nNf3\nhistory\npgn\nsave '"$tmp"'/g.pgn\nNc6\nresign\nsave '"$tmp"'/r.pgn\n' "$root/rules/chess.rules" --white human --black human
+expect history "  1. e4 e5"
+expect history "  2. Nf3"
+expect history '[Variant "chess"]'
+expect history "[Rules \"$root/rules/chess.rules\"]"
+expect history "1. e4 e5 2. Nf3 *"
+expect history "saved 3 moves to $tmp/g.pgn"
+n=$((n + 1))
+grep -q '^1. e4 e5 2. Nf3 Nc6 0-1$' "$tmp/r.pgn" && grep -q '^\[Termination "resignation"\]$' "$tmp/r.pgn" ||
+    { echo "play test 'history': the PGN file is wrong" >&2; cat "$tmp/r.pgn" >&2; fail=1; }
+play pgn-load "load $tmp/g.pgn\nfen\nhistory\n" "$root/rules/ultima.rules" --white human --black human
+expect pgn-load "loaded $tmp/g.pgn: Chess, 3 moves"
+expect pgn-load "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+play pgn-arg "fen\n" "$root/rules/chess.rules" --white human --black human --load "$tmp/r.pgn"
+expect pgn-arg "game over: Black wins by resignation. 0-1"
+printf '[Event "Casual"]\n[Result "0-1"]\n\n1.e4 {best by test} e5 2. Nf3 $1 (2. f4 exf4) Nc6 ; a comment\n%s\n\n%s\n1. d4 *\n' \
+    '3. Bc4 Nf6 4. Ng5?! d5 5. exd5 Na5 0-1' '[Event "Next"]' >"$tmp/ext.pgn"
+printf '[Variant "ultima"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/3p4/3Q4/8/3pK2N w 0"]\n\n1. Qd2:d4 *\n' >"$tmp/ultima.pgn"
+printf '[Variant "chess"]\n\n1. e4 e5 2. Ke3 *\n' >"$tmp/bad1.pgn"
+printf '[Variant "nosuch"]\n\n1. e4 *\n' >"$tmp/bad2.pgn"
+printf '[Event "x"]\n\n1. e4 {open\n' >"$tmp/bad3.pgn"
+play pgn-ext "load $tmp/ext.pgn\nfen\nload $tmp/ultima.pgn\nfen\nload $tmp/bad1.pgn\nload $tmp/bad2.pgn\nload $tmp/bad3.pgn\nfen\n" \
+    "$root/rules/chess.rules" --white human --black human
+expect pgn-ext "r1bqkb1r/ppp2ppp/5n2/n2Pp1N1/2B5/8/PPPP1PPP/RNBQK2R w KQkq - 1 6"
+expect pgn-ext "game over: Black wins by the saved result. 0-1"
+expect pgn-ext "4k3/8/8/8/8/8/3Q4/3pK2N b 1"
+expect pgn-ext "bad1.pgn:3: illegal move 'Ke3'"
+expect pgn-ext "bad2.pgn: no rule file for the game 'nosuch'"
+expect pgn-ext "bad3.pgn:3: a comment that is not closed"
+
+# 17. Compact mode: after a move the lines under the board, not the board; a Black human sees
+# the board turned (its pieces at the bottom).
+play compact 'e4\ne5\n' "$root/rules/chess.rules" --white human --black human --compact
+n=$((n + 1))
+[ "$(grep -c '^ 8 ' "$tmp/compact.out")" = 1 ] || { echo "play test 'compact': the board was drawn after a move" >&2; fail=1; }
+expect compact "last move: e5 (e7e5)"
+play autoflip 'quit\n' "$root/rules/chess.rules" --white ai --black human --depth 1
+n=$((n + 1))
+[ "$(grep -E '^ [18] ' "$tmp/autoflip.out" | head -n 1 | cut -c1-3)" = " 1 " ] ||
+    { echo "play test 'autoflip': the board is not turned for Black" >&2; fail=1; }
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
