@@ -828,9 +828,97 @@ static bool explain_origin(Game *g, const char *text, const MoveList *legal) {
     return false;
 }
 
+/* The type of the piece a legal move moves (a drop: none). */
+static int moved_type(const Position *pos, const Move *m) {
+    if (m->nfx && m->fx[0].kind == FX_PLACE) return -1;
+    return pos->cell[m->from] ? PIECE_TYPE(pos->cell[m->from]) : -1;
+}
+
+/* Algebraic-looking input on one board ("Ke2", "Nbd2", "exd5", "e5"): which piece cannot get
+ * there, and what it can do. False when text does not read as algebraic notation. */
+static bool explain_algebraic(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    Position *pos = &g->pos;
+    if (v->nboards > 1 || strchr(text, ':') || strchr(text, '@')) return false;
+    char t[64];
+    snprintf(t, sizeof t, "%s", text);
+    size_t n = strlen(t);
+    while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
+    if (n > 2 && t[n - 2] == '=') t[n -= 2] = 0; /* the promotion says nothing about reaching */
+    int to = -1;
+    size_t at = 0;
+    for (size_t k = 0; k < n && to < 0; k++)
+        if ((to = variant_cell_by_name(v, t + k)) >= 0) at = k;
+    if (to < 0) return false;
+    int type = -1;
+    size_t lead = 0;
+    if (at > 0 && isupper((unsigned char)t[0])) {
+        for (int i = 0; i < v->ntypes; i++)
+            if (v->types[i].letter == t[0]) type = i;
+        if (type < 0) {
+            printf("illegal move '%s': no piece has the letter %c\n", text, t[0]);
+            return true;
+        }
+        lead = 1;
+    } else {
+        for (int i = 0; i < v->ntypes; i++)
+            if (v->types[i].letter == 'P') type = i;
+        if (type < 0) return false;
+    }
+    /* between the letter and the destination only an origin hint and 'x' */
+    char hint[24];
+    size_t hl = at - lead;
+    if (hl && t[at - 1] == 'x') hl--;
+    if (hl >= sizeof hint) return false;
+    snprintf(hint, sizeof hint, "%.*s", (int)hl, t + lead);
+    bool digits = hl > 0, letters = hl > 0;
+    for (size_t k = 0; k < hl; k++) {
+        digits = digits && isdigit((unsigned char)hint[k]);
+        letters = letters && islower((unsigned char)hint[k]);
+    }
+    if (hl && !digits && !(letters && hl <= 2) && variant_cell_by_name(v, hint) < 0) return false;
+    const char *name = v->types[type].name;
+    int mover = board_mover(pos), own = 0;
+    Cell only = NO_CELL;
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) == mover && PIECE_TYPE(p) == type) own++, only = (Cell)c;
+    }
+    if (!own) {
+        printf("illegal move '%s': you have no %s\n", text, name);
+        return true;
+    }
+    char san[64];
+    int k = 0;
+    for (int i = 0; i < legal->count; i++)
+        if (legal->moves[i].to == to && moved_type(pos, &legal->moves[i]) == type) {
+            notation_san(&g->gen, pos, legal, &legal->moves[i], san, sizeof san);
+            if (!k++) printf("illegal move '%s': the %s that can reach %s is written", text, name, v->cells[to].name);
+            printf("%s %s", k > 1 ? " or" : "", san);
+        }
+    if (k) {
+        printf("\n");
+        return true;
+    }
+    if (own > 1) {
+        printf("illegal move '%s': no %s of yours can reach %s\n", text, name, v->cells[to].name);
+        return true;
+    }
+    printf("illegal move '%s': the %s on %s cannot reach %s", text, name, v->cells[only].name, v->cells[to].name);
+    for (int i = 0; i < legal->count; i++)
+        if (legal->moves[i].from == only && moved_type(pos, &legal->moves[i]) == type) {
+            notation_san(&g->gen, pos, legal, &legal->moves[i], san, sizeof san);
+            printf("%s %s", k++ ? "," : "; it can play only", san);
+        }
+    printf("%s\n", k ? "" : "; it has no legal move");
+    return true;
+}
+
 /* Explains why text is not a legal move (the game is untouched). */
 static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
-    if (explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal)) return;
+    if (explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal) ||
+        explain_algebraic(g, text, legal))
+        return;
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
 }
 

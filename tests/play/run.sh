@@ -371,6 +371,14 @@ n=$((n + 1))
 [ "$(grep -E '^ [18] ' "$tmp/autoflip.out" | head -n 1 | cut -c1-3)" = " 1 " ] ||
     { echo "play test 'autoflip': the board is not turned for Black" >&2; fail=1; }
 
+# 18. Algebraic input is refused as helpfully as coordinates: which piece cannot get there.
+play refuse-san 'Ke2\nNd5\ne6\nZe4\nload '"$dir"'/ambiguous.game\nNcd2\n' "$root/rules/chess.rules" --white human --black human
+expect refuse-san "illegal move 'Ke2': the King on e1 cannot reach e2; it has no legal move"
+expect refuse-san "illegal move 'Nd5': no Knight of yours can reach d5"
+expect refuse-san "illegal move 'e6': no Pawn of yours can reach e6"
+expect refuse-san "illegal move 'Ze4': no piece has the letter Z"
+expect refuse-san "illegal move 'Ncd2': the Knight that can reach d2 is written Nbd2 or Nfd2"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
