@@ -475,7 +475,9 @@ static void draw_status(Game *g) {
     int mover = board_mover(pos);
     print_name(g, mover, name, sizeof name);
     char phase[48] = "";
-    if (pos->prelude < v->nprelude) snprintf(phase, sizeof phase, ", set-up: %s", v->kind_names[v->prelude[pos->prelude].kind]);
+    if (pos->prelude < v->nprelude)
+        snprintf(phase, sizeof phase, ", set-up: %s (%d of %d)", v->kind_names[v->prelude[pos->prelude].kind],
+                 pos->prelude_moves + 1, v->prelude[pos->prelude].moves);
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && attack_in_check(&g->gen, pos, mover) ? " - check!" : "");
@@ -914,9 +916,48 @@ static bool explain_algebraic(Game *g, const char *text, const MoveList *legal) 
     return true;
 }
 
+/* In a set-up step or a phase of a turn: the kinds of move it allows now and the moves, when
+ * text is of another kind (a piece moved before the card is drawn) or, in a set-up step, not
+ * one it offers now (steps whose moves come in an order). False otherwise. */
+static bool explain_step(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    const Position *pos = &g->pos;
+    bool setup = pos->prelude < v->nprelude;
+    if ((!setup && !v->nphases) || !legal->count) return false;
+    uint32_t kinds = 0;
+    for (int i = 0; i < legal->count; i++) kinds |= 1u << legal->moves[i].kind;
+    int kind = 0;
+    const char *colon = strchr(text, ':');
+    for (int k = 1; colon && k < v->nkinds; k++)
+        if (strlen(v->kind_names[k]) == (size_t)(colon - text) && !strncmp(text, v->kind_names[k], (size_t)(colon - text)))
+            kind = k;
+    bool other_kind = !((kinds >> kind) & 1);
+    if (!other_kind && !(setup && kind)) return false;
+    char where[64];
+    if (setup) snprintf(where, sizeof where, "the set-up step '%s'", v->kind_names[v->prelude[pos->prelude].kind]);
+    else snprintf(where, sizeof where, "the phase '%s' of the turn", v->phases[pos->phase].name);
+    printf("illegal move '%s': %s", text, where);
+    if (other_kind) {
+        printf(" allows only");
+        int k = 0;
+        for (int i = 0; i < v->nkinds; i++)
+            if ((kinds >> i) & 1) printf("%s %s", k++ ? " or" : "", i ? v->kind_names[i] : "normal");
+        printf(" moves now:");
+    } else {
+        printf(" offers now only (its moves may have to come in an order, each leaving room for the rest):");
+    }
+    char coord[64];
+    for (int i = 0; i < legal->count && i < 16; i++) {
+        notation_move(v, &legal->moves[i], coord, sizeof coord);
+        printf("%s %s", i ? "," : "", coord);
+    }
+    printf("%s\n", legal->count > 16 ? ", ... ('moves' lists them all)" : "");
+    return true;
+}
+
 /* Explains why text is not a legal move (the game is untouched). */
 static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
-    if (explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal) ||
+    if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal) ||
         explain_algebraic(g, text, legal))
         return;
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);

@@ -379,6 +379,17 @@ expect refuse-san "illegal move 'e6': no Pawn of yours can reach e6"
 expect refuse-san "illegal move 'Ze4': no piece has the letter Z"
 expect refuse-san "illegal move 'Ncd2': the Knight that can reach d2 is written Nbd2 or Nfd2"
 
+# 19. Set-up steps and phases say what they expect: Ultra Chess places mines in ascending cell
+# order (each leaving room for the rest), and a turn starts by drawing a card.
+play steps '\nplace:g4\nplace:c3\ne4\n' "$ultra" --white human --black human
+expect steps "set-up: place (1 of 4)"
+expect steps "illegal move 'place:g4': the set-up step 'place' offers now only (its moves may have to come in an order, each leaving room for the rest): place:a3,"
+expect steps ", place:e4"
+expect steps "set-up: place (2 of 4)"
+expect steps "illegal move 'e4': the set-up step 'place' allows only place moves now: place:d3,"
+play draw-first "$setup"'\nb1c3\n' "$ultra" --white human --black human
+expect draw-first "illegal move 'b1c3': the phase 'drawing' of the turn allows only take moves now: take:w, take:b"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
