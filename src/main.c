@@ -392,7 +392,8 @@ static bool choose_rules(const Args *a, char *path, size_t cap) {
     }
     qsort(names, (size_t)n, sizeof names[0], compare_names);
     char choice[256] = "chess";
-    if (isatty(0)) {
+    /* (a saved game or a PGN file to load names its own game) */
+    if (isatty(0) && !a->load) {
         printf("games:");
         for (int i = 0; i < n; i++) printf(" %s", names[i]);
         printf("\nwhich game? [chess] ");
@@ -493,7 +494,9 @@ static const Command commands[] = {
      "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
      "(chess by default). Player 1 is human and the others are the computer unless seats say\n"
      "otherwise. --time is the computer's time per move (default 1 s; none when only --depth\n"
-     "is given). Type 'help' in the game for its commands; see docs/playing.md.", cmd_play, true, true, 0},
+     "is given). --load replays a saved game or a PGN file (which names its game); --fen starts\n"
+     "from a position; --compact prints the board only on request. Type 'help' in the game for\n"
+     "its commands; see docs/playing.md.", cmd_play, true, true, 0},
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
      "error; prints a one-line summary and exits 0 on success.", cmd_check, false, true, 0},
