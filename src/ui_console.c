@@ -1450,18 +1450,19 @@ static void cmd_history(Game *g) {
     }
     PgnPly *plies = xmalloc(sizeof *plies * (size_t)g->nmoves);
     int n = pgn_move_texts(g->v, g->start, g->moves, g->nmoves, plies);
-    char name[32];
+    char name[32], word[128];
+    int col = 0;
     for (int i = 0; i < n; i++) {
         bool first = i == 0 || plies[i].fullmove != plies[i - 1].fullmove;
-        if (first) printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove, plies[i].mover && g->v->nplayers == 2 ? " ..." : "");
-        else printf("%s", g->v->nplayers > 2 ? "," : "");
-        if (g->v->nplayers > 2) {
-            print_name(g, plies[i].mover, name, sizeof name);
-            printf(" %s", name);
-        }
+        if (first) col = printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove, plies[i].mover && g->v->nplayers == 2 ? " ..." : "") - (i ? 1 : 0);
+        name[0] = 0;
+        if (g->v->nplayers > 2) print_name(g, plies[i].mover, name, sizeof name);
         if (secret_move(g, plies[i].move) && screen_owner(g) != plies[i].mover)
-            printf(" %s(secret)", g->v->kind_names[plies[i].move->kind]);
-        else printf(" %s", plies[i].san);
+            snprintf(word, sizeof word, "%s%s%s (secret)", name, *name ? ": " : "", g->v->kind_names[plies[i].move->kind]);
+        else snprintf(word, sizeof word, "%s%s%s", name, *name ? ": " : "", plies[i].san);
+        /* long turns (a set-up, phases) wrap under the move number */
+        if (!first && col + 1 + (int)strlen(word) > 78) col = printf("\n    ") - 1;
+        col += printf(" %s%s", word, g->v->nplayers > 2 && i + 1 < n && plies[i + 1].fullmove == plies[i].fullmove ? "," : "");
     }
     printf("\n");
     free(plies);

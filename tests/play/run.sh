@@ -387,6 +387,12 @@ expect steps "illegal move 'place:g4': the set-up step 'place' offers now only (
 expect steps ", place:e4"
 expect steps "set-up: place (2 of 4)"
 expect steps "illegal move 'e4': the set-up step 'place' allows only place moves now: place:d3,"
+# history keeps the computer's secret set-up moves secret
+play hidden-history 'place:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\nhistory\n' \
+    "$ultra" --white ai --black human --depth 1
+expect hidden-history "  1. place (secret) place (secret)"
+expect hidden-history "place:b5 place:g5"
+reject hidden-history "  1. place:"
 play draw-first "$setup"'\nb1c3\n' "$ultra" --white human --black human
 expect draw-first "illegal move 'b1c3': the phase 'drawing' of the turn allows only take moves now: take:w, take:b"
 
