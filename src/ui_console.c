@@ -474,7 +474,7 @@ static void draw_status(Game *g) {
     if (g->over) return;
     int mover = board_mover(pos);
     print_name(g, mover, name, sizeof name);
-    char phase[48] = "";
+    char phase[64] = "";
     if (pos->prelude < v->nprelude)
         snprintf(phase, sizeof phase, ", set-up: %s (%d of %d)", v->kind_names[v->prelude[pos->prelude].kind],
                  pos->prelude_moves + 1, v->prelude[pos->prelude].moves);
