@@ -281,6 +281,10 @@ expect ultima-pawns "ed2 (e2d2)"
 expect ultima-pawns "dd2 (d4d2)"
 reject ultima-pawns " d2 ("
 expect ultima-pawns "4k3/8/8/3q4/3P4/8/3PP3/4K3 b 1"
+play ub-pawns 'moves\nfg3\nfen\n' "$root/rules/ultimate-battle.rules" --white human --black human
+expect ub-pawns "fg3 (f2g3)"
+expect ub-pawns "hg3 (h2g3)"
+expect ub-pawns "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPP1PP/RNBQKBNR b - - 0 1"
 play remote 'moves d3\nQd2:d4\nfen\n' "$root/rules/ultima.rules" --fen '4k3/8/8/8/3p4/3Q4/8/3pK2N w 0' --white human --black human
 expect remote "Qd2:d4 (d3d2)"
 expect remote "last move: Qd2:d4 (d3d2)"
