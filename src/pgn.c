@@ -327,6 +327,7 @@ static bool read_movetext(const char *name, char *text, int *line, SavedGame *g,
             p = end;
             continue;
         }
+        if (*p == '}') return fail(err, cap, "%s:%d: '}' without '{'", name, *line);
         size_t n = strcspn(p, " \t\r\n{}();[");
         if (depth == 0 && is_result(p, n)) return true;
         if (depth == 0 && *p != '$') {
