@@ -92,6 +92,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_END "'end'"
 %token KW_CHECKMATE "'checkmate'"
 %token KW_STALEMATE "'stalemate'"
+%token KW_BLOCKED "'blocked'"
 %token KW_REPETITION "'repetition'"
 %token KW_NMOVE "'nmove'"
 %token KW_MUST_CAPTURE "'must-capture'"
@@ -178,6 +179,10 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ORIGIN "'origin'"
 %token KW_GOTO "'goto'"
 %token KW_CHANGE "'change'"
+%token KW_DROP "'drop'"
+%token KW_CONVERT "'convert'"
+%token KW_OUTFLANK "'outflank'"
+%token KW_HAND_OVER "'hand-over'"
 %token KW_SET_EP "'set-ep'"
 %token KW_FAIL "'fail'"
 %token KW_EMPTY "'empty'"
@@ -304,6 +309,8 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_BLOCKED result
+        { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; }
     | KW_END KW_REPETITION INT result
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
@@ -806,6 +813,11 @@ stmt
             ast_free($2);
         }
     | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    | KW_DROP               { $$ = mk(AST_DROP, L(@$)); }
+    | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
+    | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
+    | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
+    | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
     | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }

@@ -17,6 +17,7 @@ static const char *const kind_names[] = {
     "DIR", "VEC", "SYM",
     "BLOCK", "STEP", "VERIFY", "IF", "WHILE", "EITHER", "ADD", "CAPTURE",
     "MARK", "BACK", "ORIGIN", "SETEP", "FAIL", "GOTO", "CHANGE", "COUNT", "KIND",
+    "DROP", "CONVERT", "OUTFLANK", "HAND_OVER",
     "COND", "ONBOARD", "NOT", "AND", "OR",
     "NAME", "STRING",
 };

@@ -120,6 +120,7 @@ typedef enum AstKind {
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
     AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND,
+    AST_DROP, AST_CONVERT, AST_OUTFLANK, AST_HAND_OVER,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST__COUNT
@@ -174,6 +175,7 @@ typedef enum EndKind {
     END_PASSES,     /* num[0] passes in a row */
     END_FACING,     /* kids = [NAME piece]: the two players' royal pieces of that type face each
                      * other on an open line in two positions in a row */
+    END_BLOCKED,    /* neither player can move: word = result for the one with more pieces */
     END__COUNT
 } EndKind;
 

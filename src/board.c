@@ -238,6 +238,12 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
                     out.keep &= v->castle_mask[c];
                 }
             }
+        } else if (e->kind == FX_FLIP) {
+            /* (the pieces it turns are no other effect's: the order does not matter) */
+            Cell c = e->a;
+            for (int k = 0; k < e->pad && c != NO_CELL && *n < MAX_JOURNAL; k++, c = variant_step(v, c, e->b))
+                if (pos->cell[c])
+                    write_journaled(pos, j, n, c, (Piece)((pos->cell[c] & ~(7u << 6)) | ((unsigned)e->piece << 6)), keyed);
         }
     }
     for (int i = 0; i < m->nfx; i++) {

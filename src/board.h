@@ -28,6 +28,7 @@ typedef enum EffectKind {
     FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
     FX_MARK,        /* the mover's tile on a becomes a mine */
     FX_CHECK,       /* the move checks: player a has given one more check (end checks) */
+    FX_FLIP,        /* `pad` pieces from a on along direction b become owner `piece`'s */
 } EffectKind;
 
 typedef struct Effect {

@@ -626,7 +626,8 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
     int step = us[1] >= us[0] ? 1 : -1;
-    for (int u = us[0];; u += step) {
+    /* where royal pieces may be captured there is no check, so none to castle out of or through */
+    for (int u = us[0]; v->forbid_royal_capture; u += step) {
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -923,6 +924,36 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         int t = sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
         if (t < 0) cg->ok = false;
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
+        break;
+    }
+    case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
+    case AST_OUTFLANK: {
+        /* one OUTFLANK per direction, then the path fails unless some run was converted */
+        const Ast *terms = st->kids[0];
+        for (int i = 0; i < terms->nkids; i++) {
+            DirList dl = {0};
+            if (!sema_dirterm(cg->s, terms->kids[i], &dl)) { cg->ok = false; continue; }
+            for (int k = 0; k < dl.count; k++) {
+                int d = dl.link[k];
+                if (d < 0) {
+                    int ox, oy;
+                    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[k], dl.dy[k], &ox, &oy);
+                    d = sema_vector_dir(cg->s, ox, oy, terms->kids[i]->loc);
+                }
+                if (d < 0) cg->ok = false;
+                else bc_emit(p, OP_OUTFLANK, d, L(terms->kids[i]));
+            }
+        }
+        bc_emit(p, OP_OUTFLANKED, 0, L(st));
+        bc_emit(p, OP_VERIFY, 0, L(st));
+        break;
+    }
+    case AST_DROP: {
+        int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
+        if (t < 0) cg->ok = false;
+        cg->v->has_drops = true;
+        bc_emit(p, OP_DROP, t < 0 ? 0 : t, L(st));
         break;
     }
     case AST_KIND: {

@@ -1496,7 +1496,8 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
     for (int t = 0; t < v->ntypes; t++) {
         compute_diagram(p, t, d, false);
         promo_used |= d->promo_sets;
-        if (!count_marks(v, d, 0xFF))
+        /* (in a game of drops a piece that never moves is a placed stone or a blocker) */
+        if (!count_marks(v, d, 0xFF) && !v->has_drops)
             diag_warn(sink, piece_loc(root, v->types[t].name, file), "piece '%s' can never move", v->types[t].name);
     }
     for (int s = 1; s < v->npromos; s++) {

@@ -1,6 +1,7 @@
 /* gameend.c - checkmate, stalemate, n-fold repetition, n-move rule and dead material. */
 #include "gameend.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ending.h"
@@ -282,6 +283,33 @@ static void ends_by_count(const Position *pos, GameResult *out) {
     if (v->nmaterial && dead_material(pos)) result_for(pos, v->on_material, "material", out);
 }
 
+/* `end blocked`: the player to move can only pass, and after its pass so can the other. */
+static bool both_blocked(GenContext *ctx, Position *pos) {
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) return false;
+    VmFault f = {0};
+    bool blocked = movegen_legal(ctx, pos, ml, &f) && ml->count == 1 && (ml->moves[0].flags & MOVE_PASS);
+    if (blocked && board_make(pos, &ml->moves[0])) {
+        blocked = movegen_legal(ctx, pos, ml, &f) && ml->count == 1 && (ml->moves[0].flags & MOVE_PASS);
+        board_unmake(pos);
+    }
+    attack_take_fault(ctx, &f);
+    free(ml);
+    return blocked;
+}
+
+/* The blocked ending: the player with more pieces gets the rule's result, equal counts draw. */
+static void ends_blocked(const Position *pos, GameResult *out) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), count[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (int w = 0; w < v->cell_words; w++) count[p] += __builtin_popcountll(pos->occ[p][w]);
+    ResultKind r = v->on_blocked;
+    if (count[mover] == count[1 - mover]) r = RESULT_DRAW;
+    else if (count[mover] < count[1 - mover]) r = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
+    result_for(pos, r, "no moves left: most pieces", out);
+}
+
 void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     memset(out, 0, sizeof *out);
     out->winner = out->eliminated = out->victor = -1;
@@ -289,13 +317,14 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     if (unlikely(pos->v->pass_move) && ends_by_passing(pos, out)) return;
     VmFault f = {0};
     int legal = movegen_count_legal(ctx, pos, &f);
-    bool check = legal == 0 && pos->v->has_royal && attack_in_check(ctx, pos, board_mover(pos));
+    bool check = legal == 0 && pos->v->has_royal && !movegen_safe_after(ctx, pos, board_mover(pos));
     attack_take_fault(ctx, &f);
     if (f.set) {
         out->fault = f;
         return;
     }
     if (legal == 0) ends_without_moves(ctx, pos, check, out);
+    else if (legal == 1 && pos->v->on_blocked && both_blocked(ctx, pos)) ends_blocked(pos, out);
     else ends_by_count(pos, out);
 }
 

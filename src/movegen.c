@@ -64,7 +64,7 @@ static bool same_move(const Move *a, const Move *b) {
     return true;
 }
 
-static void merge_duplicates(MoveList *out, int start) {
+static inline void merge_duplicates(MoveList *out, int start) {
     int n = start;
     for (int i = start; i < out->count; i++) {
         bool dup = false;
@@ -167,6 +167,49 @@ static bool gen_steered(GenContext *ctx, Position *pos, int mover, MoveList *out
         }
     }
     return true;
+}
+
+/* Explosions (`explodes`): a capture by such a piece removes the capturer instead of landing
+ * it, and with it every piece on the eight cells around the destination that is not
+ * `blast-proof`. A move whose explosion would take one of the mover's own royal pieces is
+ * dropped here: it is never legal. */
+static void add_blasts(const Position *pos, MoveList *out) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        Piece capturer = pos->cell[m->from];
+        if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer && ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
+            Move b = *m;
+            b.nfx = 0;
+            for (int k = 0; k < m->nfx; k++) {
+                const Effect *e = &m->fx[k];
+                if (e->kind != FX_MOVE) {
+                    b.fx[b.nfx++] = *e;
+                    continue;
+                }
+                b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->a};
+                if (pos->cell[e->b] && b.nfx < MAX_EFFECTS) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
+            }
+            for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
+                Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
+                if (c == NO_CELL || c == m->from || !pos->cell[c] || ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1)) continue;
+                bool listed = false;
+                for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
+                if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
+            }
+            bool own_royal = false;
+            for (int k = 0; k < b.nfx && !own_royal; k++) {
+                Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
+                own_royal = p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
+            }
+            if (own_royal && v->forbid_royal_capture) continue;
+            *m = b;
+        }
+        if (n != i) out->moves[n] = *m;
+        n++;
+    }
+    out->count = n;
 }
 
 /* Does m land on (and so capture) an enemy piece? */
@@ -524,6 +567,8 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
         m->promo = NO_TYPE;
         m->flags = MOVE_PASS;
     }
+    if (unlikely(pos->v->blast_mask)) add_blasts(pos, out);
+    if (unlikely(pos->v->has_drops)) merge_duplicates(out, 0); /* (two pieces may drop the same) */
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
@@ -604,7 +649,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
-        ok = !attack_in_check(ctx, pos, mover);
+        ok = movegen_safe_after(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
         if (v->facing_type) {
@@ -619,7 +664,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         if (!made) return false;
         int charged = ctx->charge_ply;
         ctx->charge_ply = pos->ply - 1; /* (the test's instructions are this position's) */
-        ok = !attack_in_check(ctx, pos, mover);
+        ok = movegen_safe_after(ctx, pos, mover);
         ctx->charge_ply = charged;
         board_unmake(pos);
     }
@@ -627,10 +672,41 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     return ok;
 }
 
+/* Does owner o have a royal piece standing next to cell c? */
+static bool royal_next_to(const Position *pos, Cell c, int o) {
+    const Variant *v = pos->v;
+    for (int d = 0; d < v->nadjacent; d++) {
+        Cell e = variant_step(v, c, v->adjacent_dirs[d]);
+        Piece p = e == NO_CELL ? 0 : pos->cell[e];
+        if (p && PIECE_OWNER(p) == o && v->types[PIECE_TYPE(p)].royal) return true;
+    }
+    return false;
+}
+
+bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
+    const Variant *v = pos->v;
+    int enemy = 1 - mover; /* (explosions are a two-player rule) */
+    bool enemy_royal = false;
+    for (int t = 0; t < v->ntypes && !enemy_royal; t++)
+        for (int w = 0; v->types[t].royal && w < v->cell_words && !enemy_royal; w++)
+            enemy_royal = (pos->type_occ[t][w] & pos->occ[enemy][w]) != 0;
+    if (!enemy_royal) return true; /* blown up: the game is won, whatever else holds */
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w]; b; b &= b - 1) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                /* taking it would blow up the taker's own royal piece next to it */
+                if (!royal_next_to(pos, c, enemy) && attack_is_attacked(ctx, pos, c, mover, pos->cell[c])) return false;
+            }
+    }
+    return true;
+}
+
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
     /* (facing royal pieces and royal flight: the rules look at the position before the move) */
     if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
-        return !attack_in_check(ctx, pos, mover);
+        return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
     board_make(pos, m);
@@ -682,7 +758,7 @@ bool movegen_position_ok(GenContext *ctx, Position *pos, char *err, size_t cap) 
         pos->setup_player >= 0)
         return true;
     int other = 1 - board_mover(pos);
-    if (!attack_in_check(ctx, pos, other)) return true;
+    if (movegen_safe_after(ctx, pos, other)) return true;
     snprintf(err, cap, "%s, who is not to move, is in check (the last move would have been illegal)",
              v->player_names[other]);
     return false;

@@ -35,6 +35,15 @@ bool movegen_stalemate_pass(GenContext *ctx, Position *pos, Move *m);
 static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
     return v->forbid_royal_capture && !(m->flags & (MOVE_CARDS | MOVE_TILE)) && !(v->nphases && (m->flags & MOVE_PASS));
 }
+/* After a move in a game with explosions (`explodes`), is the mover safe? An enemy royal
+ * piece blown up wins at once; a royal piece next to an enemy royal cannot be taken (the
+ * taker's own would go with it); otherwise no royal piece of the mover may be capturable. */
+bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover);
+/* The legality test after a move: the mover's royal pieces are safe. */
+static inline bool movegen_safe_after(GenContext *ctx, Position *pos, int mover) {
+    if (unlikely(pos->v->blast_mask)) return movegen_blast_safe(ctx, pos, mover);
+    return !attack_in_check(ctx, pos, mover);
+}
 /* Legal after making m? (make, test, unmake). The test is made as if the moving piece
  * arrived: a hidden mine that destroys it does not make the move legal or illegal. Its VM
  * instructions are charged to pos's budget in ctx. */
@@ -54,7 +63,7 @@ static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const M
         /* the test's instructions count against the position m was made from */
         int charged = ctx->charge_ply;
         ctx->charge_ply = from;
-        ok = likely(!pos->v->slow_legality) ? !attack_in_check(ctx, pos, mover)
+        ok = likely(!pos->v->slow_legality) ? movegen_safe_after(ctx, pos, mover)
                                             : movegen_made_is_legal_tiles(ctx, pos, m, mover);
         ctx->charge_ply = charged;
     }

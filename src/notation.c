@@ -84,6 +84,8 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
+    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE)
+        snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
     else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
 
@@ -234,7 +236,7 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
     san_core(pos, list, m, buf, cap);
     if (!pos->v->has_royal || !board_make(pos, m)) return;
     const char *mark = "";
-    if (attack_in_check(ctx, pos, board_mover(pos))) {
+    if (!movegen_safe_after(ctx, pos, board_mover(pos))) {
         VmFault f = {0};
         mark = movegen_count_legal(ctx, pos, &f) == 0 ? "#" : "+";
     }

@@ -7,9 +7,13 @@
 #include "notation.h"
 
 /* Has a royal piece been captured, which ends the game (or a player's part in it) here? Only
- * where that can happen: more than two players, or mines that can expose a royal piece. */
+ * where that can happen: more than two players, mines that can expose a royal piece,
+ * explosions that can blow one up, or a game where royal pieces may be captured (whose turn
+ * of phases is played to its end: the game is over when the next turn begins). */
 static bool royal_taken(const Position *pos) {
-    return (pos->v->nplayers > 2 || pos->v->minefield_zone) && gameend_royal_lost(pos) >= 0;
+    const Variant *v = pos->v;
+    bool capturable = v->has_royal && !v->forbid_royal_capture && !(v->nphases && (pos->phase || pos->phase_moves));
+    return (v->nplayers > 2 || v->minefield_zone || v->blast_mask || capturable) && gameend_royal_lost(pos) >= 0;
 }
 
 static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *lists, VmFault *fault) {

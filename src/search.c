@@ -304,7 +304,7 @@ static int no_move_score(Searcher *s, int depth, int alpha, int beta, int ply) {
 }
 
 static bool gives_check(Searcher *s) {
-    return s->v->has_royal && attack_in_check(&s->gen, &s->pos, board_mover(&s->pos));
+    return s->v->has_royal && !movegen_safe_after(&s->gen, &s->pos, board_mover(&s->pos));
 }
 
 static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {

@@ -585,7 +585,15 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
             else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
             else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
-            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes or mine-proof)", it->text);
+            else if (!strcmp(it->text, "explodes")) {
+                v->blast_mask |= 1u << t;
+                if (!s->blast_loc.line) s->blast_loc = it->loc;
+            }
+            else if (!strcmp(it->text, "blast-proof")) {
+                v->blast_proof_mask |= 1u << t;
+                if (!s->blast_proof_loc.line) s->blast_proof_loc = it->loc;
+            }
+            else diag_error(s->sink, it->loc, "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes or blast-proof)", it->text);
             break;
         default: break;
         }
@@ -996,6 +1004,10 @@ static void declare_end(Sema *s, const Ast *n) {
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE: v->on_stalemate = r; break;
+    case END_BLOCKED:
+        v->on_blocked = r;
+        s->blocked_loc = n->loc;
+        break;
     case END_REPETITION:
         if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
         v->repetition = (int)n->num[0];
@@ -1512,7 +1524,16 @@ static void pass_whole_game(Sema *s) {
     if (fields && !allegiance_field && v->has_allegiance)
         diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
     if (!v->setup) diag_error(s->sink, s->root->loc, "missing 'setup' (the start position)");
-    if (!v->has_royal && !v->decided_by_position) diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
+    if (v->on_blocked && (v->on_stalemate != RESULT_PASS || v->nplayers != 2))
+        diag_error(s->sink, s->blocked_loc, "'end blocked' needs two players and 'end stalemate pass'");
+    /* explosions are a rule between two sides, played one move a turn */
+    if (v->blast_proof_mask && !v->blast_mask)
+        diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");
+    if (v->blast_mask && (v->nplayers != 2 || v->nowners != 2 || v->nphases))
+        diag_error(s->sink, s->blast_loc, "'explodes' needs two players, no armies and one move a turn");
+    /* a game without royal pieces that ends no other way than in a draw: a forgotten `royal`? */
+    if (!v->has_royal && !v->decided_by_position && v->on_stalemate == RESULT_DRAW && !v->on_blocked)
+        diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
 }
 
 bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {

@@ -481,7 +481,7 @@ static void draw_status(Game *g) {
                  pos->prelude_moves + 1, v->prelude[pos->prelude].moves);
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
-           v->has_royal && attack_in_check(&g->gen, pos, mover) ? " - check!" : "");
+           v->has_royal && !movegen_safe_after(&g->gen, pos, mover) ? " - check!" : "");
     char step[512];
     describe_step(pos, step, sizeof step);
     if (step[0]) printf("%s; 'moves' lists them\n", step);

@@ -282,6 +282,9 @@ typedef struct Variant {
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
     uint32_t imitator_mask;           /* types that capture by imitation (and freeze freezers) */
+    bool has_drops;                   /* some program drops new pieces (moves from several pieces may coincide) */
+    uint32_t blast_mask;              /* types whose captures explode (`explodes`) */
+    uint32_t blast_proof_mask;        /* types a neighbouring explosion spares (`blast-proof`) */
     int nadjacent;
     uint8_t orth_dirs[4];             /* the four orthogonal unit directions (pincer) */
     uint8_t adjacent_dirs[8];         /* the eight neighbours (freezing) */
@@ -315,6 +318,7 @@ typedef struct Variant {
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
+    ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;
