@@ -69,7 +69,7 @@ $(GEN) $(OBJ) $(BUILD)/tests $(BUILD)/fuzz-obj:
 # fuzz/fuzz_<target>.c holds LLVMFuzzerTestOneInput. Built with clang and libFuzzer by
 # `make fuzz`; built with any compiler and fuzz/replay.c they replay their committed corpus
 # (fuzz/corpus/<target>) and the regression inputs (tests/fuzz/<target>) in `make test`.
-FUZZ_TARGETS = rules fen move save uci xboard
+FUZZ_TARGETS = rules fen move save uci xboard pgn
 FUZZ_SECONDS ?= 60
 REPLAY_BIN   = $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 

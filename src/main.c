@@ -38,10 +38,11 @@ typedef struct Args {
     double seconds;               /* --time; < 0 = not given */
     int depth;                    /* --depth; 0 = not given */
     long long seed;
+    bool seed_given;                 /* --seed was on the command line */
     int games;
     const char *load;
     const char *svg_dir, *html_path; /* describe */
-    bool ascii, flip, verbose;
+    bool ascii, flip, verbose, compact;
     const char *argv0;
 } Args;
 
@@ -429,7 +430,8 @@ static bool choose_rules(const Args *a, char *path, size_t cap) {
     }
     qsort(names, (size_t)n, sizeof names[0], compare_names);
     char choice[256] = "chess";
-    if (isatty(0)) {
+    /* (a saved game or a PGN file to load names its own game) */
+    if (isatty(0) && !a->load) {
         printf("games:");
         for (int i = 0; i < n; i++) printf(" %s", names[i]);
         printf("\nwhich game? [chess] ");
@@ -467,8 +469,14 @@ static int cmd_play(const Args *a) {
     cfg.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
     cfg.seed = (uint64_t)a->seed;
     cfg.load = a->load;
+    cfg.fen = a->fen;
+    cfg.seed_given = a->seed_given;
     cfg.ascii = a->ascii;
     cfg.flip = a->flip;
+    cfg.compact = a->compact;
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    cfg.rules_dir = dir;
     return ui_play(&cfg);
 }
 
@@ -519,12 +527,14 @@ static int cmd_help(const Args *a);
 static const Command commands[] = {
     {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true, false, 1},
     {"play", "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
-     "       [--option NAME=VALUE]... [--seed N] [--load GAME] [--ascii] [--flip]",
+     "       [--option NAME=VALUE]... [--seed N] [--fen POS] [--load GAME] [--ascii] [--flip] [--compact]",
      "Plays a game in the console against people or the computer (also greedy and random seats).\n"
      "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
      "(chess by default). Player 1 is human and the others are the computer unless seats say\n"
      "otherwise. --time is the computer's time per move (default 1 s; none when only --depth\n"
-     "is given). Type 'help' in the game for its commands; see docs/playing.md.", cmd_play, true, true, 0},
+     "is given). --load replays a saved game or a PGN file (which names its game); --fen starts\n"
+     "from a position; --compact prints the board only on request. Type 'help' in the game for\n"
+     "its commands; see docs/playing.md.", cmd_play, true, true, 0},
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
      "error; prints a one-line summary and exits 0 on success.", cmd_check, false, true, 0},
@@ -604,6 +614,7 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
     static const char *const with_value[] = {"--white", "--black", "--seat", "--time", "--depth", "--seed", "--load", "--games"};
     if (!strcmp(s, "--ascii")) return a->ascii = true, 1;
     if (!strcmp(s, "--flip")) return a->flip = true, 1;
+    if (!strcmp(s, "--compact")) return a->compact = true, 1;
     if (!strcmp(s, "--verbose")) return a->verbose = true, 1;
     bool known = false;
     for (size_t k = 0; k < ARRAY_LEN(with_value); k++)
@@ -656,6 +667,7 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
             return 2;
         }
         a->seed = n;
+        a->seed_given = true;
     } else {
         a->load = val;
     }

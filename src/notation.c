@@ -197,6 +197,26 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
     else snprintf(out, cap, "%s", v->cells[m->from].name);
 }
 
+/* The cells other than the destination whose pieces m takes (a withdrawer's or a long leaper's
+ * victims), en passant aside: SAN names them after the destination, each after a ':'. */
+static int remote_victims(const Position *pos, const Move *m, Cell *out, int max) {
+    int n = 0;
+    if (m->flags & MOVE_EP) return 0;
+    for (int i = 0; i < m->nfx && n < max; i++)
+        if (m->fx[i].kind == FX_REMOVE && m->fx[i].a != m->to && m->fx[i].a != m->from && pos->cell[m->fx[i].a])
+            out[n++] = m->fx[i].a;
+    return n;
+}
+
+/* ":d3:f3" for the remote victims, "" when there are none. */
+static void victims_text(const Position *pos, const Move *m, char *out, size_t cap) {
+    Cell cells[MAX_EFFECTS];
+    int n = remote_victims(pos, m, cells, MAX_EFFECTS);
+    size_t at = 0;
+    out[0] = 0;
+    for (int i = 0; i < n && at < cap; i++) at += (size_t)snprintf(out + at, cap - at, ":%s", pos->v->cells[cells[i]].name);
+}
+
 /* SAN without the check mark. */
 /* The end of a gating move's algebraic form: "/H", with the gate's cell when the move is a
  * castle ("O-O/Hh1"); "" for other moves. */
@@ -235,17 +255,21 @@ static void san_body(const Position *pos, const MoveList *list, const Move *m, c
         snprintf(buf, cap, "%c@%s", t >= 0 ? v->types[t].letter : '?', v->cells[m->to].name);
         return;
     }
-    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24];
-    bool cap_ = is_capture(pos, m);
+    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24], victims[96];
+    victims_text(pos, m, victims, sizeof victims);
+    /* with its victims named, the 'x' is for a piece taken on the destination */
+    bool cap_ = victims[0] ? pos->cell[m->to] != 0 : is_capture(pos, m);
+    disambiguation(pos, list, m, dis, sizeof dis);
     if (pawn_like(v, t)) {
+        /* a pawn's capture names its file; where pawns move sideways (several reach one cell)
+         * the origin tells them apart, as for pieces */
         split_cell(v->cells[m->from].name, from_file, from_rank, sizeof from_file);
-        if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
-    } else {
-        disambiguation(pos, list, m, dis, sizeof dis);
+        if (dis[0] && strcmp(dis, from_file)) snprintf(dis, sizeof dis, "%s", v->cells[m->from].name);
+        else if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
     }
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%c", v->types[m->promo].letter);
     char letter[2] = {pawn_like(v, t) || t < 0 ? 0 : v->types[t].letter, 0};
-    snprintf(buf, cap, "%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo);
+    snprintf(buf, cap, "%s%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo, victims);
 }
 
 void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
@@ -300,9 +324,20 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
         /* "@e4": a drop onto e4 of any type (ambiguous when several types may go there) */
         return !strcmp(text, buf) || (text[0] == '@' && !strcmp(text + 1, to));
     }
+    /* the remote victims, when named, come last: ":d3" */
+    char victims[96];
+    victims_text(pos, m, victims, sizeof victims);
+    size_t tl = strlen(text), vl = strlen(victims);
+    char rest[96];
+    if (vl && tl > vl && !strcmp(text + tl - vl, victims)) {
+        snprintf(rest, sizeof rest, "%.*s", (int)(tl - vl), text);
+        text = rest;
+    }
     char file[24], rank[24];
     split_cell(v->cells[m->from].name, file, rank, sizeof file);
     bool pawn = pawn_like(v, t), capture = is_capture(pos, m);
+    Cell victim_cells[MAX_EFFECTS];
+    bool remote = remote_victims(pos, m, victim_cells, MAX_EFFECTS) > 0;
     const char *letters[2] = {pawn ? "" : NULL, NULL};
     char lbuf[2] = {L, 0};
     if (pawn) letters[1] = lbuf;
@@ -323,9 +358,9 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     for (int l = 0; l < 2; l++) {
         if (!letters[l]) continue;
         for (int d = 0; d < 4; d++) {
-            /* a pawn's push names no origin; its capture names at least the file */
-            if (pawn && !capture && (d == 1 || d == 2)) continue;
-            if (pawn && capture && d == 0) continue;
+            /* a pawn's capture names at least the file (its push may name the origin, where
+             * pawns move sideways) */
+            if (pawn && capture && d == 0 && !remote) continue;
             for (int c = 0; c < 2; c++) {
                 if (c == 1 && !capture) continue;
                 for (int p = 0; p < npromo; p++) {
@@ -421,6 +456,8 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     /* annotations and check marks say nothing about which move it is; but where a move may
      * carry a copy, a trailing "+" asks for the copy, and is never dropped */
     while (n > 0 && strchr(v->steer_copy ? "#!?" : "+#!?", t[n - 1])) t[--n] = 0;
+    /* a check mark after the copy's '+' ("M c6-c5 ++") */
+    if (v->steer_copy && n > 1 && t[n - 1] == '+' && t[n - 2] == '+') t[--n] = 0;
     if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
     if (n == 0) return 0;
     count = match_coordinates(v, list, t, false, found, max);
