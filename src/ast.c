@@ -12,6 +12,7 @@ static const char *const kind_names[] = {
     "FORBID", "POSITION_FIELDS", "DEFEATED", "SHUFFLE", "COUNTER",
     "ARMIES", "STEER", "ALLEGIANCE",
     "PHASE", "CAPTURE_REWARD", "EXTRA_CAPTURE", "PILE", "CARD_RULE", "MINEFIELD", "PRELUDE",
+    "MUST_CAPTURE",
     "LETTER", "SYMBOL", "VALUE", "INFLUENCE", "WORTH", "FLAG", "ATOM", "MOD", "CASTLE", "PROMOTE",
     "MOVEBLOCK", "USE",
     "DIR", "VEC", "SYM",

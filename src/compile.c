@@ -603,8 +603,11 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
+    /* the king may not pass through check; a piece that is not a protected royal piece (no
+     * check rule) castles through attacked cells */
+    bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
-    for (int u = us[0];; u += step) {
+    for (int u = us[0]; through_check; u += step) {
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -669,6 +672,7 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->rook_to = cells[3];
     c->right = (uint8_t)v->ncastles;
     c->rook_type = NO_TYPE; /* (known once the setup is read) */
+    c->king_type = (uint8_t)cg->type;
     char letter = n->text ? n->text[0] : (char)('A' + v->ncastles);
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     c->letter = cg->owner == 1 ? (char)(letter - 'A' + 'a') : letter;

@@ -179,17 +179,20 @@ static void pick(Searcher *s, int ply, int i) {
 
 /* ---- the search -------------------------------------------------------------------------------- */
 
-/* Pseudo-legal moves (restricted to the captures a must-capture rule demands). Legality is
+/* Pseudo-legal moves (restricted to the captures a must-capture rule demands, or to the
+ * captures when one is legal under `must-capture`). Legality is
  * tested lazily, after making a move, so moves cut off are never tested. */
 static void generate(Searcher *s, MoveList *ml) {
     VmFault f = {0};
     movegen_pseudo(&s->gen, &s->pos, ml, &f);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(&s->pos, forced);
-    if (!nforced) return;
+    bool captures_only = unlikely(s->v->must_capture) && movegen_must_capture(&s->gen, &s->pos, ml);
+    if (!nforced && !captures_only) return;
     int n = 0;
     for (int i = 0; i < ml->count; i++)
-        if (movegen_captures_all(&ml->moves[i], forced, nforced)) ml->moves[n++] = ml->moves[i];
+        if (movegen_captures_all(&ml->moves[i], forced, nforced) && movegen_allowed(&ml->moves[i], captures_only))
+            ml->moves[n++] = ml->moves[i];
     ml->count = n;
 }
 
@@ -283,10 +286,14 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
 }
 
 /* The game's verdict where it can change without a move being tried: a captured royal piece
- * with more than two players. Returns true with *score when the node is settled. */
+ * with more than two players (or where royal pieces may be captured), a player with too few
+ * pieces (`end pieces`). Returns true with *score when the node is settled. */
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
-    /* (with two players a royal piece can be lost only when a hidden mine exposed it) */
-    if ((s->v->nplayers <= 2 && !s->v->minefield_zone) || gameend_royal_lost(&s->pos) < 0) return false;
+    const Variant *v = s->v;
+    /* (with two players a royal piece can be lost only when a hidden mine exposed it, or when
+     * royal capture is allowed) */
+    bool royal = (v->nplayers > 2 || v->minefield_zone || !v->forbid_royal_capture) && gameend_royal_lost(&s->pos) >= 0;
+    if (!royal && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
     GameResult r;
     gameend_check(&s->gen, &s->pos, &r);
     if (r.over) *score = outcome_score(s, &r, ply);
