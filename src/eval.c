@@ -41,6 +41,8 @@ static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
 
 void eval_init(EvalTables *et, const Variant *v) {
     et->v = v;
+    /* where running out of pieces wins, every piece held is a burden */
+    et->material_sign = v->pieces_limit && v->on_pieces == RESULT_WIN ? -1 : 1;
     Position *scratch = NULL;
     GenContext *ctx = NULL;
     for (int t = 0; t < v->ntypes; t++) {
@@ -153,7 +155,7 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
                 bits &= bits - 1;
                 int t = PIECE_TYPE(pos->cell[c]);
                 const PieceType *pt = &v->types[t];
-                sum += et->value[t];
+                sum += et->material_sign * et->value[t];
                 sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[o], o, c);
                 /* royal pieces often want shelter, not the centre: no bonus */
                 if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
@@ -190,7 +192,7 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
     if (v->nplayers == 2) {
         int other = 1 - player;
         int s = eval_side(et, pos, player) - eval_side(et, pos, other);
-        if (v->has_royal) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
+        if (v->has_royal && et->material_sign > 0) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
         return s;
     }
     /* an opponent out of the game counts 0: knocking one out is worth its whole army */

@@ -14,6 +14,7 @@ typedef struct EvalTables {
     int value[MAX_PIECE_TYPES];      /* declared, or estimated when the rule file gives 0 */
     bool estimated[MAX_PIECE_TYPES]; /* value came from the mobility estimate */
     int centre[MAX_CELLS];           /* 0 (corner) .. EVAL_CENTRE_MAX (centre of its board) */
+    int material_sign;               /* -1 where losing pieces wins (end pieces ... win), else 1 */
 } EvalTables;
 
 #define EVAL_CENTRE_MAX 16

@@ -22,7 +22,8 @@ volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
 #define CHECK_EVERY 1024           /* nodes between clock checks */
-#define QS_MULTI_PLIES 4           /* quiescence plies beyond the main search, more than two players */
+#define QS_MULTI_PLIES 4           /* quiescence plies beyond the main search, more than two players
+                                    * or no check rule */
 
 /* Move ordering tiers: hash move, captures (MVV-LVA), promotions, killers, quiet by history. */
 #define ORDER_HASH    2000000000
@@ -240,8 +241,10 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (settled(s, 0, alpha, beta, ply, &settled_score)) return settled_score;
     int stand = evaluate(s);
     if (ply >= MAX_PLY - 1 || stand >= beta) return stand;
-    /* more than two players: capture chains through several armies get long; cut them short */
-    if (s->v->nplayers > 2 && ply >= 2 * s->iter_depth + QS_MULTI_PLIES) return stand;
+    /* more than two players: capture chains through several armies get long; without the check
+     * rule (games where every move may capture, as in Clobber) they may never end: cut them short */
+    bool long_chains = s->v->nplayers > 2 || !s->v->forbid_royal_capture;
+    if (long_chains && ply >= 2 * s->iter_depth + QS_MULTI_PLIES) return stand;
     if (stand > alpha) alpha = stand;
     MoveList *ml = list_at(s, ply);
     generate(s, ml);
@@ -253,6 +256,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         if ((m->flags & MOVE_PROMOTION) || ((m->flags & MOVE_CAPTURE) && takes_from_other_team(s, m, mover_team)))
             ml->moves[n++] = *m;
     }
+    /* where every move captures, captures do not settle anything: the static score stands */
+    if (long_chains && n == ml->count) return alpha;
     ml->count = n;
     score_moves(s, ply, 0);
     for (int i = 0; i < ml->count; i++) {
