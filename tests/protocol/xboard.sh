@@ -14,7 +14,7 @@ start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR'
 session hello 'xboard\nprotover 2\naccepted setboard\nrejected foo\nhard\neasy\nrandom\ncomputer\nname someone\ndraw\notim 100\nping 7\nquit\n'
 check hello "features" has hello 'feature myname="Varia" setboard=1 usermove=1 ping=1 sigint=0'
 check hello "san and highlight" has hello "san=0 highlight=1"
-check hello "variants offered" matches hello 'feature variants="([a-z-]+,)*normal,([a-z-]+,)*ultima,ultimate-battle[,"]'
+check hello "variants offered" matches hello 'feature variants="([a-z0-9-]+,)*normal,([a-z0-9-]+,)*ultima,ultimate-battle[,"]'
 check hello "done" has hello "feature done=1"
 check hello "quiet commands" [ "$(count hello '^Error')" = 0 ]
 check hello "pong" has hello "pong 7"
