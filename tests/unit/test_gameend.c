@@ -206,17 +206,20 @@ static void test_gameend_stalemate_pass(void **state) {
     free(chess_text);
 }
 
-/* The result a losing game's rule file gives a position. */
-static GameResult losing_result(const char *rules, const char *fen) {
+/* A losing game's rule file ends the game at fen: winner (-1: a draw), announced as name (NULL:
+ * not checked). The name lives in the variant: it is checked before the variant goes. */
+static void expect_end(const char *rules, const char *fen, int winner, const char *name) {
     Variant *v = load_rules(rules);
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, fen);
     GameResult r;
     gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, winner);
+    if (name) assert_string_equal(r.name, name);
     board_free(&pos);
     variant_free(v);
-    return r;
 }
 
 /* Losing games: the endings by material, a capturable royal piece, stalemates by pieces left,
@@ -224,27 +227,14 @@ static GameResult losing_result(const char *rules, const char *fen) {
 static void test_gameend_losing_games(void **state) {
     (void)state;
     /* black has lost every piece: black wins, though white is to move */
-    GameResult r = losing_result("rules/antichess.rules", "8/8/8/8/8/8/8/4K3 w - - 0 1");
-    assert_true(r.over);
-    assert_int_equal(r.winner, 1);
-    assert_string_equal(r.name, "all pieces lost");
+    expect_end("rules/antichess.rules", "8/8/8/8/8/8/8/4K3 w - - 0 1", 1, "all pieces lost");
     /* losers: a bare king wins */
-    r = losing_result("rules/losers.rules", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
-    assert_true(r.over);
-    assert_int_equal(r.winner, 1);
-    assert_string_equal(r.name, "bare king");
+    expect_end("rules/losers.rules", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", 1, "bare king");
     /* codrus: the player whose king was captured wins */
-    r = losing_result("rules/codrus.rules", "8/8/8/8/8/8/8/R3K3 b - - 0 1");
-    assert_true(r.over);
-    assert_int_equal(r.winner, 1);
-    assert_string_equal(r.name, "king lost");
-    /* suicide: white cannot move; it has more pieces than black and loses */
-    r = losing_result("rules/suicide.rules", "8/8/8/8/p7/P7/P7/8 w - - 0 1");
-    assert_true(r.over);
-    assert_int_equal(r.winner, 1);
-    r = losing_result("rules/suicide.rules", "8/8/8/8/p7/P7/8/8 w - - 0 1");
-    assert_true(r.over);
-    assert_int_equal(r.winner, -1); /* equal numbers draw */
+    expect_end("rules/codrus.rules", "8/8/8/8/8/8/8/R3K3 b - - 0 1", 1, "king lost");
+    /* suicide: white cannot move; it has more pieces than black and loses; equal numbers draw */
+    expect_end("rules/suicide.rules", "8/8/8/8/p7/P7/P7/8 w - - 0 1", 1, NULL);
+    expect_end("rules/suicide.rules", "8/8/8/8/p7/P7/8/8 w - - 0 1", -1, NULL);
     /* antichess: a capture is compulsory */
     Variant *v = load_rules("rules/antichess.rules");
     Position pos;
