@@ -23,7 +23,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests gui-tests layers asan asan-inner \
+.PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -84,8 +84,18 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz-obj/fuzz_%.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------------------
-test: layers varia unit golden perft crosscheck bench-signature play-tests protocol-tests gui-tests fuzz-replay memcheck asan
+# The test groups are independent: run them side by side, one per core, each group's output
+# printed as a block when it ends (TEST_JOBS=1: one after another). Packages are installed
+# first, one apt-get at a time.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+test: varia
+	@scripts/deps.sh test && scripts/deps.sh oracle && scripts/deps.sh memcheck
+	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
+
+test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden layers
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test

@@ -82,16 +82,43 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     }
-    case CAP_LEGS: {
-        /* walk the legs backwards from c: the cells between must be empty, the start holds it */
-        Cell s = c;
-        for (int k = cp->ndirs - 1; k >= 0; k--) {
-            int back = v->dirs[cp->dirs[k]].reverse;
-            if (back < 0) return false;
-            s = variant_step(v, s, back);
-            if (s == NO_CELL || (k > 0 && pos->cell[s])) return false;
+    case CAP_LEGS:
+        /* walk each move's legs backwards from c: the cells between must be empty, the start
+         * holds the piece */
+        if (!cp->nlegs || (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c))) return false;
+        for (int m = 0; m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
+            Cell s = c;
+            for (int k = cp->nlegs - 1; k >= 0 && s != NO_CELL; k--) {
+                int back = v->dirs[cp->dirs[m + k]].reverse;
+                s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
+                if (k > 0 && s != NO_CELL && pos->cell[s]) s = NO_CELL;
+            }
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
         }
-        return PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
+        return false;
+    case CAP_STEPS:
+        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
+        for (int i = 0; i < cp->ndirs; i++) {
+            int back = v->dirs[cp->dirs[i]].reverse;
+            Cell s = back >= 0 ? variant_step(v, c, back) : NO_CELL;
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
+        }
+        return false;
+    case CAP_HOP: {
+        /* back from c over empty cells to the screen (any piece), over empty cells to the hopper */
+        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
+        int back = v->dirs[cp->dirs[0]].reverse;
+        if (back < 0) return false;
+        Cell s = variant_step(v, c, back);
+        while (s != NO_CELL && !pos->cell[s]) s = variant_step(v, s, back);
+        if (s == NO_CELL) return false;
+        s = variant_step(v, s, back);
+        while (s != NO_CELL && !pos->cell[s]) s = variant_step(v, s, back);
+        return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
     }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
@@ -165,6 +192,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         for (int i = 0; i < pp->natk; i++) {
             const Ray *r = &pp->atk[i];
             if (!(r->victims & vbit)) continue;
+            if (r->to_zone && !zone_has(&v->zones[r->to_zone - 1], attacker, c)) continue;
             int back = v->dirs[r->dir].reverse;
             Cell s = c;
             int range = r->range;
@@ -173,7 +201,9 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 if (s == NO_CELL) break;
                 Piece p = pos->cell[s];
                 if (p) {
-                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat)) return true;
+                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat) &&
+                        (!r->from_zone || zone_has(&v->zones[r->from_zone - 1], attacker, s)))
+                        return true;
                     break;
                 }
                 if (!r->slide) break;

@@ -270,7 +270,6 @@ static int typeset(CG *cg, uint32_t mask, SrcLoc loc) {
     return v->ntypesets++;
 }
 
-#define ALL_TYPES 0xFFFFFFFFu
 
 /* Which captures a move along one direction makes, as victim type masks (0 = none). */
 typedef struct Captures {
@@ -512,27 +511,49 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
     }
 }
 
+/* The zone a `from`/`to` modifier names, as index + 1 (0: no such modifier). */
+static uint8_t mod_zone(CG *cg, const Ast *atom, int mod) {
+    const Ast *m = NULL;
+    if (!has_mod(atom, mod, &m)) return 0;
+    return (uint8_t)(zone_operand(cg, m->text, m->loc) + 1);
+}
+
 /* A capturing `legs` atom as an attack pattern: the legs in order, checked backwards from the
- * victim (each cell before the last must be empty). Zones or en-passant cells: not described. */
+ * victim (each cell before the last must be empty), with its zones. Atoms of the same length
+ * and zones share one pattern (a horse's eight moves are one test). En-passant cells: not
+ * described. */
 static void describe_legs(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
-    if (has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) || has_mod(atom, MOD_SETS_EP, NULL) ||
-        pp->npatterns >= MAX_PATTERNS) {
+    if (has_mod(atom, MOD_SETS_EP, NULL)) {
         *fast_attack = false;
         return;
     }
-    CapturePattern *cp = &pp->patterns[pp->npatterns];
-    *cp = (CapturePattern){.method = CAP_LEGS, .victims = ALL_TYPES};
+    CapturePattern seq = {.method = CAP_LEGS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                          .to_zone = mod_zone(cg, atom, MOD_TO)};
     for (int i = 0; i < atom->nkids; i++) {
         const Ast *t = atom->kids[i];
         if (t->kind == AST_MOD) continue;
         int d = single_dir(cg, t);
-        if (d < 0 || cg->v->dirs[d].link_board >= 0 || cp->ndirs >= (int)sizeof cp->dirs) {
+        if (d < 0 || cg->v->dirs[d].link_board >= 0 || seq.ndirs >= (int)sizeof seq.dirs) {
             *fast_attack = false;
             return;
         }
-        cp->dirs[cp->ndirs++] = (uint8_t)d;
+        seq.dirs[seq.ndirs++] = (uint8_t)d;
     }
-    pp->npatterns++;
+    seq.nlegs = seq.ndirs;
+    for (int i = 0; i < pp->npatterns; i++) {
+        CapturePattern *cp = &pp->patterns[i];
+        if (cp->method == CAP_LEGS && cp->nlegs == seq.nlegs && cp->from_zone == seq.from_zone &&
+            cp->to_zone == seq.to_zone && cp->ndirs + seq.ndirs <= (int)sizeof cp->dirs) {
+            memcpy(cp->dirs + cp->ndirs, seq.dirs, seq.ndirs);
+            cp->ndirs = (uint8_t)(cp->ndirs + seq.ndirs);
+            return;
+        }
+    }
+    if (pp->npatterns >= MAX_PATTERNS) {
+        *fast_attack = false;
+        return;
+    }
+    pp->patterns[pp->npatterns++] = seq;
 }
 
 /* Slides and long leaps whose captures come from how they move. */
@@ -895,6 +916,60 @@ static bool atom_may_capture(const Ast *atom) {
     return !has_mod(atom, MOD_MOVE_ONLY, NULL);
 }
 
+/* A step, leap or slide limited by `from`/`to` zones and nothing else the attack rays cannot
+ * say (`step orth to palace`). */
+static bool atom_is_zoned_plain(const Ast *atom) {
+    if (atom->sub != ATOM_STEP && atom->sub != ATOM_LEAP && atom->sub != ATOM_SLIDE) return false;
+    for (int i = 0; i < atom->nkids; i++) {
+        const Ast *k = atom->kids[i];
+        if (k->kind == AST_MOD && k->sub != MOD_MOVE_ONLY && k->sub != MOD_CAPTURE_ONLY && k->sub != MOD_RANGE &&
+            k->sub != MOD_FROM && k->sub != MOD_TO)
+            return false;
+    }
+    return true;
+}
+
+/* An attack ray with zones (and a victim filter), unless the same ray is there already. */
+static bool add_attack_ray(PieceProgram *pp, Ray r) {
+    for (int i = 0; i < pp->natk; i++) {
+        const Ray *o = &pp->atk[i];
+        if (o->dir == r.dir && o->slide == r.slide && o->range == r.range && o->victims == r.victims &&
+            o->from_zone == r.from_zone && o->to_zone == r.to_zone)
+            return true;
+    }
+    if (pp->natk >= MAX_DIRECTIONS) return false;
+    pp->atk[pp->natk++] = r;
+    return true;
+}
+
+/* The attack description of a capturing zoned atom: a step or leap becomes one CAP_STEPS
+ * pattern (checked only against the victim types it can meet), a slide zoned rays. */
+static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
+    bool slide = atom->sub == ATOM_SLIDE;
+    if (!slide) {
+        if (pp->npatterns >= MAX_PATTERNS || nd > 16) {
+            *fast_attack = false;
+            return;
+        }
+        CapturePattern *cp = &pp->patterns[pp->npatterns++];
+        *cp = (CapturePattern){.method = CAP_STEPS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                               .to_zone = mod_zone(cg, atom, MOD_TO)};
+        for (int k = 0; k < nd; k++) {
+            if (cg->v->dirs[dirs[k]].link_board >= 0) *fast_attack = false;
+            cp->dirs[cp->ndirs++] = (uint8_t)dirs[k];
+        }
+        return;
+    }
+    Ray r = {.slide = slide, .range = (uint8_t)(slide ? slide_range(atom) : 1), .mode = RAY_CAPTURE,
+             .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM), .to_zone = mod_zone(cg, atom, MOD_TO)};
+    for (int k = 0; k < nd; k++) {
+        r.dir = (uint8_t)dirs[k];
+        if (cg->v->dirs[dirs[k]].link_board >= 0 || !add_attack_ray(pp, r)) *fast_attack = false;
+    }
+}
+
 static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     for (int i = 0; i < *n; i++)
         if (rays[i].dir == d && rays[i].slide == slide && rays[i].range == range && rays[i].mode == mode) return;
@@ -930,6 +1005,7 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (!atom_is_plain(it)) {
         emit_atom(cg, &pp->rest, it);
         if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
+        else if (capture && atom_is_zoned_plain(it)) describe_zoned_atom(cg, pp, it, fast_attack);
         else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
         return;
     }
@@ -950,6 +1026,73 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (cg->promo) emit_atom(cg, &pp->rest, it);
 }
 
+/* The victims a block's final `verify` allows, when it is made only of `enemy` (required),
+ * `piece T` and `in ZONE` joined by `and`: the types (*types) and the zone (*zone, index + 1). */
+static bool capture_condition(CG *cg, const Ast *c, uint32_t *types, uint8_t *zone, bool *enemy) {
+    if (c->kind == AST_AND) return capture_condition(cg, c->kids[0], types, zone, enemy) &&
+                                   capture_condition(cg, c->kids[1], types, zone, enemy);
+    if (c->kind != AST_COND) return false;
+    switch (c->word) {
+    case KEYWORD_ENEMY: *enemy = true; return true;
+    case KEYWORD_PIECE: {
+        int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+        if (t < 0) return false;
+        *types &= 1u << t;
+        return true;
+    }
+    case KEYWORD_IN:
+        if (*zone) return false;
+        *zone = (uint8_t)(zone_operand(cg, c->text2, c->loc) + 1);
+        return true;
+    default: return false;
+    }
+}
+
+/* `step D` alone, or followed by `while empty { step D }` (a slide): the direction, or -1. */
+static int ride_at(CG *cg, const Ast *b, int *i, bool *slide) {
+    if (*i >= b->nkids || b->kids[*i]->kind != AST_STEP) return -1;
+    int d = single_dir(cg, b->kids[*i]->kids[0]);
+    (*i)++;
+    *slide = false;
+    if (*i < b->nkids && b->kids[*i]->kind == AST_WHILE) {
+        const Ast *w = b->kids[*i], *body = w->kids[1];
+        if (w->kids[0]->kind != AST_COND || w->kids[0]->word != KEYWORD_EMPTY || body->nkids != 1 ||
+            body->kids[0]->kind != AST_STEP || single_dir(cg, body->kids[0]->kids[0]) != d)
+            return -1;
+        (*i)++;
+        *slide = true;
+    }
+    return d;
+}
+
+/* Attack tests need not run a move block that has one of the shapes the rays and patterns say
+ * (a step or a slide onto a victim, the cannon's hop over one piece), each ending in
+ * `verify enemy [and piece T] [and in ZONE]  add`. True when described. */
+static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
+    if (!cg->ok) return false; /* its errors are reported already */
+    int i = 0;
+    bool slide1 = false, slide2 = false;
+    int d1 = ride_at(cg, b, &i, &slide1), d2 = -1;
+    if (d1 < 0) return false;
+    if (i < b->nkids && b->kids[i]->kind == AST_STEP) {
+        d2 = ride_at(cg, b, &i, &slide2);
+        if (d2 != d1 || !slide1 || !slide2) return false;
+    }
+    if (i + 2 != b->nkids || b->kids[i]->kind != AST_VERIFY || b->kids[i + 1]->kind != AST_ADD) return false;
+    uint32_t types = ALL_TYPES;
+    uint8_t zone = 0;
+    bool enemy = false;
+    if (!capture_condition(cg, b->kids[i]->kids[0], &types, &zone, &enemy) || !enemy || !types) return false;
+    if (cg->v->dirs[d1].link_board >= 0) return false;
+    if (d2 < 0)
+        return add_attack_ray(pp, (Ray){.dir = (uint8_t)d1, .slide = slide1, .range = slide1 ? 0 : 1,
+                                        .mode = RAY_CAPTURE, .victims = types, .to_zone = zone});
+    if (pp->npatterns >= MAX_PATTERNS) return false;
+    pp->patterns[pp->npatterns++] = (CapturePattern){.method = CAP_HOP, .ndirs = 1, .dirs = {(uint8_t)d1},
+                                                     .victims = types, .to_zone = zone};
+    return true;
+}
+
 /* A move { } block: one more alternative in both programs. */
 static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     PieceType *pt = &cg->v->types[cg->type];
@@ -965,7 +1108,7 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
     if (block_uses(it, AST_ADD) && !stays) {
         pp->may_capture = true;
-        *fast_attack = false;
+        if (!describe_moveblock(cg, pp, it)) *fast_attack = false;
     }
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
 }
@@ -1059,7 +1202,7 @@ static void build_attack_lines(Variant *v) {
                 }
             for (int i = 0; i < pt->per_owner[o].natk; i++) {
                 const Ray *r = &pt->per_owner[o].atk[i];
-                if (r->slide && r->range) v->attack_lines_ok = false;
+                if ((r->slide && r->range) || r->from_zone || r->to_zone) v->attack_lines_ok = false;
                 AttackLine *line = NULL;
                 for (int k = 0; k < v->nattack_lines[o] && !line; k++)
                     if (v->attack_lines[o][k].dir == r->dir) line = &v->attack_lines[o][k];

@@ -64,6 +64,34 @@ void disasm_program(const Variant *v, const Program *p, FILE *out) {
     for (int pc = 0; pc < p->count;) pc = disasm_instruction(v, p, pc, out);
 }
 
+/* The attack rays and patterns that say more than the generation rays do: a victim filter,
+ * zones, a hop. */
+static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE *out) {
+    bool any = false;
+    for (int i = 0; i < pp->natk; i++) {
+        const Ray *r = &pp->atk[i];
+        if (r->victims == ALL_TYPES && !r->from_zone && !r->to_zone) continue;
+        const Direction *d = &v->dirs[r->dir];
+        fprintf(out, "%s %s(%d,%d)", any ? "" : "   attacks:", r->slide ? "slide" : "leap", d->dx, d->dy);
+        any = true;
+        if (r->victims != ALL_TYPES)
+            for (int t = 0; t < v->ntypes; t++)
+                if ((r->victims >> t) & 1) fprintf(out, " %s", v->types[t].name);
+        if (r->from_zone) fprintf(out, " from %s", v->zones[r->from_zone - 1].name);
+        if (r->to_zone) fprintf(out, " to %s", v->zones[r->to_zone - 1].name);
+    }
+    for (int i = 0; i < pp->npatterns; i++) {
+        const CapturePattern *cp = &pp->patterns[i];
+        if (cp->method != CAP_HOP && !cp->from_zone && !cp->to_zone) continue;
+        fprintf(out, "%s %s", any ? "" : "   attacks:", cp->method == CAP_HOP ? "hop" : cp->method == CAP_STEPS ? "steps" : "legs");
+        any = true;
+        for (int k = 0; k < cp->ndirs; k++) fprintf(out, " (%d,%d)", v->dirs[cp->dirs[k]].dx, v->dirs[cp->dirs[k]].dy);
+        if (cp->from_zone) fprintf(out, " from %s", v->zones[cp->from_zone - 1].name);
+        if (cp->to_zone) fprintf(out, " to %s", v->zones[cp->to_zone - 1].name);
+    }
+    if (any) fprintf(out, "\n");
+}
+
 void disasm_variant(const Variant *v, FILE *out) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) {
@@ -82,6 +110,7 @@ void disasm_variant(const Variant *v, FILE *out) {
                 }
                 fprintf(out, "%s\n", pt->fast_attack ? "  (attacks by rays)" : "  (attacks by program)");
             }
+            if (pt->fast_attack) disasm_attack_filters(v, pp, out);
             fprintf(out, "\n");
         }
     /* who may move what: steering is a table, not a program */

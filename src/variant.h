@@ -46,24 +46,35 @@ typedef struct Direction {
 } Direction;
 
 /* A plain move pattern the fast paths use: a leap or a slide, and what it may do at the end. */
+/* A type set naming every type (victims of an unfiltered ray). */
+#define ALL_TYPES 0xFFFFFFFFu
+
 typedef struct Ray {
     uint8_t dir;             /* direction index (already in the owner's frame) */
     uint8_t slide;           /* 1 = continues over empty cells */
     uint8_t range;           /* slides: at most this many steps; 0 = unlimited */
     uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
     uint32_t victims;        /* attack rays: the types it can capture */
+    uint8_t from_zone;       /* attack rays: the mover stands in this zone (index + 1; 0: anywhere) */
+    uint8_t to_zone;         /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
 } Ray;
 
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
  * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
-/* CAP_LEGS: a lame multi-leg move landing on its victim; dirs are the legs in order. */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS } CaptureMethod;
+/* CAP_LEGS: lame multi-leg moves landing on their victim; dirs are the legs of each move in
+ * order, nlegs legs a move, one move after the other.
+ * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
+ * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
+ * zones (leaps without zones are attack rays). */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
     uint8_t ndirs;
+    uint8_t nlegs;           /* CAP_LEGS: legs per move */
     uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
+    uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
 } CapturePattern;
 
 typedef struct PieceProgram {

@@ -172,7 +172,8 @@ static void test_compile_chess_ray_tables(void **state) {
 }
 
 /* Pieces whose captures rays cannot describe lose the fast attack test: a hopper, a program
- * that adds moves, a capturing lame leg. Moves that never capture keep it. */
+ * that adds moves. Moves that never capture keep it; lame legs, zones and the program shapes
+ * of a slide onto one type and of the cannon's hop become rays and patterns. */
 static void test_compile_fast_attack_flags(void **state) {
     (void)state;
     Variant *v = load_pieces("piece Hopper { letter H hop n }\n"
@@ -180,7 +181,11 @@ static void test_compile_fast_attack_flags(void **state) {
                              "piece Mao { letter M legs n ne }\n"
                              "piece Zoned { letter Z legs n ne to far }\n"
                              "piece Walker { letter A legs n n move-only slide e }\n"
-                             "piece Shy { letter S step n move-only leap (1,2) capture-only }");
+                             "piece Shy { letter S step n move-only leap (1,2) capture-only }\n"
+                             "piece Cannon { letter C move { step n while empty { step n } step n\n"
+                             "    while empty { step n } verify enemy add } }\n"
+                             "piece Gaze { letter G move { step n while empty { step n } verify piece Mao and enemy add } }\n"
+                             "piece Odd { letter O move { step n while empty { step n } verify friend add } }");
     assert_false(v->types[variant_type_by_letter(v, 'H')].fast_attack);
     assert_false(v->types[variant_type_by_letter(v, 'W')].fast_attack);
     /* a lame leap is checked backwards as a pattern; with a zone it needs its program */
@@ -188,7 +193,20 @@ static void test_compile_fast_attack_flags(void **state) {
     assert_true(mao->fast_attack);
     assert_int_equal(mao->per_owner[0].npatterns, 1);
     assert_int_equal(mao->per_owner[0].patterns[0].method, CAP_LEGS);
-    assert_false(v->types[variant_type_by_letter(v, 'Z')].fast_attack);
+    const PieceType *zoned = &v->types[variant_type_by_letter(v, 'Z')];
+    assert_true(zoned->fast_attack);
+    int far = -1;
+    for (int z = 0; z < v->nzones; z++)
+        if (!strcmp(v->zones[z].name, "far")) far = z;
+    assert_int_equal(zoned->per_owner[0].patterns[0].to_zone, 1 + far);
+    const PieceType *cannon = &v->types[variant_type_by_letter(v, 'C')];
+    assert_true(cannon->fast_attack);
+    assert_int_equal(cannon->per_owner[0].patterns[0].method, CAP_HOP);
+    const PieceType *gaze = &v->types[variant_type_by_letter(v, 'G')];
+    assert_true(gaze->fast_attack);
+    assert_int_equal(gaze->per_owner[0].natk, 1);
+    assert_int_equal(gaze->per_owner[0].atk[0].victims, 1u << variant_type_by_letter(v, 'M'));
+    assert_false(v->types[variant_type_by_letter(v, 'O')].fast_attack);
     assert_true(v->types[variant_type_by_letter(v, 'A')].fast_attack);
     const PieceType *shy = &v->types[variant_type_by_letter(v, 'S')];
     assert_true(shy->fast_attack);
