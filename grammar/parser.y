@@ -98,6 +98,12 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_PIECES "'pieces'"
 %token KW_ROYAL_CAPTURED "'royal-captured'"
 %token KW_FEWER_PIECES "'fewer-pieces'"
+%token KW_EXTINCTION "'extinction'"
+%token KW_BARE_KING "'bare-king'"
+%token KW_REACH "'reach'"
+%token KW_CHECKS "'checks'"
+%token KW_REPLY "'reply'"
+%token KW_LAST_CHANCE "'last-chance'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
 %token KW_SHUFFLE "'shuffle'"
@@ -180,6 +186,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_FRIEND "'friend'"
 %token KW_EP "'ep'"
 %token KW_ATTACKED "'attacked'"
+%token KW_GIVES_CHECK "'gives-check'"
 %token KW_UNMOVED "'unmoved'"
 %token KW_LAST_TO "'last-to'"
 %token KW_LAST_FROM "'last-from'"
@@ -198,8 +205,9 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <chain> if_chain nots
 %type <num> atom_kw
 %type <word> result
-%type <str> opt_ident opt_default opt_end_name
-%type <num> opt_copy
+%type <str> opt_ident opt_default
+%type <num> opt_copy opt_at_most opt_reply opt_reach_reply
+%type <str> opt_end_name
 %type <pair> size
 
 %%
@@ -338,6 +346,44 @@ item
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
         }
+    | KW_END KW_EXTINCTION names opt_at_most result opt_end_name
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
+            $$->word = $5;
+            $$->num[0] = $4;
+            $$->text2 = $6;
+        }
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
+            $$->word = $5;
+            $$->num[0] = $4;
+            $$->num[1] = 1;
+            $$->text2 = $6;
+        }
+    | KW_END KW_BARE_KING result opt_reply opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_BARE_KING);
+            $$->word = $3;
+            $$->num[1] = $4;
+            $$->text2 = $5;
+        }
+    | KW_END KW_REACH IDENT KW_IN IDENT result opt_reach_reply opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_REACH);
+            $$->word = $6;
+            $$->num[1] = $7;
+            $$->text2 = $8;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
+        }
+    | KW_END KW_CHECKS INT result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_CHECKS);
+            $$->word = $4;
+            $$->num[0] = $3;
+            $$->text2 = $5;
+        }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
@@ -460,11 +506,6 @@ opt_steer_if
     | KW_IF cond            { $$ = $2; }
     ;
 
-opt_end_name
-    : %empty                { $$ = NULL; }
-    | STRING
-    ;
-
 opt_default
     : %empty                { $$ = NULL; }
     | KW_DEFAULT IDENT      { $$ = $2; }
@@ -531,6 +572,26 @@ result
     | KW_LOSS               { $$ = KEYWORD_LOSS; }
     | KW_DRAW               { $$ = KEYWORD_DRAW; }
     | KW_PASS               { $$ = KEYWORD_PASS; }
+    ;
+
+opt_at_most
+    : %empty                { $$ = 0; }
+    | KW_AT_MOST INT        { $$ = $2; }
+    ;
+
+opt_reply
+    : %empty                { $$ = 0; }
+    | KW_REPLY              { $$ = 1; }
+    ;
+
+opt_reach_reply
+    : opt_reply
+    | KW_LAST_CHANCE        { $$ = 2; }
+    ;
+
+opt_end_name
+    : %empty                { $$ = NULL; }
+    | STRING
     ;
 
 matlines
@@ -823,6 +884,7 @@ primary
     | KW_FRIEND             { $$ = mk_cond(L(@$), KEYWORD_FRIEND, NULL); }
     | KW_EP                 { $$ = mk_cond(L(@$), KEYWORD_EP, NULL); }
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
+    | KW_GIVES_CHECK        { $$ = mk_cond(L(@$), KEYWORD_GIVES_CHECK, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }

@@ -33,6 +33,7 @@ static const char *const keyword_names[] = {
     "counter-at-least", "counter-at-most", "attackers-at-least",
     "influence-at-least", "influence-at-most", "influence-at-least-rival",
     "influence-at-most-rival", "rival-at-least", "rival-at-most",
+    "gives-check",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -41,7 +41,7 @@
  *               for that end (checkmate, stalemate, empty, pieces, royal-captured) or NULL,
  *               num[0] = count (repetition N, nmove N, pieces at-most N; 1 for a stalemate
  *               decided by fewer-pieces), kids = MATLINE (for END_MATERIAL) or
- *               [NAME piece, NAME zone] (for END_MUST_CAPTURE)
+ *               [NAME piece, NAME zone] (for END_MUST_CAPTURE, END_REACH); see EndKind
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
  *   GROUP       kids = NAME (piece names, repeats mean several)
  *   MUST_CAPTURE (a capture must be made whenever one is legal)
@@ -167,6 +167,13 @@ typedef enum EndKind {
     END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
     END_PIECES,     /* a player with num[0] or fewer pieces on the board; word = its result */
     END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
+    END_EXTINCTION, /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
+                     * num[0] of one of them gets word */
+    END_BARE_KING,  /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
+    END_REACH,      /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
+                     * owner's result; num[1] = 1: after the other side's reply, 2: after
+                     * a reply that could draw (last-chance) */
+    END_CHECKS,     /* num[0] checks given: word = the checking side's result */
     END__COUNT
 } EndKind;
 
@@ -180,6 +187,7 @@ typedef enum Keyword {
     KEYWORD_COUNTER_AT_LEAST, KEYWORD_COUNTER_AT_MOST, KEYWORD_ATTACKERS_AT_LEAST,
     KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
     KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
+    KEYWORD_GIVES_CHECK,
     KEYWORD__COUNT
 } Keyword;
 

@@ -17,6 +17,11 @@ static inline uint64_t counter_key(int slot, int32_t value) {
     return z ^ (z >> 31);
 }
 
+/* The checks a player has given, in the hash of a game that counts them. */
+static inline uint64_t checks_key(int player, int given) {
+    return counter_key(0x7300 + player, given);
+}
+
 /* The phase state's share of the hash (games whose turns have phases). */
 static inline uint64_t phase_key(const Position *pos) {
     return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
@@ -122,6 +127,7 @@ void board_clear(Position *pos) {
     pos->halfmove = 0;
     pos->fullmove = 1;
     pos->last_from = pos->last_to = NO_CELL;
+    memset(pos->checks, 0, sizeof pos->checks);
     memset(pos->counters, 0, sizeof pos->counters);
     for (int i = 0; v && i < v->ncounters; i++) {
         const CounterDef *c = &v->counters[i];
@@ -173,6 +179,7 @@ uint64_t board_compute_key(const Position *pos) {
     for (int o = 0; o < v->nowners; o++)
         if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
     for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
+    for (int p = 0; v->check_limit && p < v->nplayers; p++) k ^= checks_key(p, pos->checks[p]);
     for (int p = 0; p < v->nplayers; p++)
         if (pos->allegiance[p] != NO_OWNER) k ^= v->zobrist_allegiance[p][pos->allegiance[p]];
     if (v->nphases) k ^= phase_key(pos);
@@ -438,6 +445,12 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
             pos->key ^= counter_key(e->a, pos->counters[e->a]);
             pos->counters[e->a] += (int16_t)e->piece;
             pos->key ^= counter_key(e->a, pos->counters[e->a]);
+            break;
+        case FX_CHECK:
+            ASSERT(e->a < v->nplayers && v->check_limit, "a game that counts checks counts a player's");
+            pos->key ^= checks_key(e->a, pos->checks[e->a]);
+            pos->checks[e->a]++;
+            pos->key ^= checks_key(e->a, pos->checks[e->a]);
             break;
         case FX_CONTROL:
             ASSERT(e->a < v->nowners && e->b < v->nowners, "control passes between known owners");

@@ -27,6 +27,7 @@ typedef enum EffectKind {
                      * sorted pile) for pile b (its top, or in order in a sorted pile) */
     FX_DEBT,        /* the mover owes a payment of `piece` (0: the payment is made) */
     FX_MARK,        /* the mover's tile on a becomes a mine */
+    FX_CHECK,       /* the move checks: player a has given one more check (end checks) */
 } EffectKind;
 
 typedef struct Effect {
@@ -88,6 +89,7 @@ typedef struct JournalEntry {
     uint16_t halfmove;       /* plies since the last capture or resets-nmove move */ \
     uint8_t turn;            /* slot in v->turn_order */ \
     uint8_t alive;                     /* players still in the game (bit per player) */ \
+    uint8_t checks[MAX_PLAYERS];       /* checks each player has given (end checks) */ \
     uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */ \
     /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, \
      * whether the en-passant cells were made in this turn (they last through the next \

@@ -727,6 +727,7 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     case KEYWORD_FRIEND: bc_emit(p, OP_FRIEND, 0, L(c)); return;
     case KEYWORD_EP: bc_emit(p, OP_ISEP, 0, L(c)); return;
     case KEYWORD_ATTACKED: bc_emit(p, OP_ATTACKED, 0, L(c)); return;
+    case KEYWORD_GIVES_CHECK: bc_emit(p, OP_GIVESCHECK, 0, L(c)); return;
     case KEYWORD_UNMOVED: bc_emit(p, OP_UNMOVED, 0, L(c)); return;
     case KEYWORD_LAST_TO: bc_emit(p, OP_LASTTO, 0, L(c)); return;
     case KEYWORD_LAST_FROM: bc_emit(p, OP_LASTFROM, 0, L(c)); return;

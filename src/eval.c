@@ -39,10 +39,45 @@ static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
     return est < EST_BASE ? EST_BASE : est;
 }
 
+#define EVAL_RACE_STEP 60 /* a race to a zone: worth of each step closer */
+
+/* The distance tables of the race to a zone, if the game has one. */
+static void init_race(EvalTables *et, const Variant *v) {
+    et->race_type = NO_TYPE;
+    const ReachRule *r = NULL;
+    for (int i = 0; i < v->nreaches && !r; i++)
+        if (v->reaches[i].result == RESULT_WIN) r = &v->reaches[i];
+    if (!r || v->nplayers != 2) return;
+    et->race_type = r->type;
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < v->ncells; c++) {
+            int best = 255;
+            for (int z = 0; z < v->ncells; z++) {
+                if (!zone_has(&v->zones[r->zone], p, (Cell)z) || v->cells[z].board != v->cells[c].board) continue;
+                int d = abs(v->cells[z].x - v->cells[c].x), dy = abs(v->cells[z].y - v->cells[c].y);
+                if (dy > d) d = dy;
+                if (d < best) best = d;
+            }
+            et->race_dist[p][c] = (uint8_t)best;
+        }
+}
+
+/* A side's progress in the race: its racing piece nearest the zone, the closer the better. */
+static int race_progress(const EvalTables *et, const Position *pos, int player) {
+    int best = 255;
+    for (int c = 0; c < pos->v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) == player && PIECE_TYPE(p) == et->race_type && et->race_dist[player][c] < best)
+            best = et->race_dist[player][c];
+    }
+    return best == 255 ? 0 : EVAL_RACE_STEP * (MAX_BOARD_DIM - best);
+}
+
 void eval_init(EvalTables *et, const Variant *v) {
     et->v = v;
     /* where running out of pieces wins, every piece held is a burden */
     et->material_sign = v->pieces_limit && v->on_pieces == RESULT_WIN ? -1 : 1;
+    init_race(et, v);
     Position *scratch = NULL;
     GenContext *ctx = NULL;
     for (int t = 0; t < v->ntypes; t++) {
@@ -193,6 +228,7 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
         int other = 1 - player;
         int s = eval_side(et, pos, player) - eval_side(et, pos, other);
         if (v->has_royal && et->material_sign > 0) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
+        if (et->race_type != NO_TYPE) s += race_progress(et, pos, player) - race_progress(et, pos, other);
         return s;
     }
     /* an opponent out of the game counts 0: knocking one out is worth its whole army */

@@ -15,6 +15,10 @@ typedef struct EvalTables {
     bool estimated[MAX_PIECE_TYPES]; /* value came from the mobility estimate */
     int centre[MAX_CELLS];           /* 0 (corner) .. EVAL_CENTRE_MAX (centre of its board) */
     int material_sign;               /* -1 where losing pieces wins (end pieces ... win), else 1 */
+    /* A race to a zone (the game's first `end reach ... win` rule, race_type NO_TYPE when
+     * none): each owner's king-step distance from every cell to its part of the zone. */
+    uint8_t race_type;
+    uint8_t race_dist[MAX_PLAYERS][MAX_CELLS];
 } EvalTables;
 
 #define EVAL_CENTRE_MAX 16
@@ -29,7 +33,8 @@ int eval_side(const EvalTables *et, const Position *pos, int player);
 
 /* The position as seen by `player`: its own score minus the mean of the other players' (one
  * out of the game counts 0; for two players: mine minus yours), plus a mop-up term that drives a lone defending royal
- * to the edge when one side is well ahead. Cannot fail. */
+ * to the edge when one side is well ahead, and in a race to a zone each side's progress.
+ * Cannot fail. */
 int eval_position(const EvalTables *et, const Position *pos, int player);
 
 /* Value used to order captures: the piece value, EVAL_ROYAL_VALUE for royal pieces. */

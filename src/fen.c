@@ -419,6 +419,21 @@ static bool read_plies(Position *tmp, const char *field, char *err, size_t cap) 
     return true;
 }
 
+/* The checks each of the two players still has to give (`end checks N`), "3+3": the first
+ * player's, then the second's. */
+static bool read_checks(Position *tmp, const char *field, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    if (!v->check_limit) return fail(err, cap, "the game counts no checks");
+    int left[2];
+    char extra;
+    if (sscanf(field, "%d+%d%c", &left[0], &left[1], &extra) != 2) return fail(err, cap, "bad checks field '%s' (expected checks left to give, like 3+3)", field);
+    for (int p = 0; p < 2; p++) {
+        if (left[p] < 0 || left[p] > v->check_limit) return fail(err, cap, "checks left %d out of range (0..%d)", left[p], v->check_limit);
+        tmp->checks[p] = (uint8_t)(v->check_limit - left[p]);
+    }
+    return true;
+}
+
 /* The counters' values, comma-separated, in declaration order (per player: one each). */
 static bool read_counters(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
@@ -615,6 +630,13 @@ static void write_phase(const Position *pos, char *buf, size_t cap, size_t *at) 
     put(buf, cap, at, tmp);
 }
 
+static void write_checks(const Position *pos, char *buf, size_t cap, size_t *at) {
+    char tmp[32];
+    int limit = pos->v->check_limit;
+    snprintf(tmp, sizeof tmp, "%d+%d", limit - pos->checks[0], limit - pos->checks[1]);
+    put(buf, cap, at, tmp);
+}
+
 /* Each field's name in a rule file, how it is read and how it is written. */
 static const struct {
     const char *name;
@@ -635,6 +657,7 @@ static const struct {
     [FEN_TILES] = {"tiles", read_tiles, write_tiles},
     [FEN_PRELUDE] = {"prelude", read_prelude, write_prelude},
     [FEN_OUT] = {"out", read_out, write_out},
+    [FEN_CHECKS] = {"checks", read_checks, write_checks},
 };
 
 const char *fen_field_name(FenField f) { return (unsigned)f < FEN__COUNT ? fields[f].name : "?"; }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "ending.h"
 #include "movegen.h"
 
 int gameend_repetitions(const Position *pos) {
@@ -58,10 +59,13 @@ int gameend_pieces_out(const Position *pos) {
 }
 
 /* Does the player still have a royal piece (of the army it helps, when it helps one)? */
+/* Does the player still have a royal piece (of the army it helps, when it helps one)? A
+ * player whose army started without one has none to lose. */
 static bool has_royal(const Position *pos, int player) {
     const Variant *v = pos->v;
     int army = pos->allegiance[player] != NO_OWNER ? pos->allegiance[player] : player;
     if (army == player && pos->controller[player] != player) return false; /* taken over */
+    if (!((v->royal_owners >> army) & 1)) return true;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
         for (int w = 0; w < v->cell_words; w++)
@@ -173,7 +177,7 @@ static bool dead_material(const Position *pos) {
 }
 
 /* The endings decided before the moves are looked at: a royal piece taken, the last player
- * standing, every pile of a kind empty. True when one of them applies (out filled). */
+ * standing, every pile of a kind empty, the position's own endings (ending.c). True when one of them applies (out filled). */
 static bool ends_before_moves(const Position *pos, GameResult *out) {
     const Variant *v = pos->v;
     if (v->nplayers > 2) {
@@ -203,6 +207,14 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
             return true;
         }
     }
+    Ending e;
+    if (ending_decided(pos, &e)) {
+        out->over = true;
+        out->reason = e.reason;
+        out->name = e.name;
+        out->winner = e.result == RESULT_WIN ? e.player : e.result == RESULT_LOSS ? other_alive(pos, e.player) : -1;
+        return true;
+    }
     if (v->nplayers == 2 && v->has_royal) {
         /* an exposed royal piece was captured (two players: the capturer wins) */
         int lost = gameend_royal_lost(pos);
@@ -228,6 +240,13 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
 static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameResult *out) {
     const Variant *v = pos->v;
     int mover = board_mover(pos);
+    const ReachRule *reply = ending_reply_due(pos);
+    if (reply) {
+        /* no answer reaches the zone too: the side that reached it has won */
+        result_for(pos, reply->result == RESULT_WIN ? RESULT_LOSS : reply->result == RESULT_LOSS ? RESULT_WIN : RESULT_DRAW, "zone reached", out);
+        out->name = reply->name[0] ? reply->name : NULL;
+        return;
+    }
     Cell forced[MAX_FORCED];
     if (movegen_forced(pos, forced)) {
         /* the rule's result, whether in check or not */

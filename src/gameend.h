@@ -9,7 +9,7 @@ typedef struct GameResult {
     int winner;          /* player index, or -1 for a draw */
     const char *reason;  /* "checkmate", "stalemate", "repetition", "n-move rule", "material",
                           * "must-capture", "last player standing", "royal captured", "piles empty",
-                          * "all pieces lost", "pieces left" */
+                          * "all pieces lost", "pieces left", and ending.h's */
     const char *name;    /* the rule file's own name for that end ("out of ammo"), or NULL */
     int eliminated;      /* game not over: this player is out (play its elimination move), or -1 */
     int victor;          /* who defeated it (-1: nobody, as after a concession) */

@@ -12,7 +12,8 @@
 #include "verify.h"
 
 /* The start position must be readable: a bad one is reported at the setup line. Castling then
- * goes with the type of piece the start position has on the rook's cell. */
+ * goes with the type of piece the start position has on the rook's cell; the owners with a
+ * royal piece there are the ones who can lose one. */
 static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
     Position pos;
     board_init(&pos, v);
@@ -30,6 +31,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             ok = false;
         }
     }
+    for (int c = 0; ok && c < v->ncells; c++)
+        if (pos.cell[c] && v->types[PIECE_TYPE(pos.cell[c])].royal) v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
     for (int i = 0; ok && i < v->ncastles; i++) {
         Piece r = pos.cell[v->castles[i].rook_from];
         v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ending.h"
 #include "mobility.h"
 
 static inline void add_simple(MoveList *out, Cell from, Cell to, bool capture) {
@@ -448,12 +449,66 @@ static void filter_royal_captures(GenContext *ctx, Position *pos, MoveList *out,
     out->count = n;
 }
 
+/* Does m check a player other than the mover? (The test is made as for legality.) */
+static bool gives_check(GenContext *ctx, Position *pos, const Move *m, int mover) {
+    const Variant *v = pos->v;
+    bool check = false;
+    if (v->all_fast && ctx->fast) {
+        CellJournal cj;
+        board_cells_apply(pos, m, &cj);
+        for (int p = 0; p < v->nplayers && !check; p++) check = p != mover && attack_in_check(ctx, pos, p);
+        board_cells_revert(pos, &cj);
+    } else if (board_make(pos, m)) {
+        int charged = ctx->charge_ply;
+        ctx->charge_ply = pos->ply - 1;
+        for (int p = 0; p < v->nplayers && !check; p++) check = p != mover && attack_in_check(ctx, pos, p);
+        ctx->charge_ply = charged;
+        board_unmake(pos);
+    }
+    ctx->steps_left[pos->ply + 1] = ctx->steps_left[pos->ply];
+    return check;
+}
+
+/* The rules on checks: `forbid check` drops every move that gives one, `end checks` marks each
+ * as a check given (FX_CHECK). */
+static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int mover) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        if (!(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && gives_check(ctx, pos, m, mover)) {
+            if (v->forbid_check) continue;
+            ASSERT(m->nfx < MAX_EFFECTS, "a move has room to mark its check");
+            if (m->nfx < MAX_EFFECTS) m->fx[m->nfx++] = (Effect){.kind = FX_CHECK, .a = (Cell)mover};
+        }
+        out->moves[n++] = *m;
+    }
+    out->count = n;
+}
+
+/* Under a reach rule's last chance: the moves stand only when one of them, legal, reaches
+ * the zone too (the answer that draws); otherwise the game is over and there are none. */
+static void require_reply(GenContext *ctx, Position *pos, MoveList *out, const ReachRule *r, int mover) {
+    for (int i = 0; i < out->count; i++) {
+        const Move *m = &out->moves[i];
+        if (!movegen_is_legal(ctx, pos, m)) continue;
+        CellJournal cj;
+        board_cells_apply(pos, m, &cj);
+        bool reaches = ending_reached(pos, mover, r);
+        board_cells_revert(pos, &cj);
+        if (reaches) return;
+    }
+    out->count = 0;
+}
+
 bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
     out->count = 0;
     /* the budget of this position's programs and legality tests; a position made from it
      * starts with what it has left */
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false; /* (one left from elsewhere is not this position's) */
+    /* a game the position has ended has no moves */
+    if (unlikely(pos->v->decided_by_position) && ending_decided(pos, NULL)) return true;
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
@@ -470,6 +525,11 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
+    if (unlikely(pos->v->check_limit || pos->v->forbid_check)) apply_check_rules(ctx, pos, out, mover);
+    if (unlikely(pos->v->nreaches)) {
+        const ReachRule *r = ending_reply_due(pos);
+        if (r) require_reply(ctx, pos, out, r, mover);
+    }
     return true;
 }
 

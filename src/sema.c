@@ -895,6 +895,81 @@ static void select_items(Sema *s, const Ast *n, Ast *out) {
     }
 }
 
+/* The rule file's own name for an ending, into dst ("" when it gives none). */
+static void end_name(Sema *s, const Ast *n, char *dst, size_t size) {
+    if (!n->text2) return;
+    if (strlen(n->text2) >= size) diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)size - 1);
+    else copy_name(dst, size, n->text2);
+}
+
+/* The endings the position alone decides (extinction, bare king, a zone reached, checks
+ * given): two sides, one rule of each kind but extinction and reach, up to four of those. */
+static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
+    Variant *v = s->v;
+    static const char *const what[] = {[END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king",
+                                       [END_REACH] = "reach", [END_CHECKS] = "checks"};
+    if (v->nplayers != 2) {
+        diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
+        return;
+    }
+    v->decided_by_position = true;
+    switch ((EndKind)n->sub) {
+    case END_EXTINCTION: {
+        if (v->nextinctions >= (int)ARRAY_LEN(v->extinctions)) {
+            diag_error(s->sink, n->loc, "too many extinction rules (limit is %d)", (int)ARRAY_LEN(v->extinctions));
+            return;
+        }
+        if (n->num[0] < 0 || n->num[0] > MAX_CELLS) {
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+            return;
+        }
+        ExtinctionRule *e = &v->extinctions[v->nextinctions++];
+        e->at_most = (uint8_t)n->num[0];
+        e->result = r;
+        for (int i = 0; i < n->nkids; i++) {
+            int t = sema_piece(s, n->kids[i]->text, n->kids[i]->loc);
+            if (t >= 0) e->types |= 1u << t;
+        }
+        end_name(s, n, e->name, sizeof e->name);
+        break;
+    }
+    case END_BARE_KING:
+        if (v->on_bare_king != RESULT_NONE) diag_error(s->sink, n->loc, "a game has one bare-king rule");
+        v->on_bare_king = r;
+        v->bare_king_reply = n->num[1] != 0;
+        end_name(s, n, v->bare_king_name, sizeof v->bare_king_name);
+        break;
+    case END_REACH: {
+        if (v->nreaches >= (int)ARRAY_LEN(v->reaches)) {
+            diag_error(s->sink, n->loc, "too many reach rules (limit is %d)", (int)ARRAY_LEN(v->reaches));
+            return;
+        }
+        int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
+        int z = sema_zone(s, n->kids[1]->text, n->kids[1]->loc);
+        if (t < 0 || z < 0) return;
+        ReachRule *rr = &v->reaches[v->nreaches++];
+        rr->type = (uint8_t)t;
+        rr->zone = (uint8_t)z;
+        rr->reply = n->num[1] != 0;
+        rr->last_chance = n->num[1] == 2;
+        rr->result = r;
+        end_name(s, n, rr->name, sizeof rr->name);
+        break;
+    }
+    case END_CHECKS:
+        if (v->check_limit) diag_error(s->sink, n->loc, "a game has one checks rule");
+        if (n->num[0] < 1 || n->num[0] > 9) {
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "check count %ld is out of range (1..9)", n->num[0]);
+            return;
+        }
+        v->check_limit = (int)n->num[0];
+        v->on_checks = r;
+        end_name(s, n, v->checks_name, sizeof v->checks_name);
+        break;
+    default: break;
+    }
+}
+
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
     ResultKind r = result_of(n->word);
@@ -902,7 +977,8 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
-    if (n->text2) {
+    if (n->text2 && (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY ||
+                     n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED)) {
         int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
         char *name = n->sub == END_PIECES ? v->pieces_name : n->sub == END_ROYAL_CAPTURED ? v->royal_name : v->end_name[k];
         if (strlen(n->text2) >= sizeof v->end_name[k])
@@ -977,6 +1053,10 @@ static void declare_end(Sema *s, const Ast *n) {
             }
         }
         break;
+    case END_EXTINCTION:
+    case END_BARE_KING:
+    case END_REACH:
+    case END_CHECKS: declare_position_end(s, n, r); break;
     default: break;
     }
 }
@@ -1306,8 +1386,18 @@ static void pass_default_fields(Sema *s) {
     static const uint8_t standard_fields[] = {FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE};
     memcpy(v->fen_fields, standard_fields, sizeof standard_fields);
     v->nfen_fields = (int)sizeof standard_fields;
-    bool allegiance = false;
-    for (int i = 0; i < s->items->nkids; i++) allegiance = allegiance || s->items->kids[i]->kind == AST_ALLEGIANCE;
+    bool allegiance = false, checks = false;
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
+        allegiance = allegiance || it->kind == AST_ALLEGIANCE;
+        checks = checks || (it->kind == AST_END && it->sub == END_CHECKS);
+    }
+    if (checks) {
+        /* the checks left to give come after the en-passant cell (Fairy-Stockfish's "3+3") */
+        memmove(v->fen_fields + 5, v->fen_fields + 4, 2);
+        v->fen_fields[4] = FEN_CHECKS;
+        v->nfen_fields++;
+    }
     if (v->ncounters) v->fen_fields[v->nfen_fields++] = FEN_COUNTERS;
     if (allegiance) v->fen_fields[v->nfen_fields++] = FEN_ALLEGIANCE;
     if (v->nphases) v->fen_fields[v->nfen_fields++] = FEN_PHASE;
@@ -1343,7 +1433,8 @@ static void declare_capture_reward(Sema *s, const Ast *it) {
 }
 
 static void declare_forbid(Sema *s, const Ast *it) {
-    if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture)", it->text);
+    if (!strcmp(it->text, "check")) s->v->forbid_check = it->sub != 0;
+    else if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture or check)", it->text);
     else s->v->forbid_royal_capture = it->sub != 0;
 }
 
@@ -1403,7 +1494,7 @@ static void pass_whole_game(Sema *s) {
     }
     /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
     bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;
-    if (!v->has_royal && !other_end) diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
+    if (!v->has_royal && !other_end && !v->decided_by_position) diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
 }
 
 bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {

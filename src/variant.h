@@ -141,6 +141,28 @@ typedef struct ForcedCapture {
     ResultKind result;       /* for the player to move when no legal move captures it */
 } ForcedCapture;
 
+/* Endings the position alone decides, looked at before any move (ending.c). Each result is
+ * for the side the rule names, and `name` is the rule file's word for it ("" = the default). */
+/* "end extinction TYPE... [at-most N] RESULT": a side with at most N pieces of one of the
+ * types (types 0: of all its pieces together) gets RESULT. */
+typedef struct ExtinctionRule {
+    uint32_t types;
+    uint8_t at_most;
+    ResultKind result;
+    char name[32];
+} ExtinctionRule;
+
+/* "end reach PIECE in ZONE RESULT [reply | last-chance]": a side with PIECE in its part of
+ * ZONE gets RESULT; with reply, only when it still stands there after the other side's answer
+ * (a draw when that answer reached too, moving after it in the round); with last-chance, the
+ * same, but the answer is made only when it can draw that way. */
+typedef struct ReachRule {
+    uint8_t type, zone;
+    bool reply, last_chance;
+    ResultKind result;
+    char name[32];
+} ReachRule;
+
 /* The fast attack test's table for one owner and one direction: which types capture by a
  * leap (one step back) or an unlimited slide along it, for each victim type. */
 typedef struct AttackLine {
@@ -238,6 +260,9 @@ typedef struct Variant {
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool has_royal;
+    /* owners with a royal piece in the start position: only they can lose one (a side that
+     * starts without, as horde's White, plays on without) */
+    uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
     int ntypesets;
@@ -299,6 +324,19 @@ typedef struct Variant {
      * equal numbers draw */
     bool stalemate_fewer;
     char pieces_name[32], royal_name[32]; /* the game's own names for those ends ("" = none) */
+    /* endings decided by the position alone (ending.c); decided_by_position: some rule below */
+    bool decided_by_position;
+    int nextinctions;
+    ExtinctionRule extinctions[4];
+    int nreaches;
+    ReachRule reaches[4];
+    ResultKind on_bare_king;          /* RESULT_NONE: no bare-king rule */
+    bool bare_king_reply;             /* the bared side moves once more: baring the other king draws */
+    char bare_king_name[32];
+    int check_limit;                  /* "end checks N": checks that end the game; 0 = off */
+    ResultKind on_checks;             /* for the side that gave them */
+    char checks_name[32];
+    bool forbid_check;                /* "forbid check": no move may give check */
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];

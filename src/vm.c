@@ -152,6 +152,22 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
 /* Every way out of the interpreter hands back the budget left. */
 #define EXIT(...) return *budget_left = budget, (__VA_ARGS__)
 
+/* Would the piece on origin, moved to cur (what stands there taken), check a player other
+ * than its owner's side? Inside an attack test the answer is "no" (tests are not nested). */
+static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner) {
+    if (ctx->attack_depth || cur == origin) return false;
+    const Variant *v = pos->v;
+    Move m = {.from = origin, .to = cur, .promo = NO_TYPE, .nfx = 1};
+    m.fx[0] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    CellJournal cj;
+    board_cells_apply(pos, &m, &cj);
+    bool check = false;
+    for (int p = 0; p < v->nplayers && !check; p++)
+        check = ((pos->alive >> p) & 1) && board_hostile(pos, p, owner) && attack_in_check(ctx, pos, p);
+    board_cells_revert(pos, &cj);
+    return check;
+}
+
 static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
                       VmFault *fault, long *budget_left, const char *budget_msg) {
     const Variant *v = pos->v;
@@ -244,6 +260,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             flag = attack_is_attacked(ctx, pos, cur, owner, as);
             break;
         }
+        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
         case OP_ISORIGIN: flag = cur == origin; break;

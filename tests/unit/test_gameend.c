@@ -206,6 +206,59 @@ static void test_gameend_stalemate_pass(void **state) {
     free(chess_text);
 }
 
+/* A side that starts without royal pieces (horde's White) has not lost one: the game goes on. */
+static void test_gameend_side_without_royals_plays_on(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/horde.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1");
+    assert_int_equal(gameend_royal_lost(&pos), -1);
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_false(r.over);
+    board_free(&pos);
+    variant_free(v);
+}
+
+/* Endings the position decides: each is over before any move, in the rule file's words. */
+static void test_gameend_position_endings(void **state) {
+    (void)state;
+    static const struct {
+        const char *rules, *fen, *reason, *name;
+        int winner;
+    } cases[] = {
+        {"rules/horde.rules", "4k3/8/8/8/8/8/8/8 w - - 0 1", "all pieces lost", "all pieces lost", 1},
+        {"rules/shatranj.rules", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "bare king", NULL, 0},
+        {"rules/shatranj.rules", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "bare king", NULL, -1},
+        {"rules/threekings.rules", "k3k3/8/8/8/8/8/8/K3K2K b - - 0 1", "extinction", "a king lost", 0},
+        {"rules/3check.rules", "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 b - - 0+3 1 39", "checks", "three checks", 0},
+        {"rules/kingofthehill.rules", "4k3/8/8/8/3K4/8/8/8 b - - 0 1", "zone reached", "king reached the hill", 0},
+        /* White arrived first and no reply of Black's arrives too; both arrived: a draw */
+        {"rules/racingkings.rules", "2K5/8/8/8/8/8/5k2/8 b - - 0 1", "zone reached", "king reached the goal", 0},
+        {"rules/racingkings.rules", "2K2k2/8/8/8/8/8/8/8 w - - 0 1", "zone reached", "king reached the goal", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Variant *v = load_rules(cases[i].rules);
+        Position pos;
+        board_init(&pos, v);
+        set_fen(&pos, cases[i].fen);
+        GameResult r;
+        gameend_check(test_gen(), &pos, &r);
+        assert_true(r.over);
+        assert_string_equal(r.reason, cases[i].reason);
+        if (cases[i].name) assert_string_equal(r.name, cases[i].name);
+        else assert_null(r.name);
+        assert_int_equal(r.winner, cases[i].winner);
+        static MoveList ml;
+        VmFault f = {0};
+        movegen_legal(test_gen(), &pos, &ml, &f);
+        assert_int_equal(ml.count, 0);
+        board_free(&pos);
+        variant_free(v);
+    }
+}
+
 /* A losing game's rule file ends the game at fen: winner (-1: a draw), announced as name (NULL:
  * not checked). The name lives in the variant: it is checked before the variant goes. */
 static void expect_end(const char *rules, const char *fen, int winner, const char *name) {
@@ -252,6 +305,8 @@ static void test_gameend_losing_games(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gameend_stalemate_pass),
+        cmocka_unit_test(test_gameend_side_without_royals_plays_on),
+        cmocka_unit_test(test_gameend_position_endings),
         cmocka_unit_test(test_gameend_checkmate),
         cmocka_unit_test(test_gameend_in_check_but_not_mated_goes_on),
         cmocka_unit_test(test_gameend_stalemate),

@@ -1,0 +1,90 @@
+/* ending.c - the endings a position decides by itself: extinction, a bare king, a zone
+ * reached (at once, or after the other side's reply), checks given. Two sides. */
+#include "ending.h"
+
+static int count_pieces(const Position *pos, int owner, uint32_t types) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t mine = pos->occ[owner][w];
+        if (types) {
+            uint64_t of = 0;
+            for (int t = 0; t < v->ntypes; t++)
+                if ((types >> t) & 1) of |= pos->type_occ[t][w];
+            mine &= of;
+        }
+        n += __builtin_popcountll(mine);
+    }
+    return n;
+}
+
+static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
+    if (!e->types) return count_pieces(pos, owner, 0) <= e->at_most;
+    for (int t = 0; t < pos->v->ntypes; t++)
+        if (((e->types >> t) & 1) && count_pieces(pos, owner, 1u << t) <= e->at_most) return true;
+    return false;
+}
+
+/* Only royal pieces left (or none at all). */
+static bool bare(const Position *pos, int owner) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++)
+        if (!v->types[t].royal && count_pieces(pos, owner, 1u << t)) return false;
+    return true;
+}
+
+bool ending_reached(const Position *pos, int owner, const ReachRule *r) {
+    const Variant *v = pos->v;
+    for (int w = 0; w < v->cell_words; w++)
+        if (pos->type_occ[r->type][w] & pos->occ[owner][w] & v->zones[r->zone].cells[owner][w]) return true;
+    return false;
+}
+
+static bool decide(Ending *out, int player, ResultKind result, const char *reason, const char *name) {
+    if (out) *out = (Ending){.player = player, .result = result, .reason = reason, .name = name[0] ? name : NULL};
+    return true;
+}
+
+bool ending_decided(const Position *pos, Ending *out) {
+    const Variant *v = pos->v;
+    if (!v->decided_by_position) return false;
+    int mover = board_mover(pos), prev = 1 - mover;
+    /* the side that just moved first: its move may have ended the game for either side */
+    const int sides[2] = {prev, mover};
+    for (int i = 0; i < v->nextinctions; i++)
+        for (int k = 0; k < 2; k++)
+            if (extinct(pos, sides[k], &v->extinctions[i]))
+                return decide(out, sides[k], v->extinctions[i].result,
+                              v->extinctions[i].types ? "extinction" : "all pieces lost", v->extinctions[i].name);
+    if (v->check_limit)
+        for (int k = 0; k < 2; k++)
+            if (pos->checks[sides[k]] >= v->check_limit) return decide(out, sides[k], v->on_checks, "checks", v->checks_name);
+    for (int i = 0; i < v->nreaches; i++) {
+        const ReachRule *r = &v->reaches[i];
+        if (!r->reply && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
+        /* with a reply: the mover reached before the other side answered; that answer drew
+         * when it reached too and came later in the round */
+        if (r->reply && ending_reached(pos, mover, r)) {
+            bool drawn = ending_reached(pos, prev, r) && pos->turn == 0;
+            return decide(out, mover, drawn ? RESULT_DRAW : r->result, "zone reached", r->name);
+        }
+        /* an answer from the first player of the round could not draw: no answer then */
+        if (r->last_chance && pos->turn == 0 && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
+    }
+    if (v->on_bare_king != RESULT_NONE) {
+        /* baring the other king with the reply the rule allows draws */
+        if (bare(pos, prev)) return decide(out, prev, bare(pos, mover) ? RESULT_DRAW : v->on_bare_king, "bare king", v->bare_king_name);
+        if (!v->bare_king_reply && bare(pos, mover)) return decide(out, mover, v->on_bare_king, "bare king", v->bare_king_name);
+    }
+    return false;
+}
+
+const ReachRule *ending_reply_due(const Position *pos) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), prev = 1 - mover;
+    for (int i = 0; i < v->nreaches; i++) {
+        const ReachRule *r = &v->reaches[i];
+        if (r->last_chance && pos->turn != 0 && ending_reached(pos, prev, r) && !ending_reached(pos, mover, r)) return r;
+    }
+    return NULL;
+}
