@@ -106,6 +106,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LAST_CHANCE "'last-chance'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
+%token KW_FACING "'facing'"
 %token KW_SHUFFLE "'shuffle'"
 %token KW_ARMIES "'armies'"
 %token KW_STEER "'steer'"
@@ -159,6 +160,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LEAPS_ALONE "'leaps-alone'"
 %token KW_POSITION_FIELDS "'position-fields'"
 %token KW_CASTLE "'castle'"
+%token KW_PRIVILEGE "'privilege'"
 %token KW_KING "'king'"
 %token KW_ROOK "'rook'"
 %token KW_PROMOTE "'promote'"
@@ -384,6 +386,19 @@ item
             $$->num[0] = $3;
             $$->text2 = $5;
         }
+    | KW_END KW_PASS INT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_PASSES);
+            $$->word = $4;
+            $$->num[0] = $3;
+        }
+    | KW_END KW_FACING IDENT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_FACING);
+            $$->word = $4;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | KW_WORTH IDENT INT    { $$ = parse_text_node(AST_WORTH_BONUS, L(@$), $2); $$->num[0] = $3; }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
@@ -403,6 +418,7 @@ item
     | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
         { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $5; $$->sub = 1; }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
+    | KW_ALLOW KW_PASS      { $$ = parse_text_node(AST_FORBID, L(@$), xstrdup("pass")); $$->sub = 0; }
     | KW_PHASE IDENT IDENT names
         { $$ = parse_adopt(parse_text2_node(AST_PHASE, L(@$), $2, $3), $4); }
     | KW_PHASE IDENT KW_AT_MOST INT names
@@ -572,6 +588,7 @@ result
     | KW_LOSS               { $$ = KEYWORD_LOSS; }
     | KW_DRAW               { $$ = KEYWORD_DRAW; }
     | KW_PASS               { $$ = KEYWORD_PASS; }
+    | KW_WORTH              { $$ = KEYWORD_WORTH; }
     ;
 
 opt_at_most
@@ -663,6 +680,8 @@ closed_item
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
     | atom_mods
     | promote_head KW_OPTIONAL { $$ = $1; $$->sub = 1; $$->loc = L(@$); }
+    | KW_PRIVILEGE cellref cellref
+        { $$ = ast_add(ast_add(mk_sub(AST_CASTLE, L(@$), 1), $2), $3); }
     | castle_base KW_LETTER IDENT
         {
             $$ = $1;
@@ -725,6 +744,8 @@ promote_head
 castle_base
     : KW_CASTLE KW_KING cellref cellref KW_ROOK cellref cellref
         { $$ = ast_add(ast_add(ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $4), $6), $7); }
+    | KW_CASTLE KW_KING cellref KW_ROOK cellref
+        { $$ = ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $5); }
     ;
 
 opt_args
@@ -886,6 +907,7 @@ primary
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
     | KW_GIVES_CHECK        { $$ = mk_cond(L(@$), KEYWORD_GIVES_CHECK, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
+    | KW_PRIVILEGE          { $$ = mk_cond(L(@$), KEYWORD_PRIVILEGE, NULL); }
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }

@@ -11,7 +11,7 @@ static const char *const kind_names[] = {
     "OPTION", "WHEN", "PIECE", "MACRO", "SETUP", "END", "MATLINE", "GROUP",
     "FORBID", "POSITION_FIELDS", "DEFEATED", "SHUFFLE", "COUNTER",
     "ARMIES", "STEER", "ALLEGIANCE",
-    "PHASE", "CAPTURE_REWARD", "EXTRA_CAPTURE", "PILE", "CARD_RULE", "MINEFIELD", "PRELUDE",
+    "PHASE", "CAPTURE_REWARD", "EXTRA_CAPTURE", "PILE", "CARD_RULE", "MINEFIELD", "PRELUDE", "WORTH_BONUS",
     "MUST_CAPTURE",
     "LETTER", "SYMBOL", "VALUE", "INFLUENCE", "WORTH", "FLAG", "ATOM", "MOD", "CASTLE", "PROMOTE",
     "MOVEBLOCK", "USE",
@@ -34,6 +34,7 @@ static const char *const keyword_names[] = {
     "influence-at-least", "influence-at-most", "influence-at-least-rival",
     "influence-at-most-rival", "rival-at-least", "rival-at-most",
     "gives-check",
+    "worth", "privilege",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -72,7 +72,9 @@
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
- *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
+ *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
+ *               position's); sub = 1: `privilege CELL CELL`, kids = NAME (a cell per player)
  *   PROMOTE     text = zone, sub = 1 if optional, kids = NAME piece types
  *   MOVEBLOCK   kids = statements
  *   USE         text = macro name, kids = arguments (DIR, VEC, SYM, NAME)
@@ -114,7 +116,7 @@ typedef enum AstKind {
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_WORTH_BONUS,
     AST_MUST_CAPTURE,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
@@ -174,6 +176,9 @@ typedef enum EndKind {
                      * owner's result; num[1] = 1: after the other side's reply, 2: after
                      * a reply that could draw (last-chance) */
     END_CHECKS,     /* num[0] checks given: word = the checking side's result */
+    END_PASSES,     /* num[0] passes in a row */
+    END_FACING,     /* kids = [NAME piece]: the two players' royal pieces of that type face each
+                     * other on an open line in two positions in a row */
     END__COUNT
 } EndKind;
 
@@ -188,6 +193,7 @@ typedef enum Keyword {
     KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
     KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
     KEYWORD_GIVES_CHECK,
+    KEYWORD_WORTH, KEYWORD_PRIVILEGE,
     KEYWORD__COUNT
 } Keyword;
 

@@ -139,8 +139,10 @@ void board_clear(Position *pos) {
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->royal_open = -1;
+    for (int i = 0; i < MAX_PLAYERS * MAX_CASTLES; i++) pos->castle_king[i] = pos->castle_rook[i] = NO_CELL;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
+    pos->passes = 0;
     pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
     pos->tiles_off = false;
     memset(pos->tiles, 0, sizeof pos->tiles);
@@ -259,6 +261,27 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
         }
     }
     return out;
+}
+
+/* The rights of free castles that survive m: those whose king and rook cells it leaves alone. */
+static uint32_t free_castles_kept(const Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    uint32_t keep = 0xFFFFFFFFu;
+    /* (a castling king may end where it stood: it has castled all the same) */
+    int castler = m->castle ? v->castles[m->castle - 1].owner : -1;
+    for (int k = 0; k < v->ncastles; k++)
+        if (v->castles[k].free && v->castles[k].owner == castler) keep &= ~(1u << v->castles[k].right);
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind != FX_MOVE && e->kind != FX_REMOVE && e->kind != FX_CHANGE) continue;
+        for (int k = 0; k < v->ncastles; k++) {
+            const Castle *c = &v->castles[k];
+            if (!c->free) continue;
+            Cell kc = pos->castle_king[k], rc = pos->castle_rook[k];
+            if (e->a == kc || e->a == rc || (e->kind == FX_MOVE && (e->b == kc || e->b == rc))) keep &= ~(1u << c->right);
+        }
+    }
+    return keep;
 }
 
 static void revert_cells(Position *pos, const JournalEntry *j, int n) {
@@ -582,6 +605,7 @@ bool board_make(Position *pos, const Move *m) {
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    if (unlikely(v->free_castles) && pos->rights) co.keep &= free_castles_kept(pos, m);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
         step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;
@@ -594,6 +618,7 @@ bool board_make(Position *pos, const Move *m) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
         pos->last_from = m->from;
         pos->last_to = m->to;
+        pos->passes = (m->flags & MOVE_PASS) && pos->passes < 255 ? (uint8_t)(pos->passes + 1) : 0;
     }
     if (turn_ends) pass_turn(pos);
     pos->key ^= turn_state_key(pos);

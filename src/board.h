@@ -102,6 +102,7 @@ typedef struct JournalEntry {
      * (movegen_pseudo finds out at the turn's start). */ \
     int8_t royal_open; \
     uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */ \
+    uint8_t passes;          /* passes made in a row just before this position */ \
     int8_t setup_player;     /* the player of that step, -1 once the set-up is over \
                               * (board_sync_prelude) */
 
@@ -146,6 +147,9 @@ typedef struct Position {
         BoardState state;
     };
     uint8_t allegiance[MAX_PLAYERS];   /* the army each player answers for, NO_OWNER if none */
+    /* free castles (Castle.free): where each one's king and rook start in this game, set by
+     * the position text (NO_CELL when it gave no such right) */
+    Cell castle_king[MAX_PLAYERS * MAX_CASTLES], castle_rook[MAX_PLAYERS * MAX_CASTLES];
     bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
     int ply;                 /* plies played since the position was set (index into history) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */

@@ -146,6 +146,68 @@ static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
     return fail(err, cap, "unknown side to move '%s' (expected %s)", field, list);
 }
 
+/* Free castles: the cell of the owner's castling king on the castle's row, or NO_CELL. */
+static Cell free_castle_king(const Position *pos, const Castle *c) {
+    const Variant *v = pos->v;
+    const CellInfo *to = &v->cells[c->king_to];
+    const Board *b = &v->boards[to->board];
+    for (int x = 0; x < b->width; x++) {
+        Cell cell = b->at[to->y][x];
+        Piece p = cell == NO_CELL ? 0 : pos->cell[cell];
+        if (p && PIECE_OWNER(p) == c->owner && PIECE_TYPE(p) == c->king_type) return cell;
+    }
+    return NO_CELL;
+}
+
+/* Does the piece on cell suit castle c as its rook? The owner's, not royal, and of the type the
+ * start position castles with (any, while the start position is read). */
+static bool castle_rook_fits(const Position *pos, const Castle *c, Cell cell) {
+    Piece p = cell == NO_CELL ? 0 : pos->cell[cell];
+    return p && PIECE_OWNER(p) == c->owner && !pos->v->types[PIECE_TYPE(p)].royal &&
+           (c->rook_type == NO_TYPE || PIECE_TYPE(p) == c->rook_type);
+}
+
+/* Gives free castle i its king and rook: the rook on `rook`, or (NO_CELL) the outermost one on
+ * the castle's side. A right without them is dropped. */
+static void read_free_castle(Position *tmp, int i, Cell rook) {
+    const Variant *v = tmp->v;
+    const Castle *c = &v->castles[i];
+    Cell king = free_castle_king(tmp, c);
+    if (king == NO_CELL) return;
+    const CellInfo *k = &v->cells[king];
+    const Board *b = &v->boards[k->board];
+    /* the rook comes from the side away from its destination: it ends between */
+    int side = v->cells[c->rook_to].x < v->cells[c->king_to].x ? 1 : -1;
+    if (rook == NO_CELL)
+        for (int x = k->x + side; x >= 0 && x < b->width; x += side)
+            if (castle_rook_fits(tmp, c, b->at[k->y][x])) rook = b->at[k->y][x];
+    if (rook == NO_CELL || !castle_rook_fits(tmp, c, rook) || (v->cells[rook].x - k->x) * side <= 0) return;
+    tmp->castle_king[i] = king;
+    tmp->castle_rook[i] = rook;
+    tmp->rights |= 1u << c->right;
+}
+
+/* A castling right written as the rook's file (Chess960's "HAha"): upper case for the first
+ * player, lower case for the second. False when no free castle has that file. */
+static bool read_free_castle_file(Position *tmp, char letter) {
+    const Variant *v = tmp->v;
+    int owner = isupper((unsigned char)letter) ? 0 : 1;
+    int file = tolower((unsigned char)letter) - 'a';
+    for (int i = 0; i < v->ncastles; i++) {
+        const Castle *c = &v->castles[i];
+        if (!c->free || c->owner != owner) continue;
+        Cell king = free_castle_king(tmp, c);
+        if (king == NO_CELL) continue;
+        const CellInfo *k = &v->cells[king];
+        const Board *b = &v->boards[k->board];
+        int side = v->cells[c->rook_to].x < v->cells[c->king_to].x ? 1 : -1;
+        if (file < 0 || file >= b->width || (file - k->x) * side <= 0) continue;
+        read_free_castle(tmp, i, b->at[k->y][file]);
+        return true;
+    }
+    return false;
+}
+
 static bool read_castling(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
@@ -163,8 +225,22 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
             if (owner >= 0 ? (k->owner == owner && toupper((unsigned char)k->letter) == *c) : (k->owner < 2 && k->letter == *c))
                 found = i;
         }
+        if (found < 0 && owner < 0 && v->free_castles) {
+            if (!read_free_castle_file(tmp, *c)) return fail(err, cap, "unknown castling right '%c'", *c);
+            continue;
+        }
         if (found < 0) return fail(err, cap, "unknown castling right '%c'", *c);
         const Castle *cs = &v->castles[found];
+        if (cs->free) {
+            read_free_castle(tmp, found, NO_CELL);
+            continue;
+        }
+        if (cs->privilege) {
+            /* held while a piece of its owner stands on its cell */
+            Piece p = tmp->cell[cs->king_from];
+            if (p && PIECE_OWNER(p) == cs->owner) tmp->rights |= 1u << cs->right;
+            continue;
+        }
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
         /* nor one whose "rook" is royal (or of the castling type): that piece would run the king's
@@ -503,13 +579,34 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
     const Variant *v = pos->v;
     char tmp[32];
     bool any = false;
-    for (int k = 0; k < v->ncastles; k++)
-        if (pos->rights >> v->castles[k].right & 1) {
-            if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
+    /* each player's rights together, in seat order, privileges by cell (DEde) */
+    for (int o = 0; o < v->nowners; o++)
+    for (int n = 0; n < v->ncastles; n++) {
+        int k = n;
+        if (v->castles[n].privilege) {
+            /* the n-th privilege slot takes the privileges in cell order */
+            int rank = 0;
+            for (int i = 0; i < n; i++) rank += v->castles[i].privilege;
+            k = -1;
+            for (int i = 0; i < v->ncastles && k < 0; i++) {
+                if (!v->castles[i].privilege) continue;
+                int below = 0;
+                for (int j = 0; j < v->ncastles; j++)
+                    below += v->castles[j].privilege && v->castles[j].king_from < v->castles[i].king_from;
+                if (below == rank) k = i;
+            }
+        }
+        if (k >= 0 && v->castles[k].owner == o && (pos->rights >> v->castles[k].right & 1)) {
+            if (v->castles[k].free) {
+                /* the rook's file, as Chess960 writes it */
+                char file = v->cells[pos->castle_rook[k]].name[0];
+                snprintf(tmp, sizeof tmp, "%c", v->castles[k].owner == 0 ? toupper((unsigned char)file) : file);
+            } else if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
             else snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
             put(buf, cap, at, tmp);
             any = true;
         }
+    }
     if (!any) put(buf, cap, at, "-");
 }
 

@@ -25,6 +25,26 @@ static int other_alive(const Position *pos, int player) {
     return -1;
 }
 
+/* The player whose pieces are worth the most (plus its `worth PLAYER N`), or -1 when the
+ * best is shared. */
+static int worth_leader(const Position *pos) {
+    const Variant *v = pos->v;
+    int score[MAX_PLAYERS] = {0};
+    for (int p = 0; p < v->nplayers; p++) score[p] = v->worth_bonus[p];
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) < v->nplayers) score[PIECE_OWNER(p)] += v->types[PIECE_TYPE(p)].worth;
+    }
+    int best = -1;
+    bool shared = false;
+    for (int p = 0; p < v->nplayers; p++) {
+        if (!((pos->alive >> p) & 1)) continue;
+        if (best < 0 || score[p] > score[best]) best = p, shared = false;
+        else if (score[p] == score[best]) shared = true;
+    }
+    return shared ? -1 : best;
+}
+
 static void result_for(const Position *pos, ResultKind r, const char *reason, GameResult *out) {
     int mover = board_mover(pos);
     out->over = true;
@@ -32,6 +52,19 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
     out->winner = -1;
     if (r == RESULT_LOSS && gameend_alive_count(pos) == 2) out->winner = other_alive(pos, mover);
     else if (r == RESULT_WIN) out->winner = mover;
+    else if (r == RESULT_WORTH) out->winner = worth_leader(pos);
+}
+
+/* Passing: N passes in a row (`end pass N`), or royal pieces that still face each other after
+ * a pass made while they faced (`end facing`: a pass changes nothing on the board). */
+static bool ends_by_passing(const Position *pos, GameResult *out) {
+    const Variant *v = pos->v;
+    if (!movegen_passing_ended(pos)) return false;
+    if (v->passes_end && pos->passes >= v->passes_end)
+        result_for(pos, v->on_passes, v->on_passes == RESULT_WORTH ? "worth after passing" : "passing", out);
+    else
+        result_for(pos, v->on_facing, v->on_facing == RESULT_WORTH ? "worth after facing" : "facing royal pieces", out);
+    return true;
 }
 
 /* The result r for `player` (two players): the game is over. */
@@ -291,6 +324,7 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     memset(out, 0, sizeof *out);
     out->winner = out->eliminated = out->victor = -1;
     if (ends_before_moves(pos, out)) return;
+    if (unlikely(pos->v->pass_move) && ends_by_passing(pos, out)) return;
     VmFault f = {0};
     int legal = movegen_count_legal(ctx, pos, &f);
     bool check = legal == 0 && pos->v->has_royal && attack_in_check(ctx, pos, board_mover(pos));

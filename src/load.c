@@ -34,7 +34,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
     for (int c = 0; ok && c < v->ncells; c++)
         if (pos.cell[c] && v->types[PIECE_TYPE(pos.cell[c])].royal) v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
     for (int i = 0; ok && i < v->ncastles; i++) {
-        Piece r = pos.cell[v->castles[i].rook_from];
+        Cell from = v->castles[i].free ? pos.castle_rook[i] : v->castles[i].rook_from;
+        Piece r = from == NO_CELL ? 0 : pos.cell[from];
         v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : NO_TYPE;
     }
     board_free(&pos);

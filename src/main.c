@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "describe.h"
 #include "disasm.h"
 #include "fen.h"
 #include "gameend.h"
@@ -39,6 +40,7 @@ typedef struct Args {
     long long seed;
     int games;
     const char *load;
+    const char *svg_dir, *html_path; /* describe */
     bool ascii, flip, verbose;
     const char *argv0;
 } Args;
@@ -100,6 +102,18 @@ static void report_fault(const VmFault *f) {
 static int cmd_check(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
+    /* likely mistakes, placed by the syntax tree */
+    DiagSink sink;
+    diag_init(&sink);
+    Source *src = source_load(a->file, NULL);
+    sink.source = src;
+    Ast *root = src ? parse_source(src, &sink) : NULL;
+    describe_warnings(v, root, &sink);
+    diag_render(&sink, stderr);
+    sink.source = NULL;
+    ast_free(root);
+    diag_free(&sink);
+    source_free(src);
     int programs = 0;
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) programs += v->types[t].per_owner[o].prog.count > 0;
@@ -108,6 +122,30 @@ static int cmd_check(const Args *a) {
            programs);
     variant_free(v);
     return 0;
+}
+
+static int cmd_describe(const Args *a) {
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    char err[1600];
+    int rc = 0;
+    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err)) rc = 1;
+    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err)) rc = 1;
+    if (rc) fprintf(stderr, "varia: error: %s\n", err);
+    if (!rc && !a->svg_dir && !a->html_path) {
+        DescribeStyle style = {false, false};
+        if (isatty(STDOUT_FILENO)) {
+            const char *nc = getenv("NO_COLOR");
+            const char *lang = getenv("LC_ALL");
+            if (!lang || !*lang) lang = getenv("LC_CTYPE");
+            if (!lang || !*lang) lang = getenv("LANG");
+            style.utf8 = !a->ascii && lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") || strstr(lang, "UTF8"));
+            style.colour = !(nc && *nc);
+        }
+        describe_text(v, &style, stdout);
+    }
+    variant_free(v);
+    return rc;
 }
 
 static int cmd_ast(const Args *a) {
@@ -495,6 +533,12 @@ static const Command commands[] = {
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
      "error; prints a one-line summary and exits 0 on success.", cmd_check, false, true, 0},
+    {"describe", "describe FILE [--svg DIR] [--html FILE] [--ascii] [--option NAME=VALUE]...",
+     "Prints the game's rulebook, made from the rule file alone: boards, players and turns, each\n"
+     "piece's moves in words with a move diagram (found by running the move generator), special\n"
+     "rules and every way the game ends. --svg DIR writes start.svg and one picture per piece\n"
+     "(piece-NAME.svg, piece-NAME-example.svg); --html FILE writes one page with text and pictures.",
+     cmd_describe, false, true, 0},
     {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast, false, true, 0},
     {"disasm", "disasm FILE [--option NAME=VALUE]...",
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
@@ -650,7 +694,14 @@ int main(int argc, char **argv) {
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) a.help = true;
         else if (!strcmp(s, "--divide")) a.divide = true;
         else if (!strcmp(s, "--general")) a.general = true;
-        else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
+        else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            if (s[2] == 's') a.svg_dir = argv[++i];
+            else a.html_path = argv[++i];
+        } else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;

@@ -510,11 +510,20 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     /* a game the position has ended has no moves */
     if (unlikely(pos->v->decided_by_position) && ending_decided(pos, NULL)) return true;
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
+    if (unlikely(pos->v->pass_move) && movegen_passing_ended(pos)) return true; /* (no moves: over) */
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
+    if (unlikely(pos->v->pass_move)) {
+        /* (legal unless it leaves the mover in check, as any move) */
+        if (out->count >= MAX_MOVES) return fault_full(fault);
+        Move *m = &out->moves[out->count++];
+        memset(m, 0, sizeof *m);
+        m->promo = NO_TYPE;
+        m->flags = MOVE_PASS;
+    }
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
@@ -533,6 +542,59 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     return true;
 }
 
+bool movegen_facing(const Position *pos) {
+    const Variant *v = pos->v;
+    int t = v->facing_type - 1;
+    Cell at[2] = {NO_CELL, NO_CELL};
+    for (int o = 0; o < 2; o++)
+        for (int w = 0; w < v->cell_words && at[o] == NO_CELL; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[o][w];
+            if (b) at[o] = (Cell)(w * 64 + __builtin_ctzll(b));
+        }
+    if (at[0] == NO_CELL || at[1] == NO_CELL) return false;
+    const CellInfo *a = &v->cells[at[0]], *b = &v->cells[at[1]];
+    if (a->board != b->board || (a->x != b->x && a->y != b->y)) return false;
+    const Board *bd = &v->boards[a->board];
+    int dx = (b->x > a->x) - (b->x < a->x), dy = (b->y > a->y) - (b->y < a->y);
+    for (int x = a->x + dx, y = a->y + dy; x != b->x || y != b->y; x += dx, y += dy) {
+        Cell c = bd->at[y][x];
+        if (c == NO_CELL || pos->cell[c]) return false;
+    }
+    return true;
+}
+
+bool movegen_passing_ended(const Position *pos) {
+    const Variant *v = pos->v;
+    return (v->passes_end && pos->passes >= v->passes_end) || (v->facing_type && pos->passes && movegen_facing(pos));
+}
+
+/* `end facing`: while the royal pieces face each other, a pass is legal (even in check) and
+ * no other move may leave them facing. 1: legal, 0: illegal, -1: the usual test decides. */
+static int facing_verdict(Position *pos, const Move *m) {
+    if (!movegen_facing(pos)) return -1;
+    if (m->flags & MOVE_PASS) return 1;
+    CellJournal cj;
+    board_cells_apply(pos, m, &cj);
+    bool still = movegen_facing(pos);
+    board_cells_revert(pos, &cj);
+    return still ? 0 : -1;
+}
+
+/* `forbid royal-flight`: does m move a royal piece in check other than onto the one piece
+ * giving check? (With that piece taken away, the royal piece would still be attacked.) */
+static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
+    Piece p = (m->flags & MOVE_PASS) ? 0 : pos->cell[m->from];
+    if (!p || !pos->v->types[PIECE_TYPE(p)].royal || !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p)) return false;
+    if (m->to == m->from || !pos->cell[m->to]) return true;
+    Move taken = {.from = m->to, .to = m->to, .promo = NO_TYPE, .nfx = 1};
+    taken.fx[0] = (Effect){.kind = FX_REMOVE, .a = m->to};
+    CellJournal cj;
+    board_cells_apply(pos, &taken, &cj);
+    bool more = attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p);
+    board_cells_revert(pos, &cj);
+    return more;
+}
+
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
@@ -545,6 +607,11 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         ok = !attack_in_check(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
+        if (v->facing_type) {
+            int verdict = facing_verdict(pos, m);
+            if (verdict >= 0) return verdict;
+        }
+        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -561,7 +628,9 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
 }
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !attack_in_check(ctx, pos, mover);
+    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
+    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+        return !attack_in_check(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
     board_make(pos, m);

@@ -46,6 +46,12 @@ static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
  * arrived: a hidden mine that destroys it does not make the move legal or illegal. Its VM
  * instructions are charged to pos's budget in ctx. */
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
+/* Do the two players' royal pieces of the `end facing` type face each other on an open line? */
+bool movegen_facing(const Position *pos);
+/* Has the game ended by passing: `end pass N` after N passes in a row, or `end facing` after a
+ * pass while the royal pieces face each other (a pass leaves them as they were)? Then there
+ * are no moves. */
+bool movegen_passing_ended(const Position *pos);
 /* The same for m, just made by `mover` (the last move of pos). */
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover);
 static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const Move *m, int mover) {
@@ -55,8 +61,8 @@ static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const M
         /* the test's instructions count against the position m was made from */
         int charged = ctx->charge_ply;
         ctx->charge_ply = from;
-        ok = likely(!pos->v->minefield_zone) ? !attack_in_check(ctx, pos, mover)
-                                             : movegen_made_is_legal_tiles(ctx, pos, m, mover);
+        ok = likely(!pos->v->slow_legality) ? !attack_in_check(ctx, pos, mover)
+                                            : movegen_made_is_legal_tiles(ctx, pos, m, mover);
         ctx->charge_ply = charged;
     }
     ctx->steps_left[from + 1] = ctx->steps_left[from]; /* (what a made position starts with) */

@@ -79,6 +79,8 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
                  from->board == to->board && t ? t + 1 : to->name, promo, (m->flags & MOVE_COPY) ? " +" : "");
         return;
     }
+    if (m->castle && v->castles[m->castle - 1].free && m->nfx && m->fx[0].kind == FX_MOVE)
+        to = &v->cells[m->fx[0].a]; /* a free castle is written as the king onto its rook (Chess960) */
     char promo[4] = "";
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
@@ -141,6 +143,7 @@ static const Castle *castle_of(const Position *pos, const Move *m) {
 
 /* "O-O" when the castle's rook starts right of the king on the board, else "O-O-O". */
 static const char *castle_text(const Variant *v, const Castle *c) {
+    if (c->free) return v->cells[c->rook_to].x < v->cells[c->king_to].x ? "O-O" : "O-O-O";
     return v->cells[c->rook_from].x > v->cells[c->king_from].x ? "O-O" : "O-O-O";
 }
 

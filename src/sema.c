@@ -49,6 +49,7 @@ static ResultKind result_of(Keyword word) {
     case KEYWORD_WIN: return RESULT_WIN;
     case KEYWORD_LOSS: return RESULT_LOSS;
     case KEYWORD_PASS: return RESULT_PASS;
+    case KEYWORD_WORTH: return RESULT_WORTH;
     default: return RESULT_DRAW;
     }
 }
@@ -970,6 +971,15 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     }
 }
 
+/* Does the game allow passing as a move (`allow pass`)? */
+static bool allows_pass(const Sema *s) {
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
+        if (it->kind == AST_FORBID && !it->sub && !strcmp(it->text, "pass")) return true;
+    }
+    return false;
+}
+
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
     ResultKind r = result_of(n->word);
@@ -1057,6 +1067,22 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_BARE_KING:
     case END_REACH:
     case END_CHECKS: declare_position_end(s, n, r); break;
+    case END_PASSES:
+        if (n->num[0] < 1 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "pass count %ld is out of range (1..100)", n->num[0]);
+        else if (!allows_pass(s)) diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
+        v->passes_end = (int)n->num[0];
+        v->on_passes = r;
+        break;
+    case END_FACING: {
+        int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
+        if (t < 0) break;
+        if (!v->types[t].royal) diag_error(s->sink, n->kids[0]->loc, "'end facing' needs a royal piece type ('%s' is not royal)", n->kids[0]->text);
+        else if (v->nplayers != 2 || v->nowners != 2) diag_error(s->sink, n->loc, "'end facing' needs two players and no armies");
+        else if (v->facing_type) diag_error(s->sink, n->loc, "a game has one 'end facing' rule");
+        v->facing_type = t + 1;
+        v->on_facing = r;
+        break;
+    }
     default: break;
     }
 }
@@ -1432,9 +1458,29 @@ static void declare_capture_reward(Sema *s, const Ast *it) {
     else if (k >= 0) v->capture_reward = k + 1;
 }
 
+/* `worth PLAYER N`: the player counts N on top of its pieces' worth. */
+static void declare_worth_bonus(Sema *s, const Ast *it) {
+    SrcLoc at = sema_word_loc(s, it->loc, it->text);
+    int p = sema_player(s, it->text, at);
+    if (p < 0) return;
+    if (p >= s->v->nplayers) diag_error(s->sink, at, "'%s' is an army: only players count worth", it->text);
+    else if (it->num[0] < 0 || it->num[0] > 10000) diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "worth %ld is out of range (0..10000)", it->num[0]);
+    else s->v->worth_bonus[p] = (int)it->num[0];
+}
+
 static void declare_forbid(Sema *s, const Ast *it) {
+    if (!strcmp(it->text, "pass") && !it->sub) {
+        if (s->v->nphases) diag_error(s->sink, it->loc, "'allow pass' needs turns of one move (this game has phases)");
+        else s->v->pass_move = true;
+        return;
+    }
+    if (!strcmp(it->text, "royal-flight")) {
+        s->v->forbid_royal_flight = it->sub != 0;
+        return;
+    }
     if (!strcmp(it->text, "check")) s->v->forbid_check = it->sub != 0;
-    else if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture or check)", it->text);
+    else if (strcmp(it->text, "royal-capture"))
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
     else s->v->forbid_royal_capture = it->sub != 0;
 }
 
@@ -1466,6 +1512,7 @@ static void pass_rules(Sema *s) {
             if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
             v->must_capture = true;
             break;
+        case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
         default: break;
         }
     }

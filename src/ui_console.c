@@ -18,6 +18,7 @@
 #include <readline/readline.h>
 #endif
 
+#include "describe.h"
 #include "fen.h"
 #include "load.h"
 #include "gameend.h"
@@ -454,6 +455,9 @@ static void draw_status(Game *g) {
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && attack_in_check(&g->gen, pos, mover) ? " - check!" : "");
+    char step[512];
+    describe_step(pos, step, sizeof step);
+    if (step[0]) printf("%s; 'moves' lists them\n", step);
 }
 
 static void draw(Game *g) {
@@ -844,28 +848,75 @@ static bool try_move(Game *g, const char *text) {
     return true;
 }
 
+typedef struct ConsoleCommand ConsoleCommand;
+static const ConsoleCommand *find_command(const Game *g, const char *word);
+
+/* One line of `help` per command; a command the game does not offer here is not listed. */
+static const struct { const char *name, *line; } command_help[] = {
+    {"help", "  help              this list"},
+    {"rules", "  rules             the rulebook: boards, turns, every piece's moves, special rules, endings"},
+    {"piece", "  piece X           one piece's moves and diagram (X: its letter, name or cell)"},
+    {"moves", "  moves [CELL]      the legal moves (from CELL; also BOARD CELL)"},
+    {"undo", "  undo / redo       take back a move / play it again (back to your turn against the computer)"},
+    {"new", "  new               start again from the start position"},
+    {"hint", "  hint              what the computer would play"},
+    {"ai", "  ai                let the computer play this move now"},
+    {"seat", "  seat N human|ai   who plays player N (a number or a name; also greedy, random)"},
+    {"time", "  time S / depth D  the computer's time per move in seconds / depth limit (0 = none)"},
+    {"save", "  save FILE         write the game to a text file"},
+    {"load", "  load FILE         replay a saved game"},
+    {"fen", "  fen               the position text"},
+    {"random", "  random            make the rest of this set-up step at random"},
+    {"deck", "  deck              your own deck's order"},
+    {"board", "  board / flip      draw the board again / upside down"},
+    {"resign", "  resign            give up the game"},
+    {"draw", "  draw              offer a draw (the computer accepts when it is not better)"},
+};
+
 static void cmd_help(Game *g) {
-    (void)g;
-    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O);\n"
-           "on several boards: the board's name, then the move (M d3-d7, M c6-c7=Q, M d3-d7 + with a copy).\n"
-           "Commands:\n"
-           "  help              this list\n"
-           "  moves [CELL]      the legal moves (from CELL; also BOARD CELL)\n"
-           "  undo / redo       take back a move / play it again (back to your turn against the computer)\n"
-           "  new               start again from the start position\n"
-           "  hint              what the computer would play\n"
-           "  ai                let the computer play this move now\n"
-           "  seat N human|ai   who plays player N (a number or a name; also greedy, random)\n"
-           "  time S / depth D  the computer's time per move in seconds / depth limit (0 = none)\n"
-           "  save FILE         write the game to a text file\n"
-           "  load FILE         replay a saved game\n"
-           "  fen               the position text\n"
-           "  random            (set-up) make the rest of this set-up step at random\n"
-           "  deck              your own deck's order (games with cards)\n"
-           "  board / flip      draw the board again / upside down\n"
-           "  resign            give up the game\n"
-           "  draw              offer a draw (the computer accepts when it is not better)\n"
-           "  quit              leave\n");
+    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O)");
+    if (g->v->nboards > 1)
+        printf(";\non several boards: the board's name, then the move (%s b2-b3)", g->v->boards[0].name);
+    if (g->v->steer_copy) printf(", then + for the copy");
+    printf(".\nCommands:\n");
+    for (size_t i = 0; i < ARRAY_LEN(command_help); i++)
+        if (find_command(g, command_help[i].name)) printf("%s\n", command_help[i].line);
+    printf("  quit              leave\n");
+}
+
+static void cmd_rules(Game *g) {
+    DescribeStyle style = {g->utf8, g->colour};
+    describe_text(g->v, &style, stdout);
+}
+
+/* `piece X`: X is a piece's letter or name, or a cell (BOARD CELL on several boards). */
+static void cmd_piece(Game *g, char *const *args) {
+    const Variant *v = g->v;
+    if (!args[0]) {
+        printf("piece: name one:");
+        for (int t = 0; t < v->ntypes; t++) printf(" %c (%s)", v->types[t].letter, v->types[t].name);
+        printf(", or a cell\n");
+        return;
+    }
+    char cell[64];
+    if (args[1]) snprintf(cell, sizeof cell, "%s:%s", args[0], args[1]);
+    else snprintf(cell, sizeof cell, "%s", args[0]);
+    int type = -1, c = variant_cell_by_name(v, cell);
+    if (c >= 0) {
+        if (!g->pos.cell[c]) {
+            printf("piece: %s is empty\n", cell);
+            return;
+        }
+        type = PIECE_TYPE(g->pos.cell[c]);
+    } else if (strlen(cell) == 1) type = variant_type_by_letter(v, cell[0]);
+    for (int t = 0; t < v->ntypes && type < 0; t++)
+        if (!strcasecmp(cell, v->types[t].name)) type = t;
+    if (type < 0) {
+        printf("piece: no piece, letter or cell '%s' (type 'piece' for the list)\n", cell);
+        return;
+    }
+    DescribeStyle style = {g->utf8, g->colour};
+    describe_piece_text(v, type, &style, stdout);
 }
 
 static int parse_player(const Game *g, const char *s) {
@@ -1239,13 +1290,13 @@ static bool in_setup(const Game *g) { return g->v->nprelude && g->pos.prelude < 
 
 /* The console's commands. A command not offered in this game or at this point is read as a
  * move, as is any word that names none. */
-typedef struct ConsoleCommand {
+struct ConsoleCommand {
     const char *name, *alias;
     bool (*offered)(const Game *g); /* NULL: always */
     bool while_playing;             /* refused once the game is over */
     void (*run)(Game *g);           /* a command without arguments, or */
     void (*run_args)(Game *g, char *const *args);
-} ConsoleCommand;
+};
 
 static const ConsoleCommand console_commands[] = {
     {"help", "?", NULL, false, cmd_help, NULL},
@@ -1267,6 +1318,8 @@ static const ConsoleCommand console_commands[] = {
     {"load", NULL, NULL, false, NULL, cmd_load},
     {"resign", NULL, NULL, true, cmd_resign, NULL},
     {"draw", NULL, NULL, true, cmd_draw, NULL},
+    {"rules", NULL, NULL, false, cmd_rules, NULL},
+    {"piece", NULL, NULL, false, NULL, cmd_piece},
 };
 
 static const ConsoleCommand *find_command(const Game *g, const char *word) {

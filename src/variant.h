@@ -18,8 +18,10 @@ typedef enum Orientation {
     ORIENT__COUNT
 } Orientation;
 
-/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game. */
-typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS } ResultKind;
+/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game.
+ * RESULT_WORTH: the player whose pieces are worth more wins (plus Variant.worth_bonus); equal
+ * worth draws. */
+typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS, RESULT_WORTH } ResultKind;
 
 /* What happens to a defeated player's pieces when others play on. */
 typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;
@@ -120,13 +122,21 @@ typedef struct PromoSet {
     uint8_t types[MAX_PROMO_CHOICES];
 } PromoSet;
 
+/* A free castle (`castle king K2 rook R2`, Chess960's) has no start cells: the king starts
+ * where the position has its royal piece of king_type on K2's row, the rook on that row on
+ * the side away from R2 (the position text names its file); king_from and rook_from are
+ * NO_CELL and the cells are in Position.castle_king and castle_rook. */
 typedef struct Castle {
     uint8_t owner;
     char letter;             /* position-text letter (case per owner) */
+    bool free;
+    bool privilege;          /* `privilege CELL...`: only a right, held while the piece on its
+                              * cell stays (king_from = the owner's CELL, the others NO_CELL;
+                              * the letter is its file) */
+    uint8_t king_type;       /* the type that castles (free castles, and a king that is not royal) */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
     uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
-    uint8_t king_type;       /* the type whose item declares it (it castles, royal or not) */
 } Castle;
 
 typedef struct MaterialRule {
@@ -259,12 +269,15 @@ typedef struct Variant {
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
+    bool free_castles;                /* some castle is free (its cells are the position's) */
     bool has_royal;
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
     uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
-    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
+    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
+                                       * (and no `end facing` nor royal-flight rule: legality is
+                                       * then cells only) */
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
@@ -362,6 +375,24 @@ typedef struct Variant {
     ResultKind on_empty;
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
+    /* Passing (`allow pass`): the player to move may pass instead of moving, unless its royal
+     * piece is in check. `end pass N`: N passes in a row end the game. `end facing TYPE`: while
+     * the two players' royal pieces of TYPE face each other on an open line, a pass is legal
+     * even in check and no other move may leave them facing; the game ends when they face in
+     * two positions in a row. */
+    bool pass_move;
+    int passes_end;                   /* 0 = off */
+    ResultKind on_passes;
+    int facing_type;                  /* type index + 1, 0 = off */
+    ResultKind on_facing;
+    /* `forbid royal-flight`: a royal piece in check may not move, except to capture the one
+     * piece giving check */
+    bool forbid_royal_flight;
+    /* the legality test needs the position before the move (mines, facing royal pieces,
+     * royal flight) */
+    bool slow_legality;
+    /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
+    int worth_bonus[MAX_PLAYERS];
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* hashing */

@@ -136,6 +136,27 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     return true;
 }
 
+/* A free castle from kf with the rook on rf: every cell between the outermost of the four is
+ * empty but for the king and the rook, and no cell of the king's way is attacked. */
+static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Cell kf, Cell rf, int owner) {
+    const Variant *v = pos->v;
+    const CellInfo *k = &v->cells[kf];
+    const Board *b = &v->boards[k->board];
+    int xs[4] = {k->x, v->cells[c->king_to].x, v->cells[rf].x, v->cells[c->rook_to].x};
+    int lo = xs[0], hi = xs[0];
+    for (int i = 1; i < 4; i++) { if (xs[i] < lo) lo = xs[i]; if (xs[i] > hi) hi = xs[i]; }
+    for (int x = lo; x <= hi; x++) {
+        Cell cell = b->at[k->y][x];
+        if (cell == NO_CELL || (cell != kf && cell != rf && pos->cell[cell])) return false;
+    }
+    int step = xs[1] >= xs[0] ? 1 : -1;
+    for (int x = xs[0];; x += step) {
+        if (attack_is_attacked(ctx, pos, b->at[k->y][x], owner, pos->cell[kf])) return false;
+        if (x == xs[1]) break;
+    }
+    return true;
+}
+
 /* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
  * whether some move would capture the piece on target, and stops at the first that does.
  * Returns RUN_DONE, RUN_FOUND or RUN_FAULT. */
@@ -263,6 +284,12 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
         case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
+        case OP_PRIVILEGE:
+            flag = false;
+            for (int k = 0; k < v->ncastles && !flag; k++)
+                flag = v->castles[k].privilege && v->castles[k].owner == owner && v->castles[k].king_from == cur &&
+                       ((pos->rights >> v->castles[k].right) & 1);
+            break;
         case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
@@ -292,6 +319,17 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             else if (op == OP_SETEP) { e->kind = FX_EP; e->a = cur; }
             else { e->kind = FX_MOVE; e->a = (Cell)a; e->b = cur; }
             if (op == OP_CAPTUREEP && pos->ep_victim == NO_CELL) goto fail;
+            break;
+        }
+        case OP_FREECASTLE: {
+            if (target != NO_CELL) goto fail; /* (castling captures nothing) */
+            const Castle *c = &v->castles[a];
+            Cell kf = pos->castle_king[a], rf = pos->castle_rook[a];
+            if (kf != origin || rf == NO_CELL || !free_castle_open(ctx, pos, c, kf, rf, owner)) goto fail;
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+            pending[npending++] = (Effect){.kind = FX_MOVE, .a = rf, .b = c->rook_to};
+            cur = c->king_to;
             break;
         }
         case OP_WITHDRAW: {

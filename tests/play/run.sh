@@ -272,6 +272,27 @@ if grep -qE '^box: white [0-9]|^deck: white [0-9]' "$tmp/hidden-ai.out"; then
     fail=1
 fi
 
+# 11d. The rulebook in the game: 'rules', 'piece' by letter, name or cell, and a 'help' that
+# lists only what the game offers; a set-up step says what it expects.
+play rulebook 'help\nrules\npiece N\npiece e2\npiece queen\npiece z9\npiece\nquit\n' "$root/rules/chess.rules" --black human
+expect rulebook "  rules             the rulebook"
+reject rulebook "  deck "
+reject rulebook "  random "
+expect rulebook "How the game ends"
+expect rulebook "Knight (letter N, value 3.20)"
+expect rulebook "  moves or captures: a (1,2) leap in all eight directions"
+expect rulebook "  first move only: 2 steps forward"
+expect rulebook "Queen (letter Q, value 9.00)"
+expect rulebook "piece: no piece, letter or cell 'z9'"
+expect rulebook "piece: name one: K (King)"
+play rulebook-ultima 'piece Q\nquit\n' "$root/rules/ultima.rules" --black human
+expect rulebook-ultima "  captures without landing on the victim: enemies on 8 cells (#)"
+expect rulebook-ultima "example, its captures depend on other pieces: "
+play rulebook-setup '\nhelp\nquit\n' "$root/rules/ultra-chess.rules" --black human
+expect rulebook-setup "set-up step 1 of 8: White makes 4 more moves of kind 'place' (each marks one of its tiles as a mine, in ascending cell order)"
+expect rulebook-setup "  deck "
+expect rulebook-setup "  random "
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
