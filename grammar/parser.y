@@ -96,6 +96,9 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_REPETITION "'repetition'"
 %token KW_NMOVE "'nmove'"
 %token KW_MUST_CAPTURE "'must-capture'"
+%token KW_PIECES "'pieces'"
+%token KW_ROYAL_CAPTURED "'royal-captured'"
+%token KW_FEWER_PIECES "'fewer-pieces'"
 %token KW_EXTINCTION "'extinction'"
 %token KW_BARE_KING "'bare-king'"
 %token KW_REACH "'reach'"
@@ -332,6 +335,18 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
             ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
         }
+    | KW_END KW_STALEMATE KW_FEWER_PIECES result opt_end_name
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $4; $$->text2 = $5; $$->num[0] = 1; }
+    | KW_END KW_PIECES KW_AT_MOST INT result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_PIECES);
+            $$->word = $5;
+            $$->num[0] = $4;
+            $$->text2 = $6;
+        }
+    | KW_END KW_ROYAL_CAPTURED result opt_end_name
+        { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
+    | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
     | KW_END KW_MATERIAL result LBRACE matlines '}'
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);

@@ -38,11 +38,13 @@
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
  *   END         sub = EndKind, word = result (WIN|LOSS|DRAW|PASS), text2 = the game's own name
- *               for that end (checkmate, stalemate, empty) or NULL, num[0] = count
- *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
+ *               for that end (checkmate, stalemate, empty, pieces, royal-captured) or NULL,
+ *               num[0] = count (repetition N, nmove N, pieces at-most N; 1 for a stalemate
+ *               decided by fewer-pieces), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE, END_REACH); see EndKind
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
  *   GROUP       kids = NAME (piece names, repeats mean several)
+ *   MUST_CAPTURE (a capture must be made whenever one is legal)
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
@@ -117,7 +119,7 @@ typedef enum AstKind {
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
     AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS, AST_GATING,
-    AST_WORTH_BONUS,
+    AST_WORTH_BONUS, AST_MUST_CAPTURE,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
@@ -169,6 +171,8 @@ typedef enum EndKind {
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; word = result when it cannot be */
     END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
+    END_PIECES,     /* a player with num[0] or fewer pieces on the board; word = its result */
+    END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
     END_EXTINCTION, /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
                      * num[0] of one of them gets word */
     END_BARE_KING,  /* a side left with royal pieces only gets word; num[1] = 1: after its reply */

@@ -625,9 +625,11 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
+    /* the king may not pass through check; a piece that is not a protected royal piece (no
+     * check rule) castles through attacked cells */
+    bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
-    /* where royal pieces may be captured there is no check, so none to castle out of or through */
-    for (int u = us[0]; v->forbid_royal_capture; u += step) {
+    for (int u = us[0]; through_check; u += step) {
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));

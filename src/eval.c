@@ -76,6 +76,8 @@ static int race_progress(const EvalTables *et, const Position *pos, int player) 
 
 void eval_init(EvalTables *et, const Variant *v) {
     et->v = v;
+    /* where running out of pieces wins, every piece held is a burden */
+    et->material_sign = v->pieces_limit && v->on_pieces == RESULT_WIN ? -1 : 1;
     init_race(et, v);
     Position *scratch = NULL;
     GenContext *ctx = NULL;
@@ -197,7 +199,7 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
                 bits &= bits - 1;
                 int t = PIECE_TYPE(pos->cell[c]);
                 const PieceType *pt = &v->types[t];
-                sum += et->value[t];
+                sum += et->material_sign * et->value[t];
                 sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[o], o, c);
                 /* royal pieces often want shelter, not the centre: no bonus */
                 if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
@@ -234,7 +236,7 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
     if (v->nplayers == 2) {
         int other = 1 - player;
         int s = eval_side(et, pos, player) - eval_side(et, pos, other);
-        if (v->has_royal) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
+        if (v->has_royal && et->material_sign > 0) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
         if (et->race_type != NO_TYPE) s += race_progress(et, pos, player) - race_progress(et, pos, other);
         return s;
     }

@@ -310,11 +310,14 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
         }
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
-        /* nor one whose "rook" is royal: that piece would run the king's castling program from
-         * the rook's cell and move twice in one move; nor one whose rook is of another type than
-         * the start position's (a rook that became a queen) */
-        if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal &&
-            !v->types[PIECE_TYPE(r)].royal && (cs->rook_type == NO_TYPE || PIECE_TYPE(r) == cs->rook_type))
+        /* nor one whose "rook" is royal (or of the castling type): that piece would run the king's
+         * castling program from the rook's cell and move twice in one move; nor one whose rook is
+         * of another type than the start position's (a rook that became a queen). The king is
+         * royal, or of the type that castles where kings are not royal. */
+        bool king_ok = k && (v->types[PIECE_TYPE(k)].royal || PIECE_TYPE(k) == cs->king_type);
+        bool rook_ok = r && !v->types[PIECE_TYPE(r)].royal && PIECE_TYPE(r) != cs->king_type;
+        if (king_ok && rook_ok && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner &&
+            (cs->rook_type == NO_TYPE || PIECE_TYPE(r) == cs->rook_type))
             tmp->rights |= 1u << cs->right;
     }
     return true;

@@ -68,6 +68,30 @@ static bool ends_by_passing(const Position *pos, GameResult *out) {
     return true;
 }
 
+/* The result r for `player` (two players): the game is over. */
+static void result_for_player(const Position *pos, int player, ResultKind r, const char *reason, GameResult *out) {
+    out->over = true;
+    out->reason = reason;
+    out->winner = r == RESULT_WIN ? player : r == RESULT_LOSS ? other_alive(pos, player) : -1;
+}
+
+/* Pieces a player has on the board (its own, not the armies it moves). */
+static int pieces_of(const Position *pos, int player) {
+    int n = 0;
+    for (int w = 0; w < pos->v->cell_words; w++) n += __builtin_popcountll(pos->occ[player][w]);
+    return n;
+}
+
+int gameend_pieces_out(const Position *pos) {
+    const Variant *v = pos->v;
+    if (!v->pieces_limit) return -1;
+    int mover = board_mover(pos);
+    if (pieces_of(pos, mover) < v->pieces_limit) return mover;
+    for (int p = 0; p < v->nplayers; p++)
+        if (p != mover && ((pos->alive >> p) & 1) && pieces_of(pos, p) < v->pieces_limit) return p;
+    return -1;
+}
+
 /* Does the player still have a royal piece (of the army it helps, when it helps one), on the
  * board or in its hand (still to be dropped)? A player whose army started without one has
  * none to lose. */
@@ -230,11 +254,18 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
         /* an exposed royal piece was captured (two players: the capturer wins) */
         int lost = gameend_royal_lost(pos);
         if (lost >= 0) {
-            out->over = true;
-            out->winner = other_alive(pos, lost);
-            out->reason = "royal captured";
+            /* the capturer wins, unless the rule file says what losing it means */
+            ResultKind r = v->on_royal_captured != RESULT_NONE ? v->on_royal_captured : RESULT_LOSS;
+            result_for_player(pos, lost, r, "royal captured", out);
+            if (v->royal_name[0]) out->name = v->royal_name;
             return true;
         }
+    }
+    int few = gameend_pieces_out(pos);
+    if (few >= 0) {
+        result_for_player(pos, few, v->on_pieces, v->pieces_limit == 1 ? "all pieces lost" : "pieces left", out);
+        if (v->pieces_name[0]) out->name = v->pieces_name;
+        return true;
     }
     return false;
 }
@@ -267,7 +298,13 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
         return;
     }
     if (check) result_for(pos, v->on_checkmate, "checkmate", out);
-    else result_for(pos, v->on_stalemate, "stalemate", out);
+    else if (v->stalemate_fewer) {
+        /* the stalemate's result goes to the player with fewer pieces; equal numbers draw */
+        int mine = pieces_of(pos, mover), theirs = pieces_of(pos, other_alive(pos, mover));
+        ResultKind r = v->on_stalemate;
+        ResultKind other = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
+        result_for(pos, mine == theirs ? RESULT_DRAW : mine < theirs ? r : other, "stalemate", out);
+    } else result_for(pos, v->on_stalemate, "stalemate", out);
     if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
 }
 

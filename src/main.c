@@ -213,6 +213,11 @@ static int cmd_moves(const Args *a) {
             /* a royal piece was taken: the game is over, whatever the phase would allow */
             fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
             ml->count = 0;
+        } else if (gameend_pieces_out(&pos) >= 0) {
+            /* `end pieces`: a player has too few pieces left, as perft sees it */
+            fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
+                    v->player_names[gameend_pieces_out(&pos)]);
+            ml->count = 0;
         }
         char buf[64];
         for (int i = 0; i < ml->count; i++) {

@@ -874,13 +874,22 @@ bool movegen_position_ok(GenContext *ctx, Position *pos, char *err, size_t cap) 
     return false;
 }
 
+bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
+    if (!pos->v->must_capture) return false;
+    for (int i = 0; i < ml->count; i++)
+        if ((ml->moves[i].flags & MOVE_CAPTURE) && movegen_is_legal(ctx, pos, &ml->moves[i])) return true;
+    return false;
+}
+
 bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
     bool ok = movegen_pseudo(ctx, pos, out, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, out);
     int n = 0;
     for (int i = 0; i < out->count; i++)
-        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_is_legal(ctx, pos, &out->moves[i])) {
+        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_allowed(&out->moves[i], captures_only) &&
+            movegen_is_legal(ctx, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -895,9 +904,12 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     movegen_pseudo(ctx, pos, &ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
-        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(ctx, pos, &ml.moves[i])) n++;
+        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
+            movegen_is_legal(ctx, pos, &ml.moves[i]))
+            n++;
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;
     attack_take_fault(ctx, fault);

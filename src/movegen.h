@@ -24,6 +24,13 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault);
 /* Cells the player to move must capture this turn (end must-capture rules): pieces of the
  * previous player standing in its zone. Returns how many (at most MAX_FORCED). */
 int movegen_forced(const Position *pos, Cell *cells);
+/* Under `must-capture`: is one of ml's pseudo-legal moves a legal capture? Then only captures
+ * are legal. False when the game has no such rule. */
+bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml);
+/* May m be played when only captures are (captures_only)? */
+static inline bool movegen_allowed(const Move *m, bool captures_only) {
+    return !captures_only || (m->flags & MOVE_CAPTURE);
+}
 /* Does m capture every one of cells? (true when n == 0) */
 bool movegen_captures_all(const Move *m, const Cell *cells, int n);
 /* Under `end stalemate pass`, the pass a stalemated player makes (false when the rule does

@@ -1004,15 +1004,31 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
-    if (n->text2 && (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY)) {
+    if (n->text2 && (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY ||
+                     n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED)) {
         int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
+        char *name = n->sub == END_PIECES ? v->pieces_name : n->sub == END_ROYAL_CAPTURED ? v->royal_name : v->end_name[k];
         if (strlen(n->text2) >= sizeof v->end_name[k])
             diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)sizeof v->end_name[k] - 1);
-        else copy_name(v->end_name[k], sizeof v->end_name[k], n->text2);
+        else copy_name(name, sizeof v->end_name[k], n->text2);
     }
+    /* the endings that compare or name one player's material speak of two sides */
+    bool two_sides = n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED || (n->sub == END_STALEMATE && n->num[0]);
+    if (two_sides && v->nplayers != 2) diag_error(s->sink, n->loc, "this ending needs two players");
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
-    case END_STALEMATE: v->on_stalemate = r; break;
+    case END_STALEMATE:
+        if (n->num[0] && r == RESULT_PASS) diag_error(s->sink, n->loc, "a stalemate decided by the pieces left cannot be a pass");
+        v->on_stalemate = r;
+        v->stalemate_fewer = n->num[0] != 0;
+        break;
+    case END_PIECES:
+        if (n->num[0] < 0 || n->num[0] > MAX_CELLS)
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+        v->pieces_limit = (int)n->num[0] + 1;
+        v->on_pieces = r;
+        break;
+    case END_ROYAL_CAPTURED: v->on_royal_captured = r; break;
     case END_BLOCKED:
         v->on_blocked = r;
         s->blocked_loc = n->loc;
@@ -1554,6 +1570,10 @@ static void pass_rules(Sema *s) {
         case AST_CARD_RULE: declare_card_rule(s, it); break;
         case AST_CAPTURE_REWARD: declare_capture_reward(s, it); break;
         case AST_FORBID: declare_forbid(s, it); break;
+        case AST_MUST_CAPTURE:
+            if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
+            v->must_capture = true;
+            break;
         case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
         default: break;
         }
@@ -1581,8 +1601,16 @@ static void pass_whole_game(Sema *s) {
         diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");
     if (v->blast_mask && (v->nplayers != 2 || v->nowners != 2 || v->nphases))
         diag_error(s->sink, s->blast_loc, "'explodes' needs two players, no armies and one move a turn");
-    /* a game without royal pieces that ends no other way than in a draw: a forgotten `royal`? */
-    if (!v->has_royal && !v->decided_by_position && v->on_stalemate == RESULT_DRAW && !v->on_blocked)
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
+        if (it->kind != AST_END || it->sub != END_ROYAL_CAPTURED) continue;
+        if (!v->has_royal) diag_error(s->sink, it->loc, "'end royal-captured' needs a royal piece");
+        else if (v->forbid_royal_capture)
+            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' (a royal piece that may not be exposed is never captured)");
+    }
+    /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
+    bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;
+    if (!v->has_royal && !other_end && !v->decided_by_position && !v->on_blocked)
         diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
 }
 

@@ -1858,7 +1858,7 @@ int ui_selfplay(const SelfplayConfig *cfg) {
         if (cfg->verbose) {
             printf("game %d: %s plays %s: %s after %d plies (%s)\n", game + 1, ui_seat_name(cfg->engine_a),
                    v->player_names[a_seat], outcome > 0 ? "win" : outcome < 0 ? "loss" : "draw", plies,
-                   r.over ? r.reason : "too long");
+                   r.over ? (r.name ? r.name : r.reason) : "too long");
             fflush(stdout);
         }
     }

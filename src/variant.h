@@ -137,7 +137,7 @@ typedef struct Castle {
     bool privilege;          /* `privilege CELL...`: only a right, held while the piece on its
                               * cell stays (king_from = the owner's CELL, the others NO_CELL;
                               * the letter is its file) */
-    uint8_t king_type;       /* free castles: the type that castles */
+    uint8_t king_type;       /* the type that castles (free castles, and a king that is not royal) */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
     uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
@@ -340,6 +340,18 @@ typedef struct Variant {
     ResultKind on_material;
     int nforced;
     ForcedCapture forced[4];
+    /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
+    bool must_capture;
+    /* "end pieces at-most N RESULT": a player left with N or fewer pieces gets on_pieces */
+    int pieces_limit;                  /* N + 1; 0 = off */
+    ResultKind on_pieces;
+    /* "end royal-captured RESULT": for the player whose last royal piece was captured (when
+     * royal capture is allowed); RESULT_NONE = loss */
+    ResultKind on_royal_captured;
+    /* "end stalemate fewer-pieces RESULT": on_stalemate goes to the player with fewer pieces;
+     * equal numbers draw */
+    bool stalemate_fewer;
+    char pieces_name[32], royal_name[32]; /* the game's own names for those ends ("" = none) */
     /* endings decided by the position alone (ending.c); decided_by_position: some rule below */
     bool decided_by_position;
     int nextinctions;
