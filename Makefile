@@ -23,7 +23,7 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature play play-tests protocol-tests gui-tests layers asan asan-inner \
+.PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -69,7 +69,7 @@ $(GEN) $(OBJ) $(BUILD)/tests $(BUILD)/fuzz-obj:
 # fuzz/fuzz_<target>.c holds LLVMFuzzerTestOneInput. Built with clang and libFuzzer by
 # `make fuzz`; built with any compiler and fuzz/replay.c they replay their committed corpus
 # (fuzz/corpus/<target>) and the regression inputs (tests/fuzz/<target>) in `make test`.
-FUZZ_TARGETS = rules fen move save uci xboard
+FUZZ_TARGETS = rules fen move save uci xboard pgn
 FUZZ_SECONDS ?= 60
 REPLAY_BIN   = $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 
@@ -95,7 +95,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden layers
+test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -134,6 +134,12 @@ bench-signature: varia
 	@want=$$(cat tests/bench_signature); got=$$(./varia bench 2>/dev/null | sed -n 's/^Nodes searched: //p'); \
 	if [ "$$want" = "$$got" ]; then echo "bench signature ok ($$got)"; \
 	else echo "bench signature mismatch: tests/bench_signature has $$want, varia bench gives $$got"; exit 1; fi
+
+# The rulebook of every shipped game: text without a fault, well-formed SVG and HTML, and the
+# golden texts of tests/describe.
+describe-tests: varia
+	@scripts/deps.sh test
+	@sh tests/describe/run.sh ./varia
 
 # Scripted console games (stdin, no terminal) and, when tmux is installed, a terminal session.
 play-tests: varia

@@ -2,9 +2,11 @@
  * text, the diagnostics rendered with their source lines, and a variant that loads played:
  * its programs disassembled, its start position read and written back, every legal move made
  * and unmade, a few plies played, perft 2 when the board is small. Options are tried at their
- * default and once more with each option at its last value. */
+ * default and once more with each option at its last value. Its rulebook is written (move
+ * diagrams run the generator on constructed positions) and checked for likely mistakes. */
 #include "fuzz.h"
 
+#include "describe.h"
 #include "disasm.h"
 #include "source.h"
 
@@ -22,6 +24,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 static void exercise(const Variant *v, const uint8_t *data, size_t size) {
     disasm_variant(v, devnull);
+    DescribeStyle plain = {false, false};
+    if (v->ncells <= 64) describe_text(v, &plain, devnull); /* (larger boards: the same code, slower) */
+    DiagSink warnings;
+    diag_init(&warnings);
+    describe_warnings(v, NULL, &warnings);
+    diag_free(&warnings);
     char start[8192], err[200];
     fen_start(v, size, start, sizeof start);
     Position *pos = malloc(sizeof *pos);

@@ -92,9 +92,13 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_END "'end'"
 %token KW_CHECKMATE "'checkmate'"
 %token KW_STALEMATE "'stalemate'"
+%token KW_BLOCKED "'blocked'"
 %token KW_REPETITION "'repetition'"
 %token KW_NMOVE "'nmove'"
 %token KW_MUST_CAPTURE "'must-capture'"
+%token KW_PIECES "'pieces'"
+%token KW_ROYAL_CAPTURED "'royal-captured'"
+%token KW_FEWER_PIECES "'fewer-pieces'"
 %token KW_EXTINCTION "'extinction'"
 %token KW_BARE_KING "'bare-king'"
 %token KW_REACH "'reach'"
@@ -103,6 +107,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LAST_CHANCE "'last-chance'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
+%token KW_FACING "'facing'"
 %token KW_SHUFFLE "'shuffle'"
 %token KW_ARMIES "'armies'"
 %token KW_STEER "'steer'"
@@ -151,6 +156,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LONG_LEAP "'long-leap'"
 %token KW_DROP "'drop'"
 %token KW_HANDS "'hands'"
+%token KW_GATING "'gating'"
 %token KW_WITHDRAW "'withdraw'"
 %token KW_PINCER "'pincer'"
 %token KW_COORDINATE "'coordinate'"
@@ -158,6 +164,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LEAPS_ALONE "'leaps-alone'"
 %token KW_POSITION_FIELDS "'position-fields'"
 %token KW_CASTLE "'castle'"
+%token KW_PRIVILEGE "'privilege'"
 %token KW_KING "'king'"
 %token KW_ROOK "'rook'"
 %token KW_PROMOTE "'promote'"
@@ -179,6 +186,9 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ORIGIN "'origin'"
 %token KW_GOTO "'goto'"
 %token KW_CHANGE "'change'"
+%token KW_CONVERT "'convert'"
+%token KW_OUTFLANK "'outflank'"
+%token KW_HAND_OVER "'hand-over'"
 %token KW_SET_EP "'set-ep'"
 %token KW_FAIL "'fail'"
 %token KW_EMPTY "'empty'"
@@ -306,6 +316,8 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_BLOCKED result
+        { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; }
     | KW_END KW_REPETITION INT result
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
@@ -325,6 +337,18 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
             ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
         }
+    | KW_END KW_STALEMATE KW_FEWER_PIECES result opt_end_name
+        { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $4; $$->text2 = $5; $$->num[0] = 1; }
+    | KW_END KW_PIECES KW_AT_MOST INT result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_PIECES);
+            $$->word = $5;
+            $$->num[0] = $4;
+            $$->text2 = $6;
+        }
+    | KW_END KW_ROYAL_CAPTURED result opt_end_name
+        { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
+    | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
     | KW_END KW_MATERIAL result LBRACE matlines '}'
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
@@ -373,6 +397,19 @@ item
             $$->num[0] = $3;
             $$->text2 = $5;
         }
+    | KW_END KW_PASS INT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_PASSES);
+            $$->word = $4;
+            $$->num[0] = $3;
+        }
+    | KW_END KW_FACING IDENT result
+        {
+            $$ = mk_sub(AST_END, L(@$), END_FACING);
+            $$->word = $4;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | KW_WORTH IDENT INT    { $$ = parse_text_node(AST_WORTH_BONUS, L(@$), $2); $$->num[0] = $3; }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }
@@ -392,6 +429,7 @@ item
     | KW_COUNTER IDENT KW_PER_PLAYER '=' INT
         { $$ = parse_text_node(AST_COUNTER, L(@$), $2); $$->num[0] = $5; $$->sub = 1; }
     | KW_ALLOW IDENT        { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 0; }
+    | KW_ALLOW KW_PASS      { $$ = parse_text_node(AST_FORBID, L(@$), xstrdup("pass")); $$->sub = 0; }
     | KW_PHASE IDENT IDENT names
         { $$ = parse_adopt(parse_text2_node(AST_PHASE, L(@$), $2, $3), $4); }
     | KW_PHASE IDENT KW_AT_MOST INT names
@@ -423,6 +461,7 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@8), $8));
         }
     | KW_HANDS              { $$ = mk(AST_HANDS, L(@$)); }
+    | KW_GATING IDENT       { $$ = parse_text_node(AST_GATING, L(@$), $2); }
     | KW_HANDS names        { $$ = parse_adopt(mk(AST_HANDS, L(@$)), $2); }
     | KW_MINEFIELD IDENT INT KW_BY IDENT
         { $$ = parse_text2_node(AST_MINEFIELD, L(@$), $2, $5); $$->num[0] = $3; }
@@ -563,6 +602,7 @@ result
     | KW_LOSS               { $$ = KEYWORD_LOSS; }
     | KW_DRAW               { $$ = KEYWORD_DRAW; }
     | KW_PASS               { $$ = KEYWORD_PASS; }
+    | KW_WORTH              { $$ = KEYWORD_WORTH; }
     ;
 
 opt_at_most
@@ -662,6 +702,8 @@ closed_item
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
     | atom_mods
     | promote_opts
+    | KW_PRIVILEGE cellref cellref
+        { $$ = ast_add(ast_add(mk_sub(AST_CASTLE, L(@$), 1), $2), $3); }
     | castle_base KW_LETTER IDENT
         {
             $$ = $1;
@@ -746,6 +788,8 @@ promote_opts
 castle_base
     : KW_CASTLE KW_KING cellref cellref KW_ROOK cellref cellref
         { $$ = ast_add(ast_add(ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $4), $6), $7); }
+    | KW_CASTLE KW_KING cellref KW_ROOK cellref
+        { $$ = ast_add(ast_add(mk(AST_CASTLE, L(@$)), $3), $5); }
     ;
 
 opt_args
@@ -821,6 +865,11 @@ stmt
             ast_free($2);
         }
     | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    | KW_DROP               { $$ = mk(AST_DROP, L(@$)); }
+    | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
+    | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
+    | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
+    | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
     | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }
@@ -907,6 +956,7 @@ primary
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
     | KW_GIVES_CHECK        { $$ = mk_cond(L(@$), KEYWORD_GIVES_CHECK, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
+    | KW_PRIVILEGE          { $$ = mk_cond(L(@$), KEYWORD_PRIVILEGE, NULL); }
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }

@@ -2,6 +2,7 @@
 # deps.sh - make sure the build tools are present; install them with apt-get when run as root,
 # otherwise print the exact command to run and fail.
 # Usage: scripts/deps.sh build | test | oracle | memcheck | fuzz | gui
+# (test includes xmllint, which checks that the rulebook's SVG pictures are well-formed XML)
 set -e
 need=""
 again=""
@@ -19,6 +20,7 @@ test)
     check_cmd bison bison
     check_cmd cc gcc
     check_hdr /usr/include/cmocka.h libcmocka-dev
+    check_cmd xmllint libxml2-utils
     ;;
 oracle)
     [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 || need="$need fairy-stockfish"

@@ -11,12 +11,14 @@ static const char *const kind_names[] = {
     "OPTION", "WHEN", "PIECE", "MACRO", "SETUP", "END", "MATLINE", "GROUP",
     "FORBID", "POSITION_FIELDS", "DEFEATED", "SHUFFLE", "COUNTER",
     "ARMIES", "STEER", "ALLEGIANCE",
-    "PHASE", "CAPTURE_REWARD", "EXTRA_CAPTURE", "PILE", "CARD_RULE", "MINEFIELD", "PRELUDE", "HANDS",
+    "PHASE", "CAPTURE_REWARD", "EXTRA_CAPTURE", "PILE", "CARD_RULE", "MINEFIELD", "PRELUDE", "HANDS", "GATING", "WORTH_BONUS",
+    "MUST_CAPTURE",
     "LETTER", "SYMBOL", "VALUE", "INFLUENCE", "WORTH", "FLAG", "ATOM", "MOD", "CASTLE", "PROMOTE",
     "MOVEBLOCK", "USE",
     "DIR", "VEC", "SYM",
     "BLOCK", "STEP", "VERIFY", "IF", "WHILE", "EITHER", "ADD", "CAPTURE",
     "MARK", "BACK", "ORIGIN", "SETEP", "FAIL", "GOTO", "CHANGE", "COUNT", "KIND",
+    "DROP", "CONVERT", "OUTFLANK", "HAND_OVER",
     "COND", "ONBOARD", "NOT", "AND", "OR",
     "NAME", "STRING",
 };
@@ -33,6 +35,7 @@ static const char *const keyword_names[] = {
     "influence-at-least", "influence-at-most", "influence-at-least-rival",
     "influence-at-most-rival", "rival-at-least", "rival-at-most",
     "gives-check",
+    "worth", "privilege",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -38,11 +38,13 @@
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
  *   END         sub = EndKind, word = result (WIN|LOSS|DRAW|PASS), text2 = the game's own name
- *               for that end (checkmate, stalemate, empty) or NULL, num[0] = count
- *               (repetition N, nmove N), kids = MATLINE (for END_MATERIAL) or
+ *               for that end (checkmate, stalemate, empty, pieces, royal-captured) or NULL,
+ *               num[0] = count (repetition N, nmove N, pieces at-most N; 1 for a stalemate
+ *               decided by fewer-pieces), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE, END_REACH); see EndKind
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
  *   GROUP       kids = NAME (piece names, repeats mean several)
+ *   MUST_CAPTURE (a capture must be made whenever one is legal)
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
@@ -59,6 +61,7 @@
  *   MINEFIELD   text = zone, text2 = move kind that marks mines, num[0] = mines per player
  *   PRELUDE     text = player, text2 = move kind, num[0] = moves
  *   HANDS       kids = NAME words: what a capture keeps (none, captured, demoted), must-drop
+ *   GATING      text = zone whose cells are gates (a piece from the hand enters as one leaves)
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
  *
@@ -71,7 +74,9 @@
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
- *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
+ *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
+ *               position's); sub = 1: `privilege CELL CELL`, kids = NAME (a cell per player)
  *   PROMOTE     text = zone moved into, text2 = zone moved from (either may be NULL),
  *               sub = bits: 1 optional, 2 lost-only, 4 capture-only; kids = NAME piece types
  *   MOVEBLOCK   kids = statements
@@ -114,12 +119,14 @@ typedef enum AstKind {
     AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
     AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
     AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS,
+    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS, AST_GATING,
+    AST_WORTH_BONUS, AST_MUST_CAPTURE,
     AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
     AST_MOVEBLOCK, AST_USE,
     AST_DIR, AST_VEC, AST_SYM,
     AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
     AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND,
+    AST_DROP, AST_CONVERT, AST_OUTFLANK, AST_HAND_OVER,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST__COUNT
@@ -165,6 +172,8 @@ typedef enum EndKind {
     END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; word = result when it cannot be */
     END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
+    END_PIECES,     /* a player with num[0] or fewer pieces on the board; word = its result */
+    END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
     END_EXTINCTION, /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
                      * num[0] of one of them gets word */
     END_BARE_KING,  /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
@@ -172,6 +181,10 @@ typedef enum EndKind {
                      * owner's result; num[1] = 1: after the other side's reply, 2: after
                      * a reply that could draw (last-chance) */
     END_CHECKS,     /* num[0] checks given: word = the checking side's result */
+    END_PASSES,     /* num[0] passes in a row */
+    END_FACING,     /* kids = [NAME piece]: the two players' royal pieces of that type face each
+                     * other on an open line in two positions in a row */
+    END_BLOCKED,    /* neither player can move: word = result for the one with more pieces */
     END__COUNT
 } EndKind;
 
@@ -186,6 +199,7 @@ typedef enum Keyword {
     KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
     KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
     KEYWORD_GIVES_CHECK,
+    KEYWORD_WORTH, KEYWORD_PRIVILEGE,
     KEYWORD__COUNT
 } Keyword;
 

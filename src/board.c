@@ -44,6 +44,9 @@ static inline uint64_t hand_key(int player, int type, int count) {
     return count ? counter_key(0x7600 + player * MAX_PIECE_TYPES + type, count) : 0;
 }
 
+/* A gate's share of the hash. */
+static inline uint64_t gate_key(int player, Cell c) { return counter_key(0x7800 + player * MAX_CELLS + c, 1); }
+
 /* One piece of a type more (+1) or less (-1) in a player's hand, the hash kept in step. */
 static inline void hand_add(Position *pos, int player, int type, int delta) {
     int n = pos->hand[player][type];
@@ -152,8 +155,10 @@ void board_clear(Position *pos) {
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
     pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
     pos->royal_open = -1;
+    for (int i = 0; i < MAX_PLAYERS * MAX_CASTLES; i++) pos->castle_king[i] = pos->castle_rook[i] = NO_CELL;
     pos->debt = 0;
     pos->prelude = pos->prelude_moves = 0;
+    pos->passes = 0;
     pos->setup_player = (int8_t)(v && v->nprelude ? v->prelude[0].player : -1);
     pos->tiles_off = false;
     memset(pos->tiles, 0, sizeof pos->tiles);
@@ -162,6 +167,7 @@ void board_clear(Position *pos) {
             for (int c = 0; c < v->ncells; c++)
                 if (zone_has(&v->zones[v->minefield_zone - 1], p, (Cell)c)) pos->tiles[c] = (uint8_t)(p + 1);
     memset(pos->hand, 0, sizeof pos->hand);
+    memset(pos->gates, 0, sizeof pos->gates);
     memset(pos->pile_len, 0, sizeof pos->pile_len);
     memset(pos->pile_secret, 0, sizeof pos->pile_secret);
     for (int i = 0; v && i < v->npiles; i++) {
@@ -205,6 +211,9 @@ uint64_t board_compute_key(const Position *pos) {
     if (v->has_hands)
         for (int p = 0; p < v->nplayers; p++)
             for (int t = 0; t < v->ntypes; t++) k ^= hand_key(p, t, pos->hand[p][t]);
+    for (int p = 0; v->gate_zone && p < 2; p++)
+        for (int c = 0; c < v->ncells; c++)
+            if (bits_has(pos->gates[p], (Cell)c)) k ^= gate_key(p, (Cell)c);
     return k;
 }
 
@@ -253,6 +262,12 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
                     out.keep &= v->castle_mask[c];
                 }
             }
+        } else if (e->kind == FX_FLIP) {
+            /* (the pieces it turns are no other effect's: the order does not matter) */
+            Cell c = e->a;
+            for (int k = 0; k < e->pad && c != NO_CELL && *n < MAX_JOURNAL; k++, c = variant_step(v, c, e->b))
+                if (pos->cell[c])
+                    write_journaled(pos, j, n, c, (Piece)((pos->cell[c] & ~(7u << 6)) | ((unsigned)e->piece << 6)), keyed);
         }
     }
     for (int i = 0; i < m->nfx; i++) {
@@ -272,13 +287,31 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
         if (e->kind == FX_CHANGE && pos->cell[e->a]) {
             out.resets = true; /* a piece that changed type cannot change back by moving */
             out.keep &= v->castle_mask[e->a]; /* nor castle as the piece it was */
-            Piece changed = (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece));
-            /* a promoted piece goes back to a hand as the type it was */
-            if (unlikely(v->hand_keep == HAND_DEMOTED) && (m->flags & MOVE_PROMOTION)) changed |= PIECE_PROMOTED;
-            write_journaled(pos, j, n, e->a, changed, keyed);
+            write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
         }
     }
     return out;
+}
+
+/* The rights of free castles that survive m: those whose king and rook cells it leaves alone. */
+static uint32_t free_castles_kept(const Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    uint32_t keep = 0xFFFFFFFFu;
+    /* (a castling king may end where it stood: it has castled all the same) */
+    int castler = m->castle ? v->castles[m->castle - 1].owner : -1;
+    for (int k = 0; k < v->ncastles; k++)
+        if (v->castles[k].free && v->castles[k].owner == castler) keep &= ~(1u << v->castles[k].right);
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind != FX_MOVE && e->kind != FX_REMOVE && e->kind != FX_CHANGE) continue;
+        for (int k = 0; k < v->ncastles; k++) {
+            const Castle *c = &v->castles[k];
+            if (!c->free) continue;
+            Cell kc = pos->castle_king[k], rc = pos->castle_rook[k];
+            if (e->a == kc || e->a == rc || (e->kind == FX_MOVE && (e->b == kc || e->b == rc))) keep &= ~(1u << c->right);
+        }
+    }
+    return keep;
 }
 
 static void revert_cells(Position *pos, const JournalEntry *j, int n) {
@@ -448,6 +481,8 @@ static void move_card(Position *pos, const Effect *e, int mover) {
     pos->key ^= pile_key(pos, e->a) ^ pile_key(pos, e->b);
 }
 
+static void close_all_gates(Position *pos, int player);
+
 /* Applies the effects that change no cell (en passant, counters, control, cards, mines,
  * debts, eliminations). Returns how many en-passant cells the move marked. */
 static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover) {
@@ -492,6 +527,7 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
         case FX_HAND:
             ASSERT(e->a < v->nplayers && e->piece < v->ntypes, "a drop takes a known type from a player's hand");
             hand_add(pos, e->a, e->piece, -1);
+            if (v->gate_zone && v->hand_keep == HAND_NONE && e->a < 2 && board_hand_empty(pos, e->a)) close_all_gates(pos, e->a);
             break;
         case FX_ELIMINATE:
             ASSERT(e->a < v->nplayers, "only a player can be eliminated");
@@ -530,6 +566,38 @@ static void capture_to_hand(Position *pos, const Move *m, int mover) {
         if (v->hand_keep == HAND_DEMOTED && (p & PIECE_PROMOTED)) t = v->demote_to[t];
         hand_add(pos, mover, t, +1);
     }
+}
+
+/* `hands demoted`: a piece that promotes is marked, to go back to a hand as the type it was.
+ * (The mark is an attribute: the cell's journal entry restores the piece without it.) */
+static void mark_promoted(Position *pos, const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_CHANGE && pos->cell[m->fx[i].a]) pos->cell[m->fx[i].a] |= PIECE_PROMOTED;
+}
+
+/* Gating: a cell a move lifts a piece from or captures on is no gate any more (for either
+ * player). Read before the move is applied. */
+static void close_gates(Position *pos, const Move *m) {
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind != FX_MOVE && e->kind != FX_REMOVE) continue;
+        for (int k = 0; k < 2; k++) {
+            Cell c = k ? e->b : e->a;
+            if (k && e->kind != FX_MOVE) continue;
+            for (int p = 0; p < 2; p++)
+                if (bits_has(pos->gates[p], c)) {
+                    pos->gates[p][c >> 6] &= ~(1ULL << (c & 63));
+                    pos->key ^= gate_key(p, c);
+                }
+        }
+    }
+}
+
+/* A hand that can never be filled again leaves its player's gates useless: they go. */
+static void close_all_gates(Position *pos, int player) {
+    for (int c = 0; c < pos->v->ncells; c++)
+        if (bits_has(pos->gates[player], (Cell)c)) pos->key ^= gate_key(player, (Cell)c);
+    memset(pos->gates[player], 0, sizeof pos->gates[player]);
 }
 
 /* `castle-dropped`: a drop that puts a king or a rook on its castling cell, the other one at
@@ -636,12 +704,17 @@ bool board_make(Position *pos, const Move *m) {
     if (!phased || move_sets_ep(m)) clear_ep(pos);
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
-    if (unlikely(v->hand_keep != HAND_NONE) && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
+    if (unlikely(v->has_hands)) {
+        if (v->hand_keep != HAND_NONE && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
+        if (v->gate_zone) close_gates(pos, m);
+    }
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
+    if (unlikely(v->free_castles) && pos->rights) co.keep &= free_castles_kept(pos, m);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
         step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;
+    if (unlikely(v->hand_keep == HAND_DEMOTED) && (m->flags & MOVE_PROMOTION)) mark_promoted(pos, m);
     int nep = apply_state_effects(pos, m, u, mover);
     if (nep) keep_nameable_ep(pos, nep, m->to, mover);
     if (worth) reward_capture(pos, worth, mover);
@@ -652,6 +725,7 @@ bool board_make(Position *pos, const Move *m) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
         pos->last_from = m->from;
         pos->last_to = m->to;
+        pos->passes = (m->flags & MOVE_PASS) && pos->passes < 255 ? (uint8_t)(pos->passes + 1) : 0;
     }
     if (turn_ends) pass_turn(pos);
     pos->key ^= turn_state_key(pos);
@@ -753,6 +827,13 @@ static const char *state_inconsistency(const Position *pos) {
         for (int t = 0; t < MAX_PIECE_TYPES; t++)
             if (pos->hand[p][t] && (!v->has_hands || p >= v->nplayers || t >= v->ntypes))
                 return "a hand holds a piece the game cannot have in hand";
+    for (int p = 0; p < 2; p++)
+        for (int w = 0; w < CELL_WORDS; w++) {
+            if (pos->gates[p][w] & ~(v->gate_zone ? v->zones[v->gate_zone - 1].cells[p][w] : 0))
+                return "a gate outside the gating zone";
+            if (pos->gates[p][w] && v->hand_keep == HAND_NONE && board_hand_empty(pos, p))
+                return "gates of a player whose hand is empty for good";
+        }
     for (int c = 0; c < MAX_CELLS; c++)
         if (pos->tiles[c] && (!v->minefield_zone || c >= v->ncells || TILE_OWNER(pos->tiles[c]) >= v->nplayers))
             return "a tile that no minefield put there";

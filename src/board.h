@@ -30,6 +30,7 @@ typedef enum EffectKind {
     FX_MARK,        /* the mover's tile on a becomes a mine */
     FX_HAND,        /* one piece of type `piece` leaves player a's hand (a drop) */
     FX_CHECK,       /* the move checks: player a has given one more check (end checks) */
+    FX_FLIP,        /* `pad` pieces from a on along direction b become owner `piece`'s */
 } EffectKind;
 
 typedef struct Effect {
@@ -43,9 +44,11 @@ typedef struct Effect {
  * not saved: replaying the moves before it brings it back). */
 /* MOVE_PASS: the turn passes with nothing moved (a stalemated player under `end stalemate pass`). */
 /* MOVE_COPY: the last effect moves the mover's influencing piece along (steer ... copy). */
+/* MOVE_DROP: a piece from the hand is put on `to`; MOVE_GATE: besides moving, a piece from
+ * the hand enters a gate the move leaves (the FX_PLACE effect says which and where). */
 enum {
     MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32,
-    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256, MOVE_DROP = 512
+    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256, MOVE_DROP = 512, MOVE_GATE = 1024
 };
 
 typedef struct Move {
@@ -104,6 +107,7 @@ typedef struct JournalEntry {
      * (movegen_pseudo finds out at the turn's start). */ \
     int8_t royal_open; \
     uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */ \
+    uint8_t passes;          /* passes made in a row just before this position */ \
     int8_t setup_player;     /* the player of that step, -1 once the set-up is over \
                               * (board_sync_prelude) */
 
@@ -125,10 +129,16 @@ typedef struct BoardPiles {
     BOARD_PILE_FIELDS
 } BoardPiles;
 
-/* Hands (Variant.has_hands): how many pieces of each type each player holds off the board;
- * saved and restored apart from BoardState so that games without hands do not copy them. */
+/* Hands (Variant.has_hands): how many pieces of each type each player holds off the board,
+ * and (gating) each of the two players' gates: cells whose piece has not moved yet, where a
+ * piece from the hand may enter as it leaves. Saved and restored apart from BoardState so that
+ * games without hands do not copy them. */
+#define BOARD_HAND_FIELDS \
+    uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES]; \
+    uint64_t gates[2][CELL_WORDS];
+
 typedef struct BoardHands {
-    uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES];
+    BOARD_HAND_FIELDS
 } BoardHands;
 
 /* One ply of history: the state before the move and what the move changed cell by cell. */
@@ -155,6 +165,9 @@ typedef struct Position {
         BoardState state;
     };
     uint8_t allegiance[MAX_PLAYERS];   /* the army each player answers for, NO_OWNER if none */
+    /* free castles (Castle.free): where each one's king and rook start in this game, set by
+     * the position text (NO_CELL when it gave no such right) */
+    Cell castle_king[MAX_PLAYERS * MAX_CASTLES], castle_rook[MAX_PLAYERS * MAX_CASTLES];
     bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
     int ply;                 /* plies played since the position was set (index into history) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
@@ -164,7 +177,7 @@ typedef struct Position {
         BoardPiles pile_state;
     };
     union {
-        struct { uint8_t hand[MAX_PLAYERS][MAX_PIECE_TYPES]; };
+        struct { BOARD_HAND_FIELDS };
         BoardHands hand_state;
     };
     Undo *history;           /* MAX_HISTORY entries, owned */
@@ -202,6 +215,12 @@ static inline int board_pile_sum(const Position *pos, int slot) {
     int sum = 0;
     for (int i = 0; i < pos->pile_len[slot]; i++) sum += pos->piles[slot][i];
     return sum;
+}
+/* Does the player's hand hold nothing? */
+static inline bool board_hand_empty(const Position *pos, int player) {
+    for (int t = 0; t < pos->v->ntypes; t++)
+        if (pos->hand[player][t]) return false;
+    return true;
 }
 /* The player to move. */
 static inline int board_mover(const Position *pos) {

@@ -4,6 +4,7 @@
 #include "compile.h"
 
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 typedef struct CG {
@@ -624,8 +625,11 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
+    /* the king may not pass through check; a piece that is not a protected royal piece (no
+     * check rule) castles through attacked cells */
+    bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
-    for (int u = us[0];; u += step) {
+    for (int u = us[0]; through_check; u += step) {
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -643,29 +647,69 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     alt_end(p, n, fork);
 }
 
+/* A free castle: the king to K2 and the rook to R2 from where the position has them. */
+static void emit_free_castle(Program *p, const Ast *n, const Castle *c, int index) {
+    int fork = alt_begin(p, n);
+    bc_emit(p, OP_RIGHT, c->right, L(n));
+    bc_emit(p, OP_VERIFY, 0, L(n));
+    bc_emit(p, OP_FREECASTLE, index, L(n));
+    bc_emit(p, OP_CASTLED, c->right, L(n));
+    bc_emit(p, OP_ADD, 0, L(n));
+    alt_end(p, n, fork);
+}
+
 static void declare_castle(CG *cg, const Ast *n) {
     Variant *v = cg->v;
     Cell cells[4];
     bool ok = true;
+    bool privilege = n->sub == 1, free_castle = !privilege && n->nkids == 2;
+    if (privilege && n->nkids != cg->v->nplayers) {
+        if (cg->owner == 0) diag_error(cg->s->sink, n->loc, "a privilege needs two players (one cell each)");
+        cg->ok = false;
+        return;
+    }
     for (int i = 0; i < 4; i++) {
-        int c = sema_cell(cg->s, n->kids[i]);
+        if (privilege) {
+            /* (the owner's own cell, as written: the letter is its file) */
+            int c = i == 0 ? sema_cell(cg->s, n->kids[cg->owner]) : 0;
+            if (i == 0 && c < 0) ok = false;
+            cells[i] = i == 0 && c >= 0 ? (Cell)c : NO_CELL;
+            continue;
+        }
+        if (free_castle && (i == 0 || i == 2)) {
+            cells[i] = NO_CELL;
+            continue;
+        }
+        int c = sema_cell(cg->s, n->kids[free_castle ? i / 2 : i]);
         if (c < 0) { ok = false; continue; }
         cells[i] = sema_orient_cell(v, v->orient[cg->owner], (Cell)c);
         if (cells[i] == NO_CELL) {
-            diag_error(cg->s->sink, n->kids[i]->loc, "castling cell '%s' turned for %s is not on the board", v->cells[c].name,
+            diag_error(cg->s->sink, n->kids[free_castle ? i / 2 : i]->loc, "castling cell '%s' turned for %s is not on the board", v->cells[c].name,
                        v->player_names[cg->owner]);
             ok = false;
         }
     }
     if (!ok) { cg->ok = false; return; }
+    for (int i = 0; privilege && i < v->ncastles; i++)
+        if (v->castles[i].privilege && v->castles[i].king_from == cells[0]) {
+            diag_error(cg->s->sink, n->kids[cg->owner]->loc, "a privilege on %s is declared twice", v->cells[cells[0]].name);
+            cg->ok = false;
+            return;
+        }
+    if (free_castle && (cells[1] == cells[3] || v->cells[cells[1]].board != v->cells[cells[3]].board ||
+                        v->cells[cells[1]].y != v->cells[cells[3]].y || cg->owner >= 2)) {
+        diag_error(cg->s->sink, n->loc, "a castle without start cells needs the king's and the rook's cells apart on one row (two players)");
+        cg->ok = false;
+        return;
+    }
     /* two pieces move: from one cell both would be lifted, onto one cell one would vanish */
-    if (cells[0] == cells[2] || cells[1] == cells[3]) {
+    if (!free_castle && !privilege && (cells[0] == cells[2] || cells[1] == cells[3])) {
         diag_error(cg->s->sink, n->loc, "castling moves two pieces: the king and the rook need cells of their own");
         cg->ok = false;
         return;
     }
     bool row = true, column = true;
-    for (int i = 1; i < 4; i++) {
+    for (int i = 1; i < 4 && !free_castle && !privilege; i++) {
         if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
         if (v->cells[cells[i]].y != v->cells[cells[0]].y) row = false;
         if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
@@ -690,11 +734,20 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->rook_to = cells[3];
     c->right = (uint8_t)v->ncastles;
     c->rook_type = NO_TYPE; /* (known once the setup is read) */
-    char letter = n->text ? n->text[0] : (char)('A' + v->ncastles);
+    c->free = free_castle;
+    c->privilege = privilege;
+    c->king_type = (uint8_t)cg->type;
+    char letter = privilege ? v->cells[cells[0]].name[0] : n->text ? n->text[0] : (char)('A' + v->ncastles);
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     c->letter = cg->owner == 1 ? (char)(letter - 'A' + 'a') : letter;
-    v->castle_mask[c->king_from] &= ~(1u << c->right);
-    v->castle_mask[c->rook_from] &= ~(1u << c->right);
+    if (free_castle) {
+        v->free_castles = true;
+    } else if (privilege) {
+        v->castle_mask[c->king_from] &= ~(1u << c->right);
+    } else {
+        v->castle_mask[c->king_from] &= ~(1u << c->right);
+        v->castle_mask[c->rook_from] &= ~(1u << c->right);
+    }
     v->ncastles++;
 }
 
@@ -725,6 +778,7 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     case KEYWORD_ATTACKED: bc_emit(p, OP_ATTACKED, 0, L(c)); return;
     case KEYWORD_GIVES_CHECK: bc_emit(p, OP_GIVESCHECK, 0, L(c)); return;
     case KEYWORD_UNMOVED: bc_emit(p, OP_UNMOVED, 0, L(c)); return;
+    case KEYWORD_PRIVILEGE: bc_emit(p, OP_PRIVILEGE, 0, L(c)); return;
     case KEYWORD_LAST_TO: bc_emit(p, OP_LASTTO, 0, L(c)); return;
     case KEYWORD_LAST_FROM: bc_emit(p, OP_LASTFROM, 0, L(c)); return;
     case KEYWORD_PIECE: {
@@ -872,6 +926,36 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         int t = sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
         if (t < 0) cg->ok = false;
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
+        break;
+    }
+    case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
+    case AST_OUTFLANK: {
+        /* one OUTFLANK per direction, then the path fails unless some run was converted */
+        const Ast *terms = st->kids[0];
+        for (int i = 0; i < terms->nkids; i++) {
+            DirList dl = {0};
+            if (!sema_dirterm(cg->s, terms->kids[i], &dl)) { cg->ok = false; continue; }
+            for (int k = 0; k < dl.count; k++) {
+                int d = dl.link[k];
+                if (d < 0) {
+                    int ox, oy;
+                    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[k], dl.dy[k], &ox, &oy);
+                    d = sema_vector_dir(cg->s, ox, oy, terms->kids[i]->loc);
+                }
+                if (d < 0) cg->ok = false;
+                else bc_emit(p, OP_OUTFLANK, d, L(terms->kids[i]));
+            }
+        }
+        bc_emit(p, OP_OUTFLANKED, 0, L(st));
+        bc_emit(p, OP_VERIFY, 0, L(st));
+        break;
+    }
+    case AST_DROP: {
+        int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
+        if (t < 0) cg->ok = false;
+        cg->v->has_drops = true;
+        bc_emit(p, OP_DROP, t < 0 ? 0 : t, L(st));
         break;
     }
     case AST_KIND: {
@@ -1185,8 +1269,15 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
                 const Castle *c = &v->castles[v->ncastles - 1];
-                emit_castle(cg, &pp->prog, it, c);
-                emit_castle(cg, &pp->rest, it, c);
+                if (c->privilege) {
+                    /* (only a right: the piece's own programs test it) */
+                } else if (c->free) {
+                    emit_free_castle(&pp->prog, it, c, v->ncastles - 1);
+                    emit_free_castle(&pp->rest, it, c, v->ncastles - 1);
+                } else {
+                    emit_castle(cg, &pp->prog, it, c);
+                    emit_castle(cg, &pp->rest, it, c);
+                }
             }
             break;
         }

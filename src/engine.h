@@ -13,7 +13,7 @@
 #include "search.h"
 
 #define ENGINE_TT_MB 32
-#define ENGINE_MAX_GAMES 64
+#define ENGINE_MAX_GAMES 256
 
 typedef struct EngineGame {
     char *name; /* the rule file's name without directory and .rules */

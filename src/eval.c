@@ -14,6 +14,7 @@
 #define MOPUP_MARGIN 300  /* material lead that turns the mop-up term on */
 #define CARD_WEIGHT 8     /* per point of the cards a player pays its moves with */
 #define REWARD_WEIGHT 15  /* per point of the counter captures pay into (experience) */
+#define HAND_PERCENT 110  /* a piece in hand, free to go anywhere, against one on the board */
 
 /* Average number of moves of a lone piece of type t (owner 0) over every cell. */
 static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
@@ -75,6 +76,8 @@ static int race_progress(const EvalTables *et, const Position *pos, int player) 
 
 void eval_init(EvalTables *et, const Variant *v) {
     et->v = v;
+    /* where running out of pieces wins, every piece held is a burden */
+    et->material_sign = v->pieces_limit && v->on_pieces == RESULT_WIN ? -1 : 1;
     init_race(et, v);
     Position *scratch = NULL;
     GenContext *ctx = NULL;
@@ -143,8 +146,15 @@ static bool plays_for(const Position *pos, int player, int o) {
     return pos->controller[o] == player || pos->allegiance[player] == o;
 }
 
-static int material(const EvalTables *et, const Position *pos, int player) {
+/* The pieces a player holds in hand (games with hands, two players). */
+static int hand_value(const EvalTables *et, const Position *pos, int player) {
     int sum = 0;
+    for (int t = 0; t < pos->v->ntypes; t++) sum += pos->hand[player][t] * et->value[t];
+    return sum * HAND_PERCENT / 100;
+}
+
+static int material(const EvalTables *et, const Position *pos, int player) {
+    int sum = pos->v->has_hands && player < 2 ? hand_value(et, pos, player) : 0;
     for (int o = 0; o < pos->v->nowners; o++) {
         if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < pos->v->cell_words; w++) {
@@ -179,6 +189,7 @@ static int resources(const Position *pos, int player) {
 int eval_side(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = v->npays || v->capture_reward ? resources(pos, player) : 0;
+    if (v->has_hands && player < 2) sum += hand_value(et, pos, player);
     for (int o = 0; o < v->nowners; o++) {
         if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < v->cell_words; w++) {
@@ -188,7 +199,7 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
                 bits &= bits - 1;
                 int t = PIECE_TYPE(pos->cell[c]);
                 const PieceType *pt = &v->types[t];
-                sum += et->value[t];
+                sum += et->material_sign * et->value[t];
                 sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[o], o, c);
                 /* royal pieces often want shelter, not the centre: no bonus */
                 if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
@@ -225,7 +236,7 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
     if (v->nplayers == 2) {
         int other = 1 - player;
         int s = eval_side(et, pos, player) - eval_side(et, pos, other);
-        if (v->has_royal) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
+        if (v->has_royal && et->material_sign > 0) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
         if (et->race_type != NO_TYPE) s += race_progress(et, pos, player) - race_progress(et, pos, other);
         return s;
     }

@@ -14,6 +14,7 @@ typedef struct EvalTables {
     int value[MAX_PIECE_TYPES];      /* declared, or estimated when the rule file gives 0 */
     bool estimated[MAX_PIECE_TYPES]; /* value came from the mobility estimate */
     int centre[MAX_CELLS];           /* 0 (corner) .. EVAL_CENTRE_MAX (centre of its board) */
+    int material_sign;               /* -1 where losing pieces wins (end pieces ... win), else 1 */
     /* A race to a zone (the game's first `end reach ... win` rule, race_type NO_TYPE when
      * none): each owner's king-step distance from every cell to its part of the zone. */
     uint8_t race_type;

@@ -186,6 +186,88 @@ static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
     return fail(err, cap, "unknown side to move '%s' (expected %s)", field, list);
 }
 
+/* Gating: player p's gate cell on file x (its cell of the gating zone there), or NO_CELL. */
+static Cell gate_on_file(const Variant *v, int p, int x) {
+    const Zone *z = &v->zones[v->gate_zone - 1];
+    for (int c = 0; c < v->ncells; c++)
+        if (v->cells[c].x == x && zone_has(z, p, (Cell)c)) return (Cell)c;
+    return NO_CELL;
+}
+
+/* A gate is kept only where a piece of its player stands, and while a piece may still enter
+ * it (the hand holds one, or captures may fill it). */
+static void open_gate(Position *tmp, int p, Cell c) {
+    const Zone *z = &tmp->v->zones[tmp->v->gate_zone - 1];
+    if (tmp->v->hand_keep == HAND_NONE && board_hand_empty(tmp, p)) return;
+    if (c != NO_CELL && zone_has(z, p, c) && tmp->cell[c] && PIECE_OWNER(tmp->cell[c]) == p)
+        tmp->gates[p][c >> 6] |= 1ULL << (c & 63);
+}
+
+/* Castling rights, and in a game with gating its gates as well: a castle's letter opens the
+ * gates of its king's and rook's cells; a file letter (upper case for the first player)
+ * opens the gate on that file. */
+/* Free castles: the cell of the owner's castling king on the castle's row, or NO_CELL. */
+static Cell free_castle_king(const Position *pos, const Castle *c) {
+    const Variant *v = pos->v;
+    const CellInfo *to = &v->cells[c->king_to];
+    const Board *b = &v->boards[to->board];
+    for (int x = 0; x < b->width; x++) {
+        Cell cell = b->at[to->y][x];
+        Piece p = cell == NO_CELL ? 0 : pos->cell[cell];
+        if (p && PIECE_OWNER(p) == c->owner && PIECE_TYPE(p) == c->king_type) return cell;
+    }
+    return NO_CELL;
+}
+
+/* Does the piece on cell suit castle c as its rook? The owner's, not royal, and of the type the
+ * start position castles with (any, while the start position is read). */
+static bool castle_rook_fits(const Position *pos, const Castle *c, Cell cell) {
+    Piece p = cell == NO_CELL ? 0 : pos->cell[cell];
+    return p && PIECE_OWNER(p) == c->owner && !pos->v->types[PIECE_TYPE(p)].royal &&
+           (c->rook_type == NO_TYPE || PIECE_TYPE(p) == c->rook_type);
+}
+
+/* Gives free castle i its king and rook: the rook on `rook`, or (NO_CELL) the outermost one on
+ * the castle's side. A right without them is dropped. */
+static void read_free_castle(Position *tmp, int i, Cell rook) {
+    const Variant *v = tmp->v;
+    const Castle *c = &v->castles[i];
+    Cell king = free_castle_king(tmp, c);
+    if (king == NO_CELL) return;
+    const CellInfo *k = &v->cells[king];
+    const Board *b = &v->boards[k->board];
+    /* the rook comes from the side away from its destination: it ends between */
+    int side = v->cells[c->rook_to].x < v->cells[c->king_to].x ? 1 : -1;
+    if (rook == NO_CELL)
+        for (int x = k->x + side; x >= 0 && x < b->width; x += side)
+            if (castle_rook_fits(tmp, c, b->at[k->y][x])) rook = b->at[k->y][x];
+    if (rook == NO_CELL || !castle_rook_fits(tmp, c, rook) || (v->cells[rook].x - k->x) * side <= 0) return;
+    tmp->castle_king[i] = king;
+    tmp->castle_rook[i] = rook;
+    tmp->rights |= 1u << c->right;
+}
+
+/* A castling right written as the rook's file (Chess960's "HAha"): upper case for the first
+ * player, lower case for the second. False when no free castle has that file. */
+static bool read_free_castle_file(Position *tmp, char letter) {
+    const Variant *v = tmp->v;
+    int owner = isupper((unsigned char)letter) ? 0 : 1;
+    int file = tolower((unsigned char)letter) - 'a';
+    for (int i = 0; i < v->ncastles; i++) {
+        const Castle *c = &v->castles[i];
+        if (!c->free || c->owner != owner) continue;
+        Cell king = free_castle_king(tmp, c);
+        if (king == NO_CELL) continue;
+        const CellInfo *k = &v->cells[king];
+        const Board *b = &v->boards[k->board];
+        int side = v->cells[c->rook_to].x < v->cells[c->king_to].x ? 1 : -1;
+        if (file < 0 || file >= b->width || (file - k->x) * side <= 0) continue;
+        read_free_castle(tmp, i, b->at[k->y][file]);
+        return true;
+    }
+    return false;
+}
+
 static bool read_castling(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
@@ -203,15 +285,43 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
             if (owner >= 0 ? (k->owner == owner && toupper((unsigned char)k->letter) == *c) : (k->owner < 2 && k->letter == *c))
                 found = i;
         }
+        if (found < 0 && v->gate_zone && owner < 0 && isalpha((unsigned char)*c)) {
+            int p = isupper((unsigned char)*c) ? 0 : 1;
+            Cell g = gate_on_file(v, p, tolower((unsigned char)*c) - 'a');
+            if (g == NO_CELL) return fail(err, cap, "unknown castling right or gate '%c'", *c);
+            open_gate(tmp, p, g);
+            continue;
+        }
+        if (found < 0 && owner < 0 && v->free_castles) {
+            if (!read_free_castle_file(tmp, *c)) return fail(err, cap, "unknown castling right '%c'", *c);
+            continue;
+        }
         if (found < 0) return fail(err, cap, "unknown castling right '%c'", *c);
         const Castle *cs = &v->castles[found];
+        if (cs->free) {
+            read_free_castle(tmp, found, NO_CELL);
+            continue;
+        }
+        if (cs->privilege) {
+            /* held while a piece of its owner stands on its cell */
+            Piece p = tmp->cell[cs->king_from];
+            if (p && PIECE_OWNER(p) == cs->owner) tmp->rights |= 1u << cs->right;
+            continue;
+        }
+        if (v->gate_zone && cs->owner < 2) {
+            open_gate(tmp, cs->owner, cs->king_from);
+            open_gate(tmp, cs->owner, cs->rook_from);
+        }
         Piece k = tmp->cell[cs->king_from], r = tmp->cell[cs->rook_from];
         /* a right whose king or rook is not at home cannot be used: drop it */
-        /* nor one whose "rook" is royal: that piece would run the king's castling program from
-         * the rook's cell and move twice in one move; nor one whose rook is of another type than
-         * the start position's (a rook that became a queen) */
-        if (k && r && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner && v->types[PIECE_TYPE(k)].royal &&
-            !v->types[PIECE_TYPE(r)].royal && (cs->rook_type == NO_TYPE || PIECE_TYPE(r) == cs->rook_type))
+        /* nor one whose "rook" is royal (or of the castling type): that piece would run the king's
+         * castling program from the rook's cell and move twice in one move; nor one whose rook is
+         * of another type than the start position's (a rook that became a queen). The king is
+         * royal, or of the type that castles where kings are not royal. */
+        bool king_ok = k && (v->types[PIECE_TYPE(k)].royal || PIECE_TYPE(k) == cs->king_type);
+        bool rook_ok = r && !v->types[PIECE_TYPE(r)].royal && PIECE_TYPE(r) != cs->king_type;
+        if (king_ok && rook_ok && PIECE_OWNER(k) == cs->owner && PIECE_OWNER(r) == cs->owner &&
+            (cs->rook_type == NO_TYPE || PIECE_TYPE(r) == cs->rook_type))
             tmp->rights |= 1u << cs->right;
     }
     return true;
@@ -548,17 +658,67 @@ static void write_side(const Position *pos, char *buf, size_t cap, size_t *at) {
     }
 }
 
+/* Gating: each player's castling rights, then the gates they do not imply, by file letter. */
+static void write_castling_gates(const Position *pos, char *buf, size_t cap, size_t *at) {
+    const Variant *v = pos->v;
+    bool any = false;
+    for (int p = 0; p < 2; p++) {
+        uint64_t implied[CELL_WORDS] = {0};
+        for (int k = 0; k < v->ncastles; k++) {
+            const Castle *cs = &v->castles[k];
+            if (cs->owner != p || !(pos->rights >> cs->right & 1)) continue;
+            char tmp[4] = {cs->letter, 0};
+            put(buf, cap, at, tmp);
+            implied[cs->king_from >> 6] |= 1ULL << (cs->king_from & 63);
+            implied[cs->rook_from >> 6] |= 1ULL << (cs->rook_from & 63);
+            any = true;
+        }
+        for (int c = 0; c < v->ncells; c++) {
+            if (!bits_has(pos->gates[p], (Cell)c) || bits_has(implied, (Cell)c)) continue;
+            char tmp[4] = {(char)((p ? 'a' : 'A') + v->cells[c].x), 0};
+            put(buf, cap, at, tmp);
+            any = true;
+        }
+    }
+    if (!any) put(buf, cap, at, "-");
+}
+
 static void write_castling(const Position *pos, char *buf, size_t cap, size_t *at) {
     const Variant *v = pos->v;
     char tmp[32];
     bool any = false;
-    for (int k = 0; k < v->ncastles; k++)
-        if (pos->rights >> v->castles[k].right & 1) {
-            if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
+    if (v->gate_zone) {
+        write_castling_gates(pos, buf, cap, at);
+        return;
+    }
+    /* each player's rights together, in seat order, privileges by cell (DEde) */
+    for (int o = 0; o < v->nowners; o++)
+    for (int n = 0; n < v->ncastles; n++) {
+        int k = n;
+        if (v->castles[n].privilege) {
+            /* the n-th privilege slot takes the privileges in cell order */
+            int rank = 0;
+            for (int i = 0; i < n; i++) rank += v->castles[i].privilege;
+            k = -1;
+            for (int i = 0; i < v->ncastles && k < 0; i++) {
+                if (!v->castles[i].privilege) continue;
+                int below = 0;
+                for (int j = 0; j < v->ncastles; j++)
+                    below += v->castles[j].privilege && v->castles[j].king_from < v->castles[i].king_from;
+                if (below == rank) k = i;
+            }
+        }
+        if (k >= 0 && v->castles[k].owner == o && (pos->rights >> v->castles[k].right & 1)) {
+            if (v->castles[k].free) {
+                /* the rook's file, as Chess960 writes it */
+                char file = v->cells[pos->castle_rook[k]].name[0];
+                snprintf(tmp, sizeof tmp, "%c", v->castles[k].owner == 0 ? toupper((unsigned char)file) : file);
+            } else if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
             else snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
             put(buf, cap, at, tmp);
             any = true;
         }
+    }
     if (!any) put(buf, cap, at, "-");
 }
 

@@ -1,6 +1,7 @@
 /* gameend.c - checkmate, stalemate, n-fold repetition, n-move rule and dead material. */
 #include "gameend.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ending.h"
@@ -25,6 +26,26 @@ static int other_alive(const Position *pos, int player) {
     return -1;
 }
 
+/* The player whose pieces are worth the most (plus its `worth PLAYER N`), or -1 when the
+ * best is shared. */
+static int worth_leader(const Position *pos) {
+    const Variant *v = pos->v;
+    int score[MAX_PLAYERS] = {0};
+    for (int p = 0; p < v->nplayers; p++) score[p] = v->worth_bonus[p];
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) < v->nplayers) score[PIECE_OWNER(p)] += v->types[PIECE_TYPE(p)].worth;
+    }
+    int best = -1;
+    bool shared = false;
+    for (int p = 0; p < v->nplayers; p++) {
+        if (!((pos->alive >> p) & 1)) continue;
+        if (best < 0 || score[p] > score[best]) best = p, shared = false;
+        else if (score[p] == score[best]) shared = true;
+    }
+    return shared ? -1 : best;
+}
+
 static void result_for(const Position *pos, ResultKind r, const char *reason, GameResult *out) {
     int mover = board_mover(pos);
     out->over = true;
@@ -32,6 +53,43 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
     out->winner = -1;
     if (r == RESULT_LOSS && gameend_alive_count(pos) == 2) out->winner = other_alive(pos, mover);
     else if (r == RESULT_WIN) out->winner = mover;
+    else if (r == RESULT_WORTH) out->winner = worth_leader(pos);
+}
+
+/* Passing: N passes in a row (`end pass N`), or royal pieces that still face each other after
+ * a pass made while they faced (`end facing`: a pass changes nothing on the board). */
+static bool ends_by_passing(const Position *pos, GameResult *out) {
+    const Variant *v = pos->v;
+    if (!movegen_passing_ended(pos)) return false;
+    if (v->passes_end && pos->passes >= v->passes_end)
+        result_for(pos, v->on_passes, v->on_passes == RESULT_WORTH ? "worth after passing" : "passing", out);
+    else
+        result_for(pos, v->on_facing, v->on_facing == RESULT_WORTH ? "worth after facing" : "facing royal pieces", out);
+    return true;
+}
+
+/* The result r for `player` (two players): the game is over. */
+static void result_for_player(const Position *pos, int player, ResultKind r, const char *reason, GameResult *out) {
+    out->over = true;
+    out->reason = reason;
+    out->winner = r == RESULT_WIN ? player : r == RESULT_LOSS ? other_alive(pos, player) : -1;
+}
+
+/* Pieces a player has on the board (its own, not the armies it moves). */
+static int pieces_of(const Position *pos, int player) {
+    int n = 0;
+    for (int w = 0; w < pos->v->cell_words; w++) n += __builtin_popcountll(pos->occ[player][w]);
+    return n;
+}
+
+int gameend_pieces_out(const Position *pos) {
+    const Variant *v = pos->v;
+    if (!v->pieces_limit) return -1;
+    int mover = board_mover(pos);
+    if (pieces_of(pos, mover) < v->pieces_limit) return mover;
+    for (int p = 0; p < v->nplayers; p++)
+        if (p != mover && ((pos->alive >> p) & 1) && pieces_of(pos, p) < v->pieces_limit) return p;
+    return -1;
 }
 
 /* Does the player still have a royal piece (of the army it helps, when it helps one), on the
@@ -196,11 +254,18 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
         /* an exposed royal piece was captured (two players: the capturer wins) */
         int lost = gameend_royal_lost(pos);
         if (lost >= 0) {
-            out->over = true;
-            out->winner = other_alive(pos, lost);
-            out->reason = "royal captured";
+            /* the capturer wins, unless the rule file says what losing it means */
+            ResultKind r = v->on_royal_captured != RESULT_NONE ? v->on_royal_captured : RESULT_LOSS;
+            result_for_player(pos, lost, r, "royal captured", out);
+            if (v->royal_name[0]) out->name = v->royal_name;
             return true;
         }
+    }
+    int few = gameend_pieces_out(pos);
+    if (few >= 0) {
+        result_for_player(pos, few, v->on_pieces, v->pieces_limit == 1 ? "all pieces lost" : "pieces left", out);
+        if (v->pieces_name[0]) out->name = v->pieces_name;
+        return true;
     }
     return false;
 }
@@ -248,7 +313,13 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
         return;
     }
     if (check) result_for(pos, v->on_checkmate, "checkmate", out);
-    else result_for(pos, v->on_stalemate, "stalemate", out);
+    else if (v->stalemate_fewer) {
+        /* the stalemate's result goes to the player with fewer pieces; equal numbers draw */
+        int mine = pieces_of(pos, mover), theirs = pieces_of(pos, other_alive(pos, mover));
+        ResultKind r = v->on_stalemate;
+        ResultKind other = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
+        result_for(pos, mine == theirs ? RESULT_DRAW : mine < theirs ? r : other, "stalemate", out);
+    } else result_for(pos, v->on_stalemate, "stalemate", out);
     if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
 }
 
@@ -266,19 +337,48 @@ static void ends_by_count(const Position *pos, GameResult *out) {
     if (v->nmaterial && dead_material(pos)) result_for(pos, v->on_material, "material", out);
 }
 
+/* `end blocked`: the player to move can only pass, and after its pass so can the other. */
+static bool both_blocked(GenContext *ctx, Position *pos) {
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) return false;
+    VmFault f = {0};
+    bool blocked = movegen_legal(ctx, pos, ml, &f) && ml->count == 1 && (ml->moves[0].flags & MOVE_PASS);
+    if (blocked && board_make(pos, &ml->moves[0])) {
+        blocked = movegen_legal(ctx, pos, ml, &f) && ml->count == 1 && (ml->moves[0].flags & MOVE_PASS);
+        board_unmake(pos);
+    }
+    attack_take_fault(ctx, &f);
+    free(ml);
+    return blocked;
+}
+
+/* The blocked ending: the player with more pieces gets the rule's result, equal counts draw. */
+static void ends_blocked(const Position *pos, GameResult *out) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), count[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (int w = 0; w < v->cell_words; w++) count[p] += __builtin_popcountll(pos->occ[p][w]);
+    ResultKind r = v->on_blocked;
+    if (count[mover] == count[1 - mover]) r = RESULT_DRAW;
+    else if (count[mover] < count[1 - mover]) r = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
+    result_for(pos, r, "no moves left: most pieces", out);
+}
+
 void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     memset(out, 0, sizeof *out);
     out->winner = out->eliminated = out->victor = -1;
     if (ends_before_moves(pos, out)) return;
+    if (unlikely(pos->v->pass_move) && ends_by_passing(pos, out)) return;
     VmFault f = {0};
     int legal = movegen_count_legal(ctx, pos, &f);
-    bool check = legal == 0 && pos->v->has_royal && attack_in_check(ctx, pos, board_mover(pos));
+    bool check = legal == 0 && pos->v->has_royal && !movegen_safe_after(ctx, pos, board_mover(pos));
     attack_take_fault(ctx, &f);
     if (f.set) {
         out->fault = f;
         return;
     }
     if (legal == 0) ends_without_moves(ctx, pos, check, out);
+    else if (legal == 1 && pos->v->on_blocked && both_blocked(ctx, pos)) ends_blocked(pos, out);
     else ends_by_count(pos, out);
 }
 

@@ -9,7 +9,7 @@ typedef struct GameResult {
     int winner;          /* player index, or -1 for a draw */
     const char *reason;  /* "checkmate", "stalemate", "repetition", "n-move rule", "material",
                           * "must-capture", "last player standing", "royal captured", "piles empty",
-                          * and ending.h's */
+                          * "all pieces lost", "pieces left", and ending.h's */
     const char *name;    /* the rule file's own name for that end ("out of ammo"), or NULL */
     int eliminated;      /* game not over: this player is out (play its elimination move), or -1 */
     int victor;          /* who defeated it (-1: nobody, as after a concession) */
@@ -35,6 +35,9 @@ typedef void (*GameDefeatFn)(const GameResult *defeat, void *user);
 int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user);
 /* A player still in the game who has lost every royal piece (a captured king), or -1. */
 int gameend_royal_lost(const Position *pos);
+/* Under `end pieces at-most N`: a player left with N or fewer pieces (the player to move
+ * first), or -1. */
+int gameend_pieces_out(const Position *pos);
 /* Players still in the game. */
 int gameend_alive_count(const Position *pos);
 /* How many times the current position occurred before (same key, same player to move). */

@@ -44,7 +44,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
         for (int t = 0; t < v->ntypes; t++)
             if (v->types[t].royal && pos.hand[p][t]) v->royal_owners |= (uint8_t)(1u << p);
     for (int i = 0; ok && i < v->ncastles; i++) {
-        Piece r = pos.cell[v->castles[i].rook_from];
+        Cell from = v->castles[i].free ? pos.castle_rook[i] : v->castles[i].rook_from;
+        Piece r = from == NO_CELL ? 0 : pos.cell[from];
         v->castles[i].rook_type = r ? (uint8_t)PIECE_TYPE(r) : v->castling_rook;
     }
     board_free(&pos);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "describe.h"
 #include "disasm.h"
 #include "fen.h"
 #include "gameend.h"
@@ -37,9 +38,11 @@ typedef struct Args {
     double seconds;               /* --time; < 0 = not given */
     int depth;                    /* --depth; 0 = not given */
     long long seed;
+    bool seed_given;                 /* --seed was on the command line */
     int games;
     const char *load;
-    bool ascii, flip, verbose;
+    const char *svg_dir, *html_path; /* describe */
+    bool ascii, flip, verbose, compact;
     const char *argv0;
 } Args;
 
@@ -100,6 +103,18 @@ static void report_fault(const VmFault *f) {
 static int cmd_check(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
+    /* likely mistakes, placed by the syntax tree */
+    DiagSink sink;
+    diag_init(&sink);
+    Source *src = source_load(a->file, NULL);
+    sink.source = src;
+    Ast *root = src ? parse_source(src, &sink) : NULL;
+    describe_warnings(v, root, &sink);
+    diag_render(&sink, stderr);
+    sink.source = NULL;
+    ast_free(root);
+    diag_free(&sink);
+    source_free(src);
     int programs = 0;
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) programs += v->types[t].per_owner[o].prog.count > 0;
@@ -108,6 +123,30 @@ static int cmd_check(const Args *a) {
            programs);
     variant_free(v);
     return 0;
+}
+
+static int cmd_describe(const Args *a) {
+    Variant *v = load_variant(a);
+    if (!v) return 1;
+    char err[1600];
+    int rc = 0;
+    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err)) rc = 1;
+    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err)) rc = 1;
+    if (rc) fprintf(stderr, "varia: error: %s\n", err);
+    if (!rc && !a->svg_dir && !a->html_path) {
+        DescribeStyle style = {false, false};
+        if (isatty(STDOUT_FILENO)) {
+            const char *nc = getenv("NO_COLOR");
+            const char *lang = getenv("LC_ALL");
+            if (!lang || !*lang) lang = getenv("LC_CTYPE");
+            if (!lang || !*lang) lang = getenv("LANG");
+            style.utf8 = !a->ascii && lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") || strstr(lang, "UTF8"));
+            style.colour = !(nc && *nc);
+        }
+        describe_text(v, &style, stdout);
+    }
+    variant_free(v);
+    return rc;
 }
 
 static int cmd_ast(const Args *a) {
@@ -173,6 +212,11 @@ static int cmd_moves(const Args *a) {
         if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
             /* a royal piece was taken: the game is over, whatever the phase would allow */
             fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
+            ml->count = 0;
+        } else if (gameend_pieces_out(&pos) >= 0) {
+            /* `end pieces`: a player has too few pieces left, as perft sees it */
+            fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
+                    v->player_names[gameend_pieces_out(&pos)]);
             ml->count = 0;
         }
         char buf[64];
@@ -391,7 +435,8 @@ static bool choose_rules(const Args *a, char *path, size_t cap) {
     }
     qsort(names, (size_t)n, sizeof names[0], compare_names);
     char choice[256] = "chess";
-    if (isatty(0)) {
+    /* (a saved game or a PGN file to load names its own game) */
+    if (isatty(0) && !a->load) {
         printf("games:");
         for (int i = 0; i < n; i++) printf(" %s", names[i]);
         printf("\nwhich game? [chess] ");
@@ -429,8 +474,14 @@ static int cmd_play(const Args *a) {
     cfg.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
     cfg.seed = (uint64_t)a->seed;
     cfg.load = a->load;
+    cfg.fen = a->fen;
+    cfg.seed_given = a->seed_given;
     cfg.ascii = a->ascii;
     cfg.flip = a->flip;
+    cfg.compact = a->compact;
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    cfg.rules_dir = dir;
     return ui_play(&cfg);
 }
 
@@ -481,15 +532,23 @@ static int cmd_help(const Args *a);
 static const Command commands[] = {
     {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true, false, 1},
     {"play", "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
-     "       [--option NAME=VALUE]... [--seed N] [--load GAME] [--ascii] [--flip]",
+     "       [--option NAME=VALUE]... [--seed N] [--fen POS] [--load GAME] [--ascii] [--flip] [--compact]",
      "Plays a game in the console against people or the computer (also greedy and random seats).\n"
      "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
      "(chess by default). Player 1 is human and the others are the computer unless seats say\n"
      "otherwise. --time is the computer's time per move (default 1 s; none when only --depth\n"
-     "is given). Type 'help' in the game for its commands; see docs/playing.md.", cmd_play, true, true, 0},
+     "is given). --load replays a saved game or a PGN file (which names its game); --fen starts\n"
+     "from a position; --compact prints the board only on request. Type 'help' in the game for\n"
+     "its commands; see docs/playing.md.", cmd_play, true, true, 0},
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
      "error; prints a one-line summary and exits 0 on success.", cmd_check, false, true, 0},
+    {"describe", "describe FILE [--svg DIR] [--html FILE] [--ascii] [--option NAME=VALUE]...",
+     "Prints the game's rulebook, made from the rule file alone: boards, players and turns, each\n"
+     "piece's moves in words with a move diagram (found by running the move generator), special\n"
+     "rules and every way the game ends. --svg DIR writes start.svg and one picture per piece\n"
+     "(piece-NAME.svg, piece-NAME-example.svg); --html FILE writes one page with text and pictures.",
+     cmd_describe, false, true, 0},
     {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast, false, true, 0},
     {"disasm", "disasm FILE [--option NAME=VALUE]...",
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
@@ -560,6 +619,7 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
     static const char *const with_value[] = {"--white", "--black", "--seat", "--time", "--depth", "--seed", "--load", "--games"};
     if (!strcmp(s, "--ascii")) return a->ascii = true, 1;
     if (!strcmp(s, "--flip")) return a->flip = true, 1;
+    if (!strcmp(s, "--compact")) return a->compact = true, 1;
     if (!strcmp(s, "--verbose")) return a->verbose = true, 1;
     bool known = false;
     for (size_t k = 0; k < ARRAY_LEN(with_value); k++)
@@ -612,6 +672,7 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
             return 2;
         }
         a->seed = n;
+        a->seed_given = true;
     } else {
         a->load = val;
     }
@@ -645,7 +706,14 @@ int main(int argc, char **argv) {
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) a.help = true;
         else if (!strcmp(s, "--divide")) a.divide = true;
         else if (!strcmp(s, "--general")) a.general = true;
-        else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
+        else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            if (s[2] == 's') a.svg_dir = argv[++i];
+            else a.html_path = argv[++i];
+        } else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;

@@ -64,7 +64,7 @@ static bool same_move(const Move *a, const Move *b) {
     return true;
 }
 
-static void merge_duplicates(MoveList *out, int start) {
+static inline void merge_duplicates(MoveList *out, int start) {
     int n = start;
     for (int i = start; i < out->count; i++) {
         bool dup = false;
@@ -167,6 +167,49 @@ static bool gen_steered(GenContext *ctx, Position *pos, int mover, MoveList *out
         }
     }
     return true;
+}
+
+/* Explosions (`explodes`): a capture by such a piece removes the capturer instead of landing
+ * it, and with it every piece on the eight cells around the destination that is not
+ * `blast-proof`. A move whose explosion would take one of the mover's own royal pieces is
+ * dropped here: it is never legal. */
+static void add_blasts(const Position *pos, MoveList *out) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        Piece capturer = pos->cell[m->from];
+        if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer && ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
+            Move b = *m;
+            b.nfx = 0;
+            for (int k = 0; k < m->nfx; k++) {
+                const Effect *e = &m->fx[k];
+                if (e->kind != FX_MOVE) {
+                    b.fx[b.nfx++] = *e;
+                    continue;
+                }
+                b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->a};
+                if (pos->cell[e->b] && b.nfx < MAX_EFFECTS) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
+            }
+            for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
+                Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
+                if (c == NO_CELL || c == m->from || !pos->cell[c] || ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1)) continue;
+                bool listed = false;
+                for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
+                if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
+            }
+            bool own_royal = false;
+            for (int k = 0; k < b.nfx && !own_royal; k++) {
+                Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
+                own_royal = p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
+            }
+            if (own_royal && v->forbid_royal_capture) continue;
+            *m = b;
+        }
+        if (n != i) out->moves[n] = *m;
+        n++;
+    }
+    out->count = n;
 }
 
 /* Does m land on (and so capture) an enemy piece? */
@@ -477,6 +520,43 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
     return true;
 }
 
+/* Gating: each move in out[0..end) that lifts a piece of the mover from one of its gates is
+ * also made with a piece of each type in the hand entering that gate (a castle: the king's or
+ * the rook's cell, when it is a gate); a type that has drop items only where it may be
+ * dropped (no pawn on its first rank). The move must be legal without the piece that enters:
+ * entering does not block a check nor stand in for a pinned piece. */
+static bool add_gating(GenContext *ctx, Position *pos, int mover, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    if (mover > 1) return true;
+    bool holds = false;
+    for (int t = 0; t < v->ntypes && !holds; t++) holds = pos->hand[mover][t] > 0;
+    if (!holds) return true;
+    const uint64_t *gates = pos->gates[mover];
+    int end = out->count;
+    for (int i = 0; i < end; i++) {
+        const Move *m = &out->moves[i];
+        if (m->flags & (MOVE_DROP | MOVE_PASS | MOVE_CARDS | MOVE_TILE) || m->nfx + 2 > MAX_EFFECTS) continue;
+        Cell cells[2] = {m->from, NO_CELL};
+        if (m->castle) cells[1] = v->castles[m->castle - 1].rook_from;
+        if (!bits_has(gates, cells[0]) && (cells[1] == NO_CELL || !bits_has(gates, cells[1]))) continue;
+        if (movegen_tests_royal(v, m) && !movegen_is_legal(ctx, pos, m)) continue;
+        for (int k = 0; k < 2; k++) {
+            Cell g = cells[k];
+            if (g == NO_CELL || !bits_has(gates, g)) continue;
+            for (int t = 0; t < v->ntypes; t++) {
+                if (!pos->hand[mover][t] || (v->types[t].droppable && !bits_has(v->types[t].drop_cells[mover], g))) continue;
+                if (out->count >= MAX_MOVES) return fault_full(fault);
+                Move *n = &out->moves[out->count++];
+                *n = out->moves[i];
+                n->flags |= MOVE_GATE;
+                n->fx[n->nfx++] = (Effect){.kind = FX_PLACE, .a = g, .piece = PIECE_MAKE(t, mover)};
+                n->fx[n->nfx++] = (Effect){.kind = FX_HAND, .a = (Cell)mover, .piece = (Piece)t};
+            }
+        }
+    }
+    return true;
+}
+
 /* `must-drop`: while some drop of the mover is legal, the drops (out[start..]) are its only
  * moves; with none legal, it moves as usual. */
 static void keep_drops_if_legal(GenContext *ctx, Position *pos, MoveList *out, int start) {
@@ -593,16 +673,28 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     /* a game the position has ended has no moves */
     if (unlikely(pos->v->decided_by_position) && ending_decided(pos, NULL)) return true;
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
+    if (unlikely(pos->v->pass_move) && movegen_passing_ended(pos)) return true; /* (no moves: over) */
     int mover = board_mover(pos);
     /* the mover moves its own pieces and any army it has taken over */
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
     if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers) {
+        if (pos->v->gate_zone && !add_gating(ctx, pos, mover, out, fault)) return false;
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
         if (pos->v->must_drop && out->count > start) keep_drops_if_legal(ctx, pos, out, start);
     }
+    if (unlikely(pos->v->pass_move)) {
+        /* (legal unless it leaves the mover in check, as any move) */
+        if (out->count >= MAX_MOVES) return fault_full(fault);
+        Move *m = &out->moves[out->count++];
+        memset(m, 0, sizeof *m);
+        m->promo = NO_TYPE;
+        m->flags = MOVE_PASS;
+    }
+    if (unlikely(pos->v->blast_mask)) add_blasts(pos, out);
+    if (unlikely(pos->v->has_drops)) merge_duplicates(out, 0); /* (two pieces may drop the same) */
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
@@ -621,6 +713,59 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     return true;
 }
 
+bool movegen_facing(const Position *pos) {
+    const Variant *v = pos->v;
+    int t = v->facing_type - 1;
+    Cell at[2] = {NO_CELL, NO_CELL};
+    for (int o = 0; o < 2; o++)
+        for (int w = 0; w < v->cell_words && at[o] == NO_CELL; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[o][w];
+            if (b) at[o] = (Cell)(w * 64 + __builtin_ctzll(b));
+        }
+    if (at[0] == NO_CELL || at[1] == NO_CELL) return false;
+    const CellInfo *a = &v->cells[at[0]], *b = &v->cells[at[1]];
+    if (a->board != b->board || (a->x != b->x && a->y != b->y)) return false;
+    const Board *bd = &v->boards[a->board];
+    int dx = (b->x > a->x) - (b->x < a->x), dy = (b->y > a->y) - (b->y < a->y);
+    for (int x = a->x + dx, y = a->y + dy; x != b->x || y != b->y; x += dx, y += dy) {
+        Cell c = bd->at[y][x];
+        if (c == NO_CELL || pos->cell[c]) return false;
+    }
+    return true;
+}
+
+bool movegen_passing_ended(const Position *pos) {
+    const Variant *v = pos->v;
+    return (v->passes_end && pos->passes >= v->passes_end) || (v->facing_type && pos->passes && movegen_facing(pos));
+}
+
+/* `end facing`: while the royal pieces face each other, a pass is legal (even in check) and
+ * no other move may leave them facing. 1: legal, 0: illegal, -1: the usual test decides. */
+static int facing_verdict(Position *pos, const Move *m) {
+    if (!movegen_facing(pos)) return -1;
+    if (m->flags & MOVE_PASS) return 1;
+    CellJournal cj;
+    board_cells_apply(pos, m, &cj);
+    bool still = movegen_facing(pos);
+    board_cells_revert(pos, &cj);
+    return still ? 0 : -1;
+}
+
+/* `forbid royal-flight`: does m move a royal piece in check other than onto the one piece
+ * giving check? (With that piece taken away, the royal piece would still be attacked.) */
+static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
+    Piece p = (m->flags & MOVE_PASS) ? 0 : pos->cell[m->from];
+    if (!p || !pos->v->types[PIECE_TYPE(p)].royal || !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p)) return false;
+    if (m->to == m->from || !pos->cell[m->to]) return true;
+    Move taken = {.from = m->to, .to = m->to, .promo = NO_TYPE, .nfx = 1};
+    taken.fx[0] = (Effect){.kind = FX_REMOVE, .a = m->to};
+    CellJournal cj;
+    board_cells_apply(pos, &taken, &cj);
+    bool more = attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p);
+    board_cells_revert(pos, &cj);
+    return more;
+}
+
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
@@ -630,9 +775,14 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
-        ok = !attack_in_check(ctx, pos, mover);
+        ok = movegen_safe_after(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
+        if (v->facing_type) {
+            int verdict = facing_verdict(pos, m);
+            if (verdict >= 0) return verdict;
+        }
+        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -640,7 +790,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         if (!made) return false;
         int charged = ctx->charge_ply;
         ctx->charge_ply = pos->ply - 1; /* (the test's instructions are this position's) */
-        ok = !attack_in_check(ctx, pos, mover);
+        ok = movegen_safe_after(ctx, pos, mover);
         ctx->charge_ply = charged;
         board_unmake(pos);
     }
@@ -648,8 +798,41 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     return ok;
 }
 
+/* Does owner o have a royal piece standing next to cell c? */
+static bool royal_next_to(const Position *pos, Cell c, int o) {
+    const Variant *v = pos->v;
+    for (int d = 0; d < v->nadjacent; d++) {
+        Cell e = variant_step(v, c, v->adjacent_dirs[d]);
+        Piece p = e == NO_CELL ? 0 : pos->cell[e];
+        if (p && PIECE_OWNER(p) == o && v->types[PIECE_TYPE(p)].royal) return true;
+    }
+    return false;
+}
+
+bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
+    const Variant *v = pos->v;
+    int enemy = 1 - mover; /* (explosions are a two-player rule) */
+    bool enemy_royal = false;
+    for (int t = 0; t < v->ntypes && !enemy_royal; t++)
+        for (int w = 0; v->types[t].royal && w < v->cell_words && !enemy_royal; w++)
+            enemy_royal = (pos->type_occ[t][w] & pos->occ[enemy][w]) != 0;
+    if (!enemy_royal) return true; /* blown up: the game is won, whatever else holds */
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w]; b; b &= b - 1) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+                /* taking it would blow up the taker's own royal piece next to it */
+                if (!royal_next_to(pos, c, enemy) && attack_is_attacked(ctx, pos, c, mover, pos->cell[c])) return false;
+            }
+    }
+    return true;
+}
+
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    if (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL) return !attack_in_check(ctx, pos, mover);
+    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
+    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+        return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
     board_make(pos, m);
@@ -701,9 +884,16 @@ bool movegen_position_ok(GenContext *ctx, Position *pos, char *err, size_t cap) 
         pos->setup_player >= 0)
         return true;
     int other = 1 - board_mover(pos);
-    if (!attack_in_check(ctx, pos, other)) return true;
+    if (movegen_safe_after(ctx, pos, other)) return true;
     snprintf(err, cap, "%s, who is not to move, is in check (the last move would have been illegal)",
              v->player_names[other]);
+    return false;
+}
+
+bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
+    if (!pos->v->must_capture) return false;
+    for (int i = 0; i < ml->count; i++)
+        if ((ml->moves[i].flags & MOVE_CAPTURE) && movegen_is_legal(ctx, pos, &ml->moves[i])) return true;
     return false;
 }
 
@@ -711,9 +901,11 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     bool ok = movegen_pseudo(ctx, pos, out, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, out);
     int n = 0;
     for (int i = 0; i < out->count; i++)
-        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_is_legal(ctx, pos, &out->moves[i])) {
+        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_allowed(&out->moves[i], captures_only) &&
+            movegen_is_legal(ctx, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -728,9 +920,12 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     movegen_pseudo(ctx, pos, &ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
-        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_is_legal(ctx, pos, &ml.moves[i])) n++;
+        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
+            movegen_is_legal(ctx, pos, &ml.moves[i]))
+            n++;
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;
     attack_take_fault(ctx, fault);

@@ -24,6 +24,13 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault);
 /* Cells the player to move must capture this turn (end must-capture rules): pieces of the
  * previous player standing in its zone. Returns how many (at most MAX_FORCED). */
 int movegen_forced(const Position *pos, Cell *cells);
+/* Under `must-capture`: is one of ml's pseudo-legal moves a legal capture? Then only captures
+ * are legal. False when the game has no such rule. */
+bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml);
+/* May m be played when only captures are (captures_only)? */
+static inline bool movegen_allowed(const Move *m, bool captures_only) {
+    return !captures_only || (m->flags & MOVE_CAPTURE);
+}
 /* Does m capture every one of cells? (true when n == 0) */
 bool movegen_captures_all(const Move *m, const Cell *cells, int n);
 /* Under `end stalemate pass`, the pass a stalemated player makes (false when the rule does
@@ -35,10 +42,25 @@ bool movegen_stalemate_pass(GenContext *ctx, Position *pos, Move *m);
 static inline bool movegen_tests_royal(const Variant *v, const Move *m) {
     return v->forbid_royal_capture && !(m->flags & (MOVE_CARDS | MOVE_TILE)) && !(v->nphases && (m->flags & MOVE_PASS));
 }
+/* After a move in a game with explosions (`explodes`), is the mover safe? An enemy royal
+ * piece blown up wins at once; a royal piece next to an enemy royal cannot be taken (the
+ * taker's own would go with it); otherwise no royal piece of the mover may be capturable. */
+bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover);
+/* The legality test after a move: the mover's royal pieces are safe. */
+static inline bool movegen_safe_after(GenContext *ctx, Position *pos, int mover) {
+    if (unlikely(pos->v->blast_mask)) return movegen_blast_safe(ctx, pos, mover);
+    return !attack_in_check(ctx, pos, mover);
+}
 /* Legal after making m? (make, test, unmake). The test is made as if the moving piece
  * arrived: a hidden mine that destroys it does not make the move legal or illegal. Its VM
  * instructions are charged to pos's budget in ctx. */
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
+/* Do the two players' royal pieces of the `end facing` type face each other on an open line? */
+bool movegen_facing(const Position *pos);
+/* Has the game ended by passing: `end pass N` after N passes in a row, or `end facing` after a
+ * pass while the royal pieces face each other (a pass leaves them as they were)? Then there
+ * are no moves. */
+bool movegen_passing_ended(const Position *pos);
 /* The same for m, just made by `mover` (the last move of pos). */
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover);
 static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const Move *m, int mover) {
@@ -48,8 +70,8 @@ static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const M
         /* the test's instructions count against the position m was made from */
         int charged = ctx->charge_ply;
         ctx->charge_ply = from;
-        ok = likely(!pos->v->minefield_zone) ? !attack_in_check(ctx, pos, mover)
-                                             : movegen_made_is_legal_tiles(ctx, pos, m, mover);
+        ok = likely(!pos->v->slow_legality) ? movegen_safe_after(ctx, pos, mover)
+                                            : movegen_made_is_legal_tiles(ctx, pos, m, mover);
         ctx->charge_ply = charged;
     }
     ctx->steps_left[from + 1] = ctx->steps_left[from]; /* (what a made position starts with) */

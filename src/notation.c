@@ -62,6 +62,20 @@ static const char *type_text(const Variant *v, int t, char *buf) {
     return v->types[t].promoted ? buf : buf + 1;
 }
 
+/* A gating move's entering piece: the cell (NO_CELL when m does not gate) and the piece. */
+static Cell gate_cell(const Move *m) {
+    if (!(m->flags & MOVE_GATE)) return NO_CELL;
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_PLACE) return m->fx[i].a;
+    return NO_CELL;
+}
+
+static Piece gate_piece(const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_PLACE) return m->fx[i].piece;
+    return 0;
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
@@ -94,13 +108,24 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
                  from->board == to->board && t ? t + 1 : to->name, promo, (m->flags & MOVE_COPY) ? " +" : "");
         return;
     }
+    if (m->castle && v->castles[m->castle - 1].free && m->nfx && m->fx[0].kind == FX_MOVE)
+        to = &v->cells[m->fx[0].a]; /* a free castle is written as the king onto its rook (Chess960) */
     char promo[4] = "";
     /* a promoted type (`letter +P`) is written '+', as shogi's promotions are, and a change
      * back to a type some promoted type demotes to '-' */
     if (m->promo != NO_TYPE && v->types[m->promo].promoted) snprintf(promo, sizeof promo, "+");
     else if (m->promo != NO_TYPE && variant_promoted_type(v, m->promo) >= 0) snprintf(promo, sizeof promo, "-");
     else if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
+    Cell gate = gate_cell(m);
+    if (gate != NO_CELL) {
+        /* a piece from the hand enters the gate: its letter after the move; entering a castle's
+         * rook cell, the move is written from the rook's cell to the king's ("h1e1h") */
+        snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[PIECE_TYPE(gate_piece(m))].letter));
+        if (m->castle && gate != m->from) from = &v->cells[gate], to = &v->cells[m->from];
+    }
     if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
+    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE)
+        snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
     else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
 
@@ -161,6 +186,7 @@ static const Castle *castle_of(const Position *pos, const Move *m) {
 
 /* "O-O" when the castle's rook starts right of the king on the board, else "O-O-O". */
 static const char *castle_text(const Variant *v, const Castle *c) {
+    if (c->free) return v->cells[c->rook_to].x < v->cells[c->king_to].x ? "O-O" : "O-O-O";
     return v->cells[c->rook_from].x > v->cells[c->king_from].x ? "O-O" : "O-O-O";
 }
 
@@ -185,8 +211,46 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
     else snprintf(out, cap, "%s", v->cells[m->from].name);
 }
 
+/* The cells other than the destination whose pieces m takes (a withdrawer's or a long leaper's
+ * victims), en passant aside: SAN names them after the destination, each after a ':'. */
+static int remote_victims(const Position *pos, const Move *m, Cell *out, int max) {
+    int n = 0;
+    if (m->flags & MOVE_EP) return 0;
+    for (int i = 0; i < m->nfx && n < max; i++)
+        if (m->fx[i].kind == FX_REMOVE && m->fx[i].a != m->to && m->fx[i].a != m->from && pos->cell[m->fx[i].a])
+            out[n++] = m->fx[i].a;
+    return n;
+}
+
+/* ":d3:f3" for the remote victims, "" when there are none. */
+static void victims_text(const Position *pos, const Move *m, char *out, size_t cap) {
+    Cell cells[MAX_EFFECTS];
+    int n = remote_victims(pos, m, cells, MAX_EFFECTS);
+    size_t at = 0;
+    out[0] = 0;
+    for (int i = 0; i < n && at < cap; i++) at += (size_t)snprintf(out + at, cap - at, ":%s", pos->v->cells[cells[i]].name);
+}
+
 /* SAN without the check mark. */
+/* The end of a gating move's algebraic form: "/H", with the gate's cell when the move is a
+ * castle ("O-O/Hh1"); "" for other moves. */
+static void gate_suffix(const Variant *v, const Move *m, char *out, size_t cap) {
+    Cell g = gate_cell(m);
+    if (g == NO_CELL) { snprintf(out, cap, "%s", ""); return; }
+    snprintf(out, cap, "/%c%s", v->types[PIECE_TYPE(gate_piece(m))].letter, m->castle ? v->cells[g].name : "");
+}
+
+static void san_body(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap);
+
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
+    san_body(pos, list, m, buf, cap);
+    char suffix[32];
+    gate_suffix(pos->v, m, suffix, sizeof suffix);
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap > n ? cap - n : 0, "%s", suffix);
+}
+
+static void san_body(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
     size_t at = kind_prefix(v, m, buf, cap);
     buf += at;
@@ -206,18 +270,22 @@ static void san_core(const Position *pos, const MoveList *list, const Move *m, c
         snprintf(buf, cap, "%s@%s", t >= 0 ? type_text(v, t, text) : "?", v->cells[m->to].name);
         return;
     }
-    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24];
-    bool cap_ = is_capture(pos, m);
+    char dis[32] = "", promo[8] = "", from_file[24], from_rank[24], victims[96];
+    victims_text(pos, m, victims, sizeof victims);
+    /* with its victims named, the 'x' is for a piece taken on the destination */
+    bool cap_ = victims[0] ? pos->cell[m->to] != 0 : is_capture(pos, m);
+    disambiguation(pos, list, m, dis, sizeof dis);
     if (pawn_like(v, t)) {
+        /* a pawn's capture names its file; where pawns move sideways (several reach one cell)
+         * the origin tells them apart, as for pieces */
         split_cell(v->cells[m->from].name, from_file, from_rank, sizeof from_file);
-        if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
-    } else {
-        disambiguation(pos, list, m, dis, sizeof dis);
+        if (dis[0] && strcmp(dis, from_file)) snprintf(dis, sizeof dis, "%s", v->cells[m->from].name);
+        else if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
     }
     char text[3];
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%s", type_text(v, m->promo, text));
     const char *letter = pawn_like(v, t) || t < 0 ? "" : type_text(v, t, text);
-    snprintf(buf, cap, "%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo);
+    snprintf(buf, cap, "%s%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo, victims);
 }
 
 void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
@@ -229,7 +297,7 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
     san_core(pos, list, m, buf, cap);
     if (!pos->v->has_royal || !board_make(pos, m)) return;
     const char *mark = "";
-    if (attack_in_check(ctx, pos, board_mover(pos))) {
+    if (!movegen_safe_after(ctx, pos, board_mover(pos))) {
         VmFault f = {0};
         mark = movegen_count_legal(ctx, pos, &f) == 0 ? "#" : "+";
     }
@@ -242,6 +310,15 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
     if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) return false; /* (coordinate notation only) */
+    char gate[32], body[96];
+    gate_suffix(v, m, gate, sizeof gate);
+    if (gate[0]) {
+        /* a gating move: its suffix, and before it any spelling of the move itself */
+        size_t n = strlen(text), g = strlen(gate);
+        if (n <= g || strcmp(text + n - g, gate)) return false;
+        snprintf(body, sizeof body, "%.*s", (int)(n - g), text);
+        text = body;
+    }
     char prefix[24];
     size_t plen = kind_prefix(v, m, prefix, sizeof prefix);
     if (strncmp(text, prefix, plen)) return false;
@@ -263,9 +340,20 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
         /* "@e4": a drop onto e4 of any type (ambiguous when several types may go there) */
         return !strcmp(text, buf) || (text[0] == '@' && !strcmp(text + 1, to));
     }
+    /* the remote victims, when named, come last: ":d3" */
+    char victims[96];
+    victims_text(pos, m, victims, sizeof victims);
+    size_t tl = strlen(text), vl = strlen(victims);
+    char rest[96];
+    if (vl && tl > vl && !strcmp(text + tl - vl, victims)) {
+        snprintf(rest, sizeof rest, "%.*s", (int)(tl - vl), text);
+        text = rest;
+    }
     char file[24], rank[24];
     split_cell(v->cells[m->from].name, file, rank, sizeof file);
     bool pawn = pawn_like(v, t), capture = is_capture(pos, m);
+    Cell victim_cells[MAX_EFFECTS];
+    bool remote = remote_victims(pos, m, victim_cells, MAX_EFFECTS) > 0;
     const char *letters[2] = {pawn ? "" : NULL, NULL};
     char lbuf[3], ltext[3];
     snprintf(lbuf, sizeof lbuf, "%s", type_text(v, t, ltext));
@@ -288,9 +376,9 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     for (int l = 0; l < 2; l++) {
         if (!letters[l]) continue;
         for (int d = 0; d < 4; d++) {
-            /* a pawn's push names no origin; its capture names at least the file */
-            if (pawn && !capture && (d == 1 || d == 2)) continue;
-            if (pawn && capture && d == 0) continue;
+            /* a pawn's capture names at least the file (its push may name the origin, where
+             * pawns move sideways) */
+            if (pawn && capture && d == 0 && !remote) continue;
             for (int c = 0; c < 2; c++) {
                 if (c == 1 && !capture) continue;
                 for (int p = 0; p < npromo; p++) {
@@ -386,6 +474,8 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     /* annotations and check marks say nothing about which move it is; but where a move may
      * carry a copy, a trailing "+" asks for the copy, and is never dropped */
     while (n > 0 && strchr(v->steer_copy ? "#!?" : "+#!?", t[n - 1])) t[--n] = 0;
+    /* a check mark after the copy's '+' ("M c6-c5 ++") */
+    if (v->steer_copy && n > 1 && t[n - 1] == '+' && t[n - 2] == '+') t[--n] = 0;
     if (n >= 4 && !strcmp(t + n - 4, "e.p.")) t[n -= 4] = 0;
     if (n == 0) return 0;
     count = match_coordinates(v, list, t, false, found, max);

@@ -96,7 +96,7 @@ bool parse_syncs(int mode, int token)
     case TOK_KW_BOARD: case TOK_KW_ORIENTATION: case TOK_KW_DIRECTION: case TOK_KW_LINK:
     case TOK_KW_DIRSET: case TOK_KW_ZONE: case TOK_KW_OPTION: case TOK_KW_PIECE:
     case TOK_KW_MACRO: case TOK_KW_SETUP: case TOK_KW_END: case TOK_KW_FORBID: case TOK_KW_ALLOW:
-    case TOK_KW_ARMIES: case TOK_KW_STEER: case TOK_KW_HELPS: case TOK_KW_HANDS:
+    case TOK_KW_ARMIES: case TOK_KW_STEER: case TOK_KW_HELPS: case TOK_KW_HANDS: case TOK_KW_GATING:
         return mode == PARSE_SYNC_TOP || mode == PARSE_SYNC_ITEMS;
     case TOK_KW_WHEN:
         return mode != PARSE_SYNC_STMT;

@@ -7,9 +7,15 @@
 #include "notation.h"
 
 /* Has a royal piece been captured, which ends the game (or a player's part in it) here? Only
- * where that can happen: more than two players, or mines that can expose a royal piece. */
+ * where that can happen: more than two players, mines that can expose a royal piece,
+ * explosions that can blow one up, or a game where royal pieces may be captured (whose turn
+ * of phases is played to its end: the game is over when the next turn begins). Or has a
+ * player too few pieces left (`end pieces`)? The game is then over: no move follows. */
 static bool royal_taken(const Position *pos) {
-    return (pos->v->nplayers > 2 || pos->v->minefield_zone) && gameend_royal_lost(pos) >= 0;
+    const Variant *v = pos->v;
+    bool capturable = v->has_royal && !v->forbid_royal_capture && !(v->nphases && (pos->phase || pos->phase_moves));
+    if ((v->nplayers > 2 || v->minefield_zone || v->blast_mask || capturable) && gameend_royal_lost(pos) >= 0) return true;
+    return unlikely(v->pieces_limit) && gameend_pieces_out(pos) >= 0;
 }
 
 static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *lists, VmFault *fault) {
@@ -20,10 +26,11 @@ static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *l
     movegen_pseudo(ctx, pos, ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, ml);
     int legal = 0;
     for (int i = 0; i < ml->count && !(fault && fault->set); i++) {
         const Move *m = &ml->moves[i];
-        if (!movegen_captures_all(m, forced, nforced)) continue;
+        if (!movegen_captures_all(m, forced, nforced) || !movegen_allowed(m, captures_only)) continue;
         int mover = board_mover(pos);
         if (!board_make(pos, m)) break;
         bool ok = movegen_made_is_legal(ctx, pos, m, mover);
@@ -57,6 +64,7 @@ uint64_t perft(GenContext *ctx, Position *pos, int depth, VmFault *fault) {
 }
 
 uint64_t perft_divide(GenContext *ctx, Position *pos, int depth, FILE *out, VmFault *fault) {
+    if (royal_taken(pos)) return 0;
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) return 0;
     movegen_legal(ctx, pos, ml, fault);

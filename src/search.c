@@ -22,7 +22,8 @@ volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
 #define CHECK_EVERY 1024           /* nodes between clock checks */
-#define QS_MULTI_PLIES 4           /* quiescence plies beyond the main search, more than two players */
+#define QS_MULTI_PLIES 4           /* quiescence plies beyond the main search, more than two players
+                                    * or no check rule */
 
 /* Move ordering tiers: hash move, captures (MVV-LVA), promotions, killers, quiet by history. */
 #define ORDER_HASH    2000000000
@@ -179,17 +180,20 @@ static void pick(Searcher *s, int ply, int i) {
 
 /* ---- the search -------------------------------------------------------------------------------- */
 
-/* Pseudo-legal moves (restricted to the captures a must-capture rule demands). Legality is
+/* Pseudo-legal moves (restricted to the captures a must-capture rule demands, or to the
+ * captures when one is legal under `must-capture`). Legality is
  * tested lazily, after making a move, so moves cut off are never tested. */
 static void generate(Searcher *s, MoveList *ml) {
     VmFault f = {0};
     movegen_pseudo(&s->gen, &s->pos, ml, &f);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(&s->pos, forced);
-    if (!nforced) return;
+    bool captures_only = unlikely(s->v->must_capture) && movegen_must_capture(&s->gen, &s->pos, ml);
+    if (!nforced && !captures_only) return;
     int n = 0;
     for (int i = 0; i < ml->count; i++)
-        if (movegen_captures_all(&ml->moves[i], forced, nforced)) ml->moves[n++] = ml->moves[i];
+        if (movegen_captures_all(&ml->moves[i], forced, nforced) && movegen_allowed(&ml->moves[i], captures_only))
+            ml->moves[n++] = ml->moves[i];
     ml->count = n;
 }
 
@@ -237,8 +241,10 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (settled(s, 0, alpha, beta, ply, &settled_score)) return settled_score;
     int stand = evaluate(s);
     if (ply >= MAX_PLY - 1 || stand >= beta) return stand;
-    /* more than two players: capture chains through several armies get long; cut them short */
-    if (s->v->nplayers > 2 && ply >= 2 * s->iter_depth + QS_MULTI_PLIES) return stand;
+    /* more than two players: capture chains through several armies get long; without the check
+     * rule (games where every move may capture, as in Clobber) they may never end: cut them short */
+    bool long_chains = s->v->nplayers > 2 || !s->v->forbid_royal_capture;
+    if (long_chains && ply >= 2 * s->iter_depth + QS_MULTI_PLIES) return stand;
     if (stand > alpha) alpha = stand;
     MoveList *ml = list_at(s, ply);
     generate(s, ml);
@@ -250,6 +256,8 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         if ((m->flags & MOVE_PROMOTION) || ((m->flags & MOVE_CAPTURE) && takes_from_other_team(s, m, mover_team)))
             ml->moves[n++] = *m;
     }
+    /* where every move captures, captures do not settle anything: the static score stands */
+    if (long_chains && n == ml->count) return alpha;
     ml->count = n;
     score_moves(s, ply, 0);
     for (int i = 0; i < ml->count; i++) {
@@ -283,10 +291,14 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
 }
 
 /* The game's verdict where it can change without a move being tried: a captured royal piece
- * with more than two players. Returns true with *score when the node is settled. */
+ * with more than two players (or where royal pieces may be captured), a player with too few
+ * pieces (`end pieces`). Returns true with *score when the node is settled. */
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
-    /* (with two players a royal piece can be lost only when a hidden mine exposed it) */
-    if ((s->v->nplayers <= 2 && !s->v->minefield_zone) || gameend_royal_lost(&s->pos) < 0) return false;
+    const Variant *v = s->v;
+    /* (with two players a royal piece can be lost only when a hidden mine exposed it, or when
+     * royal capture is allowed) */
+    bool royal = (v->nplayers > 2 || v->minefield_zone || !v->forbid_royal_capture) && gameend_royal_lost(&s->pos) >= 0;
+    if (!royal && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
     GameResult r;
     gameend_check(&s->gen, &s->pos, &r);
     if (r.over) *score = outcome_score(s, &r, ply);
@@ -304,7 +316,7 @@ static int no_move_score(Searcher *s, int depth, int alpha, int beta, int ply) {
 }
 
 static bool gives_check(Searcher *s) {
-    return s->v->has_royal && attack_in_check(&s->gen, &s->pos, board_mover(&s->pos));
+    return s->v->has_royal && !movegen_safe_after(&s->gen, &s->pos, board_mover(&s->pos));
 }
 
 static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {

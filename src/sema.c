@@ -49,6 +49,7 @@ static ResultKind result_of(Keyword word) {
     case KEYWORD_WIN: return RESULT_WIN;
     case KEYWORD_LOSS: return RESULT_LOSS;
     case KEYWORD_PASS: return RESULT_PASS;
+    case KEYWORD_WORTH: return RESULT_WORTH;
     default: return RESULT_DRAW;
     }
 }
@@ -595,9 +596,19 @@ static void piece_attributes(Sema *s, int t) {
                 if (v->castling_rook != NO_TYPE && v->castling_rook != t)
                     diag_error(s->sink, it->loc, "one piece type is the castling rook ('%s' is already)", v->types[v->castling_rook].name);
                 v->castling_rook = (uint8_t)t;
-            } else
+            }
+            else if (!strcmp(it->text, "explodes")) {
+                v->blast_mask |= 1u << t;
+                if (!s->blast_loc.line) s->blast_loc = it->loc;
+            }
+            else if (!strcmp(it->text, "blast-proof")) {
+                v->blast_proof_mask |= 1u << t;
+                if (!s->blast_proof_loc.line) s->blast_proof_loc = it->loc;
+            }
+            else
                 diag_error(s->sink, it->loc,
-                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or never-stuck)", it->text);
+                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes, blast-proof, "
+                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or never-stuck)", it->text);
             break;
         default: break;
         }
@@ -1001,6 +1012,15 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     }
 }
 
+/* Does the game allow passing as a move (`allow pass`)? */
+static bool allows_pass(const Sema *s) {
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
+        if (it->kind == AST_FORBID && !it->sub && !strcmp(it->text, "pass")) return true;
+    }
+    return false;
+}
+
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
     ResultKind r = result_of(n->word);
@@ -1008,15 +1028,35 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
-    if (n->text2 && (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY)) {
+    if (n->text2 && (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY ||
+                     n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED)) {
         int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
+        char *name = n->sub == END_PIECES ? v->pieces_name : n->sub == END_ROYAL_CAPTURED ? v->royal_name : v->end_name[k];
         if (strlen(n->text2) >= sizeof v->end_name[k])
             diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)sizeof v->end_name[k] - 1);
-        else copy_name(v->end_name[k], sizeof v->end_name[k], n->text2);
+        else copy_name(name, sizeof v->end_name[k], n->text2);
     }
+    /* the endings that compare or name one player's material speak of two sides */
+    bool two_sides = n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED || (n->sub == END_STALEMATE && n->num[0]);
+    if (two_sides && v->nplayers != 2) diag_error(s->sink, n->loc, "this ending needs two players");
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
-    case END_STALEMATE: v->on_stalemate = r; break;
+    case END_STALEMATE:
+        if (n->num[0] && r == RESULT_PASS) diag_error(s->sink, n->loc, "a stalemate decided by the pieces left cannot be a pass");
+        v->on_stalemate = r;
+        v->stalemate_fewer = n->num[0] != 0;
+        break;
+    case END_PIECES:
+        if (n->num[0] < 0 || n->num[0] > MAX_CELLS)
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+        v->pieces_limit = (int)n->num[0] + 1;
+        v->on_pieces = r;
+        break;
+    case END_ROYAL_CAPTURED: v->on_royal_captured = r; break;
+    case END_BLOCKED:
+        v->on_blocked = r;
+        s->blocked_loc = n->loc;
+        break;
     case END_REPETITION:
         if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
         v->repetition = (int)n->num[0];
@@ -1072,6 +1112,22 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_BARE_KING:
     case END_REACH:
     case END_CHECKS: declare_position_end(s, n, r); break;
+    case END_PASSES:
+        if (n->num[0] < 1 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "pass count %ld is out of range (1..100)", n->num[0]);
+        else if (!allows_pass(s)) diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
+        v->passes_end = (int)n->num[0];
+        v->on_passes = r;
+        break;
+    case END_FACING: {
+        int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
+        if (t < 0) break;
+        if (!v->types[t].royal) diag_error(s->sink, n->kids[0]->loc, "'end facing' needs a royal piece type ('%s' is not royal)", n->kids[0]->text);
+        else if (v->nplayers != 2 || v->nowners != 2) diag_error(s->sink, n->loc, "'end facing' needs two players and no armies");
+        else if (v->facing_type) diag_error(s->sink, n->loc, "a game has one 'end facing' rule");
+        v->facing_type = t + 1;
+        v->on_facing = r;
+        break;
+    }
     default: break;
     }
 }
@@ -1407,6 +1463,20 @@ static void declare_hands(Sema *s, const Ast *n) {
     if (v->nplayers > 2) diag_error(s->sink, n->loc, "hands need a game of two players (position text writes them in two cases)");
 }
 
+/* "gating ZONE": a piece leaving a gate (a cell of ZONE whose piece has not moved, as the
+ * position text says) may let a piece of the hand enter behind it. */
+static void declare_gating(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->gate_zone) {
+        diag_error(s->sink, n->loc, "a game has one 'gating' item");
+        return;
+    }
+    int z = sema_zone(s, n->text, sema_word_loc(s, n->loc, n->text));
+    if (z < 0) return;
+    if (!v->has_hands) diag_error(s->sink, n->loc, "'gating' needs a 'hands' item (the pieces that enter come from the hand)");
+    else v->gate_zone = z + 1;
+}
+
 /* Counters, move kinds, phases, set-up steps, piles and minefields: the state a position
  * carries beyond its board. */
 static void pass_state(Sema *s) {
@@ -1419,6 +1489,7 @@ static void pass_state(Sema *s) {
     declare_each(s, AST_PILE, declare_pile);
     declare_each(s, AST_MINEFIELD, declare_minefield);
     declare_each(s, AST_HANDS, declare_hands);
+    declare_each(s, AST_GATING, declare_gating);
 }
 
 /* The position text's fields unless the rule file lists them: the standard six, then one for
@@ -1474,9 +1545,29 @@ static void declare_capture_reward(Sema *s, const Ast *it) {
     else if (k >= 0) v->capture_reward = k + 1;
 }
 
+/* `worth PLAYER N`: the player counts N on top of its pieces' worth. */
+static void declare_worth_bonus(Sema *s, const Ast *it) {
+    SrcLoc at = sema_word_loc(s, it->loc, it->text);
+    int p = sema_player(s, it->text, at);
+    if (p < 0) return;
+    if (p >= s->v->nplayers) diag_error(s->sink, at, "'%s' is an army: only players count worth", it->text);
+    else if (it->num[0] < 0 || it->num[0] > 10000) diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "worth %ld is out of range (0..10000)", it->num[0]);
+    else s->v->worth_bonus[p] = (int)it->num[0];
+}
+
 static void declare_forbid(Sema *s, const Ast *it) {
+    if (!strcmp(it->text, "pass") && !it->sub) {
+        if (s->v->nphases) diag_error(s->sink, it->loc, "'allow pass' needs turns of one move (this game has phases)");
+        else s->v->pass_move = true;
+        return;
+    }
+    if (!strcmp(it->text, "royal-flight")) {
+        s->v->forbid_royal_flight = it->sub != 0;
+        return;
+    }
     if (!strcmp(it->text, "check")) s->v->forbid_check = it->sub != 0;
-    else if (strcmp(it->text, "royal-capture")) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture or check)", it->text);
+    else if (strcmp(it->text, "royal-capture"))
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
     else s->v->forbid_royal_capture = it->sub != 0;
 }
 
@@ -1504,6 +1595,11 @@ static void pass_rules(Sema *s) {
         case AST_CARD_RULE: declare_card_rule(s, it); break;
         case AST_CAPTURE_REWARD: declare_capture_reward(s, it); break;
         case AST_FORBID: declare_forbid(s, it); break;
+        case AST_MUST_CAPTURE:
+            if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
+            v->must_capture = true;
+            break;
+        case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
         default: break;
         }
     }
@@ -1523,7 +1619,24 @@ static void pass_whole_game(Sema *s) {
     if (fields && !allegiance_field && v->has_allegiance)
         diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
     if (!v->setup) diag_error(s->sink, s->root->loc, "missing 'setup' (the start position)");
-    if (!v->has_royal && !v->decided_by_position) diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
+    if (v->on_blocked && (v->on_stalemate != RESULT_PASS || v->nplayers != 2))
+        diag_error(s->sink, s->blocked_loc, "'end blocked' needs two players and 'end stalemate pass'");
+    /* explosions are a rule between two sides, played one move a turn */
+    if (v->blast_proof_mask && !v->blast_mask)
+        diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");
+    if (v->blast_mask && (v->nplayers != 2 || v->nowners != 2 || v->nphases))
+        diag_error(s->sink, s->blast_loc, "'explodes' needs two players, no armies and one move a turn");
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
+        if (it->kind != AST_END || it->sub != END_ROYAL_CAPTURED) continue;
+        if (!v->has_royal) diag_error(s->sink, it->loc, "'end royal-captured' needs a royal piece");
+        else if (v->forbid_royal_capture)
+            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' (a royal piece that may not be exposed is never captured)");
+    }
+    /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
+    bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;
+    if (!v->has_royal && !other_end && !v->decided_by_position && !v->on_blocked)
+        diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
 }
 
 bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {

@@ -30,6 +30,8 @@ typedef struct Sema {
     SrcLoc dir_loc[MAX_DIRECTIONS];    /* where each direction was first needed */
     const Ast *macros[64];
     int nmacros;
+    SrcLoc blocked_loc;                /* the `end blocked` rule */
+    SrcLoc blast_loc, blast_proof_loc; /* the first `explodes` and `blast-proof` (0: none) */
     SrcLoc setup_loc;                  /* the setup item: a bad start position is reported there */
 } Sema;
 

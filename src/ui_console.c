@@ -18,11 +18,13 @@
 #include <readline/readline.h>
 #endif
 
+#include "describe.h"
 #include "fen.h"
 #include "load.h"
 #include "gameend.h"
 #include "mobility.h"
 #include "notation.h"
+#include "pgn.h"
 #include "savegame.h"
 #include "search.h"
 #include "source.h"
@@ -58,6 +60,7 @@ typedef struct Game {
     double seconds;
     int depth;
     uint64_t seed, rng;
+    bool fresh_deals;                /* 'new' deals the start afresh (no --seed, --fen or load) */
     bool over;                       /* the game has ended (rules, resignation or agreement) */
     int winner;                      /* player, or -1 */
     int loser;                       /* player who lost when there is no single winner, or -1 */
@@ -69,6 +72,8 @@ typedef struct Game {
     int shown_to;
     char log[2048];
     bool flip, utf8, colour, tty_in, tty_out;
+    bool compact;                    /* after a move, only the lines under the board */
+    const char *rules_dir;           /* the shipped games (a PGN names its game) */
 } Game;
 
 static void game_free_variant(Game *g) {
@@ -135,6 +140,16 @@ static void game_update_result(Game *g) {
         if (k == RESULT_LOSS) g->loser = board_mover(&g->pos);
         else if (k == RESULT_WIN) g->winner = board_mover(&g->pos);
     }
+}
+
+/* A seed for a deal nobody asked to repeat: the time and the process. */
+static uint64_t fresh_seed(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20;
+    x ^= x >> 31;
+    x *= 0x9E3779B97F4A7C15ULL;
+    return x ^ (x >> 29);
 }
 
 /* Back to the start position of the current game. */
@@ -238,7 +253,9 @@ static void report_tiles(Game *g, int mover) {
 
 /* Hot seat: clear the screen and hand it to `player`, after the public log of the turn. */
 static char *read_line(Game *g, const char *prompt);
-static void hand_over(Game *g, int player) {
+/* Returns what was typed at "press Enter" (a move typed ahead is not lost; the caller frees
+ * it), NULL at the end of input. */
+static char *hand_over(Game *g, int player) {
     char name[32], prompt[64];
     print_name(g, player, name, sizeof name);
     /* the screen, the terminal's scrollback and the line-editing history (what the other
@@ -252,8 +269,8 @@ static void hand_over(Game *g, int player) {
     g->log[0] = 0;
     snprintf(prompt, sizeof prompt, "%s, press Enter ", name);
     char *line = read_line(g, prompt);
-    free(line);
     g->shown_to = player;
+    return line;
 }
 
 /* ---- drawing --------------------------------------------------------------------------------- */
@@ -285,7 +302,16 @@ static void cell_label(const char *name, char *file, char *rank, size_t cap) {
     snprintf(rank, cap, "%s", name + k);
 }
 
-static const char *owner_fg(int owner) {
+/* A player's pieces in the colour its name says (Red, Green, Silver...), else by seat. */
+static const char *owner_fg(const Variant *v, int owner) {
+    static const struct {
+        const char *name, *fg;
+    } named[] = {{"white", "\033[1;97m"}, {"silver", "\033[1;37m"}, {"black", "\033[1;30m"},
+                 {"red", "\033[1;31m"},   {"green", "\033[1;32m"},  {"yellow", "\033[1;33m"},
+                 {"gold", "\033[1;33m"},  {"blue", "\033[1;34m"},   {"purple", "\033[1;35m"},
+                 {"cyan", "\033[1;36m"},  {"orange", "\033[1;38;5;208m"}};
+    for (size_t i = 0; i < ARRAY_LEN(named); i++)
+        if (!strcasecmp(v->player_names[owner], named[i].name)) return named[i].fg;
     static const char *const fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
                                      "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
     return fg[owner & 7];
@@ -322,7 +348,7 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     char cell[64];
     if (g->colour) {
         static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"}, {"\033[48;5;101m", "\033[48;5;143m"}};
-        const char *fg = p ? owner_fg(owner) : "";
+        const char *fg = p ? owner_fg(v, owner) : "";
         bool two = p && strlen(glyph) == 2; /* letter + player digit */
         snprintf(cell, sizeof cell, "%s%s %s%s" ESC_RESET, bg[last][v->colour[c] ? 1 : 0], fg, glyph, two ? "" : " ");
     } else {
@@ -451,11 +477,35 @@ static void draw_status(Game *g) {
     if (g->over) return;
     int mover = board_mover(pos);
     print_name(g, mover, name, sizeof name);
-    char phase[48] = "";
-    if (pos->prelude < v->nprelude) snprintf(phase, sizeof phase, ", set-up: %s", v->kind_names[v->prelude[pos->prelude].kind]);
+    char phase[64] = "";
+    if (pos->prelude < v->nprelude)
+        snprintf(phase, sizeof phase, ", set-up: %s (%d of %d)", v->kind_names[v->prelude[pos->prelude].kind],
+                 pos->prelude_moves + 1, v->prelude[pos->prelude].moves);
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
-           v->has_royal && attack_in_check(&g->gen, pos, mover) ? " - check!" : "");
+           v->has_royal && !movegen_safe_after(&g->gen, pos, mover) ? " - check!" : "");
+    char step[512];
+    describe_step(pos, step, sizeof step);
+    if (step[0]) printf("%s; 'moves' lists them\n", step);
+}
+
+/* A player's hand beside the board: "white's hand: Q 2P" (letters as in position text, a
+ * count before a type held more than once), "-" when empty. */
+static void print_hand(const Game *g, int player) {
+    const Variant *v = g->v;
+    char name[32];
+    print_name(g, player, name, sizeof name);
+    printf("   %s's hand:", name);
+    bool any = false;
+    for (int t = 0; t < v->ntypes; t++) {
+        int n = g->pos.hand[player][t];
+        if (!n) continue;
+        char letter = player ? (char)tolower((unsigned char)v->types[t].letter) : v->types[t].letter;
+        if (n > 1) printf(" %d%c", n, letter);
+        else printf(" %c", letter);
+        any = true;
+    }
+    if (!any) printf(" -");
 }
 
 static void draw(Game *g) {
@@ -473,6 +523,8 @@ static void draw(Game *g) {
             if (r < n[b]) printf("%s", lines[b][r]);
             else if (b + 1 < v->nboards) printf("%*s", w[b], "");
         }
+        /* the hands beside the board: the top player's by the top rank, the other's below */
+        if (v->has_hands && (r == 1 || r == rows - 2)) print_hand(g, (r == 1) != g->flip ? 1 : 0);
         printf("\n");
     }
     for (int b = 0; b < v->nboards; b++) {
@@ -581,10 +633,14 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
 
 static void announce_defeat(const GameResult *d, void *user) {
     const Game *g = user;
-    if (d->victor >= 0)
-        printf("%s is defeated (%s) by %s\n", g->v->player_names[d->eliminated], d->reason, g->v->player_names[d->victor]);
-    else
-        printf("%s is defeated (%s)\n", g->v->player_names[d->eliminated], d->reason);
+    char loser[32], victor[32];
+    print_name(g, d->eliminated, loser, sizeof loser);
+    if (d->victor >= 0) {
+        print_name(g, d->victor, victor, sizeof victor);
+        printf("%s loses by %s (to %s); the others play on\n", loser, d->reason, victor);
+    } else {
+        printf("%s loses by %s; the others play on\n", loser, d->reason);
+    }
 }
 
 /* Plays m (legal) and reports the end of the game. */
@@ -610,7 +666,8 @@ static void play_move(Game *g, const Move *m) {
     int nd = gameend_settle(&g->gen, &g->pos, &r, defeats, MAX_PLAYERS, announce_defeat, g);
     for (int i = 0; i < nd && i < MAX_PLAYERS && g->nmoves < MAX_HISTORY; i++) g->moves[g->nmoves++] = defeats[i];
     game_update_result(g);
-    draw(g);
+    if (g->compact) draw_status(g);
+    else draw(g);
     if (g->over) announce_result(g);
 }
 
@@ -800,9 +857,136 @@ static bool explain_origin(Game *g, const char *text, const MoveList *legal) {
     return false;
 }
 
+/* The type of the piece a legal move moves (a drop: none). */
+static int moved_type(const Position *pos, const Move *m) {
+    if (m->nfx && m->fx[0].kind == FX_PLACE) return -1;
+    return pos->cell[m->from] ? PIECE_TYPE(pos->cell[m->from]) : -1;
+}
+
+/* Algebraic-looking input on one board ("Ke2", "Nbd2", "exd5", "e5"): which piece cannot get
+ * there, and what it can do. False when text does not read as algebraic notation. */
+static bool explain_algebraic(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    Position *pos = &g->pos;
+    if (v->nboards > 1 || strchr(text, ':') || strchr(text, '@')) return false;
+    char t[64];
+    snprintf(t, sizeof t, "%s", text);
+    size_t n = strlen(t);
+    while (n > 0 && strchr("+#!?", t[n - 1])) t[--n] = 0;
+    if (n > 2 && t[n - 2] == '=') t[n -= 2] = 0; /* the promotion says nothing about reaching */
+    int to = -1;
+    size_t at = 0;
+    for (size_t k = 0; k < n && to < 0; k++)
+        if ((to = variant_cell_by_name(v, t + k)) >= 0) at = k;
+    if (to < 0) return false;
+    int type = -1;
+    size_t lead = 0;
+    if (at > 0 && isupper((unsigned char)t[0])) {
+        for (int i = 0; i < v->ntypes; i++)
+            if (v->types[i].letter == t[0]) type = i;
+        if (type < 0) {
+            printf("illegal move '%s': no piece has the letter %c\n", text, t[0]);
+            return true;
+        }
+        lead = 1;
+    } else {
+        for (int i = 0; i < v->ntypes; i++)
+            if (v->types[i].letter == 'P') type = i;
+        if (type < 0) return false;
+    }
+    /* between the letter and the destination only an origin hint and 'x' */
+    char hint[24];
+    size_t hl = at - lead;
+    if (hl && t[at - 1] == 'x') hl--;
+    if (hl >= sizeof hint) return false;
+    snprintf(hint, sizeof hint, "%.*s", (int)hl, t + lead);
+    bool digits = hl > 0, letters = hl > 0;
+    for (size_t k = 0; k < hl; k++) {
+        digits = digits && isdigit((unsigned char)hint[k]);
+        letters = letters && islower((unsigned char)hint[k]);
+    }
+    if (hl && !digits && !(letters && hl <= 2) && variant_cell_by_name(v, hint) < 0) return false;
+    const char *name = v->types[type].name;
+    int mover = board_mover(pos), own = 0;
+    Cell only = NO_CELL;
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) == mover && PIECE_TYPE(p) == type) own++, only = (Cell)c;
+    }
+    if (!own) {
+        printf("illegal move '%s': you have no %s\n", text, name);
+        return true;
+    }
+    char san[64];
+    int k = 0;
+    for (int i = 0; i < legal->count; i++)
+        if (legal->moves[i].to == to && moved_type(pos, &legal->moves[i]) == type) {
+            notation_san(&g->gen, pos, legal, &legal->moves[i], san, sizeof san);
+            if (!k++) printf("illegal move '%s': the %s that can reach %s is written", text, name, v->cells[to].name);
+            printf("%s %s", k > 1 ? " or" : "", san);
+        }
+    if (k) {
+        printf("\n");
+        return true;
+    }
+    if (own > 1) {
+        printf("illegal move '%s': no %s of yours can reach %s\n", text, name, v->cells[to].name);
+        return true;
+    }
+    printf("illegal move '%s': the %s on %s cannot reach %s", text, name, v->cells[only].name, v->cells[to].name);
+    for (int i = 0; i < legal->count; i++)
+        if (legal->moves[i].from == only && moved_type(pos, &legal->moves[i]) == type) {
+            notation_san(&g->gen, pos, legal, &legal->moves[i], san, sizeof san);
+            printf("%s %s", k++ ? "," : "; it can play only", san);
+        }
+    printf("%s\n", k ? "" : "; it has no legal move");
+    return true;
+}
+
+/* In a set-up step or a phase of a turn: the kinds of move it allows now and the moves, when
+ * text is of another kind (a piece moved before the card is drawn) or, in a set-up step, not
+ * one it offers now (steps whose moves come in an order). False otherwise. */
+static bool explain_step(Game *g, const char *text, const MoveList *legal) {
+    const Variant *v = g->v;
+    const Position *pos = &g->pos;
+    bool setup = pos->prelude < v->nprelude;
+    if ((!setup && !v->nphases) || !legal->count) return false;
+    uint32_t kinds = 0;
+    for (int i = 0; i < legal->count; i++) kinds |= 1u << legal->moves[i].kind;
+    int kind = 0;
+    const char *colon = strchr(text, ':');
+    for (int k = 1; colon && k < v->nkinds; k++)
+        if (strlen(v->kind_names[k]) == (size_t)(colon - text) && !strncmp(text, v->kind_names[k], (size_t)(colon - text)))
+            kind = k;
+    bool other_kind = !((kinds >> kind) & 1);
+    if (!other_kind && !(setup && kind)) return false;
+    char where[64];
+    if (setup) snprintf(where, sizeof where, "the set-up step '%s'", v->kind_names[v->prelude[pos->prelude].kind]);
+    else snprintf(where, sizeof where, "the phase '%s' of the turn", v->phases[pos->phase].name);
+    printf("illegal move '%s': %s", text, where);
+    if (other_kind) {
+        printf(" allows only");
+        int k = 0;
+        for (int i = 0; i < v->nkinds; i++)
+            if ((kinds >> i) & 1) printf("%s %s", k++ ? " or" : "", i ? v->kind_names[i] : "normal");
+        printf(" moves now:");
+    } else {
+        printf(" offers now only (its moves may have to come in an order, each leaving room for the rest):");
+    }
+    char coord[64];
+    for (int i = 0; i < legal->count && i < 16; i++) {
+        notation_move(v, &legal->moves[i], coord, sizeof coord);
+        printf("%s %s", i ? "," : "", coord);
+    }
+    printf("%s\n", legal->count > 16 ? ", ... ('moves' lists them all)" : "");
+    return true;
+}
+
 /* Explains why text is not a legal move (the game is untouched). */
 static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
-    if (explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal)) return;
+    if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal) ||
+        explain_algebraic(g, text, legal))
+        return;
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
 }
 
@@ -846,28 +1030,78 @@ static bool try_move(Game *g, const char *text) {
     return true;
 }
 
+typedef struct ConsoleCommand ConsoleCommand;
+static const ConsoleCommand *find_command(const Game *g, const char *word);
+
+/* One line of `help` per command; a command the game does not offer here is not listed. */
+static const struct { const char *name, *line; } command_help[] = {
+    {"help", "  help              this list"},
+    {"rules", "  rules             the rulebook: boards, turns, every piece's moves, special rules, endings"},
+    {"piece", "  piece X           one piece's moves and diagram (X: its letter, name or cell)"},
+    {"moves", "  moves [CELL]      the legal moves (from CELL; also BOARD CELL)"},
+    {"undo", "  undo / redo       take back a move / play it again (back to your turn against the computer)"},
+    {"new", "  new               start again from the start position"},
+    {"hint", "  hint              what the computer would play"},
+    {"ai", "  ai                let the computer play this move now"},
+    {"seat", "  seat N human|ai   who plays player N (a number or a name; also greedy, random)"},
+    {"time", "  time S / depth D  the computer's time per move in seconds / depth limit (0 = none)"},
+    {"history", "  history           the moves played so far"},
+    {"save", "  save FILE         write the game to a text file (FILE.pgn: as PGN)"},
+    {"load", "  load FILE         replay a saved game or a PGN file"},
+    {"pgn", "  pgn               the game as PGN"},
+    {"compact", "  compact           after a move, only the lines under the board (again: the board)"},
+    {"fen", "  fen               the position text"},
+    {"random", "  random            make the rest of this set-up step at random"},
+    {"deck", "  deck              your own deck's order"},
+    {"board", "  board / flip      draw the board again / upside down"},
+    {"resign", "  resign            give up the game"},
+    {"draw", "  draw              offer a draw (the computer accepts when it is not better)"},
+};
+
 static void cmd_help(Game *g) {
-    (void)g;
-    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O);\n"
-           "on several boards: the board's name, then the move (M d3-d7, M c6-c7=Q, M d3-d7 + with a copy).\n"
-           "Commands:\n"
-           "  help              this list\n"
-           "  moves [CELL]      the legal moves (from CELL; also BOARD CELL)\n"
-           "  undo / redo       take back a move / play it again (back to your turn against the computer)\n"
-           "  new               start again from the start position\n"
-           "  hint              what the computer would play\n"
-           "  ai                let the computer play this move now\n"
-           "  seat N human|ai   who plays player N (a number or a name; also greedy, random)\n"
-           "  time S / depth D  the computer's time per move in seconds / depth limit (0 = none)\n"
-           "  save FILE         write the game to a text file\n"
-           "  load FILE         replay a saved game\n"
-           "  fen               the position text\n"
-           "  random            (set-up) make the rest of this set-up step at random\n"
-           "  deck              your own deck's order (games with cards)\n"
-           "  board / flip      draw the board again / upside down\n"
-           "  resign            give up the game\n"
-           "  draw              offer a draw (the computer accepts when it is not better)\n"
-           "  quit              leave\n");
+    printf("Type a move in coordinate notation (e2e4, e7e8q) or algebraic notation (Nf3, exd5, O-O)");
+    if (g->v->nboards > 1)
+        printf(";\non several boards: the board's name, then the move (%s b2-b3)", g->v->boards[0].name);
+    if (g->v->steer_copy) printf(", then + for the copy");
+    printf(".\nCommands:\n");
+    for (size_t i = 0; i < ARRAY_LEN(command_help); i++)
+        if (find_command(g, command_help[i].name)) printf("%s\n", command_help[i].line);
+    printf("  quit              leave\n");
+}
+
+static void cmd_rules(Game *g) {
+    DescribeStyle style = {g->utf8, g->colour};
+    describe_text(g->v, &style, stdout);
+}
+
+/* `piece X`: X is a piece's letter or name, or a cell (BOARD CELL on several boards). */
+static void cmd_piece(Game *g, char *const *args) {
+    const Variant *v = g->v;
+    if (!args[0]) {
+        printf("piece: name one:");
+        for (int t = 0; t < v->ntypes; t++) printf(" %c (%s)", v->types[t].letter, v->types[t].name);
+        printf(", or a cell\n");
+        return;
+    }
+    char cell[64];
+    if (args[1]) snprintf(cell, sizeof cell, "%s:%s", args[0], args[1]);
+    else snprintf(cell, sizeof cell, "%s", args[0]);
+    int type = -1, c = variant_cell_by_name(v, cell);
+    if (c >= 0) {
+        if (!g->pos.cell[c]) {
+            printf("piece: %s is empty\n", cell);
+            return;
+        }
+        type = PIECE_TYPE(g->pos.cell[c]);
+    } else if (strlen(cell) == 1) type = variant_type_by_letter(v, cell[0]);
+    for (int t = 0; t < v->ntypes && type < 0; t++)
+        if (!strcasecmp(cell, v->types[t].name)) type = t;
+    if (type < 0) {
+        printf("piece: no piece, letter or cell '%s' (type 'piece' for the list)\n", cell);
+        return;
+    }
+    DescribeStyle style = {g->utf8, g->colour};
+    describe_piece_text(v, type, &style, stdout);
 }
 
 static int parse_player(const Game *g, const char *s) {
@@ -884,6 +1118,18 @@ static void cmd_undo(Game *g) {
         /* a move taken back could be tried again knowing what it turned up */
         printf("no undo in a game with hidden information (a move taken back could be played again knowing what it revealed)\n");
         return;
+    }
+    if (g->over) {
+        /* a result no move made (resignation, agreement) is taken back alone */
+        char reason[sizeof g->reason];
+        snprintf(reason, sizeof reason, "%s", g->reason);
+        game_update_result(g);
+        if (!g->over) {
+            printf("the %s is taken back\n", reason);
+            if (g->seats[board_mover(&g->pos)] != SEAT_HUMAN) g->paused = true;
+            draw(g);
+            return;
+        }
     }
     if (g->nmoves == 0) {
         printf("nothing to undo\n");
@@ -919,6 +1165,24 @@ static void cmd_redo(Game *g) {
 
 #define RULES_PATH_MAX 4096 /* a rule file's path in a saved game */
 
+/* A file name ending in ".pgn": the game is written as PGN. */
+static bool pgn_is_pgn_name(const char *path) {
+    size_t n = strlen(path);
+    return n > 4 && !strcasecmp(path + n - 4, ".pgn");
+}
+
+/* The game as PGN sees it (winner: result_words' text, used only when the game is over). */
+static void pgn_game(const Game *g, const char *rules, const char *winner, PgnGame *pg) {
+    memset(pg, 0, sizeof *pg);
+    pg->rules = rules;
+    pg->start = g->start;
+    pg->moves = g->moves;
+    pg->nmoves = g->nmoves;
+    for (int p = 0; p < g->v->nplayers; p++) pg->players[p] = ui_seat_name(g->seats[p]);
+    pg->winner = g->over && strcmp(winner, "none") ? winner : NULL;
+    pg->reason = g->reason;
+}
+
 static void save_game(Game *g, const char *path) {
     char err[300], winner[32];
     result_words(g, winner, sizeof winner);
@@ -928,8 +1192,16 @@ static void save_game(Game *g, const char *path) {
     if (g->rules[0] != '/' && getcwd(cwd, sizeof cwd) &&
         (size_t)snprintf(full, sizeof full, "%s/%s", cwd, g->rules) < sizeof full)
         rules = full;
-    if (!savegame_write(path, rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL,
-                        g->reason, err, sizeof err))
+    bool ok;
+    if (pgn_is_pgn_name(path)) {
+        PgnGame pg;
+        pgn_game(g, rules, winner, &pg);
+        ok = pgn_write(path, g->v, &pg, err, sizeof err);
+    } else {
+        ok = savegame_write(path, rules, g->v, g->start, g->moves, g->nmoves, g->over ? winner : NULL, g->reason, err,
+                            sizeof err);
+    }
+    if (!ok)
         printf("error: %s\n", err);
     else printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
                 g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
@@ -1002,6 +1274,7 @@ static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant 
     board_free(st);
     free(st);
     board_copy(&g->pos, replayed);
+    g->fresh_deals = false; /* 'new' goes back to the loaded game's start */
     g->nmoves = replayed->ply; /* the saved moves and the defeats they caused */
     memcpy(g->moves, moves, sizeof(Move) * (size_t)g->nmoves);
     g->nredo = 0;
@@ -1027,7 +1300,8 @@ static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant 
 static bool load_saved(Game *g, const char *path) {
     SavedGame sg;
     char err[400];
-    if (!savegame_read(path, &sg, err, sizeof err)) {
+    bool pgn = pgn_is_pgn(path);
+    if (pgn ? !pgn_read(path, g->rules_dir, &sg, err, sizeof err) : !savegame_read(path, &sg, err, sizeof err)) {
         printf("error: %s\n", err);
         return false;
     }
@@ -1039,6 +1313,7 @@ static bool load_saved(Game *g, const char *path) {
         savegame_free(&sg);
         return false;
     }
+    if (pgn) pgn_name_result(&sg, v);
     Position *tmp = xmalloc(sizeof *tmp);
     board_init(tmp, v);
     Move *moves = xmalloc(sizeof(Move) * MAX_HISTORY);
@@ -1094,7 +1369,9 @@ static void cmd_resign(Game *g) {
          * pieces leave the board whatever the rule file does with defeated armies */
         Move m;
         gameend_elimination(&g->pos, mover, -1, &m);
-        printf("%s concedes\n", g->v->player_names[mover]);
+        char name[32];
+        print_name(g, mover, name, sizeof name);
+        printf("%s concedes; the others play on\n", name);
         play_move(g, &m);
         return;
     }
@@ -1130,6 +1407,8 @@ static void cmd_moves(Game *g, char *const *args) {
 
 static void cmd_new(Game *g) {
     search_clear(g->search);
+    /* what the rules leave to chance is dealt again, unless --seed asked for one deal */
+    if (g->fresh_deals) fen_start(g->v, fresh_seed(), g->start, sizeof g->start);
     game_restart(g);
     draw(g);
 }
@@ -1184,7 +1463,8 @@ static void cmd_hint(Game *g) {
     char san[64], coord[64], sc[32];
     move_texts(g, &m, san, coord);
     search_format_score(score, g->v->nplayers, sc, sizeof sc);
-    printf("hint: %s (%s), score %s\n", san, coord, sc);
+    if (!strcmp(san, coord)) printf("hint: %s, score %s\n", coord, sc);
+    else printf("hint: %s (%s), score %s\n", san, coord, sc);
 }
 
 static void cmd_ai(Game *g) {
@@ -1235,19 +1515,65 @@ static void cmd_load(Game *g, char *const *args) {
     else load_saved(g, args[0]);
 }
 
+/* The moves played so far, numbered, in algebraic notation; what another player did in
+ * secret only by its kind. */
+static void cmd_history(Game *g) {
+    if (!g->nmoves) {
+        printf("no moves yet\n");
+        return;
+    }
+    PgnPly *plies = xmalloc(sizeof *plies * (size_t)g->nmoves);
+    int n = pgn_move_texts(g->v, g->start, g->moves, g->nmoves, plies);
+    char name[32], word[128];
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        bool first = i == 0 || plies[i].fullmove != plies[i - 1].fullmove;
+        if (first) col = printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove, plies[i].mover && g->v->nplayers == 2 ? " ..." : "") - (i ? 1 : 0);
+        name[0] = 0;
+        if (g->v->nplayers > 2) print_name(g, plies[i].mover, name, sizeof name);
+        if (secret_move(g, plies[i].move) && screen_owner(g) != plies[i].mover)
+            snprintf(word, sizeof word, "%s%s%s (secret)", name, *name ? ": " : "", g->v->kind_names[plies[i].move->kind]);
+        else snprintf(word, sizeof word, "%s%s%s", name, *name ? ": " : "", plies[i].san);
+        /* long turns (a set-up, phases) wrap under the move number */
+        if (!first && col + 1 + (int)strlen(word) > 78) col = printf("\n    ") - 1;
+        col += printf(" %s%s", word, g->v->nplayers > 2 && i + 1 < n && plies[i + 1].fullmove == plies[i].fullmove ? "," : "");
+    }
+    printf("\n");
+    free(plies);
+}
+
+/* The game as PGN on the screen. */
+static void cmd_pgn(Game *g) {
+    if (g->hidden && !g->over) {
+        printf("the game's moves hold the players' secrets: its PGN is shown when the game is over\n");
+        return;
+    }
+    char winner[32];
+    result_words(g, winner, sizeof winner);
+    PgnGame pg;
+    pgn_game(g, g->rules, winner, &pg);
+    pgn_format(stdout, g->v, &pg);
+}
+
+static void cmd_compact(Game *g) {
+    g->compact = !g->compact;
+    printf("compact mode %s\n", g->compact ? "on: after a move, only the lines under the board ('board' draws it)"
+                                          : "off: the board after every move");
+}
+
 static bool has_piles(const Game *g) { return g->v->npiles > 0; }
 
 static bool in_setup(const Game *g) { return g->v->nprelude && g->pos.prelude < g->v->nprelude && !g->over; }
 
 /* The console's commands. A command not offered in this game or at this point is read as a
  * move, as is any word that names none. */
-typedef struct ConsoleCommand {
+struct ConsoleCommand {
     const char *name, *alias;
     bool (*offered)(const Game *g); /* NULL: always */
     bool while_playing;             /* refused once the game is over */
     void (*run)(Game *g);           /* a command without arguments, or */
     void (*run_args)(Game *g, char *const *args);
-} ConsoleCommand;
+};
 
 static const ConsoleCommand console_commands[] = {
     {"help", "?", NULL, false, cmd_help, NULL},
@@ -1265,10 +1591,15 @@ static const ConsoleCommand console_commands[] = {
     {"seat", NULL, NULL, false, NULL, cmd_seat},
     {"time", NULL, NULL, false, NULL, cmd_time},
     {"depth", NULL, NULL, false, NULL, cmd_depth},
+    {"history", NULL, NULL, false, cmd_history, NULL},
+    {"pgn", NULL, NULL, false, cmd_pgn, NULL},
+    {"compact", NULL, NULL, false, cmd_compact, NULL},
     {"save", NULL, NULL, false, NULL, cmd_save},
     {"load", NULL, NULL, false, NULL, cmd_load},
     {"resign", NULL, NULL, true, cmd_resign, NULL},
     {"draw", NULL, NULL, true, cmd_draw, NULL},
+    {"rules", NULL, NULL, false, cmd_rules, NULL},
+    {"piece", NULL, NULL, false, NULL, cmd_piece},
 };
 
 static const ConsoleCommand *find_command(const Game *g, const char *word) {
@@ -1370,6 +1701,16 @@ static bool locale_utf8(void) {
     return false;
 }
 
+/* --fen: a position the game can start from (else the reason on stderr). */
+static bool start_position_ok(Game *g, const char *text) {
+    char err[200];
+    if (!fen_read(&g->pos, text, err, sizeof err) || !movegen_position_ok(&g->gen, &g->pos, err, sizeof err)) {
+        fprintf(stderr, "varia: bad --fen '%s': %s\n", text, err);
+        return false;
+    }
+    return true;
+}
+
 int ui_play(const UiConfig *cfg) {
     Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
     if (!v) return 1;
@@ -1388,13 +1729,29 @@ int ui_play(const UiConfig *cfg) {
     g->depth = cfg->depth;
     g->seed = cfg->seed;
     g->rng = cfg->seed * 0x9E3779B97F4A7C15ULL | 1;
+    g->fresh_deals = !cfg->seed_given && !cfg->fen;
+    uint64_t deal = cfg->seed_given ? cfg->seed : fresh_seed();
     g->flip = cfg->flip;
+    g->compact = cfg->compact;
+    g->rules_dir = cfg->rules_dir;
     g->tty_in = isatty(0);
     g->tty_out = isatty(1);
     g->utf8 = !cfg->ascii && locale_utf8();
-    g->colour = g->tty_out && !getenv("NO_COLOR");
+    /* CLICOLOR_FORCE: colour also when the output is not a terminal */
+    const char *force = getenv("CLICOLOR_FORCE");
+    g->colour = (g->tty_out || (force && *force && strcmp(force, "0"))) && !getenv("NO_COLOR");
     g->shown_to = -1;
-    fen_start(v, cfg->seed, g->start, sizeof g->start);
+    /* the board turned for the one human who plays the second player */
+    if (!cfg->flip && v->nplayers == 2 && g->seats[0] != SEAT_HUMAN && g->seats[1] == SEAT_HUMAN) g->flip = true;
+    fen_start(v, deal, g->start, sizeof g->start);
+    if (cfg->fen && !start_position_ok(g, cfg->fen)) {
+        game_free_variant(g);
+        free(g->moves);
+        free(g->redo);
+        free(g);
+        return 1;
+    }
+    if (cfg->fen) snprintf(g->start, sizeof g->start, "%s", cfg->fen);
     game_restart(g);
     fen_write(&g->pos, g->start, sizeof g->start);
     int rc = 0;
@@ -1414,8 +1771,16 @@ int ui_play(const UiConfig *cfg) {
             int humans = 0;
             for (int p = 0; p < g->v->nplayers; p++) humans += g->seats[p] == SEAT_HUMAN;
             if (humans > 1) {
-                hand_over(g, board_mover(&g->pos));
+                char *typed = hand_over(g, board_mover(&g->pos));
                 draw(g);
+                bool go_on = true;
+                if (typed && typed[strspn(typed, " \t\r")]) {
+                    printf("(typed at the hand-over) %s\n", typed);
+                    go_on = handle_line(g, typed);
+                }
+                free(typed);
+                if (!go_on) break;
+                continue;
             }
         }
         char prompt[64];
@@ -1495,7 +1860,7 @@ int ui_selfplay(const SelfplayConfig *cfg) {
         if (cfg->verbose) {
             printf("game %d: %s plays %s: %s after %d plies (%s)\n", game + 1, ui_seat_name(cfg->engine_a),
                    v->player_names[a_seat], outcome > 0 ? "win" : outcome < 0 ? "loss" : "draw", plies,
-                   r.over ? r.reason : "too long");
+                   r.over ? (r.name ? r.name : r.reason) : "too long");
             fflush(stdout);
         }
     }

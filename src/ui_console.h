@@ -20,9 +20,13 @@ typedef struct UiConfig {
     double seconds;                  /* computer's time per move; 0 = no limit */
     int depth;                       /* computer's depth limit; 0 = none */
     uint64_t seed;                   /* root shuffle and the random/greedy players */
+    bool seed_given;                 /* false: each game's deal (shuffle, at-random) is fresh */
     const char *load;                /* saved game to load at start, or NULL */
+    const char *fen;                 /* start position text instead of the rule file's, or NULL */
     bool ascii;                      /* letters even on a UTF-8 terminal */
     bool flip;                       /* draw the board upside down */
+    bool compact;                    /* after a move, the status lines instead of the board */
+    const char *rules_dir;           /* where the shipped games are (a PGN's Variant tag) */
 } UiConfig;
 
 /* Plays one session on stdin/stdout until 'quit' or end of input. Returns 0, or 1 when the

@@ -98,6 +98,9 @@ void variant_conclude(Variant *v) {
     find_forward_dirs(v);
     build_zobrist(v);
     find_stuck_cells(v);
+    v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
+    /* (these rules are tested on the general path) */
+    if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
 }
 
 void variant_free(Variant *v) {

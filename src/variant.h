@@ -18,8 +18,10 @@ typedef enum Orientation {
     ORIENT__COUNT
 } Orientation;
 
-/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game. */
-typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS } ResultKind;
+/* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game.
+ * RESULT_WORTH: the player whose pieces are worth more wins (plus Variant.worth_bonus); equal
+ * worth draws. */
+typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS, RESULT_WORTH } ResultKind;
 
 /* What happens to a defeated player's pieces when others play on. */
 typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;
@@ -147,9 +149,18 @@ typedef struct PromoSet {
     uint8_t types[MAX_PROMO_CHOICES];
 } PromoSet;
 
+/* A free castle (`castle king K2 rook R2`, Chess960's) has no start cells: the king starts
+ * where the position has its royal piece of king_type on K2's row, the rook on that row on
+ * the side away from R2 (the position text names its file); king_from and rook_from are
+ * NO_CELL and the cells are in Position.castle_king and castle_rook. */
 typedef struct Castle {
     uint8_t owner;
     char letter;             /* position-text letter (case per owner) */
+    bool free;
+    bool privilege;          /* `privilege CELL...`: only a right, held while the piece on its
+                              * cell stays (king_from = the owner's CELL, the others NO_CELL;
+                              * the letter is its file) */
+    uint8_t king_type;       /* the type that castles (free castles, and a king that is not royal) */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
     uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
@@ -293,16 +304,22 @@ typedef struct Variant {
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
+    bool free_castles;                /* some castle is free (its cells are the position's) */
     bool has_royal;
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
     uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
-    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests */
+    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
+                                       * (and no `end facing` nor royal-flight rule: legality is
+                                       * then cells only) */
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
     uint32_t imitator_mask;           /* types that capture by imitation (and freeze freezers) */
+    bool has_drops;                   /* some program drops new pieces (moves from several pieces may coincide) */
+    uint32_t blast_mask;              /* types whose captures explode (`explodes`) */
+    uint32_t blast_proof_mask;        /* types a neighbouring explosion spares (`blast-proof`) */
     int nadjacent;
     uint8_t orth_dirs[4];             /* the four orthogonal unit directions (pincer) */
     uint8_t adjacent_dirs[8];         /* the eight neighbours (freezing) */
@@ -336,6 +353,7 @@ typedef struct Variant {
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
+    ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;
@@ -346,6 +364,18 @@ typedef struct Variant {
     ResultKind on_material;
     int nforced;
     ForcedCapture forced[4];
+    /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
+    bool must_capture;
+    /* "end pieces at-most N RESULT": a player left with N or fewer pieces gets on_pieces */
+    int pieces_limit;                  /* N + 1; 0 = off */
+    ResultKind on_pieces;
+    /* "end royal-captured RESULT": for the player whose last royal piece was captured (when
+     * royal capture is allowed); RESULT_NONE = loss */
+    ResultKind on_royal_captured;
+    /* "end stalemate fewer-pieces RESULT": on_stalemate goes to the player with fewer pieces;
+     * equal numbers draw */
+    bool stalemate_fewer;
+    char pieces_name[32], royal_name[32]; /* the game's own names for those ends ("" = none) */
     /* endings decided by the position alone (ending.c); decided_by_position: some rule below */
     bool decided_by_position;
     int nextinctions;
@@ -384,6 +414,24 @@ typedef struct Variant {
     ResultKind on_empty;
     int nshuffles;
     uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
+    /* Passing (`allow pass`): the player to move may pass instead of moving, unless its royal
+     * piece is in check. `end pass N`: N passes in a row end the game. `end facing TYPE`: while
+     * the two players' royal pieces of TYPE face each other on an open line, a pass is legal
+     * even in check and no other move may leave them facing; the game ends when they face in
+     * two positions in a row. */
+    bool pass_move;
+    int passes_end;                   /* 0 = off */
+    ResultKind on_passes;
+    int facing_type;                  /* type index + 1, 0 = off */
+    ResultKind on_facing;
+    /* `forbid royal-flight`: a royal piece in check may not move, except to capture the one
+     * piece giving check */
+    bool forbid_royal_flight;
+    /* the legality test needs the position before the move (mines, facing royal pieces,
+     * royal flight) */
+    bool slow_legality;
+    /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
+    int worth_bonus[MAX_PLAYERS];
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* Hands (`hands`): each player keeps pieces off the board, counted per type, and drops
@@ -398,6 +446,7 @@ typedef struct Variant {
     bool castle_dropped;
     uint32_t colour_apart_mask;
     uint8_t castling_rook;             /* the rook's type where the setup leaves its cell empty */
+    int gate_zone;                     /* `gating ZONE`: zone index + 1, 0 = no gating */
     uint8_t demote_to[MAX_PIECE_TYPES];
     /* hashing */
     uint64_t *zobrist_piece;           /* [cell * ntypes*nowners + type*nowners + owner] */

@@ -62,7 +62,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
         case SHAPE_ZONE: if (a >= v->nzones) ok = bad(sink, p, pc, "zone out of range"); break;
         case SHAPE_BYTE:
             if (op == OP_ADD && a != 0 && a >= v->npromos) ok = bad(sink, p, pc, "promotion set out of range");
-            if ((op == OP_RIGHT || op == OP_CASTLED) && a >= v->ncastles) ok = bad(sink, p, pc, "castling right out of range");
+            if ((op == OP_RIGHT || op == OP_CASTLED || op == OP_FREECASTLE) && a >= v->ncastles) ok = bad(sink, p, pc, "castling right out of range");
             if ((op == OP_TYPEIN || op == OP_PINCER || op == OP_COORD) && a >= v->ntypesets)
                 ok = bad(sink, p, pc, "type set out of range");
             if (op == OP_KIND && a >= v->nkinds) ok = bad(sink, p, pc, "move kind out of range");

@@ -99,7 +99,15 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     return true;
 }
 
-/* Appends one emitted move; returns false when the list is full. */
+/* A path mark of the VM's own (never a move flag): the moves it emits hand the piece over. */
+#define PATH_HAND_OVER 0x80
+
+/* The player who takes the turn after the current one. */
+static int next_player(const Position *pos) {
+    const Variant *v = pos->v;
+    return v->turn_order[(pos->turn + 1) % v->nturns];
+}
+
 /* What a path says about the moves it emits beyond their effects (for notation). */
 typedef struct PathMarks {
     uint8_t flags;  /* MOVE_EP, MOVE_CASTLE */
@@ -107,8 +115,49 @@ typedef struct PathMarks {
     uint8_t kind;   /* move kind */
 } PathMarks;
 
+/* `hand-over`: the piece m leaves on its destination goes to the next player (a change of
+ * owner, added or folded into the move's change of type). This and the other helpers of the
+ * newer statements stay out of line: inlined, they slowed the interpreter's loop for every
+ * game. */
+__attribute__((noinline)) static void hand_over(const Position *pos, Move *m, int owner) {
+    m->flags &= (uint16_t)~PATH_HAND_OVER;
+    int next = next_player(pos);
+    if (next == owner) return;
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_CHANGE && m->fx[i].a == m->to) {
+            m->fx[i].piece = PIECE_MAKE(PIECE_TYPE(m->fx[i].piece), next);
+            return;
+        }
+    if (pos->cell[m->from] && m->nfx < MAX_EFFECTS)
+        m->fx[m->nfx++] = (Effect){.kind = FX_CHANGE, .a = m->to, .piece = PIECE_MAKE(PIECE_TYPE(pos->cell[m->from]), next)};
+}
+
+/* Appends a drop: a new piece of `type` of the owner on the empty cell cur, with the pending
+ * effects; it is written from cur to cur. Returns false when the list is full. */
+__attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, int type,
+                                                const Effect *pending, int npending, PathMarks marks) {
+    if (out->count >= MAX_MOVES) return false;
+    Move *m = &out->moves[out->count++];
+    m->from = m->to = cur;
+    m->flags = marks.flags & ~PATH_HAND_OVER;
+    if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->kind = marks.kind;
+    m->nfx = 0;
+    m->fx[m->nfx++] = (Effect){.kind = FX_PLACE, .a = cur, .piece = PIECE_MAKE(type, owner)};
+    for (int i = 0; i < npending; i++) {
+        m->fx[m->nfx++] = pending[i];
+        if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
+    }
+    return true;
+}
+
+/* Appends one emitted move (org NO_CELL: a drop of type `change`); returns false when the
+ * list is full. */
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
                  const Effect *pending, int npending, int change, int promo_type, PathMarks marks) {
+    if (unlikely(org == NO_CELL)) return emit_drop(pos, out, cur, owner, change, pending, npending, marks);
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count];
     m->from = org;
@@ -132,6 +181,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
         m->promo = (uint8_t)newtype;
         if (promo_type != NO_TYPE) m->flags |= MOVE_PROMOTION;
     }
+    if (unlikely(marks.flags & PATH_HAND_OVER)) hand_over(pos, m, owner);
     out->count++;
     return true;
 }
@@ -156,6 +206,61 @@ static bool promotion_in_stock(const Position *pos, int owner, int t) {
     int n = 0;
     for (int w = 0; w < pos->v->cell_words; w++) n += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
     return n < pos->v->start_count[owner][t];
+}
+
+/* A free castle from kf with the rook on rf: every cell between the outermost of the four is
+ * empty but for the king and the rook, and no cell of the king's way is attacked. */
+static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Cell kf, Cell rf, int owner) {
+    const Variant *v = pos->v;
+    const CellInfo *k = &v->cells[kf];
+    const Board *b = &v->boards[k->board];
+    int xs[4] = {k->x, v->cells[c->king_to].x, v->cells[rf].x, v->cells[c->rook_to].x};
+    int lo = xs[0], hi = xs[0];
+    for (int i = 1; i < 4; i++) { if (xs[i] < lo) lo = xs[i]; if (xs[i] > hi) hi = xs[i]; }
+    for (int x = lo; x <= hi; x++) {
+        Cell cell = b->at[k->y][x];
+        if (cell == NO_CELL || (cell != kf && cell != rf && pos->cell[cell])) return false;
+    }
+    int step = xs[1] >= xs[0] ? 1 : -1;
+    for (int x = xs[0];; x += step) {
+        if (attack_is_attacked(ctx, pos, b->at[k->y][x], owner, pos->cell[kf])) return false;
+        if (x == xs[1]) break;
+    }
+    return true;
+}
+
+/* CONVERT (the piece on cur, another player's, becomes the owner's) and OUTFLANK (the run of
+ * enemy pieces from cur + dir on, closed by a piece of the owner's side, becomes the owner's):
+ * records the effect in pending. False when pending is full. Kept out of the interpreter's
+ * loop, which games without them run. */
+__attribute__((noinline)) static bool record_conversion(const Position *pos, Opcode op, Cell cur, int dir, int owner,
+                                                        Effect *pending, int *npending) {
+    const Variant *v = pos->v;
+    Effect e;
+    if (op == OP_CONVERT) {
+        Piece p = pos->cell[cur];
+        if (!p || PIECE_OWNER(p) == owner) return true;
+        e = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(PIECE_TYPE(p), owner)};
+    } else {
+        Cell first = variant_step(v, cur, dir), c = first;
+        int k = 0;
+        while (c != NO_CELL && pos->cell[c] && board_hostile(pos, PIECE_OWNER(pos->cell[c]), owner) && k < 255) {
+            c = variant_step(v, c, dir);
+            k++;
+        }
+        if (!k || c == NO_CELL || !pos->cell[c] || board_hostile(pos, PIECE_OWNER(pos->cell[c]), owner)) return true;
+        e = (Effect){.kind = FX_FLIP, .pad = (uint8_t)k, .a = first, .b = (Cell)dir, .piece = (Piece)owner};
+    }
+    if (*npending >= MAX_PENDING || *npending >= MAX_EFFECTS - 2) return false;
+    pending[(*npending)++] = e;
+    return true;
+}
+
+/* Does pending convert an enclosed run (OUTFLANKED)? */
+__attribute__((noinline)) static bool any_flip(const Effect *pending, int npending) {
+    for (int i = 0; i < npending; i++)
+        if (pending[i].kind == FX_FLIP) return true;
+    return false;
 }
 
 /* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
@@ -285,6 +390,12 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
         case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
+        case OP_PRIVILEGE:
+            flag = false;
+            for (int k = 0; k < v->ncastles && !flag; k++)
+                flag = v->castles[k].privilege && v->castles[k].owner == owner && v->castles[k].king_from == cur &&
+                       ((pos->rights >> v->castles[k].right) & 1);
+            break;
         case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
@@ -314,6 +425,17 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             else if (op == OP_SETEP) { e->kind = FX_EP; e->a = cur; }
             else { e->kind = FX_MOVE; e->a = (Cell)a; e->b = cur; }
             if (op == OP_CAPTUREEP && pos->ep_victim == NO_CELL) goto fail;
+            break;
+        }
+        case OP_FREECASTLE: {
+            if (target != NO_CELL) goto fail; /* (castling captures nothing) */
+            const Castle *c = &v->castles[a];
+            Cell kf = pos->castle_king[a], rf = pos->castle_rook[a];
+            if (kf != origin || rf == NO_CELL || !free_castle_open(ctx, pos, c, kf, rf, owner)) goto fail;
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+            pending[npending++] = (Effect){.kind = FX_MOVE, .a = rf, .b = c->rook_to};
+            cur = c->king_to;
             break;
         }
         case OP_WITHDRAW: {
@@ -376,13 +498,17 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
             pmarks.flags |= MOVE_CASTLE;
             pmarks.castle = (uint8_t)(a + 1);
             break;
-        case OP_ADD: {
+        case OP_ADD:
+        case OP_DROP: {
+            /* DROP A: a new piece of type A on the empty cur, moving nothing (emit's NO_CELL origin) */
+            const bool drop = op == OP_DROP;
+            if (unlikely(drop) && pos->cell[cur]) break;
             if (target != NO_CELL) {
-                if (captures_target(pending, npending, cur, origin, target)) EXIT(RUN_FOUND);
+                if (captures_target(pending, npending, drop ? NO_CELL : cur, origin, target)) EXIT(RUN_FOUND);
                 break;
             }
             bool ok = true;
-            const PromoSet *ps = a ? &v->promos[a] : NULL;
+            const PromoSet *ps = a && !drop ? &v->promos[a] : NULL;
             if (ps && promotes_here(v, ps, owner, origin, cur) &&
                 (!ps->on_capture || captures_here(pos, pending, npending, cur, origin, owner))) {
                 int mover = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[origin]);
@@ -392,11 +518,18 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                     if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
                         ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i], pmarks);
             } else {
-                ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
+                ok = emit(pos, out, drop ? NO_CELL : origin, cur, owner, pending, npending, drop ? a : change, NO_TYPE, pmarks);
             }
             if (unlikely(!ok)) EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
             break;
         }
+        case OP_CONVERT:
+        case OP_OUTFLANK:
+            if (!record_conversion(pos, op, cur, a, owner, pending, &npending))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+            break;
+        case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
+        case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
         default:
             EXIT(fault_at(fault, prog, at, "bad opcode"), RUN_FAULT);

@@ -53,7 +53,7 @@ done
 
 # 1b. With more than two players, conceding defeats only that player; the others play on.
 play concede 'resign\nfen\nquit\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human
-expect concede "silver concedes"
+expect concede "Silver concedes; the others play on"
 expect concede "/12/12 r kq:3K:3Q:4K:4Q - 0 1 s"
 reject concede "game over"
 
@@ -271,6 +271,155 @@ if grep -qE '^box: white [0-9]|^deck: white [0-9]' "$tmp/hidden-ai.out"; then
     grep -E '^box: white|^deck: white' "$tmp/hidden-ai.out" | head -n 8 >&2
     fail=1
 fi
+
+# 13. Move text that tells moves apart. Where pawns move sideways (Ultima's pincers) the origin
+# names the pawn ("cd2", never three moves written "d2"), and is read back; a capture away from
+# the landing cell names its victim after a ':' (a withdrawer's, a long leaper's).
+play ultima-pawns 'moves\ncd2\nfen\n' "$root/rules/ultima.rules" --fen '4k3/8/8/3q4/3P4/8/2P1P3/4K3 w 0' --white human --black human
+expect ultima-pawns "cd2 (c2d2)"
+expect ultima-pawns "ed2 (e2d2)"
+expect ultima-pawns "dd2 (d4d2)"
+reject ultima-pawns " d2 ("
+expect ultima-pawns "4k3/8/8/3q4/3P4/8/3PP3/4K3 b 1"
+play ub-pawns 'moves\nfg3\nfen\n' "$root/rules/ultimate-battle.rules" --white human --black human
+expect ub-pawns "fg3 (f2g3)"
+expect ub-pawns "hg3 (h2g3)"
+expect ub-pawns "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPP1PP/RNBQKBNR b - - 0 1"
+play remote 'moves d3\nQd2:d4\nfen\n' "$root/rules/ultima.rules" --fen '4k3/8/8/8/3p4/3Q4/8/3pK2N w 0' --white human --black human
+expect remote "Qd2:d4 (d3d2)"
+expect remote "last move: Qd2:d4 (d3d2)"
+expect remote "4k3/8/8/8/8/8/3Q4/3pK2N b 1"
+
+# 14. The command line: a shipped game by name for perft; a start position for play.
+n=$((n + 1))
+VARIA_RULES="$root/rules" "$varia" perft chess 3 2>&1 | grep -q "^Nodes searched: 8902" ||
+    { echo "play test 'perft-name': 'varia perft chess 3' failed" >&2; fail=1; }
+play fen-start 'fen\n' "$root/rules/chess.rules" --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1' --white human --black human
+expect fen-start "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+play fen-bad '' "$root/rules/chess.rules" --fen '4k3/8/8 w'
+expect fen-bad "varia: bad --fen '4k3/8/8 w'"
+
+# 15. Regressions in the console's messages and commands.
+# A hint whose algebraic text is its coordinate text says it once.
+play ultra-hint "$setup"'\nhint\n' "$ultra" --white human --black human --depth 1
+expect ultra-hint "hint: take:"
+reject ultra-hint " (take:"
+# Hot seat: what is typed at "press Enter" is played, not lost.
+play ahead 'place:c3\nplace:f3\n' "$ultra" --white human --black human
+expect ahead "(typed at the hand-over) place:c3"
+expect ahead " 3  o  o  *  o  o [*] o  o  3"
+# undo after a resignation takes back the resignation only.
+play undo-resign 'e4\ne5\nresign\nundo\nfen\n' "$root/rules/chess.rules" --white human --black human
+expect undo-resign "the resignation is taken back"
+expect undo-resign "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+# A check mark after the copy's '+' is read as a check mark.
+play ab-check 'A b4-b6\nB c4-c6\nM b6-b5 ++\n' "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
+expect ab-check "last move: M b6-b5 +"
+reject ab-check "cannot copy"
+# With more than two players a defeat is worded as in docs/playing.md.
+play defeat4 'resign\nresign\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human
+expect defeat4 "Red concedes; the others play on"
+# Each player's pieces are drawn in the colour its name says.
+printf 'quit\n' | LC_ALL=C CLICOLOR_FORCE=1 "$varia" play "$root/rules/ultimate-chess-4p.rules" --seat 1=human >"$tmp/colours.out" 2>&1
+for want in "$(printf '\033[1;31m r')" "$(printf '\033[1;30m R3')" "$(printf '\033[1;32m R4')" "$(printf '\033[1;37m R')"; do
+    n=$((n + 1))
+    grep -qF -- "$want" "$tmp/colours.out" || { echo "play test 'colours': a player's colour is wrong" >&2; fail=1; }
+done
+# What the rules leave to chance is dealt afresh for each game unless --seed is given.
+play deals "$(printf 'fen\\nnew\\n%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)" "$ab" --seat 1=human --seat 2=human
+n=$((n + 1))
+[ "$(grep -cE ' A 0 1 w,b$' "$tmp/deals.out")" -gt 0 ] && [ "$(grep -cE ' A 0 1 b,w$' "$tmp/deals.out")" -gt 0 ] ||
+    { echo "play test 'deals': every game dealt the same" >&2; fail=1; }
+
+# 16. History and PGN: the moves so far; a game written as PGN (Variant and Rules tags) and read
+# back, also by --load; a PGN from elsewhere with comments, variations and glyphs (chess when it
+# names no game); a Variant tag alone finds the shipped game.
+play history 'e4\ne5\nNf3\nhistory\npgn\nsave '"$tmp"'/g.pgn\nNc6\nresign\nsave '"$tmp"'/r.pgn\n' "$root/rules/chess.rules" --white human --black human
+expect history "  1. e4 e5"
+expect history "  2. Nf3"
+expect history '[Variant "chess"]'
+expect history "[Rules \"$root/rules/chess.rules\"]"
+expect history "1. e4 e5 2. Nf3 *"
+expect history "saved 3 moves to $tmp/g.pgn"
+n=$((n + 1))
+grep -q '^1. e4 e5 2. Nf3 Nc6 0-1$' "$tmp/r.pgn" && grep -q '^\[Termination "resignation"\]$' "$tmp/r.pgn" ||
+    { echo "play test 'history': the PGN file is wrong" >&2; cat "$tmp/r.pgn" >&2; fail=1; }
+play pgn-load "load $tmp/g.pgn\nfen\nhistory\n" "$root/rules/ultima.rules" --white human --black human
+expect pgn-load "loaded $tmp/g.pgn: Chess, 3 moves"
+expect pgn-load "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+play pgn-arg "fen\n" "$root/rules/chess.rules" --white human --black human --load "$tmp/r.pgn"
+expect pgn-arg "game over: Black wins by resignation. 0-1"
+printf '[Event "Casual"]\n[Result "0-1"]\n\n1.e4 {best by test} e5 2. Nf3 $1 (2. f4 exf4) Nc6 ; a comment\n%s\n\n%s\n1. d4 *\n' \
+    '3. Bc4 Nf6 4. Ng5?! d5 5. exd5 Na5 0-1' '[Event "Next"]' >"$tmp/ext.pgn"
+printf '[Variant "ultima"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/3p4/3Q4/8/3pK2N w 0"]\n\n1. Qd2:d4 *\n' >"$tmp/ultima.pgn"
+printf '[Variant "chess"]\n\n1. e4 e5 2. Ke3 *\n' >"$tmp/bad1.pgn"
+printf '[Variant "nosuch"]\n\n1. e4 *\n' >"$tmp/bad2.pgn"
+printf '[Event "x"]\n\n1. e4 {open\n' >"$tmp/bad3.pgn"
+play pgn-ext "load $tmp/ext.pgn\nfen\nload $tmp/ultima.pgn\nfen\nload $tmp/bad1.pgn\nload $tmp/bad2.pgn\nload $tmp/bad3.pgn\nfen\n" \
+    "$root/rules/chess.rules" --white human --black human
+expect pgn-ext "r1bqkb1r/ppp2ppp/5n2/n2Pp1N1/2B5/8/PPPP1PPP/RNBQK2R w KQkq - 1 6"
+expect pgn-ext "game over: Black wins by the saved result. 0-1"
+expect pgn-ext "4k3/8/8/8/8/8/3Q4/3pK2N b 1"
+expect pgn-ext "bad1.pgn:3: illegal move 'Ke3'"
+expect pgn-ext "bad2.pgn: no rule file for the game 'nosuch'"
+expect pgn-ext "bad3.pgn:3: a comment that is not closed"
+
+# 17. Compact mode: after a move the lines under the board, not the board; a Black human sees
+# the board turned (its pieces at the bottom).
+play compact 'e4\ne5\n' "$root/rules/chess.rules" --white human --black human --compact
+n=$((n + 1))
+[ "$(grep -c '^ 8 ' "$tmp/compact.out")" = 1 ] || { echo "play test 'compact': the board was drawn after a move" >&2; fail=1; }
+expect compact "last move: e5 (e7e5)"
+play autoflip 'quit\n' "$root/rules/chess.rules" --white ai --black human --depth 1
+n=$((n + 1))
+[ "$(grep -E '^ [18] ' "$tmp/autoflip.out" | head -n 1 | cut -c1-3)" = " 1 " ] ||
+    { echo "play test 'autoflip': the board is not turned for Black" >&2; fail=1; }
+
+# 18. Algebraic input is refused as helpfully as coordinates: which piece cannot get there.
+play refuse-san 'Ke2\nNd5\ne6\nZe4\nload '"$dir"'/ambiguous.game\nNcd2\n' "$root/rules/chess.rules" --white human --black human
+expect refuse-san "illegal move 'Ke2': the King on e1 cannot reach e2; it has no legal move"
+expect refuse-san "illegal move 'Nd5': no Knight of yours can reach d5"
+expect refuse-san "illegal move 'e6': no Pawn of yours can reach e6"
+expect refuse-san "illegal move 'Ze4': no piece has the letter Z"
+expect refuse-san "illegal move 'Ncd2': the Knight that can reach d2 is written Nbd2 or Nfd2"
+
+# 19. Set-up steps and phases say what they expect: Ultra Chess places mines in ascending cell
+# order (each leaving room for the rest), and a turn starts by drawing a card.
+play steps '\nplace:g4\nplace:c3\ne4\n' "$ultra" --white human --black human
+expect steps "set-up: place (1 of 4)"
+expect steps "illegal move 'place:g4': the set-up step 'place' offers now only (its moves may have to come in an order, each leaving room for the rest): place:a3,"
+expect steps ", place:e4"
+expect steps "set-up: place (2 of 4)"
+expect steps "illegal move 'e4': the set-up step 'place' allows only place moves now: place:d3,"
+# history keeps the computer's secret set-up moves secret
+play hidden-history 'place:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\nhistory\n' \
+    "$ultra" --white ai --black human --depth 1
+expect hidden-history "  1. place (secret) place (secret)"
+expect hidden-history "place:b5 place:g5"
+reject hidden-history "  1. place:"
+play draw-first "$setup"'\nb1c3\n' "$ultra" --white human --black human
+expect draw-first "illegal move 'b1c3': the phase 'drawing' of the turn allows only take moves now: take:w, take:b"
+
+# 11d. The rulebook in the game: 'rules', 'piece' by letter, name or cell, and a 'help' that
+# lists only what the game offers; a set-up step says what it expects.
+play rulebook 'help\nrules\npiece N\npiece e2\npiece queen\npiece z9\npiece\nquit\n' "$root/rules/chess.rules" --black human
+expect rulebook "  rules             the rulebook"
+reject rulebook "  deck "
+reject rulebook "  random "
+expect rulebook "How the game ends"
+expect rulebook "Knight (letter N, value 3.20)"
+expect rulebook "  moves or captures: a (1,2) leap in all eight directions"
+expect rulebook "  first move only: 2 steps forward"
+expect rulebook "Queen (letter Q, value 9.00)"
+expect rulebook "piece: no piece, letter or cell 'z9'"
+expect rulebook "piece: name one: K (King)"
+play rulebook-ultima 'piece Q\nquit\n' "$root/rules/ultima.rules" --black human
+expect rulebook-ultima "  captures without landing on the victim: enemies on 8 cells (#)"
+expect rulebook-ultima "example, its captures depend on other pieces: "
+play rulebook-setup '\nhelp\nquit\n' "$root/rules/ultra-chess.rules" --black human
+expect rulebook-setup "set-up step 1 of 8: White makes 4 more moves of kind 'place' (each marks one of its tiles as a mine, in ascending cell order)"
+expect rulebook-setup "  deck "
+expect rulebook-setup "  random "
 
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).

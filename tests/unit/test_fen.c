@@ -138,9 +138,41 @@ static void test_fen_counters_read_back(void **state) {
     variant_free(v);
 }
 
+/* Hands: written in brackets after the board, read also as one more rank; a promoted piece
+ * keeps its '~'; the hash sees the hands; bad hands are refused with the reason. */
+static void test_fen_hands(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white black\nboard 4x4\nhands demoted\nzone last = rank 4\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Queen { letter Q slide compass drop }\n"
+                              "piece Pawn { letter P step n promote in last to Queen drop }\n"
+                              "setup \"3k/4/4/K3[] w\"\n");
+    Position pos, back;
+    board_init(&pos, v);
+    board_init(&back, v);
+    set_fen(&pos, "2Q~k/4/4/K3[QPPq] w - - 0 1");
+    char text[128], err[200];
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "2Q~k/4/4/K3[QPPq] w - - 0 1");
+    assert_int_equal(pos.hand[0][2], 2);
+    set_fen(&back, "2Q~k/4/4/K3/PqQP w - - 0 1");
+    assert_int_equal(back.key, pos.key);
+    set_fen(&back, "2Q~k/4/4/K3[QPq] w - - 0 1");
+    assert_true(back.key != pos.key);
+    assert_false(fen_read(&back, "3k/4/4/K3[X] w", err, sizeof err));
+    assert_non_null(strstr(err, "unknown piece letter 'X' in the hands"));
+    assert_false(fen_read(&back, "3k/4/4/K3[QQQQQQQQQQQQQQQ] w", err, sizeof err));
+    assert_non_null(strstr(err, "too many pieces"));
+    assert_false(fen_read(&back, "3k/4/4/K3[Q w", err, sizeof err));
+    board_free(&pos);
+    board_free(&back);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fen_counters_read_back),
+        cmocka_unit_test(test_fen_hands),
         cmocka_unit_test(test_fen_roundtrip),
         cmocka_unit_test(test_fen_defaults_for_missing_fields),
         cmocka_unit_test(test_fen_bad_input_is_reported),

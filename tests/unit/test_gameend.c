@@ -259,6 +259,49 @@ static void test_gameend_position_endings(void **state) {
     }
 }
 
+/* A losing game's rule file ends the game at fen: winner (-1: a draw), announced as name (NULL:
+ * not checked). The name lives in the variant: it is checked before the variant goes. */
+static void expect_end(const char *rules, const char *fen, int winner, const char *name) {
+    Variant *v = load_rules(rules);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, winner);
+    if (name) assert_string_equal(r.name, name);
+    board_free(&pos);
+    variant_free(v);
+}
+
+/* Losing games: the endings by material, a capturable royal piece, stalemates by pieces left,
+ * each announced in the rule file's words. */
+static void test_gameend_losing_games(void **state) {
+    (void)state;
+    /* black has lost every piece: black wins, though white is to move */
+    expect_end("rules/antichess.rules", "8/8/8/8/8/8/8/4K3 w - - 0 1", 1, "all pieces lost");
+    /* losers: a bare king wins */
+    expect_end("rules/losers.rules", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", 1, "bare king");
+    /* codrus: the player whose king was captured wins */
+    expect_end("rules/codrus.rules", "8/8/8/8/8/8/8/R3K3 b - - 0 1", 1, "king lost");
+    /* suicide: white cannot move; it has more pieces than black and loses; equal numbers draw */
+    expect_end("rules/suicide.rules", "8/8/8/8/p7/P7/P7/8 w - - 0 1", 1, NULL);
+    expect_end("rules/suicide.rules", "8/8/8/8/p7/P7/8/8 w - - 0 1", -1, NULL);
+    /* antichess: a capture is compulsory */
+    Variant *v = load_rules("rules/antichess.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    static MoveList ml;
+    VmFault f = {0};
+    movegen_legal(test_gen(), &pos, &ml, &f);
+    assert_int_equal(ml.count, 1);
+    assert_true(ml.moves[0].flags & MOVE_CAPTURE);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gameend_stalemate_pass),
@@ -273,6 +316,7 @@ int main(void) {
         cmocka_unit_test(test_gameend_checkmate_beats_fifty_move_rule),
         cmocka_unit_test(test_gameend_insufficient_material),
         cmocka_unit_test(test_gameend_results_follow_the_rule_file),
+        cmocka_unit_test(test_gameend_losing_games),
     };
     return cmocka_run_group_tests_name("gameend", tests, setup, teardown);
 }
