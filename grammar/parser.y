@@ -105,6 +105,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_CHECKS "'checks'"
 %token KW_REPLY "'reply'"
 %token KW_LAST_CHANCE "'last-chance'"
+%token KW_SAFE "'safe'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
 %token KW_FACING "'facing'"
@@ -618,6 +619,7 @@ opt_reply
 opt_reach_reply
     : opt_reply
     | KW_LAST_CHANCE        { $$ = 2; }
+    | KW_SAFE               { $$ = 3; }
     ;
 
 opt_end_name

@@ -47,6 +47,7 @@ static void probe_init(Probe *p, const Variant *v) {
     p->v = v;
     p->gen = xmalloc(sizeof *p->gen);
     genctx_init(p->gen);
+    p->gen->diagram = true; /* (a piece alone on the board: no extinction rule ends it) */
     p->list = xmalloc(sizeof *p->list);
     board_init(&p->pos, v);
     char start[4096], err[200];
@@ -289,7 +290,8 @@ static void compute_diagram(Probe *p, int type, PieceDiagram *d, bool with_examp
             if (m->promo == NO_TYPE) continue;
             d->promotes_to |= 1u << m->promo;
             for (int s = 1; s < v->npromos; s++)
-                if (zone_has(&v->zones[v->promos[s].zone], 0, m->to))
+                if ((v->promos[s].zone != NO_ZONE && zone_has(&v->zones[v->promos[s].zone], 0, m->to)) ||
+                    (v->promos[s].from_zone != NO_ZONE && zone_has(&v->zones[v->promos[s].from_zone], 0, m->from)))
                     for (int k = 0; k < v->promos[s].count; k++)
                         if (v->promos[s].types[k] == m->promo) d->promo_sets |= 1u << s;
         }
@@ -704,12 +706,15 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     }
     for (int s = 1; s < v->npromos; s++) {
         const PromoSet *ps = &v->promos[s];
-        char z[40];
+        char z[40], from[40];
         zone_name_of(v, ps->zone, z, sizeof z);
+        zone_name_of(v, ps->from_zone, from, sizeof from);
         fprintf(out, "- Promotion:");
         for (int t = 0; t < v->ntypes; t++)
             if (diagrams[t].promo_sets >> s & 1) fprintf(out, " %s", v->types[t].name);
-        fprintf(out, " ending a move in zone %s becomes%s", z, ps->optional ? " (or stays)" : "");
+        if (ps->zone != NO_ZONE) fprintf(out, " ending a move in zone %s%s", z, ps->from_zone != NO_ZONE ? " or" : "");
+        if (ps->from_zone != NO_ZONE) fprintf(out, " starting a move in zone %s", from);
+        fprintf(out, "%s becomes%s", ps->on_capture ? " by a capture" : "", ps->optional ? " (or stays)" : "");
         for (int k = 0; k < ps->count; k++) fprintf(out, "%s %s", k ? "," : "", v->types[ps->types[k]].name);
         fprintf(out, "\n");
         n++;
@@ -1482,7 +1487,9 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
             for (int o = 0; o < v->nplayers; o++) {
                 if (owners[a] && owners[b] && !((owners[a] & owners[b]) >> o & 1)) continue;
                 const char *ga = pa->symbol[o][0] ? pa->symbol[o] : NULL, *gb = pb->symbol[o][0] ? pb->symbol[o] : NULL;
-                char la[2] = {pa->letter, 0}, lb[2] = {pb->letter, 0};
+                /* (a promoted type is written and drawn with a '+': "+P" is not "P") */
+                char la[3] = {pa->promoted ? '+' : pa->letter, pa->promoted ? pa->letter : 0, 0};
+                char lb[3] = {pb->promoted ? '+' : pb->letter, pb->promoted ? pb->letter : 0, 0};
                 if (!strcasecmp(ga ? ga : la, gb ? gb : lb)) {
                     diag_warn(sink, piece_loc(root, pb->name, file), "piece '%s' looks like '%s': both are shown as \"%s\" for %s",
                               pb->name, pa->name, gb ? gb : lb, v->player_names[o]);
@@ -1501,13 +1508,14 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
             diag_warn(sink, piece_loc(root, v->types[t].name, file), "piece '%s' can never move", v->types[t].name);
     }
     for (int s = 1; s < v->npromos; s++) {
-        if (promo_used >> s & 1) continue;
         const PromoSet *ps = &v->promos[s];
+        if ((promo_used >> s & 1) || ps->on_capture) continue; /* (a lone piece captures nothing) */
         bool found = false;
-        SrcLoc loc = promote_loc(root, v->zones[ps->zone].name, &found);
+        const char *zone = v->zones[ps->zone != NO_ZONE ? ps->zone : ps->from_zone].name;
+        SrcLoc loc = promote_loc(root, zone, &found);
         if (!found) loc.file = file;
-        diag_warn(sink, loc, "promotion to %s in zone '%s' never happens: no move of a piece that promotes ends there",
-                  v->types[ps->types[0]].name, v->zones[ps->zone].name);
+        diag_warn(sink, loc, "promotion to %s in zone '%s' never happens: no move of a piece that promotes %s there",
+                  v->types[ps->types[0]].name, zone, ps->zone != NO_ZONE ? "ends" : "starts");
     }
     probe_delete(p);
     free(d);

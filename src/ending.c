@@ -2,6 +2,8 @@
  * reached (at once, or after the other side's reply), checks given. Two sides. */
 #include "ending.h"
 
+#include "attack.h"
+
 static int count_pieces(const Position *pos, int owner, uint32_t types) {
     const Variant *v = pos->v;
     int n = 0;
@@ -40,12 +42,25 @@ bool ending_reached(const Position *pos, int owner, const ReachRule *r) {
     return false;
 }
 
+/* A `safe` reach: owner has r's piece in its part of r's zone where no enemy could take it. */
+static bool reached_safely(GenContext *ctx, Position *pos, int owner, const ReachRule *r) {
+    const Variant *v = pos->v;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t b = pos->type_occ[r->type][w] & pos->occ[owner][w] & v->zones[r->zone].cells[owner][w];
+        for (; b; b &= b - 1) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+            if (!attack_is_attacked(ctx, pos, c, owner, pos->cell[c])) return true;
+        }
+    }
+    return false;
+}
+
 static bool decide(Ending *out, int player, ResultKind result, const char *reason, const char *name) {
     if (out) *out = (Ending){.player = player, .result = result, .reason = reason, .name = name[0] ? name : NULL};
     return true;
 }
 
-bool ending_decided(const Position *pos, Ending *out) {
+bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
     const Variant *v = pos->v;
     if (!v->decided_by_position) return false;
     int mover = board_mover(pos), prev = 1 - mover;
@@ -61,6 +76,13 @@ bool ending_decided(const Position *pos, Ending *out) {
             if (pos->checks[sides[k]] >= v->check_limit) return decide(out, sides[k], v->on_checks, "checks", v->checks_name);
     for (int i = 0; i < v->nreaches; i++) {
         const ReachRule *r = &v->reaches[i];
+        /* safe: a piece that arrived where it could be taken counts once it no longer can,
+         * for either side, the side that just moved first */
+        if (r->safe) {
+            for (int k = 0; k < 2; k++)
+                if (reached_safely(ctx, pos, sides[k], r)) return decide(out, sides[k], r->result, "zone reached", r->name);
+            continue;
+        }
         if (!r->reply && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
         /* with a reply: the mover reached before the other side answered; that answer drew
          * when it reached too and came later in the round */

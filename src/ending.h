@@ -4,6 +4,7 @@
 #define VARIA_ENDING_H
 
 #include "board.h"
+#include "genctx.h"
 
 typedef struct Ending {
     int player;              /* the side the result is for */
@@ -15,8 +16,8 @@ typedef struct Ending {
 
 /* Has the game ended in this position by one of the rule file's position endings
  * (Variant.decided_by_position)? Fills *out (may be NULL) when it has. A decided position
- * has no moves. Cannot fail. */
-bool ending_decided(const Position *pos, Ending *out);
+ * has no moves. Cannot fail. (A `safe` reach rule asks the attack test: ctx.) */
+bool ending_decided(GenContext *ctx, Position *pos, Ending *out);
 
 /* Does owner have r's piece in its part of r's zone? */
 bool ending_reached(const Position *pos, int owner, const ReachRule *r);

@@ -213,7 +213,7 @@ static bool dead_material(const Position *pos) {
 
 /* The endings decided before the moves are looked at: a royal piece taken, the last player
  * standing, every pile of a kind empty, the position's own endings (ending.c). True when one of them applies (out filled). */
-static bool ends_before_moves(const Position *pos, GameResult *out) {
+static bool ends_before_moves(GenContext *ctx, Position *pos, GameResult *out) {
     const Variant *v = pos->v;
     if (v->nplayers > 2) {
         int lost = gameend_royal_lost(pos);
@@ -243,7 +243,7 @@ static bool ends_before_moves(const Position *pos, GameResult *out) {
         }
     }
     Ending e;
-    if (ending_decided(pos, &e)) {
+    if (ending_decided(ctx, pos, &e)) {
         out->over = true;
         out->reason = e.reason;
         out->name = e.name;
@@ -367,7 +367,7 @@ static void ends_blocked(const Position *pos, GameResult *out) {
 void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
     memset(out, 0, sizeof *out);
     out->winner = out->eliminated = out->victor = -1;
-    if (ends_before_moves(pos, out)) return;
+    if (ends_before_moves(ctx, pos, out)) return;
     if (unlikely(pos->v->pass_move) && ends_by_passing(pos, out)) return;
     VmFault f = {0};
     int legal = movegen_count_legal(ctx, pos, &f);

@@ -5,6 +5,7 @@ void genctx_init(GenContext *ctx) {
     ctx->fast = true;
     ctx->trace = NULL;
     ctx->trace_user = NULL;
+    ctx->diagram = false;
     ctx->attack_depth = 0;
     ctx->attack_fault.set = false;
     ctx->charge_ply = -1;

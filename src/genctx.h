@@ -17,6 +17,9 @@ typedef struct GenContext {
     bool fast;
     VmTraceFn trace;
     void *trace_user;
+    /* true for the rulebook's diagrams: a piece alone on a board moves whatever the game's
+     * position endings (extinction, a zone reached...) and a set-up's must-drop rule say */
+    bool diagram;
     /* >0 while an attack test runs programs: nested attack questions answer "no" */
     uint8_t attack_depth;
     /* the first fault of a program run for an attack test, until a caller with a fault report

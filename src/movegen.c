@@ -671,7 +671,7 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false; /* (one left from elsewhere is not this position's) */
     /* a game the position has ended has no moves */
-    if (unlikely(pos->v->decided_by_position) && ending_decided(pos, NULL)) return true;
+    if (unlikely(pos->v->decided_by_position) && !ctx->diagram && ending_decided(ctx, pos, NULL)) return true;
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     if (unlikely(pos->v->pass_move) && movegen_passing_ended(pos)) return true; /* (no moves: over) */
     int mover = board_mover(pos);
@@ -683,7 +683,7 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
         if (pos->v->gate_zone && !add_gating(ctx, pos, mover, out, fault)) return false;
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
-        if (pos->v->must_drop && out->count > start) keep_drops_if_legal(ctx, pos, out, start);
+        if (pos->v->must_drop && out->count > start && !ctx->diagram) keep_drops_if_legal(ctx, pos, out, start);
     }
     if (unlikely(pos->v->pass_move)) {
         /* (legal unless it leaves the mover in check, as any move) */

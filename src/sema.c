@@ -992,8 +992,9 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
         ReachRule *rr = &v->reaches[v->nreaches++];
         rr->type = (uint8_t)t;
         rr->zone = (uint8_t)z;
-        rr->reply = n->num[1] != 0;
+        rr->reply = n->num[1] == 1 || n->num[1] == 2;
         rr->last_chance = n->num[1] == 2;
+        rr->safe = n->num[1] == 3;
         rr->result = r;
         end_name(s, n, rr->name, sizeof rr->name);
         break;

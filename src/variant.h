@@ -195,7 +195,7 @@ typedef struct ExtinctionRule {
  * same, but the answer is made only when it can draw that way. */
 typedef struct ReachRule {
     uint8_t type, zone;
-    bool reply, last_chance;
+    bool reply, last_chance, safe;
     ResultKind result;
     char name[32];
 } ReachRule;
