@@ -18,6 +18,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "perft.h"
+#include "savegame.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -222,6 +223,54 @@ static inline const char *fuzz_protocol_rules_dir(void) {
     }
     atexit(fuzz_remove_rules_dir);
     return fuzz_rules_dir;
+}
+
+/* Games written to a file and read back (fuzz_save, fuzz_pgn): a private folder holds the
+ * input as a file and what the target writes out. */
+static char fuzz_dir[64], fuzz_in_path[96], fuzz_out_path[96];
+static inline void fuzz_remove_files(void) {
+    remove(fuzz_in_path);
+    remove(fuzz_out_path);
+    rmdir(fuzz_dir);
+}
+static inline void fuzz_make_files(const char *what, const char *ext) {
+    snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/varia-fuzz-%s-XXXXXX", what);
+    if (!mkdtemp(fuzz_dir)) abort();
+    snprintf(fuzz_in_path, sizeof fuzz_in_path, "%s/in.%s", fuzz_dir, ext);
+    snprintf(fuzz_out_path, sizeof fuzz_out_path, "%s/out.%s", fuzz_dir, ext);
+    atexit(fuzz_remove_files);
+}
+static inline void fuzz_write_file(const char *path, const uint8_t *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) abort();
+    if (size && fwrite(data, 1, size, f) != size) abort();
+    if (fclose(f) != 0) abort();
+}
+
+/* The shipped rule file whose name a game's rule file path contains; chess otherwise. */
+static inline int fuzz_pick_shipped(const char *rules) {
+    if (strstr(rules, "ultra-chess")) return 5;
+    if (strstr(rules, "above-below")) return 4;
+    if (strstr(rules, "ultimate-chess-4p")) return 3;
+    if (strstr(rules, "ultimate-battle")) return 2;
+    if (strstr(rules, "ultima")) return 1;
+    return 0;
+}
+
+/* Replays g on v (errors named after `name`); on success the caller owns *pos_out
+ * (board_free + free). */
+static inline bool fuzz_replay(const SavedGame *g, const Variant *v, const char *name, Position **pos_out, Move *moves,
+                               char *err, size_t cap) {
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) abort();
+    board_init(pos, v);
+    if (savegame_replay(g, name, pos, moves, MAX_HISTORY, err, cap)) {
+        *pos_out = pos;
+        return true;
+    }
+    board_free(pos);
+    free(pos);
+    return false;
 }
 
 #endif

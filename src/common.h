@@ -41,6 +41,10 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Writes a message into err (cap bytes, cut to fit) and returns false: the one way a reader of
+ * position text, saved games or PGN reports why it refused its input. */
+bool refuse(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
 /* The one random generator (xorshift64): small, fast and the same sequence for a seed on every
  * machine, so seeded games, shuffles and `varia random` repeat. *state must not be 0. */
 uint64_t rng_next(uint64_t *state);

@@ -6,19 +6,9 @@
 #include "fen.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static bool fail(char *err, size_t cap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 /* Splits text into at most 8 whitespace-separated fields (pointers into copy). */
 static int split(char *copy, char **fields, int max) {
@@ -70,20 +60,20 @@ static bool read_hands(Position *pos, const char *p, const char *field, char *er
     for (; *p && !(bracket && *p == ']'); p++) {
         int col = (int)(p - field) + 1;
         int t = isalpha((unsigned char)*p) ? variant_type_by_letter(v, *p) : -1;
-        if (t < 0) return fail(err, cap, "unknown piece letter '%c' in the hands (column %d)", *p, col);
+        if (t < 0) return refuse(err, cap, "unknown piece letter '%c' in the hands (column %d)", *p, col);
         int owner = isupper((unsigned char)*p) ? 0 : 1;
-        if (pos->hand[owner][t] >= 255) return fail(err, cap, "too many pieces in the hands (column %d)", col);
+        if (pos->hand[owner][t] >= 255) return refuse(err, cap, "too many pieces in the hands (column %d)", col);
         pos->hand[owner][t]++;
     }
-    if (bracket && *p != ']') return fail(err, cap, "the hands have no closing ']'");
-    if (bracket && p[1]) return fail(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
+    if (bracket && *p != ']') return refuse(err, cap, "the hands have no closing ']'");
+    if (bracket && p[1]) return refuse(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
     /* every piece stands on a cell or could be put on one */
     int pieces = 0;
     for (int c = 0; c < v->ncells; c++) pieces += pos->cell[c] != 0;
     for (int o = 0; o < 2; o++)
         for (int t = 0; t < v->ntypes; t++) pieces += pos->hand[o][t];
     if (pieces > v->ncells)
-        return fail(err, cap, "too many pieces in the hands (%d on the board and in hand, more than the %d cells)", pieces, v->ncells);
+        return refuse(err, cap, "too many pieces in the hands (%d on the board and in hand, more than the %d cells)", pieces, v->ncells);
     return true;
 }
 
@@ -93,7 +83,7 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
     for (int b = 0; b < v->nboards; b++) {
         const Board *bd = &v->boards[b];
         if (b > 0) {
-            if (*p != '|') return fail(err, cap, "expected '|' before board %d at column %d", b + 1, (int)(p - field) + 1);
+            if (*p != '|') return refuse(err, cap, "expected '|' before board %d at column %d", b + 1, (int)(p - field) + 1);
             p++;
         }
         for (int y = bd->height - 1; y >= 0; y--) {
@@ -106,12 +96,12 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                     long n = 0;
                     while (isdigit((unsigned char)*p)) {
                         n = n * 10 + (*p - '0');
-                        if (n > MAX_BOARD_DIM) return fail(err, cap, "empty-cell count too large at column %d", col);
+                        if (n > MAX_BOARD_DIM) return refuse(err, cap, "empty-cell count too large at column %d", col);
                         p++;
                     }
-                    if (n == 0) return fail(err, cap, "empty-cell count 0 at column %d", col);
+                    if (n == 0) return refuse(err, cap, "empty-cell count 0 at column %d", col);
                     while (n-- > 0) {
-                        if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
+                        if (x >= bd->width) return refuse(err, cap, "rank %d is too long (column %d)", y + 1, col);
                         x++;
                         while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
                     }
@@ -120,25 +110,25 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 int owner = -1;
                 if (*p == ':') {
                     p++;
-                    if (!isdigit((unsigned char)*p)) return fail(err, cap, "expected a player number after ':' at column %d", col);
+                    if (!isdigit((unsigned char)*p)) return refuse(err, cap, "expected a player number after ':' at column %d", col);
                     owner = *p - '1';
                     p++;
-                    if (owner < 0 || owner >= v->nowners) return fail(err, cap, "no player %d (column %d)", owner + 1, col);
+                    if (owner < 0 || owner >= v->nowners) return refuse(err, cap, "no player %d (column %d)", owner + 1, col);
                 }
                 bool promoted = *p == '+';
                 if (promoted) p++;
-                if (!isalpha((unsigned char)*p)) return fail(err, cap, "unexpected '%c' in the board at column %d", *p, col);
+                if (!isalpha((unsigned char)*p)) return refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col);
                 int t = variant_type_by_letter(v, *p);
-                if (t < 0) return fail(err, cap, "unknown piece letter '%c' at column %d", *p, col);
+                if (t < 0) return refuse(err, cap, "unknown piece letter '%c' at column %d", *p, col);
                 if (promoted && (t = variant_promoted_type(v, t)) < 0)
-                    return fail(err, cap, "no promoted piece '+%c' at column %d", *p, col);
+                    return refuse(err, cap, "no promoted piece '+%c' at column %d", *p, col);
                 if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
-                if (owner >= v->nowners) return fail(err, cap, "no second player for '%c' at column %d", *p, col);
-                if (x >= bd->width) return fail(err, cap, "rank %d is too long (column %d)", y + 1, col);
+                if (owner >= v->nowners) return refuse(err, cap, "no second player for '%c' at column %d", *p, col);
+                if (x >= bd->width) return refuse(err, cap, "rank %d is too long (column %d)", y + 1, col);
                 Piece piece = PIECE_MAKE(t, owner);
                 if (p[1] == '~') {
                     /* a promoted piece (it returns to a hand as the type it promoted from) */
-                    if (!v->has_hands) return fail(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1);
+                    if (!v->has_hands) return refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1);
                     piece |= PIECE_PROMOTED;
                     p++;
                 }
@@ -147,21 +137,20 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
                 p++;
             }
-            if (x != bd->width) return fail(err, cap, "rank %d of %s has too few cells", y + 1, v->nboards > 1 ? bd->name : "the board");
+            if (x != bd->width) return refuse(err, cap, "rank %d of %s has too few cells", y + 1, v->nboards > 1 ? bd->name : "the board");
             if (y > 0) {
                 if (*p == 0 || *p == '|')
-                    return fail(err, cap, "too few ranks in %s (expected %d)", v->nboards > 1 ? bd->name : "the board", bd->height);
-                if (*p != '/') return fail(err, cap, "expected '/' after rank %d (column %d)", y + 1, (int)(p - field) + 1);
+                    return refuse(err, cap, "too few ranks in %s (expected %d)", v->nboards > 1 ? bd->name : "the board", bd->height);
+                if (*p != '/') return refuse(err, cap, "expected '/' after rank %d (column %d)", y + 1, (int)(p - field) + 1);
                 p++;
             }
         }
     }
     if ((*p == '[' || *p == '/') && v->has_hands) return read_hands(pos, p, field, err, cap);
-    if (*p == '[') return fail(err, cap, "unexpected '[' after the last rank (column %d): the game has no hands", (int)(p - field) + 1);
-    if (*p) return fail(err, cap, "unexpected '%c' after the last rank (column %d)", *p, (int)(p - field) + 1);
+    if (*p == '[') return refuse(err, cap, "unexpected '[' after the last rank (column %d): the game has no hands", (int)(p - field) + 1);
+    if (*p) return refuse(err, cap, "unexpected '%c' after the last rank (column %d)", *p, (int)(p - field) + 1);
     return true;
 }
-
 
 /* The side to move is the player's token; when the turn order gives that player several
  * turns, "TOKEN.N" is its N-th turn in the order (plain TOKEN: the first). */
@@ -170,7 +159,7 @@ static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
     const char *dot = strchr(field, '.');
     size_t len = dot ? (size_t)(dot - field) : strlen(field);
     long nth = 1;
-    if (dot && !parse_int(dot + 1, 1, 64, &nth)) return fail(err, cap, "bad side to move '%s'", field);
+    if (dot && !parse_int(dot + 1, 1, 64, &nth)) return refuse(err, cap, "bad side to move '%s'", field);
     for (int i = 0; i < v->nturns; i++) {
         const char *token = v->player_token[v->turn_order[i]];
         if (strlen(token) == len && !strncmp(token, field, len) && --nth == 0) {
@@ -183,7 +172,7 @@ static bool read_side(Position *tmp, const char *field, char *err, size_t cap) {
         strncat(list, v->player_token[i], sizeof list - strlen(list) - 3);
         if (i + 1 < v->nplayers) strncat(list, ", ", sizeof list - strlen(list) - 1);
     }
-    return fail(err, cap, "unknown side to move '%s' (expected %s)", field, list);
+    return refuse(err, cap, "unknown side to move '%s' (expected %s)", field, list);
 }
 
 /* Gating: player p's gate cell on file x (its cell of the gating zone there), or NO_CELL. */
@@ -275,7 +264,7 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
         /* players 3 and 4 write their rights with a prefix, as their pieces: ":3K" */
         int owner = -1;
         if (*c == ':') {
-            if (c[1] < '1' || c[1] > '9' || !c[2]) return fail(err, cap, "bad castling right '%s'", c);
+            if (c[1] < '1' || c[1] > '9' || !c[2]) return refuse(err, cap, "bad castling right '%s'", c);
             owner = c[1] - '1';
             c += 2;
         }
@@ -288,15 +277,15 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
         if (found < 0 && v->gate_zone && owner < 0 && isalpha((unsigned char)*c)) {
             int p = isupper((unsigned char)*c) ? 0 : 1;
             Cell g = gate_on_file(v, p, tolower((unsigned char)*c) - 'a');
-            if (g == NO_CELL) return fail(err, cap, "unknown castling right or gate '%c'", *c);
+            if (g == NO_CELL) return refuse(err, cap, "unknown castling right or gate '%c'", *c);
             open_gate(tmp, p, g);
             continue;
         }
         if (found < 0 && owner < 0 && v->free_castles) {
-            if (!read_free_castle_file(tmp, *c)) return fail(err, cap, "unknown castling right '%c'", *c);
+            if (!read_free_castle_file(tmp, *c)) return refuse(err, cap, "unknown castling right '%c'", *c);
             continue;
         }
-        if (found < 0) return fail(err, cap, "unknown castling right '%c'", *c);
+        if (found < 0) return refuse(err, cap, "unknown castling right '%c'", *c);
         const Castle *cs = &v->castles[found];
         if (cs->free) {
             read_free_castle(tmp, found, NO_CELL);
@@ -331,7 +320,7 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
     int c = variant_cell_by_name(v, field);
-    if (c < 0) return fail(err, cap, "bad en-passant cell '%s'", field);
+    if (c < 0) return refuse(err, cap, "bad en-passant cell '%s'", field);
     /* Only a cell the writer would name again is kept (an empty cell behind a piece that can
      * be taken there); any other is dropped whole, the turn-of-phases flag with it, so the
      * text reads back as the same position. */
@@ -362,7 +351,7 @@ static bool read_allegiance(Position *tmp, const char *field, char *err, size_t 
         for (int k = 0; k < p && found >= 0; k++)
             if (tmp->allegiance[k] == found) found = -1;
         if (found < 0 || (p + 1 < v->nplayers ? q[len] != ',' : q[len] != 0))
-            return fail(err, cap, "bad allegiance '%s' (expected %d different army tokens, comma-separated, one per player)", field, v->nplayers);
+            return refuse(err, cap, "bad allegiance '%s' (expected %d different army tokens, comma-separated, one per player)", field, v->nplayers);
         tmp->allegiance[p] = (uint8_t)found;
         q += len + 1;
     }
@@ -382,7 +371,7 @@ static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) 
                 char *end;
                 long c = strtol(q, &end, 10);
                 if (end == q || c < 1 || c > 255 || tmp->pile_len[slot] >= MAX_PILE_CARDS)
-                    return fail(err, cap, "bad piles '%s' (expected %d piles of cards 1-255 separated by '/')", field, v->npile_slots);
+                    return refuse(err, cap, "bad piles '%s' (expected %d piles of cards 1-255 separated by '/')", field, v->npile_slots);
                 tmp->piles[slot][tmp->pile_len[slot]++] = (uint8_t)c;
                 q = end;
                 if (*q != '.') break;
@@ -392,19 +381,19 @@ static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) 
             /* ~N: its N bottom cards are in an order only its owner knows */
             char *end;
             long n = strtol(q + 1, &end, 10);
-            if (end == q + 1 || n < 0 || n > tmp->pile_len[slot]) return fail(err, cap, "bad secret count in piles '%s'", field);
+            if (end == q + 1 || n < 0 || n > tmp->pile_len[slot]) return refuse(err, cap, "bad secret count in piles '%s'", field);
             tmp->pile_secret[slot] = (uint8_t)n;
             q = end;
         }
         if (slot + 1 < v->npile_slots && *q++ != '/')
-            return fail(err, cap, "bad piles '%s' (expected %d piles separated by '/')", field, v->npile_slots);
+            return refuse(err, cap, "bad piles '%s' (expected %d piles separated by '/')", field, v->npile_slots);
     }
     if (*q == ':') {
         long d;
-        if (!parse_int(q + 1, 1, 255, &d)) return fail(err, cap, "bad payment owed in '%s'", field);
+        if (!parse_int(q + 1, 1, 255, &d)) return refuse(err, cap, "bad payment owed in '%s'", field);
         tmp->debt = (uint8_t)d;
     } else if (*q) {
-        return fail(err, cap, "unexpected '%s' after the piles", q);
+        return refuse(err, cap, "unexpected '%s' after the piles", q);
     }
     /* a sorted pile is kept in order */
     for (int i = 0; i < v->npiles; i++) {
@@ -433,27 +422,27 @@ static bool read_tiles(Position *tmp, const char *field, char *err, size_t cap) 
     const char *p = field;
     for (int b = 0; b < v->nboards; b++) {
         const Board *bd = &v->boards[b];
-        if (b > 0 && *p++ != '|') return fail(err, cap, "bad tiles '%s' (expected '|' between boards)", field);
+        if (b > 0 && *p++ != '|') return refuse(err, cap, "bad tiles '%s' (expected '|' between boards)", field);
         for (int y = bd->height - 1; y >= 0; y--) {
             for (int x = 0; x < bd->width;) {
                 if (bd->at[y][x] == NO_CELL) { x++; continue; }
                 if (isdigit((unsigned char)*p)) {
                     long run = strtol(p, (char **)&p, 10);
-                    if (run < 1 || x + run > bd->width) return fail(err, cap, "bad tiles '%s' (a rank is too long)", field);
+                    if (run < 1 || x + run > bd->width) return refuse(err, cap, "bad tiles '%s' (a rank is too long)", field);
                     x += (int)run;
                     continue;
                 }
                 const char *t = *p ? strchr(tile_chars, *p) : NULL;
-                if (!t) return fail(err, cap, "bad tiles '%s' (expected T, M, t, m or a number)", field);
+                if (!t) return refuse(err, cap, "bad tiles '%s' (expected T, M, t, m or a number)", field);
                 int k = (int)(t - tile_chars);
                 tmp->tiles[bd->at[y][x]] = (uint8_t)((k / 2 + 1) | (k % 2 ? TILE_MINE : 0));
                 p++;
                 x++;
             }
-            if (y > 0 && *p++ != '/') return fail(err, cap, "bad tiles '%s' (expected '/' between ranks)", field);
+            if (y > 0 && *p++ != '/') return refuse(err, cap, "bad tiles '%s' (expected '/' between ranks)", field);
         }
     }
-    if (*p) return fail(err, cap, "bad tiles '%s' (too long)", field);
+    if (*p) return refuse(err, cap, "bad tiles '%s' (too long)", field);
     return true;
 }
 
@@ -477,18 +466,18 @@ static bool read_out(Position *tmp, const char *field, char *err, size_t cap) {
             if (by < 0 || by == out) out = -1;
         }
         if (out < 0 || !((tmp->alive >> out) & 1))
-            return fail(err, cap, "bad players out '%s' (expected - or player tokens, comma-separated, each once, 'x>y' when y moves x's army)", field);
+            return refuse(err, cap, "bad players out '%s' (expected - or player tokens, comma-separated, each once, 'x>y' when y moves x's army)", field);
         tmp->alive &= (uint8_t)~(1u << out);
         if (by >= 0) tmp->controller[out] = (uint8_t)by;
         if (!*q) break;
-        if (*q++ != ',') return fail(err, cap, "bad players out '%s'", field);
+        if (*q++ != ',') return refuse(err, cap, "bad players out '%s'", field);
     }
     /* an army moves with a player who is still in, and that is who moves next */
     for (int p = 0; p < v->nplayers; p++)
         if (tmp->controller[p] != p && !((tmp->alive >> tmp->controller[p]) & 1))
-            return fail(err, cap, "bad players out '%s': %s is out and cannot move another army", field, v->player_token[tmp->controller[p]]);
+            return refuse(err, cap, "bad players out '%s': %s is out and cannot move another army", field, v->player_token[tmp->controller[p]]);
     if (!((tmp->alive >> v->turn_order[tmp->turn]) & 1))
-        return fail(err, cap, "the player to move (%s) is out", v->player_token[v->turn_order[tmp->turn]]);
+        return refuse(err, cap, "the player to move (%s) is out", v->player_token[v->turn_order[tmp->turn]]);
     return true;
 }
 
@@ -510,7 +499,7 @@ static bool read_prelude(Position *tmp, const char *field, char *err, size_t cap
         ok = end != after;
     }
     if (!ok || *end || step < 1 || step > v->nprelude || moves < 0 || moves >= v->prelude[step - 1].moves)
-        return fail(err, cap, "bad prelude step '%s' (expected - or 1..%d)", field, v->nprelude);
+        return refuse(err, cap, "bad prelude step '%s' (expected - or 1..%d)", field, v->nprelude);
     tmp->prelude = (uint8_t)(step - 1);
     tmp->prelude_moves = (uint8_t)moves;
     board_sync_prelude(tmp);
@@ -536,24 +525,24 @@ static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) 
         long n = 0;
         /* (a phase without a limit keeps no count) */
         if (colon && (!parse_int(colon + 1, 0, 100, &n) || n >= (v->phases[p].max ? v->phases[p].max : 1)))
-            return fail(err, cap, "bad move count in phase '%s'", field);
+            return refuse(err, cap, "bad move count in phase '%s'", field);
         tmp->phase = (uint8_t)p;
         tmp->phase_moves = (uint8_t)n;
         return true;
     }
-    return fail(err, cap, "unknown phase '%s'", field);
+    return refuse(err, cap, "unknown phase '%s'", field);
 }
 
 static bool read_halfmove(Position *tmp, const char *field, char *err, size_t cap) {
     long num;
-    if (!parse_int(field, 0, 10000, &num)) return fail(err, cap, "bad halfmove clock '%s'", field);
+    if (!parse_int(field, 0, 10000, &num)) return refuse(err, cap, "bad halfmove clock '%s'", field);
     tmp->halfmove = (uint16_t)num;
     return true;
 }
 
 static bool read_fullmove(Position *tmp, const char *field, char *err, size_t cap) {
     long num;
-    if (!parse_int(field, 1, 100000, &num)) return fail(err, cap, "bad move number '%s'", field);
+    if (!parse_int(field, 1, 100000, &num)) return refuse(err, cap, "bad move number '%s'", field);
     tmp->fullmove = (int)num;
     return true;
 }
@@ -561,7 +550,7 @@ static bool read_fullmove(Position *tmp, const char *field, char *err, size_t ca
 /* Plies played so far: the move number follows from it and the turn order. */
 static bool read_plies(Position *tmp, const char *field, char *err, size_t cap) {
     long num;
-    if (!parse_int(field, 0, 1000000, &num)) return fail(err, cap, "bad ply count '%s'", field);
+    if (!parse_int(field, 0, 1000000, &num)) return refuse(err, cap, "bad ply count '%s'", field);
     tmp->fullmove = (int)(num / tmp->v->nturns) + 1;
     return true;
 }
@@ -570,12 +559,12 @@ static bool read_plies(Position *tmp, const char *field, char *err, size_t cap) 
  * player's, then the second's. */
 static bool read_checks(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
-    if (!v->check_limit) return fail(err, cap, "the game counts no checks");
+    if (!v->check_limit) return refuse(err, cap, "the game counts no checks");
     int left[2];
     char extra;
-    if (sscanf(field, "%d+%d%c", &left[0], &left[1], &extra) != 2) return fail(err, cap, "bad checks field '%s' (expected checks left to give, like 3+3)", field);
+    if (sscanf(field, "%d+%d%c", &left[0], &left[1], &extra) != 2) return refuse(err, cap, "bad checks field '%s' (expected checks left to give, like 3+3)", field);
     for (int p = 0; p < 2; p++) {
-        if (left[p] < 0 || left[p] > v->check_limit) return fail(err, cap, "checks left %d out of range (0..%d)", left[p], v->check_limit);
+        if (left[p] < 0 || left[p] > v->check_limit) return refuse(err, cap, "checks left %d out of range (0..%d)", left[p], v->check_limit);
         tmp->checks[p] = (uint8_t)(v->check_limit - left[p]);
     }
     return true;
@@ -589,9 +578,9 @@ static bool read_counters(Position *tmp, const char *field, char *err, size_t ca
         char *end;
         long val = strtol(q, &end, 10);
         if (end == q || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
-            return fail(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
+            return refuse(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
         if (val < -1000000000L || val > 1000000000L)
-            return fail(err, cap, "counter value %ld is out of range (limit is 1000000000)", val);
+            return refuse(err, cap, "counter value %ld is out of range (limit is 1000000000)", val);
         tmp->counters[k] = (int32_t)val;
         q = end + 1;
     }
@@ -889,9 +878,9 @@ void fen_field_list(char *buf, size_t cap) {
 
 /* Reads text into the scratch position *tmp (no history, no key). */
 static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
-    if (!text) return fail(err, cap, "empty position");
+    if (!text) return refuse(err, cap, "empty position");
     size_t len = strlen(text);
-    if (len > 4096) return fail(err, cap, "position text too long (limit is 4096 characters)");
+    if (len > 4096) return refuse(err, cap, "position text too long (limit is 4096 characters)");
     /* board_clear sets every field a new position starts with (not just the board) */
     memset(tmp, 0, sizeof *tmp);
     tmp->v = v;
@@ -902,8 +891,8 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     char *f[ARRAY_LEN(v->fen_fields)];
     int n = split(copy, f, v->nfen_fields);
     bool ok = true;
-    if (n == 0) ok = fail(err, cap, "empty position");
-    else if (n > v->nfen_fields) ok = fail(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    if (n == 0) ok = refuse(err, cap, "empty position");
+    else if (n > v->nfen_fields) ok = refuse(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) ok = fields[v->fen_fields[i]].read(tmp, f[i], err, cap);
     free(copy);
     if (ok && v->nphases && tmp->royal_open == 0 &&

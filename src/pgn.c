@@ -2,7 +2,6 @@
 #include "pgn.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,15 +14,6 @@
 
 #define PGN_TEXT_MAX (4 << 20) /* largest PGN file read */
 #define PGN_LINE_WIDTH 79
-
-static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static bool fail(char *err, size_t cap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 /* ---- move texts ------------------------------------------------------------------------------ */
 
@@ -170,11 +160,11 @@ void pgn_format(FILE *out, const Variant *v, const PgnGame *game) {
 
 bool pgn_write(const char *path, const Variant *v, const PgnGame *game, char *err, size_t cap) {
     FILE *f = fopen(path, "w");
-    if (!f) return fail(err, cap, "%s: cannot write", path);
+    if (!f) return refuse(err, cap, "%s: cannot write", path);
     pgn_format(f, v, game);
     bool ok = !ferror(f);
     if (fclose(f) != 0) ok = false;
-    return ok ? true : fail(err, cap, "%s: cannot write", path);
+    return ok ? true : refuse(err, cap, "%s: cannot write", path);
 }
 
 /* ---- reading --------------------------------------------------------------------------------- */
@@ -194,7 +184,7 @@ bool pgn_is_pgn(const char *path) {
 static char *read_all(const char *path, char *err, size_t cap) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fail(err, cap, "%s: cannot open", path);
+        refuse(err, cap, "%s: cannot open", path);
         return NULL;
     }
     size_t len = 0, size = 4096;
@@ -211,7 +201,7 @@ static char *read_all(const char *path, char *err, size_t cap) {
     text[len] = 0;
     if (strlen(text) != len) {
         free(text);
-        fail(err, cap, "%s: not a text file (NUL byte)", path);
+        refuse(err, cap, "%s: not a text file (NUL byte)", path);
         return NULL;
     }
     return text;
@@ -302,7 +292,7 @@ static bool read_movetext(const char *name, char *text, int *line, SavedGame *g,
             int opened = *line;
             for (p++; *p && *p != '}'; p++)
                 if (*p == '\n') (*line)++;
-            if (!*p) return fail(err, cap, "%s:%d: a comment that is not closed", name, opened);
+            if (!*p) return refuse(err, cap, "%s:%d: a comment that is not closed", name, opened);
             p++;
             continue;
         }
@@ -312,7 +302,7 @@ static bool read_movetext(const char *name, char *text, int *line, SavedGame *g,
         }
         if (*p == '(' || *p == ')') {
             depth += *p == '(' ? 1 : -1;
-            if (depth < 0) return fail(err, cap, "%s:%d: ')' without '('", name, *line);
+            if (depth < 0) return refuse(err, cap, "%s:%d: ')' without '('", name, *line);
             p++;
             continue;
         }
@@ -323,11 +313,11 @@ static bool read_movetext(const char *name, char *text, int *line, SavedGame *g,
             bool tag_ok = read_tag(p, *line, t);
             *end = save;
             if (moves_seen) return true; /* the next game */
-            if (!tag_ok) return fail(err, cap, "%s:%d: a malformed tag", name, *line);
+            if (!tag_ok) return refuse(err, cap, "%s:%d: a malformed tag", name, *line);
             p = end;
             continue;
         }
-        if (*p == '}') return fail(err, cap, "%s:%d: '}' without '{'", name, *line);
+        if (*p == '}') return refuse(err, cap, "%s:%d: '}' without '{'", name, *line);
         size_t n = strcspn(p, " \t\r\n{}();[");
         if (depth == 0 && is_result(p, n)) return true;
         if (depth == 0 && *p != '$') {
@@ -349,7 +339,7 @@ static bool read_movetext(const char *name, char *text, int *line, SavedGame *g,
         }
         p += n;
     }
-    if (depth) return fail(err, cap, "%s:%d: a variation that is not closed", name, *line);
+    if (depth) return refuse(err, cap, "%s:%d: a variation that is not closed", name, *line);
     return true;
 }
 
@@ -371,7 +361,7 @@ static bool pgn_rules(const char *path, const char *rules_dir, const Tags *t, Sa
         g->rules = xstrdup(t->rules);
         return true;
     }
-    return fail(err, cap, "%s: no rule file for the game '%s' (a Rules tag names one)", path, variant);
+    return refuse(err, cap, "%s: no rule file for the game '%s' (a Rules tag names one)", path, variant);
 }
 
 bool pgn_read(const char *path, const char *rules_dir, SavedGame *g, char *err, size_t cap) {
@@ -388,8 +378,8 @@ bool pgn_read(const char *path, const char *rules_dir, SavedGame *g, char *err, 
     }
     for (char *s = t.options ? strtok(t.options, " ") : NULL; ok && s; s = strtok(NULL, " ")) {
         char *eq = strchr(s, '=');
-        if (!eq || eq == s) ok = fail(err, cap, "%s:%d: option '%s' is not NAME=VALUE", path, t.options_line, s);
-        else if (g->noptions >= MAX_OPTIONS) ok = fail(err, cap, "%s:%d: too many options", path, t.options_line);
+        if (!eq || eq == s) ok = refuse(err, cap, "%s:%d: option '%s' is not NAME=VALUE", path, t.options_line, s);
+        else if (g->noptions >= MAX_OPTIONS) ok = refuse(err, cap, "%s:%d: too many options", path, t.options_line);
         else {
             g->option_name[g->noptions] = xstrndup(s, (size_t)(eq - s));
             g->option_value[g->noptions] = xstrdup(eq + 1);

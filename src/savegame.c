@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +14,6 @@
 #include "movegen.h"
 #include "gameend.h"
 #include "notation.h"
-
-static bool fail(char *err, size_t cap, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static bool fail(char *err, size_t cap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 void savegame_free(SavedGame *g) {
     free(g->rules);
@@ -55,44 +45,44 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
     while (*sp && !isspace((unsigned char)*sp)) sp++;
     char *rest = *sp ? trim(sp + 1) : sp;
     *sp = 0;
-    if (g->end_line) return fail(err, cap, "%s:%d: a line after 'end' (line %d)", name, lineno, g->end_line);
+    if (g->end_line) return refuse(err, cap, "%s:%d: a line after 'end' (line %d)", name, lineno, g->end_line);
     if (!strcmp(s, "moves")) {
         char *end;
         long n = strtol(rest, &end, 10);
-        if (g->declared_line) return fail(err, cap, "%s:%d: a second 'moves' line", name, lineno);
+        if (g->declared_line) return refuse(err, cap, "%s:%d: a second 'moves' line", name, lineno);
         if (!isdigit((unsigned char)*rest) || *end || n > MAX_HISTORY)
-            return fail(err, cap, "%s:%d: 'moves' takes the number of moves (0 to %d)", name, lineno, MAX_HISTORY);
-        if (g->nmoves) return fail(err, cap, "%s:%d: 'moves' must come before the moves", name, lineno);
+            return refuse(err, cap, "%s:%d: 'moves' takes the number of moves (0 to %d)", name, lineno, MAX_HISTORY);
+        if (g->nmoves) return refuse(err, cap, "%s:%d: 'moves' must come before the moves", name, lineno);
         g->declared_moves = (int)n;
         g->declared_line = lineno;
     } else if (!strcmp(s, "end")) {
-        if (*rest) return fail(err, cap, "%s:%d: 'end' takes nothing after it", name, lineno);
+        if (*rest) return refuse(err, cap, "%s:%d: 'end' takes nothing after it", name, lineno);
         g->end_line = lineno;
     } else if (!strcmp(s, "rules")) {
-        if (g->rules) return fail(err, cap, "%s:%d: a second 'rules' line", name, lineno);
-        if (!*rest) return fail(err, cap, "%s:%d: 'rules' needs a rule file", name, lineno);
-        if (g->nmoves) return fail(err, cap, "%s:%d: 'rules' must come before the moves", name, lineno);
+        if (g->rules) return refuse(err, cap, "%s:%d: a second 'rules' line", name, lineno);
+        if (!*rest) return refuse(err, cap, "%s:%d: 'rules' needs a rule file", name, lineno);
+        if (g->nmoves) return refuse(err, cap, "%s:%d: 'rules' must come before the moves", name, lineno);
         g->rules = xstrdup(rest);
     } else if (!strcmp(s, "option")) {
         char *eq = strchr(rest, '=');
-        if (!eq || eq == rest || !eq[1]) return fail(err, cap, "%s:%d: 'option' takes NAME=VALUE", name, lineno);
-        if (g->noptions >= MAX_OPTIONS) return fail(err, cap, "%s:%d: too many options (limit is %d)", name, lineno, MAX_OPTIONS);
-        if (g->nmoves) return fail(err, cap, "%s:%d: 'option' must come before the moves", name, lineno);
+        if (!eq || eq == rest || !eq[1]) return refuse(err, cap, "%s:%d: 'option' takes NAME=VALUE", name, lineno);
+        if (g->noptions >= MAX_OPTIONS) return refuse(err, cap, "%s:%d: too many options (limit is %d)", name, lineno, MAX_OPTIONS);
+        if (g->nmoves) return refuse(err, cap, "%s:%d: 'option' must come before the moves", name, lineno);
         g->option_name[g->noptions] = xstrndup(rest, (size_t)(eq - rest));
         g->option_value[g->noptions] = xstrdup(eq + 1);
         g->option_line[g->noptions] = lineno;
         g->noptions++;
     } else if (!strcmp(s, "start")) {
-        if (g->start) return fail(err, cap, "%s:%d: a second 'start' line", name, lineno);
-        if (!*rest) return fail(err, cap, "%s:%d: 'start' needs a position", name, lineno);
-        if (g->nmoves) return fail(err, cap, "%s:%d: 'start' must come before the moves", name, lineno);
+        if (g->start) return refuse(err, cap, "%s:%d: a second 'start' line", name, lineno);
+        if (!*rest) return refuse(err, cap, "%s:%d: 'start' needs a position", name, lineno);
+        if (g->nmoves) return refuse(err, cap, "%s:%d: 'start' must come before the moves", name, lineno);
         g->start = xstrdup(rest);
         g->start_line = lineno;
     } else if (!strcmp(s, "move")) {
         /* one move, as `varia moves` writes it (on several boards with spaces: "M d3-d7 +") */
-        if (!*rest) return fail(err, cap, "%s:%d: 'move' takes one move", name, lineno);
-        if (g->result_line) return fail(err, cap, "%s:%d: a move after the result", name, lineno);
-        if (g->nmoves >= MAX_HISTORY) return fail(err, cap, "%s:%d: too many moves (limit is %d)", name, lineno, MAX_HISTORY);
+        if (!*rest) return refuse(err, cap, "%s:%d: 'move' takes one move", name, lineno);
+        if (g->result_line) return refuse(err, cap, "%s:%d: a move after the result", name, lineno);
+        if (g->nmoves >= MAX_HISTORY) return refuse(err, cap, "%s:%d: too many moves (limit is %d)", name, lineno, MAX_HISTORY);
         if ((g->nmoves & (g->nmoves - 1)) == 0) {
             size_t n = g->nmoves ? (size_t)g->nmoves * 2 : 16;
             g->moves = xrealloc(g->moves, n * sizeof *g->moves);
@@ -102,17 +92,17 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
         g->move_lines[g->nmoves] = lineno;
         g->nmoves++;
     } else if (!strcmp(s, "result")) {
-        if (g->result_line) return fail(err, cap, "%s:%d: a second 'result' line", name, lineno);
+        if (g->result_line) return refuse(err, cap, "%s:%d: a second 'result' line", name, lineno);
         char *r2 = rest;
         while (*r2 && !isspace((unsigned char)*r2)) r2++;
         char *reason = *r2 ? trim(r2 + 1) : r2;
         *r2 = 0;
-        if (!*rest) return fail(err, cap, "%s:%d: 'result' needs a winner (a player, draw or none)", name, lineno);
+        if (!*rest) return refuse(err, cap, "%s:%d: 'result' needs a winner (a player, draw or none)", name, lineno);
         g->result_winner = xstrdup(rest);
         g->result_reason = xstrdup(reason);
         g->result_line = lineno;
     } else {
-        return fail(err, cap, "%s:%d: unknown line '%s' (expected moves, rules, option, start, move, result or end)", name,
+        return refuse(err, cap, "%s:%d: unknown line '%s' (expected moves, rules, option, start, move, result or end)", name,
                     lineno, s);
     }
     return true;
@@ -129,24 +119,24 @@ bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err,
         lineno++;
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (n > SAVEGAME_TEXT_MAX) ok = fail(err, cap, "%s:%d: line too long (limit is %d characters)", name, lineno, SAVEGAME_TEXT_MAX);
+        if (n > SAVEGAME_TEXT_MAX) ok = refuse(err, cap, "%s:%d: line too long (limit is %d characters)", name, lineno, SAVEGAME_TEXT_MAX);
         else {
             memcpy(line, p, n);
             line[n] = 0;
             for (size_t i = 0; i < n && ok; i++)
                 if (line[i] == 0 || ((unsigned char)line[i] < 32 && line[i] != '\t' && line[i] != '\r'))
-                    ok = fail(err, cap, "%s:%d: control character in the text", name, lineno);
+                    ok = refuse(err, cap, "%s:%d: control character in the text", name, lineno);
             if (ok) ok = parse_line(g, line, lineno, name, err, cap);
         }
         p = nl ? nl + 1 : p + n;
     }
     free(line);
     if (ok && g->declared_line && !g->end_line)
-        ok = fail(err, cap, "%s:%d: the file ends without its 'end' line: it was cut short after this line", name, lineno);
+        ok = refuse(err, cap, "%s:%d: the file ends without its 'end' line: it was cut short after this line", name, lineno);
     else if (ok && g->declared_line && g->nmoves != g->declared_moves)
-        ok = fail(err, cap, "%s:%d: %d move%s where line %d says %d: moves were taken out or added", name, g->end_line,
+        ok = refuse(err, cap, "%s:%d: %d move%s where line %d says %d: moves were taken out or added", name, g->end_line,
                   g->nmoves, g->nmoves == 1 ? "" : "s", g->declared_line, g->declared_moves);
-    if (ok && !g->rules) ok = fail(err, cap, "%s: no 'rules' line (which game is it?)", name);
+    if (ok && !g->rules) ok = refuse(err, cap, "%s: no 'rules' line (which game is it?)", name);
     if (!ok) savegame_free(g);
     return ok;
 }
@@ -154,7 +144,7 @@ bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err,
 bool savegame_read(const char *path, SavedGame *g, char *err, size_t cap) {
     memset(g, 0, sizeof *g);
     FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, cap, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) return refuse(err, cap, "%s: cannot open: %s", path, strerror(errno));
     size_t len = 0, size = 4096;
     char *text = xmalloc(size);
     size_t got;
@@ -164,7 +154,7 @@ bool savegame_read(const char *path, SavedGame *g, char *err, size_t cap) {
             if (size > (size_t)64 << 20) {
                 fclose(f);
                 free(text);
-                return fail(err, cap, "%s: file too large", path);
+                return refuse(err, cap, "%s: file too large", path);
             }
             text = xrealloc(text, size *= 2);
         }
@@ -174,11 +164,11 @@ bool savegame_read(const char *path, SavedGame *g, char *err, size_t cap) {
     text[len] = 0;
     if (bad) {
         free(text);
-        return fail(err, cap, "%s: read error", path);
+        return refuse(err, cap, "%s: read error", path);
     }
     if (strlen(text) != len) {
         free(text);
-        return fail(err, cap, "%s: not a text file (NUL byte)", path);
+        return refuse(err, cap, "%s: not a text file (NUL byte)", path);
     }
     bool ok = savegame_parse(path, text, g, err, cap);
     free(text);
@@ -193,7 +183,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
     genctx_init(ctx);
     if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr) || !movegen_position_ok(ctx, pos, ferr, sizeof ferr)) {
         free(ctx);
-        return fail(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
+        return refuse(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
     }
     MoveList *ml = xmalloc(sizeof *ml);
     bool ok = true;
@@ -203,12 +193,12 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         movegen_legal(ctx, pos, ml, &f);
         int found[4];
         int n = notation_parse(pos, ml, g->moves[i], found, 4);
-        if (f.set) ok = fail(err, cap, "%s:%d: runtime fault in the rules: %s", name, g->move_lines[i], f.msg);
-        else if (ml->count == 0) ok = fail(err, cap, "%s:%d: move '%s' after the end of the game", name, g->move_lines[i], g->moves[i]);
-        else if (n == 0) ok = fail(err, cap, "%s:%d: illegal move '%s'", name, g->move_lines[i], g->moves[i]);
-        else if (n > 1) ok = fail(err, cap, "%s:%d: ambiguous move '%s'", name, g->move_lines[i], g->moves[i]);
+        if (f.set) ok = refuse(err, cap, "%s:%d: runtime fault in the rules: %s", name, g->move_lines[i], f.msg);
+        else if (ml->count == 0) ok = refuse(err, cap, "%s:%d: move '%s' after the end of the game", name, g->move_lines[i], g->moves[i]);
+        else if (n == 0) ok = refuse(err, cap, "%s:%d: illegal move '%s'", name, g->move_lines[i], g->moves[i]);
+        else if (n > 1) ok = refuse(err, cap, "%s:%d: ambiguous move '%s'", name, g->move_lines[i], g->moves[i]);
         else if (k >= max || !board_make(pos, &ml->moves[found[0]]))
-            ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
+            ok = refuse(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
         else {
             moves_out[k++] = ml->moves[found[0]];
             /* defeats are not saved: replaying the move that caused one plays it again */
@@ -217,10 +207,10 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
             int nd = gameend_settle(ctx, pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
             for (int d = 0; d < nd && d < MAX_PLAYERS; d++) {
                 if (k < max) moves_out[k++] = defeats[d];
-                else ok = fail(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
+                else ok = refuse(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
             }
             if (ok && r.over && i + 1 < g->nmoves)
-                ok = fail(err, cap, "%s:%d: move '%s' after the end of the game (%s)", name, g->move_lines[i + 1],
+                ok = refuse(err, cap, "%s:%d: move '%s' after the end of the game (%s)", name, g->move_lines[i + 1],
                           g->moves[i + 1], r.name ? r.name : r.reason);
         }
     }
@@ -231,7 +221,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         bool known = !strcmp(g->result_winner, "draw") || !strcmp(g->result_winner, "none");
         for (int p = 0; p < v->nplayers && !known; p++) known = !strcmp(g->result_winner, v->player_names[p]);
         if (!known)
-            ok = fail(err, cap, "%s:%d: unknown winner '%s' in the result (a player of the game, draw or none)", name,
+            ok = refuse(err, cap, "%s:%d: unknown winner '%s' in the result (a player of the game, draw or none)", name,
                       g->result_line, g->result_winner);
     }
     return ok;
@@ -313,7 +303,7 @@ bool savegame_write(const char *path, const char *rules, const Variant *v, const
         int e = errno;
         free(tmp);
         free(target);
-        return fail(err, cap, "%s: cannot write: %s", path, strerror(e));
+        return refuse(err, cap, "%s: cannot write: %s", path, strerror(e));
     }
     int shown = 0;
     for (int i = 0; i < nmoves; i++)
@@ -343,7 +333,7 @@ bool savegame_write(const char *path, const char *rules, const Variant *v, const
         remove(tmp);
         free(tmp);
         free(target);
-        return fail(err, cap, "%s: write error: %s (the file is unchanged)", path, strerror(e));
+        return refuse(err, cap, "%s: write error: %s (the file is unchanged)", path, strerror(e));
     }
     sync_directory(target);
     free(tmp);

@@ -1,7 +1,8 @@
-/* util.c - memory helpers that never return NULL, the random generator, and the assertion
- * failure handler.
+/* util.c - memory helpers that never return NULL, the random generator, the error message of
+ * the input readers, and the assertion failure handler.
  * Out of memory and a failed assertion are the only places the library prints (to stderr) and
  * stops: neither can be reported through a DiagSink, because neither can be recovered from. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +66,13 @@ void varia_assert_fail(const char *cond, const char *why, const char *file, int 
 {
     fprintf(stderr, "varia: %s:%d: assertion failed: %s (%s)\n", file, line, cond, why);
     abort();
+}
+
+bool refuse(char *err, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+    return false;
 }
