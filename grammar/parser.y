@@ -105,6 +105,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_CHECKS "'checks'"
 %token KW_REPLY "'reply'"
 %token KW_LAST_CHANCE "'last-chance'"
+%token KW_LOST_TO "'lost-to'"
 %token KW_SAFE "'safe'"
 %token KW_DEFEATED "'defeated'"
 %token KW_PASS "'pass'"
@@ -706,6 +707,11 @@ closed_item
     | promote_opts
     | KW_PRIVILEGE cellref cellref
         { $$ = ast_add(ast_add(mk_sub(AST_CASTLE, L(@$), 1), $2), $3); }
+    | KW_PRIVILEGE cellref cellref KW_LOST_TO IDENT
+        {
+            Ast *types = ast_add(mk(AST_GROUP, L(@5)), parse_text_node(AST_NAME, L(@5), $5));
+            $$ = ast_add(ast_add(ast_add(mk_sub(AST_CASTLE, L(@$), 1), $2), $3), types);
+        }
     | castle_base KW_LETTER IDENT
         {
             $$ = $1;

@@ -76,7 +76,8 @@
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
  *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
  *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
- *               position's); sub = 1: `privilege CELL CELL`, kids = NAME (a cell per player)
+ *               position's); sub = 1: `privilege CELL CELL [lost-to TYPE]`, kids = NAME (a
+ *               cell per player), then a GROUP holding the NAME type when lost-to is given
  *   PROMOTE     text = zone moved into, text2 = zone moved from (either may be NULL),
  *               sub = bits: 1 optional, 2 lost-only, 4 capture-only; kids = NAME piece types
  *   MOVEBLOCK   kids = statements

@@ -293,6 +293,28 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
     return out;
 }
 
+/* The privileges that survive m, made: a `lost-to` privilege ends when an enemy piece of one
+ * of its types moves onto its cell's rank or file (cambodian: a rook aimed at the king). */
+static uint32_t privileges_kept(const Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    uint32_t keep = 0xFFFFFFFFu;
+    for (int i = 0; i < m->nfx; i++) {
+        if (m->fx[i].kind != FX_MOVE) continue;
+        Cell to = m->fx[i].b;
+        Piece p = pos->cell[to];
+        if (!p) continue;
+        const CellInfo *at = &v->cells[to];
+        for (int k = 0; k < v->ncastles; k++) {
+            const Castle *c = &v->castles[k];
+            if (!((c->lost_to >> PIECE_TYPE(p)) & 1) || !board_hostile(pos, PIECE_OWNER(p), c->owner)) continue;
+            const CellInfo *home = &v->cells[c->king_from];
+            if (to != c->king_from && home->board == at->board && (home->x == at->x || home->y == at->y))
+                keep &= ~(1u << c->right);
+        }
+    }
+    return keep;
+}
+
 /* The rights of free castles that survive m: those whose king and rook cells it leaves alone. */
 static uint32_t free_castles_kept(const Position *pos, const Move *m) {
     const Variant *v = pos->v;
@@ -711,6 +733,7 @@ bool board_make(Position *pos, const Move *m) {
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     if (unlikely(v->free_castles) && pos->rights) co.keep &= free_castles_kept(pos, m);
+    if (unlikely(v->privileges_lost) && pos->rights) co.keep &= privileges_kept(pos, m);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
         step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;

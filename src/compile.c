@@ -663,7 +663,8 @@ static void declare_castle(CG *cg, const Ast *n) {
     Cell cells[4];
     bool ok = true;
     bool privilege = n->sub == 1, free_castle = !privilege && n->nkids == 2;
-    if (privilege && n->nkids != cg->v->nplayers) {
+    const Ast *lost_to = privilege && n->nkids && n->kids[n->nkids - 1]->kind == AST_GROUP ? n->kids[n->nkids - 1] : NULL;
+    if (privilege && n->nkids - (lost_to != NULL) != cg->v->nplayers) {
         if (cg->owner == 0) diag_error(cg->s->sink, n->loc, "a privilege needs two players (one cell each)");
         cg->ok = false;
         return;
@@ -737,6 +738,13 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->free = free_castle;
     c->privilege = privilege;
     c->king_type = (uint8_t)cg->type;
+    c->lost_to = 0;
+    for (int i = 0; lost_to && i < lost_to->nkids; i++) {
+        int t = sema_piece(cg->s, lost_to->kids[i]->text, lost_to->kids[i]->loc);
+        if (t < 0) cg->ok = false;
+        else c->lost_to |= 1u << t;
+    }
+    if (c->lost_to) v->privileges_lost = true;
     char letter = privilege ? v->cells[cells[0]].name[0] : n->text ? n->text[0] : (char)('A' + v->ncastles);
     if (letter >= 'a' && letter <= 'z') letter = (char)(letter - 'a' + 'A');
     c->letter = cg->owner == 1 ? (char)(letter - 'A' + 'a') : letter;

@@ -161,6 +161,8 @@ typedef struct Castle {
                               * cell stays (king_from = the owner's CELL, the others NO_CELL;
                               * the letter is its file) */
     uint8_t king_type;       /* the type that castles (free castles, and a king that is not royal) */
+    uint32_t lost_to;        /* privileges: enemy types whose move onto the cell's rank or file
+                              * ends it */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;           /* bit index in Position.rights */
     uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
@@ -305,6 +307,7 @@ typedef struct Variant {
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool free_castles;                /* some castle is free (its cells are the position's) */
+    bool privileges_lost;             /* some privilege is `lost-to` enemy types */
     bool has_royal;
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */

@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 move='^([a-l](1[0-2]|[1-9])[a-l](1[0-2]|[1-9])[a-z+-]?|\+?[A-Z]@[a-l](1[0-2]|[1-9])|pass): [0-9]+$'
 same_cell='s/^([a-l](1[0-2]|[1-9]))\1:/pass:/'
 total_pass=0 total_fail=0 want=0
-while read -r name variant count depth; do
+while read -r name variant count depth options; do
     case "$name" in ''|'#'*) continue ;; esac
     if [ -n "$only" ]; then
         case " $only " in *" $name "*) ;; *) continue ;; esac
@@ -30,7 +30,9 @@ while read -r name variant count depth; do
     depth=${CROSS_DEPTH:-$depth}
     rules="$dir/../rules/$name.rules"
     want=$((want + count))
-    "$varia" random "$rules" count="$count" plies=80 seed=2024 > "$tmp/positions" || exit 1
+    set -- # the rule file's options for the oracle's rules (NAME=VALUE,...)
+    for o in $(echo "$options" | tr ',' ' '); do set -- "$@" --option "$o"; done
+    "$varia" random "$rules" count="$count" plies=80 seed=2024 "$@" > "$tmp/positions" || exit 1
     # One Fairy-Stockfish session answers every position (starting it costs more than a
     # shallow perft); each answer ends with its "Nodes searched" line: split there.
     { printf 'uci\nsetoption name UCI_Variant value %s\n' "$variant"
@@ -40,7 +42,7 @@ while read -r name variant count depth; do
         awk -v out="$tmp/theirs." 'BEGIN { n = 0 } /^Nodes searched/ { n++; next } { print > (out n) }' -
     k=0 pass=0 fail=0
     while IFS= read -r fen; do
-        "$varia" perft "$rules" "$depth" --divide --fen "$fen" 2>/dev/null | grep -E "$move" | sort > "$tmp/ours"
+        "$varia" perft "$rules" "$depth" --divide --fen "$fen" "$@" 2>/dev/null | grep -E "$move" | sort > "$tmp/ours"
         sed -E "$same_cell" "$tmp/theirs.$k" 2>/dev/null | grep -E "$move" | sort > "$tmp/theirs"
         k=$((k + 1))
         if cmp -s "$tmp/ours" "$tmp/theirs" && [ -s "$tmp/theirs" -o ! -s "$tmp/ours" ]; then
