@@ -22,21 +22,41 @@ chmod +x "$tmp/varia"
 start=$(date +%s)
 fail=0
 cd "$root" || exit 1
-for t in "$bin"/test_*; do
-    case $t in *.d) continue ;; esac
-    $vg "$t" >"$tmp/unit.out" 2>&1 || { echo "memcheck: $t failed" >&2; tail -n 20 "$tmp/unit.out" >&2; fail=1; }
+# Five groups, side by side (one per core at most): a group that fails leaves a mark.
+jobs=$(nproc 2>/dev/null || echo 2)
+group() { # NAME COMMAND...: runs the command, its output kept for when it fails
+    name=$1
+    shift
+    "$@" >"$tmp/$name.out" 2>&1 || { echo "memcheck: $name failed" >&2; tail -n 40 "$tmp/$name.out" >&2; : >"$tmp/failed.$name"; }
+}
+unit() {
+    for t in "$bin"/test_*; do
+        case $t in *.d) continue ;; esac
+        $vg "$t" || { echo "$t failed"; return 1; }
+    done
+}
+replays() {
+    for t in "$bin"/replay_*; do
+        name=${t##*/replay_}
+        # shellcheck disable=SC2046
+        $vg "$t" "fuzz/corpus/$name" $(ls -d "tests/fuzz/$name" 2>/dev/null) || { echo "$t failed"; return 1; }
+    done
+}
+play() {
+    VARIA_NO_TMUX=1 VARIA_PLAY_GAMES="chess ultima ultimate-battle ultimate-chess-4p above-below ultra-chess xiangqi three" \
+        sh tests/play/run.sh "$tmp/varia"
+}
+protocols() { sh tests/protocol/uci.sh "$tmp/varia" && sh tests/protocol/xboard.sh "$tmp/varia"; }
+n=0
+for g in replays play unit golden protocols; do
+    case $g in golden) cmd="sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$g ;; esac
+    # shellcheck disable=SC2086
+    group "$g" $cmd &
+    n=$((n + 1))
+    [ $((n % jobs)) -eq 0 ] && wait
 done
-for t in "$bin"/replay_*; do
-    name=${t##*/replay_}
-    # shellcheck disable=SC2046
-    $vg "$t" "fuzz/corpus/$name" $(ls -d "tests/fuzz/$name" 2>/dev/null) >/dev/null 2>"$tmp/replay.err" ||
-        { echo "memcheck: $t failed" >&2; tail -n 20 "$tmp/replay.err" >&2; fail=1; }
-done
-sh tests/run_golden.sh "$tmp/varia" >"$tmp/golden.out" 2>&1 || { cat "$tmp/golden.out" >&2; fail=1; }
-VARIA_NO_TMUX=1 VARIA_PLAY_GAMES="chess ultima ultimate-battle ultimate-chess-4p above-below ultra-chess xiangqi three" \
-    sh tests/play/run.sh "$tmp/varia" >"$tmp/play.out" 2>&1 || { cat "$tmp/play.out" >&2; fail=1; }
-sh tests/protocol/uci.sh "$tmp/varia" >"$tmp/uci.out" 2>&1 || { cat "$tmp/uci.out" >&2; fail=1; }
-sh tests/protocol/xboard.sh "$tmp/varia" >"$tmp/xboard.out" 2>&1 || { cat "$tmp/xboard.out" >&2; fail=1; }
+wait
+ls "$tmp"/failed.* >/dev/null 2>&1 && fail=1
 runs=$(ls "$tmp/logs" | wc -l)
 for log in "$tmp"/logs/*.log; do
     [ -s "$log" ] || continue
