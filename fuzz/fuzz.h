@@ -273,4 +273,31 @@ static inline bool fuzz_replay(const SavedGame *g, const Variant *v, const char 
     return false;
 }
 
+/* The shipped rule file game g names (*which), loaded again with g's options when it has some
+ * (*own then holds it, for variant_free; NULL when they do not load). */
+static inline const Variant *fuzz_game_variant(const SavedGame *g, int *which, Variant **own) {
+    *which = fuzz_pick_shipped(g->rules);
+    *own = NULL;
+    if (g->noptions == 0) return fuzz_shipped[*which];
+    OptionSetting opts[MAX_OPTIONS];
+    for (int i = 0; i < g->noptions; i++) opts[i] = (OptionSetting){g->option_name[i], g->option_value[i]};
+    DiagSink sink;
+    diag_init(&sink);
+    *own = load_file(fuzz_shipped_paths[*which], opts, g->noptions, &sink);
+    diag_free(&sink);
+    return *own;
+}
+
+/* g's start position as the console writes it again. */
+static inline void fuzz_start_text(const SavedGame *g, const Variant *v, char *buf, size_t cap) {
+    char err[200];
+    Position *st = malloc(sizeof *st);
+    if (!st) abort();
+    board_init(st, v);
+    FUZZ_CHECK(fen_read(st, g->start ? g->start : v->setup, err, sizeof err), "a replayed start reads");
+    fen_write(st, buf, cap);
+    board_free(st);
+    free(st);
+}
+
 #endif

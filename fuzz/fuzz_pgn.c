@@ -25,32 +25,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(strncmp(err, fuzz_in_path, strlen(fuzz_in_path)) == 0, "a read error names the file");
         return 0;
     }
-    int which = fuzz_pick_shipped(g.rules);
-    Variant *own = NULL;
-    const Variant *v = fuzz_shipped[which];
-    if (g.noptions > 0) {
-        OptionSetting opts[MAX_OPTIONS];
-        for (int i = 0; i < g.noptions; i++) opts[i] = (OptionSetting){g.option_name[i], g.option_value[i]};
-        DiagSink sink;
-        diag_init(&sink);
-        own = load_file(fuzz_shipped_paths[which], opts, g.noptions, &sink);
-        diag_free(&sink);
-        v = own;
-    }
+    int which;
+    Variant *own;
+    const Variant *v = fuzz_game_variant(&g, &which, &own);
     Move *moves = malloc(sizeof(Move) * MAX_HISTORY);
     if (!moves) abort();
     Position *pos = NULL;
     if (v) pgn_name_result(&g, v);
     if (v && fuzz_replay(&g, v, "in.pgn", &pos, moves, err, sizeof err)) {
         /* write it as the console does, then read it back */
-        char start[8192], ferr[200];
-        Position *st = malloc(sizeof *st);
-        if (!st) abort();
-        board_init(st, v);
-        FUZZ_CHECK(fen_read(st, g.start ? g.start : v->setup, ferr, sizeof ferr), "a replayed start reads");
-        fen_write(st, start, sizeof start);
-        board_free(st);
-        free(st);
+        char start[8192];
+        fuzz_start_text(&g, v, start, sizeof start);
         PgnGame pg = {.rules = fuzz_shipped_paths[which], .start = start, .moves = moves, .nmoves = pos->ply};
         bool wrote = pgn_write(fuzz_out_path, v, &pg, err, sizeof err);
         if (!wrote) fprintf(stderr, "fuzz: %s\n", err);
