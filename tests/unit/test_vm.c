@@ -24,17 +24,21 @@ static Variant *load_wizard(const char *moves) {
     return v;
 }
 
-/* Runs the white wizard's program on c3 of fen; returns its moves in *ml. */
-static bool run_wizard(const Variant *v, const char *fen, MoveList *ml, VmFault *f) {
+/* Runs the white wizard's program on `cell` of fen; returns its moves in *ml. */
+static bool run_wizard_at(const Variant *v, const char *fen, const char *cell, MoveList *ml, VmFault *f) {
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, fen);
     int w = variant_type_by_letter(v, 'W');
-    Cell c3 = (Cell)variant_cell_by_name(v, "c3");
     ml->count = 0;
-    bool ok = vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c3, 0, ml, f);
+    bool ok = vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, cell), 0, ml, f);
     board_free(&pos);
     return ok;
+}
+
+/* The same on c3. */
+static bool run_wizard(const Variant *v, const char *fen, MoveList *ml, VmFault *f) {
+    return run_wizard_at(v, fen, "c3", ml, f);
 }
 
 /* Coordinate texts of the moves, sorted, joined by spaces. */
@@ -154,13 +158,8 @@ static void test_vm_emit_with_promotion_set(void **state) {
     Variant *v = load_wizard("step n move-only step s capture-only promote in last to Queen Rook optional");
     static MoveList ml;
     VmFault f = {0};
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, "4k/2W2/5/5/K4 w");
-    int w = variant_type_by_letter(v, 'W'), q = variant_type_by_letter(v, 'Q'), r = variant_type_by_letter(v, 'R');
-    Cell c4 = (Cell)variant_cell_by_name(v, "c4");
-    ml.count = 0;
-    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
+    int q = variant_type_by_letter(v, 'Q'), r = variant_type_by_letter(v, 'R');
+    assert_true(run_wizard_at(v, "4k/2W2/5/5/K4 w", "c4", &ml, &f));
     assert_int_equal(ml.count, 3);
     int plain = 0, promos = 0;
     for (int i = 0; i < ml.count; i++) {
@@ -183,12 +182,9 @@ static void test_vm_emit_with_promotion_set(void **state) {
     assert_int_equal(plain, 1);
     assert_int_equal(promos, 2);
     /* outside the zone: one plain move */
-    set_fen(&pos, "4k/5/2W2/5/K4 w");
-    ml.count = 0;
-    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
+    assert_true(run_wizard(v, "4k/5/2W2/5/K4 w", &ml, &f));
     assert_int_equal(ml.count, 1);
     assert_int_equal(ml.moves[0].promo, NO_TYPE);
-    board_free(&pos);
     variant_free(v);
 }
 
@@ -209,32 +205,19 @@ static void test_vm_forced_and_lost_only_promotion(void **state) {
                               "setup \"4k/5/2W2/5/K2QR w - - 0 1\"\n");
     static MoveList ml;
     VmFault f = {0};
-    Position pos;
-    board_init(&pos, v);
-    int w = variant_type_by_letter(v, 'W'), r = variant_type_by_letter(v, 'R');
-    Cell c4 = (Cell)variant_cell_by_name(v, "c4");
+    int r = variant_type_by_letter(v, 'R');
     /* the rook was lost: only it is offered, and the wizard may not stay one on the last rank */
-    set_fen(&pos, "4k/2W2/5/5/K2Q1 w");
-    ml.count = 0;
-    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
+    assert_true(run_wizard_at(v, "4k/2W2/5/5/K2Q1 w", "c4", &ml, &f));
     assert_int_equal(ml.count, 1);
     assert_int_equal(ml.moves[0].promo, r);
     /* nothing lost: no move at all */
-    set_fen(&pos, "4k/2W2/5/5/K2QR w");
-    ml.count = 0;
-    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, c4, 0, &ml, &f));
+    assert_true(run_wizard_at(v, "4k/2W2/5/5/K2QR w", "c4", &ml, &f));
     assert_int_equal(ml.count, 0);
-    board_free(&pos);
     variant_free(v);
     v = load_wizard("step n move-only promote from last to Queen");
-    board_init(&pos, v);
-    set_fen(&pos, "4k/5/2W2/5/K4 w");
-    ml.count = 0;
-    w = variant_type_by_letter(v, 'W');
-    assert_true(vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, "c3"), 0, &ml, &f));
+    assert_true(run_wizard(v, "4k/5/2W2/5/K4 w", &ml, &f));
     assert_int_equal(ml.count, 1);
     assert_int_equal(ml.moves[0].promo, NO_TYPE);
-    board_free(&pos);
     variant_free(v);
 }
 
