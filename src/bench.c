@@ -1,6 +1,7 @@
 /* bench.c - the fixed search benchmark behind `varia bench` and tests/bench_signature. Each
  * position is searched from a cleared searcher at a fixed depth with no time limit, so the node
- * count depends only on the code and the rule files. */
+ * count depends only on the code and the rule files. Also random playouts per second
+ * (`varia bench --playouts`), the speed figure general game systems publish. */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -8,7 +9,9 @@
 #include <time.h>
 
 #include "fen.h"
+#include "gameend.h"
 #include "load.h"
+#include "movegen.h"
 #include "notation.h"
 #include "search.h"
 
@@ -71,4 +74,97 @@ int bench_run(const char *rules_dir, int depth, FILE *out, FILE *err) {
     fprintf(err, "time %.3f s, %.0f nodes/s\n", secs, secs > 0 ? (double)total / secs : 0.0);
     fprintf(out, "Nodes searched: %llu\n", (unsigned long long)total);
     return 0;
+}
+
+/* CPU seconds of this process since t0: other work on the machine does not count. */
+static double cpu_seconds_since(const struct timespec *t0) {
+    struct timespec t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+typedef struct PlayoutTotals {
+    long games, plies, capped;
+} PlayoutTotals;
+
+/* One random game from the start of `seed`; false when a program of the rules faults. */
+static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, uint64_t seed, PlayoutTotals *t, FILE *err) {
+    const Variant *v = pos->v;
+    char start[4096], ferr[200];
+    fen_start(v, seed, start, sizeof start);
+    if (!fen_read(pos, start, ferr, sizeof ferr)) {
+        fprintf(err, "varia: error: %s: start position: %s\n", v->title ? v->title : "?", ferr);
+        return false;
+    }
+    uint64_t rng = (seed + 1) * 0x9E3779B97F4A7C15ULL | 1;
+    GameResult r;
+    gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL);
+    int plies = 0;
+    while (!r.over && !r.fault.set) {
+        if (plies == BENCH_PLAYOUT_PLIES) {
+            t->capped++;
+            break;
+        }
+        VmFault f = {0};
+        movegen_legal(ctx, pos, ml, &f);
+        if (f.set) {
+            r.fault = f;
+            break;
+        }
+        if (ml->count == 0) break; /* (no move, yet the rules name no end: the game stops) */
+        board_make(pos, &ml->moves[rng_next(&rng) % (uint64_t)ml->count]);
+        plies++;
+        gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL); /* defeats with more than two players left */
+    }
+    t->games++;
+    t->plies += plies;
+    if (r.fault.set) {
+        fprintf(err, "%s:%d:%d: error: runtime fault: %s\n", r.fault.file ? r.fault.file : "?", r.fault.line,
+                r.fault.col, r.fault.msg);
+        return false;
+    }
+    return true;
+}
+
+int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err) {
+    Position *pos = xmalloc(sizeof *pos);
+    GenContext *ctx = xmalloc(sizeof *ctx);
+    MoveList *ml = xmalloc(sizeof *ml);
+    genctx_init(ctx);
+    int rc = 0;
+    fprintf(out, "random playouts per CPU second (to the end of the game or %d plies; %s):\n", BENCH_PLAYOUT_PLIES,
+            cfg->games ? "a fixed number each" : "for a fixed time each");
+    for (int i = 0; i < cfg->nfiles && rc == 0; i++) {
+        DiagSink sink;
+        diag_init(&sink);
+        Variant *v = load_file(cfg->files[i], cfg->options, cfg->noptions, &sink);
+        diag_render(&sink, err);
+        diag_free(&sink);
+        if (!v) {
+            rc = 1;
+            break;
+        }
+        board_init(pos, v);
+        PlayoutTotals t = {0};
+        struct timespec t0;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        double secs = 0;
+        do {
+            if (!playout_one(ctx, pos, ml, cfg->seed + (uint64_t)t.games, &t, err)) rc = 1;
+            secs = cpu_seconds_since(&t0);
+        } while (rc == 0 && (cfg->games ? t.games < cfg->games : secs < cfg->seconds));
+        const char *name = strrchr(cfg->files[i], '/');
+        name = name ? name + 1 : cfg->files[i];
+        int len = (int)strcspn(name, ".");
+        if (rc == 0)
+            fprintf(out, "%.*s: %.0f playouts/s, %ld playouts in %.2f s, %.1f plies each (%ld plies), %ld stopped at %d plies\n",
+                    len, name, secs > 0 ? (double)t.games / secs : 0.0, t.games, secs, (double)t.plies / (double)t.games,
+                    t.plies, t.capped, BENCH_PLAYOUT_PLIES);
+        board_free(pos);
+        variant_free(v);
+    }
+    free(ml);
+    free(ctx);
+    free(pos);
+    return rc;
 }

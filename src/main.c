@@ -43,6 +43,7 @@ typedef struct Args {
     const char *load;
     const char *svg_dir, *html_path; /* describe */
     bool ascii, flip, verbose, compact;
+    bool playouts;                   /* bench --playouts */
     const char *argv0;
 } Args;
 
@@ -398,15 +399,19 @@ static int compare_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* FILE as given when it is a file or a path; else the shipped game of that name ("chess" or
+/* name as given when it is a file or a path; else the shipped game of that name ("chess" or
  * "chess.rules" in the rules directory) when there is one; else as given (for the message). */
-static const char *resolve_rules(const Args *a, char *buf, size_t cap) {
+static const char *resolve_rules_name(const Args *a, const char *name, char *buf, size_t cap) {
     struct stat st;
-    if (stat(a->file, &st) == 0 || strchr(a->file, '/')) return a->file;
+    if (stat(name, &st) == 0 || strchr(name, '/')) return name;
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
-    snprintf(buf, cap, "%s/%s%s", dir, a->file, strstr(a->file, ".rules") ? "" : ".rules");
-    return stat(buf, &st) == 0 ? buf : a->file;
+    snprintf(buf, cap, "%s/%s%s", dir, name, strstr(name, ".rules") ? "" : ".rules");
+    return stat(buf, &st) == 0 ? buf : name;
+}
+
+static const char *resolve_rules(const Args *a, char *buf, size_t cap) {
+    return resolve_rules_name(a, a->file, buf, cap);
 }
 
 /* Resolves FILE for play: a path, or a shipped game's name ("chess"). With no FILE, offers the
@@ -501,7 +506,58 @@ static int cmd_xboard(const Args *a) {
     return xboard_run(dir, files, n, stdin, stdout);
 }
 
+static int is_rules_file(const struct dirent *e) {
+    size_t len = strlen(e->d_name);
+    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
+}
+
+/* bench --playouts [FILE...]: the files named, or every shipped one. */
+static int bench_playouts_cmd(const Args *a) {
+    enum { MAX_FILES = 1 + ARRAY_LEN(a->positional) };
+    char named[MAX_FILES][1400], dir[1024];
+    const char *given[MAX_FILES];
+    int n = 0;
+    if (a->file) given[n++] = a->file;
+    for (int i = 0; i < a->npositional; i++) given[n++] = a->positional[i];
+    char **paths = NULL;
+    struct dirent **shipped = NULL;
+    int nshipped = 0;
+    if (n > 0) {
+        paths = xmalloc((size_t)n * sizeof *paths);
+        for (int i = 0; i < n; i++) paths[i] = (char *)resolve_rules_name(a, given[i], named[i], sizeof named[i]);
+    } else {
+        rules_dir(a, dir, sizeof dir);
+        nshipped = scandir(dir, &shipped, is_rules_file, alphasort);
+        if (nshipped <= 0) {
+            fprintf(stderr, "varia: error: no rule files in '%s' (name the FILEs, or set VARIA_RULES)\n", dir);
+            return 1;
+        }
+        n = nshipped;
+        paths = xmalloc((size_t)n * sizeof *paths);
+        for (int i = 0; i < n; i++) {
+            size_t len = strlen(dir) + strlen(shipped[i]->d_name) + 2;
+            paths[i] = xmalloc(len);
+            snprintf(paths[i], len, "%s/%s", dir, shipped[i]->d_name);
+        }
+    }
+    PlayoutConfig cfg = {(const char *const *)paths, n, a->options, a->noptions, a->games,
+                         a->seconds >= 0 ? a->seconds : 1.0, (uint64_t)a->seed};
+    int rc = bench_playouts(&cfg, stdout, stderr);
+    for (int i = 0; i < nshipped; i++) {
+        free(paths[i]);
+        free(shipped[i]);
+    }
+    free(shipped);
+    free(paths);
+    return rc;
+}
+
 static int cmd_bench(const Args *a) {
+    if (a->playouts) return bench_playouts_cmd(a);
+    if (a->npositional > 0) {
+        fprintf(stderr, "varia: bench: unexpected argument '%s' (try 'varia bench --help')\n", a->positional[0]);
+        return 2;
+    }
     char dir[1024];
     if (a->file) snprintf(dir, sizeof dir, "%s", a->file);
     else rules_dir(a, dir, sizeof dir);
@@ -577,9 +633,13 @@ static const Command commands[] = {
      "Speaks the XBoard protocol (CECP version 2) on standard input and output. The same games as\n"
      "uci are offered as variants (chess as 'normal'), with the FILEs; games XBoard does not know\n"
      "are described to it. 'new' starts the first FILE, or chess. See docs/engines.md.", cmd_xboard, true, true, 4},
-    {"bench", "bench [RULES-DIR] [--depth D]",
+    {"bench", "bench [RULES-DIR] [--depth D]\n       bench --playouts [FILE...] [--time S | --games N] [--seed N] [--option NAME=VALUE]...",
      "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
-     "'Nodes searched: N', the search's signature (tests/bench_signature).", cmd_bench, true, false, 0},
+     "'Nodes searched: N', the search's signature (tests/bench_signature).\n"
+     "--playouts plays random legal moves from the start to the end of the game (or a ply cap\n"
+     "the output states) in every shipped game, or the FILEs named, for S seconds of CPU time\n"
+     "each (default 1) or N games each, and prints playouts per CPU second. Game i plays from\n"
+     "seed N + i (default seed 1), so a fixed --games N repeats the same games.", cmd_bench, true, false, 4},
     {"selfplay", "selfplay FILE --games N [--time S | --depth D] [--white ENGINE] [--black ENGINE] [--seed N] [--verbose]",
      "Plays N games between two engines (ai, greedy = best capture else random, random) and\n"
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
@@ -706,6 +766,7 @@ int main(int argc, char **argv) {
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) a.help = true;
         else if (!strcmp(s, "--divide")) a.divide = true;
         else if (!strcmp(s, "--general")) a.general = true;
+        else if (!strcmp(s, "--playouts") && c->run == cmd_bench) a.playouts = true;
         else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);

@@ -421,6 +421,26 @@ expect rulebook-setup "set-up step 1 of 8: White makes 4 more moves of kind 'pla
 expect rulebook-setup "  deck "
 expect rulebook-setup "  random "
 
+# 11e. Random playouts (varia bench --playouts) repeat for a seed: the same games, the same
+# plies; only the times differ.
+playouts() {
+    "$varia" bench --playouts "$root/rules/chess.rules" "$root/rules/dobutsu.rules" --games 3 --seed 5 2>&1 |
+        sed 's/: [0-9]* playouts\/s, \([0-9]* playouts\) in [0-9.]* s,/: \1,/'
+}
+playouts > "$tmp/playouts.out"
+playouts > "$tmp/playouts-again.out"
+expect playouts "chess: 3 playouts,"
+expect playouts "dobutsu: 3 playouts,"
+expect playouts "stopped at 1000 plies"
+n=$((n + 1))
+if ! cmp -s "$tmp/playouts.out" "$tmp/playouts-again.out"; then
+    echo "play test 'playouts': two runs with the same seed differ:" >&2
+    diff "$tmp/playouts.out" "$tmp/playouts-again.out" >&2
+    fail=1
+fi
+"$varia" bench --playouts "$root/rules/chess.rules" --games 0 > "$tmp/playouts-bad.out" 2>&1
+expect playouts-bad "bad --games '0'"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then
