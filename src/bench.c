@@ -97,24 +97,31 @@ static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, uint64_t s
         return false;
     }
     uint64_t rng = (seed + 1) * 0x9E3779B97F4A7C15ULL | 1;
-    GameResult r;
-    gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL);
+    GameResult r = {0};
     int plies = 0;
-    while (!r.over && !r.fault.set) {
-        if (plies == BENCH_PLAYOUT_PLIES) {
-            t->capped++;
-            break;
-        }
+    for (;;) {
+        /* the legal moves, generated once a ply: the ending is judged on their number */
         VmFault f = {0};
         movegen_legal(ctx, pos, ml, &f);
         if (f.set) {
             r.fault = f;
             break;
         }
+        gameend_check_counted(ctx, pos, ml->count, &r);
+        if (r.eliminated >= 0) {
+            /* a player is out while the others play on: play its defeat, then look again */
+            gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL);
+            if (r.over || r.fault.set) break;
+            continue;
+        }
+        if (r.over || r.fault.set) break;
+        if (plies == BENCH_PLAYOUT_PLIES) {
+            t->capped++;
+            break;
+        }
         if (ml->count == 0) break; /* (no move, yet the rules name no end: the game stops) */
         board_make(pos, &ml->moves[rng_next(&rng) % (uint64_t)ml->count]);
         plies++;
-        gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL); /* defeats with more than two players left */
     }
     t->games++;
     t->plies += plies;

@@ -16,8 +16,9 @@ int bench_run(const char *rules_dir, int depth, FILE *out, FILE *err);
  * rule file decides, or BENCH_PLAYOUT_PLIES plies. Playout i of a file starts from the start
  * of seed + i and draws its moves from its own generator seeded by seed + i, so the same count
  * of playouts repeats the same games. Each file plays `games` playouts, or when games is 0 as
- * many as fit in `seconds` (at least one); one line per file with playouts per second. Returns 0,
- * or 1 when a file fails to load or a program of its rules faults (message on err). */
+ * many as fit in `seconds` of CPU time (at least one); one line per file with playouts per
+ * CPU second. Returns 0, or 1 when a file fails to load or a program of its rules faults
+ * (message on err). */
 #define BENCH_PLAYOUT_PLIES 1000
 typedef struct PlayoutConfig {
     const char *const *files;        /* rule file paths */

@@ -365,12 +365,16 @@ static void ends_blocked(const Position *pos, GameResult *out) {
 }
 
 void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
+    gameend_check_counted(ctx, pos, -1, out);
+}
+
+void gameend_check_counted(GenContext *ctx, Position *pos, int legal, GameResult *out) {
     memset(out, 0, sizeof *out);
     out->winner = out->eliminated = out->victor = -1;
     if (ends_before_moves(ctx, pos, out)) return;
     if (unlikely(pos->v->pass_move) && ends_by_passing(pos, out)) return;
     VmFault f = {0};
-    int legal = movegen_count_legal(ctx, pos, &f);
+    if (legal < 0) legal = movegen_count_legal(ctx, pos, &f);
     bool check = legal == 0 && pos->v->has_royal && !movegen_safe_after(ctx, pos, board_mover(pos));
     attack_take_fault(ctx, &f);
     if (f.set) {

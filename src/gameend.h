@@ -21,6 +21,9 @@ typedef struct GameResult {
  * gameend_elimination's move, then check again), or the game goes on. With two players left a
  * checkmate ends the game; with more, it eliminates the player to move. */
 void gameend_check(GenContext *ctx, Position *pos, GameResult *out);
+/* The same when the caller has just generated the legal moves of pos (movegen_legal): legal is
+ * their number, so they are not generated again; -1 = count them here. */
+void gameend_check_counted(GenContext *ctx, Position *pos, int legal, GameResult *out);
 /* (When a program of the rule file faults on the way, out->fault says where, and the game is
  * not over: a broken rule file decides nothing.) */
 /* The move that takes `loser` out: its royal pieces are removed, its armies removed, left as

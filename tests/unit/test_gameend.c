@@ -302,8 +302,37 @@ static void test_gameend_losing_games(void **state) {
     variant_free(v);
 }
 
+/* Given the number of legal moves just generated, the verdict is the one gameend_check reaches
+ * by counting them itself. */
+static void test_gameend_counted_agrees(void **state) {
+    (void)state;
+    static const char *const fens[] = {
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", /* checkmate */
+        "3R2k1/5pp1/7p/8/8/8/8/6K1 b - - 0 1",                          /* check, not mate */
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                               /* stalemate */
+        "8/8/4k3/8/8/4K3/8/8 w - - 0 1",                                /* dead material */
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",     /* the game goes on */
+    };
+    static MoveList ml;
+    for (size_t i = 0; i < ARRAY_LEN(fens); i++) {
+        Position pos;
+        board_init(&pos, chess);
+        set_fen(&pos, fens[i]);
+        VmFault f = {0};
+        movegen_legal(test_gen(), &pos, &ml, &f);
+        GameResult counted, counting;
+        gameend_check_counted(test_gen(), &pos, ml.count, &counted);
+        gameend_check(test_gen(), &pos, &counting);
+        assert_int_equal(counted.over, counting.over);
+        assert_int_equal(counted.winner, counting.winner);
+        if (counting.over) assert_string_equal(counted.reason, counting.reason);
+        board_free(&pos);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gameend_counted_agrees),
         cmocka_unit_test(test_gameend_stalemate_pass),
         cmocka_unit_test(test_gameend_side_without_royals_plays_on),
         cmocka_unit_test(test_gameend_position_endings),
