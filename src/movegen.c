@@ -664,7 +664,9 @@ static void require_reply(GenContext *ctx, Position *pos, MoveList *out, const R
     out->count = 0;
 }
 
-bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
+/* movegen_pseudo; mark_checks false leaves out the marks of `end checks` (FX_CHECK), which
+ * cost a make and an attack test per move and change no move's legality: for counting. */
+static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault, bool mark_checks) {
     out->count = 0;
     /* the budget of this position's programs and legality tests; a position made from it
      * starts with what it has left */
@@ -705,12 +707,16 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
-    if (unlikely(pos->v->check_limit || pos->v->forbid_check)) apply_check_rules(ctx, pos, out, mover);
+    if (unlikely((pos->v->check_limit && mark_checks) || pos->v->forbid_check)) apply_check_rules(ctx, pos, out, mover);
     if (unlikely(pos->v->nreaches)) {
         const ReachRule *r = ending_reply_due(pos);
         if (r) require_reply(ctx, pos, out, r, mover);
     }
     return true;
+}
+
+bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
+    return pseudo_moves(ctx, pos, out, fault, true);
 }
 
 bool movegen_facing(const Position *pos) {
@@ -917,7 +923,7 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
 
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
-    movegen_pseudo(ctx, pos, &ml, fault);
+    pseudo_moves(ctx, pos, &ml, fault, false);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
