@@ -1238,6 +1238,29 @@ static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
     return true;
 }
 
+static int block_count(const Ast *n, AstKind kind) {
+    int count = n->kind == kind;
+    for (int i = 0; i < n->nkids; i++) count += block_count(n->kids[i], kind);
+    return count;
+}
+
+static bool requires_empty(const Ast *c) {
+    if (c->kind == AST_AND) return requires_empty(c->kids[0]) || requires_empty(c->kids[1]);
+    return c->kind == AST_COND && c->word == KEYWORD_EMPTY;
+}
+
+/* A block whose one `add` ends it right after a `verify` that requires `empty`, with no
+ * statement that takes or turns a piece, only lands on empty cells: it captures nothing, and
+ * attack tests need not run it (Cambodian chess's king leap). */
+static bool block_lands_on_empty(const Ast *b) {
+    int n = b->nkids;
+    if (n < 2 || b->kids[n - 1]->kind != AST_ADD || b->kids[n - 2]->kind != AST_VERIFY) return false;
+    if (block_count(b, AST_ADD) != 1 || block_uses(b, AST_CAPTURE) || block_uses(b, AST_CONVERT) ||
+        block_uses(b, AST_OUTFLANK) || block_uses(b, AST_HAND_OVER) || block_uses(b, AST_DROP))
+        return false;
+    return requires_empty(b->kids[n - 2]->kids[0]);
+}
+
 /* A move { } block: one more alternative in both programs. */
 static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     PieceType *pt = &cg->v->types[cg->type];
@@ -1251,7 +1274,7 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     /* a block that never leaves the origin nor captures (a change of type in place)
      * takes nothing: attack tests can skip it */
     bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
-    if (block_uses(it, AST_ADD) && !stays) {
+    if (block_uses(it, AST_ADD) && !stays && !block_lands_on_empty(it)) {
         pp->may_capture = true;
         if (!describe_moveblock(cg, pp, it)) *fast_attack = false;
     }
