@@ -92,4 +92,33 @@ check mychess "bishop" has mychess "piece B& B"
 check mychess "no castling king" lacks mychess "piece K&"
 check mychess "no pawn" lacks mychess "piece P&"
 
+# 9. Analysis: thinking without a move until `exit`, `.` answered with the search's status,
+#    ping answered while it thinks, a move made while analysing analysed in turn.
+# waitfor NAME PATTERN: until the session's output has a line matching PATTERN (at most 30 s)
+waitfor() {
+    k=0
+    while ! grep -qE -- "$2" "$tmp/$1.out" 2>/dev/null && [ $k -lt 300 ]; do sleep 0.1; k=$((k + 1)); done
+}
+thinking='^[0-9]+ -?[0-9]+ [0-9]+ [0-9]+ '
+{
+    printf 'xboard\nprotover 2\nnew\nforce\nanalyze\n'
+    waitfor analyze "$thinking"
+    printf '.\nping 1\nusermove e2e4\n'
+    waitfor analyze "$thinking(e7|d7|g8|b8)"
+    printf 'exit\nping 2\nquit\n'
+} | "$varia" xboard >"$tmp/analyze.out" 2>&1
+check analyze "the feature" has analyze "analyze=1"
+check analyze "thinking output" grep -qE "$thinking" "$tmp/analyze.out"
+check analyze "status" grep -qE '^stat01: [0-9]+ [0-9]+ [0-9]+ 0 0$' "$tmp/analyze.out"
+check analyze "ping answered" [ "$(count analyze '^pong')" = 2 ]
+check analyze "no move" lacks analyze "move "
+best=$(grep -E "$thinking" "$tmp/analyze.out" | tail -n 1 | cut -d' ' -f5)
+check analyze "the position after the move analysed" sh -c "'$varia' moves '$root/rules/chess.rules' --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1' | grep -qx '$best'"
+
+# 10. Passes as Fairy-Stockfish writes them, the royal piece's cell twice in XBoard's cell
+#     names (e1e1), @@@@ and `pass` read too.
+session pass 'protover 2\nvariant janggi\nforce\nusermove e1e1\nusermove @@@@\nping 1\nvariant janggi\nforce\nusermove pass\nundo\nusermove e8e8\nusermove e1e1\n'
+check pass "two passes end the game" has pass "0-1 {Black wins by worth after passing}"
+check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
+
 finish
