@@ -181,7 +181,7 @@ static void start_analysis(XboardSession *x) {
     pthread_mutex_lock(&x->e.lock);
     x->has_last = false;
     pthread_mutex_unlock(&x->e.lock);
-    SearchLimits lim = {.depth = MAX_PLY - 8};
+    SearchLimits lim = {.depth = x->depth ? x->depth : MAX_PLY - 8}; /* (`sd` limits analysis too) */
     if (!engine_search_start(&x->e, lim, true)) engine_say(&x->e, "Error (cannot start the search): analyze");
 }
 
