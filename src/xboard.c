@@ -43,13 +43,13 @@ struct XboardSession {
 /* The name XBoard knows a game by. */
 static const char *xb_name(const EngineGame *g) { return strcmp(g->name, XB_NORMAL) ? g->name : "normal"; }
 
-/* XBoard's own variants (its names, with its own pieces and rules) whose rules are those of the
- * rule file of that name: XBoard plays them without a `setup`, which would turn them into its
- * `fairy` variant, one the other engine of a match may not offer. */
-static const char *const xb_native[] = {"normal", "nocastle", "fischerandom", "crazyhouse", "losers", "suicide",
-                                        "giveaway", "atomic", "3check", "shatranj", "shogi", "gothic", "capablanca",
-                                        "knightmate", "caparandom", "janus", "makruk", "seirawan", "grand",
-                                        "xiangqi", "asean", NULL};
+/* XBoard's own variants (its names, with its own pieces and rules) whose rules and move
+ * notation are those of the rule file of that name: XBoard plays them without a `setup`,
+ * which would turn them into its `fairy` variant, one the other engine of a match may not
+ * offer. (XBoard's other variants write castling, promotions or gating their own way, so they
+ * are still described.) */
+static const char *const xb_native[] = {"normal", "nocastle", "crazyhouse", "losers", "suicide", "giveaway",
+                                        "atomic", "3check", "capablanca", "gothic", "xiangqi", NULL};
 
 static bool xb_is_native(const EngineGame *g) {
     for (int i = 0; xb_native[i]; i++)
