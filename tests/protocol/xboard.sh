@@ -82,6 +82,12 @@ check battle "rook" has battle "piece R& R"
 check battle "no lame king" lacks battle "piece K&"
 check battle "the camel's targets" has battle "highlight 8/8/8/8/Y1Y5/8/8/8"
 
+# XBoard's own xiangqi and capablanca need no description (a setup would make them XBoard's
+# `fairy`, which the other engine of a match does not play).
+session native 'protover 2\nvariant xiangqi\nvariant capablanca\nping 1\n'
+check native "no setup" lacks native "setup"
+check native "no error" [ "$(count native '^Error')" = 0 ]
+
 # 8. Chess-like pieces of a rule file XBoard does not know by name: Betza from the atoms.
 cp "$root/rules/chess.rules" "$tmp/mychess.rules"
 session mychess 'protover 2\nvariant mychess\n' "$tmp/mychess.rules"
