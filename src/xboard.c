@@ -102,6 +102,18 @@ static int find_move(const Position *pos, const MoveList *list, const char *text
     bool pass = !strcmp(text, "@@@@") || !strcmp(text, "pass");
     for (int i = 0; pass && i < list->count; i++)
         if (list->moves[i].flags & MOVE_PASS) return i;
+    /* XBoard adds a promotion to a pawn's move to the last rank of a game it learnt from the
+     * engine even where pawns do not promote: the plain move, when legal, is meant */
+    size_t len = strlen(text);
+    if (len < 5 || len >= sizeof buf || text[len - 1] < 'a' || text[len - 1] > 'z' || text[len - 2] < '0' ||
+        text[len - 2] > '9')
+        return -1;
+    char plain[32];
+    snprintf(plain, sizeof plain, "%.*s", (int)len - 1, text);
+    for (int i = 0; i < list->count; i++) {
+        xb_move(pos, &list->moves[i], buf, sizeof buf);
+        if (!strcmp(buf, plain) && !(list->moves[i].flags & MOVE_PROMOTION)) return i;
+    }
     return -1;
 }
 

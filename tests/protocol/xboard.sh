@@ -75,6 +75,10 @@ session withdraw 'protover 2\nnew\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/3
 check withdraw "capture marked red" grep -q '^highlight .*R' "$tmp/withdraw.out"
 check withdraw "victim marked green" has withdraw "highlight 8/8/8/8/8/3G4/8/8"
 check withdraw "the capture accepted" lacks withdraw "Illegal move"
+# XBoard's promotion added to a pawn that does not promote: the plain move (chess keeps its own)
+session nopromo 'protover 2\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/8/4p3/K7 b - - 0 1\nusermove e2e1q\nusermove e2e1\nnew\nforce\nsetboard 4k3/P7/8/8/8/8/8/K7 w - - 0 1\nusermove a7a8\nusermove a7a8x\n'
+check nopromo "the plain move taken" [ "$(grep -c '^Illegal move' "$tmp/nopromo.out")" = 3 ]
+check nopromo "chess promotions kept" has nopromo "Illegal move: a7a8x"
 session battle 'protover 2\nnew\nvariant ultimate-battle\nlift b1\n'
 check battle "setup" has battle "setup (PNBRQ................Kpnbrq................k) 8x8+0_fairy $start w - - 0 1"
 check battle "camel" has battle "piece N& C"
