@@ -1077,7 +1077,9 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
             break;
         }
     }
-    if (!cr->board_moves && !cr->nlines) diag_error(s->sink, n->loc, "a counting rule needs a 'board' item or 'pieces' lines");
+    bool length = false;
+    for (int i = 0; i < n->nkids; i++) length = length || n->kids[i]->sub == COUNTING_BOARD || n->kids[i]->sub == COUNTING_PIECES;
+    if (!length) diag_error(s->sink, n->loc, "a counting rule needs a 'board' item or 'pieces' lines (how long a count runs)");
 }
 
 static void declare_end(Sema *s, const Ast *n) {
