@@ -46,6 +46,9 @@ int gameend_alive_count(const Position *pos);
 static inline bool gameend_count_out(const Position *pos) {
     return pos->count_limit && pos->count_ply >= pos->count_limit;
 }
+/* The name of a running count, "counting (board's honour)" or "counting (pieces' honour)"
+ * (a side down to a single piece). Cannot fail; the text is static. */
+const char *gameend_count_name(const Position *pos);
 /* How many times the current position occurred before (same key, same player to move). */
 int gameend_repetitions(const Position *pos);
 

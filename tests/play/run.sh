@@ -425,6 +425,7 @@ expect rulebook-setup "  random "
 # en-passant and halfmove fields stand), runs by itself, draws when it runs out, and undo
 # takes the draw back.
 play counting 'fen\ne3e4\nfen\na2a3\nfen\nundo\nfen\nquit\n' "$root/rules/makruk.rules" --white human --black human --fen "8/8/8/8/8/4k3/R7/4K3 b - 32 30 1"
+expect counting "counting (pieces' honour): 31 of 32 plies counted"
 expect counting "8/8/8/8/4k3/8/R7/4K3 w - 32 31 2"
 expect counting "game over: draw by counting (pieces' honour). 1/2-1/2"
 expect counting "8/8/8/8/4k3/R7/8/4K3 b - 32 32 2"
