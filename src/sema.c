@@ -1698,15 +1698,17 @@ static void pass_whole_game(Sema *s) {
     for (int i = 0; i < s->items->nkids; i++) {
         const Ast *it = s->items->kids[i];
         if (it->kind != AST_END || it->sub != END_COUNTING) continue;
-        bool ep = false, halfmove = false;
+        /* the count's length is read first: it says what the halfmove field holds */
+        int ep = -1, halfmove = -1;
         for (int k = 0; k < v->nfen_fields; k++) {
-            ep = ep || v->fen_fields[k] == FEN_EP;
-            halfmove = halfmove || v->fen_fields[k] == FEN_HALFMOVE;
+            if (v->fen_fields[k] == FEN_EP) ep = k;
+            if (v->fen_fields[k] == FEN_HALFMOVE) halfmove = k;
         }
         if (v->nplayers != 2 || v->nowners != 2 || v->nphases)
             diag_error(s->sink, it->loc, "'end counting' needs two players, no armies and one move a turn");
-        else if (!ep || !halfmove)
-            diag_error(s->sink, fields ? fields->loc : it->loc, "a game with 'end counting' needs '%s' and '%s' among its position fields (they carry the count)",
+        else if (ep < 0 || halfmove < ep)
+            diag_error(s->sink, fields ? fields->loc : it->loc,
+                       "a game with 'end counting' needs '%s' and then '%s' among its position fields (they carry the count)",
                        fen_field_name(FEN_EP), fen_field_name(FEN_HALFMOVE));
     }
     /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
