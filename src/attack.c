@@ -217,6 +217,41 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
     return false;
 }
 
+int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
+    const Variant *v = pos->v;
+    int victim_type = PIECE_TYPE(pos->cell[c]), checks = 0;
+    for (int w = 0; w < v->cell_words; w++) pinned[w] = 0;
+    for (int o = 0; o < v->nowners; o++) {
+        if (!board_hostile(pos, o, owner)) continue;
+        const AttackLine *lines = v->attack_lines[o];
+        for (int k = 0; k < v->nattack_lines[o]; k++) {
+            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
+            if (!(leapers | sliders)) continue;
+            int back = v->dirs[lines[k].dir].reverse;
+            Cell s = variant_step(v, c, back);
+            uint32_t types = leapers | sliders;
+            while (s != NO_CELL && !pos->cell[s] && sliders) {
+                types = sliders;
+                s = variant_step(v, s, back);
+            }
+            if (s == NO_CELL || !pos->cell[s]) continue;
+            Piece p = pos->cell[s];
+            if (PIECE_OWNER(p) == o) {
+                checks += (types >> PIECE_TYPE(p)) & 1;
+                continue;
+            }
+            if (PIECE_OWNER(p) != owner || !sliders) continue;
+            /* the first piece is owner's: pinned when a slider of the line stands next behind it */
+            Cell shield = s;
+            do s = variant_step(v, s, back);
+            while (s != NO_CELL && !pos->cell[s]);
+            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == o && ((sliders >> PIECE_TYPE(pos->cell[s])) & 1))
+                pinned[shield >> 6] |= 1ULL << (shield & 63);
+        }
+    }
+    return checks;
+}
+
 /* General attack test: run the capturing programs of `attacker` and look for a move that
  * removes or lands on the piece on c. */
 static bool attacked_by_programs(GenContext *ctx, Position *pos, Cell c, int attacker, uint8_t threat) {

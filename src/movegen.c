@@ -897,15 +897,35 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
     return false;
 }
 
+void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
+    const Variant *v = pos->v;
+    pins->on = false;
+    if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
+    int mover = board_mover(pos), royals = 0;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w];
+            if (!b) continue;
+            royals += __builtin_popcountll(b);
+            pins->royal = (Cell)(w * 64 + __builtin_ctzll(b));
+        }
+    }
+    if (royals != 1) return;
+    pins->on = attack_pins(pos, pins->royal, mover, pins->pinned) == 0;
+}
+
 bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
     bool ok = movegen_pseudo(ctx, pos, out, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, out);
+    Pins pins;
+    movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < out->count; i++)
         if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_allowed(&out->moves[i], captures_only) &&
-            movegen_is_legal(ctx, pos, &out->moves[i])) {
+            (movegen_unpinned(&pins, pos, &out->moves[i]) || movegen_is_legal(ctx, pos, &out->moves[i]))) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -921,10 +941,12 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
+    Pins pins;
+    movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
-            movegen_is_legal(ctx, pos, &ml.moves[i]))
+            (movegen_unpinned(&pins, pos, &ml.moves[i]) || movegen_is_legal(ctx, pos, &ml.moves[i])))
             n++;
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;

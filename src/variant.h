@@ -316,6 +316,11 @@ typedef struct Variant {
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
                                        * (and no `end facing` nor royal-flight rule: legality is
                                        * then cells only) */
+    /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
+     * grouped in attack lines (no capture pattern, freezing, steering, explosion, allegiance,
+     * phases or slow rule). Then, while the mover's one royal piece is not in check, a move
+     * that only carries another of its pieces off a cell no enemy slider pins needs no test. */
+    bool pin_legal;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */
