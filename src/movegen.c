@@ -912,7 +912,41 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
         }
     }
     if (royals != 1) return;
-    pins->on = attack_pins(pos, pins->royal, mover, pins->pinned) == 0;
+    pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->on = true;
+}
+
+int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
+    if (!pins->on || m->from == m->to) return -1;
+    Piece p = pos->cell[m->from];
+    int mover = board_mover(pos);
+    if (!p || pos->controller[PIECE_OWNER(p)] != mover) return -1;
+    /* one move from -> to; a change of the piece landing there, staying the mover's; en-passant
+     * cells (which write no cell) */
+    int carried = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to) carried++;
+        else if (!(e->kind == FX_EP || (e->kind == FX_CHANGE && e->a == m->to && PIECE_OWNER(e->piece) == PIECE_OWNER(p))))
+            return -1;
+    }
+    if (carried != 1) return -1;
+    bool royal = m->from == pins->royal;
+    if (!royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    Piece taken = pos->cell[m->to];
+    pos->cell[m->to] = p;
+    pos->cell[m->from] = 0;
+    Cell king = royal ? m->to : pins->royal;
+    bool hit = attack_lines_hit(pos, king, mover, PIECE_TYPE(pos->cell[king]));
+    pos->cell[m->from] = p;
+    pos->cell[m->to] = taken;
+    return !hit;
+}
+
+/* Legal? By the pins when they decide, else by the full test. */
+static inline bool legal_by_pins(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
+    int verdict = movegen_pin_verdict(pins, pos, m);
+    return verdict >= 0 ? verdict : movegen_is_legal(ctx, pos, m);
 }
 
 bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
@@ -925,7 +959,7 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     int n = 0;
     for (int i = 0; i < out->count; i++)
         if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_allowed(&out->moves[i], captures_only) &&
-            (movegen_unpinned(&pins, pos, &out->moves[i]) || movegen_is_legal(ctx, pos, &out->moves[i]))) {
+            legal_by_pins(ctx, &pins, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -946,7 +980,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
-            (movegen_unpinned(&pins, pos, &ml.moves[i]) || movegen_is_legal(ctx, pos, &ml.moves[i])))
+            legal_by_pins(ctx, &pins, pos, &ml.moves[i]))
             n++;
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;

@@ -55,29 +55,24 @@ static inline bool movegen_safe_after(GenContext *ctx, Position *pos, int mover)
  * arrived: a hidden mine that destroys it does not make the move legal or illegal. Its VM
  * instructions are charged to pos's budget in ctx. */
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
-/* Legality by pins (Variant.pin_legal): on when the mover has one royal piece, on `royal`,
- * and it is not in check; pinned holds the cells of the mover's pieces that stand alone
- * between it and an enemy slider. */
+/* Legality by pins (Variant.pin_legal): on when the mover has one royal piece, on `royal`;
+ * checks: how many attack lines reach it (0: not in check); pinned: the cells of the mover's
+ * pieces that stand alone between it and an enemy slider. */
 typedef struct Pins {
     bool on;
+    int checks;
     Cell royal;
     uint64_t pinned[CELL_WORDS];
 } Pins;
 /* Finds the pins of the player to move (off in every game and position they do not fit, and
  * on the general path). */
 void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins);
-/* Is m legal without a test? True for a move that only carries one of the mover's pieces,
- * not the royal one nor a pinned one, to another cell (promoting or not, staying the mover's):
- * it opens no line to the royal piece, and nothing attacked it before. False means "test it". */
-static inline bool movegen_unpinned(const Pins *pins, const Position *pos, const Move *m) {
-    if (!pins->on || m->from == pins->royal || bits_has(pins->pinned, m->from) || m->fx[0].kind != FX_MOVE ||
-        m->fx[0].a != m->from)
-        return false;
-    Piece p = pos->cell[m->from];
-    if (!p || pos->controller[PIECE_OWNER(p)] != board_mover(pos)) return false;
-    return m->nfx == 1 || (m->nfx == 2 && m->fx[1].kind == FX_CHANGE && m->fx[1].a == m->to &&
-                           PIECE_OWNER(m->fx[1].piece) == PIECE_OWNER(p));
-}
+/* Legal, by the pins? 1 or 0; -1 when the pins do not decide (the move must take the full
+ * test). They decide every move that only carries one of the mover's pieces to another cell
+ * (promoting or not, staying the mover's, marking en-passant cells or not): out of check, a piece that is not royal nor pinned
+ * opens no line to the royal piece, so it needs no test; any other such move is tested on the
+ * attack lines with only its two cells written. */
+int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
 /* Do the two players' royal pieces of the `end facing` type face each other on an open line? */
 bool movegen_facing(const Position *pos);
 /* Has the game ended by passing: `end pass N` after N passes in a row, or `end facing` after a
