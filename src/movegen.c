@@ -969,8 +969,68 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     return ok && !(fault && fault->set);
 }
 
+/* How many moves a piece's rays give (as gen_rays writes them). */
+static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < pp->ngen; i++) {
+        const Ray *r = &pp->gen[i];
+        int range = r->range;
+        Cell c = from;
+        for (int k = 0; !range || k < range; k++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            if (!p) {
+                n += r->mode != RAY_CAPTURE;
+            } else {
+                n += r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner);
+                break;
+            }
+            if (!r->slide) break;
+        }
+    }
+    return n;
+}
+
+/* movegen_count_legal in a game with Variant.bulk_count where the pins apply: the rays of a
+ * piece that needs no test are counted, not written; every other move is generated (into
+ * scratch, piece by piece) and decided as in movegen_legal. -1 when the count cannot be made
+ * so (a program's fault, too many moves): then the caller counts the usual way. */
+static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveList *scratch) {
+    const Variant *v = pos->v;
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
+    ctx->attack_fault.set = false;
+    int mover = board_mover(pos), n = 0;
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != mover) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
+                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
+                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from) && !pp->may_duplicate;
+                scratch->count = 0;
+                if (free) {
+                    n += count_rays(pos, pp, o, from);
+                    if (pp->rest.count && !vm_run(ctx, &pp->rest, pos, from, o, scratch, NULL)) return -1;
+                } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
+                    return -1;
+                }
+                for (int i = 0; i < scratch->count; i++) n += legal_by_pins(ctx, pins, pos, &scratch->moves[i]);
+                if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
+            }
+    }
+    return n ? n : -1;
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
+    if (pos->v->bulk_count) {
+        Pins pins;
+        movegen_find_pins(ctx, pos, &pins);
+        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        if (n >= 0) return n;
+    }
     movegen_pseudo(ctx, pos, &ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
