@@ -77,6 +77,66 @@ static inline void merge_duplicates(MoveList *out, int start) {
     out->count = n;
 }
 
+/* Does the last cell c of an atom's path suit its mode (as the atom's code tests it)? */
+static inline bool atom_target(const Position *pos, Cell c, int mode, int owner) {
+    Piece p = pos->cell[c];
+    if (mode == RAY_MOVE) return !p;
+    bool enemy = p && board_hostile(pos, PIECE_OWNER(p), owner);
+    return mode == RAY_CAPTURE ? enemy : !p || enemy;
+}
+
+/* Is c an en-passant cell whose victim is an enemy of owner (the code's ISEP)? */
+static inline bool atom_ep_cell(const Position *pos, Cell c, int owner) {
+    bool listed = false;
+    for (int i = 0; i < MAX_EP_CELLS; i++) listed = listed || pos->ep[i] == c;
+    return listed && pos->ep_victim != NO_CELL && pos->cell[pos->ep_victim] &&
+           board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner);
+}
+
+/* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
+ * program's order, emitting what its code would. Returns false when the move list is full. */
+static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    const Variant *v = pos->v;
+    for (int a = 0; a < pp->natoms; a++) {
+        const FastAtom *fa = &pp->atoms[a];
+        if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
+        if (fa->kind == FAST_LEGS) {
+            Effect pending[MAX_FAST_ATOM_DIRS];
+            int npending = 0;
+            Cell c = from;
+            for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) {
+                c = variant_step(v, c, fa->dirs[k]);
+                if (c == NO_CELL || k == fa->ndirs - 1) break;
+                if (pos->cell[c]) c = NO_CELL;
+                else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
+            }
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
+                !vm_emit_atom(pos, out, from, c, owner, pending, npending, 0, fa->promo))
+                return false;
+            continue;
+        }
+        for (int k = 0; k < fa->ndirs; k++) {
+            Cell c = variant_step(v, from, fa->dirs[k]);
+            if (c == NO_CELL) continue;
+            if (fa->kind == FAST_STEP) {
+                if (atom_target(pos, c, fa->mode, owner) && !vm_emit_atom(pos, out, from, c, owner, NULL, 0, 0, fa->promo))
+                    return false;
+            } else if (atom_ep_cell(pos, c, owner)) {
+                Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
+                if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
+static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
+                            VmFault *fault) {
+    if (pp->rest_in_c) return gen_atoms(pos, pp, owner, from, out) || fault_full(fault);
+    return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
+}
+
 /* Moves of the piece of `owner` on `from`. */
 static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
@@ -86,7 +146,7 @@ static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, Move
     int start = out->count;
     if (ctx->fast) {
         if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
-        if (pp->rest.count && !vm_run(ctx, &pp->rest, pos, from, owner, out, fault)) return false;
+        if (pp->rest.count && !gen_rest(ctx, pos, pp, owner, from, out, fault)) return false;
     } else {
         if (!vm_run(ctx, &pp->prog, pos, from, owner, out, fault)) return false;
     }
@@ -1012,7 +1072,7 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 scratch->count = 0;
                 if (free) {
                     n += count_rays(pos, pp, o, from);
-                    if (pp->rest.count && !vm_run(ctx, &pp->rest, pos, from, o, scratch, NULL)) return -1;
+                    if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
