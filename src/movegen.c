@@ -1005,6 +1005,7 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
 
 /* Legal? By the pins when they decide, else by the full test. */
 static inline bool legal_by_pins(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
+    if (!pins->on) return movegen_is_legal(ctx, pos, m);
     int verdict = movegen_pin_verdict(pins, pos, m);
     return verdict >= 0 ? verdict : movegen_is_legal(ctx, pos, m);
 }
