@@ -981,13 +981,17 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
     Piece p = pos->cell[m->from];
     int mover = board_mover(pos);
     if (!p || pos->controller[PIECE_OWNER(p)] != mover) return -1;
-    /* one move from -> to; a change of the piece landing there, staying the mover's; en-passant
-     * cells (which write no cell) */
+    /* one move from -> to; a change of the piece landing there, staying the mover's and no
+     * royal piece before or after; en-passant cells (which write no cell) */
+    const Variant *v = pos->v;
     int carried = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
         if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to) carried++;
-        else if (!(e->kind == FX_EP || (e->kind == FX_CHANGE && e->a == m->to && PIECE_OWNER(e->piece) == PIECE_OWNER(p))))
+        else if (e->kind == FX_CHANGE && (e->a != m->to || PIECE_OWNER(e->piece) != PIECE_OWNER(p) ||
+                                          v->types[PIECE_TYPE(e->piece)].royal || v->types[PIECE_TYPE(p)].royal))
+            return -1;
+        else if (e->kind != FX_EP && e->kind != FX_CHANGE)
             return -1;
     }
     if (carried != 1) return -1;

@@ -69,7 +69,7 @@ typedef struct Pins {
 void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins);
 /* Legal, by the pins? 1 or 0; -1 when the pins do not decide (the move must take the full
  * test). They decide every move that only carries one of the mover's pieces to another cell
- * (promoting or not, staying the mover's, marking en-passant cells or not): out of check, a piece that is not royal nor pinned
+ * (promoting or not, staying the mover's and not royal, marking en-passant cells or not): out of check, a piece that is not royal nor pinned
  * opens no line to the royal piece, so it needs no test; any other such move is tested on the
  * attack lines with only its two cells written. */
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
