@@ -93,6 +93,34 @@ static inline bool atom_ep_cell(const Position *pos, Cell c, int owner) {
            board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner);
 }
 
+/* The move of an atom that neither promotes nor removes a piece but the one it lands on, from
+ * one cell to another, as the VM's emit writes it: the pending en-passant cells, then the move.
+ * Returns false when the list is full. */
+static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell to, int owner, const Effect *pending,
+                             int npending) {
+    if (out->count >= MAX_MOVES) return false;
+    Move *m = &out->moves[out->count++];
+    Piece p = pos->cell[to];
+    m->from = from;
+    m->to = to;
+    m->flags = p && board_hostile(pos, PIECE_OWNER(p), owner) ? MOVE_CAPTURE : 0;
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->kind = 0;
+    m->nfx = (uint8_t)(npending + 1);
+    for (int i = 0; i < npending; i++) m->fx[i] = pending[i];
+    m->fx[npending] = (Effect){.kind = FX_MOVE, .a = from, .b = to};
+    return true;
+}
+
+/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. */
+static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
+                                 const Effect *pending, int npending) {
+    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to))
+        return add_carry(pos, out, from, to, owner, pending, npending);
+    return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
+}
+
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
  * program's order, emitting what its code would. Returns false when the move list is full. */
 static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
@@ -110,8 +138,7 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
                 if (pos->cell[c]) c = NO_CELL;
                 else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
             }
-            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
-                !vm_emit_atom(pos, out, from, c, owner, pending, npending, 0, fa->promo))
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, pending, npending))
                 return false;
             continue;
         }
@@ -119,8 +146,7 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
             Cell c = variant_step(v, from, fa->dirs[k]);
             if (c == NO_CELL) continue;
             if (fa->kind == FAST_STEP) {
-                if (atom_target(pos, c, fa->mode, owner) && !vm_emit_atom(pos, out, from, c, owner, NULL, 0, 0, fa->promo))
-                    return false;
+                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0)) return false;
             } else if (atom_ep_cell(pos, c, owner)) {
                 Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
                 if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
@@ -1073,15 +1099,22 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from) && !pp->may_duplicate;
+                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
                 scratch->count = 0;
-                if (free) {
+                if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);
                     if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
-                for (int i = 0; i < scratch->count; i++) n += legal_by_pins(ctx, pins, pos, &scratch->moves[i]);
+                /* a free piece's rays and atoms only carry it, but for en passant (which
+                 * removes another piece) and a promotion to a royal type */
+                bool carried = free && (!pp->rest.count || pp->rest_in_c);
+                for (int i = 0; i < scratch->count; i++) {
+                    const Move *m = &scratch->moves[i];
+                    if (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) n++;
+                    else n += legal_by_pins(ctx, pins, pos, m);
+                }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
             }
     }

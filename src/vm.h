@@ -20,6 +20,10 @@ bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, in
 bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending, int npending,
                   uint8_t flags, int promo);
 
+/* Might a move origin -> cur promote by promotion set `promo` (0: none)? False means that
+ * vm_emit_atom emits it as it stands. */
+bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur);
+
 /* Does some move of the program capture (remove, or land on) the piece on target? Stops at
  * the first such move and builds no Move records: the attack test's fast question. */
 bool vm_captures(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, Cell target,
