@@ -1115,7 +1115,8 @@ static void note_fast_atom(CG *cg, PieceProgram *pp, const Ast *it) {
         if (k->sub == MOD_MOVE_ONLY) fa.mode = RAY_MOVE;
         else if (k->sub == MOD_CAPTURE_ONLY) fa.mode = RAY_CAPTURE;
         else if (k->sub == MOD_SETS_EP && fa.kind == FAST_LEGS) fa.sets_ep = true;
-        else if (k->sub == MOD_FROM) from = k;
+        else if (k->sub == MOD_FROM && !from) from = k; /* (the first, as the code tests) */
+        else if (k->sub == MOD_FROM) continue;
         else return;
     }
     if (has_mod(it, MOD_MOVE_ONLY, NULL) && has_mod(it, MOD_CAPTURE_ONLY, NULL)) return;
@@ -1333,12 +1334,13 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             else compile_atom(cg, pp, it, fast_attack);
             break;
         case AST_CASTLE: {
+            pp->rest_in_c = false; /* (castles run in the VM) */
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
                 const Castle *c = &v->castles[v->ncastles - 1];
                 if (c->privilege) {
                     /* (only a right: the piece's own programs test it) */
-                } else if ((pp->rest_in_c = false), c->free) {
+                } else if (c->free) {
                     emit_free_castle(&pp->prog, it, c, v->ncastles - 1);
                     emit_free_castle(&pp->rest, it, c, v->ncastles - 1);
                 } else {
