@@ -96,4 +96,12 @@ static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const M
     return ok;
 }
 
+/* movegen_made_is_legal for m, given the pins' verdict on it found before it was made
+ * (movegen_pin_verdict on the position it was made from): a verdict of 0 or 1 stands. */
+static inline bool movegen_made_is_legal_pinned(GenContext *ctx, Position *pos, const Move *m, int mover, int verdict) {
+    if (verdict < 0) return movegen_made_is_legal(ctx, pos, m, mover);
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply - 1]; /* (what a made position starts with) */
+    return verdict;
+}
+
 #endif
