@@ -109,16 +109,22 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     case CAP_HOP: {
-        /* back from c over empty cells to the screen (any piece), over empty cells to the hopper */
-        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
+        /* back from c over empty cells (none when near) to the screen, over empty cells to the
+         * hopper, every cell after the hopper's in the path zone */
+        if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
+            (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
+            return false;
         int back = v->dirs[cp->dirs[0]].reverse;
         if (back < 0) return false;
+        const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
         Cell s = variant_step(v, c, back);
-        while (s != NO_CELL && !pos->cell[s]) s = variant_step(v, s, back);
-        if (s == NO_CELL) return false;
+        while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+        if (s == NO_CELL || !pos->cell[s] || (path && !zone_has(path, attacker, s)) || !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
+            return false;
         s = variant_step(v, s, back);
-        while (s != NO_CELL && !pos->cell[s]) s = variant_step(v, s, back);
-        return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
+        while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+        return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+               (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s));
     }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
@@ -193,6 +199,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             const Ray *r = &pp->atk[i];
             if (!(r->victims & vbit)) continue;
             if (r->to_zone && !zone_has(&v->zones[r->to_zone - 1], attacker, c)) continue;
+            if (r->path_zone && !zone_has(&v->zones[r->path_zone - 1], attacker, c)) continue;
             int back = v->dirs[r->dir].reverse;
             Cell s = c;
             int range = r->range;
@@ -200,6 +207,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 s = variant_step(v, s, back);
                 if (s == NO_CELL) break;
                 Piece p = pos->cell[s];
+                if (!p && r->path_zone && !zone_has(&v->zones[r->path_zone - 1], attacker, s)) break;
                 if (p) {
                     if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat) &&
                         (!r->from_zone || zone_has(&v->zones[r->from_zone - 1], attacker, s)))

@@ -46,6 +46,50 @@ static bool gen_rays(const Position *pos, const PieceProgram *pp, int owner, Cel
     return true;
 }
 
+static inline bool in_zone(const Variant *v, int zone, int owner, Cell c) {
+    return !zone || zone_has(&v->zones[zone - 1], owner, c);
+}
+
+/* Generates a piece's line moves (zoned atoms, legs, recognised move blocks; see LineMove).
+ * Returns false when the move list is full. Out of line: inlined, it slowed the rays' loop of
+ * games without line moves. */
+__attribute__((noinline)) static bool gen_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < pp->nlines; i++) {
+        const LineMove *l = &pp->lines[i];
+        if (!in_zone(v, l->from_zone, owner, from)) continue;
+        Cell c = from;
+        int last = l->nlegs - 1, d = l->dirs[last];
+        for (int k = 0; k < last && c != NO_CELL; k++) {
+            c = variant_step(v, c, l->dirs[k]);
+            if (c != NO_CELL && pos->cell[c]) c = NO_CELL;
+        }
+        if (c != NO_CELL && l->hop) {
+            /* to the screen */
+            c = variant_step(v, c, d);
+            while (c != NO_CELL && !pos->cell[c] && !l->range && in_zone(v, l->path_zone, owner, c)) c = variant_step(v, c, d);
+            if (c != NO_CELL && (!pos->cell[c] || !in_zone(v, l->path_zone, owner, c) || !((l->screens >> PIECE_TYPE(pos->cell[c])) & 1)))
+                c = NO_CELL;
+        }
+        if (c == NO_CELL) continue;
+        for (int k = 0; !l->range || k < l->range; k++) {
+            c = variant_step(v, c, d);
+            if (c == NO_CELL || !in_zone(v, l->path_zone, owner, c)) break;
+            if (out->count >= MAX_MOVES - 1) return false;
+            Piece p = pos->cell[c];
+            bool lands = in_zone(v, l->to_zone, owner, c);
+            if (!p) {
+                if (l->mode != RAY_CAPTURE && lands) add_simple(out, from, c, false);
+            } else {
+                if (l->mode != RAY_MOVE && lands && ((l->victims >> PIECE_TYPE(p)) & 1) && board_hostile(pos, PIECE_OWNER(p), owner))
+                    add_simple(out, from, c, true);
+                break;
+            }
+        }
+    }
+    return true;
+}
+
 static bool fault_full(VmFault *fault) {
     if (fault && !fault->set) {
         fault->set = true;
@@ -86,6 +130,7 @@ static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, Move
     int start = out->count;
     if (ctx->fast) {
         if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
+        if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
         if (pp->rest.count && !vm_run(ctx, &pp->rest, pos, from, owner, out, fault)) return false;
     } else {
         if (!vm_run(ctx, &pp->prog, pos, from, owner, out, fault)) return false;

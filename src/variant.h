@@ -59,7 +59,27 @@ typedef struct Ray {
     uint32_t victims;        /* attack rays: the types it can capture */
     uint8_t from_zone;       /* attack rays: the mover stands in this zone (index + 1; 0: anywhere) */
     uint8_t to_zone;         /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
+    uint8_t path_zone;       /* attack rays: every cell after the mover's, the victim's too, is in this zone */
 } Ray;
+
+/* A move the fast generator makes in C that is not a plain ray (compile.c recognises it): an
+ * atom limited by `from`/`to` zones, a lame leap (`legs`), or a move block of a known shape
+ * (a slide onto given victims, a slide kept inside a zone, a hop over one screen). Legs before
+ * the last land on empty cells; the last leg goes `range` cells (0: rides over empty cells),
+ * after a screen when `hop` (reached by riding when range is 0, else the next cell). */
+#define MAX_LINE_LEGS 4
+typedef struct LineMove {
+    uint8_t nlegs;
+    uint8_t dirs[MAX_LINE_LEGS];
+    uint8_t range;
+    uint8_t hop;
+    uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint8_t from_zone;       /* the mover stands in this zone (index + 1; 0: anywhere) */
+    uint8_t to_zone;         /* landings and victims are in this zone (a ride goes on past others) */
+    uint8_t path_zone;       /* every cell after the origin is in this zone (the move stops outside) */
+    uint32_t screens;        /* hop: the types the screen may be */
+    uint32_t victims;        /* the types it captures */
+} LineMove;
 
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
  * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
@@ -77,6 +97,9 @@ typedef struct CapturePattern {
     uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
     uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
+    uint8_t path_zone;       /* CAP_HOP: every cell after the mover's is in this zone (index + 1) */
+    uint8_t near;            /* CAP_HOP: the screen is next to the mover and the victim next to it */
+    uint32_t screens;        /* CAP_HOP: the types the screen may be */
 } CapturePattern;
 
 typedef struct PieceProgram {
@@ -86,6 +109,8 @@ typedef struct PieceProgram {
     bool may_duplicate;      /* two paths of prog can emit the same move (they are merged) */
     int ngen;                /* fast generation: plain moves as rays */
     Ray gen[MAX_DIRECTIONS];
+    int nlines;              /* ... and the moves of recognised shapes (not in rest either) */
+    LineMove lines[MAX_LINE_MOVES];
     int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
     Ray atk[MAX_DIRECTIONS];
     int npatterns;           /* ... and every capture by moving as a pattern */

@@ -92,6 +92,28 @@ static void test_movegen_fast_and_general_agree_above_below(void **state) {
     assert_true(compare_paths("rules/above-below.rules", starts, 3, 30, 120) > 1500);
 }
 
+static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
+    (void)state;
+    /* zoned steps, legs, the cannon's hop and the facing generals run in C on the fast path */
+    const char *starts[] = {NULL, "3k5/9/4b4/9/2C6/9/9/4B4/3cK4/9 w - - 0 1"};
+    assert_true(compare_paths("rules/xiangqi.rules", starts, 2, 16, 60) > 600);
+}
+
+static void test_movegen_fast_and_general_agree_janggi(void **state) {
+    (void)state;
+    /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon) */
+    const char *starts[] = {NULL, "4k4/4a4/3R1c3/9/9/9/9/3C1r3/4A4/4K4 w - - 0 1",
+                            "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1"};
+    assert_true(compare_paths("rules/janggi.rules", starts, 3, 16, 60) > 600);
+}
+
+static void test_movegen_fast_and_general_agree_shapes(void **state) {
+    (void)state;
+    /* every shape of line move: zoned slides with ranges, legs with zones, near hops, victims */
+    const char *starts[] = {NULL};
+    assert_true(compare_paths("tests/rules/ok/shapes.rules", starts, 1, 20, 80) > 1000);
+}
+
 static void test_movegen_start_position_has_20_moves(void **state) {
     (void)state;
     Variant *v = load_rules("rules/chess.rules");
@@ -218,6 +240,9 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };
