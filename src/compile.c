@@ -1068,6 +1068,17 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     (*n)++;
 }
 
+/* Do the atom's `from`/`to` zones hold every cell of the board for this owner? Then they
+ * limit nothing, and the atom is a plain ray. */
+static bool zones_hold_every_cell(CG *cg, const Ast *atom) {
+    const Variant *v = cg->v;
+    int zones[2] = {mod_zone(cg, atom, MOD_FROM), mod_zone(cg, atom, MOD_TO)};
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; zones[i] && c < v->ncells; c++)
+            if (!zone_has(&v->zones[zones[i] - 1], cg->owner, (Cell)c)) return false;
+    return true;
+}
+
 /* A `legs` atom the fast generator can make: no modifier but move-only, capture-only, from
  * and to (en-passant cells need the VM). */
 static bool atom_is_plain_legs(const Ast *atom) {
@@ -1160,7 +1171,7 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (capture) pp->may_capture = true;
     if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
     if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
-    if (!atom_is_plain(it)) {
+    if (!atom_is_plain(it) && !(atom_is_zoned_plain(it) && zones_hold_every_cell(cg, it))) {
         if (!add_atom_lines(cg, pp, it)) emit_atom(cg, &pp->rest, it);
         if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
         else if (capture && atom_is_zoned_plain(it)) describe_zoned_atom(cg, pp, it, fast_attack);
