@@ -114,17 +114,21 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
             (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
             return false;
-        int back = v->dirs[cp->dirs[0]].reverse;
-        if (back < 0) return false;
         const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
-        Cell s = variant_step(v, c, back);
-        while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
-        if (s == NO_CELL || !pos->cell[s] || (path && !zone_has(path, attacker, s)) || !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
-            return false;
-        s = variant_step(v, s, back);
-        while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
-        return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
-               (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s));
+        for (int i = 0; i < cp->ndirs; i++) {
+            int back = v->dirs[cp->dirs[i]].reverse;
+            if (back < 0) continue;
+            Cell s = variant_step(v, c, back);
+            while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            if (s == NO_CELL || !pos->cell[s] || (path && !zone_has(path, attacker, s)) || !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
+                continue;
+            s = variant_step(v, s, back);
+            while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
+        }
+        return false;
     }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
@@ -175,13 +179,21 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             Piece p = pos->cell[s];
             if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
         }
+        /* the types the attacker has on the board, found when first asked (bit per type) */
+        uint32_t asked = 0, present = 0;
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
-            bool any = false;
-            for (int w = 0; w < v->cell_words && !any; w++) any = (pos->type_occ[t][w] & pos->occ[attacker][w]) != 0;
-            if (!any) continue;
             const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
-            if (pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
+            if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) continue;
+            if (!((asked >> t) & 1)) {
+                asked |= 1u << t;
+                for (int w = 0; w < v->cell_words; w++)
+                    if (pos->type_occ[t][w] & pos->occ[attacker][w]) {
+                        present |= 1u << t;
+                        break;
+                    }
+            }
+            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
         }
         return false;
     }

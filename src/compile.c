@@ -1404,10 +1404,19 @@ static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
         return add_attack_ray(pp, (Ray){.dir = l.dirs[0], .slide = l.range != 1, .range = l.range == 1 ? 1 : 0,
                                         .mode = RAY_CAPTURE, .victims = l.victims, .from_zone = l.from_zone,
                                         .to_zone = l.to_zone, .path_zone = l.path_zone});
+    CapturePattern hop = {.method = CAP_HOP, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims, .from_zone = l.from_zone,
+                          .to_zone = l.to_zone, .path_zone = l.path_zone, .near = l.range == 1, .screens = l.screens};
+    /* hops alike but for their direction are one pattern (one test for the four lines) */
+    for (int i = 0; i < pp->npatterns; i++) {
+        CapturePattern *cp = &pp->patterns[i];
+        if (cp->method == CAP_HOP && cp->victims == hop.victims && cp->from_zone == hop.from_zone && cp->to_zone == hop.to_zone &&
+            cp->path_zone == hop.path_zone && cp->near == hop.near && cp->screens == hop.screens && cp->ndirs < (int)sizeof cp->dirs) {
+            cp->dirs[cp->ndirs++] = hop.dirs[0];
+            return true;
+        }
+    }
     if (pp->npatterns >= MAX_PATTERNS) return false;
-    pp->patterns[pp->npatterns++] = (CapturePattern){.method = CAP_HOP, .ndirs = 1, .dirs = {l.dirs[0]},
-                                                     .victims = l.victims, .from_zone = l.from_zone, .to_zone = l.to_zone,
-                                                     .path_zone = l.path_zone, .near = l.range == 1, .screens = l.screens};
+    pp->patterns[pp->npatterns++] = hop;
     return true;
 }
 
