@@ -155,6 +155,16 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
     return false;
 }
 
+/* Does a piece of type t of the attacker stand where the pattern could capture on c from
+ * (on an empty board: Variant.pattern_reach)? */
+static inline bool pattern_may_reach(const Position *pos, const CapturePattern *cp, Cell c, int t, int attacker) {
+    const Variant *v = pos->v;
+    const uint64_t *from = v->pattern_reach + ((size_t)(cp->reach - 1) * (size_t)v->ncells + c) * (size_t)v->cell_words;
+    for (int w = 0; w < v->cell_words; w++)
+        if (from[w] & pos->type_occ[t][w] & pos->occ[attacker][w]) return true;
+    return false;
+}
+
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
 static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
@@ -185,6 +195,11 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             int t = v->pattern_refs[attacker][victim_type][k].type;
             const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
             if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) continue;
+            if (cp->reach) {
+                if (pattern_may_reach(pos, cp, c, t, attacker) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat))
+                    return true;
+                continue;
+            }
             if (!((asked >> t) & 1)) {
                 asked |= 1u << t;
                 for (int w = 0; w < v->cell_words; w++)
@@ -230,7 +245,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             }
         }
         for (int i = 0; i < pp->npatterns; i++)
-            if ((pp->patterns[i].victims & vbit) &&
+            if ((pp->patterns[i].victims & vbit) && (!pp->patterns[i].reach || pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
                 pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat))
                 return true;
     }

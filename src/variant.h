@@ -100,6 +100,7 @@ typedef struct CapturePattern {
     uint8_t path_zone;       /* CAP_HOP: every cell after the mover's is in this zone (index + 1) */
     uint8_t near;            /* CAP_HOP: the screen is next to the mover and the victim next to it */
     uint32_t screens;        /* CAP_HOP: the types the screen may be */
+    uint16_t reach;          /* CAP_LEGS, CAP_STEPS, CAP_HOP: its block in Variant.pattern_reach + 1 (0: none) */
 } CapturePattern;
 
 typedef struct PieceProgram {
@@ -357,6 +358,10 @@ typedef struct Variant {
     int nattack_lines[MAX_OWNERS];
     AttackLine *attack_lines[MAX_OWNERS];
     uint32_t pattern_types;           /* fast-attack types that also have capture patterns */
+    /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
+     * words) its mover could capture on c from on an empty board; attack tests skip the
+     * pattern when none of its pieces stands on one */
+    uint64_t *pattern_reach;
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
