@@ -130,6 +130,24 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     }
+    case CAP_SLIDES: {
+        /* back from c over empty cells of the path zone to the slider */
+        if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
+            (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
+            return false;
+        const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
+        for (int i = 0; i < cp->ndirs; i++) {
+            int back = v->dirs[cp->dirs[i]].reverse;
+            if (back < 0) continue;
+            Cell s = variant_step(v, c, back);
+            for (int k = 1; s != NO_CELL && !pos->cell[s] && (!cp->range || k < cp->range) && (!path || zone_has(path, attacker, s)); k++)
+                s = variant_step(v, s, back);
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
+        }
+        return false;
+    }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
          * jumpable enemies (each followed by an empty cell) */
@@ -226,7 +244,6 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             const Ray *r = &pp->atk[i];
             if (!(r->victims & vbit)) continue;
             if (r->to_zone && !zone_has(&v->zones[r->to_zone - 1], attacker, c)) continue;
-            if (r->path_zone && !zone_has(&v->zones[r->path_zone - 1], attacker, c)) continue;
             int back = v->dirs[r->dir].reverse;
             Cell s = c;
             int range = r->range;
@@ -234,7 +251,6 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 s = variant_step(v, s, back);
                 if (s == NO_CELL) break;
                 Piece p = pos->cell[s];
-                if (!p && r->path_zone && !zone_has(&v->zones[r->path_zone - 1], attacker, s)) break;
                 if (p) {
                     if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat) &&
                         (!r->from_zone || zone_has(&v->zones[r->from_zone - 1], attacker, s)))

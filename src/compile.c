@@ -1031,6 +1031,25 @@ static bool add_attack_ray(PieceProgram *pp, Ray r) {
     return true;
 }
 
+/* A zoned slide (CAP_SLIDES with one direction) joins a pattern alike but for its
+ * directions, or becomes one. False when there is no room. */
+static bool add_zoned_slide(PieceProgram *pp, CapturePattern slide) {
+    for (int i = 0; i < pp->npatterns; i++) {
+        CapturePattern *cp = &pp->patterns[i];
+        if (cp->method != CAP_SLIDES || cp->victims != slide.victims || cp->from_zone != slide.from_zone ||
+            cp->to_zone != slide.to_zone || cp->path_zone != slide.path_zone || cp->range != slide.range)
+            continue;
+        for (int k = 0; k < cp->ndirs; k++)
+            if (cp->dirs[k] == slide.dirs[0]) return true;
+        if (cp->ndirs >= (int)sizeof cp->dirs) continue;
+        cp->dirs[cp->ndirs++] = slide.dirs[0];
+        return true;
+    }
+    if (pp->npatterns >= MAX_PATTERNS) return false;
+    pp->patterns[pp->npatterns++] = slide;
+    return true;
+}
+
 /* The attack description of a capturing zoned atom: a step or leap becomes one CAP_STEPS
  * pattern (checked only against the victim types it can meet), a slide zoned rays. */
 static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
@@ -1051,11 +1070,11 @@ static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool 
         }
         return;
     }
-    Ray r = {.slide = slide, .range = (uint8_t)(slide ? slide_range(atom) : 1), .mode = RAY_CAPTURE,
-             .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM), .to_zone = mod_zone(cg, atom, MOD_TO)};
+    CapturePattern cp = {.method = CAP_SLIDES, .ndirs = 1, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                         .to_zone = mod_zone(cg, atom, MOD_TO), .range = (uint8_t)slide_range(atom)};
     for (int k = 0; k < nd; k++) {
-        r.dir = (uint8_t)dirs[k];
-        if (cg->v->dirs[dirs[k]].link_board >= 0 || !add_attack_ray(pp, r)) *fast_attack = false;
+        cp.dirs[0] = (uint8_t)dirs[k];
+        if (cg->v->dirs[dirs[k]].link_board >= 0 || !add_zoned_slide(pp, cp)) *fast_attack = false;
     }
 }
 
@@ -1400,10 +1419,13 @@ static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
     LineMove l;
     if (!block_line(cg, b, &l)) return false;
     if (l.mode == RAY_MOVE) return true;
-    if (!l.hop)
+    if (!l.hop && !l.from_zone && !l.to_zone && !l.path_zone)
         return add_attack_ray(pp, (Ray){.dir = l.dirs[0], .slide = l.range != 1, .range = l.range == 1 ? 1 : 0,
-                                        .mode = RAY_CAPTURE, .victims = l.victims, .from_zone = l.from_zone,
-                                        .to_zone = l.to_zone, .path_zone = l.path_zone});
+                                        .mode = RAY_CAPTURE, .victims = l.victims});
+    if (!l.hop)
+        return add_zoned_slide(pp, (CapturePattern){.method = CAP_SLIDES, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims,
+                                                    .from_zone = l.from_zone, .to_zone = l.to_zone, .path_zone = l.path_zone,
+                                                    .range = l.range});
     CapturePattern hop = {.method = CAP_HOP, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims, .from_zone = l.from_zone,
                           .to_zone = l.to_zone, .path_zone = l.path_zone, .near = l.range == 1, .screens = l.screens};
     /* hops alike but for their direction are one pattern (one test for the four lines) */
@@ -1551,7 +1573,7 @@ static void build_attack_lines(Variant *v) {
                 }
             for (int i = 0; i < pt->per_owner[o].natk; i++) {
                 const Ray *r = &pt->per_owner[o].atk[i];
-                if ((r->slide && r->range) || r->from_zone || r->to_zone || r->path_zone) v->attack_lines_ok = false;
+                if ((r->slide && r->range) || r->from_zone || r->to_zone) v->attack_lines_ok = false;
                 AttackLine *line = NULL;
                 for (int k = 0; k < v->nattack_lines[o] && !line; k++)
                     if (v->attack_lines[o][k].dir == r->dir) line = &v->attack_lines[o][k];

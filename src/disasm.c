@@ -87,7 +87,7 @@ static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE
     bool any = false;
     for (int i = 0; i < pp->natk; i++) {
         const Ray *r = &pp->atk[i];
-        if (r->victims == ALL_TYPES && !r->from_zone && !r->to_zone && !r->path_zone) continue;
+        if (r->victims == ALL_TYPES && !r->from_zone && !r->to_zone) continue;
         const Direction *d = &v->dirs[r->dir];
         fprintf(out, "%s %s(%d,%d)", any ? "" : "   attacks:", r->slide ? "slide" : "leap", d->dx, d->dy);
         any = true;
@@ -96,19 +96,20 @@ static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE
                 if ((r->victims >> t) & 1) fprintf(out, " %s", v->types[t].name);
         if (r->from_zone) fprintf(out, " from %s", v->zones[r->from_zone - 1].name);
         if (r->to_zone) fprintf(out, " to %s", v->zones[r->to_zone - 1].name);
-        if (r->path_zone) fprintf(out, " within %s", v->zones[r->path_zone - 1].name);
     }
     for (int i = 0; i < pp->npatterns; i++) {
         const CapturePattern *cp = &pp->patterns[i];
-        if (cp->method != CAP_HOP && !cp->from_zone && !cp->to_zone) continue;
-        fprintf(out, "%s %s", any ? "" : "   attacks:", cp->method == CAP_HOP ? "hop" : cp->method == CAP_STEPS ? "steps" : "legs");
+        if (cp->method != CAP_HOP && cp->method != CAP_SLIDES && !cp->from_zone && !cp->to_zone) continue;
+        fprintf(out, "%s %s", any ? "" : "   attacks:",
+                cp->method == CAP_HOP ? "hop" : cp->method == CAP_STEPS ? "steps" : cp->method == CAP_SLIDES ? "slides" : "legs");
         any = true;
         for (int k = 0; k < cp->ndirs; k++) fprintf(out, " (%d,%d)", v->dirs[cp->dirs[k]].dx, v->dirs[cp->dirs[k]].dy);
         if (cp->from_zone) fprintf(out, " from %s", v->zones[cp->from_zone - 1].name);
         if (cp->to_zone) fprintf(out, " to %s", v->zones[cp->to_zone - 1].name);
-        if (cp->method == CAP_HOP) {
+        if (cp->method == CAP_HOP || cp->method == CAP_SLIDES) {
             if (cp->near) fprintf(out, " near");
-            disasm_types(v, "over", cp->screens, out);
+            if (cp->range) fprintf(out, " range %d", cp->range);
+            if (cp->method == CAP_HOP) disasm_types(v, "over", cp->screens, out);
             disasm_types(v, "takes", cp->victims, out);
             if (cp->path_zone) fprintf(out, " within %s", v->zones[cp->path_zone - 1].name);
         }

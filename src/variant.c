@@ -93,7 +93,7 @@ static void find_stuck_cells(Variant *v) {
 }
 
 static bool pattern_has_reach(const CapturePattern *cp) {
-    return cp->method == CAP_LEGS || cp->method == CAP_STEPS || cp->method == CAP_HOP;
+    return cp->method == CAP_LEGS || cp->method == CAP_STEPS || cp->method == CAP_HOP || cp->method == CAP_SLIDES;
 }
 
 static inline bool in_zone_or_any(const Variant *v, int zone, int owner, Cell c) {
@@ -102,7 +102,7 @@ static inline bool in_zone_or_any(const Variant *v, int zone, int owner, Cell c)
 
 /* The cells a pattern's mover could capture on c from, on an empty board, into reach. */
 static void find_reach(const Variant *v, const CapturePattern *cp, int owner, Cell c, uint64_t *reach) {
-    if (!in_zone_or_any(v, cp->to_zone, owner, c) || (cp->method == CAP_HOP && !in_zone_or_any(v, cp->path_zone, owner, c))) return;
+    if (!in_zone_or_any(v, cp->to_zone, owner, c) || !in_zone_or_any(v, cp->path_zone, owner, c)) return;
     int per_move = cp->method == CAP_LEGS ? cp->nlegs : 1;
     for (int m = 0; per_move && m + per_move <= cp->ndirs; m += per_move) {
         Cell s = c;
@@ -116,6 +116,12 @@ static void find_reach(const Variant *v, const CapturePattern *cp, int owner, Ce
                  * every cell before it is in the path zone */
                 if (k >= 2 && in_zone_or_any(v, cp->from_zone, owner, s)) reach[s >> 6] |= 1ULL << (s & 63);
                 if ((cp->near && k >= 2) || !in_zone_or_any(v, cp->path_zone, owner, s)) break;
+                continue;
+            }
+            if (cp->method == CAP_SLIDES) {
+                /* the slider stands up to range cells back, the cells between in the path zone */
+                if (in_zone_or_any(v, cp->from_zone, owner, s)) reach[s >> 6] |= 1ULL << (s & 63);
+                if ((cp->range && k >= cp->range) || !in_zone_or_any(v, cp->path_zone, owner, s)) break;
                 continue;
             }
             if (k < per_move) continue;

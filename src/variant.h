@@ -59,7 +59,6 @@ typedef struct Ray {
     uint32_t victims;        /* attack rays: the types it can capture */
     uint8_t from_zone;       /* attack rays: the mover stands in this zone (index + 1; 0: anywhere) */
     uint8_t to_zone;         /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
-    uint8_t path_zone;       /* attack rays: every cell after the mover's, the victim's too, is in this zone */
 } Ray;
 
 /* A move the fast generator makes in C that is not a plain ray (compile.c recognises it): an
@@ -87,8 +86,9 @@ typedef struct LineMove {
  * order, nlegs legs a move, one move after the other.
  * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
  * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
- * zones (leaps without zones are attack rays). */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS } CaptureMethod;
+ * zones (leaps without zones are attack rays). CAP_SLIDES: one slide along any of dirs (at
+ * most `range` cells, 0: no limit) limited by zones, a path zone included. */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
@@ -97,10 +97,11 @@ typedef struct CapturePattern {
     uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
     uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
-    uint8_t path_zone;       /* CAP_HOP: every cell after the mover's is in this zone (index + 1) */
+    uint8_t path_zone;       /* CAP_HOP, CAP_SLIDES: every cell after the mover's is in this zone (index + 1) */
     uint8_t near;            /* CAP_HOP: the screen is next to the mover and the victim next to it */
+    uint8_t range;           /* CAP_SLIDES: at most this many cells (0: no limit) */
     uint32_t screens;        /* CAP_HOP: the types the screen may be */
-    uint16_t reach;          /* CAP_LEGS, CAP_STEPS, CAP_HOP: its block in Variant.pattern_reach + 1 (0: none) */
+    uint16_t reach;          /* CAP_LEGS, CAP_STEPS, CAP_HOP, CAP_SLIDES: its block in Variant.pattern_reach + 1 (0: none) */
 } CapturePattern;
 
 typedef struct PieceProgram {
