@@ -298,10 +298,11 @@ static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur
     return check;
 }
 
+/* `traced` is a constant at each call: the untraced copy tests no hook per instruction. */
 static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
-                      VmFault *fault, long *budget_left, const char *budget_msg) {
+                      VmFault *fault, long *budget_left, const char *budget_msg, const bool traced) {
     const Variant *v = pos->v;
-    const VmTraceFn trace = ctx->trace;
+    const VmTraceFn trace = traced ? ctx->trace : NULL;
     Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
     bool royal_known = false;
     const uint8_t *code = prog->code;
@@ -321,7 +322,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
     for (;;) {
         if (unlikely(--budget < 0)) EXIT(fault_at(fault, prog, pc, budget_msg), RUN_FAULT);
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
-        if (trace) trace(prog, pc, cur, flag, ctx->trace_user);
+        if (traced) trace(prog, pc, cur, flag, ctx->trace_user);
         Opcode op = (Opcode)code[pc];
         const Operands operand = bc_operands(code, pc);
         const int a = operand.a, b = operand.b;
@@ -337,7 +338,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                 cur = c->cur;
                 flag = c->flag;
                 nmarks = c->nmarks;
-                memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
+                if (nmarks) memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
                 npending = c->npending;
                 change = c->change;
                 pmarks.flags = c->marks_flags;
@@ -353,7 +354,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                 c->cur = cur;
                 c->flag = flag;
                 c->nmarks = (uint8_t)nmarks;
-                memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
+                if (nmarks) memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
                 c->npending = (uint8_t)npending;
                 c->change = (uint8_t)change;
                 c->marks_flags = pmarks.flags;
@@ -549,8 +550,9 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
     long *steps_left = genctx_budget(ctx, pos);
     bool by_position = *steps_left < VM_STEP_BUDGET;
     long limit = by_position ? *steps_left : VM_STEP_BUDGET, left = limit;
-    int r = run(ctx, prog, pos, origin, owner, out, target, fault, &left,
-                by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED);
+    const char *msg = by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED;
+    int r = unlikely(ctx->trace != NULL) ? run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, true)
+                                         : run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false);
     *steps_left -= limit - (left < 0 ? 0 : left);
     return r;
 }
