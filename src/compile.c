@@ -1248,7 +1248,7 @@ static void compile_drop(CG *cg, const Ast *it) {
 /* A `verify` condition made only of `and`-joined facts about one cell (CondFacts). */
 typedef struct CondFacts {
     uint8_t zone;            /* in ZONE (index + 1; 0: none) */
-    bool enemy, empty, occupied;
+    bool enemy, empty, occupied, not_friend;
     uint32_t types;          /* `piece T` narrows to T, `not piece T` takes T out */
 } CondFacts;
 
@@ -1261,6 +1261,9 @@ static bool cond_facts(CG *cg, const Ast *c, CondFacts *f) {
     case KEYWORD_ENEMY:
         f->enemy = !negated;
         return !negated;
+    case KEYWORD_FRIEND:
+        f->not_friend = negated;
+        return negated;
     case KEYWORD_EMPTY:
         if (negated) f->occupied = true;
         else f->empty = true;
@@ -1288,7 +1291,9 @@ static bool verify_at(CG *cg, const Ast *b, int *i, CondFacts *f) {
     return true;
 }
 
-static bool only_zone(const CondFacts *f) { return f->zone && !f->enemy && !f->empty && !f->occupied && f->types == ALL_TYPES; }
+/* No fact but (perhaps) a zone. */
+static bool no_facts(const CondFacts *f) { return !f->enemy && !f->empty && !f->occupied && !f->not_friend && f->types == ALL_TYPES; }
+static bool only_zone(const CondFacts *f) { return f->zone && no_facts(f); }
 
 /* One leg of a shaped block at b->kids[*i]: `step D [verify in Z]`, optionally followed by
  * `while empty { [add] step D [verify in Z] }` (a ride over empty cells, each a landing when
@@ -1321,8 +1326,7 @@ static bool leg_at(CG *cg, const Ast *b, int *i, Leg *leg) {
     CondFacts again = {.types = ALL_TYPES};
     if (k < body->nkids && !verify_at(cg, body, &k, &again)) return false;
     if (k != body->nkids || again.zone != leg->zone || (again.zone && !only_zone(&again)) ||
-        (leg->first.zone ? !only_zone(&leg->first) : leg->first.empty || leg->first.occupied || leg->first.enemy ||
-                                                         leg->first.types != ALL_TYPES))
+        !no_facts(&leg->first))
         return false;
     (*i)++;
     leg->ride = true;
@@ -1352,24 +1356,26 @@ static bool block_line(CG *cg, const Ast *b, LineMove *l) {
         /* the ride ends on a piece: a screen when a second leg follows */
         int j = i;
         if (j + 1 < b->nkids && b->kids[j + 1]->kind == AST_STEP && verify_at(cg, b, &j, &f)) {
-            if (f.zone || f.enemy || f.empty) return false;
+            if (f.zone || f.enemy || f.empty || f.not_friend) return false;
             screens = f.types;
             i = j;
             hop = true;
         }
     } else if (first.first.occupied) {
         /* the first cell holds the screen */
-        if (first.first.empty || first.first.enemy) return false;
+        if (first.first.empty || first.first.enemy || first.first.not_friend) return false;
         screens = first.first.types;
         hop = true;
-    } else if (first.first.empty || first.first.enemy || first.first.types != ALL_TYPES) {
+    } else if (first.first.enemy || first.first.types != ALL_TYPES) {
         return false;
     }
     Leg last = first;
     if (i < b->nkids && b->kids[i]->kind == AST_STEP) {
-        if (first.lands || !leg_at(cg, b, &i, &second) || second.dir != first.dir || second.ride != first.ride ||
-            second.zone != first.zone || (second.first.zone ? !only_zone(&second.first) : second.first.types != ALL_TYPES ||
-                                                                                           second.first.empty || second.first.occupied || second.first.enemy))
+        /* a ride ends on a piece; after a single step only a checked screen makes a hop (an
+         * unchecked cell would be leapt over, empty or not) */
+        hop = hop || first.ride;
+        if (!hop || first.lands || !leg_at(cg, b, &i, &second) || second.dir != first.dir || second.ride != first.ride ||
+            second.zone != first.zone || second.first.types != ALL_TYPES || second.first.occupied || second.first.enemy)
             return false;
         hop = true;
         last = second;
@@ -1382,6 +1388,8 @@ static bool block_line(CG *cg, const Ast *b, LineMove *l) {
     l->range = last.ride ? 0 : 1;
     l->path_zone = first.zone;
     bool lands = last.lands, captures = false;
+    bool checked = last.first.empty || last.first.not_friend; /* the landing's own verify ... */
+    bool victim_given = true;
     CondFacts victim = {.types = ALL_TYPES};
     if (i < b->nkids && b->kids[i]->kind == AST_IF && !last.ride) {
         /* if empty { add } else { verify VICTIM add } */
@@ -1394,14 +1402,21 @@ static bool block_line(CG *cg, const Ast *b, LineMove *l) {
             return false;
         lands = captures = true;
         i++;
+    } else if (checked && !last.ride && i + 1 == b->nkids && b->kids[i]->kind == AST_ADD) {
+        /* ... `verify empty` or `verify not friend`, then add: a step that moves (or captures) */
+        lands = true;
+        captures = last.first.not_friend;
+        checked = victim_given = false;
+        i++;
     } else if (i + 2 == b->nkids && verify_at(cg, b, &i, &victim)) {
         if (b->kids[i]->kind != AST_ADD) return false;
         captures = true;
         i++;
     }
+    if (checked) return false;
     if (i != b->nkids || (!lands && !captures)) return false;
-    if (captures) {
-        if (!victim.enemy || victim.empty || !victim.types) return false;
+    if (captures && victim_given) {
+        if (!victim.enemy || victim.empty || victim.not_friend || !victim.types) return false;
         l->victims = victim.types;
         /* a zone on the victim alone limits landings too: only where no empty cell lands */
         if (victim.zone && victim.zone != l->path_zone) {
