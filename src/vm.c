@@ -298,8 +298,9 @@ static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur
     return check;
 }
 
-/* `traced` is a constant at each call: the untraced copy tests no hook per instruction. */
-static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
+/* `traced` is a constant at each of the two calls, each an inlined copy: the untraced one
+ * tests no hook per instruction. */
+__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
                       VmFault *fault, long *budget_left, const char *budget_msg, const bool traced) {
     const Variant *v = pos->v;
     const VmTraceFn trace = traced ? ctx->trace : NULL;
