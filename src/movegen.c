@@ -1,7 +1,7 @@
 /* movegen.c - move generation and legality.
  * Plain leaps and slides run as C loops over ray tables, zoned atoms, legs and move blocks of
- * known shapes over line moves; everything else runs the piece's program in the VM. A move is legal when the attack tests (attack.c) find the mover's royal
- * pieces safe after it. */
+ * known shapes over line moves; everything else runs the piece's program in the VM. A move is
+ * legal when the attack tests (attack.c) find the mover's royal pieces safe after it. */
 #include "movegen.h"
 
 #include <string.h>
