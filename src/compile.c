@@ -1428,6 +1428,33 @@ static bool block_line(CG *cg, const Ast *b, LineMove *l) {
     return true;
 }
 
+/* Does the condition require the cursor's cell to be empty (`empty` as a conjunct)? */
+static bool cond_needs_empty(const Ast *c) {
+    if (c->kind == AST_AND) return cond_needs_empty(c->kids[0]) || cond_needs_empty(c->kids[1]);
+    return c->kind == AST_COND && c->word == KEYWORD_EMPTY;
+}
+
+/* Is every `add` of the statements right after a `verify` that needs an empty cell (other
+ * verifies between)? Then, with no `capture`, the block never takes anything. */
+static bool adds_only_on_empty(const Ast *block) {
+    bool empty = false;
+    for (int i = 0; i < block->nkids; i++) {
+        const Ast *st = block->kids[i];
+        switch (st->kind) {
+        case AST_VERIFY: empty = empty || cond_needs_empty(st->kids[0]); break;
+        case AST_ADD:
+            if (!empty) return false;
+            break;
+        default:
+            /* nested blocks on their own; an add anywhere else (an else-if) is not known quiet */
+            for (int k = 0; k < st->nkids; k++)
+                if (st->kids[k]->kind == AST_BLOCK ? !adds_only_on_empty(st->kids[k]) : block_uses(st->kids[k], AST_ADD)) return false;
+            empty = false;
+        }
+    }
+    return true;
+}
+
 /* Attack tests need not run a move block that has one of the shapes block_line knows: its
  * captures become an attack ray (steps and slides) or a hop pattern. True when described. */
 static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
@@ -1478,7 +1505,9 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
     if (block_uses(it, AST_ADD) && !stays) {
         pp->may_capture = true;
-        if (!describe_moveblock(cg, pp, it)) *fast_attack = false;
+        /* (a block that adds only on empty cells takes nothing: nothing to describe) */
+        bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
+        if (!quiet && !describe_moveblock(cg, pp, it)) *fast_attack = false;
     }
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
 }

@@ -107,6 +107,13 @@ static void test_movegen_fast_and_general_agree_janggi(void **state) {
     assert_true(compare_paths("rules/janggi.rules", starts, 3, 16, 60) > 600);
 }
 
+static void test_movegen_fast_and_general_agree_cambodian(void **state) {
+    (void)state;
+    /* the king's privilege leap adds only on empty cells: attack tests skip its program */
+    const char *starts[] = {NULL};
+    assert_true(compare_paths("rules/cambodian.rules", starts, 1, 12, 60) > 500);
+}
+
 static void test_movegen_fast_and_general_agree_shapes(void **state) {
     (void)state;
     /* every shape of line move: zoned slides with ranges, legs with zones, near hops, victims */
@@ -242,6 +249,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
         cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
