@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include "mobility.h"
+#include "perft.h"
 
 /* Sorted coordinate texts of the legal moves, joined by spaces. */
 static void legal_text(Position *pos, char *out, size_t cap) {
@@ -48,6 +49,14 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
             }
             assert_string_equal(fast, general);
             assert_int_equal(check_fast, check_general);
+            /* where the pins decide legality, the last ply's count (bulk counting where the
+             * game allows) agrees with the list */
+            if (v->pin_legal) {
+                int listed = 0;
+                for (const char *c = general; *c; c++) listed += *c == ' ';
+                VmFault cf = {0};
+                assert_int_equal(movegen_count_legal(test_gen(), &pos, &cf), listed);
+            }
             positions++;
             VmFault f = {0};
             movegen_legal(test_gen(), &pos, &ml, &f);
@@ -66,6 +75,18 @@ static void test_movegen_fast_and_general_agree_chess(void **state) {
     const char *starts[] = {NULL, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
     assert_true(compare_paths("rules/chess.rules", starts, 3, 60, 80) > 2000);
+}
+
+/* Games whose legality the pins decide (with drops, a royal leaper, a side without a royal
+ * piece, promotions in place) and whose pawns run in C. */
+static void test_movegen_fast_and_general_agree_pinned_games(void **state) {
+    (void)state;
+    const char *games[] = {"rules/capablanca.rules", "rules/crazyhouse.rules", "rules/knightmate.rules",
+                           "rules/horde.rules", "rules/makruk.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const char *starts[] = {NULL};
+        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+    }
 }
 
 static void test_movegen_fast_and_general_agree_ultima(void **state) {
@@ -112,6 +133,31 @@ static void test_movegen_fast_and_general_agree_cambodian(void **state) {
     /* the king's privilege leap adds only on empty cells: attack tests skip its program */
     const char *starts[] = {NULL};
     assert_true(compare_paths("rules/cambodian.rules", starts, 1, 12, 60) > 500);
+}
+
+/* Bulk counting (a game decided by pins) counts a free piece's line moves too: a knight whose
+ * quiet leaps are zoned. */
+static void test_movegen_bulk_count_counts_line_moves(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
+                              "zone middle = rank 3 rank 4 rank 5 rank 6\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Knight { letter N leap sym(1,2) capture-only  leap sym(1,2) move-only to middle }\n"
+                              "setup \"1n2k1n1/8/8/8/8/8/8/1N2K1N1 w - - 0 1\"\n");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    VmFault f = {0};
+    test_gen()->fast = true;
+    uint64_t fast = perft(test_gen(), &pos, 4, &f);
+    test_gen()->fast = false;
+    uint64_t general = perft(test_gen(), &pos, 4, &f);
+    test_gen()->fast = true;
+    assert_false(f.set);
+    assert_true(general > 1000);
+    assert_int_equal(fast, general);
+    board_free(&pos);
+    variant_free(v);
 }
 
 static void test_movegen_fast_and_general_agree_shapes(void **state) {
@@ -244,6 +290,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_castling_through_check_is_illegal),
         cmocka_unit_test(test_movegen_en_passant_and_promotion),
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
@@ -251,6 +298,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
+        cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };
