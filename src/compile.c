@@ -1098,6 +1098,12 @@ static bool zones_hold_every_cell(CG *cg, const Ast *atom) {
     return true;
 }
 
+/* Appends a line move (the caller checked there is room). */
+static void add_line(PieceProgram *pp, LineMove l) {
+    if (!pp->lines) pp->lines = xcalloc(MAX_LINE_MOVES, sizeof *pp->lines);
+    pp->lines[pp->nlines++] = l;
+}
+
 /* A `legs` atom the fast generator can make: no modifier but move-only, capture-only, from
  * and to (en-passant cells need the VM). */
 static bool atom_is_plain_legs(const Ast *atom) {
@@ -1127,7 +1133,7 @@ static bool add_atom_lines(CG *cg, PieceProgram *pp, const Ast *atom) {
             if (d < 0) return false;
             l.dirs[l.nlegs++] = (uint8_t)d;
         }
-        pp->lines[pp->nlines++] = l;
+        add_line(pp, l);
         return true;
     }
     if (!atom_is_zoned_plain(atom)) return false;
@@ -1137,7 +1143,7 @@ static bool add_atom_lines(CG *cg, PieceProgram *pp, const Ast *atom) {
     if (atom->sub == ATOM_SLIDE) l.range = (uint8_t)slide_range(atom);
     for (int k = 0; k < nd; k++) {
         l.dirs[0] = (uint8_t)dirs[k];
-        pp->lines[pp->nlines++] = l;
+        add_line(pp, l);
     }
     return true;
 }
@@ -1554,7 +1560,7 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     /* a shape the generator knows runs in C on the fast path (promotions need the VM's ADD) */
     LineMove line;
     if (!cg->promo && pp->nlines < MAX_LINE_MOVES && block_line(cg, it, &line)) {
-        pp->lines[pp->nlines++] = line;
+        add_line(pp, line);
     } else {
         pp->rest_in_c = false; /* (the block runs in the VM) */
         fork = alt_begin(&pp->rest, it);
@@ -1615,7 +1621,9 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
         }
     }
     bc_emit(&pp->prog, OP_HALT, 0, L(items));
-    if (pp->rest.count) bc_emit(&pp->rest, OP_HALT, 0, L(items));
+    /* (line moves are made with the rest, on its VM side: a piece with them has one) */
+    if (pp->nlines) pp->rest_in_c = false;
+    if (pp->rest.count || pp->nlines) bc_emit(&pp->rest, OP_HALT, 0, L(items));
     if (pp->prog.count > MAX_CODE) {
         diag_error(cg->s->sink, items->loc, "piece '%s' compiles to %d bytes of code (limit is %d)", pt->name, pp->prog.count, MAX_CODE);
         cg->ok = false;

@@ -200,11 +200,19 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
     return true;
 }
 
+/* The rest program in the VM, after the piece's line moves (a piece with line moves has a
+ * rest, if only its HALT, and runs it here). Out of line, as the VM's call it replaces. */
+__attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
+                                                  MoveList *out, VmFault *fault) {
+    if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
+    return pp->rest.count == 1 || vm_run(ctx, &pp->rest, pos, from, owner, out, fault); /* (a HALT alone: nothing to run) */
+}
+
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
     if (pp->rest_in_c) return gen_atoms(pos, pp, owner, from, out) || fault_full(fault);
-    return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
+    return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
 /* Moves of the piece of `owner` on `from`. */
@@ -216,7 +224,6 @@ static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, Move
     int start = out->count;
     if (ctx->fast) {
         if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
-        if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
         if (pp->rest.count && !gen_rest(ctx, pos, pp, owner, from, out, fault)) return false;
     } else {
         if (!vm_run(ctx, &pp->prog, pos, from, owner, out, fault)) return false;
@@ -1148,7 +1155,6 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);
-                    if (pp->nlines && !gen_lines(pos, pp, o, from, scratch)) return -1;
                     if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;

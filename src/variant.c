@@ -174,6 +174,7 @@ void variant_free(Variant *v) {
         for (int o = 0; o < MAX_OWNERS; o++) {
             bc_free(&v->types[t].per_owner[o].prog);
             bc_free(&v->types[t].per_owner[o].rest);
+            free(v->types[t].per_owner[o].lines);
         }
     for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);

@@ -128,8 +128,10 @@ typedef struct PieceProgram {
     bool may_duplicate;      /* two paths of prog can emit the same move (they are merged) */
     int ngen;                /* fast generation: plain moves as rays */
     Ray gen[MAX_DIRECTIONS];
-    int nlines;              /* ... and the moves of recognised shapes (not in rest either) */
-    LineMove lines[MAX_LINE_MOVES];
+    int nlines;              /* ... and the moves of recognised shapes (not in rest's code, but
+                              * made with it: such a piece has a rest, if only its HALT) */
+    LineMove *lines;         /* (MAX_LINE_MOVES, allocated with the first: kept out of the
+                              * struct, whose size the hot paths' address arithmetic feels) */
     int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
     Ray atk[MAX_DIRECTIONS];
     int npatterns;           /* ... and every capture by moving as a pattern */
