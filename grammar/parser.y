@@ -318,24 +318,27 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
-    | KW_END KW_BLOCKED result
-        { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; }
-    | KW_END KW_REPETITION INT result
+    | KW_END KW_BLOCKED result opt_end_name
+        { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_REPETITION INT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
             $$->word = $4;
             $$->num[0] = $3;
+            $$->text2 = $5;
         }
-    | KW_END KW_NMOVE INT result
+    | KW_END KW_NMOVE INT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_NMOVE);
             $$->word = $4;
             $$->num[0] = $3;
+            $$->text2 = $5;
         }
-    | KW_END KW_MUST_CAPTURE IDENT KW_IN IDENT result
+    | KW_END KW_MUST_CAPTURE IDENT KW_IN IDENT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_MUST_CAPTURE);
             $$->word = $6;
+            $$->text2 = $7;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
             ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
         }
@@ -351,15 +354,17 @@ item
     | KW_END KW_ROYAL_CAPTURED result opt_end_name
         { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
     | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
-    | KW_END KW_MATERIAL result LBRACE matlines '}'
+    | KW_END KW_MATERIAL result LBRACE matlines '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
+            $$->text2 = $7;
         }
-    | KW_END KW_MATERIAL result LBRACE matlines ',' '}'
+    | KW_END KW_MATERIAL result LBRACE matlines ',' '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
+            $$->text2 = $8;
         }
     | KW_END KW_EXTINCTION names opt_at_most result opt_end_name
         {
@@ -399,16 +404,18 @@ item
             $$->num[0] = $3;
             $$->text2 = $5;
         }
-    | KW_END KW_PASS INT result
+    | KW_END KW_PASS INT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_PASSES);
             $$->word = $4;
             $$->num[0] = $3;
+            $$->text2 = $5;
         }
-    | KW_END KW_FACING IDENT result
+    | KW_END KW_FACING IDENT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_FACING);
             $$->word = $4;
+            $$->text2 = $5;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
         }
     | KW_WORTH IDENT INT    { $$ = parse_text_node(AST_WORTH_BONUS, L(@$), $2); $$->num[0] = $3; }

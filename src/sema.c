@@ -1057,16 +1057,19 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_BLOCKED:
         v->on_blocked = r;
         s->blocked_loc = n->loc;
+        end_name(s, n, v->blocked_name, sizeof v->blocked_name);
         break;
     case END_REPETITION:
         if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
         v->repetition = (int)n->num[0];
         v->on_repetition = r;
+        end_name(s, n, v->repetition_name, sizeof v->repetition_name);
         break;
     case END_NMOVE:
         if (n->num[0] < 1 || n->num[0] > 1000) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "move count %ld is out of range (1..1000)", n->num[0]);
         v->nmove = (int)n->num[0];
         v->on_nmove = r;
+        end_name(s, n, v->nmove_name, sizeof v->nmove_name);
         break;
     case END_MUST_CAPTURE: {
         if (v->nforced >= (int)ARRAY_LEN(v->forced)) {
@@ -1080,6 +1083,7 @@ static void declare_end(Sema *s, const Ast *n) {
         fc->type = (uint8_t)t;
         fc->zone = (uint8_t)z;
         fc->result = r;
+        end_name(s, n, fc->name, sizeof fc->name);
         break;
     }
     case END_EMPTY: {
@@ -1091,6 +1095,7 @@ static void declare_end(Sema *s, const Ast *n) {
     }
     case END_MATERIAL:
         v->on_material = r;
+        end_name(s, n, v->material_name, sizeof v->material_name);
         for (int i = 0; i < n->nkids; i++) {
             const Ast *ml = n->kids[i];
             if (v->nmaterial >= MAX_MATERIAL_RULES) {
@@ -1118,6 +1123,7 @@ static void declare_end(Sema *s, const Ast *n) {
         else if (!allows_pass(s)) diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
         v->passes_end = (int)n->num[0];
         v->on_passes = r;
+        end_name(s, n, v->passes_name, sizeof v->passes_name);
         break;
     case END_FACING: {
         int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
@@ -1127,6 +1133,7 @@ static void declare_end(Sema *s, const Ast *n) {
         else if (v->facing_type) diag_error(s->sink, n->loc, "a game has one 'end facing' rule");
         v->facing_type = t + 1;
         v->on_facing = r;
+        end_name(s, n, v->facing_name, sizeof v->facing_name);
         break;
     }
     default: break;
@@ -1631,8 +1638,9 @@ static void pass_whole_game(Sema *s) {
         const Ast *it = s->items->kids[i];
         if (it->kind != AST_END || it->sub != END_ROYAL_CAPTURED) continue;
         if (!v->has_royal) diag_error(s->sink, it->loc, "'end royal-captured' needs a royal piece");
-        else if (v->forbid_royal_capture)
-            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' (a royal piece that may not be exposed is never captured)");
+        else if (v->forbid_royal_capture && !v->blast_mask)
+            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' or a piece that 'explodes' "
+                                         "(a royal piece that may not be exposed is never captured)");
     }
     /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
     bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;

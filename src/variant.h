@@ -178,6 +178,7 @@ typedef struct MaterialRule {
 typedef struct ForcedCapture {
     uint8_t type, zone;
     ResultKind result;       /* for the player to move when no legal move captures it */
+    char name[32];           /* the rule file's word for that end ("" = the default) */
 } ForcedCapture;
 
 /* Endings the position alone decides, looked at before any move (ending.c). Each result is
@@ -358,6 +359,9 @@ typedef struct Variant {
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
     ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
+    /* the game's own names for the other ends its rules give ("" = the default) */
+    char blocked_name[32], repetition_name[32], nmove_name[32], material_name[32];
+    char passes_name[32], facing_name[32];
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;
     int nmove;                         /* full moves; 0 = off */
