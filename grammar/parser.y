@@ -144,6 +144,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ALLOW "'allow'"
 %token KW_LETTER "'letter'"
 %token KW_SYMBOL "'symbol'"
+%token KW_WRITTEN "'written'"
 %token KW_VALUE "'value'"
 %token KW_STEP "'step'"
 %token KW_LEAP "'leap'"
@@ -707,6 +708,7 @@ pi_letopen
 
 closed_item
     : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
+    | KW_WRITTEN STRING     { $$ = parse_text_node(AST_WRITTEN, L(@$), $2); }
     | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
     | KW_INFLUENCE INT      { $$ = mk_num(AST_INFLUENCE, L(@$), $2, 0); }
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }

@@ -21,6 +21,7 @@ static const char *const kind_names[] = {
     "DROP", "CONVERT", "OUTFLANK", "HAND_OVER",
     "COND", "ONBOARD", "NOT", "AND", "OR",
     "NAME", "STRING",
+    "WRITTEN",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

@@ -68,6 +68,7 @@
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
  *   SYMBOL      kids = STRING (one per player)
+ *   WRITTEN     text = the one character position text writes for the piece, whoever owns it
  *   VALUE       num[0] = value in centipawns/100 units as written (integer)
  *   INFLUENCE   num[0] = strength over the armies' pieces on linked cells (steer)
  *   WORTH       num[0] = the piece's worth (capture rewards)
@@ -130,6 +131,7 @@ typedef enum AstKind {
     AST_DROP, AST_CONVERT, AST_OUTFLANK, AST_HAND_OVER,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
+    AST_WRITTEN,
     AST__COUNT
 } AstKind;
 

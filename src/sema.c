@@ -570,6 +570,20 @@ static void piece_attributes(Sema *s, int t) {
                 copy_name(pt->symbol[k], sizeof pt->symbol[k], it->kids[k]->text);
             }
             break;
+        case AST_WRITTEN: {
+            /* a mark no other part of the position text uses: not a letter, digit or separator */
+            char c = it->text[0];
+            if (strlen(it->text) != 1 || c <= ' ' || c > '~' || isalnum((unsigned char)c) || strchr("/|[]:+~-.,", c)) {
+                diag_error(s->sink, it->loc, "a piece is written as one mark such as '*' (not a letter, digit, space or one of / | [ ] : + ~ - . ,), not \"%s\"",
+                           it->text);
+                break;
+            }
+            for (int k = 0; k < v->ntypes; k++)
+                if (k != t && v->types[k].written == c)
+                    diag_error(s->sink, it->loc, "'%c' is already written for piece '%s'", c, v->types[k].name);
+            pt->written = c;
+            break;
+        }
         case AST_VALUE:
             if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
             else pt->value = (int)it->num[0];

@@ -96,6 +96,7 @@ typedef struct PieceType {
     char name[24];
     char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
+    char written;            /* `written "*"`: position text's mark for it, whoever owns it; 0 = the letter */
     int value;               /* in hundredths of a pawn; 0 = unknown / royal */
     int worth;               /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
