@@ -220,7 +220,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <word> result
 %type <str> opt_ident opt_default
-%type <num> opt_copy opt_at_most opt_reply opt_reach_reply
+%type <num> opt_copy opt_at_most opt_rival opt_reply opt_reach_reply
 %type <str> opt_end_name
 %type <pair> size
 
@@ -367,20 +367,22 @@ item
             $$->word = $3;
             $$->text2 = $8;
         }
-    | KW_END KW_EXTINCTION names opt_at_most result opt_end_name
+    | KW_END KW_EXTINCTION names opt_at_most opt_rival result opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
-            $$->word = $5;
+            $$->word = $6;
             $$->num[0] = $4;
-            $$->text2 = $6;
+            $$->num[2] = $5;
+            $$->text2 = $7;
         }
-    | KW_END KW_EXTINCTION KW_ALL opt_at_most result opt_end_name
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_rival result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
-            $$->word = $5;
+            $$->word = $6;
             $$->num[0] = $4;
             $$->num[1] = 1;
-            $$->text2 = $6;
+            $$->num[2] = $5;
+            $$->text2 = $7;
         }
     | KW_END KW_BARE_KING result opt_reply opt_end_name
         {
@@ -618,6 +620,12 @@ result
 opt_at_most
     : %empty                { $$ = 0; }
     | KW_AT_MOST INT        { $$ = $2; }
+    ;
+
+/* an extinction that counts only while the rival holds at least N of the pieces (0: always) */
+opt_rival
+    : %empty                { $$ = 0; }
+    | KW_RIVAL KW_AT_LEAST INT { $$ = $3; }
     ;
 
 opt_reply

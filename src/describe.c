@@ -833,7 +833,9 @@ static void write_endings(const Variant *v, FILE *out) {
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
             if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
-        fprintf(out, " left %s.\n", result_words(e->result));
+        if (e->rival_at_least) fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
+        else fprintf(out, " left");
+        fprintf(out, " %s.\n", result_words(e->result));
     }
     for (int i = 0; i < v->nreaches; i++) {
         const ReachRule *r = &v->reaches[i];

@@ -605,6 +605,10 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
             else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
             else if (!strcmp(it->text, "never-stuck")) pt->never_stuck = true;
+            else if (!strcmp(it->text, "must-drop")) {
+                v->must_drop_types |= 1u << t;
+                if (!s->must_drop_loc.line) s->must_drop_loc = it->loc;
+            }
             else if (!strcmp(it->text, "opposite-colour")) v->colour_apart_mask |= 1u << t;
             else if (!strcmp(it->text, "castling-rook")) {
                 if (v->castling_rook != NO_TYPE && v->castling_rook != t)
@@ -622,7 +626,7 @@ static void piece_attributes(Sema *s, int t) {
             else
                 diag_error(s->sink, it->loc,
                            "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes, blast-proof, "
-                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or never-stuck)", it->text);
+                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop, must-drop or never-stuck)", it->text);
             break;
         default: break;
         }
@@ -979,8 +983,13 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
             return;
         }
+        if (n->num[2] < 0 || n->num[2] > MAX_CELLS) {
+            diag_error(s->sink, num_loc(s, n->loc, n->num[2]), "piece count %ld is out of range (0..%d)", n->num[2], MAX_CELLS);
+            return;
+        }
         ExtinctionRule *e = &v->extinctions[v->nextinctions++];
         e->at_most = (uint8_t)n->num[0];
+        e->rival_at_least = (uint16_t)n->num[2];
         e->result = r;
         for (int i = 0; i < n->nkids; i++) {
             int t = sema_piece(s, n->kids[i]->text, n->kids[i]->loc);
@@ -1644,6 +1653,8 @@ static void pass_whole_game(Sema *s) {
     if (v->on_blocked && (v->on_stalemate != RESULT_PASS || v->nplayers != 2))
         diag_error(s->sink, s->blocked_loc, "'end blocked' needs two players and 'end stalemate pass'");
     /* explosions are a rule between two sides, played one move a turn */
+    if (v->must_drop_types && !v->has_hands)
+        diag_error(s->sink, s->must_drop_loc, "'must-drop' needs 'hands' (a piece held to be dropped)");
     if (v->blast_proof_mask && !v->blast_mask)
         diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");
     if (v->blast_mask && (v->nplayers != 2 || v->nowners != 2 || v->nphases))

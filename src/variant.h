@@ -189,6 +189,7 @@ typedef struct ForcedCapture {
 typedef struct ExtinctionRule {
     uint32_t types;
     uint8_t at_most;
+    uint16_t rival_at_least;  /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
 } ExtinctionRule;
@@ -446,6 +447,9 @@ typedef struct Variant {
      * them (a type's `drop` items); must_drop: while a player's hand holds a piece it may
      * only drop. demote_to[t]: the type a promoted t returns to a hand as (HAND_DEMOTED). */
     bool has_hands, must_drop;
+    /* types with the flag `must-drop`: while a player holds one of them in hand, it may drop
+     * only those, and must when it can */
+    uint32_t must_drop_types;
     bool drop_no_mate;                 /* some type has drop_no_mate */
     uint8_t hand_keep;                 /* HandKeep */
     /* castle_dropped: a king or rook dropped onto its castling cell, its partner at home,
