@@ -67,7 +67,9 @@ static bool read_hands(Position *pos, const char *p, const char *field, char *er
     }
     if (bracket && *p != ']') return refuse(err, cap, "the hands have no closing ']'");
     if (bracket && p[1]) return refuse(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
-    /* every piece stands on a cell or could be put on one */
+    /* every piece stands on a cell or could be put on one (a hand that captures never fill,
+     * under `hands none`, is a reserve that may hold more) */
+    if (v->hand_keep == HAND_NONE) return true;
     int pieces = 0;
     for (int c = 0; c < v->ncells; c++) pieces += pos->cell[c] != 0;
     for (int o = 0; o < 2; o++)
