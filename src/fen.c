@@ -946,12 +946,41 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     return true;
 }
 
+/* How many fields to write: the last fields that may be left out (`NAME?`) are, from the
+ * end, while each says what a text without it would mean (read from the setup position's
+ * leading fields). */
+static int fields_to_write(const Position *pos) {
+    const Variant *v = pos->v;
+    int keep = v->nfen_fields;
+    if (!v->fen_optional_from) return keep;
+    char *copy = xstrdup(v->setup);
+    char *f[FEN_MAX_FIELDS];
+    int n = split(copy, f, FEN_MAX_FIELDS);
+    char head[4200] = "";
+    size_t len = 0;
+    for (int i = 0; i < v->fen_optional_from && i < n; i++) len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", i ? " " : "", f[i]);
+    free(copy);
+    Position bare_pos, *bare = &bare_pos;
+    char err[200];
+    if (len < sizeof head && parse(bare, v, head, err, sizeof err)) {
+        for (; keep > v->fen_optional_from; keep--) {
+            char mine[256] = "", theirs[256] = "";
+            size_t a = 0, b = 0;
+            fields[v->fen_fields[keep - 1]].write(pos, mine, sizeof mine, &a);
+            fields[v->fen_fields[keep - 1]].write(bare, theirs, sizeof theirs, &b);
+            if (strcmp(mine, theirs)) break;
+        }
+    }
+    return keep;
+}
+
 void fen_write(const Position *pos, char *buf, size_t cap) {
     const Variant *v = pos->v;
     size_t at = 0;
     if (cap == 0) return;
     buf[0] = 0;
-    for (int i = 0; i < v->nfen_fields; i++) {
+    int nfields = fields_to_write(pos);
+    for (int i = 0; i < nfields; i++) {
         if (i) put(buf, cap, &at, " ");
         fields[v->fen_fields[i]].write(pos, buf, cap, &at);
     }

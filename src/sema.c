@@ -881,7 +881,18 @@ static void declare_position_fields(Sema *s, const Ast *n) {
     char *copy = xstrdup(n->text);
     int count = 0;
     bool seen[FEN__COUNT] = {false};
+    int optional_from = -1;
+    bool misplaced = false;
     for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
+        /* NAME? : left out of the text when it holds what a text without it would mean */
+        size_t len = strlen(tok);
+        bool optional = len > 1 && tok[len - 1] == '?';
+        if (optional) tok[len - 1] = 0;
+        if (optional && optional_from < 0) optional_from = count;
+        if (!optional && optional_from >= 0 && !misplaced) {
+            diag_error(s->sink, n->loc, "position field '%s' follows one that may be left out: only the last fields may be", tok);
+            misplaced = true;
+        }
         int f = fen_field_by_name(tok);
         if (f < 0) {
             char names[200];
@@ -898,7 +909,9 @@ static void declare_position_fields(Sema *s, const Ast *n) {
     if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with '%s'", fen_field_name(FEN_BOARD));
     if (seen[FEN_FULLMOVE] && seen[FEN_PLIES])
         diag_error(s->sink, n->loc, "'%s' and '%s' say the same thing: use one", fen_field_name(FEN_FULLMOVE), fen_field_name(FEN_PLIES));
+    if (optional_from == 0) diag_error(s->sink, n->loc, "the board field may not be left out");
     v->nfen_fields = count;
+    v->fen_optional_from = optional_from > 0 && optional_from < count ? optional_from : 0;
 }
 
 static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {

@@ -356,6 +356,8 @@ typedef struct Variant {
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
     uint8_t fen_fields[16];                        /* position-text fields in order (FenField, fen.h) */
+    int fen_optional_from;                         /* fields from here on (`NAME?`) are left out when a
+                                                    * text without them would say the same (0: none) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
