@@ -985,6 +985,7 @@ primary
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }
+    | KW_PIECE IDENT KW_ON_BOARD { $$ = mk_cond(L(@$), KEYWORD_PIECE_ON_BOARD, $2); }
     | KW_IN IDENT           { $$ = mk_cond(L(@$), KEYWORD_IN, $2); }
     | KW_ON_BOARD dirterm   { $$ = ast_add(mk(AST_ONBOARD, L(@$)), $2); }
     | KW_COUNTER IDENT KW_AT_LEAST INT

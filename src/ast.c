@@ -37,6 +37,7 @@ static const char *const keyword_names[] = {
     "influence-at-most-rival", "rival-at-least", "rival-at-most",
     "gives-check",
     "worth", "privilege",
+    "piece-on-board",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -408,6 +408,10 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
         case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
+        case OP_ONBOARDTYPE:
+            flag = false;
+            for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
+            break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
