@@ -101,6 +101,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_FEWER_PIECES "'fewer-pieces'"
 %token KW_EXTINCTION "'extinction'"
 %token KW_BARE_KING "'bare-king'"
+%token KW_COUNTING "'counting'"
 %token KW_REACH "'reach'"
 %token KW_CHECKS "'checks'"
 %token KW_REPLY "'reply'"
@@ -210,6 +211,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 
 %type <node> item items players player names board_body board_items cellrefs cellref opt_steer_if
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
+%type <node> counting_items counting_item
 %type <node> pitems pi_closed pi_idopen pi_letopen pi_noid pi_nolet closed_item
 %type <node> atom_head atom_mods modifier promote_head promote_where promote_opts castle_base strings
 %type <node> opt_args args arg
@@ -383,6 +385,18 @@ item
             $$->num[1] = 1;
             $$->num[2] = $5;
             $$->text2 = $7;
+        }
+    | KW_END KW_COUNTING result opt_end_name LBRACE counting_items '}'
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_COUNTING), $6);
+            $$->word = $3;
+            $$->text2 = $4;
+        }
+    | KW_END KW_COUNTING result opt_end_name LBRACE counting_items ',' '}'
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_COUNTING), $6);
+            $$->word = $3;
+            $$->text2 = $4;
         }
     | KW_END KW_BARE_KING result opt_reply opt_end_name
         {
@@ -642,6 +656,22 @@ opt_reach_reply
 opt_end_name
     : %empty                { $$ = NULL; }
     | STRING
+    ;
+
+/* The items of `end counting`, separated by commas: `board N`, `pieces [TYPE...] N`,
+ * `pawns TYPE...`, `start pieces` (the checker knows the words that begin the last two). */
+counting_items
+    : counting_item         { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | counting_items ',' counting_item { $$ = ast_add($1, $3); }
+    ;
+
+counting_item
+    : KW_BOARD INT          { $$ = mk_sub(AST_COUNTING, L(@$), COUNTING_BOARD); $$->num[0] = $2; }
+    | KW_PIECES INT         { $$ = mk_sub(AST_COUNTING, L(@$), COUNTING_PIECES); $$->num[0] = $2; }
+    | KW_PIECES names INT
+        { $$ = parse_adopt(mk_sub(AST_COUNTING, L(@$), COUNTING_PIECES), $2); $$->num[0] = $3; }
+    | IDENT names           { $$ = parse_adopt(parse_text_node(AST_COUNTING, L(@$), $1), $2); $$->sub = COUNTING_WORD; }
+    | IDENT KW_PIECES       { $$ = parse_text_node(AST_COUNTING, L(@$), $1); $$->sub = COUNTING_WORD_PIECES; }
     ;
 
 matlines

@@ -22,6 +22,7 @@ static const char *const kind_names[] = {
     "COND", "ONBOARD", "NOT", "AND", "OR",
     "NAME", "STRING",
     "WRITTEN",
+    "COUNTING",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

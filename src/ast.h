@@ -43,6 +43,9 @@
  *               decided by fewer-pieces), kids = MATLINE (for END_MATERIAL) or
  *               [NAME piece, NAME zone] (for END_MUST_CAPTURE, END_REACH); see EndKind
  *   MATLINE     sub = 1 if "same-colour", kids = [GROUP, GROUP]
+ *   COUNTING    an item of `end counting` (kids of its END): sub = CountingItem; num[0] = moves
+ *               (BOARD, PIECES), kids = NAME piece types (PIECES, WORD), text = the word that
+ *               begins a WORD or WORD_PIECES item
  *   GROUP       kids = NAME (piece names, repeats mean several)
  *   MUST_CAPTURE (a capture must be made whenever one is legal)
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
@@ -132,8 +135,17 @@ typedef enum AstKind {
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
     AST_WRITTEN,
+    AST_COUNTING,
     AST__COUNT
 } AstKind;
+
+/* The items of `end counting` (COUNTING.sub). */
+typedef enum CountingItem {
+    COUNTING_BOARD,        /* board N: the board's honour */
+    COUNTING_PIECES,       /* pieces [TYPE...] N: a line of the pieces' honour */
+    COUNTING_WORD,         /* WORD TYPE...: `pawns TYPE...` */
+    COUNTING_WORD_PIECES,  /* WORD pieces: `start pieces` */
+} CountingItem;
 
 typedef enum ZoneMode { ZONE_ABSOLUTE, ZONE_FOR, ZONE_RELATIVE } ZoneMode;
 
@@ -188,6 +200,7 @@ typedef enum EndKind {
     END_FACING,     /* kids = [NAME piece]: the two players' royal pieces of that type face each
                      * other on an open line in two positions in a row */
     END_BLOCKED,    /* neither player can move: word = result for the one with more pieces */
+    END_COUNTING,   /* kids = COUNTING items: a count of moves that ends the game; word = result */
     END__COUNT
 } EndKind;
 

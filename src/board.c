@@ -22,6 +22,10 @@ static inline uint64_t checks_key(int player, int given) {
     return counter_key(0x7300 + player, given);
 }
 
+/* The length of a running count (`end counting`) in the hash. (The plies it has counted are
+ * not, as the n-move clock is not: positions repeat while a count runs.) */
+static inline uint64_t count_key(int limit) { return limit ? counter_key(0x7B00, limit) : 0; }
+
 /* The phase state's share of the hash (games whose turns have phases). */
 static inline uint64_t phase_key(const Position *pos) {
     return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
@@ -141,6 +145,7 @@ void board_clear(Position *pos) {
     for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
     pos->ep_victim = NO_CELL;
     pos->halfmove = 0;
+    pos->count_limit = pos->count_ply = 0;
     pos->fullmove = 1;
     pos->last_from = pos->last_to = NO_CELL;
     memset(pos->checks, 0, sizeof pos->checks);
@@ -200,6 +205,7 @@ uint64_t board_compute_key(const Position *pos) {
         if (pos->controller[o] != o) k ^= v->zobrist_control[o][pos->controller[o]];
     for (int i = 0; i < v->ncounter_slots; i++) k ^= counter_key(i, pos->counters[i]);
     for (int p = 0; v->check_limit && p < v->nplayers; p++) k ^= checks_key(p, pos->checks[p]);
+    k ^= count_key(pos->count_limit);
     for (int p = 0; p < v->nplayers; p++)
         if (pos->allegiance[p] != NO_OWNER) k ^= v->zobrist_allegiance[p][pos->allegiance[p]];
     if (v->nphases) k ^= phase_key(pos);
@@ -689,6 +695,54 @@ static bool count_move(Position *pos, const Move *m, CellOutcome co, bool paying
     return true;
 }
 
+/* Pieces of owner o on the board: all of them (type < 0), or of one type. */
+static int pieces_on_board(const Position *pos, int o, int type) {
+    int n = 0;
+    for (int w = 0; w < pos->v->cell_words; w++)
+        n += __builtin_popcountll(pos->occ[o][w] & (type < 0 ? ~0ULL : pos->type_occ[type][w]));
+    return n;
+}
+
+/* Does a piece of a `pawns` type of `end counting` stand on the board? */
+static bool count_pawns_left(const Position *pos) {
+    for (int t = 0; t < pos->v->ntypes; t++)
+        if ((pos->v->counting.pawns >> t & 1) && (pieces_on_board(pos, 0, t) || pieces_on_board(pos, 1, t))) return true;
+    return false;
+}
+
+/* The length in moves of a count that starts with `side` to move (0: none starts). */
+static int count_length(const Position *pos, int side) {
+    const CountingRule *cr = &pos->v->counting;
+    int other = 1 - side;
+    if (pieces_on_board(pos, other, -1) <= 1 || count_pawns_left(pos)) return 0;
+    if (pieces_on_board(pos, side, -1) > 1) return cr->board_moves;
+    for (int i = 0; i < cr->nlines; i++) {
+        const CountingLine *line = &cr->lines[i];
+        bool has = true;
+        for (int t = 0; t < pos->v->ntypes && has; t++)
+            has = !line->need[t] || pieces_on_board(pos, other, t) >= line->need[t];
+        if (has) return line->moves;
+    }
+    return 0;
+}
+
+/* `end counting`, after a move (the turn passed): a running count counts the ply; a count
+ * starts when none runs and no pawn is left, or when the player to move is left with a single
+ * piece (again after a capture that leaves it so). */
+static void count_after_move(Position *pos, bool capture) {
+    const CountingRule *cr = &pos->v->counting;
+    if (pos->count_limit && pos->count_ply < UINT16_MAX) pos->count_ply++;
+    int side = board_mover(pos);
+    bool bare = pieces_on_board(pos, side, -1) == 1;
+    if (!(bare && (!pos->count_limit || capture)) && !(!pos->count_limit && !count_pawns_left(pos))) return;
+    int moves = count_length(pos, side);
+    pos->key ^= count_key(pos->count_limit);
+    pos->count_limit = (uint16_t)(2 * moves);
+    pos->count_ply = (uint16_t)(moves && bare && cr->start_pieces
+                                    ? 2 * (pieces_on_board(pos, 0, -1) + pieces_on_board(pos, 1, -1)) : 0);
+    pos->key ^= count_key(pos->count_limit);
+}
+
 /* Gives the turn to the next player still in the game. */
 static inline void pass_turn(Position *pos) {
     const Variant *v = pos->v;
@@ -751,6 +805,7 @@ bool board_make(Position *pos, const Move *m) {
         pos->passes = (m->flags & MOVE_PASS) && pos->passes < 255 ? (uint8_t)(pos->passes + 1) : 0;
     }
     if (turn_ends) pass_turn(pos);
+    if (unlikely(v->counting.on)) count_after_move(pos, co.capture);
     pos->key ^= turn_state_key(pos);
     pos->ply++;
     assert_consistent(pos);
@@ -846,6 +901,8 @@ static const char *state_inconsistency(const Position *pos) {
             if (pos->piles[s][i - 1] > pos->piles[s][i]) return "a sorted pile is out of order";
     }
     if (pos->debt && !v->npiles) return "a payment is owed in a game without piles";
+    if ((pos->count_limit || pos->count_ply) && !v->counting.on) return "a count runs in a game without 'end counting'";
+    if (pos->count_ply && !pos->count_limit) return "a count has counted plies but no length";
     for (int p = 0; p < MAX_PLAYERS; p++)
         for (int t = 0; t < MAX_PIECE_TYPES; t++)
             if (pos->hand[p][t] && (!v->has_hands || p >= v->nplayers || t >= v->ntypes))

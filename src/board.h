@@ -92,6 +92,9 @@ typedef struct JournalEntry {
     Cell ep_victim; \
     Cell last_from, last_to; \
     uint16_t halfmove;       /* plies since the last capture or resets-nmove move */ \
+    /* `end counting`: the count's length in plies (0: none runs) and the plies it has \
+     * counted (it may start above 0) */ \
+    uint16_t count_limit, count_ply; \
     uint8_t turn;            /* slot in v->turn_order */ \
     uint8_t alive;                     /* players still in the game (bit per player) */ \
     uint8_t checks[MAX_PLAYERS];       /* checks each player has given (end checks) */ \

@@ -777,6 +777,34 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     if (!n) fprintf(out, "None.\n");
 }
 
+/* `end counting`: when a count starts and how long it runs. */
+static void write_counting(const Variant *v, FILE *out) {
+    const CountingRule *cr = &v->counting;
+    const char *result = cr->result == RESULT_DRAW ? "the game is drawn" : result_words(cr->result);
+    fprintf(out, "- Counting: a count of moves (of both players) starts by itself; when it runs out %s.", result);
+    if (cr->pawns) {
+        fprintf(out, " No count starts while any");
+        for (int t = 0, k = 0; t < v->ntypes; t++)
+            if (cr->pawns >> t & 1) fprintf(out, "%s %s", k++ ? " or" : "", v->types[t].name);
+        fprintf(out, " stands on the board.");
+    }
+    if (cr->board_moves)
+        fprintf(out, " Board's honour: once none is left, %d moves.", cr->board_moves);
+    if (cr->nlines) {
+        fprintf(out, " Pieces' honour: a side left with its king alone has the other mate within");
+        for (int i = 0; i < cr->nlines; i++) {
+            const CountingLine *line = &cr->lines[i];
+            fprintf(out, "%s %d moves", i ? ";" : "", line->moves);
+            int k = 0;
+            for (int t = 0; t < v->ntypes; t++)
+                for (int j = 0; j < line->need[t]; j++) fprintf(out, "%s %s", k++ ? " and" : " with", v->types[t].name);
+            if (!k) fprintf(out, " with other material");
+        }
+        fprintf(out, "%s.", cr->start_pieces ? ", counted from the number of pieces on the board" : "");
+    }
+    fprintf(out, "\n");
+}
+
 static void write_endings(const Variant *v, FILE *out) {
     fprintf(out, "\nHow the game ends\n-----------------\n");
     if (v->has_royal && v->forbid_royal_capture)
@@ -811,6 +839,7 @@ static void write_endings(const Variant *v, FILE *out) {
         fprintf(out, "%s left: the game %s.\n", r->same_colour ? " (all on one square colour)" : "",
                 v->on_material == RESULT_DRAW ? "is drawn" : result_words(v->on_material));
     }
+    if (v->counting.on) write_counting(v, out);
     for (int i = 0; i < v->nforced; i++) {
         const ForcedCapture *f = &v->forced[i];
         char z[40];

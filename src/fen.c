@@ -351,6 +351,14 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
 static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
+    if (v->counting.on && isdigit((unsigned char)field[0])) {
+        /* a running count (`end counting`) stands here, its length in plies, as
+         * Fairy-Stockfish writes it; the halfmove field then holds the plies counted */
+        long plies;
+        if (!parse_int(field, 1, 2 * MAX_COUNTING_MOVES, &plies)) return refuse(err, cap, "bad count length '%s'", field);
+        tmp->count_limit = (uint16_t)plies;
+        return true;
+    }
     int c = variant_cell_by_name(v, field);
     if (c < 0) return refuse(err, cap, "bad en-passant cell '%s'", field);
     /* Only a cell the writer would name again is kept (an empty cell behind a piece that can
@@ -568,7 +576,8 @@ static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) 
 static bool read_halfmove(Position *tmp, const char *field, char *err, size_t cap) {
     long num;
     if (!parse_int(field, 0, 10000, &num)) return refuse(err, cap, "bad halfmove clock '%s'", field);
-    tmp->halfmove = (uint16_t)num;
+    if (tmp->count_limit) tmp->count_ply = (uint16_t)num; /* (a count runs: the plies it counted) */
+    else tmp->halfmove = (uint16_t)num;
     return true;
 }
 
@@ -744,8 +753,12 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
     if (!any) put(buf, cap, at, "-");
 }
 
+static void write_number(long n, char *buf, size_t cap, size_t *at);
+
+/* The en-passant cell, or while a count runs (`end counting`) its length in plies. */
 static void write_ep(const Position *pos, char *buf, size_t cap, size_t *at) {
-    put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
+    if (pos->count_limit) write_number(pos->count_limit, buf, cap, at);
+    else put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
 }
 
 static void write_number(long n, char *buf, size_t cap, size_t *at) {
@@ -754,8 +767,9 @@ static void write_number(long n, char *buf, size_t cap, size_t *at) {
     put(buf, cap, at, tmp);
 }
 
+/* The n-move clock, or while a count runs the plies it has counted. */
 static void write_halfmove(const Position *pos, char *buf, size_t cap, size_t *at) {
-    write_number(pos->halfmove, buf, cap, at);
+    write_number(pos->count_limit ? pos->count_ply : pos->halfmove, buf, cap, at);
 }
 
 static void write_fullmove(const Position *pos, char *buf, size_t cap, size_t *at) {

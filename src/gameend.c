@@ -327,9 +327,22 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
     if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
 }
 
-/* The endings that count: the n-move rule, repetition, dead material. */
+const char *gameend_count_name(const Position *pos) {
+    /* a side down to a single piece: the count is the pieces' honour (a capture that left it
+     * so started it again), else the board's */
+    bool bare = pieces_of(pos, 0) == 1 || pieces_of(pos, 1) == 1;
+    return bare ? "counting (pieces' honour)" : "counting (board's honour)";
+}
+
+/* The endings that count: a count run out (`end counting`), the n-move rule, repetition,
+ * dead material. */
 static void ends_by_count(const Position *pos, GameResult *out) {
     const Variant *v = pos->v;
+    if (gameend_count_out(pos)) {
+        result_for(pos, v->counting.result, gameend_count_name(pos), out);
+        if (v->counting.name[0]) out->name = v->counting.name;
+        return;
+    }
     if (v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) {
         result_for(pos, v->on_nmove, "n-move rule", out);
         if (v->nmove_name[0]) out->name = v->nmove_name;

@@ -9,7 +9,8 @@ typedef struct GameResult {
     int winner;          /* player index, or -1 for a draw */
     const char *reason;  /* "checkmate", "stalemate", "repetition", "n-move rule", "material",
                           * "must-capture", "last player standing", "royal captured", "piles empty",
-                          * "all pieces lost", "pieces left", and ending.h's */
+                          * "all pieces lost", "pieces left", "counting (board's honour)",
+                          * "counting (pieces' honour)", and ending.h's */
     const char *name;    /* the rule file's own name for that end ("out of ammo"), or NULL */
     int eliminated;      /* game not over: this player is out (play its elimination move), or -1 */
     int victor;          /* who defeated it (-1: nobody, as after a concession) */
@@ -40,6 +41,14 @@ int gameend_royal_lost(const Position *pos);
 int gameend_pieces_out(const Position *pos);
 /* Players still in the game. */
 int gameend_alive_count(const Position *pos);
+/* Has a running count (`end counting`) reached its length? (Checkmate still comes first:
+ * gameend_check looks at it only when the player to move has a legal move.) */
+static inline bool gameend_count_out(const Position *pos) {
+    return pos->count_limit && pos->count_ply >= pos->count_limit;
+}
+/* The name of a running count, "counting (board's honour)" or "counting (pieces' honour)"
+ * (a side down to a single piece). Cannot fail; the text is static. */
+const char *gameend_count_name(const Position *pos);
 /* How many times the current position occurred before (same key, same player to move). */
 int gameend_repetitions(const Position *pos);
 

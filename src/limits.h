@@ -33,6 +33,8 @@
 #define MAX_MACRO_DEPTH     8     /* nested macro expansion */
 #define MAX_EXPANSION   65536     /* syntax nodes of one piece after macro expansion */
 #define MAX_MATERIAL_RULES 16
+#define MAX_COUNTING_LINES 16     /* lines of the pieces' honour (`end counting`) */
+#define MAX_COUNTING_MOVES 1000   /* moves one count may allow */
 
 #define MAX_CODE        65536     /* bytes of bytecode in one program */
 #define MAX_MARKS           8     /* mark stack depth in the VM */

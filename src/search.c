@@ -343,7 +343,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     }
 
     /* end conditions other than "no legal move" (which shows after the move loop) */
-    if ((v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) || (pos->halfmove == 0 && v->nmaterial)) {
+    if ((v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) || (pos->halfmove == 0 && v->nmaterial) ||
+        gameend_count_out(pos)) {
         GameResult r;
         gameend_check(&s->gen, pos, &r);
         if (r.over) return outcome_score(s, &r, ply);

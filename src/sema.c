@@ -1058,6 +1058,66 @@ static bool allows_pass(const Sema *s) {
     return false;
 }
 
+/* `end counting RESULT ["NAME"] { ... }`: the count's items (see CountingRule). */
+static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
+    CountingRule *cr = &s->v->counting;
+    if (cr->on) diag_error(s->sink, n->loc, "a game has one counting rule");
+    cr->on = true;
+    cr->result = r;
+    end_name(s, n, cr->name, sizeof cr->name);
+    bool open_line = false; /* a `pieces N` line for any material came before */
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *it = n->kids[i];
+        bool moves_item = it->sub == COUNTING_BOARD || it->sub == COUNTING_PIECES;
+        if (moves_item && (it->num[0] < 1 || it->num[0] > MAX_COUNTING_MOVES)) {
+            diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "move count %ld is out of range (1..%d)", it->num[0], MAX_COUNTING_MOVES);
+            continue;
+        }
+        switch ((CountingItem)it->sub) {
+        case COUNTING_BOARD:
+            if (cr->board_moves) diag_error(s->sink, it->loc, "a counting rule has one 'board' item");
+            cr->board_moves = (int)it->num[0];
+            break;
+        case COUNTING_PIECES: {
+            if (open_line) diag_warn(s->sink, it->loc, "this line is never used: a 'pieces N' line for any material comes before it");
+            if (cr->nlines >= MAX_COUNTING_LINES) {
+                diag_error(s->sink, it->loc, "too many 'pieces' lines (limit is %d)", MAX_COUNTING_LINES);
+                break;
+            }
+            CountingLine *line = &cr->lines[cr->nlines++];
+            memset(line, 0, sizeof *line);
+            line->moves = (int)it->num[0];
+            for (int k = 0; k < it->nkids; k++) {
+                int t = sema_piece(s, it->kids[k]->text, it->kids[k]->loc);
+                if (t >= 0 && line->need[t] < 255) line->need[t]++;
+            }
+            open_line = open_line || it->nkids == 0;
+            break;
+        }
+        case COUNTING_WORD:
+            if (strcmp(it->text, "pawns")) {
+                diag_error(s->sink, it->loc, "unknown counting item '%s' (expected board, pieces, pawns or start)", it->text);
+                break;
+            }
+            for (int k = 0; k < it->nkids; k++) {
+                int t = sema_piece(s, it->kids[k]->text, it->kids[k]->loc);
+                if (t >= 0) cr->pawns |= 1u << t;
+            }
+            break;
+        case COUNTING_WORD_PIECES:
+            if (strcmp(it->text, "start")) {
+                diag_error(s->sink, it->loc, "unknown counting item '%s' (expected board, pieces, pawns or start)", it->text);
+                break;
+            }
+            cr->start_pieces = true;
+            break;
+        }
+    }
+    bool length = false;
+    for (int i = 0; i < n->nkids; i++) length = length || n->kids[i]->sub == COUNTING_BOARD || n->kids[i]->sub == COUNTING_PIECES;
+    if (!length) diag_error(s->sink, n->loc, "a counting rule needs a 'board' item or 'pieces' lines (how long a count runs)");
+}
+
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
     ResultKind r = result_of(n->word);
@@ -1154,6 +1214,7 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_BARE_KING:
     case END_REACH:
     case END_CHECKS: declare_position_end(s, n, r); break;
+    case END_COUNTING: declare_counting(s, n, r); break;
     case END_PASSES:
         if (n->num[0] < 1 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "pass count %ld is out of range (1..100)", n->num[0]);
         else if (!allows_pass(s)) diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
@@ -1679,6 +1740,22 @@ static void pass_whole_game(Sema *s) {
         else if (v->forbid_royal_capture && !v->blast_mask)
             diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' or a piece that 'explodes' "
                                          "(a royal piece that may not be exposed is never captured)");
+    }
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *it = s->items->kids[i];
+        if (it->kind != AST_END || it->sub != END_COUNTING) continue;
+        /* the count's length is read first: it says what the halfmove field holds */
+        int ep = -1, halfmove = -1;
+        for (int k = 0; k < v->nfen_fields; k++) {
+            if (v->fen_fields[k] == FEN_EP) ep = k;
+            if (v->fen_fields[k] == FEN_HALFMOVE) halfmove = k;
+        }
+        if (v->nplayers != 2 || v->nowners != 2 || v->nphases)
+            diag_error(s->sink, it->loc, "'end counting' needs two players, no armies and one move a turn");
+        else if (ep < 0 || halfmove < ep)
+            diag_error(s->sink, fields ? fields->loc : it->loc,
+                       "a game with 'end counting' needs '%s' and then '%s' among its position fields (they carry the count)",
+                       fen_field_name(FEN_EP), fen_field_name(FEN_HALFMOVE));
     }
     /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
     bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;

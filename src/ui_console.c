@@ -484,6 +484,8 @@ static void draw_status(Game *g) {
     else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && !movegen_safe_after(&g->gen, pos, mover) ? " - check!" : "");
+    if (pos->count_limit)
+        printf("%s: %d of %d plies counted\n", gameend_count_name(pos), pos->count_ply, pos->count_limit);
     char step[512];
     describe_step(pos, step, sizeof step);
     if (step[0]) printf("%s; 'moves' lists them\n", step);

@@ -174,6 +174,30 @@ typedef struct MaterialRule {
     bool same_colour;        /* all non-royal pieces on one square colour */
 } MaterialRule;
 
+/* "end counting RESULT { ... }" (two players): a count of moves that ends the game with RESULT
+ * when it runs out (Position.count_limit, count_ply). A count starts after a move when none
+ * runs and no piece of a `pawns` type is left on the board, or when the move leaves the player
+ * to move with a single piece (a capture that does so starts it again). Its length: nothing when
+ * the other side has a single piece too, or while a `pawns` piece stands; the board's honour
+ * (board_moves) when the player to move has more than one piece; otherwise the pieces' honour:
+ * the first line whose types the other side has (at least `need` of each). start_pieces: the
+ * pieces' honour starts at the number of pieces on the board, not 0. */
+typedef struct CountingLine {
+    uint8_t need[MAX_PIECE_TYPES];
+    int moves;
+} CountingLine;
+
+typedef struct CountingRule {
+    bool on;
+    ResultKind result;
+    char name[32];                    /* the game's own name for the end ("" = none) */
+    uint32_t pawns;                   /* type bits */
+    int board_moves;                  /* 0 = no board's honour */
+    bool start_pieces;
+    int nlines;
+    CountingLine lines[MAX_COUNTING_LINES];
+} CountingRule;
+
 /* "end must-capture PIECE in ZONE RESULT": a piece of that type belonging to the player who
  * just moved, standing in that player's zone, must be captured by the next move. */
 typedef struct ForcedCapture {
@@ -372,6 +396,7 @@ typedef struct Variant {
     ResultKind on_nmove;
     int nmaterial;
     MaterialRule material[MAX_MATERIAL_RULES];
+    CountingRule counting;
     ResultKind on_material;
     int nforced;
     ForcedCapture forced[4];

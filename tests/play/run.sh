@@ -429,6 +429,17 @@ expect rulebook-setup "set-up step 1 of 8: White makes 4 more moves of kind 'pla
 expect rulebook-setup "  deck "
 expect rulebook-setup "  random "
 
+# 20. Makruk's counting: the count is in the position text (its length and plies where the
+# en-passant and halfmove fields stand), runs by itself, draws when it runs out, and undo
+# takes the draw back.
+play counting 'fen\ne3e4\nfen\na2a3\nfen\nundo\nfen\nquit\n' "$root/rules/makruk.rules" --white human --black human --fen "8/8/8/8/8/4k3/R7/4K3 b - 32 30 1"
+expect counting "counting (pieces' honour): 31 of 32 plies counted"
+expect counting "8/8/8/8/4k3/8/R7/4K3 w - 32 31 2"
+expect counting "game over: draw by counting (pieces' honour). 1/2-1/2"
+expect counting "8/8/8/8/4k3/R7/8/4K3 b - 32 32 2"
+play counting-board 'a4e4\nfen\n' "$root/rules/makruk.rules" --white human --black human --fen "8/8/8/4r3/R3p3/4k3/8/4K3 w - - 0 1"
+expect counting-board "8/8/8/4r3/4R3/4k3/8/4K3 b - 128 0 1"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then

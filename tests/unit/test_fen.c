@@ -208,9 +208,37 @@ static void test_fen_optional_last_field(void **state) {
     variant_free(v);
 }
 
+/* A running count (`end counting`) is written where Fairy-Stockfish writes it: its length in
+ * plies in the en-passant field, the plies counted in the halfmove field; it reads back, and
+ * the hash sees its length but not its plies (positions still repeat while it runs). */
+static void test_fen_count_reads_back(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/makruk.rules");
+    Position pos, back;
+    board_init(&pos, v);
+    board_init(&back, v);
+    set_fen(&pos, "8/8/8/8/8/4k3/R7/4K3 b - 32 7 1");
+    char text[128], err[200];
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "8/8/8/8/8/4k3/R7/4K3 b - 32 7 1");
+    assert_int_equal(pos.count_limit, 32);
+    assert_int_equal(pos.count_ply, 7);
+    set_fen(&back, "8/8/8/8/8/4k3/R7/4K3 b - 32 20 1");
+    assert_int_equal(back.key, pos.key);
+    set_fen(&back, "8/8/8/8/8/4k3/R7/4K3 b - - 7 1");
+    assert_true(back.key != pos.key);
+    assert_int_equal(back.halfmove, 7);
+    assert_false(fen_read(&back, "8/8/8/8/8/4k3/R7/4K3 b - 5000 0 1", err, sizeof err));
+    assert_string_equal(err, "bad count length '5000'");
+    board_free(&pos);
+    board_free(&back);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fen_counters_read_back),
+        cmocka_unit_test(test_fen_count_reads_back),
         cmocka_unit_test(test_fen_hands),
         cmocka_unit_test(test_fen_written_mark),
         cmocka_unit_test(test_fen_optional_last_field),

@@ -302,6 +302,57 @@ static void test_gameend_losing_games(void **state) {
     variant_free(v);
 }
 
+/* Makruk's counting (`end counting`): a move starts the count as Fairy-Stockfish does, each
+ * ply counts, a count run out draws in the words of its honour, checkmate comes first, and
+ * unmake takes the count back. */
+static void test_gameend_counting(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/makruk.rules");
+    Position pos;
+    board_init(&pos, v);
+    char text[128];
+    GameResult r;
+    /* the last pawn taken: the board's honour, 64 moves from 0 */
+    set_fen(&pos, "8/8/4r3/8/4p3/4k3/8/R3K3 w - - 0 1");
+    play(&pos, "a1a4");
+    play(&pos, "e6e5");
+    uint64_t before = pos.key;
+    play(&pos, "a4e4");
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "8/8/8/4r3/4R3/4k3/8/4K3 b - 128 0 2");
+    /* the rook taken: white has its king alone, the pieces' honour for one rook (16 moves)
+     * counted from the three pieces on the board */
+    play(&pos, "e3e4");
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "8/8/8/4r3/4k3/8/8/4K3 w - 32 6 3");
+    board_unmake(&pos);
+    board_unmake(&pos);
+    assert_int_equal(pos.key, before);
+    assert_int_equal(pos.count_limit, 0);
+    /* one ply before the end the game goes on; the count run out draws */
+    set_fen(&pos, "8/8/8/8/8/4k3/R7/4K3 b - 32 30 1");
+    play(&pos, "e3e4");
+    gameend_check(test_gen(), &pos, &r);
+    assert_false(r.over);
+    play(&pos, "a2a3");
+    gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, -1);
+    assert_string_equal(r.reason, "counting (pieces' honour)");
+    set_fen(&pos, "8/8/8/4r3/4R3/4k3/8/4K3 b - 128 128 2");
+    gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_string_equal(r.reason, "counting (board's honour)");
+    /* checkmate comes first */
+    set_fen(&pos, "k7/2K5/8/8/8/8/8/R7 b - 32 40 1");
+    gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, 0);
+    assert_string_equal(r.reason, "checkmate");
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gameend_stalemate_pass),
@@ -317,6 +368,7 @@ int main(void) {
         cmocka_unit_test(test_gameend_insufficient_material),
         cmocka_unit_test(test_gameend_results_follow_the_rule_file),
         cmocka_unit_test(test_gameend_losing_games),
+        cmocka_unit_test(test_gameend_counting),
     };
     return cmocka_run_group_tests_name("gameend", tests, setup, teardown);
 }
