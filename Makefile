@@ -153,7 +153,8 @@ protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
 	@sh tests/protocol/xboard.sh ./varia
 
-# XBoard itself playing Varia against Varia (chess and Ultima), under a virtual X server.
+# XBoard itself playing Varia against Varia (chess and Ultima) and against Fairy-Stockfish
+# (chess), under a virtual X server.
 gui-tests: varia
 	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
 	@sh tests/protocol/xboard_gui.sh ./varia

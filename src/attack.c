@@ -145,30 +145,43 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
     return false;
 }
 
+/* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
+ * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
+static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
+    const Variant *v = pos->v;
+    const AttackLine *lines = v->attack_lines[attacker];
+    for (int k = 0; k < v->nattack_lines[attacker]; k++) {
+        uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
+        if (!(leapers | sliders)) continue;
+        int back = v->dirs[lines[k].dir].reverse;
+        Cell s = variant_step(v, c, back);
+        if (s == NO_CELL) continue;
+        uint32_t types = leapers | sliders;
+        while (!pos->cell[s] && sliders) {
+            types = sliders;
+            s = variant_step(v, s, back);
+            if (s == NO_CELL) break;
+        }
+        if (s == NO_CELL || !pos->cell[s]) continue;
+        Piece p = pos->cell[s];
+        if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
+    }
+    return false;
+}
+
+bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type) {
+    for (int o = 0; o < pos->v->nowners; o++)
+        if (board_hostile(pos, o, victim_owner) && attacked_on_lines(pos, c, o, victim_type, 0)) return true;
+    return false;
+}
+
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
 static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
     if (v->attack_lines_ok) {
-        /* one walk per line: the first piece met decides */
-        const AttackLine *lines = v->attack_lines[attacker];
-        for (int k = 0; k < v->nattack_lines[attacker]; k++) {
-            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
-            if (!(leapers | sliders)) continue;
-            int back = v->dirs[lines[k].dir].reverse;
-            Cell s = variant_step(v, c, back);
-            if (s == NO_CELL) continue;
-            uint32_t types = leapers | sliders;
-            while (!pos->cell[s] && sliders) {
-                types = sliders;
-                s = variant_step(v, s, back);
-                if (s == NO_CELL) break;
-            }
-            if (s == NO_CELL || !pos->cell[s]) continue;
-            Piece p = pos->cell[s];
-            if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
-        }
+        if (attacked_on_lines(pos, c, attacker, victim_type, threat)) return true;
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
             bool any = false;
@@ -215,6 +228,41 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 return true;
     }
     return false;
+}
+
+int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
+    const Variant *v = pos->v;
+    int victim_type = PIECE_TYPE(pos->cell[c]), checks = 0;
+    for (int w = 0; w < v->cell_words; w++) pinned[w] = 0;
+    for (int o = 0; o < v->nowners; o++) {
+        if (!board_hostile(pos, o, owner)) continue;
+        const AttackLine *lines = v->attack_lines[o];
+        for (int k = 0; k < v->nattack_lines[o]; k++) {
+            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
+            if (!(leapers | sliders)) continue;
+            int back = v->dirs[lines[k].dir].reverse;
+            Cell s = variant_step(v, c, back);
+            uint32_t types = leapers | sliders;
+            while (s != NO_CELL && !pos->cell[s] && sliders) {
+                types = sliders;
+                s = variant_step(v, s, back);
+            }
+            if (s == NO_CELL || !pos->cell[s]) continue;
+            Piece p = pos->cell[s];
+            if (PIECE_OWNER(p) == o) {
+                checks += (types >> PIECE_TYPE(p)) & 1;
+                continue;
+            }
+            if (PIECE_OWNER(p) != owner || !sliders) continue;
+            /* the first piece is owner's: pinned when a slider of the line stands next behind it */
+            Cell shield = s;
+            do s = variant_step(v, s, back);
+            while (s != NO_CELL && !pos->cell[s]);
+            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == o && ((sliders >> PIECE_TYPE(pos->cell[s])) & 1))
+                pinned[shield >> 6] |= 1ULL << (shield & 63);
+        }
+    }
+    return checks;
 }
 
 /* General attack test: run the capturing programs of `attacker` and look for a move that

@@ -14,6 +14,14 @@
  * (as = 0: a piece of victim_owner of the first type). Position is restored before return.
  * A fault of a program it runs is kept in ctx for attack_take_fault. */
 bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as);
+/* For a game with Variant.pin_legal: how many attack lines hold a hostile piece that could
+ * capture the piece of `owner` on c (0: none), and in pinned (cleared first) the cells of owner's pieces that
+ * stand alone between c and a hostile slider that could capture it along that line. */
+int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned);
+/* For a game with Variant.pin_legal: could a hostile piece capture a piece of victim_owner
+ * and victim_type on c? (The attack lines read only the cells: a caller may write cells for
+ * the test without the occupancy sets.) */
+bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type);
 /* Can a royal piece of `owner` be captured? */
 bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner);
 /* Is the army a player answers for (`helps`) in check: its royal piece attacked, or gone? */

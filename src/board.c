@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A piece's share of the hash; a promoted piece (`~`, it returns to a hand demoted) differs from
+ * an unpromoted one of its type by a rotation of the same number. */
 static inline uint64_t piece_key(const Variant *v, Cell c, Piece p) {
     int kinds = v->ntypes * v->nowners;
-    return v->zobrist_piece[(size_t)c * (size_t)kinds + (size_t)(PIECE_TYPE(p) * v->nowners + PIECE_OWNER(p))];
+    uint64_t k = v->zobrist_piece[(size_t)c * (size_t)kinds + (size_t)(PIECE_TYPE(p) * v->nowners + PIECE_OWNER(p))];
+    return (p & PIECE_PROMOTED) ? (k << 1 | k >> 63) : k;
 }
 
 /* A counter's value in the hash (counters take part in repetition like any state). */
@@ -599,8 +602,13 @@ static void capture_to_hand(Position *pos, const Move *m, int mover) {
 /* `hands demoted`: a piece that promotes is marked, to go back to a hand as the type it was.
  * (The mark is an attribute: the cell's journal entry restores the piece without it.) */
 static void mark_promoted(Position *pos, const Move *m) {
-    for (int i = 0; i < m->nfx; i++)
-        if (m->fx[i].kind == FX_CHANGE && pos->cell[m->fx[i].a]) pos->cell[m->fx[i].a] |= PIECE_PROMOTED;
+    for (int i = 0; i < m->nfx; i++) {
+        Cell c = m->fx[i].a;
+        Piece p = pos->cell[c];
+        if (m->fx[i].kind != FX_CHANGE || !p || (p & PIECE_PROMOTED)) continue;
+        pos->key ^= piece_key(pos->v, c, p) ^ piece_key(pos->v, c, p | PIECE_PROMOTED);
+        pos->cell[c] = p | PIECE_PROMOTED;
+    }
 }
 
 /* Gating: a cell a move lifts a piece from or captures on is no gate any more (for either

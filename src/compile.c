@@ -1098,6 +1098,60 @@ static void note_exits(CG *cg, const Ast *it) {
     diag_free(&quiet);
 }
 
+/* An atom that goes into rest: also into pp->atoms when the fast generator can run it in C
+ * (a step or leap, legs, en passant, with no modifier but move-only, capture-only, `from` and,
+ * on legs, sets-ep); any other atom leaves rest to the VM (rest_in_c false). Its directions
+ * were reported when the atom was compiled: none is reported here. */
+static void note_fast_atom(CG *cg, PieceProgram *pp, const Ast *it) {
+    if (!pp->rest_in_c) return;
+    pp->rest_in_c = false;
+    if (pp->natoms >= MAX_FAST_ATOMS) return;
+    FastAtom fa = {.mode = RAY_BOTH, .promo = (uint8_t)cg->promo};
+    switch (it->sub) {
+    case ATOM_STEP:
+    case ATOM_LEAP: fa.kind = FAST_STEP; break;
+    case ATOM_LEGS: fa.kind = FAST_LEGS; break;
+    case ATOM_EN_PASSANT: fa.kind = FAST_EN_PASSANT; break;
+    default: return;
+    }
+    const Ast *from = NULL;
+    for (int i = 0; i < it->nkids; i++) {
+        const Ast *k = it->kids[i];
+        if (k->kind != AST_MOD) continue;
+        if (k->sub == MOD_MOVE_ONLY) fa.mode = RAY_MOVE;
+        else if (k->sub == MOD_CAPTURE_ONLY) fa.mode = RAY_CAPTURE;
+        else if (k->sub == MOD_SETS_EP && fa.kind == FAST_LEGS) fa.sets_ep = true;
+        else if (k->sub == MOD_FROM && !from) from = k; /* (the first, as the code tests) */
+        else if (k->sub == MOD_FROM) continue;
+        else return;
+    }
+    if (has_mod(it, MOD_MOVE_ONLY, NULL) && has_mod(it, MOD_CAPTURE_ONLY, NULL)) return;
+    DiagSink quiet, *sink = cg->s->sink;
+    diag_init(&quiet);
+    cg->s->sink = &quiet;
+    bool ok = cg->ok;
+    if (from) fa.from_zone = (uint8_t)(zone_operand(cg, from->text, from->loc) + 1);
+    int dirs[MAX_DIRECTIONS], nd = 0;
+    if (fa.kind == FAST_LEGS) {
+        for (int i = 0; i < it->nkids && nd < MAX_DIRECTIONS; i++)
+            if (it->kids[i]->kind != AST_MOD) dirs[nd++] = single_dir(cg, it->kids[i]);
+    } else {
+        nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
+    }
+    bool resolved = cg->ok;
+    cg->ok = ok;
+    cg->s->sink = sink;
+    diag_free(&quiet);
+    if (!resolved || nd < 1 || nd > MAX_FAST_ATOM_DIRS) return;
+    for (int i = 0; i < nd; i++) {
+        if (dirs[i] < 0) return;
+        fa.dirs[i] = (uint8_t)dirs[i];
+    }
+    fa.ndirs = (uint8_t)nd;
+    pp->atoms[pp->natoms++] = fa;
+    pp->rest_in_c = true;
+}
+
 /* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
  * becomes rays for the fast generator and attack tests instead. */
 static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
@@ -1112,6 +1166,7 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (atom_captures_by_moving(it)) {
         emit_capturing_atom(cg, &pp->prog, it);
         emit_capturing_atom(cg, &pp->rest, it);
+        pp->rest_in_c = false;
         pp->may_capture = true;
         describe_capturing_atom(cg, pp, it, fast_attack);
         if (has_mod(it, MOD_IMITATE, NULL)) cg->v->imitator_mask |= 1u << cg->type;
@@ -1124,6 +1179,7 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
     if (!atom_is_plain(it)) {
         emit_atom(cg, &pp->rest, it);
+        note_fast_atom(cg, pp, it);
         if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
         else if (capture && atom_is_zoned_plain(it)) describe_zoned_atom(cg, pp, it, fast_attack);
         else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
@@ -1143,7 +1199,10 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
         }
         if (capture) add_ray(pp->atk, &pp->natk, dirs[k], slide, r, RAY_CAPTURE);
     }
-    if (cg->promo) emit_atom(cg, &pp->rest, it);
+    if (cg->promo) {
+        emit_atom(cg, &pp->rest, it);
+        note_fast_atom(cg, pp, it);
+    }
 }
 
 /* A drop item: the cells of the zone (every cell without `to`) join the cells this owner may
@@ -1272,6 +1331,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     snprintf(name, sizeof name, "%s/%s", pt->name, v->player_names[cg->owner]);
     bc_init(&pp->prog, name, v->path);
     bc_init(&pp->rest, name, v->path);
+    pp->rest_in_c = true;
     for (int i = 0; i < items->nkids; i++) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
@@ -1280,6 +1340,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             else compile_atom(cg, pp, it, fast_attack);
             break;
         case AST_CASTLE: {
+            pp->rest_in_c = false; /* (castles run in the VM) */
             declare_castle(cg, it);
             if (cg->ok && v->ncastles > 0) {
                 const Castle *c = &v->castles[v->ncastles - 1];
@@ -1296,6 +1357,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             break;
         }
         case AST_MOVEBLOCK:
+            pp->rest_in_c = false;
             compile_moveblock(cg, pp, it, fast_attack);
             pt->always_mobile = true;
             break;

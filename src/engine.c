@@ -222,10 +222,28 @@ void engine_pv(const Engine *e, const SearchInfo *info, EngineMoveFn write_move,
     char move[64];
     size_t at = 0;
     buf[0] = 0;
+    /* (a copy walks the line: how a move is written may depend on the position, a pass's) */
+    Position *pos = xmalloc(sizeof *pos);
+    board_init(pos, e->v);
+    board_copy(pos, &e->pos);
     for (int i = 0; i < info->pvlen && at < cap; i++) {
-        write_move(e->v, &info->pv[i], move, sizeof move);
+        write_move(pos, &info->pv[i], move, sizeof move);
         at += (size_t)snprintf(buf + at, cap - at, " %s", move);
+        if (!board_make(pos, &info->pv[i])) break;
     }
+    board_free(pos);
+    free(pos);
+}
+
+Cell engine_pass_cell(const Position *pos) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    int owner = pos->allegiance[mover] != NO_OWNER ? pos->allegiance[mover] : mover;
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (p && PIECE_OWNER(p) == owner && v->types[PIECE_TYPE(p)].royal) return (Cell)c;
+    }
+    return NO_CELL;
 }
 
 int engine_mate(int score, int *moves) {

@@ -105,10 +105,14 @@ void engine_search_stop(Engine *e, EngineStop how);
 /* An infinite search now answers when it ends (UCI's ponderhit). */
 void engine_search_finite(Engine *e);
 
-/* How a protocol writes a move. */
-typedef void (*EngineMoveFn)(const Variant *v, const Move *m, char *buf, size_t cap);
-/* The principal variation of info, each move after a space, written by write_move. */
+/* How a protocol writes a move of pos. */
+typedef void (*EngineMoveFn)(const Position *pos, const Move *m, char *buf, size_t cap);
+/* The principal variation of info from the game's position, each move after a space, written
+ * by write_move. */
 void engine_pv(const Engine *e, const SearchInfo *info, EngineMoveFn write_move, char *buf, size_t cap);
+/* The cell a pass of pos's mover is written on, twice, as Fairy-Stockfish writes it (`e2e2`):
+ * the cell of the mover's royal piece; NO_CELL when it has none on the board. */
+Cell engine_pass_cell(const Position *pos);
 /* 1 when score says the player to move mates in *moves moves, -1 when it is mated in *moves,
  * 0 when it is no mate score. */
 int engine_mate(int score, int *moves);

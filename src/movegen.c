@@ -77,6 +77,92 @@ static inline void merge_duplicates(MoveList *out, int start) {
     out->count = n;
 }
 
+/* Does the last cell c of an atom's path suit its mode (as the atom's code tests it)? */
+static inline bool atom_target(const Position *pos, Cell c, int mode, int owner) {
+    Piece p = pos->cell[c];
+    if (mode == RAY_MOVE) return !p;
+    bool enemy = p && board_hostile(pos, PIECE_OWNER(p), owner);
+    return mode == RAY_CAPTURE ? enemy : !p || enemy;
+}
+
+/* Is c an en-passant cell whose victim is an enemy of owner (the code's ISEP)? */
+static inline bool atom_ep_cell(const Position *pos, Cell c, int owner) {
+    bool listed = false;
+    for (int i = 0; i < MAX_EP_CELLS; i++) listed = listed || pos->ep[i] == c;
+    return listed && pos->ep_victim != NO_CELL && pos->cell[pos->ep_victim] &&
+           board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner);
+}
+
+/* The move of an atom that neither promotes nor removes a piece but the one it lands on, from
+ * one cell to another, as the VM's emit writes it: the pending en-passant cells, then the move.
+ * Returns false when the list is full. */
+static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell to, int owner, const Effect *pending,
+                             int npending) {
+    if (out->count >= MAX_MOVES) return false;
+    Move *m = &out->moves[out->count++];
+    Piece p = pos->cell[to];
+    m->from = from;
+    m->to = to;
+    m->flags = p && board_hostile(pos, PIECE_OWNER(p), owner) ? MOVE_CAPTURE : 0;
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->kind = 0;
+    m->nfx = (uint8_t)(npending + 1);
+    for (int i = 0; i < npending; i++) m->fx[i] = pending[i];
+    m->fx[npending] = (Effect){.kind = FX_MOVE, .a = from, .b = to};
+    return true;
+}
+
+/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. */
+static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
+                                 const Effect *pending, int npending) {
+    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to))
+        return add_carry(pos, out, from, to, owner, pending, npending);
+    return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
+}
+
+/* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
+ * program's order, emitting what its code would. Returns false when the move list is full. */
+static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    const Variant *v = pos->v;
+    for (int a = 0; a < pp->natoms; a++) {
+        const FastAtom *fa = &pp->atoms[a];
+        if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
+        if (fa->kind == FAST_LEGS) {
+            Effect pending[MAX_FAST_ATOM_DIRS];
+            int npending = 0;
+            Cell c = from;
+            for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) {
+                c = variant_step(v, c, fa->dirs[k]);
+                if (c == NO_CELL || k == fa->ndirs - 1) break;
+                if (pos->cell[c]) c = NO_CELL;
+                else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
+            }
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, pending, npending))
+                return false;
+            continue;
+        }
+        for (int k = 0; k < fa->ndirs; k++) {
+            Cell c = variant_step(v, from, fa->dirs[k]);
+            if (c == NO_CELL) continue;
+            if (fa->kind == FAST_STEP) {
+                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0)) return false;
+            } else if (atom_ep_cell(pos, c, owner)) {
+                Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
+                if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
+static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
+                            VmFault *fault) {
+    if (pp->rest_in_c) return gen_atoms(pos, pp, owner, from, out) || fault_full(fault);
+    return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
+}
+
 /* Moves of the piece of `owner` on `from`. */
 static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
@@ -86,7 +172,7 @@ static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, Move
     int start = out->count;
     if (ctx->fast) {
         if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
-        if (pp->rest.count && !vm_run(ctx, &pp->rest, pos, from, owner, out, fault)) return false;
+        if (pp->rest.count && !gen_rest(ctx, pos, pp, owner, from, out, fault)) return false;
     } else {
         if (!vm_run(ctx, &pp->prog, pos, from, owner, out, fault)) return false;
     }
@@ -918,15 +1004,74 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
     return false;
 }
 
+void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
+    const Variant *v = pos->v;
+    pins->on = false;
+    if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
+    int mover = board_mover(pos), royals = 0;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].royal) continue;
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w];
+            if (!b) continue;
+            royals += __builtin_popcountll(b);
+            pins->royal = (Cell)(w * 64 + __builtin_ctzll(b));
+        }
+    }
+    if (royals != 1) return;
+    pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->on = true;
+}
+
+int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
+    if (!pins->on || m->from == m->to) return -1;
+    Piece p = pos->cell[m->from];
+    int mover = board_mover(pos);
+    if (!p || pos->controller[PIECE_OWNER(p)] != mover) return -1;
+    /* one move from -> to; a change of the piece landing there, staying the mover's and no
+     * royal piece before or after; en-passant cells (which write no cell) */
+    const Variant *v = pos->v;
+    int carried = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to) carried++;
+        else if (e->kind == FX_CHANGE && (e->a != m->to || PIECE_OWNER(e->piece) != PIECE_OWNER(p) ||
+                                          v->types[PIECE_TYPE(e->piece)].royal || v->types[PIECE_TYPE(p)].royal))
+            return -1;
+        else if (e->kind != FX_EP && e->kind != FX_CHANGE)
+            return -1;
+    }
+    if (carried != 1) return -1;
+    bool royal = m->from == pins->royal;
+    if (!royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    Piece taken = pos->cell[m->to];
+    pos->cell[m->to] = p;
+    pos->cell[m->from] = 0;
+    Cell king = royal ? m->to : pins->royal;
+    bool hit = attack_lines_hit(pos, king, mover, PIECE_TYPE(pos->cell[king]));
+    pos->cell[m->from] = p;
+    pos->cell[m->to] = taken;
+    return !hit;
+}
+
+/* Legal? By the pins when they decide, else by the full test. */
+static inline bool legal_by_pins(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
+    if (!pins->on) return movegen_is_legal(ctx, pos, m);
+    int verdict = movegen_pin_verdict(pins, pos, m);
+    return verdict >= 0 ? verdict : movegen_is_legal(ctx, pos, m);
+}
+
 bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault) {
     bool ok = movegen_pseudo(ctx, pos, out, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, out);
+    Pins pins;
+    movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < out->count; i++)
         if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_allowed(&out->moves[i], captures_only) &&
-            movegen_is_legal(ctx, pos, &out->moves[i])) {
+            legal_by_pins(ctx, &pins, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -936,16 +1081,85 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     return ok && !(fault && fault->set);
 }
 
+/* How many moves a piece's rays give (as gen_rays writes them). */
+static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int i = 0; i < pp->ngen; i++) {
+        const Ray *r = &pp->gen[i];
+        int range = r->range;
+        Cell c = from;
+        for (int k = 0; !range || k < range; k++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            if (!p) {
+                n += r->mode != RAY_CAPTURE;
+            } else {
+                n += r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner);
+                break;
+            }
+            if (!r->slide) break;
+        }
+    }
+    return n;
+}
+
+/* movegen_count_legal in a game with Variant.bulk_count where the pins apply: the rays of a
+ * piece that needs no test are counted, not written; every other move is generated (into
+ * scratch, piece by piece) and decided as in movegen_legal. -1 when the count cannot be made
+ * so (a program's fault, too many moves): then the caller counts the usual way. */
+static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveList *scratch) {
+    const Variant *v = pos->v;
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
+    ctx->attack_fault.set = false;
+    int mover = board_mover(pos), n = 0;
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != mover) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
+                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
+                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
+                scratch->count = 0;
+                if (free && !pp->may_duplicate) {
+                    n += count_rays(pos, pp, o, from);
+                    if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
+                } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
+                    return -1;
+                }
+                /* a free piece's rays and atoms only carry it, but for en passant (which
+                 * removes another piece) and a promotion to a royal type */
+                bool carried = free && (!pp->rest.count || pp->rest_in_c);
+                for (int i = 0; i < scratch->count; i++) {
+                    const Move *m = &scratch->moves[i];
+                    if (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) n++;
+                    else n += legal_by_pins(ctx, pins, pos, m);
+                }
+                if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
+            }
+    }
+    return n ? n : -1;
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
+    if (pos->v->bulk_count) {
+        Pins pins;
+        movegen_find_pins(ctx, pos, &pins);
+        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        if (n >= 0) return n;
+    }
     movegen_pseudo(ctx, pos, &ml, fault);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
+    Pins pins;
+    movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
-            movegen_is_legal(ctx, pos, &ml.moves[i]))
+            legal_by_pins(ctx, &pins, pos, &ml.moves[i]))
             n++;
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;

@@ -55,6 +55,24 @@ static inline bool movegen_safe_after(GenContext *ctx, Position *pos, int mover)
  * arrived: a hidden mine that destroys it does not make the move legal or illegal. Its VM
  * instructions are charged to pos's budget in ctx. */
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
+/* Legality by pins (Variant.pin_legal): on when the mover has one royal piece, on `royal`;
+ * checks: how many attack lines reach it (0: not in check); pinned: the cells of the mover's
+ * pieces that stand alone between it and an enemy slider. */
+typedef struct Pins {
+    bool on;
+    int checks;
+    Cell royal;
+    uint64_t pinned[CELL_WORDS];
+} Pins;
+/* Finds the pins of the player to move (off in every game and position they do not fit, and
+ * on the general path). */
+void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins);
+/* Legal, by the pins? 1 or 0; -1 when the pins do not decide (the move must take the full
+ * test). They decide every move that only carries one of the mover's pieces to another cell
+ * (promoting or not, staying the mover's and not royal, marking en-passant cells or not): out of check, a piece that is not royal nor pinned
+ * opens no line to the royal piece, so it needs no test; any other such move is tested on the
+ * attack lines with only its two cells written. */
+int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
 /* Do the two players' royal pieces of the `end facing` type face each other on an open line? */
 bool movegen_facing(const Position *pos);
 /* Has the game ended by passing: `end pass N` after N passes in a row, or `end facing` after a
@@ -76,6 +94,14 @@ static inline bool movegen_made_is_legal(GenContext *ctx, Position *pos, const M
     }
     ctx->steps_left[from + 1] = ctx->steps_left[from]; /* (what a made position starts with) */
     return ok;
+}
+
+/* movegen_made_is_legal for m, given the pins' verdict on it found before it was made
+ * (movegen_pin_verdict on the position it was made from): a verdict of 0 or 1 stands. */
+static inline bool movegen_made_is_legal_pinned(GenContext *ctx, Position *pos, const Move *m, int mover, int verdict) {
+    if (verdict < 0) return movegen_made_is_legal(ctx, pos, m, mover);
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply - 1]; /* (what a made position starts with) */
+    return verdict;
 }
 
 #endif

@@ -27,13 +27,16 @@ static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *l
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, ml);
+    Pins pins;
+    movegen_find_pins(ctx, pos, &pins);
     int legal = 0;
     for (int i = 0; i < ml->count && !(fault && fault->set); i++) {
         const Move *m = &ml->moves[i];
         if (!movegen_captures_all(m, forced, nforced) || !movegen_allowed(m, captures_only)) continue;
         int mover = board_mover(pos);
+        int verdict = pins.on ? movegen_pin_verdict(&pins, pos, m) : -1;
         if (!board_make(pos, m)) break;
-        bool ok = movegen_made_is_legal(ctx, pos, m, mover);
+        bool ok = movegen_made_is_legal_pinned(ctx, pos, m, mover, verdict);
         attack_take_fault(ctx, fault); /* (before a child's generation starts afresh) */
         if (ok) {
             legal++;

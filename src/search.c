@@ -49,6 +49,7 @@ struct Searcher {
     bool timed;
     struct timespec start;
     double limit;
+    uint64_t node_limit;            /* 0: none */
 };
 
 /* ---- small helpers --------------------------------------------------------------------------- */
@@ -132,6 +133,7 @@ static int outcome_score(Searcher *s, const GameResult *r, int ply) {
 static void check_time(Searcher *s) {
     if (search_interrupt) s->stop = true;
     else if (s->timed && elapsed(&s->start) >= s->limit) s->stop = true;
+    else if (s->node_limit && s->nodes >= s->node_limit) s->stop = true;
 }
 
 /* Mate scores are stored relative to the node, not the root. */
@@ -454,6 +456,18 @@ static void order_root_moves(Searcher *s, MoveList *rl, uint64_t seed) {
     }
 }
 
+/* Keeps the moves of rl that are among only[0..n) (all of them when none is). */
+static void keep_only(MoveList *rl, const Move *only, int n) {
+    int kept = 0;
+    for (int i = 0; i < rl->count; i++) {
+        uint32_t sig = search_move_sig(&rl->moves[i]);
+        bool wanted = false;
+        for (int j = 0; j < n && !wanted; j++) wanted = search_move_sig(&only[j]) == sig;
+        if (wanted) rl->moves[kept++] = rl->moves[i];
+    }
+    if (kept > 0) rl->count = kept;
+}
+
 /* One iteration at the root: every move searched to depth (the first with a full window, the
  * others with a null window first). Returns the best move's index (-1 when the search stopped
  * before any move was searched) and its value in *best_val. */
@@ -493,6 +507,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     s->root_player = board_mover(pos);
     s->timed = lim->seconds > 0;
     s->limit = lim->seconds;
+    s->node_limit = lim->nodes;
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     int max_depth = lim->depth > 0 ? lim->depth : MAX_PLY - 8;
     if (max_depth > MAX_PLY - 8) max_depth = MAX_PLY - 8;
@@ -505,6 +520,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     VmFault f = {0};
     movegen_legal(&s->gen, pos, rl, &f);
     if (rl->count == 0) return false;
+    if (lim->only) keep_only(rl, lim->only, lim->nonly);
     out->has_move = true;
     out->best = rl->moves[0];
     order_root_moves(s, rl, lim->seed);
@@ -534,6 +550,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         /* a forced mate found within this depth cannot get better by looking deeper */
         if (best_val > SEARCH_MATE_BOUND && SEARCH_MATE - best_val <= depth) break;
         if (best_val < -SEARCH_MATE_BOUND && SEARCH_MATE + best_val <= depth) break;
+        if (lim->mate && best_val > SEARCH_MATE_BOUND && (SEARCH_MATE - best_val + 1) / 2 <= lim->mate) break;
         if (s->timed) {
             if (nroot == 1) break;
             /* the next iteration takes several times as long: do not start what cannot end */

@@ -21,6 +21,10 @@ typedef struct SearchLimits {
     int depth;          /* deepest iteration, 1..MAX_PLY-8; 0 = as deep as time allows */
     double seconds;     /* time for this move; 0 = no limit (then depth must be set) */
     uint64_t seed;      /* shuffles the root moves before the first iteration; 0 = no shuffle */
+    uint64_t nodes;     /* stop after about this many nodes; 0 = no limit */
+    int mate;           /* stop once a mate in at most this many moves is found; 0 = none */
+    const Move *only;   /* the root moves to search (legal ones; others ignored); NULL = all */
+    int nonly;
 } SearchLimits;
 
 typedef struct SearchInfo {

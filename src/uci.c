@@ -20,7 +20,38 @@
 struct UciSession {
     Engine e;               /* the output, the games, the game being played, the search thread */
     const char *game_name;  /* the game's name, as offered */
+    Move *only;             /* `go searchmoves`: the moves the search is given (MAX_MOVES) */
+    MoveList *only_list;    /* the legal moves they are read from */
 };
+
+/* ---- moves ------------------------------------------------------------------------------------ */
+
+/* A move of pos as UCI writes it: coordinates as `varia moves` prints them (e2e4, e7e8q, P@e4),
+ * a pass as Fairy-Stockfish writes it, its royal piece's cell twice (e2e2), or UCI's null move
+ * 0000 when the mover has no royal piece. */
+static void uci_move(const Position *pos, const Move *m, char *buf, size_t cap) {
+    if (!(m->flags & MOVE_PASS)) {
+        notation_move(pos->v, m, buf, cap);
+        return;
+    }
+    Cell c = engine_pass_cell(pos);
+    if (c == NO_CELL) snprintf(buf, cap, "0000");
+    else snprintf(buf, cap, "%s%s", pos->v->cells[c].name, pos->v->cells[c].name);
+}
+
+/* The move of ml (pos's legal moves) text names, or a negative number: as uci_move writes it, a
+ * pass also as `pass` or `0000`. */
+static int uci_find_move(const Position *pos, const MoveList *ml, const char *text) {
+    int k = notation_find(pos->v, ml, text);
+    if (k >= 0) return k;
+    char pass[64];
+    for (int i = 0; i < ml->count; i++) {
+        if (!(ml->moves[i].flags & MOVE_PASS)) continue;
+        uci_move(pos, &ml->moves[i], pass, sizeof pass);
+        if (!strcmp(text, pass) || !strcmp(text, "pass") || !strcmp(text, "0000")) return i;
+    }
+    return k;
+}
 
 /* Makes v (loaded, fitting) the game, at its start position; says so when announce. */
 static void set_game(UciSession *u, Variant *v, const char *name, bool announce) {
@@ -55,7 +86,7 @@ static bool choose_file(UciSession *u, const char *path, const char *name, bool 
 static void show_info(const SearchInfo *info, void *user) {
     UciSession *u = user;
     char pv[SEARCH_PV_MAX * 12], score[32];
-    engine_pv(&u->e, info, notation_move, pv, sizeof pv);
+    engine_pv(&u->e, info, uci_move, pv, sizeof pv);
     int moves, mate = engine_mate(info->score, &moves);
     if (mate > 0) snprintf(score, sizeof score, "mate %d", moves);
     else if (mate < 0) snprintf(score, sizeof score, "mate -%d", moves);
@@ -70,13 +101,15 @@ static void show_best(void *user, bool ok, const SearchResult *res, bool discard
     UciSession *u = user;
     (void)discarded;
     char buf[64] = "(none)";
-    if (ok && res->has_move) notation_move(u->e.v, &res->best, buf, sizeof buf);
+    if (ok && res->has_move) uci_move(&u->e.pos, &res->best, buf, sizeof buf);
     engine_say(&u->e, "bestmove %s", buf);
 }
 
 UciSession *uci_new(const char *rules_dir, const char *file, FILE *out) {
     UciSession *u = xcalloc(1, sizeof *u);
     engine_init(&u->e, out, show_info, show_best, u);
+    u->only = xmalloc(sizeof(Move) * MAX_MOVES);
+    u->only_list = xmalloc(sizeof *u->only_list);
     engine_games_scan(&u->e, rules_dir);
     if (file) {
         choose_file(u, file, file, false);
@@ -181,7 +214,7 @@ static void cmd_position(UciSession *u, char **w, int n) {
     for (i++; ok && i < n; i++) {
         VmFault f = {0};
         movegen_legal(&u->e.gen, pos, ml, &f);
-        int k = notation_find(u->e.v, ml, w[i]);
+        int k = uci_find_move(pos, ml, w[i]);
         if (k < 0 || f.set) {
             engine_say(&u->e, "info string error: illegal move '%s' (move %d of the list)", w[i], i - first_move + 1);
             ok = false;
@@ -214,6 +247,29 @@ static bool read_number(UciSession *u, char **w, int n, int i, long long lo, lon
     return true;
 }
 
+/* The pass line of perft_divide's text (`pass: N`) written as uci_move writes the pass. */
+static void say_pass_as_uci(UciSession *u, char **text) {
+    char *line = *text;
+    while (line && strncmp(line, "pass: ", 6)) line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+    if (!line) return;
+    MoveList *ml = u->only_list;
+    VmFault f = {0};
+    movegen_legal(&u->e.gen, &u->e.pos, ml, &f);
+    for (int i = 0; i < ml->count; i++) {
+        if (!(ml->moves[i].flags & MOVE_PASS)) continue;
+        char pass[64], *out = NULL;
+        uci_move(&u->e.pos, &ml->moves[i], pass, sizeof pass);
+        size_t len = 0;
+        FILE *mem = open_memstream(&out, &len);
+        if (!mem) return;
+        fprintf(mem, "%.*s%s%s", (int)(line - *text), *text, pass, line + 4);
+        fclose(mem);
+        free(*text);
+        *text = out;
+        return;
+    }
+}
+
 static void go_perft(UciSession *u, int depth) {
     VmFault f = {0};
     char *text = NULL;
@@ -222,10 +278,20 @@ static void go_perft(UciSession *u, int depth) {
     if (!mem) return;
     uint64_t nodes = depth > 0 ? perft_divide(&u->e.gen, &u->e.pos, depth, mem, &f) : 1;
     fclose(mem);
+    say_pass_as_uci(u, &text);
     engine_say(&u->e, "%s\nNodes searched: %llu\n", text, (unsigned long long)nodes);
     free(text);
     if (f.set)
         engine_say(&u->e, "info string error: %s:%d:%d: runtime fault: %s", f.file ? f.file : "?", f.line, f.col, f.msg);
+}
+
+/* The words of `go` that end a `searchmoves` list. */
+static bool is_go_keyword(const char *w) {
+    static const char *const keys[] = {"perft", "infinite", "ponder", "depth", "movetime", "wtime", "btime", "winc",
+                                       "binc", "movestogo", "nodes", "mate", "searchmoves", NULL};
+    for (int i = 0; keys[i]; i++)
+        if (!strcmp(w, keys[i])) return true;
+    return false;
 }
 
 /* go [perft N] [depth N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
@@ -236,8 +302,9 @@ static void cmd_go(UciSession *u, char **w, int n) {
         return;
     }
     engine_search_stop(&u->e, ENGINE_STOP_NOW);
-    long long depth = 0, movetime = -1, time[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0, x;
+    long long depth = 0, movetime = -1, time[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0, nodes = 0, mate = 0, x;
     bool infinite = false;
+    int nonly = 0;
     for (int i = 1; i < n; i++) {
         const char *k = w[i];
         if (!strcmp(k, "perft")) {
@@ -256,18 +323,32 @@ static void cmd_go(UciSession *u, char **w, int n) {
             if (!read_number(u, w, n, ++i, 0, 86400000, &inc[k[0] == 'b'])) return;
         } else if (!strcmp(k, "movestogo")) {
             if (!read_number(u, w, n, ++i, 0, 100000, &togo)) return;
-        } else if (!strcmp(k, "nodes") || !strcmp(k, "mate")) {
-            if (!read_number(u, w, n, ++i, 0, 1LL << 50, &x)) return;
-            engine_say(&u->e, "info string '%s' is not supported: the other limits apply", k);
+        } else if (!strcmp(k, "nodes")) {
+            if (!read_number(u, w, n, ++i, 1, 1LL << 50, &nodes)) return;
+        } else if (!strcmp(k, "mate")) {
+            if (!read_number(u, w, n, ++i, 1, (MAX_PLY - 8) / 2, &mate)) return;
         } else if (!strcmp(k, "searchmoves")) {
-            engine_say(&u->e, "info string 'searchmoves' is not supported: every move is searched");
-            break;
+            /* the moves up to the next keyword, each a legal move */
+            MoveList *ml = u->only_list;
+            VmFault f = {0};
+            movegen_legal(&u->e.gen, &u->e.pos, ml, &f);
+            for (; i + 1 < n && !is_go_keyword(w[i + 1]); i++) {
+                int m = uci_find_move(&u->e.pos, ml, w[i + 1]);
+                if (m < 0) {
+                    engine_say(&u->e, "info string error: searchmoves: '%s' is not a legal move", w[i + 1]);
+                    return;
+                }
+                if (nonly < MAX_MOVES) u->only[nonly++] = ml->moves[m];
+            }
         } else {
             engine_say(&u->e, "info string error: unknown go parameter '%s'", k);
             return;
         }
     }
-    SearchLimits lim = {.depth = (int)depth};
+    if (mate && !depth && movetime < 0 && time[0] < 0 && time[1] < 0 && !infinite)
+        depth = 2 * mate - 1; /* (a mate in N moves shows within 2N-1 plies) */
+    SearchLimits lim = {.depth = (int)depth, .nodes = (uint64_t)nodes, .mate = (int)mate};
+    if (nonly) lim.only = u->only, lim.nonly = nonly;
     int side = board_mover(&u->e.pos) == 0 ? 0 : 1;
     if (movetime >= 0) lim.seconds = (double)movetime / 1000.0;
     else if (time[side] >= 0) {
@@ -278,7 +359,7 @@ static void cmd_go(UciSession *u, char **w, int n) {
         lim.seconds = share < left * 0.4 ? share : left * 0.4;
         if (lim.seconds < 0.01) lim.seconds = 0.01;
     }
-    if (!lim.depth && lim.seconds <= 0) {
+    if (!lim.depth && lim.seconds <= 0 && !nodes) {
         infinite = true; /* (a bare `go` thinks until `stop`, as engines do) */
         lim.depth = MAX_PLY - 8;
     }
@@ -324,6 +405,8 @@ bool uci_line(UciSession *u, const char *line) {
 void uci_free(UciSession *u) {
     if (!u) return;
     engine_close(&u->e, ENGINE_STOP_NOW);
+    free(u->only);
+    free(u->only_list);
     free(u);
 }
 

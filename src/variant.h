@@ -79,9 +79,26 @@ typedef struct CapturePattern {
     uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
 } CapturePattern;
 
+/* An atom of a piece's `rest` program that the fast generator runs in C instead, in the
+ * program's order (PieceProgram.atoms): a step or leap that promotes, legs, en passant. Each
+ * emits the moves its code would (movegen.c: gen_atoms). */
+enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT };
+typedef struct FastAtom {
+    uint8_t kind;
+    uint8_t mode;            /* the last cell: RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint8_t from_zone;       /* the origin must be in this zone (index + 1; 0: anywhere) */
+    uint8_t promo;           /* promotion set (0: none) */
+    bool sets_ep;            /* legs: the cells passed become en-passant cells */
+    uint8_t ndirs;
+    uint8_t dirs[MAX_FAST_ATOM_DIRS]; /* legs: one move's legs in order; else one move each */
+} FastAtom;
+
 typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
     Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
+    bool rest_in_c;          /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    int natoms;
+    FastAtom atoms[MAX_FAST_ATOMS];
     bool may_capture;        /* prog can remove an enemy piece */
     bool may_duplicate;      /* two paths of prog can emit the same move (they are merged) */
     int ngen;                /* fast generation: plain moves as rays */
@@ -343,6 +360,16 @@ typedef struct Variant {
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
                                        * (and no `end facing` nor royal-flight rule: legality is
                                        * then cells only) */
+    /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
+     * grouped in attack lines (no capture pattern, freezing, steering, explosion, allegiance,
+     * phases or slow rule). Then, while the mover's one royal piece is not in check, a move
+     * that only carries another of its pieces off a cell no enemy slider pins needs no test. */
+    bool pin_legal;
+    /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,
+     * extra captures, cards, set-up steps, phases, check rules, forced or compulsory captures,
+     * endings decided by the position): the last ply of perft counts unpinned pieces' rays
+     * without writing their moves. */
+    bool bulk_count;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;            /* types that freeze adjacent enemies */

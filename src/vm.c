@@ -565,6 +565,28 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
     return r;
 }
 
+bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur) {
+    return promo && promotes_here(v, &v->promos[promo], owner, origin, cur);
+}
+
+bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending, int npending,
+                  uint8_t flags, int promo) {
+    const Variant *v = pos->v;
+    const PathMarks marks = {.flags = flags};
+    const PromoSet *ps = promo ? &v->promos[promo] : NULL;
+    if (!ps || !promotes_here(v, ps, owner, origin, cur) ||
+        (ps->on_capture && !captures_here(pos, pending, npending, cur, origin, owner)))
+        return emit(pos, out, origin, cur, owner, pending, npending, NO_TYPE, NO_TYPE, marks);
+    int mover = PIECE_TYPE(pos->cell[origin]);
+    bool ok = true;
+    if (ps->optional && !(v->types[mover].never_stuck && variant_stuck(v, mover, owner, cur)))
+        ok = emit(pos, out, origin, cur, owner, pending, npending, NO_TYPE, NO_TYPE, marks);
+    for (int i = 0; ok && i < ps->count; i++)
+        if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
+            ok = emit(pos, out, origin, cur, owner, pending, npending, NO_TYPE, ps->types[i], marks);
+    return ok;
+}
+
 bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
     return run_budgeted(ctx, prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
 }

@@ -13,6 +13,17 @@
  * The instructions are charged to pos's budget in ctx; ctx->trace, when set, sees each one. */
 bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
 
+/* Emits what the program's ADD does for a path of an atom (no change of type): the move
+ * origin -> cur with the pending effects and flags, or its promotions by promotion set
+ * `promo` (0: none). Returns false when the list is full. The fast generator's atoms
+ * (movegen.c) emit their moves through it. */
+bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending, int npending,
+                  uint8_t flags, int promo);
+
+/* Might a move origin -> cur promote by promotion set `promo` (0: none)? False means that
+ * vm_emit_atom emits it as it stands. */
+bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur);
+
 /* Does some move of the program capture (remove, or land on) the piece on target? Stops at
  * the first such move and builds no Move records: the attack test's fast question. */
 bool vm_captures(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, Cell target,

@@ -33,10 +33,29 @@ struct XboardSession {
     int depth;              /* `sd`: deepest iteration (0: none) */
     long clock_cs;          /* `time`: the engine's clock in centiseconds (-1: not given) */
     bool post;              /* thinking output wanted; guarded by e.lock, read by the search thread */
+    /* analysis (`analyze` until `exit`): the search runs until the position changes, never
+     * moves, and always shows its thinking; the last iteration is kept for `.` (e.lock) */
+    bool analyzing;
+    SearchInfo last;
+    bool has_last;
 };
 
 /* The name XBoard knows a game by. */
 static const char *xb_name(const EngineGame *g) { return strcmp(g->name, XB_NORMAL) ? g->name : "normal"; }
+
+/* XBoard's own variants (its names, with its own pieces and rules) whose rules and move
+ * notation are those of the rule file of that name: XBoard plays them without a `setup`,
+ * which would turn them into its `fairy` variant, one the other engine of a match may not
+ * offer. (XBoard's other variants write castling, promotions or gating their own way, so they
+ * are still described.) */
+static const char *const xb_native[] = {"normal", "nocastle", "crazyhouse", "losers", "suicide", "giveaway",
+                                        "atomic", "3check", "capablanca", "gothic", "xiangqi", NULL};
+
+static bool xb_is_native(const EngineGame *g) {
+    for (int i = 0; xb_native[i]; i++)
+        if (!strcmp(xb_name(g), xb_native[i])) return true;
+    return false;
+}
 
 /* ---- moves and cells in XBoard's form ------------------------------------------------------ */
 
@@ -48,10 +67,16 @@ static int cell_name(const Variant *v, Cell c, char *buf, size_t cap) {
     return snprintf(buf, cap, "%c%d", 'a' + ci->x, ci->y + (ranks == 10 ? 0 : 1));
 }
 
-/* A move as XBoard writes it: e2e4, e7e8q, P@e4 (a drop), @@@@ (a pass). */
-static void xb_move(const Variant *v, const Move *m, char *buf, size_t cap) {
+/* A move of pos as XBoard writes it: e2e4, e7e8q, P@e4 (a drop); a pass as Fairy-Stockfish
+ * writes it, the mover's royal piece's cell twice (e1e1), or XBoard's null move @@@@ when the
+ * mover has no royal piece. */
+static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
+    const Variant *v = pos->v;
     if (m->flags & MOVE_PASS) {
-        snprintf(buf, cap, "@@@@");
+        Cell c = engine_pass_cell(pos);
+        char at[16];
+        if (c == NO_CELL) snprintf(buf, cap, "@@@@");
+        else cell_name(v, c, at, sizeof at), snprintf(buf, cap, "%s%s", at, at);
         return;
     }
     char to[16];
@@ -66,19 +91,35 @@ static void xb_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     snprintf(buf, cap, "%s%s%s", from, to, promo);
 }
 
-/* The legal move of list named text, or -1. */
-static int find_move(const Variant *v, const MoveList *list, const char *text) {
+/* The move of list (pos's legal moves) named text, or -1; a pass is also read as `@@@@` or
+ * `pass`. */
+static int find_move(const Position *pos, const MoveList *list, const char *text) {
     char buf[32];
     for (int i = 0; i < list->count; i++) {
-        xb_move(v, &list->moves[i], buf, sizeof buf);
+        xb_move(pos, &list->moves[i], buf, sizeof buf);
         if (!strcmp(buf, text)) return i;
+    }
+    bool pass = !strcmp(text, "@@@@") || !strcmp(text, "pass");
+    for (int i = 0; pass && i < list->count; i++)
+        if (list->moves[i].flags & MOVE_PASS) return i;
+    /* XBoard adds a promotion to a pawn's move to the last rank of a game it learnt from the
+     * engine even where pawns do not promote: the plain move, when legal, is meant */
+    size_t len = strlen(text);
+    if (len < 5 || len >= sizeof buf || text[len - 1] < 'a' || text[len - 1] > 'z' || text[len - 2] < '0' ||
+        text[len - 2] > '9')
+        return -1;
+    char plain[32];
+    snprintf(plain, sizeof plain, "%.*s", (int)len - 1, text);
+    for (int i = 0; i < list->count; i++) {
+        xb_move(pos, &list->moves[i], buf, sizeof buf);
+        if (!strcmp(buf, plain) && !(list->moves[i].flags & MOVE_PROMOTION)) return i;
     }
     return -1;
 }
 
 /* Does text look like a move (so that an unknown one is an illegal move, not a command)? */
 static bool looks_like_move(const char *t) {
-    if (!strcmp(t, "@@@@")) return true;
+    if (!strcmp(t, "@@@@") || !strcmp(t, "pass")) return true;
     if (t[0] >= 'A' && t[0] <= 'Z' && t[1] == '@') t += 2;
     int cells = 0;
     while (*t >= 'a' && *t <= 'z' && t[1] >= '0' && t[1] <= '9') {
@@ -102,7 +143,9 @@ static void claim_result(XboardSession *x);
 static void show_info(const SearchInfo *info, void *user) {
     XboardSession *x = user;
     pthread_mutex_lock(&x->e.lock);
-    bool post = x->post;
+    bool post = x->post || x->analyzing;
+    x->last = *info;
+    x->has_last = true;
     pthread_mutex_unlock(&x->e.lock);
     if (!post) return;
     char pv[SEARCH_PV_MAX * 12];
@@ -117,9 +160,9 @@ static void show_info(const SearchInfo *info, void *user) {
 /* The search's move is played and said, unless a command that changes the game came first. */
 static void play_best(void *user, bool ok, const SearchResult *res, bool discarded) {
     XboardSession *x = user;
+    char buf[32];
+    if (!discarded && ok && res->has_move) xb_move(&x->e.pos, &res->best, buf, sizeof buf);
     if (!discarded && ok && res->has_move && board_make(&x->e.pos, &res->best)) {
-        char buf[32];
-        xb_move(x->e.v, &res->best, buf, sizeof buf);
         engine_say(&x->e, "move %s", buf);
         claim_result(x);
     }
@@ -142,6 +185,28 @@ static void start_search(XboardSession *x) {
     if (!x->e.v || x->over) return;
     SearchLimits lim = {.depth = x->depth, .seconds = move_time(x)};
     if (!engine_search_start(&x->e, lim, false)) engine_say(&x->e, "Error (cannot start the search): go");
+}
+
+/* Analysis of the current position, until it changes or analysis ends (its result dropped). */
+static void start_analysis(XboardSession *x) {
+    if (!x->e.v || x->over) return;
+    pthread_mutex_lock(&x->e.lock);
+    x->has_last = false;
+    pthread_mutex_unlock(&x->e.lock);
+    SearchLimits lim = {.depth = x->depth ? x->depth : MAX_PLY - 8}; /* (`sd` limits analysis too) */
+    if (!engine_search_start(&x->e, lim, true)) engine_say(&x->e, "Error (cannot start the search): analyze");
+}
+
+/* `.` while analysing: stat01: TIME NODES DEPTH MOVES-LEFT TOTAL-MOVES, of the last iteration
+ * (the moves left to search at that depth are not counted: 0). */
+static void show_status(XboardSession *x) {
+    if (!x->analyzing) return;
+    pthread_mutex_lock(&x->e.lock);
+    SearchInfo info = x->last;
+    bool has = x->has_last;
+    pthread_mutex_unlock(&x->e.lock);
+    if (has)
+        engine_say(&x->e, "stat01: %d %llu %d 0 0", (int)(info.seconds * 100), (unsigned long long)info.nodes, info.depth);
 }
 
 /* ---- results ---------------------------------------------------------------------------------- */
@@ -371,7 +436,7 @@ static void cmd_protover(XboardSession *x) {
         at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", i ? "," : "",
                                xb_name(&x->e.games[i]));
     engine_say(&x->e, "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
-                      "playother=1 colors=0 analyze=0");
+                      "playother=1 colors=0 analyze=1");
     engine_say(&x->e, "feature variants=\"%s\"", list);
     engine_say(&x->e, "feature done=1");
 }
@@ -392,7 +457,7 @@ static void cmd_variant(XboardSession *x, char **w, int n) {
         engine_say(&x->e, "Error (unknown variant): %s", n > 1 ? w[1] : "");
         return;
     }
-    if (strcmp(x->game->name, XB_NORMAL)) describe_game(x);
+    if (!xb_is_native(x->game)) describe_game(x);
 }
 
 static void cmd_setboard(XboardSession *x, char **w, int n) {
@@ -426,10 +491,10 @@ static void cmd_move(XboardSession *x, const char *text) {
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&x->e.gen, &x->e.pos, ml, &f);
-    int k = x->over || f.set ? -1 : find_move(x->e.v, ml, text);
+    int k = x->over || f.set ? -1 : find_move(&x->e.pos, ml, text);
     if (k < 0) engine_say(&x->e, "Illegal move: %s", text);
     else if (!board_make(&x->e.pos, &ml->moves[k])) engine_say(&x->e, "Illegal move (too many moves): %s", text);
-    else {
+    else if (!x->analyzing) {
         claim_result(x);
         if (!x->force && board_mover(&x->e.pos) == x->engine_side) start_search(x);
     }
@@ -568,14 +633,22 @@ bool xboard_line(XboardSession *x, const char *line) {
     } else if (!strcmp(c, "force")) {
         engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->force = true;
-    } else if (!strcmp(c, "?")) engine_search_stop(&x->e, ENGINE_STOP_NOW);
+    } else if (!strcmp(c, "?")) {
+        if (!x->analyzing) engine_search_stop(&x->e, ENGINE_STOP_NOW);
+    } else if (!strcmp(c, "analyze")) {
+        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        x->analyzing = true;
+    } else if (!strcmp(c, "exit")) {
+        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        x->analyzing = false;
+    } else if (!strcmp(c, ".")) show_status(x);
     else if (!strcmp(c, "undo")) cmd_undo(x, 1, c);
     else if (!strcmp(c, "remove")) cmd_undo(x, 2, c);
     else if (!strcmp(c, "result")) {
         engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->over = true;
     } else if (!strcmp(c, "ping")) {
-        engine_search_stop(&x->e, ENGINE_STOP_WAIT); /* (the move comes before the pong) */
+        if (!x->analyzing) engine_search_stop(&x->e, ENGINE_STOP_WAIT); /* (the move comes before the pong) */
         engine_say(&x->e, "pong %s", n > 1 ? w[1] : "");
     } else if (!strcmp(c, "post") || !strcmp(c, "nopost")) {
         pthread_mutex_lock(&x->e.lock);
@@ -590,6 +663,8 @@ bool xboard_line(XboardSession *x, const char *line) {
     else if (!strcmp(c, "quit")) go_on = false;
     else if (looks_like_move(c) && n == 1) cmd_move(x, c);
     else engine_say(&x->e, "Error (unknown command): %.80s", c);
+    /* analysis goes on in the position as the command left it */
+    if (go_on && x->analyzing && !x->e.searching) start_analysis(x);
     free(copy);
     return go_on;
 }

@@ -55,7 +55,40 @@ if [ -x "$fsf" ]; then
     check perft2 "the same lines as Fairy-Stockfish" cmp -s "$tmp/fsf.txt" "$tmp/ours.txt"
 fi
 
-# 6. Bad input: errors, and the position stays as it was.
+# 6. Limits: a node count ends the search by itself (the end of input waits for it); a mate
+#    search stops at the mate; searchmoves keeps the search to the moves named; a clock with
+#    movestogo.
+session nodes 'uci\nposition startpos\ngo nodes 3000\n'
+check nodes "a bestmove by itself" [ "$(count nodes '^bestmove')" = 1 ]
+check nodes "within the node count" sh -c "sed -n 's/.* nodes \([0-9]*\) .*/\1/p' '$tmp/nodes.out' | awk '\$1 > 3000 + 1024 { bad = 1 } END { exit bad }'"
+mate2='k7/8/2K5/8/8/8/8/7R w - - 0 1'
+session mate "uci\nposition fen $mate2\ngo mate 2\n"
+check mate "the mate found" has mate "score mate 2"
+check mate "a legal bestmove" legal mate "$root/rules/chess.rules" "$mate2"
+session only 'uci\nposition startpos\ngo depth 3 searchmoves a2a3 h2h3\ngo searchmoves e2e5 depth 2\n'
+check only "one of the moves named" matches only '^bestmove (a2a3|h2h3)$'
+check only "a move that is not legal" has only "info string error: searchmoves: 'e2e5' is not a legal move"
+check only "one bestmove" [ "$(count only '^bestmove')" = 1 ]
+session togo 'uci\nposition startpos moves e2e4\ngo wtime 2000 btime 2000 winc 0 binc 0 movestogo 40\n'
+check togo "a legal bestmove" legal togo "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+
+# 7. Passes as Fairy-Stockfish writes them, the royal piece's cell twice (`pass` and `0000`
+#    read too): in go perft, in position and in bestmove.
+session pass 'uci\nsetoption name UCI_Variant value janggi\nposition startpos\ngo perft 1\nposition startpos moves pass\nd\nposition startpos moves e2e2\ngo perft 1\ngo depth 1 searchmoves e9e9\n'
+check pass "the pass in perft" has pass "e2e2: 1"
+check pass "no pass word" lacks pass "pass:"
+check pass "pass read" [ "$(count pass '^Fen: .* b - - 1 1$')" = 1 ]
+check pass "black's pass" has pass "e9e9: 1"
+check pass "the pass played" has pass "bestmove e9e9"
+if [ -x "$fsf" ]; then
+    printf 'uci\nsetoption name UCI_Variant value janggi\nposition startpos moves e2e2 e9e8\ngo perft 2\nquit\n' | "$fsf" 2>/dev/null |
+        grep -E '^[a-i][0-9]+[a-i][0-9]+: |^Nodes' | sort >"$tmp/fsf-pass.txt"
+    session pass2 'uci\nsetoption name UCI_Variant value janggi\nposition startpos moves e2e2 e9e8\ngo perft 2\nquit\n'
+    grep -E '^[a-i][0-9]+[a-i][0-9]+: |^Nodes' "$tmp/pass2.out" | sort >"$tmp/ours-pass.txt"
+    check pass2 "passes in perft as Fairy-Stockfish writes them" cmp -s "$tmp/fsf-pass.txt" "$tmp/ours-pass.txt"
+fi
+
+# 8. Bad input: errors, and the position stays as it was.
 session bad "uci\nposition startpos moves e2e4\nposition startpos moves e2e4 e2e4\nposition fen garbage\nposition fen\nposition\ngo depth x\ngo depth\ngo sideways\nsetoption name UCI_Variant value nope\nsetoption name RulesFile value $root/rules/ultimate-chess-4p.rules\nsetoption name RulesFile value /nonexistent.rules\nfoo bar\n\001\002\377\nd\nquit\n"
 check bad "illegal move named" has bad "info string error: illegal move 'e2e4' (move 2 of the list)"
 check bad "bad position named" has bad "info string error: bad position 'garbage'"

@@ -75,12 +75,22 @@ session withdraw 'protover 2\nnew\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/3
 check withdraw "capture marked red" grep -q '^highlight .*R' "$tmp/withdraw.out"
 check withdraw "victim marked green" has withdraw "highlight 8/8/8/8/8/3G4/8/8"
 check withdraw "the capture accepted" lacks withdraw "Illegal move"
+# XBoard's promotion added to a pawn that does not promote: the plain move (chess keeps its own)
+session nopromo 'protover 2\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/8/4p3/K7 b - - 0 1\nusermove e2e1q\nusermove e2e1\nnew\nforce\nsetboard 4k3/P7/8/8/8/8/8/K7 w - - 0 1\nusermove a7a8\nusermove a7a8x\n'
+check nopromo "the plain move taken" [ "$(grep -c '^Illegal move' "$tmp/nopromo.out")" = 3 ]
+check nopromo "chess promotions kept" has nopromo "Illegal move: a7a8x"
 session battle 'protover 2\nnew\nvariant ultimate-battle\nlift b1\n'
 check battle "setup" has battle "setup (PNBRQ................Kpnbrq................k) 8x8+0_fairy $start w - - 0 1"
 check battle "camel" has battle "piece N& C"
 check battle "rook" has battle "piece R& R"
 check battle "no lame king" lacks battle "piece K&"
 check battle "the camel's targets" has battle "highlight 8/8/8/8/Y1Y5/8/8/8"
+
+# XBoard's own xiangqi and capablanca need no description (a setup would make them XBoard's
+# `fairy`, which the other engine of a match does not play).
+session native 'protover 2\nvariant xiangqi\nvariant capablanca\nping 1\n'
+check native "no setup" lacks native "setup"
+check native "no error" [ "$(count native '^Error')" = 0 ]
 
 # 8. Chess-like pieces of a rule file XBoard does not know by name: Betza from the atoms.
 cp "$root/rules/chess.rules" "$tmp/mychess.rules"
@@ -91,5 +101,34 @@ check mychess "knight" has mychess "piece N& N"
 check mychess "bishop" has mychess "piece B& B"
 check mychess "no castling king" lacks mychess "piece K&"
 check mychess "no pawn" lacks mychess "piece P&"
+
+# 9. Analysis: thinking without a move until `exit`, `.` answered with the search's status,
+#    ping answered while it thinks, a move made while analysing analysed in turn.
+# waitfor NAME PATTERN: until the session's output has a line matching PATTERN (at most 30 s)
+waitfor() {
+    k=0
+    while ! grep -qE -- "$2" "$tmp/$1.out" 2>/dev/null && [ $k -lt 300 ]; do sleep 0.1; k=$((k + 1)); done
+}
+thinking='^[0-9]+ -?[0-9]+ [0-9]+ [0-9]+ '
+{
+    printf 'xboard\nprotover 2\nnew\nforce\nanalyze\n'
+    waitfor analyze "$thinking"
+    printf '.\nping 1\nusermove e2e4\n'
+    waitfor analyze "$thinking(e7|d7|g8|b8)"
+    printf 'exit\nping 2\nquit\n'
+} | "$varia" xboard >"$tmp/analyze.out" 2>&1
+check analyze "the feature" has analyze "analyze=1"
+check analyze "thinking output" grep -qE "$thinking" "$tmp/analyze.out"
+check analyze "status" grep -qE '^stat01: [0-9]+ [0-9]+ [0-9]+ 0 0$' "$tmp/analyze.out"
+check analyze "ping answered" [ "$(count analyze '^pong')" = 2 ]
+check analyze "no move" lacks analyze "move "
+best=$(grep -E "$thinking" "$tmp/analyze.out" | tail -n 1 | cut -d' ' -f5)
+check analyze "the position after the move analysed" sh -c "'$varia' moves '$root/rules/chess.rules' --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1' | grep -qx '$best'"
+
+# 10. Passes as Fairy-Stockfish writes them, the royal piece's cell twice in XBoard's cell
+#     names (e1e1), @@@@ and `pass` read too.
+session pass 'protover 2\nvariant janggi\nforce\nusermove e1e1\nusermove @@@@\nping 1\nvariant janggi\nforce\nusermove pass\nundo\nusermove e8e8\nusermove e1e1\n'
+check pass "two passes end the game" has pass "0-1 {Black wins by worth after passing}"
+check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
 
 finish

@@ -1,8 +1,10 @@
 #!/bin/sh
-# xboard_gui.sh VARIA - XBoard itself, under a virtual X server, plays Varia against Varia to
-# the end: chess (XBoard's `normal`, its own rules checking the moves) and Ultima (a game it
-# learns from the engine; its own legality test off, the engines' highlights and results
-# decide). Skipped with a message when xboard or xvfb-run is missing.
+# xboard_gui.sh VARIA - XBoard itself, under a virtual X server, plays to the end: Varia
+# against Varia on chess (XBoard's `normal`, its own rules checking the moves) and on Ultima (a
+# game it learns from the engine; its own legality test off, the engines' highlights and
+# results decide), and Varia against Fairy-Stockfish (switched to XBoard's protocol by XBoard)
+# on chess. Every game ends with a result, no illegal move, and the saved chess games replay in
+# Varia. Skipped with a message when xboard or xvfb-run is missing.
 varia=${1:?usage: xboard_gui.sh VARIA}
 xboard=$(command -v xboard || echo /usr/games/xboard)
 if [ ! -x "$xboard" ] || ! command -v xvfb-run >/dev/null 2>&1; then
@@ -15,27 +17,49 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-# game VARIANT [XBOARD OPTION...]: one game, its PGN in $tmp/VARIANT.pgn
+# game NAME VARIANT SECOND [XBOARD OPTION...]: one game of Varia (white) against the engine
+# command SECOND, its PGN in $tmp/NAME.pgn
 game() {
-    variant=$1
-    shift
-    (cd "$tmp" && timeout 600 xvfb-run -a "$xboard" -fcp "$engine xboard" -fd "$root" -scp "$engine xboard" -sd "$root" \
-        -variant "$variant" -mg 1 -tc 0:10 -sgf "$tmp/$variant.pgn" -xexit -popupExitMessage false \
-        -debug -nameOfDebugFile "$tmp/$variant.debug" "$@" >"$tmp/$variant.log" 2>&1)
-    result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$tmp/$variant.pgn" 2>/dev/null)
+    name=$1 variant=$2 second=$3
+    shift 3
+    (cd "$tmp" && timeout 600 xvfb-run -a "$xboard" -fcp "$engine xboard" -fd "$root" -scp "$second" -sd "$root" \
+        -variant "$variant" -mg 1 -tc 0:10 -sgf "$tmp/$name.pgn" -xexit -popupExitMessage false \
+        -debug -nameOfDebugFile "$tmp/$name.debug" "$@" >"$tmp/$name.log" 2>&1)
+    result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$tmp/$name.pgn" 2>/dev/null)
     case "$result" in
     1-0 | 0-1 | 1/2-1/2) ;;
-    *) echo "xboard gui test '$variant': no result (got '$result')" >&2; tail -n 20 "$tmp/$variant.log" >&2; fail=1; return ;;
+    *) echo "xboard gui test '$name': no result (got '$result')" >&2; tail -n 20 "$tmp/$name.log" >&2; fail=1; return ;;
     esac
-    if grep -qE 'Forfeit|[Ii]llegal move|Error \(' "$tmp/$variant.pgn" "$tmp/$variant.debug"; then
-        echo "xboard gui test '$variant': an illegal move or an error:" >&2
-        grep -E 'Forfeit|[Ii]llegal move|Error \(' "$tmp/$variant.pgn" "$tmp/$variant.debug" | head -n 5 >&2
+    # (Fairy-Stockfish answers XBoard's `random`, `post` and `computer` with its own error line)
+    if grep -E 'Forfeit|[Ii]llegal move|Error \(' "$tmp/$name.pgn" "$tmp/$name.debug" |
+        grep -vE '<second: Error \(unkown command\): (random|post|computer)$' >"$tmp/$name.errors"; then
+        echo "xboard gui test '$name': an illegal move or an error:" >&2
+        head -n 5 "$tmp/$name.errors" >&2
         fail=1
     fi
-    echo "xboard gui: $variant ended $result ($(grep -c '^[0-9]* <first *: move' "$tmp/$variant.debug") moves by the first engine)"
+    echo "xboard gui: $name ended $result ($(grep -c '^[0-9]* <first *: move' "$tmp/$name.debug") moves by the first engine)"
 }
 
-game normal
-game ultima -testLegality false
+# replay NAME RULES: the saved game replays in Varia, every move legal
+replay() {
+    echo quit | "$engine" play "$2" --load "$tmp/$1.pgn" --compact >"$tmp/$1.replay" 2>&1
+    if grep -q 'error' "$tmp/$1.replay" || ! grep -q 'last move' "$tmp/$1.replay"; then
+        echo "xboard gui test '$1': the saved game does not replay:" >&2
+        grep 'error' "$tmp/$1.replay" | head -n 3 >&2
+        fail=1
+    fi
+}
+
+game chess normal "$engine xboard"
+replay chess "$root/rules/chess.rules"
+game ultima ultima "$engine xboard" -testLegality false
+fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+if [ -x "$fsf" ]; then
+    # (a short clock: Fairy-Stockfish at full strength ends it well within a minute)
+    game chess-fsf normal "$fsf" -tc 0:05 -adjudicateDrawMoves 120
+    replay chess-fsf "$root/rules/chess.rules"
+else
+    echo "xboard gui: the game against Fairy-Stockfish skipped: fairy-stockfish is not installed"
+fi
 if [ $fail = 0 ]; then echo "xboard gui tests passed"; else echo "xboard gui tests FAILED"; fi
 exit $fail

@@ -281,6 +281,28 @@ static void test_board_counters(void **state) {
     variant_free(v);
 }
 
+/* A promoted piece (`~`, it returns to a hand demoted) is part of the key: the same placement
+ * without the mark differs, and a promotion keeps the key equal to one computed from scratch. */
+static void test_board_promoted_mark_is_in_the_key(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/crazyhouse.rules");
+    Position a, b;
+    board_init(&a, v);
+    board_init(&b, v);
+    set_fen(&a, "4k3/8/8/8/8/8/8/Q~3K3[] w - - 0 1");
+    set_fen(&b, "4k3/8/8/8/8/8/8/Q3K3[] w - - 0 1");
+    assert_true(a.key != b.key);
+    set_fen(&a, "8/1P2k3/8/8/8/8/8/4K3[] w - - 0 1");
+    play(&a, "b7b8q");
+    assert_true(a.cell[variant_cell_by_name(v, "b8")] & PIECE_PROMOTED);
+    assert_true(board_is_ok(&a));
+    board_unmake(&a);
+    assert_true(board_is_ok(&a));
+    board_free(&a);
+    board_free(&b);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_board_counters),
@@ -290,6 +312,7 @@ int main(void) {
         cmocka_unit_test(test_board_transpositions_have_equal_keys),
         cmocka_unit_test(test_board_rights_and_counters),
         cmocka_unit_test(test_board_make_fails_when_history_is_full),
+        cmocka_unit_test(test_board_promoted_mark_is_in_the_key),
     };
     return cmocka_run_group_tests_name("board", tests, setup, teardown);
 }
