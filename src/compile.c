@@ -795,6 +795,12 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
         bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
         return;
     }
+    case KEYWORD_PIECE_ON_BOARD: {
+        int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+        if (t < 0) cg->ok = false;
+        bc_emit(p, OP_ONBOARDTYPE, t < 0 ? 0 : t, L(c));
+        return;
+    }
     case KEYWORD_COUNTER_AT_LEAST:
     case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
     case KEYWORD_ATTACKERS_AT_LEAST:

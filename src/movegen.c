@@ -705,6 +705,26 @@ static void keep_drops_if_legal(GenContext *ctx, Position *pos, MoveList *out, i
     out->count -= start;
 }
 
+/* A `must-drop` type in the mover's hand: the drops (out[start..]) of such types are its only
+ * drops, and its only moves when one is legal. */
+static void keep_required_drops(GenContext *ctx, Position *pos, int mover, MoveList *out, int start) {
+    const Variant *v = pos->v;
+    uint32_t held = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        if (((v->must_drop_types >> t) & 1) && pos->hand[mover][t]) held |= 1u << t;
+    if (!held) return;
+    int n = start;
+    bool any = false;
+    for (int i = start; i < out->count; i++) {
+        if (!((held >> out->moves[i].fx[1].piece) & 1)) continue; /* (the type taken from the hand) */
+        out->moves[n] = out->moves[i];
+        any = any || movegen_is_legal(ctx, pos, &out->moves[n]);
+        n++;
+    }
+    out->count = n;
+    if (any) keep_drops_if_legal(ctx, pos, out, start);
+}
+
 /* Does m take a royal piece of a player hostile to the mover? */
 static bool takes_royal(const Position *pos, const Move *m, int mover) {
     const Variant *v = pos->v;
@@ -822,6 +842,7 @@ bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *faul
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
         if (pos->v->must_drop && out->count > start && !ctx->diagram) keep_drops_if_legal(ctx, pos, out, start);
+        if (pos->v->must_drop_types && !ctx->diagram) keep_required_drops(ctx, pos, mover, out, start);
     }
     if (unlikely(pos->v->pass_move)) {
         /* (legal unless it leaves the mover in check, as any move) */

@@ -142,6 +142,7 @@ typedef struct PieceType {
     char name[24];
     char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
+    char written;            /* `written "*"`: position text's mark for it, whoever owns it; 0 = the letter */
     int value;               /* in hundredths of a pawn; 0 = unknown / royal */
     int worth;               /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
@@ -248,6 +249,7 @@ typedef struct CountingRule {
 typedef struct ForcedCapture {
     uint8_t type, zone;
     ResultKind result;       /* for the player to move when no legal move captures it */
+    char name[32];           /* the rule file's word for that end ("" = the default) */
 } ForcedCapture;
 
 /* Endings the position alone decides, looked at before any move (ending.c). Each result is
@@ -257,6 +259,7 @@ typedef struct ForcedCapture {
 typedef struct ExtinctionRule {
     uint32_t types;
     uint8_t at_most;
+    uint16_t rival_at_least;  /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
 } ExtinctionRule;
@@ -437,11 +440,16 @@ typedef struct Variant {
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
     uint8_t fen_fields[16];                        /* position-text fields in order (FenField, fen.h) */
+    int fen_optional_from;                         /* fields from here on (`NAME?`) are left out when a
+                                                    * text without them would say the same (0: none) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
     ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
+    /* the game's own names for the other ends its rules give ("" = the default) */
+    char blocked_name[32], repetition_name[32], nmove_name[32], material_name[32];
+    char passes_name[32], facing_name[32];
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;
     int nmove;                         /* full moves; 0 = off */
@@ -526,6 +534,9 @@ typedef struct Variant {
      * them (a type's `drop` items); must_drop: while a player's hand holds a piece it may
      * only drop. demote_to[t]: the type a promoted t returns to a hand as (HAND_DEMOTED). */
     bool has_hands, must_drop;
+    /* types with the flag `must-drop`: while a player holds one of them in hand, it may drop
+     * only those, and must when it can */
+    uint32_t must_drop_types;
     bool drop_no_mate;                 /* some type has drop_no_mate */
     uint8_t hand_keep;                 /* HandKeep */
     /* castle_dropped: a king or rook dropped onto its castling cell, its partner at home,

@@ -136,10 +136,14 @@ __attribute__((noinline)) static void hand_over(const Position *pos, Move *m, in
  * effects; it is written from cur to cur. Returns false when the list is full. */
 __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, int type,
                                                 const Effect *pending, int npending, PathMarks marks) {
+    /* with hands, the new piece comes from the mover's hand: none held, no drop */
+    const bool from_hand = pos->v->has_hands && owner < pos->v->nplayers;
+    if (from_hand && !pos->hand[owner][type]) return true;
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count++];
     m->from = m->to = cur;
     m->flags = marks.flags & ~PATH_HAND_OVER;
+    int holder = owner;
     if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
     m->promo = NO_TYPE;
     m->castle = 0;
@@ -150,6 +154,8 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
         m->fx[m->nfx++] = pending[i];
         if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
     }
+    /* (pending holds at most MAX_EFFECTS - 2: there is room) */
+    if (from_hand) m->fx[m->nfx++] = (Effect){.kind = FX_HAND, .a = (Cell)holder, .piece = (Piece)type};
     return true;
 }
 
@@ -404,6 +410,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
+        case OP_ONBOARDTYPE:
+            flag = false;
+            for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
+            break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
