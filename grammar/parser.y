@@ -145,6 +145,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ALLOW "'allow'"
 %token KW_LETTER "'letter'"
 %token KW_SYMBOL "'symbol'"
+%token KW_WRITTEN "'written'"
 %token KW_VALUE "'value'"
 %token KW_STEP "'step'"
 %token KW_LEAP "'leap'"
@@ -221,7 +222,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <word> result
 %type <str> opt_ident opt_default
-%type <num> opt_copy opt_at_most opt_reply opt_reach_reply
+%type <num> opt_copy opt_at_most opt_rival opt_reply opt_reach_reply
 %type <str> opt_end_name
 %type <pair> size
 
@@ -320,24 +321,27 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
-    | KW_END KW_BLOCKED result
-        { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; }
-    | KW_END KW_REPETITION INT result
+    | KW_END KW_BLOCKED result opt_end_name
+        { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_REPETITION INT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_REPETITION);
             $$->word = $4;
             $$->num[0] = $3;
+            $$->text2 = $5;
         }
-    | KW_END KW_NMOVE INT result
+    | KW_END KW_NMOVE INT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_NMOVE);
             $$->word = $4;
             $$->num[0] = $3;
+            $$->text2 = $5;
         }
-    | KW_END KW_MUST_CAPTURE IDENT KW_IN IDENT result
+    | KW_END KW_MUST_CAPTURE IDENT KW_IN IDENT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_MUST_CAPTURE);
             $$->word = $6;
+            $$->text2 = $7;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
             ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
         }
@@ -353,30 +357,34 @@ item
     | KW_END KW_ROYAL_CAPTURED result opt_end_name
         { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
     | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
-    | KW_END KW_MATERIAL result LBRACE matlines '}'
+    | KW_END KW_MATERIAL result LBRACE matlines '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
+            $$->text2 = $7;
         }
-    | KW_END KW_MATERIAL result LBRACE matlines ',' '}'
+    | KW_END KW_MATERIAL result LBRACE matlines ',' '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
             $$->word = $3;
+            $$->text2 = $8;
         }
-    | KW_END KW_EXTINCTION names opt_at_most result opt_end_name
+    | KW_END KW_EXTINCTION names opt_at_most opt_rival result opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
-            $$->word = $5;
+            $$->word = $6;
             $$->num[0] = $4;
-            $$->text2 = $6;
+            $$->num[2] = $5;
+            $$->text2 = $7;
         }
-    | KW_END KW_EXTINCTION KW_ALL opt_at_most result opt_end_name
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_rival result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
-            $$->word = $5;
+            $$->word = $6;
             $$->num[0] = $4;
             $$->num[1] = 1;
-            $$->text2 = $6;
+            $$->num[2] = $5;
+            $$->text2 = $7;
         }
     | KW_END KW_COUNTING result opt_end_name LBRACE counting_items '}'
         {
@@ -413,16 +421,18 @@ item
             $$->num[0] = $3;
             $$->text2 = $5;
         }
-    | KW_END KW_PASS INT result
+    | KW_END KW_PASS INT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_PASSES);
             $$->word = $4;
             $$->num[0] = $3;
+            $$->text2 = $5;
         }
-    | KW_END KW_FACING IDENT result
+    | KW_END KW_FACING IDENT result opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_FACING);
             $$->word = $4;
+            $$->text2 = $5;
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
         }
     | KW_WORTH IDENT INT    { $$ = parse_text_node(AST_WORTH_BONUS, L(@$), $2); $$->num[0] = $3; }
@@ -626,6 +636,12 @@ opt_at_most
     | KW_AT_MOST INT        { $$ = $2; }
     ;
 
+/* an extinction that counts only while the rival holds at least N of the pieces (0: always) */
+opt_rival
+    : %empty                { $$ = 0; }
+    | KW_RIVAL KW_AT_LEAST INT { $$ = $3; }
+    ;
+
 opt_reply
     : %empty                { $$ = 0; }
     | KW_REPLY              { $$ = 1; }
@@ -730,6 +746,7 @@ pi_letopen
 
 closed_item
     : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
+    | KW_WRITTEN STRING     { $$ = parse_text_node(AST_WRITTEN, L(@$), $2); }
     | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
     | KW_INFLUENCE INT      { $$ = mk_num(AST_INFLUENCE, L(@$), $2, 0); }
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }
@@ -998,6 +1015,7 @@ primary
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }
+    | KW_PIECE IDENT KW_ON_BOARD { $$ = mk_cond(L(@$), KEYWORD_PIECE_ON_BOARD, $2); }
     | KW_IN IDENT           { $$ = mk_cond(L(@$), KEYWORD_IN, $2); }
     | KW_ON_BOARD dirterm   { $$ = ast_add(mk(AST_ONBOARD, L(@$)), $2); }
     | KW_COUNTER IDENT KW_AT_LEAST INT

@@ -21,6 +21,7 @@ static const char *const kind_names[] = {
     "DROP", "CONVERT", "OUTFLANK", "HAND_OVER",
     "COND", "ONBOARD", "NOT", "AND", "OR",
     "NAME", "STRING",
+    "WRITTEN",
     "COUNTING",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
@@ -37,6 +38,7 @@ static const char *const keyword_names[] = {
     "influence-at-most-rival", "rival-at-least", "rival-at-most",
     "gives-check",
     "worth", "privilege",
+    "piece-on-board",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

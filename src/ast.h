@@ -71,6 +71,7 @@
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
  *   SYMBOL      kids = STRING (one per player)
+ *   WRITTEN     text = the one character position text writes for the piece, whoever owns it
  *   VALUE       num[0] = value in centipawns/100 units as written (integer)
  *   INFLUENCE   num[0] = strength over the armies' pieces on linked cells (steer)
  *   WORTH       num[0] = the piece's worth (capture rewards)
@@ -133,6 +134,7 @@ typedef enum AstKind {
     AST_DROP, AST_CONVERT, AST_OUTFLANK, AST_HAND_OVER,
     AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
     AST_NAME, AST_STRING,
+    AST_WRITTEN,
     AST_COUNTING,
     AST__COUNT
 } AstKind;
@@ -214,6 +216,7 @@ typedef enum Keyword {
     KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
     KEYWORD_GIVES_CHECK,
     KEYWORD_WORTH, KEYWORD_PRIVILEGE,
+    KEYWORD_PIECE_ON_BOARD,
     KEYWORD__COUNT
 } Keyword;
 

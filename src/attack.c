@@ -109,16 +109,44 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     case CAP_HOP: {
-        /* back from c over empty cells to the screen (any piece), over empty cells to the hopper */
-        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
-        int back = v->dirs[cp->dirs[0]].reverse;
-        if (back < 0) return false;
-        Cell s = variant_step(v, c, back);
-        while (s != NO_CELL && !pos->cell[s]) s = variant_step(v, s, back);
-        if (s == NO_CELL) return false;
-        s = variant_step(v, s, back);
-        while (s != NO_CELL && !pos->cell[s]) s = variant_step(v, s, back);
-        return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat);
+        /* back from c over empty cells (none when near) to the screen, over empty cells to the
+         * hopper, every cell after the hopper's in the path zone */
+        if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
+            (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
+            return false;
+        const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
+        for (int i = 0; i < cp->ndirs; i++) {
+            int back = v->dirs[cp->dirs[i]].reverse;
+            if (back < 0) continue;
+            Cell s = variant_step(v, c, back);
+            while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            if (s == NO_CELL || !pos->cell[s] || (path && !zone_has(path, attacker, s)) || !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
+                continue;
+            s = variant_step(v, s, back);
+            while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
+        }
+        return false;
+    }
+    case CAP_SLIDES: {
+        /* back from c over empty cells of the path zone to the slider */
+        if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
+            (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
+            return false;
+        const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
+        for (int i = 0; i < cp->ndirs; i++) {
+            int back = v->dirs[cp->dirs[i]].reverse;
+            if (back < 0) continue;
+            Cell s = variant_step(v, c, back);
+            for (int k = 1; s != NO_CELL && !pos->cell[s] && (!cp->range || k < cp->range) && (!path || zone_has(path, attacker, s)); k++)
+                s = variant_step(v, s, back);
+            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
+                return true;
+        }
+        return false;
     }
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
@@ -142,6 +170,16 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     }
+    return false;
+}
+
+/* Does a piece of type t of the attacker stand where the pattern could capture on c from
+ * (on an empty board: Variant.pattern_reach)? */
+static inline bool pattern_may_reach(const Position *pos, const CapturePattern *cp, Cell c, int t, int attacker) {
+    const Variant *v = pos->v;
+    const uint64_t *from = v->pattern_reach + ((size_t)(cp->reach - 1) * (size_t)v->ncells + c) * (size_t)v->cell_words;
+    for (int w = 0; w < v->cell_words; w++)
+        if (from[w] & pos->type_occ[t][w] & pos->occ[attacker][w]) return true;
     return false;
 }
 
@@ -182,13 +220,26 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
     uint32_t vbit = 1u << victim_type;
     if (v->attack_lines_ok) {
         if (attacked_on_lines(pos, c, attacker, victim_type, threat)) return true;
+        /* the types the attacker has on the board, found when first asked (bit per type) */
+        uint32_t asked = 0, present = 0;
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
-            bool any = false;
-            for (int w = 0; w < v->cell_words && !any; w++) any = (pos->type_occ[t][w] & pos->occ[attacker][w]) != 0;
-            if (!any) continue;
             const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
-            if (pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
+            if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) continue;
+            if (cp->reach) {
+                if (pattern_may_reach(pos, cp, c, t, attacker) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat))
+                    return true;
+                continue;
+            }
+            if (!((asked >> t) & 1)) {
+                asked |= 1u << t;
+                for (int w = 0; w < v->cell_words; w++)
+                    if (pos->type_occ[t][w] & pos->occ[attacker][w]) {
+                        present |= 1u << t;
+                        break;
+                    }
+            }
+            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
         }
         return false;
     }
@@ -223,7 +274,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             }
         }
         for (int i = 0; i < pp->npatterns; i++)
-            if ((pp->patterns[i].victims & vbit) &&
+            if ((pp->patterns[i].victims & vbit) && (!pp->patterns[i].reach || pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
                 pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat))
                 return true;
     }

@@ -795,6 +795,12 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
         bc_emit(p, OP_ISTYPE, t < 0 ? 0 : t, L(c));
         return;
     }
+    case KEYWORD_PIECE_ON_BOARD: {
+        int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+        if (t < 0) cg->ok = false;
+        bc_emit(p, OP_ONBOARDTYPE, t < 0 ? 0 : t, L(c));
+        return;
+    }
     case KEYWORD_COUNTER_AT_LEAST:
     case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
     case KEYWORD_ATTACKERS_AT_LEAST:
@@ -1031,6 +1037,25 @@ static bool add_attack_ray(PieceProgram *pp, Ray r) {
     return true;
 }
 
+/* A zoned slide (CAP_SLIDES with one direction) joins a pattern alike but for its
+ * directions, or becomes one. False when there is no room. */
+static bool add_zoned_slide(PieceProgram *pp, CapturePattern slide) {
+    for (int i = 0; i < pp->npatterns; i++) {
+        CapturePattern *cp = &pp->patterns[i];
+        if (cp->method != CAP_SLIDES || cp->victims != slide.victims || cp->from_zone != slide.from_zone ||
+            cp->to_zone != slide.to_zone || cp->path_zone != slide.path_zone || cp->range != slide.range)
+            continue;
+        for (int k = 0; k < cp->ndirs; k++)
+            if (cp->dirs[k] == slide.dirs[0]) return true;
+        if (cp->ndirs >= (int)sizeof cp->dirs) continue;
+        cp->dirs[cp->ndirs++] = slide.dirs[0];
+        return true;
+    }
+    if (pp->npatterns >= MAX_PATTERNS) return false;
+    pp->patterns[pp->npatterns++] = slide;
+    return true;
+}
+
 /* The attack description of a capturing zoned atom: a step or leap becomes one CAP_STEPS
  * pattern (checked only against the victim types it can meet), a slide zoned rays. */
 static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_attack) {
@@ -1051,11 +1076,11 @@ static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool 
         }
         return;
     }
-    Ray r = {.slide = slide, .range = (uint8_t)(slide ? slide_range(atom) : 1), .mode = RAY_CAPTURE,
-             .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM), .to_zone = mod_zone(cg, atom, MOD_TO)};
+    CapturePattern cp = {.method = CAP_SLIDES, .ndirs = 1, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                         .to_zone = mod_zone(cg, atom, MOD_TO), .range = (uint8_t)slide_range(atom)};
     for (int k = 0; k < nd; k++) {
-        r.dir = (uint8_t)dirs[k];
-        if (cg->v->dirs[dirs[k]].link_board >= 0 || !add_attack_ray(pp, r)) *fast_attack = false;
+        cp.dirs[0] = (uint8_t)dirs[k];
+        if (cg->v->dirs[dirs[k]].link_board >= 0 || !add_zoned_slide(pp, cp)) *fast_attack = false;
     }
 }
 
@@ -1066,6 +1091,67 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     rays[*n] = (Ray){.dir = (uint8_t)d, .slide = (uint8_t)slide, .range = (uint8_t)range, .mode = (uint8_t)mode,
                      .victims = 0xFFFFFFFFu};
     (*n)++;
+}
+
+/* Do the atom's `from`/`to` zones hold every cell of the board for this owner? Then they
+ * limit nothing, and the atom is a plain ray. */
+static bool zones_hold_every_cell(CG *cg, const Ast *atom) {
+    const Variant *v = cg->v;
+    int zones[2] = {mod_zone(cg, atom, MOD_FROM), mod_zone(cg, atom, MOD_TO)};
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; zones[i] && c < v->ncells; c++)
+            if (!zone_has(&v->zones[zones[i] - 1], cg->owner, (Cell)c)) return false;
+    return true;
+}
+
+/* Appends a line move (the caller checked there is room). */
+static void add_line(PieceProgram *pp, LineMove l) {
+    if (!pp->lines) pp->lines = xcalloc(MAX_LINE_MOVES, sizeof *pp->lines);
+    pp->lines[pp->nlines++] = l;
+}
+
+/* A `legs` atom the fast generator can make: no modifier but move-only, capture-only, from
+ * and to (en-passant cells need the VM). */
+static bool atom_is_plain_legs(const Ast *atom) {
+    if (atom->sub != ATOM_LEGS) return false;
+    int nlegs = 0;
+    for (int i = 0; i < atom->nkids; i++) {
+        const Ast *k = atom->kids[i];
+        if (k->kind != AST_MOD) nlegs++;
+        else if (k->sub != MOD_MOVE_ONLY && k->sub != MOD_CAPTURE_ONLY && k->sub != MOD_FROM && k->sub != MOD_TO) return false;
+    }
+    return nlegs >= 1 && nlegs <= MAX_LINE_LEGS;
+}
+
+/* A zoned step, leap or slide, or plain legs, as line moves for the fast generator (one per
+ * direction); false when it is not one of those (or there is no room): then the VM makes it. */
+static bool add_atom_lines(CG *cg, PieceProgram *pp, const Ast *atom) {
+    if (cg->promo || !cg->ok) return false;
+    int mode = has_mod(atom, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(atom, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
+    LineMove l = {.nlegs = 1, .range = 1, .mode = (uint8_t)mode, .from_zone = mod_zone(cg, atom, MOD_FROM),
+                  .to_zone = mod_zone(cg, atom, MOD_TO), .screens = ALL_TYPES, .victims = ALL_TYPES};
+    if (atom_is_plain_legs(atom)) {
+        if (pp->nlines >= MAX_LINE_MOVES) return false;
+        l.nlegs = 0;
+        for (int i = 0; i < atom->nkids; i++) {
+            if (atom->kids[i]->kind == AST_MOD) continue;
+            int d = single_dir(cg, atom->kids[i]);
+            if (d < 0) return false;
+            l.dirs[l.nlegs++] = (uint8_t)d;
+        }
+        add_line(pp, l);
+        return true;
+    }
+    if (!atom_is_zoned_plain(atom)) return false;
+    int dirs[MAX_DIRECTIONS];
+    int nd = atom_dirs(cg, atom, dirs, MAX_DIRECTIONS);
+    if (pp->nlines + nd > MAX_LINE_MOVES) return false;
+    if (atom->sub == ATOM_SLIDE) l.range = (uint8_t)slide_range(atom);
+    for (int k = 0; k < nd; k++) {
+        l.dirs[0] = (uint8_t)dirs[k];
+        add_line(pp, l);
+    }
+    return true;
 }
 
 /* Where an atom's moves may first step (PieceType.exit_dirs): steps, leaps, slides and the
@@ -1171,9 +1257,11 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     if (capture) pp->may_capture = true;
     if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
     if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
-    if (!atom_is_plain(it)) {
-        emit_atom(cg, &pp->rest, it);
-        note_fast_atom(cg, pp, it);
+    if (!atom_is_plain(it) && !(atom_is_zoned_plain(it) && zones_hold_every_cell(cg, it))) {
+        if (!add_atom_lines(cg, pp, it)) {
+            emit_atom(cg, &pp->rest, it);
+            note_fast_atom(cg, pp, it);
+        }
         if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
         else if (capture && atom_is_zoned_plain(it)) describe_zoned_atom(cg, pp, it, fast_attack);
         else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
@@ -1230,112 +1318,270 @@ static void compile_drop(CG *cg, const Ast *it) {
     for (int w = 0; w < CELL_WORDS; w++) cells[w] |= v->zones[z].cells[cg->owner][w];
 }
 
-/* The victims a block's final `verify` allows, when it is made only of `enemy` (required),
- * `piece T` and `in ZONE` joined by `and`: the types (*types) and the zone (*zone, index + 1). */
-static bool capture_condition(CG *cg, const Ast *c, uint32_t *types, uint8_t *zone, bool *enemy) {
-    if (c->kind == AST_AND) return capture_condition(cg, c->kids[0], types, zone, enemy) &&
-                                   capture_condition(cg, c->kids[1], types, zone, enemy);
+/* A `verify` condition made only of `and`-joined facts about one cell (CondFacts). */
+typedef struct CondFacts {
+    uint8_t zone;            /* in ZONE (index + 1; 0: none) */
+    bool enemy, empty, occupied, not_friend;
+    uint32_t types;          /* `piece T` narrows to T, `not piece T` takes T out */
+} CondFacts;
+
+static bool cond_facts(CG *cg, const Ast *c, CondFacts *f) {
+    if (c->kind == AST_AND) return cond_facts(cg, c->kids[0], f) && cond_facts(cg, c->kids[1], f);
+    bool negated = c->kind == AST_NOT;
+    if (negated) c = c->kids[0];
     if (c->kind != AST_COND) return false;
     switch (c->word) {
-    case KEYWORD_ENEMY: *enemy = true; return true;
+    case KEYWORD_ENEMY:
+        f->enemy = !negated;
+        return !negated;
+    case KEYWORD_FRIEND:
+        f->not_friend = negated;
+        return negated;
+    case KEYWORD_EMPTY:
+        if (negated) f->occupied = true;
+        else f->empty = true;
+        return true;
     case KEYWORD_PIECE: {
         int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
         if (t < 0) return false;
-        *types &= 1u << t;
+        f->types &= negated ? ~(1u << t) : 1u << t;
         return true;
     }
     case KEYWORD_IN:
-        if (*zone) return false;
-        *zone = (uint8_t)(zone_operand(cg, c->text2, c->loc) + 1);
+        if (negated || f->zone) return false;
+        f->zone = (uint8_t)(zone_operand(cg, c->text2, c->loc) + 1);
         return true;
     default: return false;
     }
 }
 
-/* `step D` alone, or followed by `while empty { step D }` (a slide): the direction, or -1. */
-static int ride_at(CG *cg, const Ast *b, int *i, bool *slide) {
-    if (*i >= b->nkids || b->kids[*i]->kind != AST_STEP) return -1;
-    int d = single_dir(cg, b->kids[*i]->kids[0]);
+/* The facts of the statement at b->kids[*i] when it is a `verify` (then *i moves past it). */
+static bool verify_at(CG *cg, const Ast *b, int *i, CondFacts *f) {
+    *f = (CondFacts){.types = ALL_TYPES};
+    if (*i >= b->nkids || b->kids[*i]->kind != AST_VERIFY) return false;
+    if (!cond_facts(cg, b->kids[*i]->kids[0], f)) return false;
     (*i)++;
-    *slide = false;
-    if (*i < b->nkids && b->kids[*i]->kind == AST_WHILE) {
-        const Ast *w = b->kids[*i], *body = w->kids[1];
-        if (w->kids[0]->kind != AST_COND || w->kids[0]->word != KEYWORD_EMPTY || body->nkids != 1 ||
-            body->kids[0]->kind != AST_STEP || single_dir(cg, body->kids[0]->kids[0]) != d)
-            return -1;
-        (*i)++;
-        *slide = true;
-    }
-    return d;
-}
-
-/* Attack tests need not run a move block that has one of the shapes the rays and patterns say
- * (a step or a slide onto a victim, the cannon's hop over one piece), each ending in
- * `verify enemy [and piece T] [and in ZONE]  add`. True when described. */
-static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
-    if (!cg->ok) return false; /* its errors are reported already */
-    int i = 0;
-    bool slide1 = false, slide2 = false;
-    int d1 = ride_at(cg, b, &i, &slide1), d2 = -1;
-    if (d1 < 0) return false;
-    if (i < b->nkids && b->kids[i]->kind == AST_STEP) {
-        d2 = ride_at(cg, b, &i, &slide2);
-        if (d2 != d1 || !slide1 || !slide2) return false;
-    }
-    if (i + 2 != b->nkids || b->kids[i]->kind != AST_VERIFY || b->kids[i + 1]->kind != AST_ADD) return false;
-    uint32_t types = ALL_TYPES;
-    uint8_t zone = 0;
-    bool enemy = false;
-    if (!capture_condition(cg, b->kids[i]->kids[0], &types, &zone, &enemy) || !enemy || !types) return false;
-    if (cg->v->dirs[d1].link_board >= 0) return false;
-    if (d2 < 0)
-        return add_attack_ray(pp, (Ray){.dir = (uint8_t)d1, .slide = slide1, .range = slide1 ? 0 : 1,
-                                        .mode = RAY_CAPTURE, .victims = types, .to_zone = zone});
-    if (pp->npatterns >= MAX_PATTERNS) return false;
-    pp->patterns[pp->npatterns++] = (CapturePattern){.method = CAP_HOP, .ndirs = 1, .dirs = {(uint8_t)d1},
-                                                     .victims = types, .to_zone = zone};
     return true;
 }
 
-static int block_count(const Ast *n, AstKind kind) {
-    int count = n->kind == kind;
-    for (int i = 0; i < n->nkids; i++) count += block_count(n->kids[i], kind);
-    return count;
+/* No fact but (perhaps) a zone. */
+static bool no_facts(const CondFacts *f) { return !f->enemy && !f->empty && !f->occupied && !f->not_friend && f->types == ALL_TYPES; }
+static bool only_zone(const CondFacts *f) { return f->zone && no_facts(f); }
+
+/* One leg of a shaped block at b->kids[*i]: `step D [verify in Z]`, optionally followed by
+ * `while empty { [add] step D [verify in Z] }` (a ride over empty cells, each a landing when
+ * the loop adds). The facts of the verify after the first step are left in *first. */
+typedef struct Leg {
+    int dir;
+    bool ride, lands;
+    uint8_t zone;            /* the zone every cell of the leg is checked in (0: none) */
+    CondFacts first;
+} Leg;
+
+static bool leg_at(CG *cg, const Ast *b, int *i, Leg *leg) {
+    if (*i >= b->nkids || b->kids[*i]->kind != AST_STEP) return false;
+    leg->dir = single_dir(cg, b->kids[*i]->kids[0]);
+    if (leg->dir < 0 || cg->v->dirs[leg->dir].link_board >= 0) return false;
+    (*i)++;
+    /* (a verify naming an enemy is the block's end, not the leg's) */
+    int j = *i;
+    if (verify_at(cg, b, &j, &leg->first) && !leg->first.enemy) *i = j;
+    else leg->first = (CondFacts){.types = ALL_TYPES};
+    leg->zone = leg->first.zone;
+    leg->ride = leg->lands = false;
+    if (*i >= b->nkids || b->kids[*i]->kind != AST_WHILE) return true;
+    const Ast *w = b->kids[*i], *body = w->kids[1];
+    if (w->kids[0]->kind != AST_COND || w->kids[0]->word != KEYWORD_EMPTY) return false;
+    int k = 0;
+    if (k < body->nkids && body->kids[k]->kind == AST_ADD) leg->lands = true, k++;
+    if (k >= body->nkids || body->kids[k]->kind != AST_STEP || single_dir(cg, body->kids[k]->kids[0]) != leg->dir) return false;
+    k++;
+    CondFacts again = {.types = ALL_TYPES};
+    if (k < body->nkids && !verify_at(cg, body, &k, &again)) return false;
+    if (k != body->nkids || again.zone != leg->zone || (again.zone && !only_zone(&again)) ||
+        !no_facts(&leg->first))
+        return false;
+    (*i)++;
+    leg->ride = true;
+    return true;
 }
 
-static bool requires_empty(const Ast *c) {
-    if (c->kind == AST_AND) return requires_empty(c->kids[0]) || requires_empty(c->kids[1]);
+/* A move block of a shape the fast generator and the attack test know, as a LineMove:
+ *   [verify in Z] LEG [verify SCREEN] [LEG] END
+ * with END `verify VICTIM add`, `if empty { add } else { verify VICTIM add }` or nothing (when
+ * the leg adds): a step or a slide (onto victims, kept inside a zone: a palace's diagonals), or
+ * a hop over one screen (the cannons'). VICTIM is `enemy [and piece T | and not piece T]...
+ * [and in ZONE]`. False for any other block. */
+static bool block_line(CG *cg, const Ast *b, LineMove *l) {
+    if (!cg->ok) return false; /* its errors are reported already */
+    *l = (LineMove){.nlegs = 1, .screens = ALL_TYPES, .victims = ALL_TYPES};
+    int i = 0;
+    CondFacts f;
+    if (i < b->nkids && b->kids[i]->kind == AST_VERIFY) {
+        if (!verify_at(cg, b, &i, &f) || !only_zone(&f)) return false;
+        l->from_zone = f.zone;
+    }
+    Leg first, second;
+    if (!leg_at(cg, b, &i, &first)) return false;
+    bool hop = false;
+    uint32_t screens = ALL_TYPES;
+    if (first.ride) {
+        /* the ride ends on a piece: a screen when a second leg follows */
+        int j = i;
+        if (j + 1 < b->nkids && b->kids[j + 1]->kind == AST_STEP && verify_at(cg, b, &j, &f)) {
+            if (f.zone || f.enemy || f.empty || f.not_friend) return false;
+            screens = f.types;
+            i = j;
+            hop = true;
+        }
+    } else if (first.first.occupied) {
+        /* the first cell holds the screen */
+        if (first.first.empty || first.first.enemy || first.first.not_friend) return false;
+        screens = first.first.types;
+        hop = true;
+    } else if (first.first.enemy || first.first.types != ALL_TYPES) {
+        return false;
+    }
+    Leg last = first;
+    if (i < b->nkids && b->kids[i]->kind == AST_STEP) {
+        /* a ride ends on a piece; after a single step only a checked screen makes a hop (an
+         * unchecked cell would be leapt over, empty or not) */
+        hop = hop || first.ride;
+        if (!hop || first.lands || !leg_at(cg, b, &i, &second) || second.dir != first.dir || second.ride != first.ride ||
+            second.zone != first.zone || second.first.types != ALL_TYPES || second.first.occupied || second.first.enemy)
+            return false;
+        hop = true;
+        last = second;
+    } else if (hop) {
+        return false;
+    }
+    l->dirs[0] = (uint8_t)last.dir;
+    l->hop = hop;
+    l->screens = screens;
+    l->range = last.ride ? 0 : 1;
+    l->path_zone = first.zone;
+    bool lands = last.lands, captures = false;
+    bool checked = last.first.empty || last.first.not_friend; /* the landing's own verify ... */
+    bool victim_given = true;
+    CondFacts victim = {.types = ALL_TYPES};
+    if (i < b->nkids && b->kids[i]->kind == AST_IF && !last.ride) {
+        /* if empty { add } else { verify VICTIM add } */
+        const Ast *st = b->kids[i];
+        const Ast *then = st->kids[1], *other = st->nkids > 2 ? st->kids[2] : NULL;
+        int k = 0;
+        if (st->kids[0]->kind != AST_COND || st->kids[0]->word != KEYWORD_EMPTY || then->nkids != 1 ||
+            then->kids[0]->kind != AST_ADD || !other || !verify_at(cg, other, &k, &victim) || k + 1 != other->nkids ||
+            other->kids[k]->kind != AST_ADD)
+            return false;
+        lands = captures = true;
+        i++;
+    } else if (checked && !last.ride && i + 1 == b->nkids && b->kids[i]->kind == AST_ADD) {
+        /* ... `verify empty` or `verify not friend`, then add: a step that moves (or captures) */
+        lands = true;
+        captures = last.first.not_friend;
+        checked = victim_given = false;
+        i++;
+    } else if (i + 2 == b->nkids && verify_at(cg, b, &i, &victim)) {
+        if (b->kids[i]->kind != AST_ADD) return false;
+        captures = true;
+        i++;
+    }
+    if (checked) return false;
+    if (i != b->nkids || (!lands && !captures)) return false;
+    if (captures && victim_given) {
+        if (!victim.enemy || victim.empty || victim.not_friend || !victim.types) return false;
+        l->victims = victim.types;
+        /* a zone on the victim alone limits landings too: only where no empty cell lands */
+        if (victim.zone && victim.zone != l->path_zone) {
+            if (lands) return false;
+            l->to_zone = victim.zone;
+        }
+    }
+    l->mode = lands && captures ? RAY_BOTH : lands ? RAY_MOVE : RAY_CAPTURE;
+    return true;
+}
+
+/* Does the condition require the cursor's cell to be empty (`empty` as a conjunct)? */
+static bool cond_needs_empty(const Ast *c) {
+    if (c->kind == AST_AND) return cond_needs_empty(c->kids[0]) || cond_needs_empty(c->kids[1]);
     return c->kind == AST_COND && c->word == KEYWORD_EMPTY;
 }
 
-/* A block whose one `add` ends it right after a `verify` that requires `empty`, with no
- * statement that takes or turns a piece, only lands on empty cells: it captures nothing, and
- * attack tests need not run it (Cambodian chess's king leap). */
-static bool block_lands_on_empty(const Ast *b) {
-    int n = b->nkids;
-    if (n < 2 || b->kids[n - 1]->kind != AST_ADD || b->kids[n - 2]->kind != AST_VERIFY) return false;
-    if (block_count(b, AST_ADD) != 1 || block_uses(b, AST_CAPTURE) || block_uses(b, AST_CONVERT) ||
-        block_uses(b, AST_OUTFLANK) || block_uses(b, AST_HAND_OVER) || block_uses(b, AST_DROP))
-        return false;
-    return requires_empty(b->kids[n - 2]->kids[0]);
+/* Is every `add` of the statements right after a `verify` that needs an empty cell (other
+ * verifies between)? Then, with no `capture`, the block never takes anything. */
+static bool adds_only_on_empty(const Ast *block) {
+    bool empty = false;
+    for (int i = 0; i < block->nkids; i++) {
+        const Ast *st = block->kids[i];
+        switch (st->kind) {
+        case AST_VERIFY: empty = empty || cond_needs_empty(st->kids[0]); break;
+        case AST_ADD:
+            if (!empty) return false;
+            break;
+        default:
+            /* nested blocks on their own; an add anywhere else (an else-if) is not known quiet */
+            for (int k = 0; k < st->nkids; k++)
+                if (st->kids[k]->kind == AST_BLOCK ? !adds_only_on_empty(st->kids[k]) : block_uses(st->kids[k], AST_ADD)) return false;
+            empty = false;
+        }
+    }
+    return true;
+}
+
+/* Attack tests need not run a move block that has one of the shapes block_line knows: its
+ * captures become an attack ray (steps and slides) or a hop pattern. True when described. */
+static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
+    LineMove l;
+    if (!block_line(cg, b, &l)) return false;
+    if (l.mode == RAY_MOVE) return true;
+    if (!l.hop && !l.from_zone && !l.to_zone && !l.path_zone)
+        return add_attack_ray(pp, (Ray){.dir = l.dirs[0], .slide = l.range != 1, .range = l.range == 1 ? 1 : 0,
+                                        .mode = RAY_CAPTURE, .victims = l.victims});
+    if (!l.hop)
+        return add_zoned_slide(pp, (CapturePattern){.method = CAP_SLIDES, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims,
+                                                    .from_zone = l.from_zone, .to_zone = l.to_zone, .path_zone = l.path_zone,
+                                                    .range = l.range});
+    CapturePattern hop = {.method = CAP_HOP, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims, .from_zone = l.from_zone,
+                          .to_zone = l.to_zone, .path_zone = l.path_zone, .near = l.range == 1, .screens = l.screens};
+    /* hops alike but for their direction are one pattern (one test for the four lines) */
+    for (int i = 0; i < pp->npatterns; i++) {
+        CapturePattern *cp = &pp->patterns[i];
+        if (cp->method == CAP_HOP && cp->victims == hop.victims && cp->from_zone == hop.from_zone && cp->to_zone == hop.to_zone &&
+            cp->path_zone == hop.path_zone && cp->near == hop.near && cp->screens == hop.screens && cp->ndirs < (int)sizeof cp->dirs) {
+            cp->dirs[cp->ndirs++] = hop.dirs[0];
+            return true;
+        }
+    }
+    if (pp->npatterns >= MAX_PATTERNS) return false;
+    pp->patterns[pp->npatterns++] = hop;
+    return true;
 }
 
 /* A move { } block: one more alternative in both programs. */
 static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     PieceType *pt = &cg->v->types[cg->type];
-    for (int k = 0; k < 2; k++) {
-        Program *p = k ? &pp->rest : &pp->prog;
-        int fork = alt_begin(p, it);
-        emit_stmts(cg, p, it);
-        alt_end(p, it, fork);
+    int fork = alt_begin(&pp->prog, it);
+    emit_stmts(cg, &pp->prog, it);
+    alt_end(&pp->prog, it, fork);
+    /* a shape the generator knows runs in C on the fast path (promotions need the VM's ADD) */
+    LineMove line;
+    if (!cg->promo && pp->nlines < MAX_LINE_MOVES && block_line(cg, it, &line)) {
+        add_line(pp, line);
+    } else {
+        pp->rest_in_c = false; /* (the block runs in the VM) */
+        fork = alt_begin(&pp->rest, it);
+        emit_stmts(cg, &pp->rest, it);
+        alt_end(&pp->rest, it, fork);
     }
     pp->may_duplicate = true;
     /* a block that never leaves the origin nor captures (a change of type in place)
      * takes nothing: attack tests can skip it */
     bool stays = !block_uses(it, AST_STEP) && !block_uses(it, AST_GOTO) && !block_uses(it, AST_CAPTURE);
-    if (block_uses(it, AST_ADD) && !stays && !block_lands_on_empty(it)) {
+    if (block_uses(it, AST_ADD) && !stays) {
         pp->may_capture = true;
-        if (!describe_moveblock(cg, pp, it)) *fast_attack = false;
+        /* (a block that adds only on empty cells takes nothing: nothing to describe) */
+        bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
+        if (!quiet && !describe_moveblock(cg, pp, it)) *fast_attack = false;
     }
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
 }
@@ -1374,7 +1620,6 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             break;
         }
         case AST_MOVEBLOCK:
-            pp->rest_in_c = false;
             compile_moveblock(cg, pp, it, fast_attack);
             pt->always_mobile = true;
             break;
@@ -1382,7 +1627,9 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
         }
     }
     bc_emit(&pp->prog, OP_HALT, 0, L(items));
-    if (pp->rest.count) bc_emit(&pp->rest, OP_HALT, 0, L(items));
+    /* (line moves are made with the rest, on its VM side: a piece with them has one) */
+    if (pp->nlines) pp->rest_in_c = false;
+    if (pp->rest.count || pp->nlines) bc_emit(&pp->rest, OP_HALT, 0, L(items));
     if (pp->prog.count > MAX_CODE) {
         diag_error(cg->s->sink, items->loc, "piece '%s' compiles to %d bytes of code (limit is %d)", pt->name, pp->prog.count, MAX_CODE);
         cg->ok = false;

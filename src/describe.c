@@ -862,7 +862,9 @@ static void write_endings(const Variant *v, FILE *out) {
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
             if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
-        fprintf(out, " left %s.\n", result_words(e->result));
+        if (e->rival_at_least) fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
+        else fprintf(out, " left");
+        fprintf(out, " %s.\n", result_words(e->result));
     }
     for (int i = 0; i < v->nreaches; i++) {
         const ReachRule *r = &v->reaches[i];
@@ -884,6 +886,26 @@ static void write_endings(const Variant *v, FILE *out) {
         char name[40];
         capitalised(v->checks_name[0] ? v->checks_name : "checks", name, sizeof name);
         fprintf(out, "- %s: a side that has given check %d times %s.\n", name, v->check_limit, result_words(v->on_checks));
+    }
+    if (v->on_blocked != RESULT_NONE) {
+        char name[40];
+        capitalised(v->blocked_name[0] ? v->blocked_name : "piece count", name, sizeof name);
+        fprintf(out, "- %s: when neither player can move, the one with more pieces %s (equal numbers draw).\n", name,
+                result_words(v->on_blocked));
+    }
+    if (v->nplayers == 2 && v->has_royal && (!v->forbid_royal_capture || v->blast_mask)) {
+        char name[40];
+        capitalised(v->royal_name[0] ? v->royal_name : "royal captured", name, sizeof name);
+        fprintf(out, "- %s: a side whose last royal piece is %s %s.\n", name, v->blast_mask ? "captured or blown up" : "captured",
+                result_words(v->on_royal_captured != RESULT_NONE ? v->on_royal_captured : RESULT_LOSS));
+    }
+    if (v->pieces_limit) {
+        char name[40];
+        capitalised(v->pieces_name[0] ? v->pieces_name : "pieces left", name, sizeof name);
+        if (v->pieces_limit == 1) fprintf(out, "- %s: a side left with no pieces %s.\n", name, result_words(v->on_pieces));
+        else
+            fprintf(out, "- %s: a side left with at most %d piece%s %s.\n", name, v->pieces_limit - 1, v->pieces_limit == 2 ? "" : "s",
+                    result_words(v->on_pieces));
     }
     if (v->forbid_check) fprintf(out, "- No move may give check.\n");
     if (v->nplayers > 2)

@@ -64,6 +64,23 @@ void disasm_program(const Variant *v, const Program *p, FILE *out) {
     for (int pc = 0; pc < p->count;) pc = disasm_instruction(v, p, pc, out);
 }
 
+/* A set of types, or "not" and the types it leaves out when they are fewer. */
+static void disasm_types(const Variant *v, const char *label, uint32_t types, FILE *out) {
+    uint32_t all = v->ntypes >= 32 ? ALL_TYPES : (1u << v->ntypes) - 1;
+    types &= all;
+    if (types == all) return;
+    bool negated = __builtin_popcount(all & ~types) < __builtin_popcount(types);
+    fprintf(out, " %s%s", label, negated ? " not" : "");
+    for (int t = 0; t < v->ntypes; t++)
+        if (((types >> t) & 1) != negated) fprintf(out, " %s", v->types[t].name);
+}
+
+static void disasm_zones(const Variant *v, int from, int to, int path, FILE *out) {
+    if (from) fprintf(out, " from %s", v->zones[from - 1].name);
+    if (to) fprintf(out, " to %s", v->zones[to - 1].name);
+    if (path) fprintf(out, " within %s", v->zones[path - 1].name);
+}
+
 /* The attack rays and patterns that say more than the generation rays do: a victim filter,
  * zones, a hop. */
 static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE *out) {
@@ -82,14 +99,44 @@ static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE
     }
     for (int i = 0; i < pp->npatterns; i++) {
         const CapturePattern *cp = &pp->patterns[i];
-        if (cp->method != CAP_HOP && !cp->from_zone && !cp->to_zone) continue;
-        fprintf(out, "%s %s", any ? "" : "   attacks:", cp->method == CAP_HOP ? "hop" : cp->method == CAP_STEPS ? "steps" : "legs");
+        if (cp->method != CAP_HOP && cp->method != CAP_SLIDES && !cp->from_zone && !cp->to_zone) continue;
+        fprintf(out, "%s %s", any ? "" : "   attacks:",
+                cp->method == CAP_HOP ? "hop" : cp->method == CAP_STEPS ? "steps" : cp->method == CAP_SLIDES ? "slides" : "legs");
         any = true;
         for (int k = 0; k < cp->ndirs; k++) fprintf(out, " (%d,%d)", v->dirs[cp->dirs[k]].dx, v->dirs[cp->dirs[k]].dy);
         if (cp->from_zone) fprintf(out, " from %s", v->zones[cp->from_zone - 1].name);
         if (cp->to_zone) fprintf(out, " to %s", v->zones[cp->to_zone - 1].name);
+        if (cp->method == CAP_HOP || cp->method == CAP_SLIDES) {
+            if (cp->near) fprintf(out, " near");
+            if (cp->range) fprintf(out, " range %d", cp->range);
+            if (cp->method == CAP_HOP) disasm_types(v, "over", cp->screens, out);
+            disasm_types(v, "takes", cp->victims, out);
+            if (cp->path_zone) fprintf(out, " within %s", v->zones[cp->path_zone - 1].name);
+        }
     }
     if (any) fprintf(out, "\n");
+}
+
+/* The moves the fast generator makes in C besides the rays (LineMove). */
+static void disasm_lines(const Variant *v, const PieceProgram *pp, FILE *out) {
+    if (!pp->nlines) return;
+    fprintf(out, "   fast lines:");
+    for (int i = 0; i < pp->nlines; i++) {
+        const LineMove *l = &pp->lines[i];
+        const char *kind = l->nlegs > 1 ? "legs" : l->hop ? (l->range ? "hop-near" : "hop") : l->range == 1 ? "leap" : "slide";
+        fprintf(out, "%s %s", i ? "," : "", kind);
+        for (int k = 0; k < l->nlegs; k++) {
+            const Direction *d = &v->dirs[l->dirs[k]];
+            if (d->link_board >= 0) fprintf(out, "(%s)", d->name);
+            else fprintf(out, "(%d,%d)", d->dx, d->dy);
+        }
+        if (l->range > 1 && !l->hop) fprintf(out, " range %d", l->range);
+        fprintf(out, "%s", l->mode == RAY_MOVE ? " move-only" : l->mode == RAY_CAPTURE ? " capture-only" : "");
+        disasm_types(v, "over", l->hop ? l->screens : ALL_TYPES, out);
+        disasm_types(v, "takes", l->victims, out);
+        disasm_zones(v, l->from_zone, l->to_zone, l->path_zone, out);
+    }
+    fprintf(out, "\n");
 }
 
 void disasm_variant(const Variant *v, FILE *out) {
@@ -110,6 +157,7 @@ void disasm_variant(const Variant *v, FILE *out) {
                 }
                 fprintf(out, "%s\n", pt->fast_attack ? "  (attacks by rays)" : "  (attacks by program)");
             }
+            disasm_lines(v, pp, out);
             if (pt->fast_attack) disasm_attack_filters(v, pp, out);
             fprintf(out, "\n");
         }

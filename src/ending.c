@@ -20,10 +20,28 @@ static int count_pieces(const Position *pos, int owner, uint32_t types) {
     return n;
 }
 
+/* Pieces of those types (0: all) in the owner's hand, still to be dropped. */
+static int count_in_hand(const Position *pos, int owner, uint32_t types) {
+    const Variant *v = pos->v;
+    int n = 0;
+    if (!v->has_hands || owner >= v->nplayers) return 0;
+    for (int t = 0; t < v->ntypes; t++)
+        if (!types || ((types >> t) & 1)) n += pos->hand[owner][t];
+    return n;
+}
+
+/* A side's pieces of those types on the board and in its hand. */
+static int count_held(const Position *pos, int owner, uint32_t types) {
+    return count_pieces(pos, owner, types) + count_in_hand(pos, owner, types);
+}
+
 static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
-    if (!e->types) return count_pieces(pos, owner, 0) <= e->at_most;
+    int rival = 1 - owner;
+    if (!e->types) return count_held(pos, owner, 0) <= e->at_most && count_held(pos, rival, 0) >= e->rival_at_least;
     for (int t = 0; t < pos->v->ntypes; t++)
-        if (((e->types >> t) & 1) && count_pieces(pos, owner, 1u << t) <= e->at_most) return true;
+        if (((e->types >> t) & 1) && count_held(pos, owner, 1u << t) <= e->at_most &&
+            count_held(pos, rival, 1u << t) >= e->rival_at_least)
+            return true;
     return false;
 }
 

@@ -67,7 +67,9 @@ static bool read_hands(Position *pos, const char *p, const char *field, char *er
     }
     if (bracket && *p != ']') return refuse(err, cap, "the hands have no closing ']'");
     if (bracket && p[1]) return refuse(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
-    /* every piece stands on a cell or could be put on one */
+    /* every piece stands on a cell or could be put on one (a hand that captures never fill,
+     * under `hands none`, is a reserve that may hold more) */
+    if (v->hand_keep == HAND_NONE) return true;
     int pieces = 0;
     for (int c = 0; c < v->ncells; c++) pieces += pos->cell[c] != 0;
     for (int o = 0; o < 2; o++)
@@ -75,6 +77,27 @@ static bool read_hands(Position *pos, const char *p, const char *field, char *er
     if (pieces > v->ncells)
         return refuse(err, cap, "too many pieces in the hands (%d on the board and in hand, more than the %d cells)", pieces, v->ncells);
     return true;
+}
+
+/* The type whose pieces are written as the mark c (`written "*"`), or -1. */
+static int type_written_as(const Variant *v, char c) {
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->types[t].written && v->types[t].written == c) return t;
+    return -1;
+}
+
+/* A piece written as a mark does not say its owner: it is the player to move's (the owner a
+ * blocker handed over with each turn has), set once the side is known. */
+static void give_marked_to_mover(Position *pos) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    for (int c = 0; c < v->ncells; c++) {
+        Piece p = pos->cell[c];
+        if (!p || !v->types[PIECE_TYPE(p)].written) continue;
+        pos->occ[PIECE_OWNER(p)][c >> 6] &= ~(1ULL << (c & 63));
+        pos->type_occ[PIECE_TYPE(p)][c >> 6] &= ~(1ULL << (c & 63));
+        place(pos, (Cell)c, (Piece)(PIECE_MAKE(PIECE_TYPE(p), mover) | (p & ~PIECE_KIND(p))));
+    }
 }
 
 static bool read_boards(Position *pos, const char *field, char *err, size_t cap) {
@@ -114,6 +137,15 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                     owner = *p - '1';
                     p++;
                     if (owner < 0 || owner >= v->nowners) return refuse(err, cap, "no player %d (column %d)", owner + 1, col);
+                }
+                int marked = owner < 0 ? type_written_as(v, *p) : -1;
+                if (marked >= 0) {
+                    if (x >= bd->width) return refuse(err, cap, "rank %d is too long (column %d)", y + 1, col);
+                    place(pos, bd->at[y][x], PIECE_MAKE(marked, 0));
+                    x++;
+                    while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
+                    p++;
+                    continue;
                 }
                 bool promoted = *p == '+';
                 if (promoted) p++;
@@ -621,7 +653,8 @@ static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at)
                 char letter = v->types[PIECE_TYPE(p)].letter;
                 const char *plus = v->types[PIECE_TYPE(p)].promoted ? "+" : "";
                 int o = PIECE_OWNER(p);
-                if (o == 0) snprintf(tmp, sizeof tmp, "%s%c", plus, letter);
+                if (v->types[PIECE_TYPE(p)].written) snprintf(tmp, sizeof tmp, "%c", v->types[PIECE_TYPE(p)].written);
+                else if (o == 0) snprintf(tmp, sizeof tmp, "%s%c", plus, letter);
                 else if (o == 1) snprintf(tmp, sizeof tmp, "%s%c", plus, (char)tolower((unsigned char)letter));
                 else snprintf(tmp, sizeof tmp, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
                 put(buf, cap, at, tmp);
@@ -909,6 +942,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     else if (n > v->nfen_fields) ok = refuse(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) ok = fields[v->fen_fields[i]].read(tmp, f[i], err, cap);
     free(copy);
+    if (ok) give_marked_to_mover(tmp);
     if (ok && v->nphases && tmp->royal_open == 0 &&
         (tmp->prelude < v->nprelude || (tmp->phase == 0 && tmp->phase_moves == 0 && !tmp->debt)))
         tmp->royal_open = -1;
@@ -926,12 +960,41 @@ bool fen_read(Position *pos, const char *text, char *err, size_t cap) {
     return true;
 }
 
+/* How many fields to write: the last fields that may be left out (`NAME?`) are, from the
+ * end, while each says what a text without it would mean (read from the setup position's
+ * leading fields). */
+static int fields_to_write(const Position *pos) {
+    const Variant *v = pos->v;
+    int keep = v->nfen_fields;
+    if (!v->fen_optional_from) return keep;
+    char *copy = xstrdup(v->setup);
+    char *f[FEN_MAX_FIELDS];
+    int n = split(copy, f, FEN_MAX_FIELDS);
+    char head[4200] = "";
+    size_t len = 0;
+    for (int i = 0; i < v->fen_optional_from && i < n; i++) len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", i ? " " : "", f[i]);
+    free(copy);
+    Position bare_pos, *bare = &bare_pos;
+    char err[200];
+    if (len < sizeof head && parse(bare, v, head, err, sizeof err)) {
+        for (; keep > v->fen_optional_from; keep--) {
+            char mine[256] = "", theirs[256] = "";
+            size_t a = 0, b = 0;
+            fields[v->fen_fields[keep - 1]].write(pos, mine, sizeof mine, &a);
+            fields[v->fen_fields[keep - 1]].write(bare, theirs, sizeof theirs, &b);
+            if (strcmp(mine, theirs)) break;
+        }
+    }
+    return keep;
+}
+
 void fen_write(const Position *pos, char *buf, size_t cap) {
     const Variant *v = pos->v;
     size_t at = 0;
     if (cap == 0) return;
     buf[0] = 0;
-    for (int i = 0; i < v->nfen_fields; i++) {
+    int nfields = fields_to_write(pos);
+    for (int i = 0; i < nfields; i++) {
         if (i) put(buf, cap, &at, " ");
         fields[v->fen_fields[i]].write(pos, buf, cap, &at);
     }

@@ -61,10 +61,13 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
 static bool ends_by_passing(const Position *pos, GameResult *out) {
     const Variant *v = pos->v;
     if (!movegen_passing_ended(pos)) return false;
-    if (v->passes_end && pos->passes >= v->passes_end)
+    if (v->passes_end && pos->passes >= v->passes_end) {
         result_for(pos, v->on_passes, v->on_passes == RESULT_WORTH ? "worth after passing" : "passing", out);
-    else
+        if (v->passes_name[0]) out->name = v->passes_name;
+    } else {
         result_for(pos, v->on_facing, v->on_facing == RESULT_WORTH ? "worth after facing" : "facing royal pieces", out);
+        if (v->facing_name[0]) out->name = v->facing_name;
+    }
     return true;
 }
 
@@ -299,6 +302,7 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
         for (int r = 0; r < v->nforced; r++)
             if (PIECE_TYPE(pos->cell[forced[0]]) == v->forced[r].type) fc = &v->forced[r];
         result_for(pos, fc ? fc->result : RESULT_LOSS, "must-capture", out);
+        if (fc && fc->name[0]) out->name = fc->name;
         return;
     }
     if (check && v->on_checkmate == RESULT_LOSS && gameend_alive_count(pos) > 2) {
@@ -341,13 +345,18 @@ static void ends_by_count(const Position *pos, GameResult *out) {
     }
     if (v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) {
         result_for(pos, v->on_nmove, "n-move rule", out);
+        if (v->nmove_name[0]) out->name = v->nmove_name;
         return;
     }
     if (v->repetition && gameend_repetitions(pos) + 1 >= v->repetition) {
         result_for(pos, v->on_repetition, "repetition", out);
+        if (v->repetition_name[0]) out->name = v->repetition_name;
         return;
     }
-    if (v->nmaterial && dead_material(pos)) result_for(pos, v->on_material, "material", out);
+    if (v->nmaterial && dead_material(pos)) {
+        result_for(pos, v->on_material, "material", out);
+        if (v->material_name[0]) out->name = v->material_name;
+    }
 }
 
 /* `end blocked`: the player to move can only pass, and after its pass so can the other. */
@@ -374,7 +383,8 @@ static void ends_blocked(const Position *pos, GameResult *out) {
     ResultKind r = v->on_blocked;
     if (count[mover] == count[1 - mover]) r = RESULT_DRAW;
     else if (count[mover] < count[1 - mover]) r = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
-    result_for(pos, r, "no moves left: most pieces", out);
+    result_for(pos, r, "piece count", out);
+    if (v->blocked_name[0]) out->name = v->blocked_name;
 }
 
 void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {

@@ -28,6 +28,7 @@
 #define MAX_PROMO_SETS     16
 #define MAX_TYPESETS       64     /* distinct piece-type sets used by capture opcodes */
 #define MAX_PATTERNS       24
+#define MAX_LINE_MOVES     32     /* fast generation: zoned atoms, legs and shaped move blocks, per piece type and owner */
 #define MAX_PATTERN_REFS   24     /* capture patterns that can take one victim type, per owner */     /* captures by moving, per piece type and owner */
 #define MAX_PROMO_CHOICES   8
 #define MAX_FAST_ATOMS      8     /* atoms of a piece run in C beside its rays (more: the VM runs them) */

@@ -1,7 +1,7 @@
 /* movegen.c - move generation and legality.
- * Plain leaps and slides run as C loops over ray tables; everything else runs the piece's
- * program in the VM. A move is legal when the attack tests (attack.c) find the mover's royal
- * pieces safe after it. */
+ * Plain leaps and slides run as C loops over ray tables, zoned atoms, legs and move blocks of
+ * known shapes over line moves; everything else runs the piece's program in the VM. A move is
+ * legal when the attack tests (attack.c) find the mover's royal pieces safe after it. */
 #include "movegen.h"
 
 #include <string.h>
@@ -41,6 +41,50 @@ static bool gen_rays(const Position *pos, const PieceProgram *pp, int owner, Cel
                 break;
             }
             if (!r->slide) break;
+        }
+    }
+    return true;
+}
+
+static inline bool in_zone(const Variant *v, int zone, int owner, Cell c) {
+    return !zone || zone_has(&v->zones[zone - 1], owner, c);
+}
+
+/* Generates a piece's line moves (zoned atoms, legs, recognised move blocks; see LineMove).
+ * Returns false when the move list is full. Out of line: inlined, it slowed the rays' loop of
+ * games without line moves. */
+__attribute__((noinline)) static bool gen_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < pp->nlines; i++) {
+        const LineMove *l = &pp->lines[i];
+        if (!in_zone(v, l->from_zone, owner, from)) continue;
+        Cell c = from;
+        int last = l->nlegs - 1, d = l->dirs[last];
+        for (int k = 0; k < last && c != NO_CELL; k++) {
+            c = variant_step(v, c, l->dirs[k]);
+            if (c != NO_CELL && pos->cell[c]) c = NO_CELL;
+        }
+        if (c != NO_CELL && l->hop) {
+            /* to the screen */
+            c = variant_step(v, c, d);
+            while (c != NO_CELL && !pos->cell[c] && !l->range && in_zone(v, l->path_zone, owner, c)) c = variant_step(v, c, d);
+            if (c != NO_CELL && (!pos->cell[c] || !in_zone(v, l->path_zone, owner, c) || !((l->screens >> PIECE_TYPE(pos->cell[c])) & 1)))
+                c = NO_CELL;
+        }
+        if (c == NO_CELL) continue;
+        for (int k = 0; !l->range || k < l->range; k++) {
+            c = variant_step(v, c, d);
+            if (c == NO_CELL || !in_zone(v, l->path_zone, owner, c)) break;
+            if (out->count >= MAX_MOVES - 1) return false;
+            Piece p = pos->cell[c];
+            bool lands = in_zone(v, l->to_zone, owner, c);
+            if (!p) {
+                if (l->mode != RAY_CAPTURE && lands) add_simple(out, from, c, false);
+            } else {
+                if (l->mode != RAY_MOVE && lands && ((l->victims >> PIECE_TYPE(p)) & 1) && board_hostile(pos, PIECE_OWNER(p), owner))
+                    add_simple(out, from, c, true);
+                break;
+            }
         }
     }
     return true;
@@ -156,11 +200,19 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
     return true;
 }
 
+/* The rest program in the VM, after the piece's line moves (a piece with line moves has a
+ * rest, if only its HALT, and runs it here). Out of line, as the VM's call it replaces. */
+__attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
+                                                  MoveList *out, VmFault *fault) {
+    if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
+    return pp->rest.count == 1 || vm_run(ctx, &pp->rest, pos, from, owner, out, fault); /* (a HALT alone: nothing to run) */
+}
+
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
     if (pp->rest_in_c) return gen_atoms(pos, pp, owner, from, out) || fault_full(fault);
-    return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
+    return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
 /* Moves of the piece of `owner` on `from`. */
@@ -653,6 +705,26 @@ static void keep_drops_if_legal(GenContext *ctx, Position *pos, MoveList *out, i
     out->count -= start;
 }
 
+/* A `must-drop` type in the mover's hand: the drops (out[start..]) of such types are its only
+ * drops, and its only moves when one is legal. */
+static void keep_required_drops(GenContext *ctx, Position *pos, int mover, MoveList *out, int start) {
+    const Variant *v = pos->v;
+    uint32_t held = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        if (((v->must_drop_types >> t) & 1) && pos->hand[mover][t]) held |= 1u << t;
+    if (!held) return;
+    int n = start;
+    bool any = false;
+    for (int i = start; i < out->count; i++) {
+        if (!((held >> out->moves[i].fx[1].piece) & 1)) continue; /* (the type taken from the hand) */
+        out->moves[n] = out->moves[i];
+        any = any || movegen_is_legal(ctx, pos, &out->moves[n]);
+        n++;
+    }
+    out->count = n;
+    if (any) keep_drops_if_legal(ctx, pos, out, start);
+}
+
 /* Does m take a royal piece of a player hostile to the mover? */
 static bool takes_royal(const Position *pos, const Move *m, int mover) {
     const Variant *v = pos->v;
@@ -772,6 +844,7 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
         if (pos->v->must_drop && out->count > start && !ctx->diagram) keep_drops_if_legal(ctx, pos, out, start);
+        if (pos->v->must_drop_types && !ctx->diagram) keep_required_drops(ctx, pos, mover, out, start);
     }
     if (unlikely(pos->v->pass_move)) {
         /* (legal unless it leaves the mover in check, as any move) */
@@ -1113,8 +1186,8 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
-                /* a free piece's rays and atoms only carry it, but for en passant (which
-                 * removes another piece) and a promotion to a royal type */
+                /* a free piece's rays, line moves and atoms only carry it, but for en passant
+                 * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
                 for (int i = 0; i < scratch->count; i++) {
                     const Move *m = &scratch->moves[i];

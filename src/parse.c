@@ -100,7 +100,7 @@ bool parse_syncs(int mode, int token)
         return mode == PARSE_SYNC_TOP || mode == PARSE_SYNC_ITEMS;
     case TOK_KW_WHEN:
         return mode != PARSE_SYNC_STMT;
-    case TOK_IDENT: case TOK_KW_LETTER: case TOK_KW_SYMBOL: case TOK_KW_VALUE: case TOK_KW_LEAP:
+    case TOK_IDENT: case TOK_KW_LETTER: case TOK_KW_SYMBOL: case TOK_KW_WRITTEN: case TOK_KW_VALUE: case TOK_KW_LEAP:
     case TOK_KW_SLIDE: case TOK_KW_LEGS: case TOK_KW_HOP: case TOK_KW_EN_PASSANT: case TOK_KW_DROP:
     case TOK_KW_CASTLE: case TOK_KW_PROMOTE: case TOK_KW_MOVE: case TOK_KW_USE: case TOK_KW_INFLUENCE:
         return mode == PARSE_SYNC_PIECE;

@@ -570,6 +570,20 @@ static void piece_attributes(Sema *s, int t) {
                 copy_name(pt->symbol[k], sizeof pt->symbol[k], it->kids[k]->text);
             }
             break;
+        case AST_WRITTEN: {
+            /* a mark no other part of the position text uses: not a letter, digit or separator */
+            char c = it->text[0];
+            if (strlen(it->text) != 1 || c <= ' ' || c > '~' || isalnum((unsigned char)c) || strchr("/|[]:+~-.,", c)) {
+                diag_error(s->sink, it->loc, "a piece is written as one mark such as '*' (not a letter, digit, space or one of / | [ ] : + ~ - . ,), not \"%s\"",
+                           it->text);
+                break;
+            }
+            for (int k = 0; k < v->ntypes; k++)
+                if (k != t && v->types[k].written == c)
+                    diag_error(s->sink, it->loc, "'%c' is already written for piece '%s'", c, v->types[k].name);
+            pt->written = c;
+            break;
+        }
         case AST_VALUE:
             if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
             else pt->value = (int)it->num[0];
@@ -591,6 +605,10 @@ static void piece_attributes(Sema *s, int t) {
             else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
             else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
             else if (!strcmp(it->text, "never-stuck")) pt->never_stuck = true;
+            else if (!strcmp(it->text, "must-drop")) {
+                v->must_drop_types |= 1u << t;
+                if (!s->must_drop_loc.line) s->must_drop_loc = it->loc;
+            }
             else if (!strcmp(it->text, "opposite-colour")) v->colour_apart_mask |= 1u << t;
             else if (!strcmp(it->text, "castling-rook")) {
                 if (v->castling_rook != NO_TYPE && v->castling_rook != t)
@@ -608,7 +626,7 @@ static void piece_attributes(Sema *s, int t) {
             else
                 diag_error(s->sink, it->loc,
                            "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes, blast-proof, "
-                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop or never-stuck)", it->text);
+                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop, must-drop or never-stuck)", it->text);
             break;
         default: break;
         }
@@ -863,7 +881,18 @@ static void declare_position_fields(Sema *s, const Ast *n) {
     char *copy = xstrdup(n->text);
     int count = 0;
     bool seen[FEN__COUNT] = {false};
+    int optional_from = -1;
+    bool misplaced = false;
     for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
+        /* NAME? : left out of the text when it holds what a text without it would mean */
+        size_t len = strlen(tok);
+        bool optional = len > 1 && tok[len - 1] == '?';
+        if (optional) tok[len - 1] = 0;
+        if (optional && optional_from < 0) optional_from = count;
+        if (!optional && optional_from >= 0 && !misplaced) {
+            diag_error(s->sink, n->loc, "position field '%s' follows one that may be left out: only the last fields may be", tok);
+            misplaced = true;
+        }
         int f = fen_field_by_name(tok);
         if (f < 0) {
             char names[200];
@@ -880,7 +909,9 @@ static void declare_position_fields(Sema *s, const Ast *n) {
     if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with '%s'", fen_field_name(FEN_BOARD));
     if (seen[FEN_FULLMOVE] && seen[FEN_PLIES])
         diag_error(s->sink, n->loc, "'%s' and '%s' say the same thing: use one", fen_field_name(FEN_FULLMOVE), fen_field_name(FEN_PLIES));
+    if (optional_from == 0) diag_error(s->sink, n->loc, "the board field may not be left out");
     v->nfen_fields = count;
+    v->fen_optional_from = optional_from > 0 && optional_from < count ? optional_from : 0;
 }
 
 static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {
@@ -965,8 +996,13 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
             return;
         }
+        if (n->num[2] < 0 || n->num[2] > MAX_CELLS) {
+            diag_error(s->sink, num_loc(s, n->loc, n->num[2]), "piece count %ld is out of range (0..%d)", n->num[2], MAX_CELLS);
+            return;
+        }
         ExtinctionRule *e = &v->extinctions[v->nextinctions++];
         e->at_most = (uint8_t)n->num[0];
+        e->rival_at_least = (uint16_t)n->num[2];
         e->result = r;
         for (int i = 0; i < n->nkids; i++) {
             int t = sema_piece(s, n->kids[i]->text, n->kids[i]->loc);
@@ -1117,16 +1153,19 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_BLOCKED:
         v->on_blocked = r;
         s->blocked_loc = n->loc;
+        end_name(s, n, v->blocked_name, sizeof v->blocked_name);
         break;
     case END_REPETITION:
         if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
         v->repetition = (int)n->num[0];
         v->on_repetition = r;
+        end_name(s, n, v->repetition_name, sizeof v->repetition_name);
         break;
     case END_NMOVE:
         if (n->num[0] < 1 || n->num[0] > 1000) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "move count %ld is out of range (1..1000)", n->num[0]);
         v->nmove = (int)n->num[0];
         v->on_nmove = r;
+        end_name(s, n, v->nmove_name, sizeof v->nmove_name);
         break;
     case END_MUST_CAPTURE: {
         if (v->nforced >= (int)ARRAY_LEN(v->forced)) {
@@ -1140,6 +1179,7 @@ static void declare_end(Sema *s, const Ast *n) {
         fc->type = (uint8_t)t;
         fc->zone = (uint8_t)z;
         fc->result = r;
+        end_name(s, n, fc->name, sizeof fc->name);
         break;
     }
     case END_EMPTY: {
@@ -1151,6 +1191,7 @@ static void declare_end(Sema *s, const Ast *n) {
     }
     case END_MATERIAL:
         v->on_material = r;
+        end_name(s, n, v->material_name, sizeof v->material_name);
         for (int i = 0; i < n->nkids; i++) {
             const Ast *ml = n->kids[i];
             if (v->nmaterial >= MAX_MATERIAL_RULES) {
@@ -1179,6 +1220,7 @@ static void declare_end(Sema *s, const Ast *n) {
         else if (!allows_pass(s)) diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
         v->passes_end = (int)n->num[0];
         v->on_passes = r;
+        end_name(s, n, v->passes_name, sizeof v->passes_name);
         break;
     case END_FACING: {
         int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
@@ -1188,6 +1230,7 @@ static void declare_end(Sema *s, const Ast *n) {
         else if (v->facing_type) diag_error(s->sink, n->loc, "a game has one 'end facing' rule");
         v->facing_type = t + 1;
         v->on_facing = r;
+        end_name(s, n, v->facing_name, sizeof v->facing_name);
         break;
     }
     default: break;
@@ -1684,6 +1727,8 @@ static void pass_whole_game(Sema *s) {
     if (v->on_blocked && (v->on_stalemate != RESULT_PASS || v->nplayers != 2))
         diag_error(s->sink, s->blocked_loc, "'end blocked' needs two players and 'end stalemate pass'");
     /* explosions are a rule between two sides, played one move a turn */
+    if (v->must_drop_types && !v->has_hands)
+        diag_error(s->sink, s->must_drop_loc, "'must-drop' needs 'hands' (a piece held to be dropped)");
     if (v->blast_proof_mask && !v->blast_mask)
         diag_error(s->sink, s->blast_proof_loc, "'blast-proof' needs a piece that 'explodes'");
     if (v->blast_mask && (v->nplayers != 2 || v->nowners != 2 || v->nphases))
@@ -1692,8 +1737,9 @@ static void pass_whole_game(Sema *s) {
         const Ast *it = s->items->kids[i];
         if (it->kind != AST_END || it->sub != END_ROYAL_CAPTURED) continue;
         if (!v->has_royal) diag_error(s->sink, it->loc, "'end royal-captured' needs a royal piece");
-        else if (v->forbid_royal_capture)
-            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' (a royal piece that may not be exposed is never captured)");
+        else if (v->forbid_royal_capture && !v->blast_mask)
+            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' or a piece that 'explodes' "
+                                         "(a royal piece that may not be exposed is never captured)");
     }
     for (int i = 0; i < s->items->nkids; i++) {
         const Ast *it = s->items->kids[i];

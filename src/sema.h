@@ -32,6 +32,7 @@ typedef struct Sema {
     int nmacros;
     SrcLoc blocked_loc;                /* the `end blocked` rule */
     SrcLoc blast_loc, blast_proof_loc; /* the first `explodes` and `blast-proof` (0: none) */
+    SrcLoc must_drop_loc;              /* the first `must-drop` piece flag (0: none) */
     SrcLoc setup_loc;                  /* the setup item: a bad start position is reported there */
 } Sema;
 

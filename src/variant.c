@@ -92,12 +92,71 @@ static void find_stuck_cells(Variant *v) {
     }
 }
 
+static bool pattern_has_reach(const CapturePattern *cp) {
+    return cp->method == CAP_LEGS || cp->method == CAP_STEPS || cp->method == CAP_HOP || cp->method == CAP_SLIDES;
+}
+
+static inline bool in_zone_or_any(const Variant *v, int zone, int owner, Cell c) {
+    return !zone || zone_has(&v->zones[zone - 1], owner, c);
+}
+
+/* The cells a pattern's mover could capture on c from, on an empty board, into reach. */
+static void find_reach(const Variant *v, const CapturePattern *cp, int owner, Cell c, uint64_t *reach) {
+    if (!in_zone_or_any(v, cp->to_zone, owner, c) || !in_zone_or_any(v, cp->path_zone, owner, c)) return;
+    int per_move = cp->method == CAP_LEGS ? cp->nlegs : 1;
+    for (int m = 0; per_move && m + per_move <= cp->ndirs; m += per_move) {
+        Cell s = c;
+        for (int k = 1; s != NO_CELL; k++) {
+            int back = v->dirs[cp->dirs[cp->method == CAP_LEGS ? m + per_move - k : m]].reverse;
+            if (back < 0) break;
+            s = variant_step(v, s, back);
+            if (s == NO_CELL) break;
+            if (cp->method == CAP_HOP) {
+                /* the hopper stands two cells back or further (next to the screen when near);
+                 * every cell before it is in the path zone */
+                if (k >= 2 && in_zone_or_any(v, cp->from_zone, owner, s)) reach[s >> 6] |= 1ULL << (s & 63);
+                if ((cp->near && k >= 2) || !in_zone_or_any(v, cp->path_zone, owner, s)) break;
+                continue;
+            }
+            if (cp->method == CAP_SLIDES) {
+                /* the slider stands up to range cells back, the cells between in the path zone */
+                if (in_zone_or_any(v, cp->from_zone, owner, s)) reach[s >> 6] |= 1ULL << (s & 63);
+                if ((cp->range && k >= cp->range) || !in_zone_or_any(v, cp->path_zone, owner, s)) break;
+                continue;
+            }
+            if (k < per_move) continue;
+            if (in_zone_or_any(v, cp->from_zone, owner, s)) reach[s >> 6] |= 1ULL << (s & 63);
+            break;
+        }
+    }
+}
+
+static void build_pattern_reach(Variant *v) {
+    size_t blocks = 0, block = (size_t)v->ncells * (size_t)v->cell_words;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++) blocks += pattern_has_reach(&v->types[t].per_owner[o].patterns[i]);
+    if (!blocks || blocks >= 0xFFFF) return;
+    v->pattern_reach = xcalloc(blocks * block, sizeof(uint64_t));
+    uint16_t n = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++) {
+                CapturePattern *cp = &v->types[t].per_owner[o].patterns[i];
+                if (!pattern_has_reach(cp)) continue;
+                cp->reach = ++n;
+                for (int c = 0; c < v->ncells; c++)
+                    find_reach(v, cp, o, (Cell)c, v->pattern_reach + (size_t)(n - 1) * block + (size_t)c * (size_t)v->cell_words);
+            }
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
     find_forward_dirs(v);
     build_zobrist(v);
     find_stuck_cells(v);
+    build_pattern_reach(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
@@ -115,9 +174,11 @@ void variant_free(Variant *v) {
         for (int o = 0; o < MAX_OWNERS; o++) {
             bc_free(&v->types[t].per_owner[o].prog);
             bc_free(&v->types[t].per_owner[o].rest);
+            free(v->types[t].per_owner[o].lines);
         }
     for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);
+    free(v->pattern_reach);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -61,14 +61,34 @@ typedef struct Ray {
     uint8_t to_zone;         /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
 } Ray;
 
+/* A move the fast generator makes in C that is not a plain ray (compile.c recognises it): an
+ * atom limited by `from`/`to` zones, a lame leap (`legs`), or a move block of a known shape
+ * (a slide onto given victims, a slide kept inside a zone, a hop over one screen). Legs before
+ * the last land on empty cells; the last leg goes `range` cells (0: rides over empty cells),
+ * after a screen when `hop` (reached by riding when range is 0, else the next cell). */
+#define MAX_LINE_LEGS 4
+typedef struct LineMove {
+    uint8_t nlegs;
+    uint8_t dirs[MAX_LINE_LEGS];
+    uint8_t range;
+    uint8_t hop;
+    uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint8_t from_zone;       /* the mover stands in this zone (index + 1; 0: anywhere) */
+    uint8_t to_zone;         /* landings and victims are in this zone (a ride goes on past others) */
+    uint8_t path_zone;       /* every cell after the origin is in this zone (the move stops outside) */
+    uint32_t screens;        /* hop: the types the screen may be */
+    uint32_t victims;        /* the types it captures */
+} LineMove;
+
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
  * backwards from the victim's cell: the mover slides along `dir` onto empty cells. */
 /* CAP_LEGS: lame multi-leg moves landing on their victim; dirs are the legs of each move in
  * order, nlegs legs a move, one move after the other.
  * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
  * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
- * zones (leaps without zones are attack rays). */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS } CaptureMethod;
+ * zones (leaps without zones are attack rays). CAP_SLIDES: one slide along any of dirs (at
+ * most `range` cells, 0: no limit) limited by zones, a path zone included. */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
@@ -77,6 +97,11 @@ typedef struct CapturePattern {
     uint8_t dirs[16];        /* directions of the capturing moves */
     uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
     uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
+    uint8_t path_zone;       /* CAP_HOP, CAP_SLIDES: every cell after the mover's is in this zone (index + 1) */
+    uint8_t near;            /* CAP_HOP: the screen is next to the mover and the victim next to it */
+    uint8_t range;           /* CAP_SLIDES: at most this many cells (0: no limit) */
+    uint32_t screens;        /* CAP_HOP: the types the screen may be */
+    uint16_t reach;          /* CAP_LEGS, CAP_STEPS, CAP_HOP, CAP_SLIDES: its block in Variant.pattern_reach + 1 (0: none) */
 } CapturePattern;
 
 /* An atom of a piece's `rest` program that the fast generator runs in C instead, in the
@@ -103,6 +128,10 @@ typedef struct PieceProgram {
     bool may_duplicate;      /* two paths of prog can emit the same move (they are merged) */
     int ngen;                /* fast generation: plain moves as rays */
     Ray gen[MAX_DIRECTIONS];
+    int nlines;              /* ... and the moves of recognised shapes (not in rest's code, but
+                              * made with it: such a piece has a rest, if only its HALT) */
+    LineMove *lines;         /* (MAX_LINE_MOVES, allocated with the first: kept out of the
+                              * struct, whose size the hot paths' address arithmetic feels) */
     int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
     Ray atk[MAX_DIRECTIONS];
     int npatterns;           /* ... and every capture by moving as a pattern */
@@ -113,6 +142,7 @@ typedef struct PieceType {
     char name[24];
     char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
+    char written;            /* `written "*"`: position text's mark for it, whoever owns it; 0 = the letter */
     int value;               /* in hundredths of a pawn; 0 = unknown / royal */
     int worth;               /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
@@ -219,6 +249,7 @@ typedef struct CountingRule {
 typedef struct ForcedCapture {
     uint8_t type, zone;
     ResultKind result;       /* for the player to move when no legal move captures it */
+    char name[32];           /* the rule file's word for that end ("" = the default) */
 } ForcedCapture;
 
 /* Endings the position alone decides, looked at before any move (ending.c). Each result is
@@ -228,6 +259,7 @@ typedef struct ForcedCapture {
 typedef struct ExtinctionRule {
     uint32_t types;
     uint8_t at_most;
+    uint16_t rival_at_least;  /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
 } ExtinctionRule;
@@ -383,6 +415,10 @@ typedef struct Variant {
     int nattack_lines[MAX_OWNERS];
     AttackLine *attack_lines[MAX_OWNERS];
     uint32_t pattern_types;           /* fast-attack types that also have capture patterns */
+    /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
+     * words) its mover could capture on c from on an empty board; attack tests skip the
+     * pattern when none of its pieces stands on one */
+    uint64_t *pattern_reach;
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
@@ -404,11 +440,16 @@ typedef struct Variant {
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
     uint8_t fen_fields[16];                        /* position-text fields in order (FenField, fen.h) */
+    int fen_optional_from;                         /* fields from here on (`NAME?`) are left out when a
+                                                    * text without them would say the same (0: none) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
     ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
+    /* the game's own names for the other ends its rules give ("" = the default) */
+    char blocked_name[32], repetition_name[32], nmove_name[32], material_name[32];
+    char passes_name[32], facing_name[32];
     int repetition;                    /* n-fold; 0 = off */
     ResultKind on_repetition;
     int nmove;                         /* full moves; 0 = off */
@@ -493,6 +534,9 @@ typedef struct Variant {
      * them (a type's `drop` items); must_drop: while a player's hand holds a piece it may
      * only drop. demote_to[t]: the type a promoted t returns to a hand as (HAND_DEMOTED). */
     bool has_hands, must_drop;
+    /* types with the flag `must-drop`: while a player holds one of them in hand, it may drop
+     * only those, and must when it can */
+    uint32_t must_drop_types;
     bool drop_no_mate;                 /* some type has drop_no_mate */
     uint8_t hand_keep;                 /* HandKeep */
     /* castle_dropped: a king or rook dropped onto its castling cell, its partner at home,

@@ -136,10 +136,14 @@ __attribute__((noinline)) static void hand_over(const Position *pos, Move *m, in
  * effects; it is written from cur to cur. Returns false when the list is full. */
 __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, int type,
                                                 const Effect *pending, int npending, PathMarks marks) {
+    /* with hands, the new piece comes from the mover's hand: none held, no drop */
+    const bool from_hand = pos->v->has_hands && owner < pos->v->nplayers;
+    if (from_hand && !pos->hand[owner][type]) return true;
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count++];
     m->from = m->to = cur;
     m->flags = marks.flags & ~PATH_HAND_OVER;
+    int holder = owner;
     if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
     m->promo = NO_TYPE;
     m->castle = 0;
@@ -150,6 +154,8 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
         m->fx[m->nfx++] = pending[i];
         if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
     }
+    /* (pending holds at most MAX_EFFECTS - 2: there is room) */
+    if (from_hand) m->fx[m->nfx++] = (Effect){.kind = FX_HAND, .a = (Cell)holder, .piece = (Piece)type};
     return true;
 }
 
@@ -298,10 +304,12 @@ static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur
     return check;
 }
 
-static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
-                      VmFault *fault, long *budget_left, const char *budget_msg) {
+/* `traced` is a constant at each of the two calls, each an inlined copy: the untraced one
+ * tests no hook per instruction. */
+__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
+                      VmFault *fault, long *budget_left, const char *budget_msg, const bool traced) {
     const Variant *v = pos->v;
-    const VmTraceFn trace = ctx->trace;
+    const VmTraceFn trace = traced ? ctx->trace : NULL;
     Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
     bool royal_known = false;
     const uint8_t *code = prog->code;
@@ -321,7 +329,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
     for (;;) {
         if (unlikely(--budget < 0)) EXIT(fault_at(fault, prog, pc, budget_msg), RUN_FAULT);
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
-        if (trace) trace(prog, pc, cur, flag, ctx->trace_user);
+        if (traced) trace(prog, pc, cur, flag, ctx->trace_user);
         Opcode op = (Opcode)code[pc];
         const Operands operand = bc_operands(code, pc);
         const int a = operand.a, b = operand.b;
@@ -337,7 +345,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                 cur = c->cur;
                 flag = c->flag;
                 nmarks = c->nmarks;
-                memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
+                if (nmarks) memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
                 npending = c->npending;
                 change = c->change;
                 pmarks.flags = c->marks_flags;
@@ -353,7 +361,7 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
                 c->cur = cur;
                 c->flag = flag;
                 c->nmarks = (uint8_t)nmarks;
-                memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
+                if (nmarks) memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
                 c->npending = (uint8_t)npending;
                 c->change = (uint8_t)change;
                 c->marks_flags = pmarks.flags;
@@ -402,6 +410,10 @@ static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell 
         case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
+        case OP_ONBOARDTYPE:
+            flag = false;
+            for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
+            break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
@@ -549,8 +561,9 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
     long *steps_left = genctx_budget(ctx, pos);
     bool by_position = *steps_left < VM_STEP_BUDGET;
     long limit = by_position ? *steps_left : VM_STEP_BUDGET, left = limit;
-    int r = run(ctx, prog, pos, origin, owner, out, target, fault, &left,
-                by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED);
+    const char *msg = by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED;
+    int r = unlikely(ctx->trace != NULL) ? run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, true)
+                                         : run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false);
     *steps_left -= limit - (left < 0 ? 0 : left);
     return r;
 }

@@ -350,7 +350,7 @@ static const char *betza_dirs(int (*d)[2], int nd, char atom) {
 static bool betza(const Variant *v, int t, char *buf, size_t cap) {
     const PieceType *pt = &v->types[t];
     const PieceProgram *p0 = &pt->per_owner[0], *p1 = &pt->per_owner[1];
-    if (p0->rest.count || p1->rest.count || p0->npatterns || p0->ngen == 0 || p0->ngen != p1->ngen) return false;
+    if (p0->rest.count || p1->rest.count || p0->nlines || p1->nlines || p0->npatterns || p0->ngen == 0 || p0->ngen != p1->ngen) return false;
     if (((v->freezer_mask | v->imitator_mask) >> t) & 1) return false;
     for (int i = 0; i < p0->ngen; i++) {
         const Ray *a = &p0->gen[i];

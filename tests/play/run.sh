@@ -61,6 +61,14 @@ reject concede "game over"
 play fools 'f2f3\ne5\ng4\nQh4#\n' "$root/rules/chess.rules" --white human --black human
 expect fools "game over: Black wins by checkmate. 0-1"
 
+# 2a. A game's end is announced in the rule file's words: a king blown up, a full board.
+play atomic-end '' "$root/rules/atomic.rules" --fen '4k3/3n4/8/8/8/8/8/3RK3 w - - 0 1' --white ai --black ai --depth 2
+expect atomic-end "game over: White wins by king blown up. 1-0"
+play ataxx-end '' "$root/rules/ataxx.rules" --fen 'PPPPPPP/PPPPPPP/PPPPPPP/ppppppp/ppppppp/ppppppp/pppppp1 w 0 1' --white ai --black ai --depth 1
+expect ataxx-end "game over: Black wins by stone count. 0-1"
+play flipello-end '' "$root/rules/flipello.rules" --fen 'PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/pppppppp/pppppppp/pppppppp/pppppppp w 0 1' --white ai --black ai --depth 1
+expect flipello-end "game over: draw by stone count. 1/2-1/2"
+
 # 2b. Long algebraic notation: origin and destination, '-' or 'x', piece letter, any case.
 play long-algebraic 'e2-e4\nE7E5\nNg1-f3\nb8-c6\nf1xc4\na7-a4\nfen\n' "$root/rules/chess.rules" --white human --black human
 expect long-algebraic "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"

@@ -128,7 +128,7 @@ check analyze "the position after the move analysed" sh -c "'$varia' moves '$roo
 # 10. Passes as Fairy-Stockfish writes them, the royal piece's cell twice in XBoard's cell
 #     names (e1e1), @@@@ and `pass` read too.
 session pass 'protover 2\nvariant janggi\nforce\nusermove e1e1\nusermove @@@@\nping 1\nvariant janggi\nforce\nusermove pass\nundo\nusermove e8e8\nusermove e1e1\n'
-check pass "two passes end the game" has pass "0-1 {Black wins by worth after passing}"
+check pass "two passes end the game" has pass "0-1 {Black wins by points after two passes}"
 check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
 
 finish

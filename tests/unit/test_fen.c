@@ -169,6 +169,45 @@ static void test_fen_hands(void **state) {
     variant_free(v);
 }
 
+/* A type written as a mark: '*' for every owner, read back as the player to move's piece. */
+static void test_fen_written_mark(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white black\nboard 4x4\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Wall { letter W written \"*\" }\n"
+                              "setup \"3k/4/4/K3 w\"\n");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "*2k/4/1*2/K3 b - - 0 1");
+    char text[128];
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "*2k/4/1*2/K3 b - - 0 1");
+    assert_int_equal(PIECE_OWNER(pos.cell[variant_cell_by_name(v, "a4")]), 1);
+    assert_int_equal(PIECE_OWNER(pos.cell[variant_cell_by_name(v, "b2")]), 1);
+    assert_null(board_inconsistency(&pos));
+    board_free(&pos);
+    variant_free(v);
+}
+
+/* A last field written NAME? is left out while it says what a text without it would mean. */
+static void test_fen_optional_last_field(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white black\nboard 4x4\ncounter moves = 0\n"
+                              "position-fields \"board side counters?\"\n"
+                              "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "3k/4/4/K3 b 0");
+    char text[128];
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "3k/4/4/K3 b");
+    set_fen(&pos, "3k/4/4/K3 b 7");
+    fen_write(&pos, text, sizeof text);
+    assert_string_equal(text, "3k/4/4/K3 b 7");
+    board_free(&pos);
+    variant_free(v);
+}
+
 /* A running count (`end counting`) is written where Fairy-Stockfish writes it: its length in
  * plies in the en-passant field, the plies counted in the halfmove field; it reads back, and
  * the hash sees its length but not its plies (positions still repeat while it runs). */
@@ -201,6 +240,8 @@ int main(void) {
         cmocka_unit_test(test_fen_counters_read_back),
         cmocka_unit_test(test_fen_count_reads_back),
         cmocka_unit_test(test_fen_hands),
+        cmocka_unit_test(test_fen_written_mark),
+        cmocka_unit_test(test_fen_optional_last_field),
         cmocka_unit_test(test_fen_roundtrip),
         cmocka_unit_test(test_fen_defaults_for_missing_fields),
         cmocka_unit_test(test_fen_bad_input_is_reported),

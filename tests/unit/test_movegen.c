@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include "mobility.h"
+#include "perft.h"
 
 /* Sorted coordinate texts of the legal moves, joined by spaces. */
 static void legal_text(Position *pos, char *out, size_t cap) {
@@ -110,6 +111,60 @@ static void test_movegen_fast_and_general_agree_above_below(void **state) {
                             "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
                             "4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 A 0 1 b,w"};
     assert_true(compare_paths("rules/above-below.rules", starts, 3, 30, 120) > 1500);
+}
+
+static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
+    (void)state;
+    /* zoned steps, legs, the cannon's hop and the facing generals run in C on the fast path */
+    const char *starts[] = {NULL, "3k5/9/4b4/9/2C6/9/9/4B4/3cK4/9 w - - 0 1"};
+    assert_true(compare_paths("rules/xiangqi.rules", starts, 2, 16, 60) > 600);
+}
+
+static void test_movegen_fast_and_general_agree_janggi(void **state) {
+    (void)state;
+    /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon) */
+    const char *starts[] = {NULL, "4k4/4a4/3R1c3/9/9/9/9/3C1r3/4A4/4K4 w - - 0 1",
+                            "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1"};
+    assert_true(compare_paths("rules/janggi.rules", starts, 3, 16, 60) > 600);
+}
+
+static void test_movegen_fast_and_general_agree_cambodian(void **state) {
+    (void)state;
+    /* the king's privilege leap adds only on empty cells: attack tests skip its program */
+    const char *starts[] = {NULL};
+    assert_true(compare_paths("rules/cambodian.rules", starts, 1, 12, 60) > 500);
+}
+
+/* Bulk counting (a game decided by pins) counts a free piece's line moves too: a knight whose
+ * quiet leaps are zoned. */
+static void test_movegen_bulk_count_counts_line_moves(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
+                              "zone middle = rank 3 rank 4 rank 5 rank 6\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Knight { letter N leap sym(1,2) capture-only  leap sym(1,2) move-only to middle }\n"
+                              "setup \"1n2k1n1/8/8/8/8/8/8/1N2K1N1 w - - 0 1\"\n");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    VmFault f = {0};
+    test_gen()->fast = true;
+    uint64_t fast = perft(test_gen(), &pos, 4, &f);
+    test_gen()->fast = false;
+    uint64_t general = perft(test_gen(), &pos, 4, &f);
+    test_gen()->fast = true;
+    assert_false(f.set);
+    assert_true(general > 1000);
+    assert_int_equal(fast, general);
+    board_free(&pos);
+    variant_free(v);
+}
+
+static void test_movegen_fast_and_general_agree_shapes(void **state) {
+    (void)state;
+    /* every shape of line move: zoned slides with ranges, legs with zones, near hops, victims */
+    const char *starts[] = {NULL};
+    assert_true(compare_paths("tests/rules/ok/shapes.rules", starts, 1, 20, 80) > 1000);
 }
 
 static void test_movegen_start_position_has_20_moves(void **state) {
@@ -239,6 +294,11 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
+        cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };

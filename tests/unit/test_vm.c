@@ -89,7 +89,7 @@ static void test_vm_step_budget_fault_names_the_line(void **state) {
 
 /* Programs that each stay under the per-run budget, but that together cost too much for one
  * position (the legality test of each king move runs 15 programs of 2^14 paths; they may
- * capture, so attack tests run them): the position's budget stops them with a fault. */
+ * capture, or the test would skip them): the position's budget stops them with a fault. */
 static void test_vm_position_budget_stops_costly_positions(void **state) {
     (void)state;
     char text[2048], either[512] = "";
