@@ -185,6 +185,13 @@ static bool side_matches(const Position *pos, int owner, const uint8_t *want) {
     return true;
 }
 
+/* How many pieces a side of a material rule has. */
+static int material_total(const Variant *v, const uint8_t *want) {
+    int n = 0;
+    for (int t = 0; t < v->ntypes; t++) n += want[t];
+    return n;
+}
+
 static bool one_colour(const Position *pos) {
     const Variant *v = pos->v;
     int seen = -1;
@@ -205,8 +212,12 @@ static bool dead_material(const Position *pos) {
     /* players who help armies: the armies' material decides */
     if (pos->allegiance[a] != NO_OWNER) a = pos->allegiance[a];
     if (pos->allegiance[b] != NO_OWNER) b = pos->allegiance[b];
+    /* (the sides' piece totals rule out most rules before their types are counted) */
+    int na = pieces_of(pos, a), nb = pieces_of(pos, b);
     for (int i = 0; i < v->nmaterial; i++) {
         const MaterialRule *r = &v->material[i];
+        int ra = material_total(v, r->a), rb = material_total(v, r->b);
+        if (!((na == ra && nb == rb) || (na == rb && nb == ra))) continue;
         bool match = (side_matches(pos, a, r->a) && side_matches(pos, b, r->b)) ||
                      (side_matches(pos, a, r->b) && side_matches(pos, b, r->a));
         if (match && (!r->same_colour || one_colour(pos))) return true;
