@@ -188,10 +188,18 @@ static inline bool pattern_may_reach(const Position *pos, const CapturePattern *
 static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
     const Variant *v = pos->v;
     const AttackLine *lines = v->attack_lines[attacker];
+    /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's
+     * pieces on it needs no walk */
+    int words = v->cell_words;
+    const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words, *occ = pos->occ[attacker];
     for (int k = 0; k < v->nattack_lines[attacker]; k++) {
         uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
         if (!(leapers | sliders)) continue;
         int back = v->dirs[lines[k].dir].reverse;
+        const uint64_t *line = line_cells + back * words;
+        bool clear = !(line[0] & occ[0]);
+        for (int w = 1; clear && w < words; w++) clear = !(line[w] & occ[w]);
+        if (clear) continue;
         Cell s = variant_step(v, c, back);
         if (s == NO_CELL) continue;
         uint32_t types = leapers | sliders;

@@ -150,6 +150,19 @@ static void build_pattern_reach(Variant *v) {
             }
 }
 
+static void build_line_cells(Variant *v) {
+    if (!v->attack_lines_ok || !v->ndirs) return;
+    size_t words = (size_t)v->cell_words;
+    v->line_cells = xcalloc((size_t)v->ncells * (size_t)v->ndirs * words, sizeof(uint64_t));
+    for (int c = 0; c < v->ncells; c++)
+        for (int d = 0; d < v->ndirs; d++) {
+            uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)d) * words;
+            /* (a line that comes back on itself stops where it closes) */
+            for (Cell s = variant_step(v, (Cell)c, d); s != NO_CELL && !((line[s >> 6] >> (s & 63)) & 1); s = variant_step(v, s, d))
+                line[s >> 6] |= 1ULL << (s & 63);
+        }
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -157,6 +170,7 @@ void variant_conclude(Variant *v) {
     build_zobrist(v);
     find_stuck_cells(v);
     build_pattern_reach(v);
+    build_line_cells(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
@@ -179,6 +193,7 @@ void variant_free(Variant *v) {
     for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);
     free(v->pattern_reach);
+    free(v->line_cells);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -415,6 +415,10 @@ typedef struct Variant {
     int nattack_lines[MAX_OWNERS];
     AttackLine *attack_lines[MAX_OWNERS];
     uint32_t pattern_types;           /* fast-attack types that also have capture patterns */
+    /* per cell c and direction d (attack_lines_ok only, else NULL): the cells (cell_words
+     * words) met stepping from c along d to the edge; an attack line with none of the
+     * attacker's pieces on it is skipped without a walk */
+    uint64_t *line_cells;
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */
