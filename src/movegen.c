@@ -1077,15 +1077,30 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
         }
     }
     if (royals != 1) return;
+    pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->on = true;
+}
+
+/* The rest of movegen_pin_verdict for a move of the royal piece, of a pinned piece or in
+ * check: the attack lines with only the move's two cells written. (Apart, so that the usual
+ * verdict stays a short leaf.) */
+__attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Position *pos, const Move *m, Piece p) {
+    bool royal = m->from == pins->royal;
+    Piece taken = pos->cell[m->to];
+    pos->cell[m->to] = p;
+    pos->cell[m->from] = 0;
+    Cell king = royal ? m->to : pins->royal;
+    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
+    pos->cell[m->from] = p;
+    pos->cell[m->to] = taken;
+    return !hit;
 }
 
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
     if (!pins->on || m->from == m->to) return -1;
     Piece p = pos->cell[m->from];
-    int mover = board_mover(pos);
-    if (!p || pos->controller[PIECE_OWNER(p)] != mover) return -1;
+    if (!p || pos->controller[PIECE_OWNER(p)] != pins->mover) return -1;
     /* one move from -> to; a change of the piece landing there, staying the mover's and no
      * royal piece before or after; en-passant cells (which write no cell) */
     const Variant *v = pos->v;
@@ -1100,16 +1115,8 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
             return -1;
     }
     if (carried != 1) return -1;
-    bool royal = m->from == pins->royal;
-    if (!royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
-    Piece taken = pos->cell[m->to];
-    pos->cell[m->to] = p;
-    pos->cell[m->from] = 0;
-    Cell king = royal ? m->to : pins->royal;
-    bool hit = attack_lines_hit(pos, king, mover, PIECE_TYPE(pos->cell[king]));
-    pos->cell[m->from] = p;
-    pos->cell[m->to] = taken;
-    return !hit;
+    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    return pin_verdict_by_lines(pins, pos, m, p);
 }
 
 /* Legal? By the pins when they decide, else by the full test. */

@@ -60,6 +60,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
  * pieces that stand alone between it and an enemy slider. */
 typedef struct Pins {
     bool on;
+    int mover;               /* the player to move */
     int checks;
     Cell royal;
     uint64_t pinned[CELL_WORDS];
