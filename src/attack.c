@@ -300,6 +300,11 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
             uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
             if (!(leapers | sliders)) continue;
             int back = v->dirs[lines[k].dir].reverse;
+            /* (no piece of o on the line: neither a check nor a pin) */
+            const uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)back) * (size_t)v->cell_words;
+            bool clear = !(line[0] & pos->occ[o][0]);
+            for (int w = 1; clear && w < v->cell_words; w++) clear = !(line[w] & pos->occ[o][w]);
+            if (clear) continue;
             Cell s = variant_step(v, c, back);
             uint32_t types = leapers | sliders;
             while (s != NO_CELL && !pos->cell[s] && sliders) {
