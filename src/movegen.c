@@ -1135,7 +1135,7 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < out->count; i++)
-        if (movegen_captures_all(&out->moves[i], forced, nforced) && movegen_allowed(&out->moves[i], captures_only) &&
+        if ((!nforced || movegen_captures_all(&out->moves[i], forced, nforced)) && movegen_allowed(&out->moves[i], captures_only) &&
             legal_by_pins(ctx, &pins, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
