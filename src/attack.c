@@ -34,6 +34,18 @@ static bool slider_reaches(const Position *pos, Cell from, const CapturePattern 
     return false;
 }
 
+/* Is zone (1-based; 0: none) no bar to attacker's piece at c? */
+static inline bool zone_admits(const Variant *v, int zone, int attacker, Cell c) {
+    return !zone || zone_has(&v->zones[zone - 1], attacker, c);
+}
+
+/* Does s hold a `want` that may move and stands in the pattern's from-zone? */
+static inline bool pattern_piece_at(const Position *pos, const CapturePattern *cp, Cell s, Piece want, int attacker,
+                                    uint8_t threat) {
+    return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+           zone_admits(pos->v, cp->from_zone, attacker, s);
+}
+
 /* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
  * from the victim's cell c. */
 static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker,
@@ -85,7 +97,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
     case CAP_LEGS:
         /* walk each move's legs backwards from c: the cells between must be empty, the start
          * holds the piece */
-        if (!cp->nlegs || (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c))) return false;
+        if (!cp->nlegs || !zone_admits(v, cp->to_zone, attacker, c)) return false;
         for (int m = 0; m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
             Cell s = c;
             for (int k = cp->nlegs - 1; k >= 0 && s != NO_CELL; k--) {
@@ -93,27 +105,21 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
                 s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
                 if (k > 0 && s != NO_CELL && pos->cell[s]) s = NO_CELL;
             }
-            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
-                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
-                return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
         }
         return false;
     case CAP_STEPS:
-        if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) return false;
+        if (!zone_admits(v, cp->to_zone, attacker, c)) return false;
         for (int i = 0; i < cp->ndirs; i++) {
             int back = v->dirs[cp->dirs[i]].reverse;
             Cell s = back >= 0 ? variant_step(v, c, back) : NO_CELL;
-            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
-                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
-                return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
         }
         return false;
     case CAP_HOP: {
         /* back from c over empty cells (none when near) to the screen, over empty cells to the
          * hopper, every cell after the hopper's in the path zone */
-        if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
-            (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
-            return false;
+        if (!zone_admits(v, cp->to_zone, attacker, c) || !zone_admits(v, cp->path_zone, attacker, c)) return false;
         const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
         for (int i = 0; i < cp->ndirs; i++) {
             int back = v->dirs[cp->dirs[i]].reverse;
@@ -124,17 +130,13 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
                 continue;
             s = variant_step(v, s, back);
             while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
-            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
-                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
-                return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
         }
         return false;
     }
     case CAP_SLIDES: {
         /* back from c over empty cells of the path zone to the slider */
-        if ((cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) ||
-            (cp->path_zone && !zone_has(&v->zones[cp->path_zone - 1], attacker, c)))
-            return false;
+        if (!zone_admits(v, cp->to_zone, attacker, c) || !zone_admits(v, cp->path_zone, attacker, c)) return false;
         const Zone *path = cp->path_zone ? &v->zones[cp->path_zone - 1] : NULL;
         for (int i = 0; i < cp->ndirs; i++) {
             int back = v->dirs[cp->dirs[i]].reverse;
@@ -142,9 +144,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             Cell s = variant_step(v, c, back);
             for (int k = 1; s != NO_CELL && !pos->cell[s] && (!cp->range || k < cp->range) && (!path || zone_has(path, attacker, s)); k++)
                 s = variant_step(v, s, back);
-            if (s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
-                (!cp->from_zone || zone_has(&v->zones[cp->from_zone - 1], attacker, s)))
-                return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
         }
         return false;
     }
@@ -233,7 +233,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
             const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
-            if (cp->to_zone && !zone_has(&v->zones[cp->to_zone - 1], attacker, c)) continue;
+            if (!zone_admits(v, cp->to_zone, attacker, c)) continue;
             if (cp->reach) {
                 if (pattern_may_reach(pos, cp, c, t, attacker) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat))
                     return true;
@@ -264,7 +264,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         for (int i = 0; i < pp->natk; i++) {
             const Ray *r = &pp->atk[i];
             if (!(r->victims & vbit)) continue;
-            if (r->to_zone && !zone_has(&v->zones[r->to_zone - 1], attacker, c)) continue;
+            if (!zone_admits(v, r->to_zone, attacker, c)) continue;
             int back = v->dirs[r->dir].reverse;
             Cell s = c;
             int range = r->range;
@@ -274,7 +274,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                 Piece p = pos->cell[s];
                 if (p) {
                     if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat) &&
-                        (!r->from_zone || zone_has(&v->zones[r->from_zone - 1], attacker, s)))
+                        zone_admits(v, r->from_zone, attacker, s))
                         return true;
                     break;
                 }
