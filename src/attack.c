@@ -7,10 +7,11 @@
 #include "mobility.h"
 
 /* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
- * when one of the `threat` players (bit per player: the defender's opponents) may move it. */
-static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat) {
+ * when one of the `threat` players (bit per player: the defender's opponents) may move it.
+ * Here and below, `seen` (when given) gathers the cells the test looks at (board_look). */
+static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
-    if (!mobility_can_move(pos, c)) return false;
+    if (v->freezer_mask && mobility_frozen(pos, c, seen)) return false;
     if (!((v->steered >> PIECE_OWNER(pos->cell[c])) & 1)) return true;
     for (int q = 0; q < v->nplayers; q++)
         if (((threat >> q) & 1) && mobility_may_steer(pos, q, c)) return true;
@@ -19,15 +20,15 @@ static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat
 
 /* Is the first piece on the way back from `from` against one of the pattern's directions an
  * unfrozen `want`? That piece can slide to `from`. */
-static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, uint8_t threat) {
+static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     for (int i = 0; i < cp->ndirs; i++) {
         int back = v->dirs[cp->dirs[i]].reverse;
         if (back < 0) continue;
         for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
-            Piece p = pos->cell[s];
+            Piece p = board_look(pos, s, seen);
             if (!p) continue;
-            if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat)) return true;
+            if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat, seen)) return true;
             break;
         }
     }
@@ -41,15 +42,15 @@ static inline bool zone_admits(const Variant *v, int zone, int attacker, Cell c)
 
 /* Does s hold a `want` that may move and stands in the pattern's from-zone? */
 static inline bool pattern_piece_at(const Position *pos, const CapturePattern *cp, Cell s, Piece want, int attacker,
-                                    uint8_t threat) {
-    return s != NO_CELL && PIECE_KIND(pos->cell[s]) == want && attacker_can_move(pos, s, threat) &&
+                                    uint8_t threat, uint64_t *seen) {
+    return s != NO_CELL && PIECE_KIND(board_look(pos, s, seen)) == want && attacker_can_move(pos, s, threat, seen) &&
            zone_admits(pos->v, cp->from_zone, attacker, s);
 }
 
 /* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
  * from the victim's cell c. */
 static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker,
-                             uint8_t threat) {
+                             uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     switch ((CaptureMethod)cp->method) {
     case CAP_WITHDRAW:
@@ -57,9 +58,9 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < cp->ndirs; i++) {
             int d = cp->dirs[i];
             Cell a = variant_step(v, c, d);
-            if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
+            if (a == NO_CELL || PIECE_KIND(board_look(pos, a, seen)) != want) continue;
             Cell first = variant_step(v, a, d);
-            if (first != NO_CELL && !pos->cell[first] && attacker_can_move(pos, a, threat)) return true;
+            if (first != NO_CELL && !board_look(pos, first, seen) && attacker_can_move(pos, a, threat, seen)) return true;
         }
         return false;
     case CAP_PINCER:
@@ -67,11 +68,12 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < 4; i++) {
             int e = v->orth_dirs[i];
             Cell partner = variant_step(v, c, e);
-            if (partner == NO_CELL || !pos->cell[partner] || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker)) continue;
+            if (partner == NO_CELL || !board_look(pos, partner, seen) || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker))
+                continue;
             int back = v->dirs[e].reverse;
             Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
-            if (land == NO_CELL || pos->cell[land]) continue;
-            if (slider_reaches(pos, land, cp, want, threat)) return true;
+            if (land == NO_CELL || board_look(pos, land, seen)) continue;
+            if (slider_reaches(pos, land, cp, want, threat, seen)) return true;
         }
         return false;
     case CAP_COORDINATE: {
@@ -83,13 +85,15 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         if (k->y == ci->y && k->x != ci->x) { /* land in c's column, off the king's row */
             for (int y = 0; y < bd->height; y++) {
                 Cell land = bd->at[y][ci->x];
-                if (y != k->y && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want, threat)) return true;
+                if (y != k->y && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, threat, seen))
+                    return true;
             }
         }
         if (k->x == ci->x && k->y != ci->y) { /* land in c's row, off the king's column */
             for (int x = 0; x < bd->width; x++) {
                 Cell land = bd->at[ci->y][x];
-                if (x != k->x && land != NO_CELL && !pos->cell[land] && slider_reaches(pos, land, cp, want, threat)) return true;
+                if (x != k->x && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, threat, seen))
+                    return true;
             }
         }
         return false;
@@ -103,9 +107,9 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             for (int k = cp->nlegs - 1; k >= 0 && s != NO_CELL; k--) {
                 int back = v->dirs[cp->dirs[m + k]].reverse;
                 s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
-                if (k > 0 && s != NO_CELL && pos->cell[s]) s = NO_CELL;
+                if (k > 0 && s != NO_CELL && board_look(pos, s, seen)) s = NO_CELL;
             }
-            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat, seen)) return true;
         }
         return false;
     case CAP_STEPS:
@@ -113,7 +117,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < cp->ndirs; i++) {
             int back = v->dirs[cp->dirs[i]].reverse;
             Cell s = back >= 0 ? variant_step(v, c, back) : NO_CELL;
-            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat, seen)) return true;
         }
         return false;
     case CAP_HOP: {
@@ -125,12 +129,13 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             int back = v->dirs[cp->dirs[i]].reverse;
             if (back < 0) continue;
             Cell s = variant_step(v, c, back);
-            while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
-            if (s == NO_CELL || !pos->cell[s] || (path && !zone_has(path, attacker, s)) || !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
+            while (!cp->near && s != NO_CELL && !board_look(pos, s, seen) && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            if (s == NO_CELL || !board_look(pos, s, seen) || (path && !zone_has(path, attacker, s)) ||
+                !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
                 continue;
             s = variant_step(v, s, back);
-            while (!cp->near && s != NO_CELL && !pos->cell[s] && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
-            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
+            while (!cp->near && s != NO_CELL && !board_look(pos, s, seen) && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat, seen)) return true;
         }
         return false;
     }
@@ -142,9 +147,10 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             int back = v->dirs[cp->dirs[i]].reverse;
             if (back < 0) continue;
             Cell s = variant_step(v, c, back);
-            for (int k = 1; s != NO_CELL && !pos->cell[s] && (!cp->range || k < cp->range) && (!path || zone_has(path, attacker, s)); k++)
+            for (int k = 1; s != NO_CELL && !board_look(pos, s, seen) && (!cp->range || k < cp->range) && (!path || zone_has(path, attacker, s));
+                 k++)
                 s = variant_step(v, s, back);
-            if (pattern_piece_at(pos, cp, s, want, attacker, threat)) return true;
+            if (pattern_piece_at(pos, cp, s, want, attacker, threat, seen)) return true;
         }
         return false;
     }
@@ -154,13 +160,13 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < cp->ndirs; i++) {
             int d = cp->dirs[i], back = v->dirs[d].reverse;
             Cell land = variant_step(v, c, d);
-            if (land == NO_CELL || pos->cell[land] || back < 0) continue;
+            if (land == NO_CELL || board_look(pos, land, seen) || back < 0) continue;
             Cell next = c;
             for (Cell s = variant_step(v, c, back); s != NO_CELL; next = s, s = variant_step(v, s, back)) {
-                Piece p = pos->cell[s];
+                Piece p = board_look(pos, s, seen);
                 if (!p) continue;
                 if (PIECE_KIND(p) == want) {
-                    if (attacker_can_move(pos, s, threat)) return true;
+                    if (attacker_can_move(pos, s, threat, seen)) return true;
                     break;
                 }
                 bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
@@ -185,7 +191,7 @@ static inline bool pattern_may_reach(const Position *pos, const CapturePattern *
 
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
-static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
+static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     const AttackLine *lines = v->attack_lines[attacker];
     /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's
@@ -203,31 +209,31 @@ static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, 
         Cell s = variant_step(v, c, back);
         if (s == NO_CELL) continue;
         uint32_t types = leapers | sliders;
-        while (!pos->cell[s] && sliders) {
+        while (!board_look(pos, s, seen) && sliders) {
             types = sliders;
             s = variant_step(v, s, back);
             if (s == NO_CELL) break;
         }
         if (s == NO_CELL || !pos->cell[s]) continue;
         Piece p = pos->cell[s];
-        if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
+        if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat, seen)) return true;
     }
     return false;
 }
 
 bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type) {
     for (int o = 0; o < pos->v->nowners; o++)
-        if (board_hostile(pos, o, victim_owner) && attacked_on_lines(pos, c, o, victim_type, 0)) return true;
+        if (board_hostile(pos, o, victim_owner) && attacked_on_lines(pos, c, o, victim_type, 0, NULL)) return true;
     return false;
 }
 
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
-static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
+static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
     if (v->attack_lines_ok) {
-        if (attacked_on_lines(pos, c, attacker, victim_type, threat)) return true;
+        if (attacked_on_lines(pos, c, attacker, victim_type, threat, seen)) return true;
         /* the types the attacker has on the board, found when first asked (bit per type) */
         uint32_t asked = 0, present = 0;
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
@@ -235,7 +241,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
             if (!zone_admits(v, cp->to_zone, attacker, c)) continue;
             if (cp->reach) {
-                if (pattern_may_reach(pos, cp, c, t, attacker) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat))
+                if (pattern_may_reach(pos, cp, c, t, attacker) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
                     return true;
                 continue;
             }
@@ -247,7 +253,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                         break;
                     }
             }
-            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat)) return true;
+            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen)) return true;
         }
         return false;
     }
@@ -271,9 +277,9 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             for (int k = 0; !range || k < range; k++) {
                 s = variant_step(v, s, back);
                 if (s == NO_CELL) break;
-                Piece p = pos->cell[s];
+                Piece p = board_look(pos, s, seen);
                 if (p) {
-                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat) &&
+                    if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat, seen) &&
                         zone_admits(v, r->from_zone, attacker, s))
                         return true;
                     break;
@@ -283,7 +289,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         }
         for (int i = 0; i < pp->npatterns; i++)
             if ((pp->patterns[i].victims & vbit) && (!pp->patterns[i].reach || pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
-                pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat))
+                pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat, seen))
                 return true;
     }
     return false;
@@ -341,7 +347,7 @@ static bool attacked_by_programs(GenContext *ctx, Position *pos, Cell c, int att
             const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
             if (ctx->fast && pt->fast_attack) continue;
             const PieceProgram *pp = &pt->per_owner[attacker];
-            if (!pp->may_capture || !attacker_can_move(pos, from, threat)) continue;
+            if (!pp->may_capture || !attacker_can_move(pos, from, threat, NULL)) continue;
             VmFault f = {0};
             bool hit = vm_captures(ctx, &pp->prog, pos, from, attacker, c, &f);
             attack_note_fault(ctx, &f);
@@ -357,12 +363,13 @@ void attack_take_fault(GenContext *ctx, VmFault *fault) {
     ctx->attack_fault.set = false;
 }
 
-bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as) {
+/* attack_is_attacked; `seen` as for attacker_can_move (the programs' reads are not gathered) */
+static bool is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as, uint64_t *seen) {
     const Variant *v = pos->v;
     /* Programs run for an attack test may ask "attacked?" themselves (castling does); such a
      * nested question is answered "no": castling never captures, and it keeps tests finite. */
     if (ctx->attack_depth) return false;
-    Piece old = pos->cell[c];
+    Piece old = board_look(pos, c, seen);
     bool placed = false;
     uint8_t threat = 0;
     if (v->steered) {
@@ -377,7 +384,7 @@ bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner
             if (pos->occ[o][w]) { any = true; break; }
         if (!any) continue;
         int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
-        if (ctx->fast && attacked_by_rays(pos, c, o, victim_type, threat)) {
+        if (ctx->fast && attacked_by_rays(pos, c, o, victim_type, threat, seen)) {
             if (placed) board_put(pos, c, old);
             return true;
         }
@@ -400,7 +407,11 @@ bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner
     return false;
 }
 
-bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner) {
+bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as) {
+    return is_attacked(ctx, pos, c, victim_owner, as, NULL);
+}
+
+static bool royal_attacked(GenContext *ctx, Position *pos, int owner, uint64_t *seen) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
@@ -409,11 +420,17 @@ bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner) {
             while (b) {
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
                 b &= b - 1;
-                if (attack_is_attacked(ctx, pos, c, owner, pos->cell[c])) return true;
+                if (is_attacked(ctx, pos, c, owner, pos->cell[c], seen)) return true;
             }
         }
     }
     return false;
+}
+
+bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner) { return royal_attacked(ctx, pos, owner, NULL); }
+
+bool attack_royal_attacked_seen(GenContext *ctx, Position *pos, int owner, uint64_t *seen) {
+    return royal_attacked(ctx, pos, owner, seen);
 }
 
 bool attack_army_in_check(GenContext *ctx, Position *pos, int army) {

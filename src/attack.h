@@ -24,6 +24,11 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned);
 bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type);
 /* Can a royal piece of `owner` be captured? */
 bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner);
+/* The same, adding to `seen` every cell the test looked at. Where the test reads only cells
+ * (Variant.all_fast, on the fast path), it gives the same answer on any position that differs
+ * from this one only on other cells and has the same pieces of owner's enemies and the same
+ * royal pieces of owner's. */
+bool attack_royal_attacked_seen(GenContext *ctx, Position *pos, int owner, uint64_t *seen);
 /* Is the army a player answers for (`helps`) in check: its royal piece attacked, or gone? */
 bool attack_army_in_check(GenContext *ctx, Position *pos, int army);
 /* True when a royal piece of `player` can be captured (check), or the army it answers for

@@ -257,5 +257,11 @@ uint64_t board_compute_key(const Position *pos);
 Cell board_royal(const Position *pos, int owner);
 
 static inline bool bits_has(const uint64_t *bits, Cell c) { return (bits[c >> 6] >> (c & 63)) & 1; }
+/* The piece on c, for a test that may keep the cells it looks at: with `seen` given, c joins
+ * that set (attack_royal_attacked_seen). */
+static inline Piece board_look(const Position *pos, Cell c, uint64_t *seen) {
+    if (seen) seen[c >> 6] |= 1ULL << (c & 63);
+    return pos->cell[c];
+}
 
 #endif

@@ -6,21 +6,21 @@
 /* A piece next to an enemy freezer cannot move, unless that freezer touches a piece of the
  * frozen piece's side (other than itself) able to freeze it back (a freezer, or an imitator,
  * since imitators freeze freezers). An imitator freezes adjacent enemy freezers outright. */
-bool mobility_frozen(const Position *pos, Cell c) {
+bool mobility_frozen(const Position *pos, Cell c, uint64_t *seen) {
     const Variant *v = pos->v;
-    Piece x = pos->cell[c];
+    Piece x = board_look(pos, c, seen);
     int owner = PIECE_OWNER(x);
     uint32_t xbit = 1u << PIECE_TYPE(x);
     for (int i = 0; i < v->nadjacent; i++) {
         Cell e = variant_step(v, c, v->adjacent_dirs[i]);
-        if (e == NO_CELL || !pos->cell[e] || !board_hostile(pos, PIECE_OWNER(pos->cell[e]), owner)) continue;
+        if (e == NO_CELL || !board_look(pos, e, seen) || !board_hostile(pos, PIECE_OWNER(pos->cell[e]), owner)) continue;
         uint32_t ebit = 1u << PIECE_TYPE(pos->cell[e]);
         if ((ebit & v->imitator_mask) && (xbit & v->freezer_mask)) return true;
         if (!(ebit & v->freezer_mask)) continue;
         bool neutralised = false;
         for (int k = 0; k < v->nadjacent && !neutralised; k++) {
             Cell y = variant_step(v, e, v->adjacent_dirs[k]);
-            if (y == NO_CELL || y == c || !pos->cell[y] || board_hostile(pos, PIECE_OWNER(pos->cell[y]), owner)) continue;
+            if (y == NO_CELL || y == c || !board_look(pos, y, seen) || board_hostile(pos, PIECE_OWNER(pos->cell[y]), owner)) continue;
             neutralised = ((1u << PIECE_TYPE(pos->cell[y])) & (v->freezer_mask | v->imitator_mask)) != 0;
         }
         if (!neutralised) return true;

@@ -6,11 +6,12 @@
 
 #include "board.h"
 
-/* Is the piece on c frozen by an adjacent enemy freezer (`freezes`)? Cannot fail. */
-bool mobility_frozen(const Position *pos, Cell c);
+/* Is the piece on c frozen by an adjacent enemy freezer (`freezes`)? The cells it looks at
+ * join `seen` when given (board_look). Cannot fail. */
+bool mobility_frozen(const Position *pos, Cell c, uint64_t *seen);
 /* May the piece on c move as far as freezing goes? (Quick when the game has no freezer.) */
 static inline bool mobility_can_move(const Position *pos, Cell c) {
-    return !pos->v->freezer_mask || !mobility_frozen(pos, c);
+    return !pos->v->freezer_mask || !mobility_frozen(pos, c, NULL);
 }
 /* May `player` move the piece of a steered army on c (`steer`)? The steer rule's condition
  * over its influence there and its strongest rival's. */

@@ -1062,9 +1062,23 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
     return false;
 }
 
-void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
+/* Pins.seen: where the legality test reads only cells, make it once as the position stands. */
+static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
+    const Variant *v = pos->v;
+    pins->by_seen = false;
+    if (!v->all_fast || !ctx->fast || !v->forbid_royal_capture || v->steered || v->has_allegiance || v->blast_mask ||
+        ctx->attack_depth)
+        return;
+    pins->mover = board_mover(pos);
+    memset(pins->seen, 0, sizeof pins->seen);
+    pins->seen_check = attack_royal_attacked_seen(ctx, pos, pins->mover, pins->seen);
+    pins->by_seen = true;
+}
+
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     pins->on = false;
+    find_seen(ctx, pos, pins);
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
     int mover = board_mover(pos), royals = 0;
     for (int t = 0; t < v->ntypes; t++) {
@@ -1080,6 +1094,50 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->on = true;
+    pins->by_seen = false;
+}
+
+/* May a piece p stand on or leave a cell without changing what the test by the cells seen
+ * reads besides the cells (the enemies' pieces, the mover's royal pieces)? */
+static inline bool seen_quiet(const Position *pos, int mover, Piece p) {
+    return !p || (!board_hostile(pos, PIECE_OWNER(p), mover) && !pos->v->types[PIECE_TYPE(p)].royal);
+}
+
+/* Does writing p on c leave the test by the cells seen as it was? */
+static inline bool seen_untouched(const Pins *pins, const Position *pos, Cell c, Piece p) {
+    return !bits_has(pins->seen, c) && seen_quiet(pos, pins->mover, pos->cell[c]) && seen_quiet(pos, pins->mover, p);
+}
+
+/* movegen_pin_verdict by the cells seen: the cells m writes (as board_cells_apply writes
+ * them) against them. */
+static int seen_verdict(const Pins *pins, const Position *pos, const Move *m) {
+    if (!movegen_tests_royal(pos->v, m) || (m->flags & MOVE_ELIMINATION)) return -1;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        switch ((EffectKind)e->kind) {
+        case FX_MOVE:
+            if (!seen_untouched(pins, pos, e->a, 0) || !seen_untouched(pins, pos, e->b, pos->cell[e->a])) return -1;
+            break;
+        case FX_REMOVE:
+            if (!seen_untouched(pins, pos, e->a, 0)) return -1;
+            break;
+        case FX_CHANGE:
+        case FX_PLACE:
+            if (!seen_untouched(pins, pos, e->a, PIECE_KIND(e->piece))) return -1;
+            break;
+        case FX_EP:
+        case FX_COUNTER:
+        case FX_CARD:
+        case FX_DEBT:
+        case FX_MARK:
+        case FX_HAND:
+        case FX_CHECK:
+            break; /* (no cell written) */
+        default:
+            return -1;
+        }
+    }
+    return !pins->seen_check;
 }
 
 /* The rest of movegen_pin_verdict for a move of the royal piece, of a pinned piece or in
@@ -1098,6 +1156,7 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
 }
 
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
+    if (pins->by_seen) return seen_verdict(pins, pos, m);
     if (!pins->on || m->from == m->to) return -1;
     Piece p = pos->cell[m->from];
     if (!p || pos->controller[PIECE_OWNER(p)] != pins->mover) return -1;
@@ -1121,7 +1180,7 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
 
 /* Legal? By the pins when they decide, else by the full test. */
 static inline bool legal_by_pins(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
-    if (!pins->on) return movegen_is_legal(ctx, pos, m);
+    if (!pins->on && !pins->by_seen) return movegen_is_legal(ctx, pos, m);
     int verdict = movegen_pin_verdict(pins, pos, m);
     return verdict >= 0 ? verdict : movegen_is_legal(ctx, pos, m);
 }

@@ -64,12 +64,20 @@ typedef struct Pins {
     int checks;
     Cell royal;
     uint64_t pinned[CELL_WORDS];
+    /* Where the pins are off but the legality test reads only cells (Variant.all_fast, no
+     * steering, allegiance nor explosion): the test made once on the position as it stands,
+     * whether the mover is in check and the cells it looked at. A move that writes none of
+     * those cells and puts, takes or moves no enemy and no royal piece gets the same answer
+     * (attack_royal_attacked_seen). */
+    bool by_seen;
+    bool seen_check;
+    uint64_t seen[CELL_WORDS];
 } Pins;
 /* Finds the pins of the player to move (off in every game and position they do not fit, and
- * on the general path). */
-void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins);
-/* Legal, by the pins? 1 or 0; -1 when the pins do not decide (the move must take the full
- * test). They decide every move that only carries one of the mover's pieces to another cell
+ * on the general path), else the cells its legality test looks at, where they decide. */
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins);
+/* Legal, by the pins (or the cells seen)? 1 or 0; -1 when they do not decide (the move must
+ * take the full test). They decide every move that only carries one of the mover's pieces to another cell
  * (promoting or not, staying the mover's and not royal, marking en-passant cells or not): out of check, a piece that is not royal nor pinned
  * opens no line to the royal piece, so it needs no test; any other such move is tested on the
  * attack lines with only its two cells written. */

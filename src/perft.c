@@ -34,7 +34,7 @@ static uint64_t perft_rec(GenContext *ctx, Position *pos, int depth, MoveList *l
         const Move *m = &ml->moves[i];
         if (!movegen_captures_all(m, forced, nforced) || !movegen_allowed(m, captures_only)) continue;
         int mover = board_mover(pos);
-        int verdict = pins.on ? movegen_pin_verdict(&pins, pos, m) : -1;
+        int verdict = pins.on || pins.by_seen ? movegen_pin_verdict(&pins, pos, m) : -1;
         if (!board_make(pos, m)) break;
         bool ok = movegen_made_is_legal_pinned(ctx, pos, m, mover, verdict);
         attack_take_fault(ctx, fault); /* (before a child's generation starts afresh) */
