@@ -8,7 +8,9 @@
 
 /* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
  * when one of the `threat` players (bit per player: the defender's opponents) may move it.
- * Here and below, `seen` (when given) gathers the cells the test looks at (board_look). */
+ * Here and below, `seen` (when given) gathers the cells the test looks at (board_look), but
+ * for looks that only ask whether a piece of the attacker's side stands there: no move that
+ * leaves the attacker's pieces as they are can change their answer. */
 static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     if (v->freezer_mask && mobility_frozen(pos, c, seen)) return false;
@@ -47,6 +49,15 @@ static inline bool pattern_piece_at(const Position *pos, const CapturePattern *c
            zone_admits(pos->v, cp->from_zone, attacker, s);
 }
 
+/* Does a piece of type t of the attacker stand on the line from c along d (Variant.line_cells)? */
+static inline bool line_holds(const Position *pos, Cell c, int d, int t, int attacker) {
+    const Variant *v = pos->v;
+    const uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)d) * (size_t)v->cell_words;
+    for (int w = 0; w < v->cell_words; w++)
+        if (line[w] & pos->type_occ[t][w] & pos->occ[attacker][w]) return true;
+    return false;
+}
+
 /* A capture by moving (withdrawal, custodian, coordination, long leap), checked backwards
  * from the victim's cell c. */
 static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell c, Piece want, int attacker,
@@ -58,7 +69,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < cp->ndirs; i++) {
             int d = cp->dirs[i];
             Cell a = variant_step(v, c, d);
-            if (a == NO_CELL || PIECE_KIND(board_look(pos, a, seen)) != want) continue;
+            if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
             Cell first = variant_step(v, a, d);
             if (first != NO_CELL && !board_look(pos, first, seen) && attacker_can_move(pos, a, threat, seen)) return true;
         }
@@ -68,8 +79,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < 4; i++) {
             int e = v->orth_dirs[i];
             Cell partner = variant_step(v, c, e);
-            if (partner == NO_CELL || !board_look(pos, partner, seen) || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker))
-                continue;
+            if (partner == NO_CELL || !pos->cell[partner] || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker)) continue;
             int back = v->dirs[e].reverse;
             Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
             if (land == NO_CELL || board_look(pos, land, seen)) continue;
@@ -159,8 +169,10 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
          * jumpable enemies (each followed by an empty cell) */
         for (int i = 0; i < cp->ndirs; i++) {
             int d = cp->dirs[i], back = v->dirs[d].reverse;
+            /* (no leaper on the line back from c: nothing to look at) */
+            if (back < 0 || (v->line_cells && !line_holds(pos, c, back, PIECE_TYPE(want), attacker))) continue;
             Cell land = variant_step(v, c, d);
-            if (land == NO_CELL || board_look(pos, land, seen) || back < 0) continue;
+            if (land == NO_CELL || board_look(pos, land, seen)) continue;
             Cell next = c;
             for (Cell s = variant_step(v, c, back); s != NO_CELL; next = s, s = variant_step(v, s, back)) {
                 Piece p = board_look(pos, s, seen);
@@ -209,7 +221,8 @@ static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, 
         Cell s = variant_step(v, c, back);
         if (s == NO_CELL) continue;
         uint32_t types = leapers | sliders;
-        while (!board_look(pos, s, seen) && sliders) {
+        /* (a line of leapers only asks for the attacker's piece next to c) */
+        while (sliders && !board_look(pos, s, seen)) {
             types = sliders;
             s = variant_step(v, s, back);
             if (s == NO_CELL) break;

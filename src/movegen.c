@@ -1069,9 +1069,16 @@ static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
     if (!v->all_fast || !ctx->fast || !v->forbid_royal_capture || v->steered || v->has_allegiance || v->blast_mask ||
         ctx->attack_depth)
         return;
-    pins->mover = board_mover(pos);
+    int mover = pins->mover = board_mover(pos);
     memset(pins->seen, 0, sizeof pins->seen);
-    pins->seen_check = attack_royal_attacked_seen(ctx, pos, pins->mover, pins->seen);
+    pins->seen_check = attack_royal_attacked_seen(ctx, pos, mover, pins->seen);
+    /* the test also reads the enemies' pieces and the royal ones, as sets: their cells too */
+    for (int w = 0; w < v->cell_words; w++) {
+        for (int o = 0; o < v->nowners; o++)
+            if (board_hostile(pos, o, mover)) pins->seen[w] |= pos->occ[o][w];
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->types[t].royal) pins->seen[w] |= pos->type_occ[t][w];
+    }
     pins->by_seen = true;
 }
 
@@ -1097,33 +1104,29 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     pins->by_seen = false;
 }
 
-/* May a piece p stand on or leave a cell without changing what the test by the cells seen
- * reads besides the cells (the enemies' pieces, the mover's royal pieces)? */
+/* May a piece p be written without changing the test by the cells seen: neither an enemy's
+ * nor royal? */
 static inline bool seen_quiet(const Position *pos, int mover, Piece p) {
-    return !p || (!board_hostile(pos, PIECE_OWNER(p), mover) && !pos->v->types[PIECE_TYPE(p)].royal);
-}
-
-/* Does writing p on c leave the test by the cells seen as it was? */
-static inline bool seen_untouched(const Pins *pins, const Position *pos, Cell c, Piece p) {
-    return !bits_has(pins->seen, c) && seen_quiet(pos, pins->mover, pos->cell[c]) && seen_quiet(pos, pins->mover, p);
+    return !board_hostile(pos, PIECE_OWNER(p), mover) && !pos->v->types[PIECE_TYPE(p)].royal;
 }
 
 /* movegen_pin_verdict by the cells seen: the cells m writes (as board_cells_apply writes
- * them) against them. */
+ * them) against them. (A piece carried comes from a cell written, so it is no enemy's nor
+ * royal when that cell is not among them.) */
 static int seen_verdict(const Pins *pins, const Position *pos, const Move *m) {
     if (!movegen_tests_royal(pos->v, m) || (m->flags & MOVE_ELIMINATION)) return -1;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
         switch ((EffectKind)e->kind) {
         case FX_MOVE:
-            if (!seen_untouched(pins, pos, e->a, 0) || !seen_untouched(pins, pos, e->b, pos->cell[e->a])) return -1;
+            if (bits_has(pins->seen, e->a) || bits_has(pins->seen, e->b)) return -1;
             break;
         case FX_REMOVE:
-            if (!seen_untouched(pins, pos, e->a, 0)) return -1;
+            if (bits_has(pins->seen, e->a)) return -1;
             break;
         case FX_CHANGE:
         case FX_PLACE:
-            if (!seen_untouched(pins, pos, e->a, PIECE_KIND(e->piece))) return -1;
+            if (bits_has(pins->seen, e->a) || !seen_quiet(pos, pins->mover, e->piece)) return -1;
             break;
         case FX_EP:
         case FX_COUNTER:

@@ -66,9 +66,9 @@ typedef struct Pins {
     uint64_t pinned[CELL_WORDS];
     /* Where the pins are off but the legality test reads only cells (Variant.all_fast, no
      * steering, allegiance nor explosion): the test made once on the position as it stands,
-     * whether the mover is in check and the cells it looked at. A move that writes none of
-     * those cells and puts, takes or moves no enemy and no royal piece gets the same answer
-     * (attack_royal_attacked_seen). */
+     * whether the mover is in check and the cells it looked at, with those of the enemies'
+     * and the royal pieces. A move that writes none of those cells and puts no enemy or royal
+     * piece gets the same answer (attack_royal_attacked_seen). */
     bool by_seen;
     bool seen_check;
     uint64_t seen[CELL_WORDS];
