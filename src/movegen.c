@@ -1065,7 +1065,6 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
 /* Pins.seen: where the legality test reads only cells, make it once as the position stands. */
 static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
-    pins->by_seen = false;
     if (!v->all_fast || !ctx->fast || !v->forbid_royal_capture || v->steered || v->has_allegiance || v->blast_mask ||
         ctx->attack_depth)
         return;
@@ -1085,8 +1084,11 @@ static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
 void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     pins->on = false;
-    find_seen(ctx, pos, pins);
-    if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
+    pins->by_seen = false;
+    if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) {
+        find_seen(ctx, pos, pins);
+        return;
+    }
     int mover = board_mover(pos), royals = 0;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
@@ -1097,11 +1099,13 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
             pins->royal = (Cell)(w * 64 + __builtin_ctzll(b));
         }
     }
-    if (royals != 1) return;
+    if (royals != 1) {
+        find_seen(ctx, pos, pins);
+        return;
+    }
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->on = true;
-    pins->by_seen = false;
 }
 
 /* May a piece p be written without changing the test by the cells seen: neither an enemy's
