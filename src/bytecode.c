@@ -30,6 +30,7 @@ void bc_free(Program *p) {
     free(p->code);
     free(p->lines);
     free(p->cols);
+    free(p->ops);
     memset(p, 0, sizeof *p);
 }
 
@@ -39,6 +40,7 @@ static void put_byte(Program *p, int byte, int line, int col) {
         p->code = xrealloc(p->code, (size_t)p->cap);
         p->lines = xrealloc(p->lines, (size_t)p->cap * sizeof(int));
         p->cols = xrealloc(p->cols, (size_t)p->cap * sizeof(int));
+        p->ops = xrealloc(p->ops, (size_t)p->cap * sizeof(Operands));
     }
     p->code[p->count] = (uint8_t)byte;
     p->lines[p->count] = line;
@@ -62,6 +64,7 @@ int bc_emit(Program *p, Opcode op, int operand, int line, int col) {
         break;
     default: break;
     }
+    p->ops[at] = bc_operands(p->code, at);
     return at;
 }
 
@@ -69,4 +72,5 @@ void bc_patch(Program *p, int at, int target) {
     ASSERT(bc_opinfo[p->code[at]].shape == SHAPE_JUMP, "only jumps are patched");
     p->code[at + 1] = (uint8_t)(target & 0xFF);
     p->code[at + 2] = (uint8_t)((target >> 8) & 0xFF);
+    p->ops[at] = bc_operands(p->code, at);
 }

@@ -71,6 +71,9 @@ static inline Operands bc_operands(const uint8_t *code, int pc) {
 typedef struct Program {
     uint8_t *code;
     int count, cap;
+    /* the operands of the instruction at each offset, as bc_operands decodes them (kept by
+     * bc_emit and bc_patch): the VM reads them rather than decode on every step */
+    Operands *ops;
     int *lines;     /* rule-file line of each code byte (parallel to code) */
     int *cols;
     const char *file;

@@ -331,7 +331,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (traced) trace(prog, pc, cur, flag, ctx->trace_user);
         Opcode op = (Opcode)code[pc];
-        const Operands operand = bc_operands(code, pc);
+        const Operands operand = prog->ops[pc];
         const int a = operand.a, b = operand.b;
         int at = pc;
         pc += bc_instr_size(op);
@@ -474,7 +474,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             break;
         case OP_SLIDE: {
             /* C is decoded here only: live across the whole loop it slowed every instruction */
-            int d = a, pset = b, cset = bc_operands(code, at).c;
+            int d = a, pset = b, cset = prog->ops[at].c;
             if (cset != 0xFF && !royal_known) {
                 royal = board_royal(pos, owner);
                 royal_known = true;
