@@ -6,11 +6,29 @@
 /* A piece next to an enemy freezer cannot move, unless that freezer touches a piece of the
  * frozen piece's side (other than itself) able to freeze it back (a freezer, or an imitator,
  * since imitators freeze freezers). An imitator freezes adjacent enemy freezers outright. */
+/* Does a piece that could freeze a piece of owner's of type bit xbit (an enemy freezer, or
+ * imitator when xbit is a freezer's) stand next to c? */
+static bool freezer_near(const Position *pos, Cell c, int owner, uint32_t xbit) {
+    const Variant *v = pos->v;
+    uint32_t kinds = v->freezer_mask | ((xbit & v->freezer_mask) ? v->imitator_mask : 0);
+    const uint64_t *near = v->adjacent_cells + (size_t)c * (size_t)v->cell_words;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t enemies = 0, freezers = 0;
+        for (int o = 0; o < v->nowners; o++)
+            if (board_hostile(pos, o, owner)) enemies |= pos->occ[o][w];
+        for (uint32_t k = kinds; k; k &= k - 1) freezers |= pos->type_occ[__builtin_ctz(k)][w];
+        if (near[w] & enemies & freezers) return true;
+    }
+    return false;
+}
+
 bool mobility_frozen(const Position *pos, Cell c, uint64_t *seen) {
     const Variant *v = pos->v;
     Piece x = board_look(pos, c, seen);
     int owner = PIECE_OWNER(x);
     uint32_t xbit = 1u << PIECE_TYPE(x);
+    /* (a test that gathers the cells it looks at looks at every neighbour) */
+    if (!seen && !freezer_near(pos, c, owner, xbit)) return false;
     for (int i = 0; i < v->nadjacent; i++) {
         Cell e = variant_step(v, c, v->adjacent_dirs[i]);
         if (e == NO_CELL || !board_look(pos, e, seen) || !board_hostile(pos, PIECE_OWNER(pos->cell[e]), owner)) continue;

@@ -163,6 +163,17 @@ static void build_line_cells(Variant *v) {
         }
 }
 
+static void build_adjacent_cells(Variant *v) {
+    if (!v->freezer_mask) return;
+    size_t words = (size_t)v->cell_words;
+    v->adjacent_cells = xcalloc((size_t)v->ncells * words, sizeof(uint64_t));
+    for (int c = 0; c < v->ncells; c++)
+        for (int i = 0; i < v->nadjacent; i++) {
+            Cell e = variant_step(v, (Cell)c, v->adjacent_dirs[i]);
+            if (e != NO_CELL) v->adjacent_cells[(size_t)c * words + (e >> 6)] |= 1ULL << (e & 63);
+        }
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -171,6 +182,7 @@ void variant_conclude(Variant *v) {
     find_stuck_cells(v);
     build_pattern_reach(v);
     build_line_cells(v);
+    build_adjacent_cells(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
@@ -194,6 +206,7 @@ void variant_free(Variant *v) {
     free(v->neighbour);
     free(v->pattern_reach);
     free(v->line_cells);
+    free(v->adjacent_cells);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

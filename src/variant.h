@@ -423,6 +423,9 @@ typedef struct Variant {
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */
     uint64_t *pattern_reach;
+    /* per cell c (games with a freezer only, else NULL): the cells (cell_words words) next
+     * to c, for the freezing test */
+    uint64_t *adjacent_cells;
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
