@@ -368,10 +368,14 @@ static void emit_jump(Program *p, const Ast *atom, int d, int victims) {
 }
 
 /* Rides along d over empty cells, each one a landing when `land`; cur ends on the first piece
- * (the path fails at the board's edge). One SLIDE when it can, else a STEP loop. */
+ * (the path fails at the board's edge). One SLIDE or RIDE when it can, else a STEP loop. */
 static void emit_ride(CG *cg, Program *p, const Ast *atom, int d, const Captures *c, bool land) {
     if (land && !cg->promo) {
         bc_emit(p, OP_SLIDE, slide_operand(cg, atom, d, c), L(atom));
+        return;
+    }
+    if (!land) {
+        bc_emit(p, OP_RIDE, d, L(atom));
         return;
     }
     int top = p->count;

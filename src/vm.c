@@ -497,6 +497,12 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             }
             break;
         }
+        case OP_RIDE:
+            do {
+                cur = variant_step(v, cur, a);
+                if (cur == NO_CELL) goto fail;
+            } while (!pos->cell[cur]);
+            break;
         case OP_CHANGE: change = a; break;
         case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
