@@ -1234,7 +1234,7 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
-    if (v->bulk_count && ctx->fast) {
+    if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
         /* (a game the position has ended has no moves, as in pseudo_moves) */
         if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         Pins pins;

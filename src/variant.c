@@ -235,7 +235,7 @@ void variant_conclude(Variant *v) {
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
                           !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
                           !v->has_allegiance && !v->nphases;
-    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_hands && !v->has_drops &&
+    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops &&
                     !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->check_limit &&
                     !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
 }

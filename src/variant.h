@@ -398,7 +398,7 @@ typedef struct Variant {
      * every move the pieces make is legal. */
     bool every_move_legal;
     /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
-     * (no drops, passes, explosions, extra captures, cards, set-up steps, phases, check rules,
+     * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, check rules,
      * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
      * pieces' rays without writing their moves. */
     bool bulk_count;
