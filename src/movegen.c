@@ -938,6 +938,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     bool ok;
     if (v->all_fast && ctx->fast && !(m->flags & MOVE_ELIMINATION)) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
+        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
         ok = movegen_safe_after(ctx, pos, mover);
@@ -1116,6 +1117,8 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
     }
     if (carried != 1) return -1;
     if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
+    if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;
     return pin_verdict_by_lines(pins, pos, m, p);
 }
 

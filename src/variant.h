@@ -387,11 +387,11 @@ typedef struct Variant {
     uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
-                                       * (and no `end facing` nor royal-flight rule: legality is
-                                       * then cells only) */
+                                       * (and no `end facing` rule: legality is then cells only,
+                                       * royal flight included) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
      * grouped in attack lines (no capture pattern, freezing, steering, explosion, allegiance,
-     * phases or slow rule). Then, while the mover's one royal piece is not in check, a move
+     * phases, mines or facing rule). Then, while the mover's one royal piece is not in check, a move
      * that only carries another of its pieces off a cell no enemy slider pins needs no test. */
     bool pin_legal;
     /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,

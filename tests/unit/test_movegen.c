@@ -89,6 +89,15 @@ static void test_movegen_fast_and_general_agree_pinned_games(void **state) {
     }
 }
 
+/* `forbid royal-flight` decided by the pins: a royal piece in check may only capture the one
+ * piece giving check (positions with checks by sliders, leapers and two pieces at once). */
+static void test_movegen_fast_and_general_agree_royal_flight(void **state) {
+    (void)state;
+    const char *starts[] = {NULL, "8/8/3k4/3R4/8/8/8/3K4 b - - 0 1", "8/2r5/3k4/3R4/8/8/4N3/3K4 b - - 0 1",
+                            "8/8/3k4/2N5/8/8/8/3KR3 b - - 0 1", "3r4/8/2n1k3/8/3N4/8/2R5/3K4 b - - 0 1"};
+    assert_true(compare_paths("rules/makpong.rules", starts, 5, 40, 60) > 1500);
+}
+
 static void test_movegen_fast_and_general_agree_ultima(void **state) {
     (void)state;
     /* the start and the rules page's diagrams, which are full of captures by moving */
@@ -291,6 +300,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_en_passant_and_promotion),
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
         cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_royal_flight),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
