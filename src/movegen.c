@@ -934,21 +934,20 @@ static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
+    if (v->facing_type) {
+        int verdict = facing_verdict(pos, m);
+        if (verdict >= 0) return verdict;
+    }
+    if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
     int mover = board_mover(pos);
     bool ok;
     if (v->all_fast && ctx->fast && !(m->flags & MOVE_ELIMINATION)) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
-        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
         ok = movegen_safe_after(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
-        if (v->facing_type) {
-            int verdict = facing_verdict(pos, m);
-            if (verdict >= 0) return verdict;
-        }
-        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -996,8 +995,10 @@ bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
 }
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
-    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+    /* (facing royal pieces and royal flight: the rules look at the position before the move;
+     * but royal pieces that do not face after it leave the facing rule nothing to forbid) */
+    if ((!pos->v->facing_type || !movegen_facing(pos)) && !pos->v->forbid_royal_flight &&
+        (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
         return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);

@@ -172,8 +172,6 @@ void variant_conclude(Variant *v) {
     build_pattern_reach(v);
     build_line_cells(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
-    /* (`end facing` is tested on the general path) */
-    if (v->facing_type) v->all_fast = false;
     /* (royal flight is decided by the pins: movegen_pin_verdict) */
     v->pin_legal = v->all_fast && v->attack_lines_ok && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
                    v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&

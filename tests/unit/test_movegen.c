@@ -131,10 +131,12 @@ static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
 
 static void test_movegen_fast_and_general_agree_janggi(void **state) {
     (void)state;
-    /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon) */
+    /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon); the
+     * generals facing each other (bikjang), alone and with pieces that can break it */
     const char *starts[] = {NULL, "4k4/4a4/3R1c3/9/9/9/9/3C1r3/4A4/4K4 w - - 0 1",
-                            "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1"};
-    assert_true(compare_paths("rules/janggi.rules", starts, 3, 16, 60) > 600);
+                            "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1", "9/4k4/9/9/9/9/9/9/4K4/9 w - - 0 1",
+                            "3k5/5a3/2n6/9/9/9/9/6N2/3K1R3/9 w - - 0 1"};
+    assert_true(compare_paths("rules/janggi.rules", starts, 5, 25, 60) > 600);
 }
 
 static void test_movegen_fast_and_general_agree_cambodian(void **state) {
