@@ -1064,10 +1064,63 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
     return false;
 }
 
-void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
+/* Does a piece of kind `want` stand on the line from c along dir? The farthest such cell, or
+ * NO_CELL. (A line that comes back on itself is walked once round.) */
+static Cell last_on_line(const Position *pos, Cell c, int dir, Piece want) {
+    const Variant *v = pos->v;
+    Cell last = NO_CELL, s = c;
+    for (int n = 0; n < v->ncells; n++) {
+        s = variant_step(v, s, dir);
+        if (s == NO_CELL || s == c) break;
+        if (PIECE_KIND(pos->cell[s]) == want) last = s;
+    }
+    return last;
+}
+
+/* The pins of the enemy's capture patterns on the royal piece on c (Variant.pin_legal with
+ * patterns): into pins->pinned the cells a piece leaving could open a capture through (the
+ * legs before a lame leaper, the line before the last enemy hopper or zoned slider on it),
+ * into pins->screens the cells a piece landing on could make a hop's screen. Zones, ranges and
+ * screen types are not looked at: a cell marked too many only costs its moves the full test. */
+__attribute__((noinline)) static void find_pattern_pins(const Position *pos, Cell c, int enemy, Pins *pins) {
+    const Variant *v = pos->v;
+    int victim = PIECE_TYPE(pos->cell[c]);
+    for (int k = 0; k < v->npattern_refs[enemy][victim]; k++) {
+        int t = v->pattern_refs[enemy][victim][k].type;
+        const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
+        Piece want = PIECE_MAKE(t, enemy);
+        if (cp->method == CAP_LEGS) {
+            for (int m = 0; cp->nlegs && m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
+                Cell legs[16], s = c;
+                int n = 0;
+                for (int l = cp->nlegs - 1; l >= 0 && s != NO_CELL; l--) {
+                    int back = v->dirs[cp->dirs[m + l]].reverse;
+                    s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
+                    if (l > 0 && s != NO_CELL) legs[n++] = s;
+                }
+                if (s == NO_CELL || PIECE_KIND(pos->cell[s]) != want) continue;
+                for (int i = 0; i < n; i++) pins->pinned[legs[i] >> 6] |= 1ULL << (legs[i] & 63);
+            }
+        } else if (cp->method == CAP_HOP || cp->method == CAP_SLIDES) {
+            for (int i = 0; i < cp->ndirs; i++) {
+                int back = v->dirs[cp->dirs[i]].reverse;
+                Cell last = back >= 0 ? last_on_line(pos, c, back, want) : NO_CELL;
+                for (Cell s = last == NO_CELL ? last : variant_step(v, c, back); s != last; s = variant_step(v, s, back)) {
+                    pins->pinned[s >> 6] |= 1ULL << (s & 63);
+                    if (cp->method == CAP_HOP) pins->screens[s >> 6] |= 1ULL << (s & 63);
+                }
+            }
+        }
+        /* (a zoned step is opened by no move of the mover's) */
+    }
+}
+
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     pins->on = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
+    /* (royal pieces that face each other: every move takes the full test) */
+    if (v->facing_type && movegen_facing(pos)) return;
     int mover = board_mover(pos), royals = 0;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
@@ -1081,6 +1134,13 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
     if (royals != 1) return;
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->screened = false;
+    if (v->pattern_types) {
+        for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
+        find_pattern_pins(pos, pins->royal, 1 - mover, pins);
+        for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
+        if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, pins->royal, mover, pos->cell[pins->royal]);
+    }
     pins->on = true;
 }
 
@@ -1117,9 +1177,12 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
             return -1;
     }
     if (carried != 1) return -1;
-    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from) &&
+        (!pins->screened || !bits_has(pins->screens, m->to)))
+        return 1;
     /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
     if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;
+    if (v->pattern_types) return -1; /* (the attack lines alone do not decide) */
     return pin_verdict_by_lines(pins, pos, m, p);
 }
 
@@ -1183,13 +1246,16 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
     int mover = board_mover(pos), n = 0;
+    /* a piece may be free when the royal piece is out of check and no screen could expose it
+     * (with screens, where a piece lands decides: its moves are written and judged) */
+    bool quiet = !pins->checks && !pins->screened;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
+                bool free = quiet && from != pins->royal && !bits_has(pins->pinned, from);
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);

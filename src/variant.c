@@ -163,6 +163,16 @@ static void build_line_cells(Variant *v) {
         }
 }
 
+/* Do the pins follow every capture pattern (movegen.c: find_pattern_pins)? Lame leaps, zoned
+ * steps and slides, hops: yes; captures by withdrawal, custodian, coordination, long leap: no. */
+static bool patterns_pinnable(const Variant *v) {
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++)
+                if (!pattern_has_reach(&v->types[t].per_owner[o].patterns[i])) return false;
+    return true;
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -172,10 +182,9 @@ void variant_conclude(Variant *v) {
     build_pattern_reach(v);
     build_line_cells(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
-    /* (royal flight is decided by the pins: movegen_pin_verdict) */
-    v->pin_legal = v->all_fast && v->attack_lines_ok && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
+    /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
+    v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
                    v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
-                   !v->facing_type &&
                    !v->has_allegiance && !v->nphases;
     v->bulk_count = v->pin_legal && !v->decided_by_position && !v->pass_move && !v->has_hands && !v->has_drops &&
                     !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->check_limit &&

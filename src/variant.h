@@ -390,9 +390,10 @@ typedef struct Variant {
                                        * (and no `end facing` rule: legality is then cells only,
                                        * royal flight included) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
-     * grouped in attack lines (no capture pattern, freezing, steering, explosion, allegiance,
-     * phases, mines or facing rule). Then, while the mover's one royal piece is not in check, a move
-     * that only carries another of its pieces off a cell no enemy slider pins needs no test. */
+     * grouped in attack lines or a capture pattern of a lame leap, zoned step or slide, or hop
+     * (no freezing, steering, explosion, allegiance, phases or mines). Then, while the mover's
+     * one royal piece is not in check, a move that only carries another of its pieces off a
+     * cell no enemy slider or pattern pins, onto no cell that could screen a hop, needs no test. */
     bool pin_legal;
     /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,
      * extra captures, cards, set-up steps, phases, check rules, forced or compulsory captures,

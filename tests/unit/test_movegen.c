@@ -124,7 +124,9 @@ static void test_movegen_fast_and_general_agree_above_below(void **state) {
 
 static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
     (void)state;
-    /* zoned steps, legs, the cannon's hop and the facing generals run in C on the fast path */
+    /* zoned steps, legs, the cannon's hop and the facing generals run in C on the fast path;
+     * the pins decide legality (pieces on a horse's leg or a cannon's line, landings that
+     * screen a cannon) */
     const char *starts[] = {NULL, "3k5/9/4b4/9/2C6/9/9/4B4/3cK4/9 w - - 0 1"};
     assert_true(compare_paths("rules/xiangqi.rules", starts, 2, 16, 60) > 600);
 }
