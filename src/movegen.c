@@ -157,17 +157,25 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
     return true;
 }
 
-/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. */
+/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
+ * carried non-NULL, a move that only carries the piece is counted there, not written. */
 static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
-                                 const Effect *pending, int npending) {
-    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to))
+                                 const Effect *pending, int npending, int *carried) {
+    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
+        if (carried) {
+            ++*carried;
+            return true;
+        }
         return add_carry(pos, out, from, to, owner, pending, npending);
+    }
     return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
 }
 
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
- * program's order, emitting what its code would. Returns false when the move list is full. */
-static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+ * program's order, emitting what its code would (carried: as in add_atom_move). Returns false
+ * when the move list is full. */
+static inline __attribute__((always_inline)) bool walk_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from,
+                                                             MoveList *out, int *carried) {
     const Variant *v = pos->v;
     for (int a = 0; a < pp->natoms; a++) {
         const FastAtom *fa = &pp->atoms[a];
@@ -182,7 +190,8 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
                 if (pos->cell[c]) c = NO_CELL;
                 else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
             }
-            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, pending, npending))
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
+                !add_atom_move(pos, fa, out, from, c, owner, pending, npending, carried))
                 return false;
             continue;
         }
@@ -190,7 +199,8 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
             Cell c = variant_step(v, from, fa->dirs[k]);
             if (c == NO_CELL) continue;
             if (fa->kind == FAST_STEP) {
-                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0)) return false;
+                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
+                    return false;
             } else if (atom_ep_cell(pos, c, owner)) {
                 Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
                 if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
@@ -198,6 +208,15 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
         }
     }
     return true;
+}
+
+static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    return walk_atoms(pos, pp, owner, from, out, NULL);
+}
+
+/* gen_atoms for counting: the moves that only carry the piece are added to *carried. */
+static bool count_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out, int *carried) {
+    return walk_atoms(pos, pp, owner, from, out, carried);
 }
 
 /* The rest program in the VM, after the piece's line moves (a piece with line moves has a
@@ -1237,10 +1256,11 @@ static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Ce
     return n;
 }
 
-/* movegen_count_legal in a game with Variant.bulk_count where the pins apply: the rays of a
- * piece that needs no test are counted, not written; every other move is generated (into
- * scratch, piece by piece) and decided as in movegen_legal. -1 when the count cannot be made
- * so (a program's fault, too many moves): then the caller counts the usual way. */
+/* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
+ * game where every move is legal): the rays of a piece that needs no test are counted, not
+ * written; every other move is generated (into scratch, piece by piece) and decided as in
+ * movegen_legal. -1 when the count cannot be made so (a program's fault, too many moves):
+ * then the caller counts the usual way. */
 static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveList *scratch) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
@@ -1248,18 +1268,22 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
     int mover = board_mover(pos), n = 0;
     /* a piece may be free when the royal piece is out of check and no screen could expose it
      * (with screens, where a piece lands decides: its moves are written and judged) */
-    bool quiet = !pins->checks && !pins->screened;
+    bool quiet = !pins || (!pins->checks && !pins->screened);
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                bool free = quiet && from != pins->royal && !bits_has(pins->pinned, from);
+                bool free = !pins || (quiet && from != pins->royal && !bits_has(pins->pinned, from));
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);
-                    if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
+                    if (pp->rest_in_c) {
+                        if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
+                    } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
+                        return -1;
+                    }
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
@@ -1268,7 +1292,7 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
                 for (int i = 0; i < scratch->count; i++) {
                     const Move *m = &scratch->moves[i];
-                    if (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) n++;
+                    if (!pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal))) n++;
                     else n += legal_by_pins(ctx, pins, pos, m);
                 }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
@@ -1279,10 +1303,13 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
 
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
-    if (pos->v->bulk_count) {
+    const Variant *v = pos->v;
+    if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
+        /* (a game the position has ended has no moves, as in pseudo_moves) */
+        if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         Pins pins;
         movegen_find_pins(ctx, pos, &pins);
-        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml) : pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
         if (n >= 0) return n;
     }
     pseudo_moves(ctx, pos, &ml, fault, false);

@@ -395,10 +395,13 @@ typedef struct Variant {
      * one royal piece is not in check, a move that only carries another of its pieces off a
      * cell no enemy slider or pattern pins, onto no cell that could screen a hop, needs no test. */
     bool pin_legal;
-    /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,
-     * extra captures, cards, set-up steps, phases, check rules, forced or compulsory captures,
-     * endings decided by the position): the last ply of perft counts unpinned pieces' rays
-     * without writing their moves. */
+    /* Two players with one army each, no royal piece nor other rule that decides legality:
+     * every move the pieces make is legal. */
+    bool every_move_legal;
+    /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
+     * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, check rules,
+     * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
+     * pieces' rays without writing their moves. */
     bool bulk_count;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */

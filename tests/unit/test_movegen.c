@@ -51,7 +51,7 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
             assert_int_equal(check_fast, check_general);
             /* where the pins decide legality, the last ply's count (bulk counting where the
              * game allows) agrees with the list */
-            if (v->pin_legal) {
+            if (v->pin_legal || v->every_move_legal) {
                 int listed = 0;
                 for (const char *c = general; *c; c++) listed += *c == ' ';
                 VmFault cf = {0};
@@ -146,6 +146,54 @@ static void test_movegen_fast_and_general_agree_cambodian(void **state) {
     /* the king's privilege leap adds only on empty cells: attack tests skip its program */
     const char *starts[] = {NULL};
     assert_true(compare_paths("rules/cambodian.rules", starts, 1, 12, 60) > 500);
+}
+
+/* Games without a royal piece: every move is legal, and the last ply's count (with the pawns'
+ * atoms counted, not written) agrees with the list. */
+static void test_movegen_fast_and_general_agree_games_without_royal(void **state) {
+    (void)state;
+    const char *games[] = {"rules/extinction.rules", "rules/threekings.rules", "rules/kinglet.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const char *starts[] = {NULL};
+        Variant *v = load_rules(games[i]);
+        assert_true(v->every_move_legal && v->bulk_count);
+        variant_free(v);
+        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+    }
+}
+
+/* A piece's moves are merged only when two of its paths can end on one cell: the pawn's
+ * double step never meets its other moves; a slide and legs along it do. */
+static void test_movegen_merge_only_where_paths_meet(void **state) {
+    (void)state;
+    Variant *chess = load_rules("rules/chess.rules");
+    int pawn = variant_type_by_letter(chess, 'P');
+    assert_true(pawn >= 0);
+    assert_false(chess->types[pawn].per_owner[0].may_duplicate);
+    assert_false(chess->types[pawn].per_owner[1].may_duplicate);
+    variant_free(chess);
+
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Lance { letter L slide n  legs n n move-only }\n"
+                              "setup \"4k3/8/8/8/8/8/8/L3K3 w - - 0 1\"\n");
+    int lance = variant_type_by_letter(v, 'L');
+    assert_true(v->types[lance].per_owner[0].may_duplicate);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    static char fast[4096], general[4096];
+    test_gen()->fast = true;
+    legal_text(&pos, fast, sizeof fast);
+    test_gen()->fast = false;
+    legal_text(&pos, general, sizeof general);
+    test_gen()->fast = true;
+    /* a1-a3 is made by the slide and by the legs: once */
+    assert_string_equal(fast, general);
+    assert_non_null(strstr(fast, "a1a3 "));
+    assert_null(strstr(strstr(fast, "a1a3 ") + 1, "a1a3 "));
+    board_free(&pos);
+    variant_free(v);
 }
 
 /* Bulk counting (a game decided by pins) counts a free piece's line moves too: a knight whose
@@ -313,6 +361,8 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_games_without_royal),
+        cmocka_unit_test(test_movegen_merge_only_where_paths_meet),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };
