@@ -1096,14 +1096,16 @@ static Cell last_on_line(const Position *pos, Cell c, int dir, Piece want) {
     return last;
 }
 
-/* The pins of the enemy's capture patterns on the royal piece on c (Variant.pin_legal with
- * patterns): into pins->pinned the cells a piece leaving could open a capture through (the
+/* The pins of the enemy's capture patterns on the mover's royal piece (Variant.pin_legal with
+ * patterns), and whether one of them gives check: into pins->pinned the cells a piece leaving could open a capture through (the
  * legs before a lame leaper, the line before the last enemy hopper or zoned slider on it),
  * into pins->screens the cells a piece landing on could make a hop's screen. Zones, ranges and
  * screen types are not looked at: a cell marked too many only costs its moves the full test. */
-__attribute__((noinline)) static void find_pattern_pins(const Position *pos, Cell c, int enemy, Pins *pins) {
+__attribute__((noinline)) static void find_pattern_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
-    int victim = PIECE_TYPE(pos->cell[c]);
+    Cell c = pins->royal;
+    int victim = PIECE_TYPE(pos->cell[c]), enemy = 1 - pins->mover;
+    for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
     for (int k = 0; k < v->npattern_refs[enemy][victim]; k++) {
         int t = v->pattern_refs[enemy][victim][k].type;
         const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
@@ -1132,6 +1134,9 @@ __attribute__((noinline)) static void find_pattern_pins(const Position *pos, Cel
         }
         /* (a zoned step is opened by no move of the mover's) */
     }
+    for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
+    /* in check by a pattern? */
+    if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]);
 }
 
 void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
@@ -1154,12 +1159,7 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
-    if (v->pattern_types) {
-        for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
-        find_pattern_pins(pos, pins->royal, 1 - mover, pins);
-        for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
-        if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, pins->royal, mover, pos->cell[pins->royal]);
-    }
+    if (v->pattern_types) find_pattern_pins(ctx, pos, pins);
     pins->on = true;
 }
 
@@ -1265,17 +1265,16 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
+    /* (with screens, where a piece lands decides: the usual count judges every move) */
+    if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
-    /* a piece may be free when the royal piece is out of check and no screen could expose it
-     * (with screens, where a piece lands decides: its moves are written and judged) */
-    bool quiet = !pins || (!pins->checks && !pins->screened);
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                bool free = !pins || (quiet && from != pins->royal && !bits_has(pins->pinned, from));
+                bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);
@@ -1304,11 +1303,13 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
+    Pins pins;
+    bool found = false;
     if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
         /* (a game the position has ended has no moves, as in pseudo_moves) */
         if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
-        Pins pins;
         movegen_find_pins(ctx, pos, &pins);
+        found = true;
         int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml) : pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
         if (n >= 0) return n;
     }
@@ -1316,8 +1317,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
-    Pins pins;
-    movegen_find_pins(ctx, pos, &pins);
+    if (!found) movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
