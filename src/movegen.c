@@ -1096,13 +1096,18 @@ static Cell last_on_line(const Position *pos, Cell c, int dir, Piece want) {
     return last;
 }
 
-/* The pins of the enemy's capture patterns on the mover's royal piece (Variant.pin_legal with
- * patterns), and whether one of them gives check: into pins->pinned the cells a piece leaving could open a capture through (the
- * legs before a lame leaper, the line before the last enemy hopper or zoned slider on it),
- * into pins->screens the cells a piece landing on could make a hop's screen. Zones, ranges and
- * screen types are not looked at: a cell marked too many only costs its moves the full test. */
-__attribute__((noinline)) static void find_pattern_pins(GenContext *ctx, Position *pos, Pins *pins) {
+/* For movegen_find_pins in a game with capture patterns or `end facing`: false when royal
+ * pieces face each other (the pins are then off). Else the pins of the enemy's capture
+ * patterns on the mover's royal piece, and whether one of them gives check: into pins->pinned
+ * the cells a piece leaving could open a capture through (the legs before a lame leaper, the
+ * line before the last enemy hopper or zoned slider on it), into pins->screens the cells a
+ * piece landing on could make a hop's screen. Zones, ranges and screen types are not looked
+ * at: a cell marked too many only costs its moves the full test. */
+__attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
+    /* (royal pieces that face each other: every move takes the full test) */
+    if (v->facing_type && movegen_facing(pos)) return false;
+    if (!v->pattern_types) return true;
     Cell c = pins->royal;
     int victim = PIECE_TYPE(pos->cell[c]), enemy = 1 - pins->mover;
     for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
@@ -1137,14 +1142,13 @@ __attribute__((noinline)) static void find_pattern_pins(GenContext *ctx, Positio
     for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
     /* in check by a pattern? */
     if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]);
+    return true;
 }
 
 void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     pins->on = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
-    /* (royal pieces that face each other: every move takes the full test) */
-    if (v->facing_type && movegen_facing(pos)) return;
     int mover = board_mover(pos), royals = 0;
     for (int t = 0; t < v->ntypes; t++) {
         if (!v->types[t].royal) continue;
@@ -1159,7 +1163,8 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
-    if (v->pattern_types) find_pattern_pins(ctx, pos, pins);
+    if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
+    pins->quiet = !pins->checks && !pins->screened;
     pins->on = true;
 }
 
@@ -1196,8 +1201,10 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
             return -1;
     }
     if (carried != 1) return -1;
-    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from) &&
-        (!pins->screened || !bits_has(pins->screens, m->to)))
+    if (m->from != pins->royal && pins->quiet && !bits_has(pins->pinned, m->from)) return 1;
+    /* (with screens, out of check: where the piece lands decides) */
+    if (pins->screened && !pins->checks && m->from != pins->royal && !bits_has(pins->pinned, m->from) &&
+        !bits_has(pins->screens, m->to))
         return 1;
     /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
     if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;

@@ -67,6 +67,7 @@ typedef struct Pins {
     Cell royal;
     uint64_t pinned[CELL_WORDS];
     bool screened;           /* some cell of screens is set (else they are not written) */
+    bool quiet;              /* no check and no screen: an unpinned piece may land anywhere */
     uint64_t screens[CELL_WORDS];
 } Pins;
 /* Finds the pins of the player to move (off in every game and position they do not fit, while
