@@ -953,6 +953,11 @@ static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
+    if (v->facing_type) {
+        int verdict = facing_verdict(pos, m);
+        if (verdict >= 0) return verdict;
+    }
+    if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
     int mover = board_mover(pos);
     bool ok;
     if (v->all_fast && ctx->fast && !(m->flags & MOVE_ELIMINATION)) {
@@ -962,11 +967,6 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         ok = movegen_safe_after(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
-        if (v->facing_type) {
-            int verdict = facing_verdict(pos, m);
-            if (verdict >= 0) return verdict;
-        }
-        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -1014,8 +1014,10 @@ bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
 }
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
-    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+    /* (facing royal pieces and royal flight: the rules look at the position before the move;
+     * but royal pieces that do not face after it leave the facing rule nothing to forbid) */
+    if ((!pos->v->facing_type || !movegen_facing(pos)) && !pos->v->forbid_royal_flight &&
+        (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
         return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
@@ -1085,7 +1087,7 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
 static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     if (!v->all_fast || !ctx->fast || !v->forbid_royal_capture || v->steered || v->has_allegiance || v->blast_mask ||
-        ctx->attack_depth)
+        v->facing_type || v->forbid_royal_flight || ctx->attack_depth)
         return;
     int mover = pins->mover = board_mover(pos);
     memset(pins->seen, 0, sizeof pins->seen);
@@ -1098,6 +1100,68 @@ static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
             if (v->types[t].royal) pins->seen[w] |= pos->type_occ[t][w];
     }
     pins->by_seen = true;
+}
+
+/* Does a piece of kind `want` stand on the line from c along dir? The farthest such cell, or
+ * NO_CELL. (A line that comes back on itself is walked once round.) */
+static Cell last_on_line(const Position *pos, Cell c, int dir, Piece want) {
+    const Variant *v = pos->v;
+    Cell last = NO_CELL, s = c;
+    for (int n = 0; n < v->ncells; n++) {
+        s = variant_step(v, s, dir);
+        if (s == NO_CELL || s == c) break;
+        if (PIECE_KIND(pos->cell[s]) == want) last = s;
+    }
+    return last;
+}
+
+/* For movegen_find_pins in a game with capture patterns or `end facing`: false when royal
+ * pieces face each other (the pins are then off). Else the pins of the enemy's capture
+ * patterns on the mover's royal piece, and whether one of them gives check: into pins->pinned
+ * the cells a piece leaving could open a capture through (the legs before a lame leaper, the
+ * line before the last enemy hopper or zoned slider on it), into pins->screens the cells a
+ * piece landing on could make a hop's screen. Zones, ranges and screen types are not looked
+ * at: a cell marked too many only costs its moves the full test. */
+__attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Position *pos, Pins *pins) {
+    const Variant *v = pos->v;
+    /* (royal pieces that face each other: every move takes the full test) */
+    if (v->facing_type && movegen_facing(pos)) return false;
+    if (!v->pattern_types) return true;
+    Cell c = pins->royal;
+    int victim = PIECE_TYPE(pos->cell[c]), enemy = 1 - pins->mover;
+    for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
+    for (int k = 0; k < v->npattern_refs[enemy][victim]; k++) {
+        int t = v->pattern_refs[enemy][victim][k].type;
+        const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
+        Piece want = PIECE_MAKE(t, enemy);
+        if (cp->method == CAP_LEGS) {
+            for (int m = 0; cp->nlegs && m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
+                Cell legs[16], s = c;
+                int n = 0;
+                for (int l = cp->nlegs - 1; l >= 0 && s != NO_CELL; l--) {
+                    int back = v->dirs[cp->dirs[m + l]].reverse;
+                    s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
+                    if (l > 0 && s != NO_CELL) legs[n++] = s;
+                }
+                if (s == NO_CELL || PIECE_KIND(pos->cell[s]) != want) continue;
+                for (int i = 0; i < n; i++) pins->pinned[legs[i] >> 6] |= 1ULL << (legs[i] & 63);
+            }
+        } else if (cp->method == CAP_HOP || cp->method == CAP_SLIDES) {
+            for (int i = 0; i < cp->ndirs; i++) {
+                int back = v->dirs[cp->dirs[i]].reverse;
+                Cell last = back >= 0 ? last_on_line(pos, c, back, want) : NO_CELL;
+                for (Cell s = last == NO_CELL ? last : variant_step(v, c, back); s != last; s = variant_step(v, s, back)) {
+                    pins->pinned[s >> 6] |= 1ULL << (s & 63);
+                    if (cp->method == CAP_HOP) pins->screens[s >> 6] |= 1ULL << (s & 63);
+                }
+            }
+        }
+        /* (a zoned step is opened by no move of the mover's) */
+    }
+    for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
+    /* in check by a pattern? */
+    if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]);
+    return true;
 }
 
 void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
@@ -1124,6 +1188,9 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     }
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->screened = false;
+    if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
+    pins->quiet = !pins->checks && !pins->screened;
     pins->on = true;
 }
 
@@ -1182,8 +1249,8 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
 }
 
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
-    if (pins->by_seen) return seen_verdict(pins, pos, m);
-    if (!pins->on || m->from == m->to) return -1;
+    if (!pins->on) return pins->by_seen ? seen_verdict(pins, pos, m) : -1;
+    if (m->from == m->to) return -1;
     Piece p = pos->cell[m->from];
     if (!p || pos->controller[PIECE_OWNER(p)] != pins->mover) return -1;
     /* one move from -> to; a change of the piece landing there, staying the mover's and no
@@ -1200,7 +1267,14 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
             return -1;
     }
     if (carried != 1) return -1;
-    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    if (m->from != pins->royal && pins->quiet && !bits_has(pins->pinned, m->from)) return 1;
+    /* (with screens, out of check: where the piece lands decides) */
+    if (pins->screened && !pins->checks && m->from != pins->royal && !bits_has(pins->pinned, m->from) &&
+        !bits_has(pins->screens, m->to))
+        return 1;
+    /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
+    if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;
+    if (v->pattern_types) return -1; /* (the attack lines alone do not decide) */
     return pin_verdict_by_lines(pins, pos, m, p);
 }
 
@@ -1264,6 +1338,8 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
+    /* (with screens, where a piece lands decides: the usual count judges every move) */
+    if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
@@ -1300,11 +1376,13 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
+    Pins pins;
+    bool found = false;
     if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
         /* (a game the position has ended has no moves, as in pseudo_moves) */
         if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
-        Pins pins;
         movegen_find_pins(ctx, pos, &pins);
+        found = true;
         int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml) : pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
         if (n >= 0) return n;
     }
@@ -1312,8 +1390,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
-    Pins pins;
-    movegen_find_pins(ctx, pos, &pins);
+    if (!found) movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&

@@ -226,6 +226,16 @@ static void build_adjacent_cells(Variant *v) {
         }
 }
 
+/* Do the pins follow every capture pattern (movegen.c: find_pattern_pins)? Lame leaps, zoned
+ * steps and slides, hops: yes; captures by withdrawal, custodian, coordination, long leap: no. */
+static bool patterns_pinnable(const Variant *v) {
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++)
+                if (!pattern_has_reach(&v->types[t].per_owner[o].patterns[i])) return false;
+    return true;
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -237,10 +247,9 @@ void variant_conclude(Variant *v) {
     build_line_cells(v);
     build_adjacent_cells(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
-    /* (these rules are tested on the general path) */
-    if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
-    v->pin_legal = v->all_fast && v->attack_lines_ok && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
-                   v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
+    /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
+    v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
+                   v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
                    !v->has_allegiance && !v->nphases;
     /* no royal piece to keep safe and nothing else that decides legality: every move the
      * pieces make is legal */
