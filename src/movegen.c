@@ -1392,10 +1392,18 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
     if (!found) movegen_find_pins(ctx, pos, &pins);
     int n = 0;
-    for (int i = 0; i < ml.count; i++)
-        if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
-            legal_by_pins(ctx, &pins, pos, &ml.moves[i]))
-            n++;
+    if (pins.by_seen && !nforced && !captures_only) {
+        /* (the cells seen decide most moves, and nothing else sorts them out) */
+        for (int i = 0; i < ml.count; i++) {
+            int verdict = seen_verdict(&pins, pos, &ml.moves[i]);
+            n += verdict >= 0 ? verdict : movegen_is_legal(ctx, pos, &ml.moves[i]);
+        }
+    } else {
+        for (int i = 0; i < ml.count; i++)
+            if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
+                legal_by_pins(ctx, &pins, pos, &ml.moves[i]))
+                n++;
+    }
     Move pass;
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;
     attack_take_fault(ctx, fault);
