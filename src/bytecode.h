@@ -74,6 +74,9 @@ typedef struct Program {
     /* the operands of the instruction at each offset, as bc_operands decodes them (kept by
      * bc_emit and bc_patch): the VM reads them rather than decode on every step */
     Operands *ops;
+    /* only alternatives `FORK next; WITHDRAW...; SLIDE; HALT...; next:` and a last HALT
+     * (vm_slides_only): vm_run_slides runs it without the interpreter */
+    bool slides_only;
     int *lines;     /* rule-file line of each code byte (parallel to code) */
     int *cols;
     const char *file;

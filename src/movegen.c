@@ -224,6 +224,7 @@ static bool count_atoms(const Position *pos, const PieceProgram *pp, int owner, 
 __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
                                                   MoveList *out, VmFault *fault) {
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
+    if (pp->rest.slides_only) return vm_run_slides(&pp->rest, pos, from, owner, out, fault);
     return pp->rest.count == 1 || vm_run(ctx, &pp->rest, pos, from, owner, out, fault); /* (a HALT alone: nothing to run) */
 }
 

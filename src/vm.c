@@ -596,6 +596,51 @@ bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int
     return ok;
 }
 
+bool vm_slides_only(const Program *prog) {
+    int pc = 0;
+    while (pc < prog->count && prog->code[pc] == OP_FORK) {
+        int next = prog->ops[pc].a;
+        pc += bc_instr_size(OP_FORK);
+        while (pc < next && prog->code[pc] == OP_WITHDRAW) pc += bc_instr_size(OP_WITHDRAW);
+        if (pc >= next || prog->code[pc] != OP_SLIDE) return false;
+        for (pc += bc_instr_size(OP_SLIDE); pc < next && prog->code[pc] == OP_HALT; pc++) {}
+        if (pc != next) return false;
+    }
+    return pc == prog->count - 1 && prog->code[pc] == OP_HALT;
+}
+
+bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    Cell royal = NO_CELL; /* (looked up once, for coordination) */
+    bool royal_known = false;
+    const PathMarks marks = {0};
+    for (int pc = 0; prog->code[pc] == OP_FORK;) {
+        int next = prog->ops[pc].a;
+        Effect pending[MAX_PENDING];
+        int npending = 0;
+        for (pc += bc_instr_size(OP_FORK); prog->code[pc] == OP_WITHDRAW; pc += bc_instr_size(OP_WITHDRAW)) {
+            Cell c = variant_step(v, origin, prog->ops[pc].a);
+            if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[prog->ops[pc].b]) && !record_capture(pending, &npending, c))
+                return fault_at(fault, prog, pc, TOO_MANY_EFFECTS);
+        }
+        const int d = prog->ops[pc].a, pset = prog->ops[pc].b, cset = prog->ops[pc].c;
+        if (cset != 0xFF && !royal_known) {
+            royal = board_royal(pos, owner);
+            royal_known = true;
+        }
+        for (Cell c = variant_step(v, origin, d); c != NO_CELL && !pos->cell[c]; c = variant_step(v, c, d)) {
+            /* as the interpreter's SLIDE */
+            int n = npending;
+            bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
+                        (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
+            if (!room) return fault_at(fault, prog, pc, TOO_MANY_EFFECTS);
+            if (!emit(pos, out, origin, c, owner, pending, n, NO_TYPE, NO_TYPE, marks)) return fault_at(fault, prog, pc, TOO_MANY_MOVES);
+        }
+        pc = next;
+    }
+    return true;
+}
+
 bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
     return run_budgeted(ctx, prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
 }

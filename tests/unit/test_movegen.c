@@ -210,6 +210,60 @@ static void test_movegen_cells_seen_decide_as_the_full_test(void **state) {
     assert_true(compare_seen("rules/horde.rules", start, 1, 20, 80, &checks) > 1000);
 }
 
+/* A program of slides with their captures only (Program.slides_only) runs in a loop of its own:
+ * the same moves, with the same effects in the same order, as the interpreter's, on the
+ * positions of random games (the rules page's diagrams are full of captures by moving). */
+static void test_movegen_slides_run_as_the_interpreter(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/ultima.rules");
+    const char *starts[] = {NULL, "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0",
+                            "7k/8/8/3Qr3/8/8/8/K7 w 0", "7k/8/8/r3pP2/2n5/8/B7/K7 w 0"};
+    Position pos;
+    board_init(&pos, v);
+    static MoveList run, slides, legal;
+    uint64_t seed = 99;
+    int programs = 0, captures = 0;
+    for (int game = 0; game < 40; game++) {
+        set_fen(&pos, starts[game % 5] ? starts[game % 5] : v->setup);
+        for (int ply = 0; ply < 60; ply++) {
+            int mover = board_mover(&pos);
+            for (Cell c = 0; c < v->ncells; c++) {
+                Piece p = pos.cell[c];
+                if (!p || PIECE_OWNER(p) != mover) continue;
+                const Program *prog = &v->types[PIECE_TYPE(p)].per_owner[mover].rest;
+                if (!prog->slides_only || prog->count < 2) continue;
+                VmFault f = {0}, g = {0};
+                run.count = slides.count = 0;
+                assert_true(vm_run(test_fresh_gen(), prog, &pos, c, mover, &run, &f));
+                assert_true(vm_run_slides(prog, &pos, c, mover, &slides, &g));
+                assert_int_equal(run.count, slides.count);
+                for (int i = 0; i < run.count; i++) {
+                    const Move *a = &run.moves[i], *b = &slides.moves[i];
+                    assert_int_equal(a->from, b->from);
+                    assert_int_equal(a->to, b->to);
+                    assert_int_equal(a->flags, b->flags);
+                    assert_int_equal(a->nfx, b->nfx);
+                    for (int k = 0; k < a->nfx; k++) {
+                        assert_int_equal(a->fx[k].kind, b->fx[k].kind);
+                        assert_int_equal(a->fx[k].a, b->fx[k].a);
+                        assert_int_equal(a->fx[k].b, b->fx[k].b);
+                    }
+                    captures += (a->flags & MOVE_CAPTURE) != 0;
+                }
+                programs++;
+            }
+            VmFault f = {0};
+            movegen_legal(test_gen(), &pos, &legal, &f);
+            if (legal.count == 0) break;
+            board_make(&pos, &legal.moves[rng_next(&seed) % (uint64_t)legal.count]);
+        }
+    }
+    assert_true(programs > 5000);
+    assert_true(captures > 100);
+    board_free(&pos);
+    variant_free(v);
+}
+
 /* Games without a royal piece: every move is legal, and the last ply's count (with the pawns'
  * atoms counted, not written) agrees with the list. */
 static void test_movegen_fast_and_general_agree_games_without_royal(void **state) {
@@ -424,6 +478,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
         cmocka_unit_test(test_movegen_cells_seen_decide_as_the_full_test),
+        cmocka_unit_test(test_movegen_slides_run_as_the_interpreter),
         cmocka_unit_test(test_movegen_fast_and_general_agree_games_without_royal),
         cmocka_unit_test(test_movegen_merge_only_where_paths_meet),
         cmocka_unit_test(test_movegen_steer_condition),
