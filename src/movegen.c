@@ -1204,7 +1204,10 @@ static inline bool seen_quiet(const Position *pos, int mover, Piece p) {
 /* movegen_pin_verdict by the cells seen: the cells m writes (as board_cells_apply writes
  * them) against them. (A piece carried comes from a cell written, so it is no enemy's nor
  * royal when that cell is not among them.) */
-static int seen_verdict(const Pins *pins, const Position *pos, const Move *m) {
+static inline int seen_verdict(const Pins *pins, const Position *pos, const Move *m) {
+    /* (most moves only carry a piece) */
+    if (m->nfx == 1 && m->fx[0].kind == FX_MOVE && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS | MOVE_ELIMINATION)))
+        return bits_has(pins->seen, m->fx[0].a) || bits_has(pins->seen, m->fx[0].b) ? -1 : !pins->seen_check;
     if (!movegen_tests_royal(pos->v, m) || (m->flags & MOVE_ELIMINATION)) return -1;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
