@@ -596,6 +596,13 @@ bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int
     return ok;
 }
 
+/* Do two cell sets meet? */
+static inline bool cells_meet(const uint64_t *a, const uint64_t *b, int words) {
+    for (int w = 0; w < words; w++)
+        if (a[w] & b[w]) return true;
+    return false;
+}
+
 bool vm_slides_only(const Program *prog) {
     int pc = 0;
     while (pc < prog->count && prog->code[pc] == OP_FORK) {
@@ -614,6 +621,10 @@ bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int ow
     Cell royal = NO_CELL; /* (looked up once, for coordination) */
     bool royal_known = false;
     const PathMarks marks = {0};
+    /* the enemies, for a quick look next to each landing before its custodian captures */
+    uint64_t enemies[CELL_WORDS] = {0};
+    for (int o = 0; o < v->nowners; o++)
+        for (int w = 0; board_hostile(pos, o, owner) && w < v->cell_words; w++) enemies[w] |= pos->occ[o][w];
     for (int pc = 0; prog->code[pc] == OP_FORK;) {
         int next = prog->ops[pc].a;
         Effect pending[MAX_PENDING];
@@ -631,7 +642,8 @@ bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int ow
         for (Cell c = variant_step(v, origin, d); c != NO_CELL && !pos->cell[c]; c = variant_step(v, c, d)) {
             /* as the interpreter's SLIDE */
             int n = npending;
-            bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
+            bool near = pset != 0xFF && (!v->adjacent_cells || cells_meet(v->adjacent_cells + (size_t)c * (size_t)v->cell_words, enemies, v->cell_words));
+            bool room = (!near || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
                         (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
             if (!room) return fault_at(fault, prog, pc, TOO_MANY_EFFECTS);
             if (!emit(pos, out, origin, c, owner, pending, n, NO_TYPE, NO_TYPE, marks)) return fault_at(fault, prog, pc, TOO_MANY_MOVES);
