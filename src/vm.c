@@ -623,8 +623,7 @@ bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int ow
     const PathMarks marks = {0};
     /* the enemies, for a quick look next to each landing before its custodian captures */
     uint64_t enemies[CELL_WORDS] = {0};
-    for (int o = 0; o < v->nowners; o++)
-        for (int w = 0; board_hostile(pos, o, owner) && w < v->cell_words; w++) enemies[w] |= pos->occ[o][w];
+    bool enemies_known = false;
     for (int pc = 0; prog->code[pc] == OP_FORK;) {
         int next = prog->ops[pc].a;
         Effect pending[MAX_PENDING];
@@ -635,6 +634,11 @@ bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int ow
                 return fault_at(fault, prog, pc, TOO_MANY_EFFECTS);
         }
         const int d = prog->ops[pc].a, pset = prog->ops[pc].b, cset = prog->ops[pc].c;
+        if (pset != 0xFF && !enemies_known) {
+            for (int o = 0; o < v->nowners; o++)
+                for (int w = 0; board_hostile(pos, o, owner) && w < v->cell_words; w++) enemies[w] |= pos->occ[o][w];
+            enemies_known = true;
+        }
         if (cset != 0xFF && !royal_known) {
             royal = board_royal(pos, owner);
             royal_known = true;
