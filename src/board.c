@@ -304,7 +304,7 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
 
 /* The privileges that survive m, made: a `lost-to` privilege ends when an enemy piece of one
  * of its types moves onto its cell's rank or file (cambodian: a rook aimed at the king). */
-static uint32_t privileges_kept(const Position *pos, const Move *m) {
+uint32_t board_privileges_kept(const Position *pos, const Move *m) {
     const Variant *v = pos->v;
     uint32_t keep = 0xFFFFFFFFu;
     for (int i = 0; i < m->nfx; i++) {
@@ -795,7 +795,7 @@ bool board_make(Position *pos, const Move *m) {
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     if (unlikely(v->free_castles) && pos->rights) co.keep &= free_castles_kept(pos, m);
-    if (unlikely(v->privileges_lost) && pos->rights) co.keep &= privileges_kept(pos, m);
+    if (unlikely(v->privileges_lost) && pos->rights) co.keep &= board_privileges_kept(pos, m);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
         step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;

@@ -1557,6 +1557,38 @@ static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
     return true;
 }
 
+/* A move block `verify privilege  step D...  verify empty | not friend | enemy  add`: from a
+ * cell whose privilege the owner holds, along fixed legs (the cells between unchecked) onto the
+ * last cell, as a FAST_PRIVILEGE atom. False for any other block. */
+static bool block_privilege_move(CG *cg, const Ast *b, FastAtom *fa) {
+    if (!cg->ok || b->nkids < 4 || b->kids[0]->kind != AST_VERIFY) return false;
+    const Ast *c = b->kids[0]->kids[0];
+    if (c->kind != AST_COND || c->word != KEYWORD_PRIVILEGE) return false;
+    *fa = (FastAtom){.kind = FAST_PRIVILEGE, .promo = (uint8_t)cg->promo};
+    int i = 1;
+    for (; i < b->nkids && b->kids[i]->kind == AST_STEP; i++) {
+        int d = single_dir(cg, b->kids[i]->kids[0]);
+        if (d < 0 || cg->v->dirs[d].link_board >= 0 || fa->ndirs >= MAX_FAST_ATOM_DIRS) return false;
+        fa->dirs[fa->ndirs++] = (uint8_t)d;
+    }
+    CondFacts f;
+    if (!fa->ndirs || !verify_at(cg, b, &i, &f) || i + 1 != b->nkids || b->kids[i]->kind != AST_ADD) return false;
+    if (f.zone || f.occupied || f.types != ALL_TYPES || f.empty + f.not_friend + f.enemy != 1) return false;
+    fa->mode = f.empty ? RAY_MOVE : f.enemy ? RAY_CAPTURE : RAY_BOTH;
+    return true;
+}
+
+/* A privileged move's capture as a pattern for the attack tests; false when there is no room. */
+static bool describe_privilege_move(CG *cg, PieceProgram *pp, const FastAtom *fa) {
+    if (fa->mode == RAY_MOVE) return true;
+    if (pp->npatterns >= MAX_PATTERNS) return false;
+    CapturePattern cp = {.method = CAP_PRIVILEGE, .ndirs = fa->ndirs, .nlegs = fa->ndirs, .victims = ALL_TYPES};
+    for (int k = 0; k < fa->ndirs; k++) cp.dirs[k] = fa->dirs[k];
+    pp->patterns[pp->npatterns++] = cp;
+    cg->v->privilege_types |= 1u << cg->type;
+    return true;
+}
+
 /* A move { } block: one more alternative in both programs. */
 static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     PieceType *pt = &cg->v->types[cg->type];
@@ -1565,10 +1597,15 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     alt_end(&pp->prog, it, fork);
     /* a shape the generator knows runs in C on the fast path (promotions need the VM's ADD) */
     LineMove line;
+    FastAtom privileged;
+    bool is_privileged = block_privilege_move(cg, it, &privileged);
     if (!cg->promo && pp->nlines < MAX_LINE_MOVES && block_line(cg, it, &line)) {
         add_line(pp, line);
     } else {
-        pp->rest_in_c = false; /* (the block runs in the VM) */
+        /* (the block runs in the VM, or in C when it is a privileged move and so far every
+         * atom of rest is) */
+        if (is_privileged && pp->rest_in_c && pp->natoms < MAX_FAST_ATOMS) pp->atoms[pp->natoms++] = privileged;
+        else pp->rest_in_c = false;
         fork = alt_begin(&pp->rest, it);
         emit_stmts(cg, &pp->rest, it);
         alt_end(&pp->rest, it, fork);
@@ -1581,7 +1618,8 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
         pp->may_capture = true;
         /* (a block that adds only on empty cells takes nothing: nothing to describe) */
         bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
-        if (!quiet && !describe_moveblock(cg, pp, it)) *fast_attack = false;
+        if (!quiet && !(is_privileged ? describe_privilege_move(cg, pp, &privileged) : describe_moveblock(cg, pp, it)))
+            *fast_attack = false;
     }
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
 }
@@ -1683,8 +1721,10 @@ static void build_attack_lines(Variant *v) {
         for (int t = 0; t < v->ntypes; t++) {
             const PieceType *pt = &v->types[t];
             if (!pt->fast_attack) continue;
-            if (pt->per_owner[o].npatterns) v->pattern_types |= 1u << t;
-            for (int i = 0; i < pt->per_owner[o].npatterns; i++)
+            for (int i = 0; i < pt->per_owner[o].npatterns; i++) {
+                /* (a privilege's capture is found through the privileges: no reference) */
+                if (pt->per_owner[o].patterns[i].method == CAP_PRIVILEGE) continue;
+                v->pattern_types |= 1u << t;
                 for (int victim = 0; victim < v->ntypes; victim++) {
                     if (!((pt->per_owner[o].patterns[i].victims >> victim) & 1)) continue;
                     uint8_t *n = &v->npattern_refs[o][victim];
@@ -1693,6 +1733,7 @@ static void build_attack_lines(Variant *v) {
                     v->pattern_refs[o][victim][*n].pattern = (uint8_t)i;
                     (*n)++;
                 }
+            }
             for (int i = 0; i < pt->per_owner[o].natk; i++) {
                 const Ray *r = &pt->per_owner[o].atk[i];
                 if ((r->slide && r->range) || r->from_zone || r->to_zone) v->attack_lines_ok = false;
@@ -1763,6 +1804,7 @@ bool cg_compile(Sema *s) {
             }
         }
         if (!v->types[t].fast_attack) v->all_fast = false;
+        if (!v->types[t].fast_attack) v->privilege_types &= ~(1u << t); /* (its program runs) */
     }
     /* custodian captures and freezing look at fixed neighbourhoods */
     static const int8_t unit[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};

@@ -172,6 +172,14 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
     for (int a = 0; a < pp->natoms; a++) {
         const FastAtom *fa = &pp->atoms[a];
         if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
+        if (fa->kind == FAST_PRIVILEGE) {
+            if (!board_privilege_held(pos, owner, from)) continue;
+            Cell c = from;
+            for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(v, c, fa->dirs[k]);
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0))
+                return false;
+            continue;
+        }
         if (fa->kind == FAST_LEGS) {
             Effect pending[MAX_FAST_ATOM_DIRS];
             int npending = 0;
@@ -940,7 +948,10 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
+        uint32_t rights = pos->rights;
+        if (unlikely(v->privilege_types && v->privileges_lost) && rights) pos->rights &= board_privileges_kept(pos, m);
         ok = movegen_safe_after(ctx, pos, mover);
+        pos->rights = rights;
         board_cells_revert(pos, &cj);
     } else {
         if (v->facing_type) {
@@ -1091,7 +1102,11 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
     pos->cell[m->to] = p;
     pos->cell[m->from] = 0;
     Cell king = royal ? m->to : pins->royal;
+    /* (a privileged capture reads the rights, which a `lost-to` privilege may lose by m) */
+    uint32_t rights = pos->rights;
+    if (unlikely(pos->v->privilege_types && pos->v->privileges_lost) && rights) pos->rights &= board_privileges_kept(pos, m);
     bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
+    pos->rights = rights;
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
     return !hit;

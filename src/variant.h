@@ -87,8 +87,10 @@ typedef struct LineMove {
  * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
  * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
  * zones (leaps without zones are attack rays). CAP_SLIDES: one slide along any of dirs (at
- * most `range` cells, 0: no limit) limited by zones, a path zone included. */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES } CaptureMethod;
+ * most `range` cells, 0: no limit) limited by zones, a path zone included. CAP_PRIVILEGE: one
+ * move of ndirs legs (the cells between unchecked) from a cell whose privilege its owner holds;
+ * attack tests find it through the privileges, not the attack lines (Variant.privilege_types). */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES, CAP_PRIVILEGE } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
@@ -105,9 +107,10 @@ typedef struct CapturePattern {
 } CapturePattern;
 
 /* An atom of a piece's `rest` program that the fast generator runs in C instead, in the
- * program's order (PieceProgram.atoms): a step or leap that promotes, legs, en passant. Each
- * emits the moves its code would (movegen.c: gen_atoms). */
-enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT };
+ * program's order (PieceProgram.atoms): a step or leap that promotes, legs, en passant, or a
+ * move block that goes from a cell whose privilege its owner holds along fixed legs (the cells
+ * between unchecked: FAST_PRIVILEGE). Each emits the moves its code would (movegen.c: gen_atoms). */
+enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT, FAST_PRIVILEGE };
 typedef struct FastAtom {
     uint8_t kind;
     uint8_t mode;            /* the last cell: RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
@@ -381,6 +384,8 @@ typedef struct Variant {
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool free_castles;                /* some castle is free (its cells are the position's) */
     bool privileges_lost;             /* some privilege is `lost-to` enemy types */
+    uint32_t privilege_types;         /* fast-attack types with a CAP_PRIVILEGE capture: attack
+                                       * tests read the rights (Position.rights) */
     bool has_royal;
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
