@@ -209,7 +209,8 @@ static bool attacked_by_privilege(const Position *pos, Cell c, int attacker, uin
 }
 
 static inline bool privilege_attacks(const Position *pos, Cell c, int attacker, uint8_t threat) {
-    return unlikely(pos->v->privilege_types) && pos->rights && attacked_by_privilege(pos, c, attacker, threat);
+    return unlikely(pos->v->privilege_types) && pos->rights && bits_has(pos->v->privilege_reach[attacker], c) &&
+           attacked_by_privilege(pos, c, attacker, threat);
 }
 
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack

@@ -163,6 +163,26 @@ static void build_line_cells(Variant *v) {
         }
 }
 
+/* The cells the privileged captures (CAP_PRIVILEGE) could land on from their owners'
+ * privilege cells, whatever stands there. */
+static void build_privilege_reach(Variant *v) {
+    for (int k = 0; v->privilege_types && k < v->ncastles; k++) {
+        const Castle *cs = &v->castles[k];
+        if (!cs->privilege) continue;
+        for (int t = 0; t < v->ntypes; t++) {
+            if (!((v->privilege_types >> t) & 1)) continue;
+            const PieceProgram *pp = &v->types[t].per_owner[cs->owner];
+            for (int i = 0; i < pp->npatterns; i++) {
+                const CapturePattern *cp = &pp->patterns[i];
+                if (cp->method != CAP_PRIVILEGE) continue;
+                Cell s = cs->king_from;
+                for (int l = 0; l < cp->ndirs && s != NO_CELL; l++) s = variant_step(v, s, cp->dirs[l]);
+                if (s != NO_CELL) v->privilege_reach[cs->owner][s >> 6] |= 1ULL << (s & 63);
+            }
+        }
+    }
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -171,6 +191,7 @@ void variant_conclude(Variant *v) {
     find_stuck_cells(v);
     build_pattern_reach(v);
     build_line_cells(v);
+    build_privilege_reach(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;

@@ -386,6 +386,8 @@ typedef struct Variant {
     bool privileges_lost;             /* some privilege is `lost-to` enemy types */
     uint32_t privilege_types;         /* fast-attack types with a CAP_PRIVILEGE capture: attack
                                        * tests read the rights (Position.rights) */
+    uint64_t privilege_reach[MAX_OWNERS][CELL_WORDS]; /* the cells such captures of an owner could
+                                                        * land on from its privileges' cells */
     bool has_royal;
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
