@@ -1225,6 +1225,8 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     if (pos->v->bulk_count) {
+        /* a game the position has ended has no moves (as pseudo_moves finds) */
+        if (unlikely(pos->v->decided_by_position) && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         Pins pins;
         movegen_find_pins(ctx, pos, &pins);
         int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;

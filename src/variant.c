@@ -198,9 +198,11 @@ void variant_conclude(Variant *v) {
     v->pin_legal = v->all_fast && v->attack_lines_ok && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
                    v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
                    !v->has_allegiance && !v->nphases;
-    v->bulk_count = v->pin_legal && !v->decided_by_position && !v->pass_move && !v->has_hands && !v->has_drops &&
-                    !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->check_limit &&
-                    !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
+    /* (endings the position decides and `end checks` leave it: the count is 0 in an ended
+     * game, and checks only mark moves, which a count leaves out) */
+    v->bulk_count = v->pin_legal && !v->pass_move && !v->has_hands && !v->has_drops && !v->nextra && !v->npiles &&
+                    !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
+                    !v->nforced && v->on_stalemate != RESULT_PASS;
 }
 
 void variant_free(Variant *v) {

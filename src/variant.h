@@ -397,14 +397,15 @@ typedef struct Variant {
                                        * (and no `end facing` nor royal-flight rule: legality is
                                        * then cells only) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
-     * grouped in attack lines (no capture pattern, freezing, steering, explosion, allegiance,
-     * phases or slow rule). Then, while the mover's one royal piece is not in check, a move
-     * that only carries another of its pieces off a cell no enemy slider pins needs no test. */
+     * grouped in attack lines or a privilege's capture (no other capture pattern, freezing,
+     * steering, explosion, allegiance, phases or slow rule). Then, while the mover's one royal
+     * piece is not in check, a move that only carries another of its pieces off a cell no
+     * enemy slider pins needs no test. */
     bool pin_legal;
     /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,
-     * extra captures, cards, set-up steps, phases, check rules, forced or compulsory captures,
-     * endings decided by the position): the last ply of perft counts unpinned pieces' rays
-     * without writing their moves. */
+     * extra captures, cards, set-up steps, phases, forbidden checks, forced or compulsory
+     * captures, reach rules): the last ply of perft counts unpinned pieces' rays without
+     * writing their moves (none in a game the position has ended). */
     bool bulk_count;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */

@@ -142,6 +142,17 @@ static void test_movegen_fast_and_general_agree_cambodian(void **state) {
     assert_true(compare_paths("rules/cambodian.rules", starts, 5, 20, 60) > 800);
 }
 
+/* A game that ends at the first check: bulk counting counts none in an ended game, and the
+ * checks marked need the privileged captures too. */
+static void test_movegen_fast_and_general_agree_karouk(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/karouk.rules");
+    assert_true(v->pin_legal && v->bulk_count);
+    variant_free(v);
+    const char *starts[] = {NULL, "3mk3/8/3r4/8/3K4/8/8/R7 w de - 1+1 0 1", "4k3/8/8/4p3/8/3P4/4M3/3K4 w D - 1+1 0 1"};
+    assert_true(compare_paths("rules/karouk.rules", starts, 3, 30, 60) > 150);
+}
+
 /* Bulk counting (a game decided by pins) counts a free piece's line moves too: a knight whose
  * quiet leaps are zoned. */
 static void test_movegen_bulk_count_counts_line_moves(void **state) {
@@ -304,6 +315,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_karouk),
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
         cmocka_unit_test(test_movegen_steer_condition),
