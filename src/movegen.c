@@ -167,13 +167,16 @@ static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveLi
 
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
  * program's order, emitting what its code would. Returns false when the move list is full. */
-static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
     const Variant *v = pos->v;
+    int attacked = -1; /* is the piece attacked where it stands? (asked once, when needed) */
     for (int a = 0; a < pp->natoms; a++) {
         const FastAtom *fa = &pp->atoms[a];
         if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
         if (fa->kind == FAST_PRIVILEGE) {
             if (!board_privilege_held(pos, owner, from)) continue;
+            if (fa->unattacked && attacked < 0) attacked = attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
+            if (fa->unattacked && attacked) continue;
             Cell c = from;
             for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(v, c, fa->dirs[k]);
             if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0))
@@ -219,7 +222,7 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
-    if (pp->rest_in_c) return gen_atoms(pos, pp, owner, from, out) || fault_full(fault);
+    if (pp->rest_in_c) return gen_atoms(ctx, pos, pp, owner, from, out) || fault_full(fault);
     return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 

@@ -117,6 +117,7 @@ typedef struct FastAtom {
     uint8_t from_zone;       /* the origin must be in this zone (index + 1; 0: anywhere) */
     uint8_t promo;           /* promotion set (0: none) */
     bool sets_ep;            /* legs: the cells passed become en-passant cells */
+    bool unattacked;         /* FAST_PRIVILEGE: only while the piece is not attacked where it stands */
     uint8_t ndirs;
     uint8_t dirs[MAX_FAST_ATOM_DIRS]; /* legs: one move's legs in order; else one move each */
 } FastAtom;
