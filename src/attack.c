@@ -247,9 +247,13 @@ static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, 
 
 bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type) {
     for (int o = 0; o < pos->v->nowners; o++)
-        if (board_hostile(pos, o, victim_owner) &&
-            (attacked_on_lines(pos, c, o, victim_type, 0) || privilege_attacks(pos, c, o, 0)))
-            return true;
+        if (board_hostile(pos, o, victim_owner) && attacked_on_lines(pos, c, o, victim_type, 0)) return true;
+    return false;
+}
+
+bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner) {
+    for (int o = 0; o < pos->v->nowners; o++)
+        if (board_hostile(pos, o, victim_owner) && privilege_attacks(pos, c, o, 0)) return true;
     return false;
 }
 

@@ -165,24 +165,27 @@ static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveLi
     return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
 }
 
+/* A privileged atom's move (FAST_PRIVILEGE). *attacked: is the piece attacked where it stands
+ * (-1: not asked yet)? Returns false when the move list is full. Out of line, to keep the
+ * usual atoms' loop as it was. */
+__attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *pos, const FastAtom *fa, int owner, Cell from,
+                                                     MoveList *out, int *attacked) {
+    if (!board_privilege_held(pos, owner, from)) return true;
+    if (fa->unattacked && *attacked < 0) *attacked = attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
+    if (fa->unattacked && *attacked) return true;
+    Cell c = from;
+    for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(pos->v, c, fa->dirs[k]);
+    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) || add_atom_move(pos, fa, out, from, c, owner, NULL, 0);
+}
+
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
  * program's order, emitting what its code would. Returns false when the move list is full. */
 static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
     const Variant *v = pos->v;
-    int attacked = -1; /* is the piece attacked where it stands? (asked once, when needed) */
+    int attacked = -1;
     for (int a = 0; a < pp->natoms; a++) {
         const FastAtom *fa = &pp->atoms[a];
         if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
-        if (fa->kind == FAST_PRIVILEGE) {
-            if (!board_privilege_held(pos, owner, from)) continue;
-            if (fa->unattacked && attacked < 0) attacked = attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
-            if (fa->unattacked && attacked) continue;
-            Cell c = from;
-            for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(v, c, fa->dirs[k]);
-            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0))
-                return false;
-            continue;
-        }
         if (fa->kind == FAST_LEGS) {
             Effect pending[MAX_FAST_ATOM_DIRS];
             int npending = 0;
@@ -195,6 +198,10 @@ static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, in
             }
             if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, pending, npending))
                 return false;
+            continue;
+        }
+        if (unlikely(fa->kind == FAST_PRIVILEGE)) {
+            if (!gen_privileged(ctx, pos, fa, owner, from, out, &attacked)) return false;
             continue;
         }
         for (int k = 0; k < fa->ndirs; k++) {
@@ -1092,24 +1099,41 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
     }
     if (royals != 1) return;
     pins->mover = mover;
+    pins->privileges = v->privilege_types && pos->rights;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->on = true;
+}
+
+/* pin_verdict_by_lines where a privilege's capture may attack: by its cells too, with the
+ * rights m leaves (a privilege `lost-to` enemy types may end by m; a move that changes its
+ * piece takes the full test then). */
+__attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pins, Position *pos, const Move *m, Piece p) {
+    bool lost = pos->v->privileges_lost;
+    if (lost && m->nfx != 1) return -1;
+    uint32_t rights = pos->rights;
+    Piece taken = pos->cell[m->to];
+    pos->cell[m->to] = p;
+    pos->cell[m->from] = 0;
+    if (lost) pos->rights &= board_privileges_kept(pos, m);
+    Cell king = m->from == pins->royal ? m->to : pins->royal;
+    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king])) || attack_privilege_hit(pos, king, pins->mover);
+    pos->rights = rights;
+    pos->cell[m->from] = p;
+    pos->cell[m->to] = taken;
+    return !hit;
 }
 
 /* The rest of movegen_pin_verdict for a move of the royal piece, of a pinned piece or in
  * check: the attack lines with only the move's two cells written. (Apart, so that the usual
  * verdict stays a short leaf.) */
 __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Position *pos, const Move *m, Piece p) {
+    if (unlikely(pins->privileges)) return pin_verdict_with_privileges(pins, pos, m, p);
     bool royal = m->from == pins->royal;
     Piece taken = pos->cell[m->to];
     pos->cell[m->to] = p;
     pos->cell[m->from] = 0;
     Cell king = royal ? m->to : pins->royal;
-    /* (a privileged capture reads the rights, which a `lost-to` privilege may lose by m) */
-    uint32_t rights = pos->rights;
-    if (unlikely(pos->v->privilege_types && pos->v->privileges_lost) && rights) pos->rights &= board_privileges_kept(pos, m);
     bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
-    pos->rights = rights;
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
     return !hit;

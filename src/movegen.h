@@ -60,6 +60,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
  * pieces that stand alone between it and an enemy slider. */
 typedef struct Pins {
     bool on;
+    bool privileges;         /* a privilege's capture may attack (Variant.privilege_types) */
     int mover;               /* the player to move */
     int checks;
     Cell royal;
