@@ -711,11 +711,28 @@ static int pieces_on_board(const Position *pos, int o, int type) {
     return n;
 }
 
-/* Does a piece of a `pawns` type of `end counting` stand on the board? */
+/* Does a piece of a `pawns` type of `end counting` stand on the board? (Bit tests: this runs
+ * after every move.) */
 static bool count_pawns_left(const Position *pos) {
-    for (int t = 0; t < pos->v->ntypes; t++)
-        if ((pos->v->counting.pawns >> t & 1) && (pieces_on_board(pos, 0, t) || pieces_on_board(pos, 1, t))) return true;
+    const Variant *v = pos->v;
+    for (uint32_t types = v->counting.pawns; types; types &= types - 1) {
+        int t = __builtin_ctz(types);
+        for (int w = 0; w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & (pos->occ[0][w] | pos->occ[1][w])) return true;
+    }
     return false;
+}
+
+/* Has owner o exactly one piece on the board? */
+static bool single_piece(const Position *pos, int o) {
+    bool one = false;
+    for (int w = 0; w < pos->v->cell_words; w++) {
+        uint64_t b = pos->occ[o][w];
+        if (!b) continue;
+        if (one || (b & (b - 1))) return false;
+        one = true;
+    }
+    return one;
 }
 
 /* The length in moves of a count that starts with `side` to move (0: none starts). */
@@ -741,7 +758,7 @@ static void count_after_move(Position *pos, bool capture) {
     const CountingRule *cr = &pos->v->counting;
     if (pos->count_limit && pos->count_ply < UINT16_MAX) pos->count_ply++;
     int side = board_mover(pos);
-    bool bare = pieces_on_board(pos, side, -1) == 1;
+    bool bare = single_piece(pos, side);
     if (!(bare && (!pos->count_limit || capture)) && !(!pos->count_limit && !count_pawns_left(pos))) return;
     int moves = count_length(pos, side);
     pos->key ^= count_key(pos->count_limit);
