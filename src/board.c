@@ -754,7 +754,7 @@ static int count_length(const Position *pos, int side) {
 /* `end counting`, after a move (the turn passed): a running count counts the ply; a count
  * starts when none runs and no pawn is left, or when the player to move is left with a single
  * piece (again after a capture that leaves it so). */
-static void count_after_move(Position *pos, bool capture) {
+__attribute__((noinline)) static void count_after_move(Position *pos, bool capture) {
     const CountingRule *cr = &pos->v->counting;
     if (pos->count_limit && pos->count_ply < UINT16_MAX) pos->count_ply++;
     int side = board_mover(pos);

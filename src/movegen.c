@@ -171,7 +171,8 @@ static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveLi
 __attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *pos, const FastAtom *fa, int owner, Cell from,
                                                      MoveList *out, int *attacked) {
     if (!board_privilege_held(pos, owner, from)) return true;
-    if (fa->unattacked && *attacked < 0) *attacked = attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
+    if (fa->unattacked && *attacked < 0)
+        *attacked = from != ctx->unattacked && attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
     if (fa->unattacked && *attacked) return true;
     Cell c = from;
     for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(pos->v, c, fa->dirs[k]);
@@ -1256,7 +1257,10 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         if (unlikely(pos->v->decided_by_position) && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         Pins pins;
         movegen_find_pins(ctx, pos, &pins);
+        /* (out of check, the royal piece is known not attacked) */
+        ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
         int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
     pseudo_moves(ctx, pos, &ml, fault, false);
