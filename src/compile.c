@@ -1582,7 +1582,7 @@ static int block_privilege_moves(CG *cg, const Ast *b, FastAtom *fa, int cap) {
     }
     if (c->kind != AST_COND || c->word != KEYWORD_PRIVILEGE) return 0;
     int n = 1;
-    fa[0] = (FastAtom){.kind = FAST_PRIVILEGE, .promo = (uint8_t)cg->promo, .unattacked = unattacked};
+    fa[0] = (FastAtom){.kind = unattacked ? FAST_PRIVILEGE_UNATTACKED : FAST_PRIVILEGE, .promo = (uint8_t)cg->promo};
     int i = 1;
     for (; i < b->nkids && (b->kids[i]->kind == AST_STEP || b->kids[i]->kind == AST_EITHER); i++) {
         const Ast *st = b->kids[i];
@@ -1649,6 +1649,7 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
          * atom of rest is) */
         if (nprivileged && pp->rest_in_c && pp->natoms + nprivileged <= MAX_FAST_ATOMS) {
             for (int k = 0; k < nprivileged; k++) pp->atoms[pp->natoms++] = privileged[k];
+            pp->privileged_atoms = true;
         } else {
             pp->rest_in_c = false;
         }

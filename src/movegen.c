@@ -157,31 +157,41 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
     return true;
 }
 
-/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. */
+/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
+ * carried non-NULL, a move that only carries the piece is counted there, not written. */
 static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
-                                 const Effect *pending, int npending) {
-    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to))
+                                 const Effect *pending, int npending, int *carried) {
+    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
+        if (carried) {
+            ++*carried;
+            return true;
+        }
         return add_carry(pos, out, from, to, owner, pending, npending);
+    }
     return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
 }
 
-/* A privileged atom's move (FAST_PRIVILEGE). *attacked: is the piece attacked where it stands
- * (-1: not asked yet)? Returns false when the move list is full. Out of line, to keep the
- * usual atoms' loop as it was. */
+/* A privileged atom's move (FAST_PRIVILEGE; carried: as in add_atom_move). *attacked: is the
+ * piece attacked where it stands (-1: not asked yet)? Returns false when the move list is
+ * full. Out of line, to keep the usual atoms' loop as it was. */
 __attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *pos, const FastAtom *fa, int owner, Cell from,
-                                                     MoveList *out, int *attacked) {
+                                                     MoveList *out, int *carried, int *attacked) {
     if (!board_privilege_held(pos, owner, from)) return true;
-    if (fa->unattacked && *attacked < 0)
+    bool unattacked = fa->kind == FAST_PRIVILEGE_UNATTACKED;
+    if (unattacked && *attacked < 0)
         *attacked = from != ctx->unattacked && attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
-    if (fa->unattacked && *attacked) return true;
+    if (unattacked && *attacked) return true;
     Cell c = from;
     for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(pos->v, c, fa->dirs[k]);
-    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) || add_atom_move(pos, fa, out, from, c, owner, NULL, 0);
+    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) || add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried);
 }
 
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
- * program's order, emitting what its code would. Returns false when the move list is full. */
-static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+ * program's order, emitting what its code would (carried: as in add_atom_move). privileged:
+ * the piece has privileged atoms (a constant where it is inlined: without, the loop is as it
+ * was). Returns false when the move list is full. */
+static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
+                                                             Cell from, MoveList *out, int *carried, bool privileged) {
     const Variant *v = pos->v;
     int attacked = -1;
     for (int a = 0; a < pp->natoms; a++) {
@@ -197,19 +207,21 @@ static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, in
                 if (pos->cell[c]) c = NO_CELL;
                 else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
             }
-            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, pending, npending))
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
+                !add_atom_move(pos, fa, out, from, c, owner, pending, npending, carried))
                 return false;
             continue;
         }
-        if (unlikely(fa->kind == FAST_PRIVILEGE)) {
-            if (!gen_privileged(ctx, pos, fa, owner, from, out, &attacked)) return false;
+        if (privileged && (fa->kind == FAST_PRIVILEGE || fa->kind == FAST_PRIVILEGE_UNATTACKED)) {
+            if (!gen_privileged(ctx, pos, fa, owner, from, out, carried, &attacked)) return false;
             continue;
         }
         for (int k = 0; k < fa->ndirs; k++) {
             Cell c = variant_step(v, from, fa->dirs[k]);
             if (c == NO_CELL) continue;
             if (fa->kind == FAST_STEP) {
-                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0)) return false;
+                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
+                    return false;
             } else if (atom_ep_cell(pos, c, owner)) {
                 Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
                 if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
@@ -217,6 +229,24 @@ static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, in
         }
     }
     return true;
+}
+
+/* walk_atoms for a piece with privileged atoms, out of the usual paths' line. */
+__attribute__((noinline)) static bool walk_privileged_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
+                                                            Cell from, MoveList *out, int *carried) {
+    return walk_atoms(ctx, pos, pp, owner, from, out, carried, true);
+}
+
+static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    if (unlikely(pp->privileged_atoms)) return walk_privileged_atoms(ctx, pos, pp, owner, from, out, NULL);
+    return walk_atoms(ctx, pos, pp, owner, from, out, NULL, false);
+}
+
+/* gen_atoms for counting, for a piece without privileged atoms (variant.c: find_single_paths
+ * leaves such a piece may_duplicate, so it never comes here): the moves that only carry the
+ * piece are added to *carried. */
+static bool count_atoms(Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out, int *carried) {
+    return walk_atoms(NULL, pos, pp, owner, from, out, carried, false);
 }
 
 /* The rest program in the VM, after the piece's line moves (a piece with line moves has a
@@ -953,6 +983,11 @@ static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
+    if (v->facing_type) {
+        int verdict = facing_verdict(pos, m);
+        if (verdict >= 0) return verdict;
+    }
+    if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
     int mover = board_mover(pos);
     bool ok;
     if (v->all_fast && ctx->fast && !(m->flags & MOVE_ELIMINATION)) {
@@ -965,11 +1000,6 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         pos->rights = rights;
         board_cells_revert(pos, &cj);
     } else {
-        if (v->facing_type) {
-            int verdict = facing_verdict(pos, m);
-            if (verdict >= 0) return verdict;
-        }
-        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -1017,8 +1047,10 @@ bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
 }
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
-    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+    /* (facing royal pieces and royal flight: the rules look at the position before the move;
+     * but royal pieces that do not face after it leave the facing rule nothing to forbid) */
+    if ((!pos->v->facing_type || !movegen_facing(pos)) && !pos->v->forbid_royal_flight &&
+        (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
         return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
@@ -1084,7 +1116,69 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
     return false;
 }
 
-void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
+/* Does a piece of kind `want` stand on the line from c along dir? The farthest such cell, or
+ * NO_CELL. (A line that comes back on itself is walked once round.) */
+static Cell last_on_line(const Position *pos, Cell c, int dir, Piece want) {
+    const Variant *v = pos->v;
+    Cell last = NO_CELL, s = c;
+    for (int n = 0; n < v->ncells; n++) {
+        s = variant_step(v, s, dir);
+        if (s == NO_CELL || s == c) break;
+        if (PIECE_KIND(pos->cell[s]) == want) last = s;
+    }
+    return last;
+}
+
+/* For movegen_find_pins in a game with capture patterns or `end facing`: false when royal
+ * pieces face each other (the pins are then off). Else the pins of the enemy's capture
+ * patterns on the mover's royal piece, and whether one of them gives check: into pins->pinned
+ * the cells a piece leaving could open a capture through (the legs before a lame leaper, the
+ * line before the last enemy hopper or zoned slider on it), into pins->screens the cells a
+ * piece landing on could make a hop's screen. Zones, ranges and screen types are not looked
+ * at: a cell marked too many only costs its moves the full test. */
+__attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Position *pos, Pins *pins) {
+    const Variant *v = pos->v;
+    /* (royal pieces that face each other: every move takes the full test) */
+    if (v->facing_type && movegen_facing(pos)) return false;
+    if (!v->pattern_types) return true;
+    Cell c = pins->royal;
+    int victim = PIECE_TYPE(pos->cell[c]), enemy = 1 - pins->mover;
+    for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
+    for (int k = 0; k < v->npattern_refs[enemy][victim]; k++) {
+        int t = v->pattern_refs[enemy][victim][k].type;
+        const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
+        Piece want = PIECE_MAKE(t, enemy);
+        if (cp->method == CAP_LEGS) {
+            for (int m = 0; cp->nlegs && m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
+                Cell legs[16], s = c;
+                int n = 0;
+                for (int l = cp->nlegs - 1; l >= 0 && s != NO_CELL; l--) {
+                    int back = v->dirs[cp->dirs[m + l]].reverse;
+                    s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
+                    if (l > 0 && s != NO_CELL) legs[n++] = s;
+                }
+                if (s == NO_CELL || PIECE_KIND(pos->cell[s]) != want) continue;
+                for (int i = 0; i < n; i++) pins->pinned[legs[i] >> 6] |= 1ULL << (legs[i] & 63);
+            }
+        } else if (cp->method == CAP_HOP || cp->method == CAP_SLIDES) {
+            for (int i = 0; i < cp->ndirs; i++) {
+                int back = v->dirs[cp->dirs[i]].reverse;
+                Cell last = back >= 0 ? last_on_line(pos, c, back, want) : NO_CELL;
+                for (Cell s = last == NO_CELL ? last : variant_step(v, c, back); s != last; s = variant_step(v, s, back)) {
+                    pins->pinned[s >> 6] |= 1ULL << (s & 63);
+                    if (cp->method == CAP_HOP) pins->screens[s >> 6] |= 1ULL << (s & 63);
+                }
+            }
+        }
+        /* (a zoned step is opened by no move of the mover's) */
+    }
+    for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
+    /* in check by a pattern? */
+    if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]);
+    return true;
+}
+
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     pins->on = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
@@ -1102,6 +1196,9 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
     pins->mover = mover;
     pins->privileges = v->privilege_types && pos->rights;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->screened = false;
+    if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
+    pins->quiet = !pins->checks && !pins->screened;
     pins->on = true;
 }
 
@@ -1158,7 +1255,14 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
             return -1;
     }
     if (carried != 1) return -1;
-    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    if (m->from != pins->royal && pins->quiet && !bits_has(pins->pinned, m->from)) return 1;
+    /* (with screens, out of check: where the piece lands decides) */
+    if (pins->screened && !pins->checks && m->from != pins->royal && !bits_has(pins->pinned, m->from) &&
+        !bits_has(pins->screens, m->to))
+        return 1;
+    /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
+    if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;
+    if (v->pattern_types) return -1; /* (the attack lines alone do not decide) */
     return pin_verdict_by_lines(pins, pos, m, p);
 }
 
@@ -1213,14 +1317,17 @@ static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Ce
     return n;
 }
 
-/* movegen_count_legal in a game with Variant.bulk_count where the pins apply: the rays of a
- * piece that needs no test are counted, not written; every other move is generated (into
- * scratch, piece by piece) and decided as in movegen_legal. -1 when the count cannot be made
- * so (a program's fault, too many moves): then the caller counts the usual way. */
+/* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
+ * game where every move is legal): the rays of a piece that needs no test are counted, not
+ * written; every other move is generated (into scratch, piece by piece) and decided as in
+ * movegen_legal. -1 when the count cannot be made so (a program's fault, too many moves):
+ * then the caller counts the usual way. */
 static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveList *scratch) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
+    /* (with screens, where a piece lands decides: the usual count judges every move) */
+    if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
@@ -1228,11 +1335,15 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
+                bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);
-                    if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
+                    if (pp->rest_in_c) {
+                        if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
+                    } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
+                        return -1;
+                    }
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
@@ -1241,7 +1352,7 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
                 for (int i = 0; i < scratch->count; i++) {
                     const Move *m = &scratch->moves[i];
-                    if (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) n++;
+                    if (!pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal))) n++;
                     else n += legal_by_pins(ctx, pins, pos, m);
                 }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
@@ -1252,14 +1363,17 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
 
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
-    if (pos->v->bulk_count) {
-        /* a game the position has ended has no moves (as pseudo_moves finds) */
-        if (unlikely(pos->v->decided_by_position) && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
-        Pins pins;
+    const Variant *v = pos->v;
+    Pins pins;
+    bool found = false;
+    if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
+        /* (a game the position has ended has no moves, as in pseudo_moves) */
+        if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         movegen_find_pins(ctx, pos, &pins);
+        found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml) : pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
         ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
@@ -1267,8 +1381,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
-    Pins pins;
-    movegen_find_pins(ctx, pos, &pins);
+    if (!found) movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&

@@ -109,15 +109,15 @@ typedef struct CapturePattern {
 /* An atom of a piece's `rest` program that the fast generator runs in C instead, in the
  * program's order (PieceProgram.atoms): a step or leap that promotes, legs, en passant, or a
  * move block that goes from a cell whose privilege its owner holds along fixed legs (the cells
- * between unchecked: FAST_PRIVILEGE). Each emits the moves its code would (movegen.c: gen_atoms). */
-enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT, FAST_PRIVILEGE };
+ * between unchecked: FAST_PRIVILEGE; FAST_PRIVILEGE_UNATTACKED only while the piece is not
+ * attacked where it stands). Each emits the moves its code would (movegen.c: gen_atoms). */
+enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT, FAST_PRIVILEGE, FAST_PRIVILEGE_UNATTACKED };
 typedef struct FastAtom {
     uint8_t kind;
     uint8_t mode;            /* the last cell: RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
     uint8_t from_zone;       /* the origin must be in this zone (index + 1; 0: anywhere) */
     uint8_t promo;           /* promotion set (0: none) */
     bool sets_ep;            /* legs: the cells passed become en-passant cells */
-    bool unattacked;         /* FAST_PRIVILEGE: only while the piece is not attacked where it stands */
     uint8_t ndirs;
     uint8_t dirs[MAX_FAST_ATOM_DIRS]; /* legs: one move's legs in order; else one move each */
 } FastAtom;
@@ -126,6 +126,7 @@ typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
     Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
     bool rest_in_c;          /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    bool privileged_atoms;   /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
     bool may_capture;        /* prog can remove an enemy piece */
@@ -395,18 +396,22 @@ typedef struct Variant {
     uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
-                                       * (and no `end facing` nor royal-flight rule: legality is
-                                       * then cells only) */
+                                       * (and no `end facing` rule: legality is then cells only,
+                                       * royal flight included) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
-     * grouped in attack lines or a privilege's capture (no other capture pattern, freezing,
-     * steering, explosion, allegiance, phases or slow rule). Then, while the mover's one royal
-     * piece is not in check, a move that only carries another of its pieces off a cell no
-     * enemy slider pins needs no test. */
+     * grouped in attack lines, a capture pattern of a lame leap, zoned step or slide, or hop,
+     * or a privilege's capture (no freezing, steering, explosion, allegiance, phases or mines).
+     * Then, while the mover's one royal piece is not in check, a move that only carries another
+     * of its pieces off a cell no enemy slider or pattern pins, onto no cell that could screen
+     * a hop, needs no test. */
     bool pin_legal;
-    /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,
-     * extra captures, cards, set-up steps, phases, forbidden checks, forced or compulsory
-     * captures, reach rules): the last ply of perft counts unpinned pieces' rays without
-     * writing their moves (none in a game the position has ended). */
+    /* Two players with one army each, no royal piece nor other rule that decides legality:
+     * every move the pieces make is legal. */
+    bool every_move_legal;
+    /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
+     * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, forbidden checks,
+     * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
+     * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
