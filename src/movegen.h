@@ -62,6 +62,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
  * screens: the cells a piece landing on could make the screen of an enemy hop. */
 typedef struct Pins {
     bool on;
+    bool privileges;         /* a privilege's capture may attack (Variant.privilege_types) */
     int mover;               /* the player to move */
     int checks;
     Cell royal;
@@ -70,7 +71,7 @@ typedef struct Pins {
     bool quiet;              /* no check and no screen: an unpinned piece may land anywhere */
     uint64_t screens[CELL_WORDS];
     /* Where the pins are off but the legality test reads only cells (Variant.all_fast, no
-     * steering, allegiance, explosion, `end facing` nor royal-flight rule): the test made
+     * steering, allegiance, explosion, privilege, `end facing` nor royal-flight rule): the test made
      * once on the position as it stands, whether the mover is in check and the cells it looked
      * at, with those of the enemies' and the royal pieces. A move that writes none of those
      * cells and puts no enemy or royal piece gets the same answer (attack_royal_attacked_seen). */
