@@ -1173,8 +1173,11 @@ static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Ce
 /* movegen_count_legal in a game with Variant.bulk_count where the pins apply: the rays of a
  * piece that needs no test are counted, not written; every other move is generated (into
  * scratch, piece by piece) and decided as in movegen_legal. -1 when the count cannot be made
- * so (a program's fault, too many moves): then the caller counts the usual way. */
-static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveList *scratch) {
+ * so (a program's fault, too many moves): then the caller counts the usual way. With a tally,
+ * also what movegen_tally_move needs. (Inlined: perft's copy, without a tally, keeps none of
+ * that work.) */
+static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
+                                                               MoveList *scratch, LegalTally *tally) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
@@ -1186,6 +1189,7 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
+                int before = n;
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
                     n += count_rays(pos, pp, o, from);
@@ -1196,12 +1200,21 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 /* a free piece's rays, line moves and atoms only carry it, but for en passant
                  * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
+                uint64_t legal = 0;
                 for (int i = 0; i < scratch->count; i++) {
                     const Move *m = &scratch->moves[i];
-                    if (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) n++;
-                    else n += legal_by_pins(ctx, pins, pos, m);
+                    bool ok = (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) ||
+                              legal_by_pins(ctx, pins, pos, m);
+                    n += ok;
+                    legal |= (uint64_t)ok << (i & 63);
                 }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
+                if (tally && n > before) {
+                    /* (scratch holds all the piece's moves unless its rays were counted) */
+                    bool listed = !(free && !pp->may_duplicate) && scratch->count <= 64;
+                    tally->pieces[tally->npieces++] = (TalliedPiece){
+                        .from = from, .owner = (uint8_t)o, .moves = (uint16_t)(n - before), .listed = listed, .legal = legal};
+                }
             }
     }
     return n ? n : -1;
@@ -1212,7 +1225,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     if (pos->v->bulk_count) {
         Pins pins;
         movegen_find_pins(ctx, pos, &pins);
-        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
         if (n >= 0) return n;
     }
     pseudo_moves(ctx, pos, &ml, fault, false);
@@ -1230,4 +1243,29 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;
     attack_take_fault(ctx, fault);
     return n;
+}
+
+bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList *scratch) {
+    t->count = -1;
+    t->npieces = 0;
+    if (!pos->v->bulk_count) return false;
+    movegen_find_pins(ctx, pos, &t->pins);
+    if (!t->pins.on) return false;
+    t->count = count_by_pins(ctx, pos, &t->pins, scratch, t);
+    return t->count > 0;
+}
+
+const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally *t, int index, MoveList *scratch) {
+    int k = 0;
+    while (k < t->npieces && index >= t->pieces[k].moves) index -= t->pieces[k++].moves;
+    if (k == t->npieces) return NULL;
+    /* the piece's moves again, with the budget a position starts with */
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
+    scratch->count = 0;
+    const TalliedPiece *tp = &t->pieces[k];
+    if (!gen_piece(ctx, pos, tp->owner, tp->from, scratch, NULL)) return NULL;
+    for (int i = 0; i < scratch->count; i++)
+        if ((tp->listed ? (tp->legal >> i) & 1 : legal_by_pins(ctx, &t->pins, pos, &scratch->moves[i])) && index-- == 0)
+            return &scratch->moves[i];
+    return NULL;
 }
