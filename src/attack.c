@@ -187,22 +187,20 @@ static inline bool pattern_may_reach(const Position *pos, const CapturePattern *
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
 static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
     const Variant *v = pos->v;
-    const AttackLine *lines = v->attack_lines[attacker];
+    const LineRef *refs = v->line_refs[attacker][victim_type];
     /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's
      * pieces on it needs no walk */
-    int words = v->cell_words;
+    int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type];
     const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words, *occ = pos->occ[attacker];
-    for (int k = 0; k < v->nattack_lines[attacker]; k++) {
-        uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
-        if (!(leapers | sliders)) continue;
-        int back = v->dirs[lines[k].dir].reverse;
+    for (int k = 0; k < nrefs; k++) {
+        int back = refs[k].back;
         const uint64_t *line = line_cells + back * words;
         bool clear = !(line[0] & occ[0]);
         for (int w = 1; clear && w < words; w++) clear = !(line[w] & occ[w]);
         if (clear) continue;
         Cell s = variant_step(v, c, back);
         if (s == NO_CELL) continue;
-        uint32_t types = leapers | sliders;
+        uint32_t types = refs[k].types, sliders = refs[k].sliders;
         while (!pos->cell[s] && sliders) {
             types = sliders;
             s = variant_step(v, s, back);
@@ -295,18 +293,17 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
     for (int w = 0; w < v->cell_words; w++) pinned[w] = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, owner)) continue;
-        const AttackLine *lines = v->attack_lines[o];
-        for (int k = 0; k < v->nattack_lines[o]; k++) {
-            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
-            if (!(leapers | sliders)) continue;
-            int back = v->dirs[lines[k].dir].reverse;
+        const LineRef *refs = v->line_refs[o][victim_type];
+        for (int k = 0; k < v->nline_refs[o][victim_type]; k++) {
+            uint32_t sliders = refs[k].sliders;
+            int back = refs[k].back;
             /* (no piece of o on the line: neither a check nor a pin) */
             const uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)back) * (size_t)v->cell_words;
             bool clear = !(line[0] & pos->occ[o][0]);
             for (int w = 1; clear && w < v->cell_words; w++) clear = !(line[w] & pos->occ[o][w]);
             if (clear) continue;
             Cell s = variant_step(v, c, back);
-            uint32_t types = leapers | sliders;
+            uint32_t types = refs[k].types;
             while (s != NO_CELL && !pos->cell[s] && sliders) {
                 types = sliders;
                 s = variant_step(v, s, back);

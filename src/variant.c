@@ -163,6 +163,23 @@ static void build_line_cells(Variant *v) {
         }
 }
 
+static void build_line_refs(Variant *v) {
+    if (!v->attack_lines_ok) return;
+    int most = 1;
+    for (int o = 0; o < v->nowners; o++) most = v->nattack_lines[o] > most ? v->nattack_lines[o] : most;
+    LineRef *block = xcalloc((size_t)v->nowners * (size_t)v->ntypes * (size_t)most, sizeof(LineRef));
+    for (int o = 0; o < v->nowners; o++)
+        for (int t = 0; t < v->ntypes; t++) {
+            LineRef *refs = v->line_refs[o][t] = block + ((size_t)o * (size_t)v->ntypes + (size_t)t) * (size_t)most;
+            for (int k = 0; k < v->nattack_lines[o]; k++) {
+                const AttackLine *l = &v->attack_lines[o][k];
+                int back = v->dirs[l->dir].reverse;
+                if (!(l->leapers[t] | l->sliders[t]) || back < 0) continue;
+                refs[v->nline_refs[o][t]++] = (LineRef){.back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
+            }
+        }
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -171,6 +188,7 @@ void variant_conclude(Variant *v) {
     find_stuck_cells(v);
     build_pattern_reach(v);
     build_line_cells(v);
+    build_line_refs(v);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
@@ -194,6 +212,7 @@ void variant_free(Variant *v) {
     free(v->neighbour);
     free(v->pattern_reach);
     free(v->line_cells);
+    free(v->line_refs[0][0]);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -283,6 +283,13 @@ typedef struct AttackLine {
     uint32_t sliders[MAX_PIECE_TYPES];
 } AttackLine;
 
+/* An attack line as the tests walk it for one victim type: back from the victim along `back`,
+ * the types that capture from the first cell met, and those that capture from farther. */
+typedef struct LineRef {
+    uint8_t back;
+    uint32_t types, sliders;
+} LineRef;
+
 /* A named integer counter (experience, cards in hand, ...): one value for the game, or one per
  * player; values live in Position.counters[slot ...]. */
 typedef struct CounterDef {
@@ -419,6 +426,10 @@ typedef struct Variant {
      * words) met stepping from c along d to the edge; an attack line with none of the
      * attacker's pieces on it is skipped without a walk */
     uint64_t *line_cells;
+    /* per attacking owner and victim type (attack_lines_ok only): the attack lines that can
+     * capture it, so that the tests walk no line that cannot */
+    int nline_refs[MAX_OWNERS][MAX_PIECE_TYPES];
+    LineRef *line_refs[MAX_OWNERS][MAX_PIECE_TYPES];   /* (into one block, line_refs[0][0]) */
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */
