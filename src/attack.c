@@ -183,6 +183,14 @@ static inline bool pattern_may_reach(const Position *pos, const CapturePattern *
     return false;
 }
 
+/* Do the cells of line (words words) hold one of occ? */
+static inline bool line_holds(const uint64_t *line, const uint64_t *occ, int words) {
+    if (words == 1) return (line[0] & occ[0]) != 0;
+    for (int w = 0; w < words; w++)
+        if (line[w] & occ[w]) return true;
+    return false;
+}
+
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
 static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
@@ -190,25 +198,33 @@ static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, 
     const LineRef *refs = v->line_refs[attacker][victim_type];
     /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's
      * pieces on it needs no walk */
-    int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type];
+    int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type], nslides = v->nline_slides[attacker][victim_type];
     const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words, *occ = pos->occ[attacker];
-    for (int k = 0; k < nrefs; k++) {
+    for (int k = 0; k < nslides; k++) {
         int back = refs[k].back;
         const uint64_t *line = line_cells + back * words;
-        bool clear = !(line[0] & occ[0]);
-        for (int w = 1; clear && w < words; w++) clear = !(line[w] & occ[w]);
-        if (clear) continue;
+        if (!line_holds(line, occ, words)) continue;
         Cell s = variant_step(v, c, back);
         if (s == NO_CELL) continue;
         uint32_t types = refs[k].types, sliders = refs[k].sliders;
-        while (!pos->cell[s] && sliders) {
+        while (!pos->cell[s]) {
             types = sliders;
             s = variant_step(v, s, back);
             if (s == NO_CELL) break;
         }
-        if (s == NO_CELL || !pos->cell[s]) continue;
+        if (s == NO_CELL) continue;
         Piece p = pos->cell[s];
         if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
+    }
+    /* the lines of leapers only: one cell each, looked at when a piece of the attacker stands
+     * on one of them */
+    if (nslides == nrefs || !line_holds(v->leap_cells + ((size_t)attacker * (size_t)v->ncells + c) * (size_t)words, occ, words))
+        return false;
+    for (int k = nslides; k < nrefs; k++) {
+        Cell s = variant_step(v, c, refs[k].back);
+        Piece p = s == NO_CELL ? 0 : pos->cell[s];
+        if (p && PIECE_OWNER(p) == attacker && ((refs[k].types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat))
+            return true;
     }
     return false;
 }

@@ -168,15 +168,23 @@ static void build_line_refs(Variant *v) {
     int most = 1;
     for (int o = 0; o < v->nowners; o++) most = v->nattack_lines[o] > most ? v->nattack_lines[o] : most;
     LineRef *block = xcalloc((size_t)v->nowners * (size_t)v->ntypes * (size_t)most, sizeof(LineRef));
+    size_t words = (size_t)v->cell_words;
+    v->leap_cells = xcalloc((size_t)v->nowners * (size_t)v->ncells * words, sizeof(uint64_t));
     for (int o = 0; o < v->nowners; o++)
         for (int t = 0; t < v->ntypes; t++) {
             LineRef *refs = v->line_refs[o][t] = block + ((size_t)o * (size_t)v->ntypes + (size_t)t) * (size_t)most;
-            for (int k = 0; k < v->nattack_lines[o]; k++) {
-                const AttackLine *l = &v->attack_lines[o][k];
-                int back = v->dirs[l->dir].reverse;
-                if (!(l->leapers[t] | l->sliders[t]) || back < 0) continue;
-                refs[v->nline_refs[o][t]++] = (LineRef){.back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
-            }
+            for (int slides = 1; slides >= 0; slides--)
+                for (int k = 0; k < v->nattack_lines[o]; k++) {
+                    const AttackLine *l = &v->attack_lines[o][k];
+                    int back = v->dirs[l->dir].reverse;
+                    if (!(l->leapers[t] | l->sliders[t]) || back < 0 || (l->sliders[t] != 0) != slides) continue;
+                    refs[v->nline_refs[o][t]++] = (LineRef){.back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
+                    v->nline_slides[o][t] += slides;
+                    for (int c = 0; c < v->ncells && !slides; c++) {
+                        Cell s = variant_step(v, (Cell)c, back);
+                        if (s != NO_CELL) v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL << (s & 63);
+                    }
+                }
         }
 }
 
@@ -213,6 +221,7 @@ void variant_free(Variant *v) {
     free(v->pattern_reach);
     free(v->line_cells);
     free(v->line_refs[0][0]);
+    free(v->leap_cells);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -427,9 +427,14 @@ typedef struct Variant {
      * attacker's pieces on it is skipped without a walk */
     uint64_t *line_cells;
     /* per attacking owner and victim type (attack_lines_ok only): the attack lines that can
-     * capture it, so that the tests walk no line that cannot */
-    int nline_refs[MAX_OWNERS][MAX_PIECE_TYPES];
+     * capture it, so that the tests walk no line that cannot; those with sliders first (the
+     * first nline_slides), then those of leapers only */
+    int nline_refs[MAX_OWNERS][MAX_PIECE_TYPES], nline_slides[MAX_OWNERS][MAX_PIECE_TYPES];
     LineRef *line_refs[MAX_OWNERS][MAX_PIECE_TYPES];   /* (into one block, line_refs[0][0]) */
+    /* per attacking owner and cell c (cell_words words): the first cells of its lines of
+     * leapers only back from c, whatever the victim; with none of its pieces there, those
+     * lines need no look */
+    uint64_t *leap_cells;
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */
