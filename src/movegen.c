@@ -200,12 +200,22 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
     return true;
 }
 
+/* Could the rest program emit a move for the piece on `from`? Not when every branch requires
+ * it on another cell or a castling right not held (PieceProgram.rest_guards). */
+static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Cell from) {
+    if (!pp->nrest_guards) return true;
+    for (int i = 0; i < pp->nrest_guards; i++)
+        if (pp->rest_guards[i].at == from && (pos->rights & pp->rest_guards[i].rights) == pp->rest_guards[i].rights) return true;
+    return false;
+}
+
 /* The rest program in the VM, after the piece's line moves (a piece with line moves has a
  * rest, if only its HALT, and runs it here). Out of line, as the VM's call it replaces. */
 __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
                                                   MoveList *out, VmFault *fault) {
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
-    return pp->rest.count == 1 || vm_run(ctx, &pp->rest, pos, from, owner, out, fault); /* (a HALT alone: nothing to run) */
+    /* (a HALT alone: nothing to run) */
+    return pp->rest.count == 1 || !rest_may_emit(pos, pp, from) || vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
 
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */

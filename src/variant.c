@@ -188,6 +188,40 @@ static void build_line_refs(Variant *v) {
         }
 }
 
+/* Does code[at] hold op (the whole instruction within count bytes)? */
+static bool code_has(const Program *p, int at, Opcode op) {
+    return at >= 0 && at < p->count && p->code[at] == op && at + bc_instr_size(op) <= p->count;
+}
+
+/* PieceProgram.rest_guards: the top level of rest is a chain of branches (each a FORK to the
+ * next but the last); each must start `GOTO c ISORIGIN VERIFY`, perhaps then `RIGHT r VERIFY`. */
+static void find_rest_guards(PieceProgram *pp) {
+    const Program *p = &pp->rest;
+    RestGuard guards[MAX_REST_GUARDS];
+    int n = 0;
+    for (int pc = 0; !code_has(p, pc, OP_HALT);) {
+        int body = pc, next = -1;
+        if (code_has(p, pc, OP_FORK)) {
+            next = bc_operands(p->code, pc).a;
+            body = pc + bc_instr_size(OP_FORK);
+        }
+        int origin = body + bc_instr_size(OP_GOTO), verify = origin + bc_instr_size(OP_ISORIGIN);
+        if (n == MAX_REST_GUARDS || next == pc || !code_has(p, body, OP_GOTO) || !code_has(p, origin, OP_ISORIGIN) ||
+            !code_has(p, verify, OP_VERIFY))
+            return;
+        guards[n] = (RestGuard){.at = (Cell)bc_operands(p->code, body).a, .rights = 0};
+        int right = verify + bc_instr_size(OP_VERIFY);
+        if (code_has(p, right, OP_RIGHT) && code_has(p, right + bc_instr_size(OP_RIGHT), OP_VERIFY) &&
+            bc_operands(p->code, right).a < 32)
+            guards[n].rights = 1u << bc_operands(p->code, right).a;
+        n++;
+        if (next < 0) break;
+        pc = next;
+    }
+    for (int i = 0; i < n; i++) pp->rest_guards[i] = guards[i];
+    pp->nrest_guards = n;
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
@@ -197,6 +231,9 @@ void variant_conclude(Variant *v) {
     build_pattern_reach(v);
     build_line_cells(v);
     build_line_refs(v);
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            if (v->types[t].per_owner[o].rest.count) find_rest_guards(&v->types[t].per_owner[o]);
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;

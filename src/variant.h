@@ -118,10 +118,21 @@ typedef struct FastAtom {
     uint8_t dirs[MAX_FAST_ATOM_DIRS]; /* legs: one move's legs in order; else one move each */
 } FastAtom;
 
+/* What a branch of a rest program requires before anything else: the piece standing on `at`,
+ * and the castling rights `rights` (bits; 0: none). */
+typedef struct RestGuard {
+    Cell at;
+    uint32_t rights;
+} RestGuard;
+
 typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
     Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
     bool rest_in_c;          /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
+     * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
+    int nrest_guards;
+    RestGuard rest_guards[MAX_REST_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
     bool may_capture;        /* prog can remove an enemy piece */
