@@ -234,6 +234,11 @@ void variant_conclude(Variant *v) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
             if (v->types[t].per_owner[o].rest.count) find_rest_guards(&v->types[t].per_owner[o]);
+    for (int i = 0; i < v->nmaterial; i++) {
+        MaterialRule *r = &v->material[i];
+        r->total_a = r->total_b = 0;
+        for (int t = 0; t < v->ntypes; t++) r->total_a += r->a[t], r->total_b += r->b[t];
+    }
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (these rules are tested on the general path) */
     if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;

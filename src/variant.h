@@ -229,6 +229,7 @@ typedef struct Castle {
 typedef struct MaterialRule {
     uint8_t a[MAX_PIECE_TYPES], b[MAX_PIECE_TYPES]; /* piece counts per type for each side */
     bool same_colour;        /* all non-royal pieces on one square colour */
+    int total_a, total_b;    /* the pieces of each side (found at load) */
 } MaterialRule;
 
 /* "end counting RESULT { ... }" (two players): a count of moves that ends the game with RESULT
