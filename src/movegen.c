@@ -1156,6 +1156,31 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     return ok && !(fault && fault->set);
 }
 
+/* Legal, as counted for a piece whose moves all only carry it when they are `carried` (a free
+ * piece's, see count_by_pins)? All are but en passant (which removes another piece) and a
+ * promotion to a royal type, which the pins decide. */
+static inline bool counted_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m, bool carried) {
+    return (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !pos->v->types[m->promo].royal)) ||
+           legal_by_pins(ctx, pins, pos, m);
+}
+
+/* legal_by_pins for a move of the royal piece: one that only carries it is tested on the
+ * attack lines at once (movegen_pin_verdict's look at its effects is for other moves). */
+static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
+    Cell from = pins->royal, to = m->to;
+    Piece royal = pos->cell[from];
+    if (m->nfx != 1 || m->fx[0].kind != FX_MOVE || m->fx[0].a != from || m->fx[0].b != to || to == from ||
+        pos->controller[PIECE_OWNER(royal)] != pins->mover)
+        return legal_by_pins(ctx, pins, pos, m);
+    Piece taken = pos->cell[to];
+    pos->cell[to] = royal;
+    pos->cell[from] = 0;
+    bool hit = attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
+    pos->cell[from] = royal;
+    pos->cell[to] = taken;
+    return !hit;
+}
+
 /* How many moves a piece's rays give (as gen_rays writes them). */
 static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
     const Variant *v = pos->v;
@@ -1212,9 +1237,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
                 uint64_t legal = 0;
                 for (int i = 0; i < scratch->count; i++) {
-                    const Move *m = &scratch->moves[i];
-                    bool ok = (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal)) ||
-                              legal_by_pins(ctx, pins, pos, m);
+                    bool ok = from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
+                                                  : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
                     n += ok;
                     legal |= (uint64_t)ok << (i & 63);
                 }
@@ -1222,8 +1246,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 if (tally && n > before) {
                     /* (scratch holds all the piece's moves unless its rays were counted) */
                     bool listed = !(free && !pp->may_duplicate) && scratch->count <= 64;
-                    tally->pieces[tally->npieces++] = (TalliedPiece){
-                        .from = from, .owner = (uint8_t)o, .moves = (uint16_t)(n - before), .listed = listed, .legal = legal};
+                    tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = (uint16_t)(n - before),
+                                                                     .listed = listed, .carried = carried, .legal = legal};
                 }
             }
     }
@@ -1275,7 +1299,7 @@ const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally 
     const TalliedPiece *tp = &t->pieces[k];
     if (!gen_piece(ctx, pos, tp->owner, tp->from, scratch, NULL)) return NULL;
     for (int i = 0; i < scratch->count; i++)
-        if ((tp->listed ? (tp->legal >> i) & 1 : legal_by_pins(ctx, &t->pins, pos, &scratch->moves[i])) && index-- == 0)
+        if ((tp->listed ? (tp->legal >> i) & 1 : counted_legal(ctx, &t->pins, pos, &scratch->moves[i], tp->carried)) && index-- == 0)
             return &scratch->moves[i];
     return NULL;
 }

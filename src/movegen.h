@@ -82,6 +82,7 @@ typedef struct TalliedPiece {
     uint8_t owner;
     uint16_t moves;          /* its legal moves */
     bool listed;             /* legal says which of its moves (as gen_piece lists them) are legal */
+    bool carried;            /* else: its moves but a few need no test (see count_by_pins) */
     uint64_t legal;
 } TalliedPiece;
 typedef struct LegalTally {
