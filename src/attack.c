@@ -191,6 +191,22 @@ static inline bool line_holds(const uint64_t *line, const uint64_t *occ, int wor
     return false;
 }
 
+/* Walking back from c along a line with sliders: is the first piece met one of the attacker's
+ * that captures from there? */
+static inline bool slide_hits(const Position *pos, Cell c, const LineRef *ref, int attacker, uint8_t threat) {
+    const Variant *v = pos->v;
+    Cell s = variant_step(v, c, ref->back);
+    if (s == NO_CELL) return false;
+    uint32_t types = ref->types;
+    while (!pos->cell[s]) {
+        types = ref->sliders;
+        s = variant_step(v, s, ref->back);
+        if (s == NO_CELL) return false;
+    }
+    Piece p = pos->cell[s];
+    return PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat);
+}
+
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
 static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
@@ -200,21 +216,14 @@ static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, 
      * pieces on it needs no walk */
     int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type], nslides = v->nline_slides[attacker][victim_type];
     const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words, *occ = pos->occ[attacker];
-    for (int k = 0; k < nslides; k++) {
-        int back = refs[k].back;
-        const uint64_t *line = line_cells + back * words;
-        if (!line_holds(line, occ, words)) continue;
-        Cell s = variant_step(v, c, back);
-        if (s == NO_CELL) continue;
-        uint32_t types = refs[k].types, sliders = refs[k].sliders;
-        while (!pos->cell[s]) {
-            types = sliders;
-            s = variant_step(v, s, back);
-            if (s == NO_CELL) break;
-        }
-        if (s == NO_CELL) continue;
-        Piece p = pos->cell[s];
-        if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat)) return true;
+    if (words == 1) {
+        /* (a board of one word, the usual: one load a line) */
+        for (int k = 0; k < nslides; k++)
+            if ((line_cells[refs[k].back] & occ[0]) && slide_hits(pos, c, &refs[k], attacker, threat)) return true;
+    } else {
+        for (int k = 0; k < nslides; k++)
+            if (line_holds(line_cells + refs[k].back * words, occ, words) && slide_hits(pos, c, &refs[k], attacker, threat))
+                return true;
     }
     /* the lines of leapers only: one cell each, looked at when a piece of the attacker stands
      * on one of them */
