@@ -1224,10 +1224,11 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
-                int before = n;
+                int before = n, rays = 0;
                 scratch->count = 0;
                 if (free && !pp->may_duplicate) {
-                    n += count_rays(pos, pp, o, from);
+                    rays = count_rays(pos, pp, o, from);
+                    n += rays;
                     if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
@@ -1247,7 +1248,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     /* (scratch holds all the piece's moves unless its rays were counted) */
                     bool listed = !(free && !pp->may_duplicate) && scratch->count <= 64;
                     tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = (uint16_t)(n - before),
-                                                                     .listed = listed, .carried = carried, .legal = legal};
+                                                                     .rays = (uint16_t)rays, .listed = listed,
+                                                                     .carried = carried, .legal = legal};
                 }
             }
     }
@@ -1289,6 +1291,29 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     return t->count > 0;
 }
 
+/* The ray move of that index of a tallied piece whose rays were counted, as gen_rays writes
+ * it (into out): only that one is written. */
+static const Move *nth_ray_move(const Position *pos, const TalliedPiece *tp, int index, MoveList *out) {
+    const Variant *v = pos->v;
+    const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[tp->from])].per_owner[tp->owner];
+    for (int i = 0; i < pp->ngen; i++) {
+        const Ray *r = &pp->gen[i];
+        Cell c = tp->from;
+        for (int k = 0; !r->range || k < r->range; k++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            bool capture = p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), tp->owner);
+            if (((!p && r->mode != RAY_CAPTURE) || capture) && index-- == 0) {
+                add_simple(out, tp->from, c, capture);
+                return &out->moves[out->count - 1];
+            }
+            if (p || !r->slide) break;
+        }
+    }
+    return NULL;
+}
+
 const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally *t, int index, MoveList *scratch) {
     int k = 0;
     while (k < t->npieces && index >= t->pieces[k].moves) index -= t->pieces[k++].moves;
@@ -1297,6 +1322,7 @@ const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally 
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     scratch->count = 0;
     const TalliedPiece *tp = &t->pieces[k];
+    if (index < tp->rays) return nth_ray_move(pos, tp, index, scratch);
     if (!gen_piece(ctx, pos, tp->owner, tp->from, scratch, NULL)) return NULL;
     for (int i = 0; i < scratch->count; i++)
         if ((tp->listed ? (tp->legal >> i) & 1 : counted_legal(ctx, &t->pins, pos, &scratch->moves[i], tp->carried)) && index-- == 0)

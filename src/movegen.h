@@ -81,6 +81,7 @@ typedef struct TalliedPiece {
     Cell from;
     uint8_t owner;
     uint16_t moves;          /* its legal moves */
+    uint16_t rays;           /* the first of them: its ray moves, counted without a test */
     bool listed;             /* legal says which of its moves (as gen_piece lists them) are legal */
     bool carried;            /* else: its moves but a few need no test (see count_by_pins) */
     uint64_t legal;
