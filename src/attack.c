@@ -319,7 +319,11 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, owner)) continue;
         const LineRef *refs = v->line_refs[o][victim_type];
-        for (int k = 0; k < v->nline_refs[o][victim_type]; k++) {
+        /* (the lines of leapers only give checks, and only with a piece of o on one) */
+        int nrefs = v->nline_refs[o][victim_type];
+        if (!line_holds(v->leap_cells + ((size_t)o * (size_t)v->ncells + c) * (size_t)v->cell_words, pos->occ[o], v->cell_words))
+            nrefs = v->nline_slides[o][victim_type];
+        for (int k = 0; k < nrefs; k++) {
             uint32_t sliders = refs[k].sliders;
             int back = refs[k].back;
             /* (no piece of o on the line: neither a check nor a pin) */
