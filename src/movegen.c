@@ -1078,15 +1078,13 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
     pins->on = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
     int mover = board_mover(pos), royals = 0;
-    for (int t = 0; t < v->ntypes; t++) {
-        if (!v->types[t].royal) continue;
+    for (uint32_t types = v->royal_types; types; types &= types - 1)
         for (int w = 0; w < v->cell_words; w++) {
-            uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w];
+            uint64_t b = pos->type_occ[__builtin_ctz(types)][w] & pos->occ[mover][w];
             if (!b) continue;
-            royals += __builtin_popcountll(b);
+            royals += (b & (b - 1)) ? 2 : 1; /* (one or more) */
             pins->royal = (Cell)(w * 64 + __builtin_ctzll(b));
         }
-    }
     if (royals != 1) return;
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);

@@ -234,6 +234,9 @@ void variant_conclude(Variant *v) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
             if (v->types[t].per_owner[o].rest.count) find_rest_guards(&v->types[t].per_owner[o]);
+    v->royal_types = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->types[t].royal) v->royal_types |= 1u << t;
     for (int i = 0; i < v->nmaterial; i++) {
         MaterialRule *r = &v->material[i];
         r->total_a = r->total_b = 0;

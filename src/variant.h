@@ -401,6 +401,7 @@ typedef struct Variant {
     bool free_castles;                /* some castle is free (its cells are the position's) */
     bool privileges_lost;             /* some privilege is `lost-to` enemy types */
     bool has_royal;
+    uint32_t royal_types;             /* the royal types (bit per type; found at load) */
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
     uint8_t royal_owners;
