@@ -249,7 +249,7 @@ static bool ends_before_moves(GenContext *ctx, Position *pos, GameResult *out) {
         }
     }
     Ending e;
-    if (ending_decided(ctx, pos, &e)) {
+    if (v->decided_by_position && ending_decided(ctx, pos, &e)) {
         out->over = true;
         out->reason = e.reason;
         out->name = e.name;

@@ -1181,7 +1181,7 @@ static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position 
 }
 
 /* How many moves a piece's rays give (as gen_rays writes them). */
-static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+static inline int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
     const Variant *v = pos->v;
     int n = 0;
     for (int i = 0; i < pp->ngen; i++) {
