@@ -1165,19 +1165,53 @@ static inline bool counted_legal(GenContext *ctx, const Pins *pins, Position *po
 
 /* legal_by_pins for a move of the royal piece: one that only carries it is tested on the
  * attack lines at once (movegen_pin_verdict's look at its effects is for other moves). */
-static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
-    Cell from = pins->royal, to = m->to;
-    Piece royal = pos->cell[from];
-    if (m->nfx != 1 || m->fx[0].kind != FX_MOVE || m->fx[0].a != from || m->fx[0].b != to || to == from ||
-        pos->controller[PIECE_OWNER(royal)] != pins->mover)
-        return legal_by_pins(ctx, pins, pos, m);
-    Piece taken = pos->cell[to];
+/* Is the royal piece safe once carried from its cell to `to` (another cell)? */
+static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
+    Cell from = pins->royal;
+    Piece royal = pos->cell[from], taken = pos->cell[to];
     pos->cell[to] = royal;
     pos->cell[from] = 0;
     bool hit = attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
     pos->cell[from] = royal;
     pos->cell[to] = taken;
     return !hit;
+}
+
+static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
+    Cell from = pins->royal, to = m->to;
+    if (m->nfx != 1 || m->fx[0].kind != FX_MOVE || m->fx[0].a != from || m->fx[0].b != to || to == from ||
+        pos->controller[PIECE_OWNER(pos->cell[from])] != pins->mover)
+        return legal_by_pins(ctx, pins, pos, m);
+    return royal_safe_at(pins, pos, to);
+}
+
+/* When the royal piece's moves are its rays alone (its rest program can emit nothing where it
+ * stands), how many are legal, decided without writing them (bit i of *legal: its i-th ray
+ * move, in gen_rays' order)? -1 when they are not so: then they are listed and tested. */
+static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceProgram *pp, int owner, uint64_t *legal) {
+    const Variant *v = pos->v;
+    Cell from = pins->royal;
+    bool rest_silent = pp->rest.count <= 1 || (!pp->rest_in_c && !pp->nlines && !rest_may_emit(pos, pp, from));
+    if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover) return -1;
+    int n = 0, i = 0;
+    *legal = 0;
+    for (int k = 0; k < pp->ngen; k++) {
+        const Ray *r = &pp->gen[k];
+        Cell c = from;
+        for (int s = 0; !r->range || s < r->range; s++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
+                if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
+                bool ok = royal_safe_at(pins, pos, c);
+                n += ok;
+                *legal |= (uint64_t)ok << i++;
+            }
+            if (p || !r->slide) break;
+        }
+    }
+    return n;
 }
 
 /* How many moves a piece's rays give (as gen_rays writes them). */
@@ -1223,9 +1257,14 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
-                int before = n, rays = 0;
+                int before = n, rays = 0, royal_moves = -1;
+                uint64_t legal = 0;
                 scratch->count = 0;
-                if (free && !pp->may_duplicate) {
+                /* (with a tally only: perft's copy of this loop, whose royal piece mostly still
+                 * has its castling to run, was slower for the look) */
+                if (tally && from == pins->royal && (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
+                    n += royal_moves;
+                } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
                     n += rays;
                     if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
@@ -1235,7 +1274,6 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 /* a free piece's rays, line moves and atoms only carry it, but for en passant
                  * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
-                uint64_t legal = 0;
                 for (int i = 0; i < scratch->count; i++) {
                     bool ok = from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
                                                   : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
