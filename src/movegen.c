@@ -158,17 +158,25 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
     return true;
 }
 
-/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. */
+/* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
+ * carried non-NULL, a move that only carries the piece is counted there, not written. */
 static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
-                                 const Effect *pending, int npending) {
-    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to))
+                                 const Effect *pending, int npending, int *carried) {
+    if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
+        if (carried) {
+            ++*carried;
+            return true;
+        }
         return add_carry(pos, out, from, to, owner, pending, npending);
+    }
     return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
 }
 
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
- * program's order, emitting what its code would. Returns false when the move list is full. */
-static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+ * program's order, emitting what its code would (carried: as in add_atom_move). Returns false
+ * when the move list is full. */
+static inline __attribute__((always_inline)) bool walk_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from,
+                                                             MoveList *out, int *carried) {
     const Variant *v = pos->v;
     for (int a = 0; a < pp->natoms; a++) {
         const FastAtom *fa = &pp->atoms[a];
@@ -183,7 +191,8 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
                 if (pos->cell[c]) c = NO_CELL;
                 else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
             }
-            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, pending, npending))
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
+                !add_atom_move(pos, fa, out, from, c, owner, pending, npending, carried))
                 return false;
             continue;
         }
@@ -191,7 +200,8 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
             Cell c = variant_step(v, from, fa->dirs[k]);
             if (c == NO_CELL) continue;
             if (fa->kind == FAST_STEP) {
-                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0)) return false;
+                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
+                    return false;
             } else if (atom_ep_cell(pos, c, owner)) {
                 Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
                 if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
@@ -199,6 +209,15 @@ static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Ce
         }
     }
     return true;
+}
+
+static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    return walk_atoms(pos, pp, owner, from, out, NULL);
+}
+
+/* gen_atoms for counting: the moves that only carry the piece are added to *carried. */
+static bool count_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out, int *carried) {
+    return walk_atoms(pos, pp, owner, from, out, carried);
 }
 
 /* Could the rest program emit a move for the piece on `from`? Not when every branch requires
@@ -945,6 +964,11 @@ static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (!movegen_tests_royal(v, m)) return true;
+    if (v->facing_type) {
+        int verdict = facing_verdict(pos, m);
+        if (verdict >= 0) return verdict;
+    }
+    if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
     int mover = board_mover(pos);
     bool ok;
     if (v->all_fast && ctx->fast && !(m->flags & MOVE_ELIMINATION)) {
@@ -954,11 +978,6 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         ok = movegen_safe_after(ctx, pos, mover);
         board_cells_revert(pos, &cj);
     } else {
-        if (v->facing_type) {
-            int verdict = facing_verdict(pos, m);
-            if (verdict >= 0) return verdict;
-        }
-        if (v->forbid_royal_flight && royal_flees(ctx, pos, m)) return false;
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
         pos->tiles_off = true;
         bool made = board_make(pos, m);
@@ -1006,8 +1025,10 @@ bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
 }
 
 bool movegen_made_is_legal_tiles(GenContext *ctx, Position *pos, const Move *m, int mover) {
-    /* (facing royal pieces and royal flight: the rules look at the position before the move) */
-    if (!pos->v->facing_type && !pos->v->forbid_royal_flight && (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
+    /* (facing royal pieces and royal flight: the rules look at the position before the move;
+     * but royal pieces that do not face after it leave the facing rule nothing to forbid) */
+    if ((!pos->v->facing_type || !movegen_facing(pos)) && !pos->v->forbid_royal_flight &&
+        (!pos->ply || pos->history[pos->ply - 1].exploded == NO_CELL))
         return movegen_safe_after(ctx, pos, mover);
     board_unmake(pos);
     bool ok = movegen_is_legal(ctx, pos, m);
@@ -1073,7 +1094,69 @@ bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml) {
     return false;
 }
 
-void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
+/* Does a piece of kind `want` stand on the line from c along dir? The farthest such cell, or
+ * NO_CELL. (A line that comes back on itself is walked once round.) */
+static Cell last_on_line(const Position *pos, Cell c, int dir, Piece want) {
+    const Variant *v = pos->v;
+    Cell last = NO_CELL, s = c;
+    for (int n = 0; n < v->ncells; n++) {
+        s = variant_step(v, s, dir);
+        if (s == NO_CELL || s == c) break;
+        if (PIECE_KIND(pos->cell[s]) == want) last = s;
+    }
+    return last;
+}
+
+/* For movegen_find_pins in a game with capture patterns or `end facing`: false when royal
+ * pieces face each other (the pins are then off). Else the pins of the enemy's capture
+ * patterns on the mover's royal piece, and whether one of them gives check: into pins->pinned
+ * the cells a piece leaving could open a capture through (the legs before a lame leaper, the
+ * line before the last enemy hopper or zoned slider on it), into pins->screens the cells a
+ * piece landing on could make a hop's screen. Zones, ranges and screen types are not looked
+ * at: a cell marked too many only costs its moves the full test. */
+__attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Position *pos, Pins *pins) {
+    const Variant *v = pos->v;
+    /* (royal pieces that face each other: every move takes the full test) */
+    if (v->facing_type && movegen_facing(pos)) return false;
+    if (!v->pattern_types) return true;
+    Cell c = pins->royal;
+    int victim = PIECE_TYPE(pos->cell[c]), enemy = 1 - pins->mover;
+    for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
+    for (int k = 0; k < v->npattern_refs[enemy][victim]; k++) {
+        int t = v->pattern_refs[enemy][victim][k].type;
+        const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
+        Piece want = PIECE_MAKE(t, enemy);
+        if (cp->method == CAP_LEGS) {
+            for (int m = 0; cp->nlegs && m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
+                Cell legs[16], s = c;
+                int n = 0;
+                for (int l = cp->nlegs - 1; l >= 0 && s != NO_CELL; l--) {
+                    int back = v->dirs[cp->dirs[m + l]].reverse;
+                    s = back >= 0 ? variant_step(v, s, back) : NO_CELL;
+                    if (l > 0 && s != NO_CELL) legs[n++] = s;
+                }
+                if (s == NO_CELL || PIECE_KIND(pos->cell[s]) != want) continue;
+                for (int i = 0; i < n; i++) pins->pinned[legs[i] >> 6] |= 1ULL << (legs[i] & 63);
+            }
+        } else if (cp->method == CAP_HOP || cp->method == CAP_SLIDES) {
+            for (int i = 0; i < cp->ndirs; i++) {
+                int back = v->dirs[cp->dirs[i]].reverse;
+                Cell last = back >= 0 ? last_on_line(pos, c, back, want) : NO_CELL;
+                for (Cell s = last == NO_CELL ? last : variant_step(v, c, back); s != last; s = variant_step(v, s, back)) {
+                    pins->pinned[s >> 6] |= 1ULL << (s & 63);
+                    if (cp->method == CAP_HOP) pins->screens[s >> 6] |= 1ULL << (s & 63);
+                }
+            }
+        }
+        /* (a zoned step is opened by no move of the mover's) */
+    }
+    for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
+    /* in check by a pattern? */
+    if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]);
+    return true;
+}
+
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
     pins->on = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) return;
@@ -1088,6 +1171,9 @@ void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins) {
     if (royals != 1) return;
     pins->mover = mover;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->screened = false;
+    if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
+    pins->quiet = !pins->checks && !pins->screened;
     pins->on = true;
 }
 
@@ -1124,7 +1210,14 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
             return -1;
     }
     if (carried != 1) return -1;
-    if (m->from != pins->royal && !pins->checks && !bits_has(pins->pinned, m->from)) return 1;
+    if (m->from != pins->royal && pins->quiet && !bits_has(pins->pinned, m->from)) return 1;
+    /* (with screens, out of check: where the piece lands decides) */
+    if (pins->screened && !pins->checks && m->from != pins->royal && !bits_has(pins->pinned, m->from) &&
+        !bits_has(pins->screens, m->to))
+        return 1;
+    /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
+    if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;
+    if (v->pattern_types) return -1; /* (the attack lines alone do not decide) */
     return pin_verdict_by_lines(pins, pos, m, p);
 }
 
@@ -1157,9 +1250,9 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
 
 /* Legal, as counted for a piece whose moves all only carry it when they are `carried` (a free
  * piece's, see count_by_pins)? All are but en passant (which removes another piece) and a
- * promotion to a royal type, which the pins decide. */
+ * promotion to a royal type, which the pins decide. (pins NULL: every move is legal.) */
 static inline bool counted_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m, bool carried) {
-    return (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !pos->v->types[m->promo].royal)) ||
+    return !pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !pos->v->types[m->promo].royal)) ||
            legal_by_pins(ctx, pins, pos, m);
 }
 
@@ -1177,10 +1270,16 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
     return !hit;
 }
 
+/* Do the attack lines alone decide the royal piece's moves that only carry it (as
+ * movegen_pin_verdict does)? Not where capture patterns or royal flight have a say. */
+static inline bool royal_by_lines(const Pins *pins, const Position *pos) {
+    return !pos->v->pattern_types && !pos->v->forbid_royal_flight && pos->controller[PIECE_OWNER(pos->cell[pins->royal])] == pins->mover;
+}
+
 static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
     Cell from = pins->royal, to = m->to;
     if (m->nfx != 1 || m->fx[0].kind != FX_MOVE || m->fx[0].a != from || m->fx[0].b != to || to == from ||
-        pos->controller[PIECE_OWNER(pos->cell[from])] != pins->mover)
+        !royal_by_lines(pins, pos))
         return legal_by_pins(ctx, pins, pos, m);
     return royal_safe_at(pins, pos, to);
 }
@@ -1192,7 +1291,9 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
     const Variant *v = pos->v;
     Cell from = pins->royal;
     bool rest_silent = pp->rest.count <= 1 || (!pp->rest_in_c && !pp->nlines && !rest_may_emit(pos, pp, from));
-    if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover) return -1;
+    if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover ||
+        !royal_by_lines(pins, pos))
+        return -1;
     int n = 0, i = 0;
     *legal = 0;
     for (int k = 0; k < pp->ngen; k++) {
@@ -1238,17 +1339,19 @@ static inline int count_rays(const Position *pos, const PieceProgram *pp, int ow
     return n;
 }
 
-/* movegen_count_legal in a game with Variant.bulk_count where the pins apply: the rays of a
- * piece that needs no test are counted, not written; every other move is generated (into
- * scratch, piece by piece) and decided as in movegen_legal. -1 when the count cannot be made
- * so (a program's fault, too many moves): then the caller counts the usual way. With a tally,
- * also what movegen_tally_move needs. (Inlined: perft's copy, without a tally, keeps none of
- * that work.) */
+/* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
+ * game where every move is legal): the rays of a piece that needs no test are counted, not
+ * written; every other move is generated (into scratch, piece by piece) and decided as in
+ * movegen_legal. -1 when the count cannot be made so (a program's fault, too many moves):
+ * then the caller counts the usual way. With a tally, also what movegen_tally_move needs.
+ * (Inlined: perft's copy, without a tally, keeps none of that work.) */
 static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
                                                                MoveList *scratch, LegalTally *tally) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
+    /* (with screens, where a piece lands decides: the usual count judges every move) */
+    if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
@@ -1256,18 +1359,22 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                bool free = from != pins->royal && !pins->checks && !bits_has(pins->pinned, from);
+                bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
                 int before = n, rays = 0, royal_moves = -1;
                 uint64_t legal = 0;
                 scratch->count = 0;
                 /* (with a tally only: perft's copy of this loop, whose royal piece mostly still
                  * has its castling to run, was slower for the look) */
-                if (tally && from == pins->royal && (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
+                if (tally && pins && from == pins->royal && (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
                     n += royal_moves;
                 } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
                     n += rays;
-                    if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
+                    if (pp->rest_in_c) {
+                        if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
+                    } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
+                        return -1;
+                    }
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
@@ -1275,8 +1382,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                  * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
                 for (int i = 0; i < scratch->count; i++) {
-                    bool ok = from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
-                                                  : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
+                    bool ok = pins && from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
+                                                          : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
                     n += ok;
                     legal |= (uint64_t)ok << (i & 63);
                 }
@@ -1295,18 +1402,22 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
 
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
-    if (pos->v->bulk_count) {
-        Pins pins;
+    const Variant *v = pos->v;
+    Pins pins;
+    bool found = false;
+    if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
+        /* (a game the position has ended has no moves, as in pseudo_moves) */
+        if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         movegen_find_pins(ctx, pos, &pins);
-        int n = pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
+        found = true;
+        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL) : pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
         if (n >= 0) return n;
     }
     pseudo_moves(ctx, pos, &ml, fault, false);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
-    Pins pins;
-    movegen_find_pins(ctx, pos, &pins);
+    if (!found) movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < ml.count; i++)
         if (movegen_captures_all(&ml.moves[i], forced, nforced) && movegen_allowed(&ml.moves[i], captures_only) &&
@@ -1319,12 +1430,17 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
 }
 
 bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList *scratch) {
+    const Variant *v = pos->v;
     t->count = -1;
     t->npieces = 0;
-    if (!pos->v->bulk_count) return false;
+    /* (where movegen_count_legal counts so; a position that ended the game has no moves) */
+    if (!v->bulk_count || !ctx->fast || (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
+        (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
+        return false;
     movegen_find_pins(ctx, pos, &t->pins);
-    if (!t->pins.on) return false;
-    t->count = count_by_pins(ctx, pos, &t->pins, scratch, t);
+    t->tested = !v->every_move_legal;
+    if (t->tested && !t->pins.on) return false;
+    t->count = count_by_pins(ctx, pos, t->tested ? &t->pins : NULL, scratch, t);
     return t->count > 0;
 }
 
@@ -1362,7 +1478,8 @@ const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally 
     if (index < tp->rays) return nth_ray_move(pos, tp, index, scratch);
     if (!gen_piece(ctx, pos, tp->owner, tp->from, scratch, NULL)) return NULL;
     for (int i = 0; i < scratch->count; i++)
-        if ((tp->listed ? (tp->legal >> i) & 1 : counted_legal(ctx, &t->pins, pos, &scratch->moves[i], tp->carried)) && index-- == 0)
+        if ((tp->listed ? (tp->legal >> i) & 1 : counted_legal(ctx, t->tested ? &t->pins : NULL, pos, &scratch->moves[i], tp->carried)) &&
+            index-- == 0)
             return &scratch->moves[i];
     return NULL;
 }

@@ -56,23 +56,29 @@ static inline bool movegen_safe_after(GenContext *ctx, Position *pos, int mover)
  * instructions are charged to pos's budget in ctx. */
 bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
 /* Legality by pins (Variant.pin_legal): on when the mover has one royal piece, on `royal`;
- * checks: how many attack lines reach it (0: not in check); pinned: the cells of the mover's
- * pieces that stand alone between it and an enemy slider. */
+ * checks: how many attack lines reach it (0: not in check; with capture patterns, 1 when
+ * only a pattern does); pinned: the cells of the mover's pieces that stand alone between it
+ * and an enemy slider, and the cells a piece leaving could open a pattern's capture through;
+ * screens: the cells a piece landing on could make the screen of an enemy hop. */
 typedef struct Pins {
     bool on;
     int mover;               /* the player to move */
     int checks;
     Cell royal;
     uint64_t pinned[CELL_WORDS];
+    bool screened;           /* some cell of screens is set (else they are not written) */
+    bool quiet;              /* no check and no screen: an unpinned piece may land anywhere */
+    uint64_t screens[CELL_WORDS];
 } Pins;
-/* Finds the pins of the player to move (off in every game and position they do not fit, and
- * on the general path). */
-void movegen_find_pins(GenContext *ctx, const Position *pos, Pins *pins);
+/* Finds the pins of the player to move (off in every game and position they do not fit, while
+ * royal pieces face each other under `end facing`, and on the general path). */
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins);
 /* Legal, by the pins? 1 or 0; -1 when the pins do not decide (the move must take the full
  * test). They decide every move that only carries one of the mover's pieces to another cell
  * (promoting or not, staying the mover's and not royal, marking en-passant cells or not): out of check, a piece that is not royal nor pinned
- * opens no line to the royal piece, so it needs no test; any other such move is tested on the
- * attack lines with only its two cells written. */
+ * and lands on no screen opens no line to the royal piece, so it needs no test; any other such
+ * move is tested on the attack lines with only its two cells written (with capture patterns:
+ * -1). */
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
 /* Random play where a turn is a move of the pieces (Variant.bulk_count) and the pins apply:
  * the legal moves counted piece by piece, the rays of pieces that need no test counted
@@ -87,6 +93,7 @@ typedef struct TalliedPiece {
     uint64_t legal;
 } TalliedPiece;
 typedef struct LegalTally {
+    bool tested;             /* the moves are decided by the pins (else every move is legal) */
     Pins pins;
     int count;               /* legal moves of the player to move */
     int npieces;             /* pieces with a legal move, in the order movegen_legal lists them */

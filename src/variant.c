@@ -150,6 +150,58 @@ static void build_pattern_reach(Variant *v) {
             }
 }
 
+/* Marks cell c in seen; true when it was marked already. */
+static bool mark_seen(uint64_t *seen, Cell c) {
+    uint64_t bit = 1ULL << (c & 63);
+    bool was = seen[c >> 6] & bit;
+    seen[c >> 6] |= bit;
+    return was;
+}
+
+/* Can two of a piece's paths (rays, steps, legs) end on one cell from some cell? (Its en
+ * passant captures remove a piece besides: they never equal another path's move.) */
+static bool paths_meet(const Variant *v, const PieceProgram *pp) {
+    for (int from = 0; from < v->ncells; from++) {
+        uint64_t seen[CELL_WORDS] = {0};
+        for (int i = 0; i < pp->ngen; i++) {
+            const Ray *r = &pp->gen[i];
+            Cell c = (Cell)from;
+            for (int k = 0; (!r->range || k < r->range) && k < v->ncells; k++) {
+                c = variant_step(v, c, r->dir);
+                if (c == NO_CELL) break;
+                if (mark_seen(seen, c)) return true;
+                if (!r->slide) break;
+            }
+        }
+        for (int a = 0; a < pp->natoms; a++) {
+            const FastAtom *fa = &pp->atoms[a];
+            if (fa->kind == FAST_EN_PASSANT) continue;
+            if (fa->kind == FAST_LEGS) {
+                Cell c = (Cell)from;
+                for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(v, c, fa->dirs[k]);
+                if (c != NO_CELL && mark_seen(seen, c)) return true;
+                continue;
+            }
+            for (int k = 0; k < fa->ndirs; k++) {
+                Cell c = variant_step(v, (Cell)from, fa->dirs[k]);
+                if (c != NO_CELL && mark_seen(seen, c)) return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The compiler marks a piece with legs as one whose moves may come twice (PieceProgram.
+ * may_duplicate: they are merged as they are made). When all its moves are rays and atoms
+ * in C whose paths never end on one cell, none can: the merge and its cost go. */
+static void find_single_paths(Variant *v) {
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++) {
+            PieceProgram *pp = &v->types[t].per_owner[o];
+            if (pp->may_duplicate && pp->rest_in_c && !pp->nlines && !paths_meet(v, pp)) pp->may_duplicate = false;
+        }
+}
+
 static void build_line_cells(Variant *v) {
     if (!v->attack_lines_ok || !v->ndirs) return;
     size_t words = (size_t)v->cell_words;
@@ -222,12 +274,23 @@ static void find_rest_guards(PieceProgram *pp) {
     pp->nrest_guards = n;
 }
 
+/* Do the pins follow every capture pattern (movegen.c: find_pattern_pins)? Lame leaps, zoned
+ * steps and slides, hops: yes; captures by withdrawal, custodian, coordination, long leap: no. */
+static bool patterns_pinnable(const Variant *v) {
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++)
+                if (!pattern_has_reach(&v->types[t].per_owner[o].patterns[i])) return false;
+    return true;
+}
+
 void variant_conclude(Variant *v) {
     v->cell_words = (v->ncells + 63) / 64;
     build_neighbours(v);
     find_forward_dirs(v);
     build_zobrist(v);
     find_stuck_cells(v);
+    find_single_paths(v);
     build_pattern_reach(v);
     build_line_cells(v);
     build_line_refs(v);
@@ -243,12 +306,16 @@ void variant_conclude(Variant *v) {
         for (int t = 0; t < v->ntypes; t++) r->total_a += r->a[t], r->total_b += r->b[t];
     }
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
-    /* (these rules are tested on the general path) */
-    if (v->facing_type || v->forbid_royal_flight) v->all_fast = false;
-    v->pin_legal = v->all_fast && v->attack_lines_ok && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
-                   v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
+    /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
+    v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
+                   v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
                    !v->has_allegiance && !v->nphases;
-    v->bulk_count = v->pin_legal && !v->decided_by_position && !v->pass_move && !v->has_hands && !v->has_drops &&
+    /* no royal piece to keep safe and nothing else that decides legality: every move the
+     * pieces make is legal */
+    v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
+                          !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
+                          !v->has_allegiance && !v->nphases;
+    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops &&
                     !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->check_limit &&
                     !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
 }

@@ -407,17 +407,21 @@ typedef struct Variant {
     uint8_t royal_owners;
     bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
     bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
-                                       * (and no `end facing` nor royal-flight rule: legality is
-                                       * then cells only) */
+                                       * (and no `end facing` rule: legality is then cells only,
+                                       * royal flight included) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
-     * grouped in attack lines (no capture pattern, freezing, steering, explosion, allegiance,
-     * phases or slow rule). Then, while the mover's one royal piece is not in check, a move
-     * that only carries another of its pieces off a cell no enemy slider pins needs no test. */
+     * grouped in attack lines or a capture pattern of a lame leap, zoned step or slide, or hop
+     * (no freezing, steering, explosion, allegiance, phases or mines). Then, while the mover's
+     * one royal piece is not in check, a move that only carries another of its pieces off a
+     * cell no enemy slider or pattern pins, onto no cell that could screen a hop, needs no test. */
     bool pin_legal;
-    /* ... and a turn is one move of the pieces and nothing else (no drops, passes, explosions,
-     * extra captures, cards, set-up steps, phases, check rules, forced or compulsory captures,
-     * endings decided by the position): the last ply of perft counts unpinned pieces' rays
-     * without writing their moves. */
+    /* Two players with one army each, no royal piece nor other rule that decides legality:
+     * every move the pieces make is legal. */
+    bool every_move_legal;
+    /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
+     * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, check rules,
+     * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
+     * pieces' rays without writing their moves. */
     bool bulk_count;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */

@@ -76,7 +76,7 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
             assert_int_equal(check_fast, check_general);
             /* where the pins decide legality, the last ply's count (bulk counting where the
              * game allows) agrees with the list */
-            if (v->pin_legal) {
+            if (v->pin_legal || v->every_move_legal) {
                 int listed = 0;
                 for (const char *c = general; *c; c++) listed += *c == ' ';
                 VmFault cf = {0};
@@ -115,6 +115,15 @@ static void test_movegen_fast_and_general_agree_pinned_games(void **state) {
     }
 }
 
+/* `forbid royal-flight` decided by the pins: a royal piece in check may only capture the one
+ * piece giving check (positions with checks by sliders, leapers and two pieces at once). */
+static void test_movegen_fast_and_general_agree_royal_flight(void **state) {
+    (void)state;
+    const char *starts[] = {NULL, "8/8/3k4/3R4/8/8/8/3K4 b - - 0 1", "8/2r5/3k4/3R4/8/8/4N3/3K4 b - - 0 1",
+                            "8/8/3k4/2N5/8/8/8/3KR3 b - - 0 1", "3r4/8/2n1k3/8/3N4/8/2R5/3K4 b - - 0 1"};
+    assert_true(compare_paths("rules/makpong.rules", starts, 5, 40, 60) > 1500);
+}
+
 static void test_movegen_fast_and_general_agree_ultima(void **state) {
     (void)state;
     /* the start and the rules page's diagrams, which are full of captures by moving */
@@ -141,17 +150,21 @@ static void test_movegen_fast_and_general_agree_above_below(void **state) {
 
 static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
     (void)state;
-    /* zoned steps, legs, the cannon's hop and the facing generals run in C on the fast path */
+    /* zoned steps, legs, the cannon's hop and the facing generals run in C on the fast path;
+     * the pins decide legality (pieces on a horse's leg or a cannon's line, landings that
+     * screen a cannon) */
     const char *starts[] = {NULL, "3k5/9/4b4/9/2C6/9/9/4B4/3cK4/9 w - - 0 1"};
     assert_true(compare_paths("rules/xiangqi.rules", starts, 2, 16, 60) > 600);
 }
 
 static void test_movegen_fast_and_general_agree_janggi(void **state) {
     (void)state;
-    /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon) */
+    /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon); the
+     * generals facing each other (bikjang), alone and with pieces that can break it */
     const char *starts[] = {NULL, "4k4/4a4/3R1c3/9/9/9/9/3C1r3/4A4/4K4 w - - 0 1",
-                            "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1"};
-    assert_true(compare_paths("rules/janggi.rules", starts, 3, 16, 60) > 600);
+                            "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1", "9/4k4/9/9/9/9/9/9/4K4/9 w - - 0 1",
+                            "3k5/5a3/2n6/9/9/9/9/6N2/3K1R3/9 w - - 0 1"};
+    assert_true(compare_paths("rules/janggi.rules", starts, 5, 25, 60) > 600);
 }
 
 static void test_movegen_fast_and_general_agree_cambodian(void **state) {
@@ -159,6 +172,54 @@ static void test_movegen_fast_and_general_agree_cambodian(void **state) {
     /* the king's privilege leap adds only on empty cells: attack tests skip its program */
     const char *starts[] = {NULL};
     assert_true(compare_paths("rules/cambodian.rules", starts, 1, 12, 60) > 500);
+}
+
+/* Games without a royal piece: every move is legal, and the last ply's count (with the pawns'
+ * atoms counted, not written) agrees with the list. */
+static void test_movegen_fast_and_general_agree_games_without_royal(void **state) {
+    (void)state;
+    const char *games[] = {"rules/extinction.rules", "rules/threekings.rules", "rules/kinglet.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const char *starts[] = {NULL};
+        Variant *v = load_rules(games[i]);
+        assert_true(v->every_move_legal && v->bulk_count);
+        variant_free(v);
+        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+    }
+}
+
+/* A piece's moves are merged only when two of its paths can end on one cell: the pawn's
+ * double step never meets its other moves; a slide and legs along it do. */
+static void test_movegen_merge_only_where_paths_meet(void **state) {
+    (void)state;
+    Variant *chess = load_rules("rules/chess.rules");
+    int pawn = variant_type_by_letter(chess, 'P');
+    assert_true(pawn >= 0);
+    assert_false(chess->types[pawn].per_owner[0].may_duplicate);
+    assert_false(chess->types[pawn].per_owner[1].may_duplicate);
+    variant_free(chess);
+
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Lance { letter L slide n  legs n n move-only }\n"
+                              "setup \"4k3/8/8/8/8/8/8/L3K3 w - - 0 1\"\n");
+    int lance = variant_type_by_letter(v, 'L');
+    assert_true(v->types[lance].per_owner[0].may_duplicate);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    static char fast[4096], general[4096];
+    test_gen()->fast = true;
+    legal_text(&pos, fast, sizeof fast);
+    test_gen()->fast = false;
+    legal_text(&pos, general, sizeof general);
+    test_gen()->fast = true;
+    /* a1-a3 is made by the slide and by the legs: once */
+    assert_string_equal(fast, general);
+    assert_non_null(strstr(fast, "a1a3 "));
+    assert_null(strstr(strstr(fast, "a1a3 ") + 1, "a1a3 "));
+    board_free(&pos);
+    variant_free(v);
 }
 
 /* Bulk counting (a game decided by pins) counts a free piece's line moves too: a knight whose
@@ -317,6 +378,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_en_passant_and_promotion),
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
         cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_royal_flight),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
@@ -325,6 +387,8 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_games_without_royal),
+        cmocka_unit_test(test_movegen_merge_only_where_paths_meet),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };
