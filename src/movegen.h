@@ -80,9 +80,10 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins);
  * move is tested on the attack lines with only its two cells written (with capture patterns:
  * -1). */
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
-/* Random play where a turn is a move of the pieces (Variant.bulk_count) and the pins apply:
- * the legal moves counted piece by piece, the rays of pieces that need no test counted
- * without being written, so that only the piece of the move drawn generates its moves. */
+/* Random play where a turn is a move of the pieces (Variant.bulk_count) and the pins apply or
+ * every move is legal: the legal moves counted piece by piece as movegen_count_legal counts
+ * them (the rays of pieces that need no test are not written), so that only the piece of the
+ * move drawn generates its moves. */
 typedef struct TalliedPiece {
     Cell from;
     uint8_t owner;
