@@ -209,7 +209,7 @@ static inline bool slide_hits(const Position *pos, Cell c, const LineRef *ref, i
 
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
-static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
+static inline __attribute__((always_inline)) bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
     const Variant *v = pos->v;
     const LineRef *refs = v->line_refs[attacker][victim_type];
     /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's

@@ -1433,8 +1433,10 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     const Variant *v = pos->v;
     t->count = -1;
     t->npieces = 0;
-    /* (where movegen_count_legal counts so; a position that ended the game has no moves) */
-    if (!v->bulk_count || !ctx->fast || (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
+    /* (where movegen_count_legal counts so; a position that ended the game has no moves. With
+     * capture patterns, a hop's screen often makes the count fall back on the list, and the
+     * pins would be found twice: the list is cheaper there) */
+    if (!v->bulk_count || v->pattern_types || !ctx->fast || (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
     movegen_find_pins(ctx, pos, &t->pins);
