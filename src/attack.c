@@ -148,6 +148,8 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         }
         return false;
     }
+    case CAP_PRIVILEGE:
+        return false; /* (attacked_by_privilege looks from the privileges' cells) */
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
          * jumpable enemies (each followed by an empty cell) */
@@ -207,6 +209,34 @@ static inline bool slide_hits(const Position *pos, Cell c, const LineRef *ref, i
     return PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat);
 }
 
+/* Can a piece of `attacker` capture on c by a privileged move (CAP_PRIVILEGE)? Only from a
+ * cell whose privilege it holds, where a piece of a type with such a move stands. Reads only
+ * the cells and the rights. */
+static bool attacked_by_privilege(const Position *pos, Cell c, int attacker, uint8_t threat) {
+    const Variant *v = pos->v;
+    for (int k = 0; k < v->ncastles; k++) {
+        const Castle *cs = &v->castles[k];
+        if (!cs->privilege || cs->owner != attacker || !((pos->rights >> cs->right) & 1)) continue;
+        Cell from = cs->king_from;
+        Piece p = pos->cell[from];
+        if (!p || PIECE_OWNER(p) != attacker || !((v->privilege_types >> PIECE_TYPE(p)) & 1)) continue;
+        const PieceProgram *pp = &v->types[PIECE_TYPE(p)].per_owner[attacker];
+        for (int i = 0; i < pp->npatterns; i++) {
+            const CapturePattern *cp = &pp->patterns[i];
+            if (cp->method != CAP_PRIVILEGE) continue;
+            Cell s = from;
+            for (int l = 0; l < cp->ndirs && s != NO_CELL; l++) s = variant_step(v, s, cp->dirs[l]);
+            if (s == c && attacker_can_move(pos, from, threat)) return true;
+        }
+    }
+    return false;
+}
+
+static inline bool privilege_attacks(const Position *pos, Cell c, int attacker, uint8_t threat) {
+    return unlikely(pos->v->privilege_types) && pos->rights && bits_has(pos->v->privilege_reach[attacker], c) &&
+           attacked_by_privilege(pos, c, attacker, threat);
+}
+
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
 static inline __attribute__((always_inline)) bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
@@ -244,11 +274,18 @@ bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_
     return false;
 }
 
+bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner) {
+    for (int o = 0; o < pos->v->nowners; o++)
+        if (board_hostile(pos, o, victim_owner) && privilege_attacks(pos, c, o, 0)) return true;
+    return false;
+}
+
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
 static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat) {
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
+    if (privilege_attacks(pos, c, attacker, threat)) return true;
     if (v->attack_lines_ok) {
         if (attacked_on_lines(pos, c, attacker, victim_type, threat)) return true;
         /* the types the attacker has on the board, found when first asked (bit per type) */
@@ -318,6 +355,7 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
     for (int w = 0; w < v->cell_words; w++) pinned[w] = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, owner)) continue;
+        checks += privilege_attacks(pos, c, o, 0);
         const LineRef *refs = v->line_refs[o][victim_type];
         /* (the lines of leapers only give checks, and only with a piece of o on one) */
         int nrefs = v->nline_refs[o][victim_type];

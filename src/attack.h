@@ -22,6 +22,8 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned);
  * and victim_type on c? (The attack lines read only the cells: a caller may write cells for
  * the test without the occupancy sets.) */
 bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type);
+/* ... and by a privilege's capture (Variant.privilege_types; the cells and the rights only)? */
+bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner);
 /* Can a royal piece of `owner` be captured? */
 bool attack_royal_attacked(GenContext *ctx, Position *pos, int owner);
 /* Is the army a player answers for (`helps`) in check: its royal piece attacked, or gone? */

@@ -304,7 +304,7 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
 
 /* The privileges that survive m, made: a `lost-to` privilege ends when an enemy piece of one
  * of its types moves onto its cell's rank or file (cambodian: a rook aimed at the king). */
-static uint32_t privileges_kept(const Position *pos, const Move *m) {
+uint32_t board_privileges_kept(const Position *pos, const Move *m) {
     const Variant *v = pos->v;
     uint32_t keep = 0xFFFFFFFFu;
     for (int i = 0; i < m->nfx; i++) {
@@ -711,11 +711,28 @@ static int pieces_on_board(const Position *pos, int o, int type) {
     return n;
 }
 
-/* Does a piece of a `pawns` type of `end counting` stand on the board? */
+/* Does a piece of a `pawns` type of `end counting` stand on the board? (Bit tests: this runs
+ * after every move.) */
 static bool count_pawns_left(const Position *pos) {
-    for (int t = 0; t < pos->v->ntypes; t++)
-        if ((pos->v->counting.pawns >> t & 1) && (pieces_on_board(pos, 0, t) || pieces_on_board(pos, 1, t))) return true;
+    const Variant *v = pos->v;
+    for (uint32_t types = v->counting.pawns; types; types &= types - 1) {
+        int t = __builtin_ctz(types);
+        for (int w = 0; w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & (pos->occ[0][w] | pos->occ[1][w])) return true;
+    }
     return false;
+}
+
+/* Has owner o exactly one piece on the board? */
+static bool single_piece(const Position *pos, int o) {
+    bool one = false;
+    for (int w = 0; w < pos->v->cell_words; w++) {
+        uint64_t b = pos->occ[o][w];
+        if (!b) continue;
+        if (one || (b & (b - 1))) return false;
+        one = true;
+    }
+    return one;
 }
 
 /* The length in moves of a count that starts with `side` to move (0: none starts). */
@@ -737,11 +754,11 @@ static int count_length(const Position *pos, int side) {
 /* `end counting`, after a move (the turn passed): a running count counts the ply; a count
  * starts when none runs and no pawn is left, or when the player to move is left with a single
  * piece (again after a capture that leaves it so). */
-static void count_after_move(Position *pos, bool capture) {
+__attribute__((noinline)) static void count_after_move(Position *pos, bool capture) {
     const CountingRule *cr = &pos->v->counting;
     if (pos->count_limit && pos->count_ply < UINT16_MAX) pos->count_ply++;
     int side = board_mover(pos);
-    bool bare = pieces_on_board(pos, side, -1) == 1;
+    bool bare = single_piece(pos, side);
     if (!(bare && (!pos->count_limit || capture)) && !(!pos->count_limit && !count_pawns_left(pos))) return;
     int moves = count_length(pos, side);
     pos->key ^= count_key(pos->count_limit);
@@ -795,7 +812,7 @@ bool board_make(Position *pos, const Move *m) {
     int nj = 0;
     CellOutcome co = apply_cells(pos, m, u->journal, &nj, true);
     if (unlikely(v->free_castles) && pos->rights) co.keep &= free_castles_kept(pos, m);
-    if (unlikely(v->privileges_lost) && pos->rights) co.keep &= privileges_kept(pos, m);
+    if (unlikely(v->privileges_lost) && pos->rights) co.keep &= board_privileges_kept(pos, m);
     if (v->minefield_zone && !pos->tiles_off && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)))
         step_on_tiles(pos, m, u, &nj, &co);
     u->njournal = (uint8_t)nj;

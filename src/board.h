@@ -242,6 +242,18 @@ typedef struct CellJournal {
 } CellJournal;
 void board_cells_apply(Position *pos, const Move *m, CellJournal *cj);
 void board_cells_revert(Position *pos, const CellJournal *cj);
+/* The rights bits m leaves to the `lost-to` privileges, with m's cells written (board_make's
+ * own test; the cells alone do not tell an attack test that a privilege ended). */
+uint32_t board_privileges_kept(const Position *pos, const Move *m);
+/* Does owner hold a privilege (`privilege CELL...`) on c? */
+static inline bool board_privilege_held(const Position *pos, int owner, Cell c) {
+    const Variant *v = pos->v;
+    for (int k = 0; k < v->ncastles; k++)
+        if (v->castles[k].privilege && v->castles[k].owner == owner && v->castles[k].king_from == c &&
+            ((pos->rights >> v->castles[k].right) & 1))
+            return true;
+    return false;
+}
 /* Applies a move; returns false (and changes nothing) if the history is full. */
 bool board_make(Position *pos, const Move *m);
 void board_unmake(Position *pos);

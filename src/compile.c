@@ -1557,6 +1557,81 @@ static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
     return true;
 }
 
+/* A `step D` as one more leg of fa; false for another statement or one leg too many. */
+static bool add_leg(CG *cg, const Ast *st, FastAtom *fa) {
+    if (st->kind != AST_STEP) return false;
+    int d = single_dir(cg, st->kids[0]);
+    if (d < 0 || cg->v->dirs[d].link_board >= 0 || fa->ndirs >= MAX_FAST_ATOM_DIRS) return false;
+    fa->dirs[fa->ndirs++] = (uint8_t)d;
+    return true;
+}
+
+/* A move block `verify privilege [and not attacked]  PATH  verify empty | not friend | enemy
+ * add`, PATH made of steps and `either { steps } or { steps }`: from a cell whose privilege the
+ * owner holds (and, with `not attacked`, where the piece is not attacked), along fixed legs
+ * (the cells between unchecked) onto the last cell. Into fa[], one FAST_PRIVILEGE atom per way
+ * through PATH in the order the program takes them; returns how many (0: another block). */
+static int block_privilege_moves(CG *cg, const Ast *b, FastAtom *fa, int cap) {
+    if (!cg->ok || b->nkids < 4 || b->kids[0]->kind != AST_VERIFY) return 0;
+    const Ast *c = b->kids[0]->kids[0];
+    bool unattacked = false;
+    if (c->kind == AST_AND && c->kids[1]->kind == AST_NOT && c->kids[1]->kids[0]->kind == AST_COND &&
+        c->kids[1]->kids[0]->word == KEYWORD_ATTACKED) {
+        unattacked = true;
+        c = c->kids[0];
+    }
+    if (c->kind != AST_COND || c->word != KEYWORD_PRIVILEGE) return 0;
+    int n = 1;
+    fa[0] = (FastAtom){.kind = unattacked ? FAST_PRIVILEGE_UNATTACKED : FAST_PRIVILEGE, .promo = (uint8_t)cg->promo};
+    int i = 1;
+    for (; i < b->nkids && (b->kids[i]->kind == AST_STEP || b->kids[i]->kind == AST_EITHER); i++) {
+        const Ast *st = b->kids[i];
+        if (st->kind == AST_STEP) {
+            for (int k = 0; k < n; k++)
+                if (!add_leg(cg, st, &fa[k])) return 0;
+            continue;
+        }
+        /* each way so far goes on along each alternative, the first alternative first */
+        if (n * st->nkids > cap) return 0;
+        FastAtom ways[MAX_FAST_ATOMS];
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            for (int alt = 0; alt < st->nkids; alt++) {
+                const Ast *steps = st->kids[alt];
+                ways[m] = fa[k];
+                if (steps->kind != AST_BLOCK) return 0;
+                for (int l = 0; l < steps->nkids; l++)
+                    if (!add_leg(cg, steps->kids[l], &ways[m])) return 0;
+                m++;
+            }
+        for (int k = 0; k < m; k++) fa[k] = ways[k];
+        n = m;
+    }
+    CondFacts f;
+    if (!verify_at(cg, b, &i, &f) || i + 1 != b->nkids || b->kids[i]->kind != AST_ADD) return 0;
+    if (f.zone || f.occupied || f.types != ALL_TYPES || f.empty + f.not_friend + f.enemy != 1) return 0;
+    for (int k = 0; k < n; k++) {
+        if (!fa[k].ndirs) return 0;
+        fa[k].mode = f.empty ? RAY_MOVE : f.enemy ? RAY_CAPTURE : RAY_BOTH;
+    }
+    return n;
+}
+
+/* The captures of privileged moves as patterns for the attack tests; false when there is no
+ * room. (`not attacked` is no part of the pattern: inside an attack test the program's own
+ * question is answered "no" too.) */
+static bool describe_privilege_moves(CG *cg, PieceProgram *pp, const FastAtom *fa, int n) {
+    for (int k = 0; k < n; k++) {
+        if (fa[k].mode == RAY_MOVE) continue;
+        if (pp->npatterns >= MAX_PATTERNS) return false;
+        CapturePattern cp = {.method = CAP_PRIVILEGE, .ndirs = fa[k].ndirs, .nlegs = fa[k].ndirs, .victims = ALL_TYPES};
+        for (int l = 0; l < fa[k].ndirs; l++) cp.dirs[l] = fa[k].dirs[l];
+        pp->patterns[pp->npatterns++] = cp;
+        cg->v->privilege_types |= 1u << cg->type;
+    }
+    return true;
+}
+
 /* A move { } block: one more alternative in both programs. */
 static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
     PieceType *pt = &cg->v->types[cg->type];
@@ -1565,10 +1640,19 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     alt_end(&pp->prog, it, fork);
     /* a shape the generator knows runs in C on the fast path (promotions need the VM's ADD) */
     LineMove line;
+    FastAtom privileged[MAX_FAST_ATOMS];
+    int nprivileged = block_privilege_moves(cg, it, privileged, MAX_FAST_ATOMS);
     if (!cg->promo && pp->nlines < MAX_LINE_MOVES && block_line(cg, it, &line)) {
         add_line(pp, line);
     } else {
-        pp->rest_in_c = false; /* (the block runs in the VM) */
+        /* (the block runs in the VM, or in C when it is a privileged move and so far every
+         * atom of rest is) */
+        if (nprivileged && pp->rest_in_c && pp->natoms + nprivileged <= MAX_FAST_ATOMS) {
+            for (int k = 0; k < nprivileged; k++) pp->atoms[pp->natoms++] = privileged[k];
+            pp->privileged_atoms = true;
+        } else {
+            pp->rest_in_c = false;
+        }
         fork = alt_begin(&pp->rest, it);
         emit_stmts(cg, &pp->rest, it);
         alt_end(&pp->rest, it, fork);
@@ -1581,7 +1665,8 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
         pp->may_capture = true;
         /* (a block that adds only on empty cells takes nothing: nothing to describe) */
         bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
-        if (!quiet && !describe_moveblock(cg, pp, it)) *fast_attack = false;
+        if (!quiet && !(nprivileged ? describe_privilege_moves(cg, pp, privileged, nprivileged) : describe_moveblock(cg, pp, it)))
+            *fast_attack = false;
     }
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
 }
@@ -1603,12 +1688,14 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             else compile_atom(cg, pp, it, fast_attack);
             break;
         case AST_CASTLE: {
-            pp->rest_in_c = false; /* (castles run in the VM) */
             declare_castle(cg, it);
+            /* (castles run in the VM; a privilege is only a right, which the piece's own
+             * programs test) */
+            if (it->sub != 1) pp->rest_in_c = false;
             if (cg->ok && v->ncastles > 0) {
                 const Castle *c = &v->castles[v->ncastles - 1];
                 if (c->privilege) {
-                    /* (only a right: the piece's own programs test it) */
+                    /* (no code) */
                 } else if (c->free) {
                     emit_free_castle(&pp->prog, it, c, v->ncastles - 1);
                     emit_free_castle(&pp->rest, it, c, v->ncastles - 1);
@@ -1683,8 +1770,10 @@ static void build_attack_lines(Variant *v) {
         for (int t = 0; t < v->ntypes; t++) {
             const PieceType *pt = &v->types[t];
             if (!pt->fast_attack) continue;
-            if (pt->per_owner[o].npatterns) v->pattern_types |= 1u << t;
-            for (int i = 0; i < pt->per_owner[o].npatterns; i++)
+            for (int i = 0; i < pt->per_owner[o].npatterns; i++) {
+                /* (a privilege's capture is found through the privileges: no reference) */
+                if (pt->per_owner[o].patterns[i].method == CAP_PRIVILEGE) continue;
+                v->pattern_types |= 1u << t;
                 for (int victim = 0; victim < v->ntypes; victim++) {
                     if (!((pt->per_owner[o].patterns[i].victims >> victim) & 1)) continue;
                     uint8_t *n = &v->npattern_refs[o][victim];
@@ -1693,6 +1782,7 @@ static void build_attack_lines(Variant *v) {
                     v->pattern_refs[o][victim][*n].pattern = (uint8_t)i;
                     (*n)++;
                 }
+            }
             for (int i = 0; i < pt->per_owner[o].natk; i++) {
                 const Ray *r = &pt->per_owner[o].atk[i];
                 if ((r->slide && r->range) || r->from_zone || r->to_zone) v->attack_lines_ok = false;
@@ -1763,6 +1853,7 @@ bool cg_compile(Sema *s) {
             }
         }
         if (!v->types[t].fast_attack) v->all_fast = false;
+        if (!v->types[t].fast_attack) v->privilege_types &= ~(1u << t); /* (its program runs) */
     }
     /* custodian captures and freezing look at fixed neighbourhoods */
     static const int8_t unit[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};

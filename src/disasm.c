@@ -99,9 +99,14 @@ static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE
     }
     for (int i = 0; i < pp->npatterns; i++) {
         const CapturePattern *cp = &pp->patterns[i];
-        if (cp->method != CAP_HOP && cp->method != CAP_SLIDES && !cp->from_zone && !cp->to_zone) continue;
+        bool shown = cp->method == CAP_HOP || cp->method == CAP_SLIDES || cp->method == CAP_PRIVILEGE;
+        if (!shown && !cp->from_zone && !cp->to_zone) continue;
         fprintf(out, "%s %s", any ? "" : "   attacks:",
-                cp->method == CAP_HOP ? "hop" : cp->method == CAP_STEPS ? "steps" : cp->method == CAP_SLIDES ? "slides" : "legs");
+                cp->method == CAP_HOP        ? "hop"
+                : cp->method == CAP_STEPS    ? "steps"
+                : cp->method == CAP_SLIDES   ? "slides"
+                : cp->method == CAP_PRIVILEGE ? "privilege legs"
+                                             : "legs");
         any = true;
         for (int k = 0; k < cp->ndirs; k++) fprintf(out, " (%d,%d)", v->dirs[cp->dirs[k]].dx, v->dirs[cp->dirs[k]].dy);
         if (cp->from_zone) fprintf(out, " from %s", v->zones[cp->from_zone - 1].name);

@@ -9,5 +9,6 @@ void genctx_init(GenContext *ctx) {
     ctx->attack_depth = 0;
     ctx->attack_fault.set = false;
     ctx->charge_ply = -1;
+    ctx->unattacked = NO_CELL;
     for (int i = 0; i < MAX_HISTORY + 2; i++) ctx->steps_left[i] = POSITION_STEP_BUDGET;
 }

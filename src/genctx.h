@@ -31,6 +31,10 @@ typedef struct GenContext {
      * just made starts with what its parent had left, and its own subtree never uses up the
      * parent's: each ply has its own count. */
     int charge_ply;          /* -1: charge the position's own ply */
+    /* the cell of a piece known not to be attacked in the position whose moves are being
+     * counted (from the pins' check count), else NO_CELL: it spares a privileged move's
+     * `not attacked` test */
+    Cell unattacked;
     long steps_left[MAX_HISTORY + 2];
 } GenContext;
 

@@ -172,12 +172,29 @@ static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveLi
     return vm_emit_atom(pos, out, from, to, owner, pending, npending, 0, fa->promo);
 }
 
+/* A privileged atom's move (FAST_PRIVILEGE; carried: as in add_atom_move). *attacked: is the
+ * piece attacked where it stands (-1: not asked yet)? Returns false when the move list is
+ * full. Out of line, to keep the usual atoms' loop as it was. */
+__attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *pos, const FastAtom *fa, int owner, Cell from,
+                                                     MoveList *out, int *carried, int *attacked) {
+    if (!board_privilege_held(pos, owner, from)) return true;
+    bool unattacked = fa->kind == FAST_PRIVILEGE_UNATTACKED;
+    if (unattacked && *attacked < 0)
+        *attacked = from != ctx->unattacked && attack_is_attacked(ctx, pos, from, owner, pos->cell[from]);
+    if (unattacked && *attacked) return true;
+    Cell c = from;
+    for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(pos->v, c, fa->dirs[k]);
+    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) || add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried);
+}
+
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
- * program's order, emitting what its code would (carried: as in add_atom_move). Returns false
- * when the move list is full. */
-static inline __attribute__((always_inline)) bool walk_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from,
-                                                             MoveList *out, int *carried) {
+ * program's order, emitting what its code would (carried: as in add_atom_move). privileged:
+ * the piece has privileged atoms (a constant where it is inlined: without, the loop is as it
+ * was). Returns false when the move list is full. */
+static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
+                                                             Cell from, MoveList *out, int *carried, bool privileged) {
     const Variant *v = pos->v;
+    int attacked = -1;
     for (int a = 0; a < pp->natoms; a++) {
         const FastAtom *fa = &pp->atoms[a];
         if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
@@ -196,6 +213,10 @@ static inline __attribute__((always_inline)) bool walk_atoms(const Position *pos
                 return false;
             continue;
         }
+        if (privileged && (fa->kind == FAST_PRIVILEGE || fa->kind == FAST_PRIVILEGE_UNATTACKED)) {
+            if (!gen_privileged(ctx, pos, fa, owner, from, out, carried, &attacked)) return false;
+            continue;
+        }
         for (int k = 0; k < fa->ndirs; k++) {
             Cell c = variant_step(v, from, fa->dirs[k]);
             if (c == NO_CELL) continue;
@@ -211,13 +232,22 @@ static inline __attribute__((always_inline)) bool walk_atoms(const Position *pos
     return true;
 }
 
-static bool gen_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
-    return walk_atoms(pos, pp, owner, from, out, NULL);
+/* walk_atoms for a piece with privileged atoms, out of the usual paths' line. */
+__attribute__((noinline)) static bool walk_privileged_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
+                                                            Cell from, MoveList *out, int *carried) {
+    return walk_atoms(ctx, pos, pp, owner, from, out, carried, true);
 }
 
-/* gen_atoms for counting: the moves that only carry the piece are added to *carried. */
-static bool count_atoms(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out, int *carried) {
-    return walk_atoms(pos, pp, owner, from, out, carried);
+static bool gen_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+    if (unlikely(pp->privileged_atoms)) return walk_privileged_atoms(ctx, pos, pp, owner, from, out, NULL);
+    return walk_atoms(ctx, pos, pp, owner, from, out, NULL, false);
+}
+
+/* gen_atoms for counting, for a piece without privileged atoms (variant.c: find_single_paths
+ * leaves such a piece may_duplicate, so it never comes here): the moves that only carry the
+ * piece are added to *carried. */
+static bool count_atoms(Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out, int *carried) {
+    return walk_atoms(NULL, pos, pp, owner, from, out, carried, false);
 }
 
 /* Could the rest program emit a move for the piece on `from`? Not when every branch requires
@@ -241,7 +271,7 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
-    if (pp->rest_in_c) return gen_atoms(pos, pp, owner, from, out) || fault_full(fault);
+    if (pp->rest_in_c) return gen_atoms(ctx, pos, pp, owner, from, out) || fault_full(fault);
     return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
@@ -975,7 +1005,10 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m) {
         /* every attack test reads only cells (rays and patterns): the cells are enough */
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
+        uint32_t rights = pos->rights;
+        if (unlikely(v->privilege_types && v->privileges_lost) && rights) pos->rights &= board_privileges_kept(pos, m);
         ok = movegen_safe_after(ctx, pos, mover);
+        pos->rights = rights;
         board_cells_revert(pos, &cj);
     } else {
         /* the test is made as if the moving piece arrives: a hidden mine does not count */
@@ -1170,6 +1203,7 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
         }
     if (royals != 1) return;
     pins->mover = mover;
+    pins->privileges = v->privilege_types && pos->rights;
     pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
     if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
@@ -1177,10 +1211,30 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     pins->on = true;
 }
 
+/* pin_verdict_by_lines where a privilege's capture may attack: by its cells too, with the
+ * rights m leaves (a privilege `lost-to` enemy types may end by m; a move that changes its
+ * piece takes the full test then). */
+__attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pins, Position *pos, const Move *m, Piece p) {
+    bool lost = pos->v->privileges_lost;
+    if (lost && m->nfx != 1) return -1;
+    uint32_t rights = pos->rights;
+    Piece taken = pos->cell[m->to];
+    pos->cell[m->to] = p;
+    pos->cell[m->from] = 0;
+    if (lost) pos->rights &= board_privileges_kept(pos, m);
+    Cell king = m->from == pins->royal ? m->to : pins->royal;
+    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king])) || attack_privilege_hit(pos, king, pins->mover);
+    pos->rights = rights;
+    pos->cell[m->from] = p;
+    pos->cell[m->to] = taken;
+    return !hit;
+}
+
 /* The rest of movegen_pin_verdict for a move of the royal piece, of a pinned piece or in
  * check: the attack lines with only the move's two cells written. (Apart, so that the usual
  * verdict stays a short leaf.) */
 __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Position *pos, const Move *m, Piece p) {
+    if (unlikely(pins->privileges)) return pin_verdict_with_privileges(pins, pos, m, p);
     bool royal = m->from == pins->royal;
     Piece taken = pos->cell[m->to];
     pos->cell[m->to] = p;
@@ -1271,9 +1325,11 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
 }
 
 /* Do the attack lines alone decide the royal piece's moves that only carry it (as
- * movegen_pin_verdict does)? Not where capture patterns or royal flight have a say. */
+ * movegen_pin_verdict does)? Not where capture patterns, royal flight or privileges (which a
+ * move may take away) have a say. */
 static inline bool royal_by_lines(const Pins *pins, const Position *pos) {
-    return !pos->v->pattern_types && !pos->v->forbid_royal_flight && pos->controller[PIECE_OWNER(pos->cell[pins->royal])] == pins->mover;
+    return !pos->v->pattern_types && !pos->v->forbid_royal_flight && !pins->privileges &&
+           pos->controller[PIECE_OWNER(pos->cell[pins->royal])] == pins->mover;
 }
 
 static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
@@ -1410,7 +1466,10 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
         movegen_find_pins(ctx, pos, &pins);
         found = true;
+        /* (out of check, the royal piece is known not attacked) */
+        ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
         int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL) : pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
+        ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
     pseudo_moves(ctx, pos, &ml, fault, false);
@@ -1435,14 +1494,18 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     t->npieces = 0;
     /* (where movegen_count_legal counts so; a position that ended the game has no moves. With
      * capture patterns, a hop's screen often makes the count fall back on the list, and the
-     * pins would be found twice: the list is cheaper there) */
-    if (!v->bulk_count || v->pattern_types || !ctx->fast || (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
+     * pins would be found twice: the list is cheaper there. Under `end checks` the moves played
+     * must carry their check marks, which only the list writes) */
+    if (!v->bulk_count || v->pattern_types || v->check_limit || !ctx->fast ||
+        (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
     movegen_find_pins(ctx, pos, &t->pins);
     t->tested = !v->every_move_legal;
     if (t->tested && !t->pins.on) return false;
+    ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
     t->count = count_by_pins(ctx, pos, t->tested ? &t->pins : NULL, scratch, t);
+    ctx->unattacked = NO_CELL;
     return t->count > 0;
 }
 

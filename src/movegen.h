@@ -62,6 +62,7 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
  * screens: the cells a piece landing on could make the screen of an enemy hop. */
 typedef struct Pins {
     bool on;
+    bool privileges;         /* a privilege's capture may attack (Variant.privilege_types) */
     int mover;               /* the player to move */
     int checks;
     Cell royal;

@@ -176,7 +176,7 @@ static bool paths_meet(const Variant *v, const PieceProgram *pp) {
         for (int a = 0; a < pp->natoms; a++) {
             const FastAtom *fa = &pp->atoms[a];
             if (fa->kind == FAST_EN_PASSANT) continue;
-            if (fa->kind == FAST_LEGS) {
+            if (fa->kind == FAST_LEGS || fa->kind == FAST_PRIVILEGE || fa->kind == FAST_PRIVILEGE_UNATTACKED) {
                 Cell c = (Cell)from;
                 for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(v, c, fa->dirs[k]);
                 if (c != NO_CELL && mark_seen(seen, c)) return true;
@@ -198,7 +198,10 @@ static void find_single_paths(Variant *v) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) {
             PieceProgram *pp = &v->types[t].per_owner[o];
-            if (pp->may_duplicate && pp->rest_in_c && !pp->nlines && !paths_meet(v, pp)) pp->may_duplicate = false;
+            /* (a piece with privileged atoms keeps the merge: perft's count takes it the way
+             * that generates its moves, where the privileges are looked at) */
+            if (pp->may_duplicate && pp->rest_in_c && !pp->nlines && !pp->privileged_atoms && !paths_meet(v, pp))
+                pp->may_duplicate = false;
         }
 }
 
@@ -274,13 +277,36 @@ static void find_rest_guards(PieceProgram *pp) {
     pp->nrest_guards = n;
 }
 
+/* The cells the privileged captures (CAP_PRIVILEGE) could land on from their owners'
+ * privilege cells, whatever stands there. */
+static void build_privilege_reach(Variant *v) {
+    for (int k = 0; v->privilege_types && k < v->ncastles; k++) {
+        const Castle *cs = &v->castles[k];
+        if (!cs->privilege) continue;
+        for (int t = 0; t < v->ntypes; t++) {
+            if (!((v->privilege_types >> t) & 1)) continue;
+            const PieceProgram *pp = &v->types[t].per_owner[cs->owner];
+            for (int i = 0; i < pp->npatterns; i++) {
+                const CapturePattern *cp = &pp->patterns[i];
+                if (cp->method != CAP_PRIVILEGE) continue;
+                Cell s = cs->king_from;
+                for (int l = 0; l < cp->ndirs && s != NO_CELL; l++) s = variant_step(v, s, cp->dirs[l]);
+                if (s != NO_CELL) v->privilege_reach[cs->owner][s >> 6] |= 1ULL << (s & 63);
+            }
+        }
+    }
+}
+
 /* Do the pins follow every capture pattern (movegen.c: find_pattern_pins)? Lame leaps, zoned
- * steps and slides, hops: yes; captures by withdrawal, custodian, coordination, long leap: no. */
+ * steps and slides, hops: yes; a privilege's capture: yes, as a check (attack_pins; a leap from
+ * a fixed cell pins nothing); captures by withdrawal, custodian, coordination, long leap: no. */
 static bool patterns_pinnable(const Variant *v) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
-            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++)
-                if (!pattern_has_reach(&v->types[t].per_owner[o].patterns[i])) return false;
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++) {
+                const CapturePattern *cp = &v->types[t].per_owner[o].patterns[i];
+                if (!pattern_has_reach(cp) && cp->method != CAP_PRIVILEGE) return false;
+            }
     return true;
 }
 
@@ -293,6 +319,7 @@ void variant_conclude(Variant *v) {
     find_single_paths(v);
     build_pattern_reach(v);
     build_line_cells(v);
+    build_privilege_reach(v);
     build_line_refs(v);
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
@@ -315,8 +342,9 @@ void variant_conclude(Variant *v) {
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
                           !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
                           !v->has_allegiance && !v->nphases;
+    /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops &&
-                    !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->check_limit &&
+                    !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
                     !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
 }
 

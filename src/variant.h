@@ -87,8 +87,10 @@ typedef struct LineMove {
  * CAP_HOP: along dir over empty cells, over one piece of any side, over empty cells onto the
  * victim (the xiangqi cannon's capture). CAP_STEPS: one leap along any of dirs, limited by
  * zones (leaps without zones are attack rays). CAP_SLIDES: one slide along any of dirs (at
- * most `range` cells, 0: no limit) limited by zones, a path zone included. */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES } CaptureMethod;
+ * most `range` cells, 0: no limit) limited by zones, a path zone included. CAP_PRIVILEGE: one
+ * move of ndirs legs (the cells between unchecked) from a cell whose privilege its owner holds;
+ * attack tests find it through the privileges, not the attack lines (Variant.privilege_types). */
+typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES, CAP_PRIVILEGE } CaptureMethod;
 
 typedef struct CapturePattern {
     uint8_t method;          /* CaptureMethod */
@@ -105,9 +107,11 @@ typedef struct CapturePattern {
 } CapturePattern;
 
 /* An atom of a piece's `rest` program that the fast generator runs in C instead, in the
- * program's order (PieceProgram.atoms): a step or leap that promotes, legs, en passant. Each
- * emits the moves its code would (movegen.c: gen_atoms). */
-enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT };
+ * program's order (PieceProgram.atoms): a step or leap that promotes, legs, en passant, or a
+ * move block that goes from a cell whose privilege its owner holds along fixed legs (the cells
+ * between unchecked: FAST_PRIVILEGE; FAST_PRIVILEGE_UNATTACKED only while the piece is not
+ * attacked where it stands). Each emits the moves its code would (movegen.c: gen_atoms). */
+enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT, FAST_PRIVILEGE, FAST_PRIVILEGE_UNATTACKED };
 typedef struct FastAtom {
     uint8_t kind;
     uint8_t mode;            /* the last cell: RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
@@ -129,6 +133,7 @@ typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
     Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
     bool rest_in_c;          /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    bool privileged_atoms;   /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
     int nrest_guards;
@@ -400,6 +405,10 @@ typedef struct Variant {
     uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
     bool free_castles;                /* some castle is free (its cells are the position's) */
     bool privileges_lost;             /* some privilege is `lost-to` enemy types */
+    uint32_t privilege_types;         /* fast-attack types with a CAP_PRIVILEGE capture: attack
+                                       * tests read the rights (Position.rights) */
+    uint64_t privilege_reach[MAX_OWNERS][CELL_WORDS]; /* the cells such captures of an owner could
+                                                        * land on from its privileges' cells */
     bool has_royal;
     uint32_t royal_types;             /* the royal types (bit per type; found at load) */
     /* owners with a royal piece in the start position: only they can lose one (a side that
@@ -410,18 +419,19 @@ typedef struct Variant {
                                        * (and no `end facing` rule: legality is then cells only,
                                        * royal flight included) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
-     * grouped in attack lines or a capture pattern of a lame leap, zoned step or slide, or hop
-     * (no freezing, steering, explosion, allegiance, phases or mines). Then, while the mover's
-     * one royal piece is not in check, a move that only carries another of its pieces off a
-     * cell no enemy slider or pattern pins, onto no cell that could screen a hop, needs no test. */
+     * grouped in attack lines, a capture pattern of a lame leap, zoned step or slide, or hop,
+     * or a privilege's capture (no freezing, steering, explosion, allegiance, phases or mines).
+     * Then, while the mover's one royal piece is not in check, a move that only carries another
+     * of its pieces off a cell no enemy slider or pattern pins, onto no cell that could screen
+     * a hop, needs no test. */
     bool pin_legal;
     /* Two players with one army each, no royal piece nor other rule that decides legality:
      * every move the pieces make is legal. */
     bool every_move_legal;
     /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
-     * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, check rules,
+     * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, forbidden checks,
      * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
-     * pieces' rays without writing their moves. */
+     * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */

@@ -401,12 +401,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
-        case OP_PRIVILEGE:
-            flag = false;
-            for (int k = 0; k < v->ncastles && !flag; k++)
-                flag = v->castles[k].privilege && v->castles[k].owner == owner && v->castles[k].king_from == cur &&
-                       ((pos->rights >> v->castles[k].right) & 1);
-            break;
+        case OP_PRIVILEGE: flag = board_privilege_held(pos, owner, cur); break;
         case OP_ISORIGIN: flag = cur == origin; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;

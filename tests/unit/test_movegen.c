@@ -169,9 +169,29 @@ static void test_movegen_fast_and_general_agree_janggi(void **state) {
 
 static void test_movegen_fast_and_general_agree_cambodian(void **state) {
     (void)state;
-    /* the king's privilege leap adds only on empty cells: attack tests skip its program */
-    const char *starts[] = {NULL};
-    assert_true(compare_paths("rules/cambodian.rules", starts, 1, 12, 60) > 500);
+    /* the king's privilege leap adds only on empty cells: attack tests skip its program; the
+     * met's privileged double step runs in C and its capture is found from the privileges'
+     * cells: checks by it, a rook's move that ends the privilege it uses (the met standing on
+     * the king's privilege cell, which a rook on its rank or file ends), pins beside it; the
+     * king's leap, in C too, never out of check */
+    Variant *v = load_rules("rules/cambodian.rules");
+    assert_true(v->all_fast && v->pin_legal && v->bulk_count);
+    variant_free(v);
+    const char *starts[] = {NULL, "8/8/8/8/8/3k4/7r/3MK3 b D - 0 1", "3mk3/8/3r4/8/3K4/8/8/R7 w de - 0 1",
+                            "r2mk2r/8/4p3/8/8/3P4/8/R2KM2R w DEde - 0 1", "4k3/8/3K4/8/8/8/8/r2MK3 b D - 0 1",
+                            "4k3/8/8/8/8/8/8/r2K4 w D - 0 1"};
+    assert_true(compare_paths("rules/cambodian.rules", starts, 6, 24, 60) > 900);
+}
+
+/* A game that ends at the first check: bulk counting counts none in an ended game, and the
+ * checks marked need the privileged captures too. */
+static void test_movegen_fast_and_general_agree_karouk(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/karouk.rules");
+    assert_true(v->pin_legal && v->bulk_count);
+    variant_free(v);
+    const char *starts[] = {NULL, "3mk3/8/3r4/8/3K4/8/8/R7 w de - 1+1 0 1", "4k3/8/8/4p3/8/3P4/4M3/3K4 w D - 1+1 0 1"};
+    assert_true(compare_paths("rules/karouk.rules", starts, 3, 30, 60) > 150);
 }
 
 /* Games without a royal piece: every move is legal, and the last ply's count (with the pawns'
@@ -385,6 +405,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_karouk),
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
         cmocka_unit_test(test_movegen_fast_and_general_agree_games_without_royal),
