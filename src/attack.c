@@ -50,7 +50,7 @@ static inline bool pattern_piece_at(const Position *pos, const CapturePattern *c
 }
 
 /* Does a piece of type t of the attacker stand on the line from c along d (Variant.line_cells)? */
-static inline bool line_holds(const Position *pos, Cell c, int d, int t, int attacker) {
+static inline bool leaper_on_line(const Position *pos, Cell c, int d, int t, int attacker) {
     const Variant *v = pos->v;
     const uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)d) * (size_t)v->cell_words;
     for (int w = 0; w < v->cell_words; w++)
@@ -172,7 +172,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < cp->ndirs; i++) {
             int d = cp->dirs[i], back = v->dirs[d].reverse;
             /* (no leaper on the line back from c: nothing to look at) */
-            if (back < 0 || (v->line_cells && !line_holds(pos, c, back, PIECE_TYPE(want), attacker))) continue;
+            if (back < 0 || (v->line_cells && !leaper_on_line(pos, c, back, PIECE_TYPE(want), attacker))) continue;
             Cell land = variant_step(v, c, d);
             if (land == NO_CELL || board_look(pos, land, seen)) continue;
             Cell next = c;
@@ -201,6 +201,30 @@ static inline bool pattern_may_reach(const Position *pos, const CapturePattern *
     for (int w = 0; w < v->cell_words; w++)
         if (from[w] & pos->type_occ[t][w] & pos->occ[attacker][w]) return true;
     return false;
+}
+
+/* Do the cells of line (words words) hold one of occ? */
+static inline bool line_holds(const uint64_t *line, const uint64_t *occ, int words) {
+    if (words == 1) return (line[0] & occ[0]) != 0;
+    for (int w = 0; w < words; w++)
+        if (line[w] & occ[w]) return true;
+    return false;
+}
+
+/* Walking back from c along a line with sliders: is the first piece met one of the attacker's
+ * that captures from there? */
+static inline bool slide_hits(const Position *pos, Cell c, const LineRef *ref, int attacker, uint8_t threat, uint64_t *seen) {
+    const Variant *v = pos->v;
+    Cell s = variant_step(v, c, ref->back);
+    if (s == NO_CELL) return false;
+    uint32_t types = ref->types;
+    while (!board_look(pos, s, seen)) {
+        types = ref->sliders;
+        s = variant_step(v, s, ref->back);
+        if (s == NO_CELL) return false;
+    }
+    Piece p = pos->cell[s];
+    return PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat, seen);
 }
 
 /* Can a piece of `attacker` capture on c by a privileged move (CAP_PRIVILEGE)? Only from a
@@ -233,33 +257,32 @@ static inline bool privilege_attacks(const Position *pos, Cell c, int attacker, 
 
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
-static inline bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat, uint64_t *seen) {
+static inline __attribute__((always_inline)) bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat,
+                                                                     uint64_t *seen) {
     const Variant *v = pos->v;
-    const AttackLine *lines = v->attack_lines[attacker];
+    const LineRef *refs = v->line_refs[attacker][victim_type];
     /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's
      * pieces on it needs no walk */
-    int words = v->cell_words;
+    int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type], nslides = v->nline_slides[attacker][victim_type];
     const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words, *occ = pos->occ[attacker];
-    for (int k = 0; k < v->nattack_lines[attacker]; k++) {
-        uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
-        if (!(leapers | sliders)) continue;
-        int back = v->dirs[lines[k].dir].reverse;
-        const uint64_t *line = line_cells + back * words;
-        bool clear = !(line[0] & occ[0]);
-        for (int w = 1; clear && w < words; w++) clear = !(line[w] & occ[w]);
-        if (clear) continue;
-        Cell s = variant_step(v, c, back);
-        if (s == NO_CELL) continue;
-        uint32_t types = leapers | sliders;
-        /* (a line of leapers only asks for the attacker's piece next to c) */
-        while (sliders && !board_look(pos, s, seen)) {
-            types = sliders;
-            s = variant_step(v, s, back);
-            if (s == NO_CELL) break;
-        }
-        if (s == NO_CELL || !pos->cell[s]) continue;
-        Piece p = pos->cell[s];
-        if (PIECE_OWNER(p) == attacker && ((types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat, seen)) return true;
+    if (words == 1) {
+        /* (a board of one word, the usual: one load a line) */
+        for (int k = 0; k < nslides; k++)
+            if ((line_cells[refs[k].back] & occ[0]) && slide_hits(pos, c, &refs[k], attacker, threat, seen)) return true;
+    } else {
+        for (int k = 0; k < nslides; k++)
+            if (line_holds(line_cells + refs[k].back * words, occ, words) && slide_hits(pos, c, &refs[k], attacker, threat, seen))
+                return true;
+    }
+    /* the lines of leapers only: one cell each, looked at when a piece of the attacker stands
+     * on one of them (only for the attacker's piece there) */
+    if (nslides == nrefs || !line_holds(v->leap_cells + ((size_t)attacker * (size_t)v->ncells + c) * (size_t)words, occ, words))
+        return false;
+    for (int k = nslides; k < nrefs; k++) {
+        Cell s = variant_step(v, c, refs[k].back);
+        Piece p = s == NO_CELL ? 0 : pos->cell[s];
+        if (p && PIECE_OWNER(p) == attacker && ((refs[k].types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat, seen))
+            return true;
     }
     return false;
 }
@@ -352,18 +375,21 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, owner)) continue;
         checks += privilege_attacks(pos, c, o, 0, NULL);
-        const AttackLine *lines = v->attack_lines[o];
-        for (int k = 0; k < v->nattack_lines[o]; k++) {
-            uint32_t leapers = lines[k].leapers[victim_type], sliders = lines[k].sliders[victim_type];
-            if (!(leapers | sliders)) continue;
-            int back = v->dirs[lines[k].dir].reverse;
+        const LineRef *refs = v->line_refs[o][victim_type];
+        /* (the lines of leapers only give checks, and only with a piece of o on one) */
+        int nrefs = v->nline_refs[o][victim_type];
+        if (!line_holds(v->leap_cells + ((size_t)o * (size_t)v->ncells + c) * (size_t)v->cell_words, pos->occ[o], v->cell_words))
+            nrefs = v->nline_slides[o][victim_type];
+        for (int k = 0; k < nrefs; k++) {
+            uint32_t sliders = refs[k].sliders;
+            int back = refs[k].back;
             /* (no piece of o on the line: neither a check nor a pin) */
             const uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)back) * (size_t)v->cell_words;
             bool clear = !(line[0] & pos->occ[o][0]);
             for (int w = 1; clear && w < v->cell_words; w++) clear = !(line[w] & pos->occ[o][w]);
             if (clear) continue;
             Cell s = variant_step(v, c, back);
-            uint32_t types = leapers | sliders;
+            uint32_t types = refs[k].types;
             while (s != NO_CELL && !pos->cell[s] && sliders) {
                 types = sliders;
                 s = variant_step(v, s, back);

@@ -88,7 +88,8 @@ typedef struct PlayoutTotals {
 } PlayoutTotals;
 
 /* One random game from the start of `seed`; false when a program of the rules faults. */
-static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, uint64_t seed, PlayoutTotals *t, FILE *err) {
+static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally *tally, uint64_t seed, PlayoutTotals *t,
+                        FILE *err) {
     const Variant *v = pos->v;
     char start[4096], ferr[200];
     fen_start(v, seed, start, sizeof start);
@@ -100,14 +101,19 @@ static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, uint64_t s
     GameResult r = {0};
     int plies = 0;
     for (;;) {
-        /* the legal moves, generated once a ply: the ending is judged on their number */
-        VmFault f = {0};
-        movegen_legal(ctx, pos, ml, &f);
-        if (f.set) {
-            r.fault = f;
-            break;
+        /* the legal moves, counted once a ply: the ending is judged on their number. Where
+         * they can be tallied, only the piece of the move drawn writes its moves. */
+        bool tallied = movegen_tally_legal(ctx, pos, tally, ml);
+        if (!tallied) {
+            VmFault f = {0};
+            movegen_legal(ctx, pos, ml, &f);
+            if (f.set) {
+                r.fault = f;
+                break;
+            }
         }
-        gameend_check_counted(ctx, pos, ml->count, &r);
+        int count = tallied ? tally->count : ml->count;
+        gameend_check_counted(ctx, pos, count, &r);
         if (r.eliminated >= 0) {
             /* a player is out while the others play on: play its defeat, then look again */
             gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL);
@@ -119,8 +125,21 @@ static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, uint64_t s
             t->capped++;
             break;
         }
-        if (ml->count == 0) break; /* (no move, yet the rules name no end: the game stops) */
-        board_make(pos, &ml->moves[rng_next(&rng) % (uint64_t)ml->count]);
+        if (count == 0) break; /* (no move, yet the rules name no end: the game stops) */
+        int drawn = (int)(rng_next(&rng) % (uint64_t)count);
+        const Move *m = tallied ? movegen_tally_move(ctx, pos, tally, drawn, ml) : &ml->moves[drawn];
+        if (!m) {
+            /* (a fault on the way: the full list says which) */
+            VmFault f = {0};
+            movegen_legal(ctx, pos, ml, &f);
+            r.fault = f;
+            if (!f.set || ml->count != count) {
+                snprintf(r.fault.msg, sizeof r.fault.msg, "the tallied move %d of %d is missing", drawn, count);
+                r.fault.set = true;
+            }
+            break;
+        }
+        board_make(pos, m);
         plies++;
     }
     t->games++;
@@ -137,6 +156,7 @@ int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err) {
     Position *pos = xmalloc(sizeof *pos);
     GenContext *ctx = xmalloc(sizeof *ctx);
     MoveList *ml = xmalloc(sizeof *ml);
+    LegalTally *tally = xmalloc(sizeof *tally);
     genctx_init(ctx);
     int rc = 0;
     fprintf(out, "random playouts per CPU second (to the end of the game or %d plies; %s):\n", BENCH_PLAYOUT_PLIES,
@@ -157,7 +177,7 @@ int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err) {
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
         double secs = 0;
         do {
-            if (!playout_one(ctx, pos, ml, cfg->seed + (uint64_t)t.games, &t, err)) rc = 1;
+            if (!playout_one(ctx, pos, ml, tally, cfg->seed + (uint64_t)t.games, &t, err)) rc = 1;
             secs = cpu_seconds_since(&t0);
         } while (rc == 0 && (cfg->games ? t.games < cfg->games : secs < cfg->seconds));
         const char *name = strrchr(cfg->files[i], '/');
@@ -170,6 +190,7 @@ int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err) {
         board_free(pos);
         variant_free(v);
     }
+    free(tally);
     free(ml);
     free(ctx);
     free(pos);

@@ -185,13 +185,6 @@ static bool side_matches(const Position *pos, int owner, const uint8_t *want) {
     return true;
 }
 
-/* How many pieces a side of a material rule has. */
-static int material_total(const Variant *v, const uint8_t *want) {
-    int n = 0;
-    for (int t = 0; t < v->ntypes; t++) n += want[t];
-    return n;
-}
-
 static bool one_colour(const Position *pos) {
     const Variant *v = pos->v;
     int seen = -1;
@@ -216,8 +209,7 @@ static bool dead_material(const Position *pos) {
     int na = pieces_of(pos, a), nb = pieces_of(pos, b);
     for (int i = 0; i < v->nmaterial; i++) {
         const MaterialRule *r = &v->material[i];
-        int ra = material_total(v, r->a), rb = material_total(v, r->b);
-        if (!((na == ra && nb == rb) || (na == rb && nb == ra))) continue;
+        if (!((na == r->total_a && nb == r->total_b) || (na == r->total_b && nb == r->total_a))) continue;
         bool match = (side_matches(pos, a, r->a) && side_matches(pos, b, r->b)) ||
                      (side_matches(pos, a, r->b) && side_matches(pos, b, r->a));
         if (match && (!r->same_colour || one_colour(pos))) return true;
@@ -257,7 +249,7 @@ static bool ends_before_moves(GenContext *ctx, Position *pos, GameResult *out) {
         }
     }
     Ending e;
-    if (ending_decided(ctx, pos, &e)) {
+    if (v->decided_by_position && ending_decided(ctx, pos, &e)) {
         out->over = true;
         out->reason = e.reason;
         out->name = e.name;

@@ -32,6 +32,7 @@
 #define MAX_PATTERN_REFS   24     /* capture patterns that can take one victim type, per owner */     /* captures by moving, per piece type and owner */
 #define MAX_PROMO_CHOICES   8
 #define MAX_FAST_ATOMS      8     /* atoms of a piece run in C beside its rays (more: the VM runs them) */
+#define MAX_REST_GUARDS     4     /* branches of a rest program whose guards are kept (more: none are) */
 #define MAX_FAST_ATOM_DIRS  8     /* directions of one such atom (more: the VM runs it) */
 #define MAX_MACRO_DEPTH     8     /* nested macro expansion */
 #define MAX_EXPANSION   65536     /* syntax nodes of one piece after macro expansion */

@@ -131,6 +131,7 @@ static inline bool atom_target(const Position *pos, Cell c, int mode, int owner)
 
 /* Is c an en-passant cell whose victim is an enemy of owner (the code's ISEP)? */
 static inline bool atom_ep_cell(const Position *pos, Cell c, int owner) {
+    if (pos->ep_victim == NO_CELL) return false;
     bool listed = false;
     for (int i = 0; i < MAX_EP_CELLS; i++) listed = listed || pos->ep[i] == c;
     return listed && pos->ep_victim != NO_CELL && pos->cell[pos->ep_victim] &&
@@ -249,13 +250,24 @@ static bool count_atoms(Position *pos, const PieceProgram *pp, int owner, Cell f
     return walk_atoms(NULL, pos, pp, owner, from, out, carried, false);
 }
 
+/* Could the rest program emit a move for the piece on `from`? Not when every branch requires
+ * it on another cell or a castling right not held (PieceProgram.rest_guards). */
+static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Cell from) {
+    if (!pp->nrest_guards) return true;
+    for (int i = 0; i < pp->nrest_guards; i++)
+        if (pp->rest_guards[i].at == from && (pos->rights & pp->rest_guards[i].rights) == pp->rest_guards[i].rights) return true;
+    return false;
+}
+
 /* The rest program in the VM, after the piece's line moves (a piece with line moves has a
  * rest, if only its HALT, and runs it here). Out of line, as the VM's call it replaces. */
 __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
                                                   MoveList *out, VmFault *fault) {
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
+    /* (a HALT alone: nothing to run) */
+    if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from)) return true;
     if (pp->rest.slides_only) return vm_run_slides(&pp->rest, pos, from, owner, out, fault);
-    return pp->rest.count == 1 || vm_run(ctx, &pp->rest, pos, from, owner, out, fault); /* (a HALT alone: nothing to run) */
+    return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
 
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
@@ -1207,15 +1219,13 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
         return;
     }
     int mover = board_mover(pos), royals = 0;
-    for (int t = 0; t < v->ntypes; t++) {
-        if (!v->types[t].royal) continue;
+    for (uint32_t types = v->royal_types; types; types &= types - 1)
         for (int w = 0; w < v->cell_words; w++) {
-            uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w];
+            uint64_t b = pos->type_occ[__builtin_ctz(types)][w] & pos->occ[mover][w];
             if (!b) continue;
-            royals += __builtin_popcountll(b);
+            royals += (b & (b - 1)) ? 2 : 1; /* (one or more) */
             pins->royal = (Cell)(w * 64 + __builtin_ctzll(b));
         }
-    }
     if (royals != 1) {
         find_seen(ctx, pos, pins);
         return;
@@ -1363,8 +1373,77 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     return ok && !(fault && fault->set);
 }
 
+/* Legal, as counted for a piece whose moves all only carry it when they are `carried` (a free
+ * piece's, see count_by_pins)? All are but en passant (which removes another piece) and a
+ * promotion to a royal type, which the pins decide. (pins NULL: every move is legal.) */
+static inline bool counted_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m, bool carried) {
+    return !pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !pos->v->types[m->promo].royal)) ||
+           legal_by_pins(ctx, pins, pos, m);
+}
+
+/* legal_by_pins for a move of the royal piece: one that only carries it is tested on the
+ * attack lines at once (movegen_pin_verdict's look at its effects is for other moves). */
+/* Is the royal piece safe once carried from its cell to `to` (another cell)? */
+static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
+    Cell from = pins->royal;
+    Piece royal = pos->cell[from], taken = pos->cell[to];
+    pos->cell[to] = royal;
+    pos->cell[from] = 0;
+    bool hit = attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
+    pos->cell[from] = royal;
+    pos->cell[to] = taken;
+    return !hit;
+}
+
+/* Do the attack lines alone decide the royal piece's moves that only carry it (as
+ * movegen_pin_verdict does)? Not where capture patterns, royal flight or privileges (which a
+ * move may take away) have a say. */
+static inline bool royal_by_lines(const Pins *pins, const Position *pos) {
+    return !pos->v->pattern_types && !pos->v->forbid_royal_flight && !pins->privileges &&
+           pos->controller[PIECE_OWNER(pos->cell[pins->royal])] == pins->mover;
+}
+
+static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
+    Cell from = pins->royal, to = m->to;
+    if (m->nfx != 1 || m->fx[0].kind != FX_MOVE || m->fx[0].a != from || m->fx[0].b != to || to == from ||
+        !royal_by_lines(pins, pos))
+        return legal_by_pins(ctx, pins, pos, m);
+    return royal_safe_at(pins, pos, to);
+}
+
+/* When the royal piece's moves are its rays alone (its rest program can emit nothing where it
+ * stands), how many are legal, decided without writing them (bit i of *legal: its i-th ray
+ * move, in gen_rays' order)? -1 when they are not so: then they are listed and tested. */
+static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceProgram *pp, int owner, uint64_t *legal) {
+    const Variant *v = pos->v;
+    Cell from = pins->royal;
+    bool rest_silent = pp->rest.count <= 1 || (!pp->rest_in_c && !pp->nlines && !rest_may_emit(pos, pp, from));
+    if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover ||
+        !royal_by_lines(pins, pos))
+        return -1;
+    int n = 0, i = 0;
+    *legal = 0;
+    for (int k = 0; k < pp->ngen; k++) {
+        const Ray *r = &pp->gen[k];
+        Cell c = from;
+        for (int s = 0; !r->range || s < r->range; s++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
+                if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
+                bool ok = royal_safe_at(pins, pos, c);
+                n += ok;
+                *legal |= (uint64_t)ok << i++;
+            }
+            if (p || !r->slide) break;
+        }
+    }
+    return n;
+}
+
 /* How many moves a piece's rays give (as gen_rays writes them). */
-static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+static inline int count_rays(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
     const Variant *v = pos->v;
     int n = 0;
     for (int i = 0; i < pp->ngen; i++) {
@@ -1391,8 +1470,10 @@ static int count_rays(const Position *pos, const PieceProgram *pp, int owner, Ce
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
  * movegen_legal. -1 when the count cannot be made so (a program's fault, too many moves):
- * then the caller counts the usual way. */
-static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveList *scratch) {
+ * then the caller counts the usual way. With a tally, also what movegen_tally_move needs.
+ * (Inlined: perft's copy, without a tally, keeps none of that work.) */
+static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
+                                                               MoveList *scratch, LegalTally *tally) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
@@ -1406,9 +1487,16 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
+                int before = n, rays = 0, royal_moves = -1;
+                uint64_t legal = 0;
                 scratch->count = 0;
-                if (free && !pp->may_duplicate) {
-                    n += count_rays(pos, pp, o, from);
+                /* (with a tally only: perft's copy of this loop, whose royal piece mostly still
+                 * has its castling to run, was slower for the look) */
+                if (tally && pins && from == pins->royal && (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
+                    n += royal_moves;
+                } else if (free && !pp->may_duplicate) {
+                    rays = count_rays(pos, pp, o, from);
+                    n += rays;
                     if (pp->rest_in_c) {
                         if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
                     } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
@@ -1421,11 +1509,19 @@ static int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins, MoveL
                  * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
                 for (int i = 0; i < scratch->count; i++) {
-                    const Move *m = &scratch->moves[i];
-                    if (!pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !v->types[m->promo].royal))) n++;
-                    else n += legal_by_pins(ctx, pins, pos, m);
+                    bool ok = pins && from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
+                                                          : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
+                    n += ok;
+                    legal |= (uint64_t)ok << (i & 63);
                 }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
+                if (tally && n > before) {
+                    /* (scratch holds all the piece's moves unless its rays were counted) */
+                    bool listed = !(free && !pp->may_duplicate) && scratch->count <= 64;
+                    tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = (uint16_t)(n - before),
+                                                                     .rays = (uint16_t)rays, .listed = listed,
+                                                                     .carried = carried, .legal = legal};
+                }
             }
     }
     return n ? n : -1;
@@ -1443,7 +1539,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml) : pins.on ? count_by_pins(ctx, pos, &pins, &ml) : -1;
+        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL) : pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
         ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
@@ -1469,4 +1565,65 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     if (n == 0 && !nforced && movegen_stalemate_pass(ctx, pos, &pass)) n = 1;
     attack_take_fault(ctx, fault);
     return n;
+}
+
+bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList *scratch) {
+    const Variant *v = pos->v;
+    t->count = -1;
+    t->npieces = 0;
+    /* (where movegen_count_legal counts so; a position that ended the game has no moves. With
+     * capture patterns, a hop's screen often makes the count fall back on the list, and the
+     * pins would be found twice: the list is cheaper there. Under `end checks` the moves played
+     * must carry their check marks, which only the list writes) */
+    if (!v->bulk_count || v->pattern_types || v->check_limit || !ctx->fast ||
+        (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
+        (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
+        return false;
+    movegen_find_pins(ctx, pos, &t->pins);
+    t->tested = !v->every_move_legal;
+    if (t->tested && !t->pins.on) return false;
+    ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
+    t->count = count_by_pins(ctx, pos, t->tested ? &t->pins : NULL, scratch, t);
+    ctx->unattacked = NO_CELL;
+    return t->count > 0;
+}
+
+/* The ray move of that index of a tallied piece whose rays were counted, as gen_rays writes
+ * it (into out): only that one is written. */
+static const Move *nth_ray_move(const Position *pos, const TalliedPiece *tp, int index, MoveList *out) {
+    const Variant *v = pos->v;
+    const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[tp->from])].per_owner[tp->owner];
+    for (int i = 0; i < pp->ngen; i++) {
+        const Ray *r = &pp->gen[i];
+        Cell c = tp->from;
+        for (int k = 0; !r->range || k < r->range; k++) {
+            c = variant_step(v, c, r->dir);
+            if (c == NO_CELL) break;
+            Piece p = pos->cell[c];
+            bool capture = p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), tp->owner);
+            if (((!p && r->mode != RAY_CAPTURE) || capture) && index-- == 0) {
+                add_simple(out, tp->from, c, capture);
+                return &out->moves[out->count - 1];
+            }
+            if (p || !r->slide) break;
+        }
+    }
+    return NULL;
+}
+
+const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally *t, int index, MoveList *scratch) {
+    int k = 0;
+    while (k < t->npieces && index >= t->pieces[k].moves) index -= t->pieces[k++].moves;
+    if (k == t->npieces) return NULL;
+    /* the piece's moves again, with the budget a position starts with */
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
+    scratch->count = 0;
+    const TalliedPiece *tp = &t->pieces[k];
+    if (index < tp->rays) return nth_ray_move(pos, tp, index, scratch);
+    if (!gen_piece(ctx, pos, tp->owner, tp->from, scratch, NULL)) return NULL;
+    for (int i = 0; i < scratch->count; i++)
+        if ((tp->listed ? (tp->legal >> i) & 1 : counted_legal(ctx, t->tested ? &t->pins : NULL, pos, &scratch->moves[i], tp->carried)) &&
+            index-- == 0)
+            return &scratch->moves[i];
+    return NULL;
 }

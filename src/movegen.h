@@ -90,6 +90,33 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins);
  * move is tested on the attack lines with only its two cells written (with capture patterns:
  * -1). */
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
+/* Random play where a turn is a move of the pieces (Variant.bulk_count) and the pins apply or
+ * every move is legal: the legal moves counted piece by piece as movegen_count_legal counts
+ * them (the rays of pieces that need no test are not written), so that only the piece of the
+ * move drawn generates its moves. */
+typedef struct TalliedPiece {
+    Cell from;
+    uint8_t owner;
+    uint16_t moves;          /* its legal moves */
+    uint16_t rays;           /* the first of them: its ray moves, counted without a test */
+    bool listed;             /* legal says which of its moves (as gen_piece lists them) are legal */
+    bool carried;            /* else: its moves but a few need no test (see count_by_pins) */
+    uint64_t legal;
+} TalliedPiece;
+typedef struct LegalTally {
+    bool tested;             /* the moves are decided by the pins (else every move is legal) */
+    Pins pins;
+    int count;               /* legal moves of the player to move */
+    int npieces;             /* pieces with a legal move, in the order movegen_legal lists them */
+    TalliedPiece pieces[MAX_CELLS];
+} LegalTally;
+/* Counts the legal moves into t (scratch: room for one piece's moves). False when they cannot
+ * be counted so (the game or position does not allow it, no legal move, a fault): then
+ * movegen_legal lists them. */
+bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList *scratch);
+/* The legal move of that index (0 <= index < t->count) in movegen_legal's order, written in
+ * scratch; NULL if it cannot be found (a fault). */
+const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally *t, int index, MoveList *scratch);
 /* Do the two players' royal pieces of the `end facing` type face each other on an open line? */
 bool movegen_facing(const Position *pos);
 /* Has the game ended by passing: `end pass N` after N passes in a row, or `end facing` after a

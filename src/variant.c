@@ -229,6 +229,65 @@ static void build_adjacent_cells(Variant *v) {
         }
 }
 
+static void build_line_refs(Variant *v) {
+    if (!v->attack_lines_ok) return;
+    int most = 1;
+    for (int o = 0; o < v->nowners; o++) most = v->nattack_lines[o] > most ? v->nattack_lines[o] : most;
+    LineRef *block = xcalloc((size_t)v->nowners * (size_t)v->ntypes * (size_t)most, sizeof(LineRef));
+    size_t words = (size_t)v->cell_words;
+    v->leap_cells = xcalloc((size_t)v->nowners * (size_t)v->ncells * words, sizeof(uint64_t));
+    for (int o = 0; o < v->nowners; o++)
+        for (int t = 0; t < v->ntypes; t++) {
+            LineRef *refs = v->line_refs[o][t] = block + ((size_t)o * (size_t)v->ntypes + (size_t)t) * (size_t)most;
+            for (int slides = 1; slides >= 0; slides--)
+                for (int k = 0; k < v->nattack_lines[o]; k++) {
+                    const AttackLine *l = &v->attack_lines[o][k];
+                    int back = v->dirs[l->dir].reverse;
+                    if (!(l->leapers[t] | l->sliders[t]) || back < 0 || (l->sliders[t] != 0) != slides) continue;
+                    refs[v->nline_refs[o][t]++] = (LineRef){.back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
+                    v->nline_slides[o][t] += slides;
+                    for (int c = 0; c < v->ncells && !slides; c++) {
+                        Cell s = variant_step(v, (Cell)c, back);
+                        if (s != NO_CELL) v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL << (s & 63);
+                    }
+                }
+        }
+}
+
+/* Does code[at] hold op (the whole instruction within count bytes)? */
+static bool code_has(const Program *p, int at, Opcode op) {
+    return at >= 0 && at < p->count && p->code[at] == op && at + bc_instr_size(op) <= p->count;
+}
+
+/* PieceProgram.rest_guards: the top level of rest is a chain of branches (each a FORK to the
+ * next but the last); each must start `GOTO c ISORIGIN VERIFY`, perhaps then `RIGHT r VERIFY`. */
+static void find_rest_guards(PieceProgram *pp) {
+    const Program *p = &pp->rest;
+    RestGuard guards[MAX_REST_GUARDS];
+    int n = 0;
+    for (int pc = 0; !code_has(p, pc, OP_HALT);) {
+        int body = pc, next = -1;
+        if (code_has(p, pc, OP_FORK)) {
+            next = bc_operands(p->code, pc).a;
+            body = pc + bc_instr_size(OP_FORK);
+        }
+        int origin = body + bc_instr_size(OP_GOTO), verify = origin + bc_instr_size(OP_ISORIGIN);
+        if (n == MAX_REST_GUARDS || next == pc || !code_has(p, body, OP_GOTO) || !code_has(p, origin, OP_ISORIGIN) ||
+            !code_has(p, verify, OP_VERIFY))
+            return;
+        guards[n] = (RestGuard){.at = (Cell)bc_operands(p->code, body).a, .rights = 0};
+        int right = verify + bc_instr_size(OP_VERIFY);
+        if (code_has(p, right, OP_RIGHT) && code_has(p, right + bc_instr_size(OP_RIGHT), OP_VERIFY) &&
+            bc_operands(p->code, right).a < 32)
+            guards[n].rights = 1u << bc_operands(p->code, right).a;
+        n++;
+        if (next < 0) break;
+        pc = next;
+    }
+    for (int i = 0; i < n; i++) pp->rest_guards[i] = guards[i];
+    pp->nrest_guards = n;
+}
+
 /* The cells the privileged captures (CAP_PRIVILEGE) could land on from their owners'
  * privilege cells, whatever stands there. */
 static void build_privilege_reach(Variant *v) {
@@ -273,6 +332,18 @@ void variant_conclude(Variant *v) {
     build_line_cells(v);
     build_adjacent_cells(v);
     build_privilege_reach(v);
+    build_line_refs(v);
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++)
+            if (v->types[t].per_owner[o].rest.count) find_rest_guards(&v->types[t].per_owner[o]);
+    v->royal_types = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->types[t].royal) v->royal_types |= 1u << t;
+    for (int i = 0; i < v->nmaterial; i++) {
+        MaterialRule *r = &v->material[i];
+        r->total_a = r->total_b = 0;
+        for (int t = 0; t < v->ntypes; t++) r->total_a += r->a[t], r->total_b += r->b[t];
+    }
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
     v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
@@ -302,6 +373,8 @@ void variant_free(Variant *v) {
     free(v->pattern_reach);
     free(v->line_cells);
     free(v->adjacent_cells);
+    free(v->line_refs[0][0]);
+    free(v->leap_cells);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -122,11 +122,22 @@ typedef struct FastAtom {
     uint8_t dirs[MAX_FAST_ATOM_DIRS]; /* legs: one move's legs in order; else one move each */
 } FastAtom;
 
+/* What a branch of a rest program requires before anything else: the piece standing on `at`,
+ * and the castling rights `rights` (bits; 0: none). */
+typedef struct RestGuard {
+    Cell at;
+    uint32_t rights;
+} RestGuard;
+
 typedef struct PieceProgram {
     Program prog;            /* every move of this type for one owner (the general path) */
     Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
     bool rest_in_c;          /* every atom of rest is in atoms[] (the fast path runs no VM) */
     bool privileged_atoms;   /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
+    /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
+     * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
+    int nrest_guards;
+    RestGuard rest_guards[MAX_REST_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
     bool may_capture;        /* prog can remove an enemy piece */
@@ -223,6 +234,7 @@ typedef struct Castle {
 typedef struct MaterialRule {
     uint8_t a[MAX_PIECE_TYPES], b[MAX_PIECE_TYPES]; /* piece counts per type for each side */
     bool same_colour;        /* all non-royal pieces on one square colour */
+    int total_a, total_b;    /* the pieces of each side (found at load) */
 } MaterialRule;
 
 /* "end counting RESULT { ... }" (two players): a count of moves that ends the game with RESULT
@@ -287,6 +299,13 @@ typedef struct AttackLine {
     uint32_t leapers[MAX_PIECE_TYPES];
     uint32_t sliders[MAX_PIECE_TYPES];
 } AttackLine;
+
+/* An attack line as the tests walk it for one victim type: back from the victim along `back`,
+ * the types that capture from the first cell met, and those that capture from farther. */
+typedef struct LineRef {
+    uint8_t back;
+    uint32_t types, sliders;
+} LineRef;
 
 /* A named integer counter (experience, cards in hand, ...): one value for the game, or one per
  * player; values live in Position.counters[slot ...]. */
@@ -391,6 +410,7 @@ typedef struct Variant {
     uint64_t privilege_reach[MAX_OWNERS][CELL_WORDS]; /* the cells such captures of an owner could
                                                         * land on from its privileges' cells */
     bool has_royal;
+    uint32_t royal_types;             /* the royal types (bit per type; found at load) */
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
     uint8_t royal_owners;
@@ -433,6 +453,15 @@ typedef struct Variant {
      * words) met stepping from c along d to the edge; an attack line with none of the
      * attacker's pieces on it is skipped without a walk */
     uint64_t *line_cells;
+    /* per attacking owner and victim type (attack_lines_ok only): the attack lines that can
+     * capture it, so that the tests walk no line that cannot; those with sliders first (the
+     * first nline_slides), then those of leapers only */
+    int nline_refs[MAX_OWNERS][MAX_PIECE_TYPES], nline_slides[MAX_OWNERS][MAX_PIECE_TYPES];
+    LineRef *line_refs[MAX_OWNERS][MAX_PIECE_TYPES];   /* (into one block, line_refs[0][0]) */
+    /* per attacking owner and cell c (cell_words words): the first cells of its lines of
+     * leapers only back from c, whatever the victim; with none of its pieces there, those
+     * lines need no look */
+    uint64_t *leap_cells;
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */

@@ -22,6 +22,31 @@ static void legal_text(Position *pos, char *out, size_t cap) {
 
 
 
+/* Random play's tally (bulk counting) gives the legal moves of ml: as many, each index the
+ * same move. */
+static void tally_agrees(Position *pos, const MoveList *ml) {
+    static LegalTally tally;
+    static MoveList scratch;
+    if (!movegen_tally_legal(test_gen(), pos, &tally, &scratch)) return;
+    assert_int_equal(tally.count, ml->count);
+    for (int i = 0; i < ml->count; i++) {
+        const Move *a = movegen_tally_move(test_gen(), pos, &tally, i, &scratch), *b = &ml->moves[i];
+        assert_non_null(a);
+        assert_int_equal(a->from, b->from);
+        assert_int_equal(a->to, b->to);
+        assert_int_equal(a->flags, b->flags);
+        assert_int_equal(a->promo, b->promo);
+        assert_int_equal(a->castle, b->castle);
+        assert_int_equal(a->nfx, b->nfx);
+        for (int k = 0; k < a->nfx; k++) {
+            assert_int_equal(a->fx[k].kind, b->fx[k].kind);
+            assert_int_equal(a->fx[k].a, b->fx[k].a);
+            assert_int_equal(a->fx[k].b, b->fx[k].b);
+            assert_int_equal(a->fx[k].piece, b->fx[k].piece);
+        }
+    }
+}
+
 /* Random games from the given starts: at every position both paths (ray/pattern tables and
  * programs) must give the same legal moves and the same check status. Returns positions seen. */
 static int compare_paths(const char *rules, const char *const *starts, int nstarts, int games, int plies) {
@@ -56,6 +81,7 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
              * allows) agrees with the list */
             VmFault cf = {0};
             assert_int_equal(movegen_count_legal(test_gen(), &pos, &cf), ml.count);
+            if (v->bulk_count) tally_agrees(&pos, &ml);
             if (ml.count == 0) break;
             board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
             assert_true(board_is_ok(&pos));
