@@ -310,6 +310,17 @@ static void test_movegen_slides_run_as_the_interpreter(void **state) {
     variant_free(v);
 }
 
+/* Games whose rules on checks read the check each move gives (racing kings forbids it,
+ * three-check counts it): the fast path decides it on the attack lines without a make. */
+static void test_movegen_fast_and_general_agree_check_rules(void **state) {
+    (void)state;
+    const char *games[] = {"rules/racingkings.rules", "rules/3check.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const char *starts[] = {NULL};
+        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+    }
+}
+
 /* Games without a royal piece: every move is legal, and the last ply's count (with the pawns'
  * atoms counted, not written) agrees with the list. */
 static void test_movegen_fast_and_general_agree_games_without_royal(void **state) {
@@ -527,6 +538,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_cells_seen_decide_as_the_full_test),
         cmocka_unit_test(test_movegen_slides_run_as_the_interpreter),
         cmocka_unit_test(test_movegen_fast_and_general_agree_games_without_royal),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_check_rules),
         cmocka_unit_test(test_movegen_merge_only_where_paths_meet),
         cmocka_unit_test(test_movegen_steer_condition),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
