@@ -278,6 +278,13 @@ static inline __attribute__((always_inline)) bool attacked_on_lines(const Positi
      * on one of them (only for the attacker's piece there) */
     if (nslides == nrefs || !line_holds(v->leap_cells + ((size_t)attacker * (size_t)v->ncells + c) * (size_t)words, occ, words))
         return false;
+    if (words == 1) {
+        /* (one of the leaping types there? Other pieces of the attacker often are) */
+        uint64_t leapers = 0;
+        for (uint32_t types = v->leap_types[attacker][victim_type]; types; types &= types - 1)
+            leapers |= pos->type_occ[__builtin_ctz(types)][0];
+        if (!(v->leap_cells[(size_t)attacker * (size_t)v->ncells + c] & occ[0] & leapers)) return false;
+    }
     for (int k = nslides; k < nrefs; k++) {
         Cell s = variant_step(v, c, refs[k].back);
         Piece p = s == NO_CELL ? 0 : pos->cell[s];

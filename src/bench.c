@@ -89,7 +89,7 @@ typedef struct PlayoutTotals {
 
 /* One random game from the start of `seed`; false when a program of the rules faults. */
 static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally *tally, uint64_t seed, PlayoutTotals *t,
-                        FILE *err) {
+                        FILE *trace, FILE *err) {
     const Variant *v = pos->v;
     char start[4096], ferr[200];
     fen_start(v, seed, start, sizeof start);
@@ -144,6 +144,14 @@ static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally
     }
     t->games++;
     t->plies += plies;
+    if (trace && !r.fault.set) {
+        /* (to compare the games of two builds: the same seed must give the same line) */
+        fprintf(trace, "seed %llu: %d plies, ", (unsigned long long)seed, plies);
+        if (!r.over) fprintf(trace, "not over");
+        else if (r.winner < 0) fprintf(trace, "draw by %s", r.reason ? r.reason : "?");
+        else fprintf(trace, "player %d wins by %s", r.winner + 1, r.reason ? r.reason : "?");
+        fprintf(trace, ", key %016llx\n", (unsigned long long)pos->key);
+    }
     if (r.fault.set) {
         fprintf(err, "%s:%d:%d: error: runtime fault: %s\n", r.fault.file ? r.fault.file : "?", r.fault.line,
                 r.fault.col, r.fault.msg);
@@ -177,7 +185,7 @@ int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err) {
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
         double secs = 0;
         do {
-            if (!playout_one(ctx, pos, ml, tally, cfg->seed + (uint64_t)t.games, &t, err)) rc = 1;
+            if (!playout_one(ctx, pos, ml, tally, cfg->seed + (uint64_t)t.games, &t, cfg->trace, err)) rc = 1;
             secs = cpu_seconds_since(&t0);
         } while (rc == 0 && (cfg->games ? t.games < cfg->games : secs < cfg->seconds));
         const char *name = strrchr(cfg->files[i], '/');

@@ -28,6 +28,7 @@ typedef struct PlayoutConfig {
     int games;                       /* playouts per file; 0 = as many as fit in seconds */
     double seconds;
     uint64_t seed;
+    FILE *trace;                     /* each playout's seed, plies, result and final key, or NULL */
 } PlayoutConfig;
 int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err);
 

@@ -395,12 +395,20 @@ void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
 }
 
 void gameend_check_counted(GenContext *ctx, Position *pos, int legal, GameResult *out) {
-    memset(out, 0, sizeof *out);
+    /* (field by field: a fault's message is read only when it is set, and zeroing it every
+     * ply showed in random playouts) */
+    out->over = false;
+    out->reason = out->name = NULL;
     out->winner = out->eliminated = out->victor = -1;
+    out->fault.set = false;
     if (ends_before_moves(ctx, pos, out)) return;
     if (unlikely(pos->v->pass_move) && ends_by_passing(pos, out)) return;
-    VmFault f = {0};
-    if (legal < 0) legal = movegen_count_legal(ctx, pos, &f);
+    VmFault f;
+    f.set = false;
+    if (legal < 0) {
+        f = (VmFault){0};
+        legal = movegen_count_legal(ctx, pos, &f);
+    }
     bool check = legal == 0 && pos->v->has_royal && !movegen_safe_after(ctx, pos, board_mover(pos));
     attack_take_fault(ctx, &f);
     if (f.set) {

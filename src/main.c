@@ -44,6 +44,7 @@ typedef struct Args {
     const char *svg_dir, *html_path; /* describe */
     bool ascii, flip, verbose, compact;
     bool playouts;                   /* bench --playouts */
+    bool trace;                      /* bench --playouts --trace */
     const char *argv0;
 } Args;
 
@@ -541,7 +542,7 @@ static int bench_playouts_cmd(const Args *a) {
         }
     }
     PlayoutConfig cfg = {(const char *const *)paths, n, a->options, a->noptions, a->games,
-                         a->seconds >= 0 ? a->seconds : 1.0, (uint64_t)a->seed};
+                         a->seconds >= 0 ? a->seconds : 1.0, (uint64_t)a->seed, a->trace ? stdout : NULL};
     int rc = bench_playouts(&cfg, stdout, stderr);
     for (int i = 0; i < nshipped; i++) {
         free(paths[i]);
@@ -633,13 +634,14 @@ static const Command commands[] = {
      "Speaks the XBoard protocol (CECP version 2) on standard input and output. The same games as\n"
      "uci are offered as variants (chess as 'normal'), with the FILEs; games XBoard does not know\n"
      "are described to it. 'new' starts the first FILE, or chess. See docs/engines.md.", cmd_xboard, true, true, 4},
-    {"bench", "bench [RULES-DIR] [--depth D]\n       bench --playouts [FILE...] [--time S | --games N] [--seed N] [--option NAME=VALUE]...",
+    {"bench", "bench [RULES-DIR] [--depth D]\n       bench --playouts [FILE...] [--time S | --games N] [--seed N] [--trace] [--option NAME=VALUE]...",
      "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
      "'Nodes searched: N', the search's signature (tests/bench_signature).\n"
      "--playouts plays random legal moves from the start to the end of the game (or a ply cap\n"
      "the output states) in every shipped game, or the FILEs named, for S seconds of CPU time\n"
      "each (default 1) or N games each, and prints playouts per CPU second. Game i plays from\n"
-     "seed N + i (default seed 1), so a fixed --games N repeats the same games.", cmd_bench, true, false, 4},
+     "seed N + i (default seed 1), so a fixed --games N repeats the same games; --trace prints\n"
+     "each game's seed, plies, result and final position key.", cmd_bench, true, false, 4},
     {"selfplay", "selfplay FILE --games N [--time S | --depth D] [--white ENGINE] [--black ENGINE] [--seed N] [--verbose]",
      "Plays N games between two engines (ai, greedy = best capture else random, random) and\n"
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
@@ -767,6 +769,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(s, "--divide")) a.divide = true;
         else if (!strcmp(s, "--general")) a.general = true;
         else if (!strcmp(s, "--playouts") && c->run == cmd_bench) a.playouts = true;
+        else if (!strcmp(s, "--trace") && c->run == cmd_bench) a.trace = true;
         else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);

@@ -836,7 +836,7 @@ static void filter_royal_captures(GenContext *ctx, Position *pos, MoveList *out,
 /* gives_check, in a game whose attacks are all attack lines (pin_legal without patterns or
  * privileges), for a move that only carries one piece from -> to (changing it there or not,
  * marking en-passant cells or not), the enemy having one royal piece: that piece is tested on
- * the lines with only the move's two cells and the mover's occupancy written, with no make.
+ * the lines with only the move's two cells and the moving piece's occupancy written, no make.
  * 1 or 0; -1 when the move or the game is not of that kind. */
 static int check_by_lines(const Position *cpos, const Move *m, int mover) {
     const Variant *v = cpos->v;
@@ -868,11 +868,18 @@ static int check_by_lines(const Position *cpos, const Move *m, int mover) {
     Piece taken = pos->cell[m->to];
     uint64_t *occ = pos->occ[mover];
     uint64_t from_bit = 1ULL << (m->from & 63), to_bit = 1ULL << (m->to & 63);
+    /* (the lines read the attacker's occupancy and the types' cells besides the cells) */
+    uint64_t *type_from = &pos->type_occ[PIECE_TYPE(p)][m->from >> 6], *type_to = &pos->type_occ[PIECE_TYPE(landing)][m->to >> 6];
+    uint64_t was_from = *type_from, was_to = *type_to;
     pos->cell[m->from] = 0;
     pos->cell[m->to] = landing;
     occ[m->from >> 6] &= ~from_bit;
     occ[m->to >> 6] |= to_bit;
+    *type_from &= ~from_bit;
+    *type_to |= to_bit;
     bool hit = attack_lines_hit(pos, royal, enemy, PIECE_TYPE(pos->cell[royal]));
+    *type_to = was_to;
+    *type_from = was_from;
     occ[m->to >> 6] &= ~to_bit;
     occ[m->from >> 6] |= from_bit;
     pos->cell[m->to] = taken;

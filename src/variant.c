@@ -246,6 +246,7 @@ static void build_line_refs(Variant *v) {
                     if (!(l->leapers[t] | l->sliders[t]) || back < 0 || (l->sliders[t] != 0) != slides) continue;
                     refs[v->nline_refs[o][t]++] = (LineRef){.back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
                     v->nline_slides[o][t] += slides;
+                    if (!slides) v->leap_types[o][t] |= l->leapers[t];
                     for (int c = 0; c < v->ncells && !slides; c++) {
                         Cell s = variant_step(v, (Cell)c, back);
                         if (s != NO_CELL) v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL << (s & 63);

@@ -462,6 +462,9 @@ typedef struct Variant {
      * leapers only back from c, whatever the victim; with none of its pieces there, those
      * lines need no look */
     uint64_t *leap_cells;
+    /* per attacking owner and victim type: the types its lines of leapers only capture with
+     * (bit per type); on a board of one word, the tests look at them when one stands there */
+    uint32_t leap_types[MAX_OWNERS][MAX_PIECE_TYPES];
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */

@@ -430,6 +430,31 @@ static void test_movegen_castling_through_check_is_illegal(void **state) {
     variant_free(v);
 }
 
+/* The attack lines of leapers are looked at only where a leaping type stands at their far end:
+ * a knight there attacks, a pawn there does not (both paths, and the playouts' tally). */
+static void test_movegen_leaper_lines_by_type(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    Position pos;
+    board_init(&pos, v);
+    /* the knight on c4 covers d2, the pawn on d3 covers e2; the pawn also stands a knight's
+     * leap from e1 and f2, which it does not attack */
+    set_fen(&pos, "4k3/8/8/8/2n5/3p4/8/4K3 w - - 0 1");
+    static char fast[1024], general[1024];
+    legal_text(&pos, fast, sizeof fast);
+    assert_string_equal(fast, "e1d1 e1f1 e1f2 ");
+    test_gen()->fast = false;
+    legal_text(&pos, general, sizeof general);
+    test_gen()->fast = true;
+    assert_string_equal(general, fast);
+    static MoveList ml;
+    VmFault f = {0};
+    movegen_legal(test_gen(), &pos, &ml, &f);
+    tally_agrees(&pos, &ml);
+    board_free(&pos);
+    variant_free(v);
+}
+
 static void test_movegen_en_passant_and_promotion(void **state) {
     (void)state;
     Variant *v = load_rules("rules/chess.rules");
@@ -524,6 +549,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_castling_through_check_is_illegal),
         cmocka_unit_test(test_movegen_en_passant_and_promotion),
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
+        cmocka_unit_test(test_movegen_leaper_lines_by_type),
         cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
         cmocka_unit_test(test_movegen_fast_and_general_agree_royal_flight),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
