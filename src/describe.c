@@ -696,9 +696,27 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     int n = 0;
     for (int i = 0; i < v->ncastles; i++) {
         const Castle *c = &v->castles[i];
-        Piece k = start->cell[c->king_from], r = start->cell[c->rook_from];
         char who[20];
         capitalised(v->player_names[c->owner], who, sizeof who);
+        /* (a privilege names only its piece's cell; a free castle's start cells are the
+         * position's own) */
+        if (c->privilege) {
+            Piece k = c->king_from != NO_CELL ? start->cell[c->king_from] : 0;
+            fprintf(out, "- First-move right (%s): held by %s on %s while it stays there\n", who,
+                    k ? v->types[PIECE_TYPE(k)].name : "the piece", c->king_from != NO_CELL ? v->cells[c->king_from].name : "its cell");
+            n++;
+            continue;
+        }
+        if (c->free || c->king_from == NO_CELL || c->rook_from == NO_CELL) {
+            fprintf(out, "- Castling (%s): %s to %s with %s to %s, from where they stand, when neither has moved\n", who,
+                    c->king_type != NO_TYPE ? v->types[c->king_type].name : "the piece",
+                    c->king_to != NO_CELL ? v->cells[c->king_to].name : "?",
+                    c->rook_type != NO_TYPE ? v->types[c->rook_type].name : "the piece",
+                    c->rook_to != NO_CELL ? v->cells[c->rook_to].name : "?");
+            n++;
+            continue;
+        }
+        Piece k = start->cell[c->king_from], r = start->cell[c->rook_from];
         fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved\n", who,
                 k ? v->types[PIECE_TYPE(k)].name : "the piece", v->cells[c->king_from].name, v->cells[c->king_to].name,
                 r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name);
