@@ -1,8 +1,9 @@
 #!/bin/sh
-# memcheck.sh VARIA TESTBIN - the unit tests, the golden tests, the fuzz corpus replays and the
-# console and protocol sessions once more under valgrind's memcheck: any invalid access, use of an
-# uninitialised value or leak (definite, indirect or possible) fails. Perft is left to
-# `make asan` (valgrind is too slow for it). TESTBIN is the directory of the test binaries.
+# memcheck.sh VARIA TESTBIN - the unit tests, the golden tests, the fuzz corpus replays, the
+# console and protocol sessions and some rulebooks once more under valgrind's memcheck: any
+# invalid access, use of an uninitialised value or leak (definite, indirect or possible)
+# fails. Perft is left to `make asan` (valgrind is too slow for it). TESTBIN is the directory
+# of the test binaries.
 varia=${1:?usage: memcheck.sh VARIA TESTBIN}
 bin=${2:?usage: memcheck.sh VARIA TESTBIN}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,7 @@ chmod +x "$tmp/varia"
 start=$(date +%s)
 fail=0
 cd "$root" || exit 1
-# Five groups, side by side (one per core at most): a group that fails leaves a mark.
+# Six groups, side by side (one per core at most): a group that fails leaves a mark.
 jobs=$(nproc 2>/dev/null || echo 2)
 group() { # NAME COMMAND...: runs the command, its output kept for when it fails
     name=$1
@@ -47,8 +48,14 @@ play() {
         sh tests/play/run.sh "$tmp/varia"
 }
 protocols() { sh tests/protocol/uci.sh "$tmp/varia" && sh tests/protocol/xboard.sh "$tmp/varia"; }
+# the rulebook of games with every kind of castle and first-move right, and the seed games
+rulebooks() {
+    for g in chess caparandom cambodian crazyhouse janggi duck ultima ultimate-chess-4p above-below; do
+        "$tmp/varia" describe "rules/$g.rules" >/dev/null || { echo "describe $g failed"; return 1; }
+    done
+}
 n=0
-for g in replays play unit golden protocols; do
+for g in replays play unit golden protocols rulebooks; do
     case $g in golden) cmd="sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$g ;; esac
     # shellcheck disable=SC2086
     group "$g" $cmd &
