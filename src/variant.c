@@ -230,7 +230,8 @@ static void build_adjacent_cells(Variant *v) {
 }
 
 static void build_line_refs(Variant *v) {
-    if (!v->attack_lines_ok) return;
+    /* (variant_free frees the block by its first list: a game without types has none) */
+    if (!v->attack_lines_ok || !v->ntypes || !v->nowners) return;
     int most = 1;
     for (int o = 0; o < v->nowners; o++) most = v->nattack_lines[o] > most ? v->nattack_lines[o] : most;
     LineRef *block = xcalloc((size_t)v->nowners * (size_t)v->ntypes * (size_t)most, sizeof(LineRef));
