@@ -317,7 +317,7 @@ static void test_movegen_fast_and_general_agree_check_rules(void **state) {
     const char *games[] = {"rules/racingkings.rules", "rules/3check.rules"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const char *starts[] = {NULL};
-        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+        assert_true(compare_paths(games[i], starts, 1, 8, 60) > 150);
     }
 }
 
