@@ -833,6 +833,21 @@ static void filter_royal_captures(GenContext *ctx, Position *pos, MoveList *out,
 }
 
 /* Does m check a player other than the mover? (The test is made as for legality.) */
+/* The cell of owner's one royal piece; NO_CELL when it has none or several. */
+static inline Cell lone_royal(const Position *pos, int owner) {
+    const Variant *v = pos->v;
+    int royals = 0;
+    Cell royal = NO_CELL;
+    for (uint32_t types = v->royal_types; types; types &= types - 1)
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t b = pos->type_occ[__builtin_ctz(types)][w] & pos->occ[owner][w];
+            if (!b) continue;
+            royals += (b & (b - 1)) ? 2 : 1; /* (one or more) */
+            royal = (Cell)(w * 64 + __builtin_ctzll(b));
+        }
+    return royals == 1 ? royal : NO_CELL;
+}
+
 /* gives_check, in a game whose attacks are all attack lines (pin_legal without patterns or
  * privileges), for a move that only carries one piece from -> to (changing it there or not,
  * marking en-passant cells or not), the enemy having one royal piece: that piece is tested on
@@ -852,17 +867,9 @@ static int check_by_lines(const Position *cpos, const Move *m, int mover) {
         else if (e->kind != FX_EP) return -1;
     }
     if (carried != 1) return -1;
-    int enemy = 1 - mover, royals = 0;
-    Cell royal = NO_CELL;
-    for (int w = 0; w < v->cell_words; w++) {
-        uint64_t b = 0;
-        for (uint32_t ts = v->royal_types; ts; ts &= ts - 1) b |= cpos->type_occ[__builtin_ctz(ts)][w];
-        b &= cpos->occ[enemy][w];
-        if (!b) continue;
-        royals += __builtin_popcountll(b);
-        royal = (Cell)(w * 64 + __builtin_ctzll(b));
-    }
-    if (royals != 1 || royal == m->to) return -1;
+    int enemy = 1 - mover;
+    Cell royal = lone_royal(cpos, enemy);
+    if (royal == NO_CELL || royal == m->to) return -1;
     /* (written and put back: the position is as it was when this returns) */
     Position *pos = (Position *)cpos;
     Piece taken = pos->cell[m->to];
@@ -1274,15 +1281,9 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
         find_seen(ctx, pos, pins);
         return;
     }
-    int mover = board_mover(pos), royals = 0;
-    for (uint32_t types = v->royal_types; types; types &= types - 1)
-        for (int w = 0; w < v->cell_words; w++) {
-            uint64_t b = pos->type_occ[__builtin_ctz(types)][w] & pos->occ[mover][w];
-            if (!b) continue;
-            royals += (b & (b - 1)) ? 2 : 1; /* (one or more) */
-            pins->royal = (Cell)(w * 64 + __builtin_ctzll(b));
-        }
-    if (royals != 1) {
+    int mover = board_mover(pos);
+    pins->royal = lone_royal(pos, mover);
+    if (pins->royal == NO_CELL) {
         find_seen(ctx, pos, pins);
         return;
     }
