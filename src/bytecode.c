@@ -31,6 +31,7 @@ void bc_free(Program *p) {
     free(p->lines);
     free(p->cols);
     free(p->ops);
+    free(p->plan);
     memset(p, 0, sizeof *p);
 }
 

@@ -68,15 +68,36 @@ static inline Operands bc_operands(const uint8_t *code, int pc) {
     return o;
 }
 
+/* One alternative `FORK next; ...; next:` of a program, of a shape run in C (vm_plan):
+ *   ALT_SLIDE   WITHDRAW...; SLIDE d p c
+ *   ALT_LEAP    WITHDRAW...; (RIDE d | SLIDE d p c); then, while the piece met is an enemy of
+ *               `victims` with an empty cell beyond: capture it, land there (with the
+ *               captures land_pincer, land_coord) and SLIDE d p c on (a long leap)
+ *   ALT_STRIKE  STEP d (or a ride to the first piece along d) onto an enemy of `victims`
+ * Type sets are indices of Variant.typesets, 0xFF for none. */
+typedef enum { ALT_SLIDE, ALT_LEAP, ALT_STRIKE } AltKind;
+typedef struct PlannedAlt {
+    uint8_t kind, dir;
+    uint8_t pincer, coord;           /* the slides' landing captures */
+    uint8_t land_pincer, land_coord; /* ALT_LEAP: the captures where a jump lands */
+    uint8_t victims;
+    bool first_lands;                /* ALT_LEAP: the cells before the first jump are landings */
+    bool rides;                      /* ALT_STRIKE: over empty cells to the first piece */
+    uint8_t nwithdraw;
+    uint16_t withdraw_pc;            /* the first WITHDRAW */
+    uint16_t pc;                     /* the alternative's FORK (for fault messages) */
+} PlannedAlt;
+
 typedef struct Program {
     uint8_t *code;
     int count, cap;
     /* the operands of the instruction at each offset, as bc_operands decodes them (kept by
      * bc_emit and bc_patch): the VM reads them rather than decode on every step */
     Operands *ops;
-    /* only alternatives `FORK next; WITHDRAW...; SLIDE; HALT...; next:` and a last HALT
-     * (vm_slides_only): vm_run_slides runs it without the interpreter */
-    bool slides_only;
+    /* the program's alternatives as vm_plan recognised them (NULL: not all of known shapes):
+     * vm_run_plan runs them without the interpreter */
+    struct PlannedAlt *plan;
+    int nplan;
     int *lines;     /* rule-file line of each code byte (parallel to code) */
     int *cols;
     const char *file;

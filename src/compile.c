@@ -1723,7 +1723,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     /* (line moves are made with the rest, on its VM side: a piece with them has one) */
     if (pp->nlines) pp->rest_in_c = false;
     if (pp->rest.count || pp->nlines) bc_emit(&pp->rest, OP_HALT, 0, L(items));
-    pp->rest.slides_only = pp->rest.count > 1 && vm_slides_only(&pp->rest); /* (a HALT alone runs nothing) */
+    if (pp->rest.count > 1) vm_plan(&pp->rest); /* (a HALT alone runs nothing) */
     if (pp->prog.count > MAX_CODE) {
         diag_error(cg->s->sink, items->loc, "piece '%s' compiles to %d bytes of code (limit is %d)", pt->name, pp->prog.count, MAX_CODE);
         cg->ok = false;

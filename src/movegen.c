@@ -266,7 +266,7 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
     /* (a HALT alone: nothing to run) */
     if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from)) return true;
-    if (pp->rest.slides_only) return vm_run_slides(&pp->rest, pos, from, owner, out, fault);
+    if (pp->rest.plan) return vm_run_plan(&pp->rest, pos, from, owner, out, fault);
     return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
 

@@ -4,6 +4,7 @@
 #include "vm.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "attack.h"
@@ -598,57 +599,238 @@ static inline bool cells_meet(const uint64_t *a, const uint64_t *b, int words) {
     return false;
 }
 
-bool vm_slides_only(const Program *prog) {
-    int pc = 0;
-    while (pc < prog->count && prog->code[pc] == OP_FORK) {
-        int next = prog->ops[pc].a;
-        pc += bc_instr_size(OP_FORK);
-        while (pc < next && prog->code[pc] == OP_WITHDRAW) pc += bc_instr_size(OP_WITHDRAW);
-        if (pc >= next || prog->code[pc] != OP_SLIDE) return false;
-        for (pc += bc_instr_size(OP_SLIDE); pc < next && prog->code[pc] == OP_HALT; pc++) {}
-        if (pc != next) return false;
-    }
-    return pc == prog->count - 1 && prog->code[pc] == OP_HALT;
+/* ---- programs run in C (vm_plan) ---------------------------------------------------------- */
+
+/* The opcode at *pc when it is `op`: its operands, and *pc moves past it. */
+static bool take(const Program *p, int *pc, int end, Opcode op, Operands *o) {
+    if (*pc >= end || p->code[*pc] != op) return false;
+    if (o) *o = p->ops[*pc];
+    *pc += bc_instr_size(op);
+    return true;
 }
 
-bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
-    const Variant *v = pos->v;
-    Cell royal = NO_CELL; /* (looked up once, for coordination) */
-    bool royal_known = false;
-    const PathMarks marks = {0};
-    /* the enemies, for a quick look next to each landing before its custodian captures */
-    uint64_t enemies[CELL_WORDS] = {0};
-    bool enemies_known = false;
-    for (int pc = 0; prog->code[pc] == OP_FORK;) {
+/* `ENEMY; VERIFY; TYPEIN s; VERIFY` (then `ADD 0` for a strike, `CAPTURE; STEP d; EMPTY;
+ * VERIFY` for a jump): the victim set s. */
+static bool take_victim(const Program *p, int *pc, int end, int *set) {
+    Operands o;
+    if (!take(p, pc, end, OP_ENEMY, NULL) || !take(p, pc, end, OP_VERIFY, NULL) || !take(p, pc, end, OP_TYPEIN, &o) ||
+        !take(p, pc, end, OP_VERIFY, NULL))
+        return false;
+    *set = o.a;
+    return true;
+}
+
+static bool take_jump(const Program *p, int *pc, int end, int d, int *set) {
+    Operands o;
+    return take_victim(p, pc, end, set) && take(p, pc, end, OP_CAPTURE, NULL) && take(p, pc, end, OP_STEP, &o) &&
+           o.a == d && take(p, pc, end, OP_EMPTY, NULL) && take(p, pc, end, OP_VERIFY, NULL);
+}
+
+/* Only HALTs from pc to end? */
+static bool halts_to(const Program *p, int pc, int end) {
+    for (; pc < end; pc++)
+        if (p->code[pc] != OP_HALT) return false;
+    return true;
+}
+
+/* A leap's part after its first ride: jumps, landings and the slides between them. */
+static bool plan_leap(const Program *p, int pc, int end, PlannedAlt *alt) {
+    int set, again;
+    Operands o, slide;
+    if (!take_jump(p, &pc, end, alt->dir, &set)) return false;
+    alt->victims = (uint8_t)set;
+    const int landing = pc;
+    alt->land_pincer = alt->land_coord = 0xFF;
+    if (take(p, &pc, end, OP_FORK, &o)) {
+        if (take(p, &pc, end, OP_PINCER, &slide)) alt->land_pincer = (uint8_t)slide.a;
+        if (take(p, &pc, end, OP_COORD, &slide)) alt->land_coord = (uint8_t)slide.a;
+        if (!take(p, &pc, end, OP_ADD, &slide) || slide.a || !take(p, &pc, end, OP_HALT, NULL) || o.a != pc) return false;
+    } else if (!take(p, &pc, end, OP_ADD, &o) || o.a) {
+        return false;
+    }
+    if (!take(p, &pc, end, OP_SLIDE, &slide) || slide.a != alt->dir) return false;
+    if (alt->first_lands && (slide.b != alt->pincer || slide.c != alt->coord)) return false;
+    alt->pincer = (uint8_t)slide.b;
+    alt->coord = (uint8_t)slide.c;
+    return take_jump(p, &pc, end, alt->dir, &again) && again == set && take(p, &pc, end, OP_JUMP, &o) && o.a == landing &&
+           halts_to(p, pc, end);
+}
+
+/* The alternative from its FORK at `fork` to `end`, if of a known shape. */
+static bool plan_alt(const Program *p, int fork, int end, PlannedAlt *alt) {
+    int pc = fork + bc_instr_size(OP_FORK), set;
+    Operands o;
+    *alt = (PlannedAlt){.pc = (uint16_t)fork, .withdraw_pc = (uint16_t)pc, .pincer = 0xFF, .coord = 0xFF};
+    while (take(p, &pc, end, OP_WITHDRAW, NULL)) alt->nwithdraw++;
+    if (take(p, &pc, end, OP_SLIDE, &o)) {
+        alt->dir = (uint8_t)o.a;
+        alt->pincer = (uint8_t)o.b;
+        alt->coord = (uint8_t)o.c;
+        if (halts_to(p, pc, end)) return true; /* ALT_SLIDE */
+        alt->kind = ALT_LEAP;
+        alt->first_lands = true;
+        return plan_leap(p, pc, end, alt);
+    }
+    if (take(p, &pc, end, OP_RIDE, &o)) {
+        alt->kind = ALT_LEAP;
+        alt->dir = (uint8_t)o.a;
+        return plan_leap(p, pc, end, alt);
+    }
+    const int top = pc;
+    if (alt->nwithdraw || !take(p, &pc, end, OP_STEP, &o)) return false;
+    alt->kind = ALT_STRIKE;
+    alt->dir = (uint8_t)o.a;
+    Operands back;
+    if (take(p, &pc, end, OP_EMPTY, NULL)) {
+        if (!take(p, &pc, end, OP_JT, &back) || back.a != top) return false;
+        alt->rides = true;
+    }
+    if (!take_victim(p, &pc, end, &set) || !take(p, &pc, end, OP_ADD, &o) || o.a) return false;
+    alt->victims = (uint8_t)set;
+    return halts_to(p, pc, end);
+}
+
+bool vm_plan(Program *prog) {
+    free(prog->plan);
+    prog->plan = NULL;
+    prog->nplan = 0;
+    PlannedAlt *alts = NULL;
+    int n = 0, pc = 0;
+    bool ok = true;
+    while (ok && pc < prog->count && prog->code[pc] == OP_FORK) {
         int next = prog->ops[pc].a;
-        Effect pending[MAX_PENDING];
-        int npending = 0;
-        for (pc += bc_instr_size(OP_FORK); prog->code[pc] == OP_WITHDRAW; pc += bc_instr_size(OP_WITHDRAW)) {
-            Cell c = variant_step(v, origin, prog->ops[pc].a);
-            if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[prog->ops[pc].b]) && !record_capture(pending, &npending, c))
-                return fault_at(fault, prog, pc, TOO_MANY_EFFECTS);
-        }
-        const int d = prog->ops[pc].a, pset = prog->ops[pc].b, cset = prog->ops[pc].c;
-        if (pset != 0xFF && !enemies_known) {
-            for (int o = 0; o < v->nowners; o++)
-                for (int w = 0; board_hostile(pos, o, owner) && w < v->cell_words; w++) enemies[w] |= pos->occ[o][w];
-            enemies_known = true;
-        }
-        if (cset != 0xFF && !royal_known) {
-            royal = board_royal(pos, owner);
-            royal_known = true;
-        }
-        for (Cell c = variant_step(v, origin, d); c != NO_CELL && !pos->cell[c]; c = variant_step(v, c, d)) {
-            /* as the interpreter's SLIDE */
-            int n = npending;
-            bool near = pset != 0xFF && (!v->adjacent_cells || cells_meet(v->adjacent_cells + (size_t)c * (size_t)v->cell_words, enemies, v->cell_words));
-            bool room = (!near || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
-                        (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
-            if (!room) return fault_at(fault, prog, pc, TOO_MANY_EFFECTS);
-            if (!emit(pos, out, origin, c, owner, pending, n, NO_TYPE, NO_TYPE, marks)) return fault_at(fault, prog, pc, TOO_MANY_MOVES);
-        }
+        alts = xrealloc(alts, sizeof *alts * (size_t)(n + 1));
+        ok = next > pc && next <= prog->count && plan_alt(prog, pc, next, &alts[n++]);
         pc = next;
     }
+    if (!ok || n == 0 || pc != prog->count - 1 || prog->code[pc] != OP_HALT) {
+        free(alts);
+        return false;
+    }
+    prog->plan = alts;
+    prog->nplan = n;
+    return true;
+}
+
+/* What vm_run_plan looks up once per run, when first needed. */
+typedef struct PlanRun {
+    const Program *prog;
+    const Position *pos;
+    Cell origin;
+    int owner;
+    MoveList *out;
+    VmFault *fault;
+    Cell royal; /* for coordination */
+    bool royal_known;
+    bool enemies_known;
+    uint64_t enemies[CELL_WORDS]; /* for a quick look next to a landing before its custodian captures */
+} PlanRun;
+
+/* Emits origin -> c with pending[0..npending) and the captures (type sets pset, cset) made by
+ * landing on c, as the interpreter's SLIDE and ADD. */
+static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const PlannedAlt *alt, Cell c, Effect *pending, int npending, int pset, int cset) {
+    const Position *pos = r->pos;
+    const Variant *v = pos->v;
+    int n = npending;
+    if (pset != 0xFF) {
+        if (!r->enemies_known) {
+            for (int o = 0; o < v->nowners; o++)
+                for (int w = 0; board_hostile(pos, o, r->owner) && w < v->cell_words; w++) r->enemies[w] |= pos->occ[o][w];
+            r->enemies_known = true;
+        }
+        bool near = !v->adjacent_cells || cells_meet(v->adjacent_cells + (size_t)c * (size_t)v->cell_words, r->enemies, v->cell_words);
+        if (near && !pincer_at(pos, c, r->origin, r->owner, v->typesets[pset], pending, &n))
+            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+    }
+    if (cset != 0xFF) {
+        if (!r->royal_known) {
+            r->royal = board_royal(pos, r->owner);
+            r->royal_known = true;
+        }
+        if (!coord_at(pos, c, r->origin, r->owner, r->royal, v->typesets[cset], pending, &n))
+            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+    }
+    MoveList *out = r->out;
+    if (n || out->count >= MAX_MOVES) {
+        if (!emit(pos, out, r->origin, c, r->owner, pending, n, NO_TYPE, NO_TYPE, (PathMarks){0}))
+            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_MOVES);
+        return true;
+    }
+    /* (as emit writes a move that only carries the piece to an empty cell) */
+    Move *m = &out->moves[out->count++];
+    m->from = r->origin;
+    m->to = c;
+    m->flags = 0;
+    m->promo = NO_TYPE;
+    m->castle = 0;
+    m->kind = 0;
+    m->nfx = 1;
+    m->fx[0] = (Effect){.kind = FX_MOVE, .a = r->origin, .b = c};
+    return true;
+}
+
+/* Slides from `from` along the alternative's line, landing on each empty cell: the first piece
+ * met, or NO_CELL at the board's edge. False on a fault. */
+static inline __attribute__((always_inline)) bool plan_slide(PlanRun *r, const PlannedAlt *alt, Cell from, Effect *pending, int npending, Cell *met) {
+    const Position *pos = r->pos;
+    Cell c = variant_step(pos->v, from, alt->dir);
+    for (; c != NO_CELL && !pos->cell[c]; c = variant_step(pos->v, c, alt->dir))
+        if (!plan_land(r, alt, c, pending, npending, alt->pincer, alt->coord)) return false;
+    *met = c;
+    return true;
+}
+
+/* The first piece along the alternative's line from `from`, or NO_CELL. */
+static Cell plan_ride(const Position *pos, const PlannedAlt *alt, Cell from) {
+    Cell c = variant_step(pos->v, from, alt->dir);
+    while (c != NO_CELL && !pos->cell[c]) c = variant_step(pos->v, c, alt->dir);
+    return c;
+}
+
+static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
+    const Position *pos = r->pos;
+    const Variant *v = pos->v;
+    const Program *prog = r->prog;
+    Effect pending[MAX_PENDING];
+    int npending = 0;
+    if (alt->kind == ALT_STRIKE) {
+        Cell c = alt->rides ? plan_ride(pos, alt, r->origin) : variant_step(v, r->origin, alt->dir);
+        if (c == NO_CELL || !is_victim(pos, c, r->owner, v->typesets[alt->victims])) return true;
+        return emit(pos, r->out, r->origin, c, r->owner, pending, 0, NO_TYPE, NO_TYPE, (PathMarks){0}) ||
+               fault_at(r->fault, prog, alt->pc, TOO_MANY_MOVES);
+    }
+    for (int k = 0, pc = alt->withdraw_pc; k < alt->nwithdraw; k++, pc += bc_instr_size(OP_WITHDRAW)) {
+        Cell c = variant_step(v, r->origin, prog->ops[pc].a);
+        if (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[prog->ops[pc].b]) && !record_capture(pending, &npending, c))
+            return fault_at(r->fault, prog, pc, TOO_MANY_EFFECTS);
+    }
+    Cell c;
+    if (alt->kind == ALT_SLIDE || alt->first_lands) {
+        if (!plan_slide(r, alt, r->origin, pending, npending, &c)) return false;
+        if (alt->kind == ALT_SLIDE) return true;
+    } else {
+        c = plan_ride(pos, alt, r->origin);
+    }
+    /* c is the piece met: jump it when a victim with an empty cell beyond, land, slide on */
+    while (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[alt->victims])) {
+        if (npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2) return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
+        Effect *e = &pending[npending++];
+        memset(e, 0, sizeof *e);
+        e->kind = FX_REMOVE;
+        e->a = c;
+        c = variant_step(v, c, alt->dir);
+        if (c == NO_CELL || pos->cell[c]) break;
+        if (!plan_land(r, alt, c, pending, npending, alt->land_pincer, alt->land_coord) ||
+            !plan_slide(r, alt, c, pending, npending, &c))
+            return false;
+    }
+    return true;
+}
+
+bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+    PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .fault = fault, .royal = NO_CELL};
+    for (int i = 0; i < prog->nplan; i++)
+        if (!plan_run_alt(&r, &prog->plan[i])) return false;
     return true;
 }
 

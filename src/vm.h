@@ -13,12 +13,12 @@
  * The instructions are charged to pos's budget in ctx; ctx->trace, when set, sees each one. */
 bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
 
-/* Is the program only alternatives `FORK next; WITHDRAW...; SLIDE; HALT...; next:` (slides
- * onto empty cells with their captures) and a last HALT? */
-bool vm_slides_only(const Program *prog);
-/* vm_run for such a program (Program.slides_only): the same moves in the same order, made in
- * one loop per slide rather than by the interpreter (no step is charged, no trace). */
-bool vm_run_slides(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
+/* Recognises a program made only of alternatives of the shapes PlannedAlt lists, and a last
+ * HALT: sets prog->plan (freed with the program) and returns true; else leaves it NULL. */
+bool vm_plan(Program *prog);
+/* vm_run for such a program: the same moves in the same order, made by C loops rather than by
+ * the interpreter (no step is charged, no trace). */
+bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
 
 /* Emits what the program's ADD does for a path of an atom (no change of type): the move
  * origin -> cur with the pending effects and flags, or its promotions by promotion set

@@ -256,47 +256,55 @@ static void test_movegen_cells_seen_decide_as_the_full_test(void **state) {
     assert_true(compare_seen("rules/horde.rules", start, 1, 20, 80, &checks) > 1000);
 }
 
-/* A program of slides with their captures only (Program.slides_only) runs in a loop of its own:
- * the same moves, with the same effects in the same order, as the interpreter's, on the
- * positions of random games (the rules page's diagrams are full of captures by moving). */
-static void test_movegen_slides_run_as_the_interpreter(void **state) {
-    (void)state;
-    Variant *v = load_rules("rules/ultima.rules");
-    const char *starts[] = {NULL, "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0",
-                            "7k/8/8/3Qr3/8/8/8/K7 w 0", "7k/8/8/r3pP2/2n5/8/B7/K7 w 0"};
+/* The moves of a program run in C (Program.plan) against the interpreter's, piece by piece,
+ * on the positions of random games from `starts`: the same moves, with the same effects in the
+ * same order. Counts the programs compared, the captures, the strikes (a move onto an enemy
+ * piece) and the leaps (a move that removes a piece between its two cells). */
+static void compare_plans(Variant *v, const char *const *starts, int nstarts, int *programs, int *captures, int *strikes,
+                          int *leaps) {
     Position pos;
     board_init(&pos, v);
-    static MoveList run, slides, legal;
+    static MoveList run, plan, legal;
     uint64_t seed = 99;
-    int programs = 0, captures = 0;
     for (int game = 0; game < 40; game++) {
-        set_fen(&pos, starts[game % 5] ? starts[game % 5] : v->setup);
+        set_fen(&pos, starts[game % nstarts] ? starts[game % nstarts] : v->setup);
         for (int ply = 0; ply < 60; ply++) {
             int mover = board_mover(&pos);
             for (Cell c = 0; c < v->ncells; c++) {
                 Piece p = pos.cell[c];
                 if (!p || PIECE_OWNER(p) != mover) continue;
                 const Program *prog = &v->types[PIECE_TYPE(p)].per_owner[mover].rest;
-                if (!prog->slides_only || prog->count < 2) continue;
+                if (!prog->plan) continue;
                 VmFault f = {0}, g = {0};
-                run.count = slides.count = 0;
+                run.count = plan.count = 0;
                 assert_true(vm_run(test_fresh_gen(), prog, &pos, c, mover, &run, &f));
-                assert_true(vm_run_slides(prog, &pos, c, mover, &slides, &g));
-                assert_int_equal(run.count, slides.count);
+                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, &g));
+                assert_int_equal(run.count, plan.count);
                 for (int i = 0; i < run.count; i++) {
-                    const Move *a = &run.moves[i], *b = &slides.moves[i];
+                    const Move *a = &run.moves[i], *b = &plan.moves[i];
                     assert_int_equal(a->from, b->from);
                     assert_int_equal(a->to, b->to);
                     assert_int_equal(a->flags, b->flags);
+                    assert_int_equal(a->promo, b->promo);
                     assert_int_equal(a->nfx, b->nfx);
                     for (int k = 0; k < a->nfx; k++) {
                         assert_int_equal(a->fx[k].kind, b->fx[k].kind);
                         assert_int_equal(a->fx[k].a, b->fx[k].a);
                         assert_int_equal(a->fx[k].b, b->fx[k].b);
+                        assert_int_equal(a->fx[k].piece, b->fx[k].piece);
                     }
-                    captures += (a->flags & MOVE_CAPTURE) != 0;
+                    *captures += (a->flags & MOVE_CAPTURE) != 0;
+                    *strikes += pos.cell[a->to] != 0;
+                    const CellInfo *from = &v->cells[a->from], *to = &v->cells[a->to];
+                    for (int k = 0; k < a->nfx; k++) {
+                        const CellInfo *x = &v->cells[a->fx[k].a];
+                        int ax = (x->x - from->x) * (to->x - x->x), ay = (x->y - from->y) * (to->y - x->y);
+                        bool between = a->fx[k].kind == FX_REMOVE && ax >= 0 && ay >= 0 && (ax > 0 || ay > 0) &&
+                                       (x->x - from->x) * (to->y - from->y) == (x->y - from->y) * (to->x - from->x);
+                        *leaps += between;
+                    }
                 }
-                programs++;
+                (*programs)++;
             }
             VmFault f = {0};
             movegen_legal(test_gen(), &pos, &legal, &f);
@@ -304,11 +312,45 @@ static void test_movegen_slides_run_as_the_interpreter(void **state) {
             board_make(&pos, &legal.moves[rng_next(&seed) % (uint64_t)legal.count]);
         }
     }
-    assert_true(programs > 5000);
-    assert_true(captures > 100);
     board_free(&pos);
-    variant_free(v);
 }
+
+/* Programs of slides with their captures, long leaps and strikes (Program.plan: Ultima's
+ * every piece but the king and the immobilizer, the chameleon's imitations included) run by C
+ * loops give the interpreter's moves, under both of the chameleon's leap rules. */
+static void test_movegen_plans_run_as_the_interpreter(void **state) {
+    (void)state;
+    /* the rules page's diagrams are full of captures by moving; then a chameleon next to the
+     * enemy king, chameleons with long leapers to leap, one landing by a pincer's victim */
+    const char *starts[] = {NULL, "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0",
+                            "7k/8/8/3Qr3/8/8/8/K7 w 0", "7k/8/8/r3pP2/2n5/8/B7/K7 w 0", "8/8/4b3/3kB3/8/1n6/8/K6N w 0",
+                            "b6k/1n6/8/3n4/1B1n1n2/8/2N3N1/K6b w 0", "7k/8/3P4/3p4/B1n5/8/8/K7 w 0"};
+    const int nstarts = (int)(sizeof starts / sizeof starts[0]);
+    int code[2] = {0, 0};
+    for (int alone = 0; alone < 2; alone++) {
+        DiagSink sink;
+        diag_init(&sink);
+        OptionSetting opt = {"chameleon-leaps", "alone"};
+        Variant *v = load_file("rules/ultima.rules", &opt, alone, &sink);
+        diag_free(&sink);
+        assert_non_null(v);
+        int planned = 0;
+        for (int t = 0; t < v->ntypes; t++) {
+            planned += v->types[t].per_owner[0].rest.plan != NULL;
+            code[alone] += v->types[t].per_owner[0].rest.count;
+        }
+        assert_int_equal(planned, 5);
+        int programs = 0, captures = 0, strikes = 0, leaps = 0;
+        compare_plans(v, starts, nstarts, &programs, &captures, &strikes, &leaps);
+        assert_true(programs > 5000);
+        assert_true(captures > 100);
+        assert_true(strikes > 0);
+        assert_true(leaps > 100);
+        variant_free(v);
+    }
+    assert_int_not_equal(code[0], code[1]); /* (the option was taken) */
+}
+
 
 /* Games whose rules on checks read the check each move gives (racing kings forbids it,
  * three-check counts it): the fast path decides it on the attack lines without a make. */
@@ -562,7 +604,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_shapes),
         cmocka_unit_test(test_movegen_bulk_count_counts_line_moves),
         cmocka_unit_test(test_movegen_cells_seen_decide_as_the_full_test),
-        cmocka_unit_test(test_movegen_slides_run_as_the_interpreter),
+        cmocka_unit_test(test_movegen_plans_run_as_the_interpreter),
         cmocka_unit_test(test_movegen_fast_and_general_agree_games_without_royal),
         cmocka_unit_test(test_movegen_fast_and_general_agree_check_rules),
         cmocka_unit_test(test_movegen_merge_only_where_paths_meet),
