@@ -69,8 +69,8 @@ static inline Operands bc_operands(const uint8_t *code, int pc) {
 }
 
 /* One alternative `FORK next; ...; next:` of a program, of a shape run in C (vm_plan):
- *   ALT_SLIDE   WITHDRAW...; SLIDE d p c
- *   ALT_LEAP    WITHDRAW...; (RIDE d | SLIDE d p c); then, while the piece met is an enemy of
+ *   ALT_SLIDE   [WITHDRAW]; SLIDE d p c
+ *   ALT_LEAP    [WITHDRAW]; (RIDE d | SLIDE d p c); then, while the piece met is an enemy of
  *               `victims` with an empty cell beyond: capture it, land there (with the
  *               captures land_pincer, land_coord) and SLIDE d p c on (a long leap)
  *   ALT_STRIKE  STEP d (or a ride to the first piece along d) onto an enemy of `victims`
@@ -83,8 +83,7 @@ typedef struct PlannedAlt {
     uint8_t victims;
     bool first_lands;                /* ALT_LEAP: the cells before the first jump are landings */
     bool rides;                      /* ALT_STRIKE: over empty cells to the first piece */
-    uint8_t nwithdraw;
-    uint16_t withdraw_pc;            /* the first WITHDRAW */
+    uint8_t withdraw_dir, withdraw;  /* WITHDRAW's operands (withdraw 0xFF: none) */
     uint16_t pc;                     /* the alternative's FORK (for fault messages) */
 } PlannedAlt;
 

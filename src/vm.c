@@ -660,8 +660,11 @@ static bool plan_leap(const Program *p, int pc, int end, PlannedAlt *alt) {
 static bool plan_alt(const Program *p, int fork, int end, PlannedAlt *alt) {
     int pc = fork + bc_instr_size(OP_FORK), set;
     Operands o;
-    *alt = (PlannedAlt){.pc = (uint16_t)fork, .withdraw_pc = (uint16_t)pc, .pincer = 0xFF, .coord = 0xFF};
-    while (take(p, &pc, end, OP_WITHDRAW, NULL)) alt->nwithdraw++;
+    *alt = (PlannedAlt){.pc = (uint16_t)fork, .withdraw = 0xFF, .pincer = 0xFF, .coord = 0xFF};
+    if (take(p, &pc, end, OP_WITHDRAW, &o)) {
+        alt->withdraw_dir = (uint8_t)o.a;
+        alt->withdraw = (uint8_t)o.b;
+    }
     if (take(p, &pc, end, OP_SLIDE, &o)) {
         alt->dir = (uint8_t)o.a;
         alt->pincer = (uint8_t)o.b;
@@ -677,7 +680,7 @@ static bool plan_alt(const Program *p, int fork, int end, PlannedAlt *alt) {
         return plan_leap(p, pc, end, alt);
     }
     const int top = pc;
-    if (alt->nwithdraw || !take(p, &pc, end, OP_STEP, &o)) return false;
+    if (alt->withdraw != 0xFF || !take(p, &pc, end, OP_STEP, &o)) return false;
     alt->kind = ALT_STRIKE;
     alt->dir = (uint8_t)o.a;
     Operands back;
@@ -722,9 +725,45 @@ typedef struct PlanRun {
     VmFault *fault;
     Cell royal; /* for coordination */
     bool royal_known;
-    bool enemies_known;
-    uint64_t enemies[CELL_WORDS]; /* for a quick look next to a landing before its custodian captures */
+    /* the enemies of the type set near_set, for a quick look next to a landing before its
+     * custodian captures */
+    int near_set;
+    uint64_t near[CELL_WORDS];
 } PlanRun;
+
+/* Sets r->near to the enemies of type set `set`. */
+static void find_near(PlanRun *r, int set) {
+    const Position *pos = r->pos;
+    const Variant *v = pos->v;
+    uint32_t types = v->typesets[set];
+    bool every_type = (types | (v->ntypes < 32 ? ~0u << v->ntypes : 0)) == ~0u;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t enemies = 0, victims = every_type ? ~0ull : 0;
+        for (int o = 0; o < v->nowners; o++)
+            if (board_hostile(pos, o, r->owner)) enemies |= pos->occ[o][w];
+        for (int t = 0; !every_type && t < v->ntypes; t++)
+            if ((types >> t) & 1) victims |= pos->type_occ[t][w];
+        r->near[w] = enemies & victims;
+    }
+    r->near_set = set;
+}
+
+/* pincer_at with the victims known (r->near). */
+__attribute__((noinline)) static bool plan_pincer(const PlanRun *r, Cell land, Effect *pending, int *npending) {
+    const Position *pos = r->pos;
+    const Variant *v = pos->v;
+    for (int i = 0; i < 4; i++) {
+        int e = v->orth_dirs[i];
+        Cell victim = variant_step(v, land, e);
+        if (victim == NO_CELL || !bits_has(r->near, victim)) continue;
+        Cell partner = variant_step(v, victim, e);
+        if (partner == NO_CELL || partner == r->origin || !pos->cell[partner] ||
+            board_hostile(pos, PIECE_OWNER(pos->cell[partner]), r->owner))
+            continue;
+        if (!record_capture(pending, npending, victim)) return false;
+    }
+    return true;
+}
 
 /* Emits origin -> c with pending[0..npending) and the captures (type sets pset, cset) made by
  * landing on c, as the interpreter's SLIDE and ADD. */
@@ -733,14 +772,9 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
     const Variant *v = pos->v;
     int n = npending;
     if (pset != 0xFF) {
-        if (!r->enemies_known) {
-            for (int o = 0; o < v->nowners; o++)
-                for (int w = 0; board_hostile(pos, o, r->owner) && w < v->cell_words; w++) r->enemies[w] |= pos->occ[o][w];
-            r->enemies_known = true;
-        }
-        bool near = !v->adjacent_cells || cells_meet(v->adjacent_cells + (size_t)c * (size_t)v->cell_words, r->enemies, v->cell_words);
-        if (near && !pincer_at(pos, c, r->origin, r->owner, v->typesets[pset], pending, &n))
-            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+        if (r->near_set != pset) find_near(r, pset);
+        bool near = !v->adjacent_cells || cells_meet(v->adjacent_cells + (size_t)c * (size_t)v->cell_words, r->near, v->cell_words);
+        if (near && !plan_pincer(r, c, pending, &n)) return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
     }
     if (cset != 0xFF) {
         if (!r->royal_known) {
@@ -799,10 +833,10 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
         return emit(pos, r->out, r->origin, c, r->owner, pending, 0, NO_TYPE, NO_TYPE, (PathMarks){0}) ||
                fault_at(r->fault, prog, alt->pc, TOO_MANY_MOVES);
     }
-    for (int k = 0, pc = alt->withdraw_pc; k < alt->nwithdraw; k++, pc += bc_instr_size(OP_WITHDRAW)) {
-        Cell c = variant_step(v, r->origin, prog->ops[pc].a);
-        if (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[prog->ops[pc].b]) && !record_capture(pending, &npending, c))
-            return fault_at(r->fault, prog, pc, TOO_MANY_EFFECTS);
+    if (alt->withdraw != 0xFF) {
+        Cell c = variant_step(v, r->origin, alt->withdraw_dir);
+        if (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[alt->withdraw]) && !record_capture(pending, &npending, c))
+            return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
     }
     Cell c;
     if (alt->kind == ALT_SLIDE || alt->first_lands) {
@@ -828,7 +862,8 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
 }
 
 bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
-    PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .fault = fault, .royal = NO_CELL};
+    PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .fault = fault, .royal = NO_CELL,
+                 .near_set = -1};
     for (int i = 0; i < prog->nplan; i++)
         if (!plan_run_alt(&r, &prog->plan[i])) return false;
     return true;
