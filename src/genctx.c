@@ -10,5 +10,7 @@ void genctx_init(GenContext *ctx) {
     ctx->attack_fault.set = false;
     ctx->charge_ply = -1;
     ctx->unattacked = NO_CELL;
+    ctx->count_seen = NULL;
+    ctx->carried = 0;
     for (int i = 0; i < MAX_HISTORY + 2; i++) ctx->steps_left[i] = POSITION_STEP_BUDGET;
 }

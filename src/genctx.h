@@ -35,6 +35,11 @@ typedef struct GenContext {
      * counted (from the pins' check count), else NO_CELL: it spares a privileged move's
      * `not attacked` test */
     Cell unattacked;
+    /* while movegen_count_legal counts by the cells seen (out of check), those cells, else
+     * NULL: a program run in C counts in `carried` a move that only carries its piece between
+     * two cells not among them (legal, see movegen_pin_verdict) rather than write it */
+    const uint64_t *count_seen;
+    int carried;
     long steps_left[MAX_HISTORY + 2];
 } GenContext;
 

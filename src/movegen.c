@@ -266,7 +266,11 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
     /* (a HALT alone: nothing to run) */
     if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from)) return true;
-    if (pp->rest.plan) return vm_run_plan(&pp->rest, pos, from, owner, out, fault);
+    if (pp->rest.plan) {
+        /* (moves merged as duplicates are written to be merged) */
+        bool count = ctx->count_seen && !pp->may_duplicate && !bits_has(ctx->count_seen, from);
+        return vm_run_plan(&pp->rest, pos, from, owner, out, count ? ctx->count_seen : NULL, &ctx->carried, fault);
+    }
     return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
 
@@ -1584,6 +1588,15 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
     return n ? n : -1;
 }
 
+/* May the moves that only carry a piece be counted as the pieces' moves are made (by the cells
+ * seen, GenContext.count_seen)? Not where the list made is merged, added to or sorted out by
+ * other rules after the pieces' moves. */
+static bool counted_as_made(const Variant *v) {
+    return !v->has_hands && !v->has_drops && !v->steered && !v->blast_mask && !v->nextra && !v->ndraws &&
+           !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays && !v->forbid_check && !v->nreaches &&
+           !v->must_capture;
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
@@ -1600,12 +1613,22 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
-    pseudo_moves(ctx, pos, &ml, fault, false);
     Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
+    if (!found && v->all_fast && ctx->fast) {
+        /* (first, so that the cells seen may count moves as they are made; the test runs no
+         * program) */
+        movegen_find_pins(ctx, pos, &pins);
+        found = true;
+    }
+    bool count_carried = found && pins.by_seen && !pins.seen_check && !nforced && counted_as_made(v);
+    ctx->count_seen = count_carried ? pins.seen : NULL;
+    ctx->carried = 0;
+    pseudo_moves(ctx, pos, &ml, fault, false);
+    ctx->count_seen = NULL;
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
     if (!found) movegen_find_pins(ctx, pos, &pins);
-    int n = 0;
+    int n = ctx->carried;
     if (pins.by_seen && !nforced && !captures_only) {
         /* (the cells seen decide most moves, and nothing else sorts them out) */
         for (int i = 0; i < ml.count; i++) {

@@ -722,6 +722,8 @@ typedef struct PlanRun {
     Cell origin;
     int owner;
     MoveList *out;
+    const uint64_t *count_seen; /* (see vm_run_plan) */
+    int *counted;
     VmFault *fault;
     Cell royal; /* for coordination */
     bool royal_known;
@@ -783,6 +785,10 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
         }
         if (!coord_at(pos, c, r->origin, r->owner, r->royal, v->typesets[cset], pending, &n))
             return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+    }
+    if (!n && r->count_seen && !bits_has(r->count_seen, c)) {
+        (*r->counted)++;
+        return true;
     }
     MoveList *out = r->out;
     if (n || out->count >= MAX_MOVES) {
@@ -861,9 +867,10 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
     return true;
 }
 
-bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
-    PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .fault = fault, .royal = NO_CELL,
-                 .near_set = -1};
+bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out,
+                 const uint64_t *count_seen, int *counted, VmFault *fault) {
+    PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .count_seen = count_seen,
+                 .counted = counted, .fault = fault, .royal = NO_CELL, .near_set = -1};
     for (int i = 0; i < prog->nplan; i++)
         if (!plan_run_alt(&r, &prog->plan[i])) return false;
     return true;

@@ -17,8 +17,10 @@ bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, in
  * HALT: sets prog->plan (freed with the program) and returns true; else leaves it NULL. */
 bool vm_plan(Program *prog);
 /* vm_run for such a program: the same moves in the same order, made by C loops rather than by
- * the interpreter (no step is charged, no trace). */
-bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
+ * the interpreter (no step is charged, no trace). With count_seen, a move that only carries the
+ * piece to a cell not in that set is not written but counted in *counted. */
+bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out,
+                 const uint64_t *count_seen, int *counted, VmFault *fault);
 
 /* Emits what the program's ADD does for a path of an atom (no change of type): the move
  * origin -> cur with the pending effects and flags, or its promotions by promotion set

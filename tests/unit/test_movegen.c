@@ -278,7 +278,7 @@ static void compare_plans(Variant *v, const char *const *starts, int nstarts, in
                 VmFault f = {0}, g = {0};
                 run.count = plan.count = 0;
                 assert_true(vm_run(test_fresh_gen(), prog, &pos, c, mover, &run, &f));
-                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, &g));
+                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, NULL, NULL, &g));
                 assert_int_equal(run.count, plan.count);
                 for (int i = 0; i < run.count; i++) {
                     const Move *a = &run.moves[i], *b = &plan.moves[i];
