@@ -22,6 +22,17 @@ static bool freezer_near(const Position *pos, Cell c, int owner, uint32_t xbit) 
     return false;
 }
 
+void mobility_freezers(const Position *pos, int owner, uint64_t *cells) {
+    const Variant *v = pos->v;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t enemies = 0, kinds = 0;
+        for (int o = 0; o < v->nowners; o++)
+            if (board_hostile(pos, o, owner)) enemies |= pos->occ[o][w];
+        for (uint32_t k = v->freezer_mask | v->imitator_mask; k; k &= k - 1) kinds |= pos->type_occ[__builtin_ctz(k)][w];
+        cells[w] = enemies & kinds;
+    }
+}
+
 bool mobility_frozen(const Position *pos, Cell c, uint64_t *seen) {
     const Variant *v = pos->v;
     Piece x = board_look(pos, c, seen);

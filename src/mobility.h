@@ -13,6 +13,17 @@ bool mobility_frozen(const Position *pos, Cell c, uint64_t *seen);
 static inline bool mobility_can_move(const Position *pos, Cell c) {
     return !pos->v->freezer_mask || !mobility_frozen(pos, c, NULL);
 }
+/* The cells of the pieces that could freeze a piece of owner's (its enemies' freezers and
+ * imitators): a piece next to none of them is not frozen (mobility_by_freezers). */
+void mobility_freezers(const Position *pos, int owner, uint64_t *cells);
+/* Is the piece on c next to one of those cells? When not, mobility_can_move is true. */
+static inline bool mobility_by_freezers(const Position *pos, Cell c, const uint64_t *freezers) {
+    const Variant *v = pos->v;
+    const uint64_t *near = v->adjacent_cells + (size_t)c * (size_t)v->cell_words;
+    for (int w = 0; w < v->cell_words; w++)
+        if (near[w] & freezers[w]) return true;
+    return false;
+}
 /* May `player` move the piece of a steered army on c (`steer`)? The steer rule's condition
  * over its influence there and its strongest rival's. */
 bool mobility_may_steer(const Position *pos, int player, Cell c);

@@ -281,10 +281,9 @@ static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *
     return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
-/* Moves of the piece of `owner` on `from`. */
-static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
+/* Moves of the piece of `owner` on `from`, known free to move. */
+static inline bool gen_free_piece(GenContext *ctx, Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
     const Variant *v = pos->v;
-    if (!mobility_can_move(pos, from)) return true;
     const PieceType *pt = &v->types[PIECE_TYPE(pos->cell[from])];
     const PieceProgram *pp = &pt->per_owner[owner];
     int start = out->count;
@@ -298,14 +297,25 @@ static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, Move
     return true;
 }
 
+/* Moves of the piece of `owner` on `from`. */
+static bool gen_piece(GenContext *ctx, Position *pos, int owner, Cell from, MoveList *out, VmFault *fault) {
+    return !mobility_can_move(pos, from) || gen_free_piece(ctx, pos, owner, from, out, fault);
+}
+
 /* Moves of every piece of `owner` (the mover's own pieces). */
 static bool gen_owner(GenContext *ctx, Position *pos, int owner, MoveList *out, VmFault *fault) {
+    /* (the freezers found once: a piece next to none is free) */
+    uint64_t freezers[CELL_WORDS];
+    const bool freezing = pos->v->freezer_mask != 0;
+    if (freezing) mobility_freezers(pos, owner, freezers);
     for (int w = 0; w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[owner][w];
         while (bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
-            if (!gen_piece(ctx, pos, owner, from, out, fault)) return false;
+            bool ok = freezing && mobility_by_freezers(pos, from, freezers) ? gen_piece(ctx, pos, owner, from, out, fault)
+                                                                             : gen_free_piece(ctx, pos, owner, from, out, fault);
+            if (!ok) return false;
         }
     }
     return true;
