@@ -871,8 +871,17 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
                  const uint64_t *count_seen, int *counted, VmFault *fault) {
     PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .count_seen = count_seen,
                  .counted = counted, .fault = fault, .royal = NO_CELL, .near_set = -1};
-    for (int i = 0; i < prog->nplan; i++)
-        if (!plan_run_alt(&r, &prog->plan[i])) return false;
+    const Variant *v = pos->v;
+    for (int i = 0; i < prog->nplan; i++) {
+        const PlannedAlt *alt = &prog->plan[i];
+        /* (most end at once: the first cell is off the board, or taken by no victim to jump or
+         * strike, or empty where a strike must step onto a piece) */
+        Cell first = variant_step(v, origin, alt->dir);
+        if (first == NO_CELL || (pos->cell[first] ? alt->kind == ALT_SLIDE || !is_victim(pos, first, owner, v->typesets[alt->victims])
+                                                  : alt->kind == ALT_STRIKE && !alt->rides))
+            continue;
+        if (!plan_run_alt(&r, alt)) return false;
+    }
     return true;
 }
 
