@@ -229,6 +229,26 @@ static void build_adjacent_cells(Variant *v) {
         }
 }
 
+static void build_custodian_cells(Variant *v) {
+    bool custodian = false;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++) {
+            const Program *p = &v->types[t].per_owner[o].rest;
+            for (int i = 0; i < p->nplan; i++) custodian |= p->plan[i].pincer != 0xFF || p->plan[i].land_pincer != 0xFF;
+        }
+    if (!custodian) return;
+    size_t words = (size_t)v->cell_words;
+    v->custodian_cells = xcalloc((size_t)v->ncells * 2 * words, sizeof(uint64_t));
+    for (int c = 0; c < v->ncells; c++)
+        for (int i = 0; i < 4; i++) {
+            uint64_t *cells = v->custodian_cells + (size_t)c * 2 * words;
+            Cell e = variant_step(v, (Cell)c, v->orth_dirs[i]);
+            Cell f = e != NO_CELL ? variant_step(v, e, v->orth_dirs[i]) : NO_CELL;
+            if (e != NO_CELL) cells[e >> 6] |= 1ULL << (e & 63);
+            if (f != NO_CELL) cells[words + (f >> 6)] |= 1ULL << (f & 63);
+        }
+}
+
 static void build_line_refs(Variant *v) {
     /* (variant_free frees the block by its first list: a game without types has none) */
     if (!v->attack_lines_ok || !v->ntypes || !v->nowners) return;
@@ -333,6 +353,7 @@ void variant_conclude(Variant *v) {
     build_pattern_reach(v);
     build_line_cells(v);
     build_adjacent_cells(v);
+    build_custodian_cells(v);
     build_privilege_reach(v);
     build_line_refs(v);
     for (int t = 0; t < v->ntypes; t++)
@@ -375,6 +396,7 @@ void variant_free(Variant *v) {
     free(v->pattern_reach);
     free(v->line_cells);
     free(v->adjacent_cells);
+    free(v->custodian_cells);
     free(v->line_refs[0][0]);
     free(v->leap_cells);
     free(v->zobrist_piece);

@@ -472,6 +472,11 @@ typedef struct Variant {
     /* per cell c (games with a freezer only, else NULL): the cells (cell_words words) next
      * to c, for the freezing test */
     uint64_t *adjacent_cells;
+    /* per cell c (games with a program run in C that captures custodian-wise, else NULL): the
+     * cells (cell_words words) one orthogonal step from c, then those two such steps away: a
+     * custodian capture landing on c needs an enemy among the first and a friend among the
+     * second */
+    uint64_t *custodian_cells;
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
     struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];

@@ -731,21 +731,24 @@ typedef struct PlanRun {
      * custodian captures */
     int near_set;
     uint64_t near[CELL_WORDS];
+    uint64_t friends[CELL_WORDS]; /* (the mover's side) */
 } PlanRun;
 
-/* Sets r->near to the enemies of type set `set`. */
+/* Sets r->near to the enemies of type set `set`, r->friends to the mover's side. */
 static void find_near(PlanRun *r, int set) {
     const Position *pos = r->pos;
     const Variant *v = pos->v;
     uint32_t types = v->typesets[set];
     bool every_type = (types | (v->ntypes < 32 ? ~0u << v->ntypes : 0)) == ~0u;
     for (int w = 0; w < v->cell_words; w++) {
-        uint64_t enemies = 0, victims = every_type ? ~0ull : 0;
+        uint64_t enemies = 0, friends = 0, victims = every_type ? ~0ull : 0;
         for (int o = 0; o < v->nowners; o++)
             if (board_hostile(pos, o, r->owner)) enemies |= pos->occ[o][w];
+            else friends |= pos->occ[o][w];
         for (int t = 0; !every_type && t < v->ntypes; t++)
             if ((types >> t) & 1) victims |= pos->type_occ[t][w];
         r->near[w] = enemies & victims;
+        r->friends[w] = friends;
     }
     r->near_set = set;
 }
@@ -775,7 +778,8 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
     int n = npending;
     if (pset != 0xFF) {
         if (r->near_set != pset) find_near(r, pset);
-        bool near = !v->adjacent_cells || cells_meet(v->adjacent_cells + (size_t)c * (size_t)v->cell_words, r->near, v->cell_words);
+        const uint64_t *around = v->custodian_cells + (size_t)c * 2 * (size_t)v->cell_words;
+        bool near = cells_meet(around, r->near, v->cell_words) && cells_meet(around + v->cell_words, r->friends, v->cell_words);
         if (near && !plan_pincer(r, c, pending, &n)) return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
     }
     if (cset != 0xFF) {
