@@ -873,14 +873,27 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
 
 bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out,
                  const uint64_t *count_seen, int *counted, VmFault *fault) {
-    PlanRun r = {.prog = prog, .pos = pos, .origin = origin, .owner = owner, .out = out, .count_seen = count_seen,
-                 .counted = counted, .fault = fault, .royal = NO_CELL, .near_set = -1};
+    PlanRun r; /* (its cell sets are written when first needed) */
+    r.prog = prog;
+    r.pos = pos;
+    r.origin = origin;
+    r.owner = owner;
+    r.out = out;
+    r.count_seen = count_seen;
+    r.counted = counted;
+    r.fault = fault;
+    r.royal = NO_CELL;
+    r.royal_known = false;
+    r.near_set = -1;
     const Variant *v = pos->v;
-    for (int i = 0; i < prog->nplan; i++) {
-        const PlannedAlt *alt = &prog->plan[i];
+    const Cell *next = v->neighbour + (size_t)origin * (size_t)v->ndirs; /* (the cells next to origin) */
+    const PlannedAlt *plan = prog->plan;
+    const int nplan = prog->nplan;
+    for (int i = 0; i < nplan; i++) {
+        const PlannedAlt *alt = &plan[i];
         /* (most end at once: the first cell is off the board, or taken by no victim to jump or
          * strike, or empty where a strike must step onto a piece) */
-        Cell first = variant_step(v, origin, alt->dir);
+        Cell first = next[alt->dir];
         if (first == NO_CELL || (pos->cell[first] ? alt->kind == ALT_SLIDE || !is_victim(pos, first, owner, v->typesets[alt->victims])
                                                   : alt->kind == ALT_STRIKE && !alt->rides))
             continue;
