@@ -259,6 +259,15 @@ static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Ce
     return false;
 }
 
+/* The moves of a rest program run in C (Program.plan); those that only carry the piece are
+ * counted where ctx asks (GenContext.count_seen). */
+static inline bool gen_planned(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
+                               VmFault *fault) {
+    /* (moves merged as duplicates are written to be merged) */
+    bool count = ctx->count_seen && !pp->may_duplicate && !bits_has(ctx->count_seen, from);
+    return vm_run_plan(&pp->rest, pos, from, owner, out, count ? ctx->count_seen : NULL, &ctx->carried, fault);
+}
+
 /* The rest program in the VM, after the piece's line moves (a piece with line moves has a
  * rest, if only its HALT, and runs it here). Out of line, as the VM's call it replaces. */
 __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
@@ -266,11 +275,7 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
     /* (a HALT alone: nothing to run) */
     if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from)) return true;
-    if (pp->rest.plan) {
-        /* (moves merged as duplicates are written to be merged) */
-        bool count = ctx->count_seen && !pp->may_duplicate && !bits_has(ctx->count_seen, from);
-        return vm_run_plan(&pp->rest, pos, from, owner, out, count ? ctx->count_seen : NULL, &ctx->carried, fault);
-    }
+    if (pp->rest.plan) return gen_planned(ctx, pos, pp, owner, from, out, fault);
     return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
 
@@ -278,6 +283,7 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
     if (pp->rest_in_c) return gen_atoms(ctx, pos, pp, owner, from, out) || fault_full(fault);
+    if (pp->rest.plan && !pp->nlines && !pp->nrest_guards) return gen_planned(ctx, pos, pp, owner, from, out, fault);
     return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
@@ -288,7 +294,7 @@ static inline bool gen_free_piece(GenContext *ctx, Position *pos, int owner, Cel
     const PieceProgram *pp = &pt->per_owner[owner];
     int start = out->count;
     if (ctx->fast) {
-        if (!gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
+        if (pp->ngen && !gen_rays(pos, pp, owner, from, out)) return fault_full(fault);
         if (pp->rest.count && !gen_rest(ctx, pos, pp, owner, from, out, fault)) return false;
     } else {
         if (!vm_run(ctx, &pp->prog, pos, from, owner, out, fault)) return false;
