@@ -738,15 +738,13 @@ typedef struct PlanRun {
 static void find_near(PlanRun *r, int set) {
     const Position *pos = r->pos;
     const Variant *v = pos->v;
-    uint32_t types = v->typesets[set];
-    bool every_type = (types | (v->ntypes < 32 ? ~0u << v->ntypes : 0)) == ~0u;
+    const uint32_t every = v->ntypes < 32 ? (1u << v->ntypes) - 1 : ~0u, types = v->typesets[set] & every;
     for (int w = 0; w < v->cell_words; w++) {
-        uint64_t enemies = 0, friends = 0, victims = every_type ? ~0ull : 0;
+        uint64_t enemies = 0, friends = 0, victims = types == every ? ~0ull : 0;
         for (int o = 0; o < v->nowners; o++)
             if (board_hostile(pos, o, r->owner)) enemies |= pos->occ[o][w];
             else friends |= pos->occ[o][w];
-        for (int t = 0; !every_type && t < v->ntypes; t++)
-            if ((types >> t) & 1) victims |= pos->type_occ[t][w];
+        for (uint32_t k = types == every ? 0 : types; k; k &= k - 1) victims |= pos->type_occ[__builtin_ctz(k)][w];
         r->near[w] = enemies & victims;
         r->friends[w] = friends;
     }
