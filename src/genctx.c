@@ -12,5 +12,6 @@ void genctx_init(GenContext *ctx) {
     ctx->unattacked = NO_CELL;
     ctx->count_seen = NULL;
     ctx->carried = 0;
+    ctx->plan_share = NULL;
     for (int i = 0; i < MAX_HISTORY + 2; i++) ctx->steps_left[i] = POSITION_STEP_BUDGET;
 }

@@ -40,6 +40,9 @@ typedef struct GenContext {
      * two cells not among them (legal, see movegen_pin_verdict) rather than write it */
     const uint64_t *count_seen;
     int carried;
+    /* while the moves of one owner's pieces are made (gen_owner), what the runs of their
+     * plans share (vm.h), else NULL */
+    struct PlanShare *plan_share;
     long steps_left[MAX_HISTORY + 2];
 } GenContext;
 

@@ -265,7 +265,7 @@ static inline bool gen_planned(GenContext *ctx, Position *pos, const PieceProgra
                                VmFault *fault) {
     /* (moves merged as duplicates are written to be merged) */
     bool count = ctx->count_seen && !pp->may_duplicate && !bits_has(ctx->count_seen, from);
-    return vm_run_plan(&pp->rest, pos, from, owner, out, count ? ctx->count_seen : NULL, &ctx->carried, fault);
+    return vm_run_plan(&pp->rest, pos, from, owner, out, count ? ctx->count_seen : NULL, &ctx->carried, ctx->plan_share, fault);
 }
 
 /* The rest program in the VM, after the piece's line moves (a piece with line moves has a
@@ -314,17 +314,21 @@ static bool gen_owner(GenContext *ctx, Position *pos, int owner, MoveList *out, 
     uint64_t freezers[CELL_WORDS];
     const bool freezing = pos->v->freezer_mask != 0;
     if (freezing) mobility_freezers(pos, owner, freezers);
-    for (int w = 0; w < pos->v->cell_words; w++) {
+    PlanShare share;
+    vm_share_init(&share);
+    ctx->plan_share = &share;
+    bool ok = true;
+    for (int w = 0; ok && w < pos->v->cell_words; w++) {
         uint64_t bits = pos->occ[owner][w];
-        while (bits) {
+        while (ok && bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
-            bool ok = freezing && mobility_by_freezers(pos, from, freezers) ? gen_piece(ctx, pos, owner, from, out, fault)
-                                                                             : gen_free_piece(ctx, pos, owner, from, out, fault);
-            if (!ok) return false;
+            ok = freezing && mobility_by_freezers(pos, from, freezers) ? gen_piece(ctx, pos, owner, from, out, fault)
+                                                                        : gen_free_piece(ctx, pos, owner, from, out, fault);
         }
     }
-    return true;
+    ctx->plan_share = NULL;
+    return ok;
 }
 
 /* The copy of a steered move (from -> to) by the mover's influencing piece on `by`: the same

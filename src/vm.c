@@ -715,7 +715,7 @@ bool vm_plan(Program *prog) {
     return true;
 }
 
-/* What vm_run_plan looks up once per run, when first needed. */
+/* A run of vm_run_plan. */
 typedef struct PlanRun {
     const Program *prog;
     const Position *pos;
@@ -725,17 +725,13 @@ typedef struct PlanRun {
     const uint64_t *count_seen; /* (see vm_run_plan) */
     int *counted;
     VmFault *fault;
-    Cell royal; /* for coordination */
-    bool royal_known;
-    /* the enemies of the type set near_set, for a quick look next to a landing before its
-     * custodian captures */
-    int near_set;
-    uint64_t near[CELL_WORDS];
-    uint64_t friends[CELL_WORDS]; /* (the mover's side) */
+    PlanShare *share;
 } PlanRun;
 
-/* Sets r->near to the enemies of type set `set`, r->friends to the mover's side. */
-static void find_near(PlanRun *r, int set) {
+/* near_of for a set not found yet. */
+__attribute__((noinline)) static const uint64_t *find_near(PlanRun *r, int set) {
+    PlanShare *sh = r->share;
+    int i = sh->near_set[0] < 0 ? 0 : 1; /* (a third set takes the second's place) */
     const Position *pos = r->pos;
     const Variant *v = pos->v;
     const uint32_t every = v->ntypes < 32 ? (1u << v->ntypes) - 1 : ~0u, types = v->typesets[set] & every;
@@ -745,20 +741,30 @@ static void find_near(PlanRun *r, int set) {
             if (board_hostile(pos, o, r->owner)) enemies |= pos->occ[o][w];
             else friends |= pos->occ[o][w];
         for (uint32_t k = types == every ? 0 : types; k; k &= k - 1) victims |= pos->type_occ[__builtin_ctz(k)][w];
-        r->near[w] = enemies & victims;
-        r->friends[w] = friends;
+        sh->near[i][w] = enemies & victims;
+        sh->friends[w] = friends;
     }
-    r->near_set = set;
+    sh->near_set[i] = set;
+    return sh->near[i];
 }
 
-/* pincer_at with the victims known (r->near). */
-__attribute__((noinline)) static bool plan_pincer(const PlanRun *r, Cell land, Effect *pending, int *npending) {
+/* The enemies of custodian victim set `set` (the share's, found when first needed). */
+static inline const uint64_t *near_of(PlanRun *r, int set) {
+    PlanShare *sh = r->share;
+    if (sh->near_set[0] == set) return sh->near[0];
+    if (sh->near_set[1] == set) return sh->near[1];
+    return find_near(r, set);
+}
+
+/* pincer_at with the victims known (`near`: near_of). */
+__attribute__((noinline)) static bool plan_pincer(const PlanRun *r, const uint64_t *near, Cell land, Effect *pending,
+                                                  int *npending) {
     const Position *pos = r->pos;
     const Variant *v = pos->v;
     for (int i = 0; i < 4; i++) {
         int e = v->orth_dirs[i];
         Cell victim = variant_step(v, land, e);
-        if (victim == NO_CELL || !bits_has(r->near, victim)) continue;
+        if (victim == NO_CELL || !bits_has(near, victim)) continue;
         Cell partner = variant_step(v, victim, e);
         if (partner == NO_CELL || partner == r->origin || !pos->cell[partner] ||
             board_hostile(pos, PIECE_OWNER(pos->cell[partner]), r->owner))
@@ -775,17 +781,19 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
     const Variant *v = pos->v;
     int n = npending;
     if (pset != 0xFF) {
-        if (r->near_set != pset) find_near(r, pset);
+        const uint64_t *near = near_of(r, pset);
         const uint64_t *around = v->custodian_cells + (size_t)c * 2 * (size_t)v->cell_words;
-        bool near = cells_meet(around, r->near, v->cell_words) && cells_meet(around + v->cell_words, r->friends, v->cell_words);
-        if (near && !plan_pincer(r, c, pending, &n)) return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+        if (cells_meet(around, near, v->cell_words) && cells_meet(around + v->cell_words, r->share->friends, v->cell_words) &&
+            !plan_pincer(r, near, c, pending, &n))
+            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
     }
     if (cset != 0xFF) {
-        if (!r->royal_known) {
-            r->royal = board_royal(pos, r->owner);
-            r->royal_known = true;
+        PlanShare *sh = r->share;
+        if (!sh->royal_known) {
+            sh->royal = board_royal(pos, r->owner);
+            sh->royal_known = true;
         }
-        if (!coord_at(pos, c, r->origin, r->owner, r->royal, v->typesets[cset], pending, &n))
+        if (!coord_at(pos, c, r->origin, r->owner, sh->royal, v->typesets[cset], pending, &n))
             return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
     }
     if (!n && r->count_seen && !bits_has(r->count_seen, c)) {
@@ -870,8 +878,13 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
 }
 
 bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out,
-                 const uint64_t *count_seen, int *counted, VmFault *fault) {
-    PlanRun r; /* (its cell sets are written when first needed) */
+                 const uint64_t *count_seen, int *counted, PlanShare *share, VmFault *fault) {
+    PlanShare own;
+    if (!share) {
+        vm_share_init(&own);
+        share = &own;
+    }
+    PlanRun r;
     r.prog = prog;
     r.pos = pos;
     r.origin = origin;
@@ -880,9 +893,7 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
     r.count_seen = count_seen;
     r.counted = counted;
     r.fault = fault;
-    r.royal = NO_CELL;
-    r.royal_known = false;
-    r.near_set = -1;
+    r.share = share;
     const Variant *v = pos->v;
     const Cell *next = v->neighbour + (size_t)origin * (size_t)v->ndirs; /* (the cells next to origin) */
     const PlannedAlt *plan = prog->plan;

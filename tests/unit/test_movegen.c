@@ -264,23 +264,28 @@ static void compare_plans(Variant *v, const char *const *starts, int nstarts, in
                           int *leaps) {
     Position pos;
     board_init(&pos, v);
-    static MoveList run, plan, legal;
+    static MoveList run, plan, shared, legal;
     uint64_t seed = 99;
     test_gen()->fast = true;
     for (int game = 0; game < 40; game++) {
         set_fen(&pos, starts[game % nstarts] ? starts[game % nstarts] : v->setup);
         for (int ply = 0; ply < 60; ply++) {
             int mover = board_mover(&pos);
+            PlanShare share; /* (shared by the runs on this position, as move generation does) */
+            vm_share_init(&share);
             for (Cell c = 0; c < v->ncells; c++) {
                 Piece p = pos.cell[c];
                 if (!p || PIECE_OWNER(p) != mover) continue;
                 const Program *prog = &v->types[PIECE_TYPE(p)].per_owner[mover].rest;
                 if (!prog->plan) continue;
                 VmFault f = {0}, g = {0};
-                run.count = plan.count = 0;
+                run.count = plan.count = shared.count = 0;
                 assert_true(vm_run(test_fresh_gen(), prog, &pos, c, mover, &run, &f));
-                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, NULL, NULL, &g));
+                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, NULL, NULL, NULL, &g));
+                assert_true(vm_run_plan(prog, &pos, c, mover, &shared, NULL, NULL, &share, &g));
                 assert_int_equal(run.count, plan.count);
+                assert_int_equal(run.count, shared.count);
+                assert_memory_equal(plan.moves, shared.moves, sizeof(Move) * (size_t)plan.count);
                 for (int i = 0; i < run.count; i++) {
                     const Move *a = &run.moves[i], *b = &plan.moves[i];
                     assert_int_equal(a->from, b->from);
