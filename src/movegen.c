@@ -259,17 +259,17 @@ static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Ce
     return false;
 }
 
-/* The moves of a rest program run in C (Program.plan); those that only carry the piece are
- * counted where ctx asks (GenContext.count_seen). */
+/* The moves of a rest program run in C (Program.plan), with what the runs for the owner's pieces
+ * share (which counts moves where ctx asks, GenContext.count_seen). */
 static inline bool gen_planned(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                                VmFault *fault) {
     /* (moves merged as duplicates are written to be merged) */
-    bool count = ctx->count_seen && !pp->may_duplicate && !bits_has(ctx->count_seen, from);
-    return vm_run_plan(&pp->rest, pos, from, owner, out, count ? ctx->count_seen : NULL, &ctx->carried, ctx->plan_share, fault);
+    return vm_run_plan(&pp->rest, pos, from, owner, out, pp->may_duplicate ? NULL : ctx->plan_share, fault);
 }
 
-/* The rest program in the VM, after the piece's line moves (a piece with line moves has a
- * rest, if only its HALT, and runs it here). Out of line, as the VM's call it replaces. */
+/* The rest program in the VM (or as planned), after the piece's line moves (a piece with line
+ * moves has a rest, if only its HALT, and runs it here). Out of line, as the VM's call it
+ * replaces. */
 __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
                                                   MoveList *out, VmFault *fault) {
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
@@ -279,12 +279,19 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
     return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
 
+/* A rest program run in C: at once when nothing comes before it, else as gen_rest_vm does.
+ * (Apart, so that a plan's run is called with little around it.) */
+__attribute__((noinline)) static bool gen_rest_planned(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
+                                                       Cell from, MoveList *out, VmFault *fault) {
+    if (!pp->nlines && !pp->nrest_guards) return gen_planned(ctx, pos, pp, owner, from, out, fault);
+    return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
+}
+
 /* The moves of a piece's rest program: in C when its atoms allow, else in the VM. */
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
     if (pp->rest_in_c) return gen_atoms(ctx, pos, pp, owner, from, out) || fault_full(fault);
-    if (pp->rest.plan && !pp->nlines && !pp->nrest_guards) return gen_planned(ctx, pos, pp, owner, from, out, fault);
-    return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
+    return pp->rest.plan ? gen_rest_planned(ctx, pos, pp, owner, from, out, fault) : gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
 /* Moves of the piece of `owner` on `from`, known free to move. */
@@ -315,7 +322,7 @@ static bool gen_owner(GenContext *ctx, Position *pos, int owner, MoveList *out, 
     const bool freezing = pos->v->freezer_mask != 0;
     if (freezing) mobility_freezers(pos, owner, freezers);
     PlanShare share;
-    vm_share_init(&share);
+    vm_share_init(&share, ctx->count_seen, &ctx->carried);
     ctx->plan_share = &share;
     bool ok = true;
     for (int w = 0; ok && w < pos->v->cell_words; w++) {

@@ -722,8 +722,7 @@ typedef struct PlanRun {
     Cell origin;
     int owner;
     MoveList *out;
-    const uint64_t *count_seen; /* (see vm_run_plan) */
-    int *counted;
+    const uint64_t *count_seen; /* (the share's, where origin is not among them) */
     VmFault *fault;
     PlanShare *share;
 } PlanRun;
@@ -797,7 +796,7 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
             return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
     }
     if (!n && r->count_seen && !bits_has(r->count_seen, c)) {
-        (*r->counted)++;
+        (*r->share->counted)++;
         return true;
     }
     MoveList *out = r->out;
@@ -877,11 +876,11 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
     return true;
 }
 
-bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out,
-                 const uint64_t *count_seen, int *counted, PlanShare *share, VmFault *fault) {
+bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, PlanShare *share,
+                 VmFault *fault) {
     PlanShare own;
     if (!share) {
-        vm_share_init(&own);
+        vm_share_init(&own, NULL, NULL);
         share = &own;
     }
     PlanRun r;
@@ -890,8 +889,7 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
     r.origin = origin;
     r.owner = owner;
     r.out = out;
-    r.count_seen = count_seen;
-    r.counted = counted;
+    r.count_seen = share->count_seen && !bits_has(share->count_seen, origin) ? share->count_seen : NULL;
     r.fault = fault;
     r.share = share;
     const Variant *v = pos->v;

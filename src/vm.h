@@ -19,6 +19,10 @@ bool vm_plan(Program *prog);
 /* What the runs of plans for the pieces of one owner on one position share, found when first
  * needed: set up by vm_share_init, used while the position stands unchanged. */
 typedef struct PlanShare {
+    /* with count_seen, a move that only carries its piece between two cells not in that set
+     * is not written but counted in *counted */
+    const uint64_t *count_seen;
+    int *counted;
     Cell royal; /* the owner's royal piece (coordination) */
     bool royal_known;
     /* the enemies of custodian victim sets near_set[i] (-1: none yet), for a quick look next to
@@ -27,16 +31,17 @@ typedef struct PlanShare {
     uint64_t near[2][CELL_WORDS];
     uint64_t friends[CELL_WORDS];
 } PlanShare;
-static inline void vm_share_init(PlanShare *share) {
+static inline void vm_share_init(PlanShare *share, const uint64_t *count_seen, int *counted) {
+    share->count_seen = count_seen;
+    share->counted = counted;
     share->royal_known = false;
     share->near_set[0] = share->near_set[1] = -1;
 }
 /* vm_run for such a program: the same moves in the same order, made by C loops rather than by
- * the interpreter (no step is charged, no trace). With count_seen, a move that only carries the
- * piece to a cell not in that set is not written but counted in *counted. share: the owner's
- * (NULL: this run's own). */
-bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out,
-                 const uint64_t *count_seen, int *counted, PlanShare *share, VmFault *fault);
+ * the interpreter (no step is charged, no trace). share: the owner's (NULL: this run's own,
+ * which counts nothing). */
+bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owner, MoveList *out, PlanShare *share,
+                 VmFault *fault);
 
 /* Emits what the program's ADD does for a path of an atom (no change of type): the move
  * origin -> cur with the pending effects and flags, or its promotions by promotion set

@@ -272,7 +272,7 @@ static void compare_plans(Variant *v, const char *const *starts, int nstarts, in
         for (int ply = 0; ply < 60; ply++) {
             int mover = board_mover(&pos);
             PlanShare share; /* (shared by the runs on this position, as move generation does) */
-            vm_share_init(&share);
+            vm_share_init(&share, NULL, NULL);
             for (Cell c = 0; c < v->ncells; c++) {
                 Piece p = pos.cell[c];
                 if (!p || PIECE_OWNER(p) != mover) continue;
@@ -281,8 +281,8 @@ static void compare_plans(Variant *v, const char *const *starts, int nstarts, in
                 VmFault f = {0}, g = {0};
                 run.count = plan.count = shared.count = 0;
                 assert_true(vm_run(test_fresh_gen(), prog, &pos, c, mover, &run, &f));
-                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, NULL, NULL, NULL, &g));
-                assert_true(vm_run_plan(prog, &pos, c, mover, &shared, NULL, NULL, &share, &g));
+                assert_true(vm_run_plan(prog, &pos, c, mover, &plan, NULL, &g));
+                assert_true(vm_run_plan(prog, &pos, c, mover, &shared, &share, &g));
                 assert_int_equal(run.count, plan.count);
                 assert_int_equal(run.count, shared.count);
                 assert_memory_equal(plan.moves, shared.moves, sizeof(Move) * (size_t)plan.count);
