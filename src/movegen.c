@@ -1452,6 +1452,22 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
     return !hit;
 }
 
+/* royal_safe_at by a look made once for the piece's destinations (*ready: 0 before it is
+ * made, 1 made, -1 the game has none: then by the attack lines). */
+static inline bool royal_safe_by_look(const Pins *pins, Position *pos, Cell to, RoyalLook *look, int *ready) {
+    Cell from = pins->royal;
+    Piece royal = pos->cell[from];
+    if (!*ready) *ready = attack_royal_look_init(look, pos, pins->mover, PIECE_TYPE(royal)) ? 1 : -1;
+    if (*ready < 0) return royal_safe_at(pins, pos, to);
+    Piece taken = pos->cell[to];
+    pos->cell[to] = royal;
+    pos->cell[from] = 0;
+    bool hit = attack_royal_look_hit(look, pos, to);
+    pos->cell[from] = royal;
+    pos->cell[to] = taken;
+    return !hit;
+}
+
 /* Do the attack lines alone decide the royal piece's moves that only carry it (as
  * movegen_pin_verdict does)? Not where capture patterns, royal flight or privileges (which a
  * move may take away) have a say. */
@@ -1478,7 +1494,8 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
     if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover ||
         !royal_by_lines(pins, pos))
         return -1;
-    int n = 0, i = 0;
+    int n = 0, i = 0, ready = 0;
+    RoyalLook look;
     *legal = 0;
     for (int k = 0; k < pp->ngen; k++) {
         const Ray *r = &pp->gen[k];
@@ -1489,7 +1506,7 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
             Piece p = pos->cell[c];
             if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
                 if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
-                bool ok = royal_safe_at(pins, pos, c);
+                bool ok = royal_safe_by_look(pins, pos, c, &look, &ready);
                 n += ok;
                 *legal |= (uint64_t)ok << i++;
             }

@@ -256,6 +256,29 @@ static void build_line_refs(Variant *v) {
         }
 }
 
+/* Variant.leap_from: one block per owner and royal victim type, a table per attacking type. */
+static void build_leap_from(Variant *v) {
+    if (!v->pin_legal || v->cell_words != 1) return;
+    size_t ncells = (size_t)v->ncells;
+    for (int o = 0; o < v->nowners; o++)
+        for (uint32_t victims = v->royal_types; victims; victims &= victims - 1) {
+            int vt = __builtin_ctz(victims);
+            uint64_t *from = v->leap_from[o][vt] = xcalloc((size_t)v->ntypes * ncells, sizeof(uint64_t));
+            for (int k = 0; k < v->nattack_lines[o]; k++) {
+                const AttackLine *l = &v->attack_lines[o][k];
+                int back = v->dirs[l->dir].reverse;
+                if (back < 0) continue;
+                v->leap_from_types[o][vt] |= l->leapers[vt];
+                for (uint32_t types = l->leapers[vt]; types; types &= types - 1)
+                    for (int c = 0; c < v->ncells; c++) {
+                        Cell s = variant_step(v, (Cell)c, back);
+                        /* (a step back onto c itself meets the victim: no capture) */
+                        if (s != NO_CELL && s != c) from[(size_t)__builtin_ctz(types) * ncells + (size_t)c] |= 1ULL << s;
+                    }
+            }
+        }
+}
+
 /* Does code[at] hold op (the whole instruction within count bytes)? */
 static bool code_has(const Program *p, int at, Opcode op) {
     return at >= 0 && at < p->count && p->code[at] == op && at + bc_instr_size(op) <= p->count;
@@ -360,6 +383,7 @@ void variant_conclude(Variant *v) {
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops &&
                     !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
                     !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
+    build_leap_from(v);
 }
 
 void variant_free(Variant *v) {
@@ -377,6 +401,8 @@ void variant_free(Variant *v) {
     free(v->adjacent_cells);
     free(v->line_refs[0][0]);
     free(v->leap_cells);
+    for (int o = 0; o < MAX_OWNERS; o++)
+        for (int t = 0; t < MAX_PIECE_TYPES; t++) free(v->leap_from[o][t]);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -465,6 +465,12 @@ typedef struct Variant {
     /* per attacking owner and victim type: the types its lines of leapers only capture with
      * (bit per type); on a board of one word, the tests look at them when one stands there */
     uint32_t leap_types[MAX_OWNERS][MAX_PIECE_TYPES];
+    /* per attacking owner and royal victim type (pin_legal on a board of one word, else
+     * NULL): for each type t, per cell c, the cells a piece of type t captures such a victim
+     * on c from by a leap (AttackLine.leapers); leap_from_types: those types. The royal
+     * piece's destinations are tested with them (attack_royal_look) */
+    uint64_t *leap_from[MAX_OWNERS][MAX_PIECE_TYPES];
+    uint32_t leap_from_types[MAX_OWNERS][MAX_PIECE_TYPES];
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */
