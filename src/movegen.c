@@ -160,7 +160,7 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
 
 /* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
  * carried non-NULL, a move that only carries the piece is counted there, not written. */
-static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
+static inline __attribute__((always_inline)) bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
                                  const Effect *pending, int npending, int *carried) {
     if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
         if (carried) {
@@ -213,6 +213,7 @@ static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Po
                 return false;
             continue;
         }
+        if (fa->kind == FAST_EN_PASSANT && pos->ep_victim == NO_CELL) continue;
         if (privileged && (fa->kind == FAST_PRIVILEGE || fa->kind == FAST_PRIVILEGE_UNATTACKED)) {
             if (!gen_privileged(ctx, pos, fa, owner, from, out, carried, &attacked)) return false;
             continue;
