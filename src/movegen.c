@@ -1541,6 +1541,13 @@ static inline int count_rays(const Position *pos, const PieceProgram *pp, int ow
     return n;
 }
 
+/* The cells a move wrote (one word: Variant.move_reach). */
+static inline uint64_t cells_written(const Undo *u) {
+    uint64_t cells = 0;
+    for (int i = 0; i < u->njournal; i++) cells |= 1ULL << u->journal[i].cell;
+    return cells;
+}
+
 /* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
@@ -1555,13 +1562,38 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
     /* (with screens, where a piece lands decides: the usual count judges every move) */
     if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
+    /* (a playout's tally: the free pieces' counts of the mover's last tally, two plies back,
+     * stand where none of their cells changed since; those of this one are kept) */
+    uint64_t changed = ~0ULL, held = 0, kept = 0;
+    bool memoize = tally && tally->reuse && v->move_reach && mover < 2;
+    if (memoize) {
+        if (pos->ply >= 2 && tally->memo[mover].ply == pos->ply - 2 && tally->memo[mover].key == pos->history[pos->ply - 2].state.key &&
+            pos->ep_victim == NO_CELL) {
+            held = tally->memo[mover].held;
+            changed = cells_written(&pos->history[pos->ply - 2]) | cells_written(&pos->history[pos->ply - 1]);
+        }
+        tally->memo[mover].ply = -1; /* (until this tally is whole) */
+    }
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
-                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
+                if (memoize && free && ((held >> from) & 1)) {
+                    const TallyMemo *memo = &tally->memo[mover].at[from];
+                    if (memo->piece == pos->cell[from] &&
+                        !(v->move_reach[((size_t)o * (size_t)v->ntypes + (size_t)PIECE_TYPE(memo->piece)) * (size_t)v->ncells + from] & changed)) {
+                        kept |= 1ULL << from;
+                        if (!memo->moves) continue;
+                        tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = memo->moves,
+                                                                         .rays = memo->rays, .carried = memo->carried};
+                        n += memo->moves;
+                        if (n >= MAX_MOVES / 2) return -1;
+                        continue;
+                    }
+                }
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 int before = n, rays = 0, royal_moves = -1;
                 uint64_t legal = 0;
                 scratch->count = 0;
@@ -1576,6 +1608,12 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                         if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
                     } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
                         return -1;
+                    }
+                    /* (the moves it wrote, a promotion or en passant, are decided each time) */
+                    if (memoize && !scratch->count && (pp->rest_in_c || (pp->rest.count <= 1 && !pp->nlines))) {
+                        tally->memo[mover].at[from] = (TallyMemo){.piece = pos->cell[from], .moves = (uint16_t)(n - before),
+                                                                  .rays = (uint16_t)rays, .carried = !pp->rest.count || pp->rest_in_c};
+                        kept |= 1ULL << from;
                     }
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
@@ -1598,6 +1636,11 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                                                                      .carried = carried, .legal = legal};
                 }
             }
+    }
+    if (memoize) {
+        tally->memo[mover].ply = pos->ply;
+        tally->memo[mover].key = pos->key;
+        tally->memo[mover].held = kept;
     }
     return n ? n : -1;
 }

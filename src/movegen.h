@@ -103,12 +103,28 @@ typedef struct TalliedPiece {
     bool carried;            /* else: its moves but a few need no test (see count_by_pins) */
     uint64_t legal;
 } TalliedPiece;
+/* A free piece's moves as a tally counted them (its rays, the moves only carrying it). */
+typedef struct TallyMemo {
+    Piece piece;
+    uint16_t moves, rays;
+    bool carried;
+} TallyMemo;
 typedef struct LegalTally {
     bool tested;             /* the moves are decided by the pins (else every move is legal) */
+    /* set by the caller while each tally is of the position after the last one's (the plies
+     * of one game): a free piece none of whose cells (Variant.move_reach) changed since its
+     * player's last tally has the moves it had then, and is not counted again */
+    bool reuse;
     Pins pins;
     int count;               /* legal moves of the player to move */
     int npieces;             /* pieces with a legal move, in the order movegen_legal lists them */
     TalliedPiece pieces[MAX_CELLS];
+    /* per player, of its last tally: the ply and key, the cells with a memo (-1: none) */
+    struct {
+        int ply;
+        uint64_t key, held;
+        TallyMemo at[64];
+    } memo[2];
 } LegalTally;
 /* Counts the legal moves into t (scratch: room for one piece's moves). False when they cannot
  * be counted so (the game or position does not allow it, no legal move, a fault): then

@@ -279,6 +279,47 @@ static void build_leap_from(Variant *v) {
         }
 }
 
+/* Variant.move_reach. */
+static void build_move_reach(Variant *v) {
+    if (!v->bulk_count || v->cell_words != 1 || v->freezer_mask) return;
+    for (int i = 1; i < v->npromos; i++)
+        if (v->promos[i].lost_only) return;
+    size_t ncells = (size_t)v->ncells;
+    v->move_reach = xcalloc((size_t)v->nowners * (size_t)v->ntypes * ncells, sizeof(uint64_t));
+    for (int o = 0; o < v->nowners; o++)
+        for (int t = 0; t < v->ntypes; t++) {
+            const PieceProgram *pp = &v->types[t].per_owner[o];
+            for (int from = 0; from < v->ncells; from++) {
+                uint64_t reach = 1ULL << from;
+                for (int i = 0; i < pp->ngen; i++) {
+                    const Ray *r = &pp->gen[i];
+                    Cell c = (Cell)from;
+                    for (int k = 0; !r->range || k < r->range; k++) {
+                        c = variant_step(v, c, r->dir);
+                        if (c == NO_CELL || ((reach >> c) & 1)) break;
+                        reach |= 1ULL << c;
+                        if (!r->slide) break;
+                    }
+                }
+                for (int a = 0; a < pp->natoms; a++) {
+                    const FastAtom *fa = &pp->atoms[a];
+                    bool legs = fa->kind == FAST_LEGS;
+                    Cell c = (Cell)from;
+                    for (int k = 0; k < fa->ndirs; k++) {
+                        Cell s = variant_step(v, legs ? c : (Cell)from, fa->dirs[k]);
+                        if (s == NO_CELL) {
+                            if (legs) break;
+                            continue;
+                        }
+                        reach |= 1ULL << s;
+                        c = s;
+                    }
+                }
+                v->move_reach[((size_t)o * (size_t)v->ntypes + (size_t)t) * ncells + (size_t)from] = reach;
+            }
+        }
+}
+
 /* Does code[at] hold op (the whole instruction within count bytes)? */
 static bool code_has(const Program *p, int at, Opcode op) {
     return at >= 0 && at < p->count && p->code[at] == op && at + bc_instr_size(op) <= p->count;
@@ -384,6 +425,7 @@ void variant_conclude(Variant *v) {
                     !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
                     !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
+    build_move_reach(v);
 }
 
 void variant_free(Variant *v) {
@@ -401,6 +443,7 @@ void variant_free(Variant *v) {
     free(v->adjacent_cells);
     free(v->line_refs[0][0]);
     free(v->leap_cells);
+    free(v->move_reach);
     for (int o = 0; o < MAX_OWNERS; o++)
         for (int t = 0; t < MAX_PIECE_TYPES; t++) free(v->leap_from[o][t]);
     free(v->zobrist_piece);

@@ -471,6 +471,11 @@ typedef struct Variant {
      * piece's destinations are tested with them (attack_royal_look) */
     uint64_t *leap_from[MAX_OWNERS][MAX_PIECE_TYPES];
     uint32_t leap_from_types[MAX_OWNERS][MAX_PIECE_TYPES];
+    /* per owner, type and cell c (bulk_count games on a board of one word, without
+     * freezers or promotions limited to lost pieces, else NULL): the cells the piece's rays
+     * and atoms look at from c, and c; where none of them changed, the piece has the moves it
+     * had (a playout's tally counts them again only then: movegen_tally_legal) */
+    uint64_t *move_reach;
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */

@@ -509,6 +509,53 @@ static void test_movegen_royal_look_as_the_attack_lines(void **state) {
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) assert_true(royal_look_agrees(games[i], 20, 120) > 20000);
 }
 
+/* A playout's tally that takes the counts of pieces none of whose cells changed from its
+ * player's last tally (LegalTally.reuse) agrees with the list at every ply of random games.
+ * Returns the plies compared. */
+static int reused_tally_agrees(const char *rules, int games, int plies) {
+    Variant *v = load_rules(rules);
+    assert_non_null(v->move_reach);
+    Position pos;
+    board_init(&pos, v);
+    static LegalTally tally;
+    static MoveList ml, scratch;
+    uint64_t seed = 7;
+    int compared = 0;
+    for (int game = 0; game < games; game++) {
+        set_fen(&pos, v->setup);
+        tally.reuse = true;
+        for (int ply = 0; ply < plies; ply++) {
+            VmFault f = {0};
+            movegen_legal(test_gen(), &pos, &ml, &f);
+            if (movegen_tally_legal(test_gen(), &pos, &tally, &scratch)) {
+                assert_int_equal(tally.count, ml.count);
+                for (int i = 0; i < ml.count; i++) {
+                    const Move *m = movegen_tally_move(test_gen(), &pos, &tally, i, &scratch);
+                    assert_non_null(m);
+                    assert_int_equal(m->from, ml.moves[i].from);
+                    assert_int_equal(m->to, ml.moves[i].to);
+                    assert_int_equal(m->promo, ml.moves[i].promo);
+                }
+                compared++;
+            }
+            if (ml.count == 0) break;
+            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
+        }
+    }
+    tally.reuse = false;
+    board_free(&pos);
+    variant_free(v);
+    return compared;
+}
+
+static void test_movegen_tally_reuses_unchanged_pieces(void **state) {
+    (void)state;
+    /* (pins and checks, en passant and promotions; every move legal; pawns by the dozen) */
+    const char *games[] = {"rules/chess.rules", "rules/makruk.rules", "rules/extinction.rules", "rules/horde.rules",
+                           "rules/knightmate.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) assert_true(reused_tally_agrees(games[i], 30, 200) > 1000);
+}
+
 static void test_movegen_en_passant_and_promotion(void **state) {
     (void)state;
     Variant *v = load_rules("rules/chess.rules");
@@ -605,6 +652,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
         cmocka_unit_test(test_movegen_leaper_lines_by_type),
         cmocka_unit_test(test_movegen_royal_look_as_the_attack_lines),
+        cmocka_unit_test(test_movegen_tally_reuses_unchanged_pieces),
         cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
         cmocka_unit_test(test_movegen_fast_and_general_agree_royal_flight),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
