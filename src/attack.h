@@ -30,6 +30,7 @@ typedef struct SliderRun {
     uint64_t occ;            /* the attacker's pieces of those types (none: no run) */
 } SliderRun;
 typedef struct RoyalLook {
+    int ready;               /* (for its user: 0 not readied yet, 1 ready, -1 not to be had) */
     int attacker, nleaps, nruns;
     const uint64_t *leap_from[MAX_PIECE_TYPES];  /* per leaping type the attacker has */
     uint64_t leap_occ[MAX_PIECE_TYPES];          /* its pieces of that type */
@@ -40,11 +41,12 @@ typedef struct RoyalLook {
  * Variant.leap_from for it (then attack_lines_hit tests it). */
 bool attack_royal_look_init(RoyalLook *rl, const Position *pos, int victim_owner, int victim_type);
 /* attack_lines_hit(pos, c, victim_owner, victim_type) for rl's victim, on the position rl was
- * readied on with the victim lifted from its cell and put on c (whatever stood there). */
-static inline bool attack_royal_look_hit(const RoyalLook *rl, const Position *pos, Cell c) {
+ * readied on with the victim on c and one of its owner's pieces moved (written on the cells),
+ * taking the attacker's pieces on `taken` (cells, one word) if any. */
+static inline bool attack_royal_look_hit(const RoyalLook *rl, const Position *pos, Cell c, uint64_t taken) {
     const Variant *v = pos->v;
     for (int i = 0; i < rl->nleaps; i++)
-        if (rl->leap_from[i][c] & rl->leap_occ[i]) return true;
+        if (rl->leap_from[i][c] & rl->leap_occ[i] & ~taken) return true;
     const uint64_t *lines = v->line_cells + (size_t)c * (size_t)v->ndirs;
     for (int r = 0; r < rl->nruns; r++) {
         uint64_t occ = rl->runs[r].occ;

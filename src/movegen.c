@@ -1276,6 +1276,7 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
 
 void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     const Variant *v = pos->v;
+    pins->look = NULL;
     pins->on = false;
     pins->by_seen = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) {
@@ -1358,6 +1359,15 @@ __attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pin
     return !hit;
 }
 
+/* pins->look for the royal piece (of type royal_type), readied for this position when first
+ * asked; NULL where there is none. */
+static inline const RoyalLook *ready_look(const Pins *pins, const Position *pos, int royal_type) {
+    RoyalLook *look = pins->look;
+    if (!look || look->ready < 0) return NULL;
+    if (!look->ready) look->ready = attack_royal_look_init(look, pos, pins->mover, royal_type) ? 1 : -1;
+    return look->ready > 0 ? look : NULL;
+}
+
 /* The rest of movegen_pin_verdict for a move of the royal piece, of a pinned piece or in
  * check: the attack lines with only the move's two cells written. (Apart, so that the usual
  * verdict stays a short leaf.) */
@@ -1368,7 +1378,9 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
     pos->cell[m->to] = p;
     pos->cell[m->from] = 0;
     Cell king = royal ? m->to : pins->royal;
-    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(pos->cell[king]));
+    bool hit = look ? attack_royal_look_hit(look, pos, king, taken ? 1ULL << m->to : 0)
+                    : attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
     return !hit;
@@ -1447,23 +1459,8 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
     Piece royal = pos->cell[from], taken = pos->cell[to];
     pos->cell[to] = royal;
     pos->cell[from] = 0;
-    bool hit = attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
-    pos->cell[from] = royal;
-    pos->cell[to] = taken;
-    return !hit;
-}
-
-/* royal_safe_at by a look made once for the piece's destinations (*ready: 0 before it is
- * made, 1 made, -1 the game has none: then by the attack lines). */
-static inline bool royal_safe_by_look(const Pins *pins, Position *pos, Cell to, RoyalLook *look, int *ready) {
-    Cell from = pins->royal;
-    Piece royal = pos->cell[from];
-    if (!*ready) *ready = attack_royal_look_init(look, pos, pins->mover, PIECE_TYPE(royal)) ? 1 : -1;
-    if (*ready < 0) return royal_safe_at(pins, pos, to);
-    Piece taken = pos->cell[to];
-    pos->cell[to] = royal;
-    pos->cell[from] = 0;
-    bool hit = attack_royal_look_hit(look, pos, to);
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(royal));
+    bool hit = look ? attack_royal_look_hit(look, pos, to, 0) : attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
     pos->cell[from] = royal;
     pos->cell[to] = taken;
     return !hit;
@@ -1495,8 +1492,7 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
     if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover ||
         !royal_by_lines(pins, pos))
         return -1;
-    int n = 0, i = 0, ready = 0;
-    RoyalLook look;
+    int n = 0, i = 0;
     *legal = 0;
     for (int k = 0; k < pp->ngen; k++) {
         const Ray *r = &pp->gen[k];
@@ -1507,7 +1503,7 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
             Piece p = pos->cell[c];
             if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
                 if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
-                bool ok = royal_safe_by_look(pins, pos, c, &look, &ready);
+                bool ok = royal_safe_at(pins, pos, c);
                 n += ok;
                 *legal |= (uint64_t)ok << i++;
             }
@@ -1698,6 +1694,8 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
     movegen_find_pins(ctx, pos, &t->pins);
+    t->pins.look = &t->look;
+    t->look.ready = 0;
     t->tested = !v->every_move_legal;
     if (t->tested && !t->pins.on) return false;
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */

@@ -78,6 +78,9 @@ typedef struct Pins {
     bool by_seen;
     bool seen_check;
     uint64_t seen[CELL_WORDS];
+    /* where the caller keeps one (a playout's tally), the attack lines of the royal piece
+     * made ready once for the tests of the position's moves (RoyalLook.ready 0 at first) */
+    RoyalLook *look;
 } Pins;
 /* Finds the pins of the player to move (off in every game and position they do not fit, while
  * royal pieces face each other under `end facing`, and on the general path), else the cells
@@ -116,6 +119,7 @@ typedef struct LegalTally {
      * player's last tally has the moves it had then, and is not counted again */
     bool reuse;
     Pins pins;
+    RoyalLook look;          /* (pins.look) */
     int count;               /* legal moves of the player to move */
     int npieces;             /* pieces with a legal move, in the order movegen_legal lists them */
     TalliedPiece pieces[MAX_CELLS];

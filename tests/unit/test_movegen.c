@@ -478,7 +478,7 @@ static int royal_look_agrees(const char *rules, int games, int plies) {
                     if (c == royal || (there && PIECE_OWNER(there) == mover)) continue;
                     pos.cell[royal] = 0;
                     pos.cell[c] = p;
-                    bool lines = attack_lines_hit(&pos, c, mover, PIECE_TYPE(p)), by_look = attack_royal_look_hit(&look, &pos, c);
+                    bool lines = attack_lines_hit(&pos, c, mover, PIECE_TYPE(p)), by_look = attack_royal_look_hit(&look, &pos, c, 0);
                     pos.cell[c] = there;
                     pos.cell[royal] = p;
                     if (lines != by_look) {
