@@ -62,6 +62,9 @@ static inline bool attack_royal_look_hit(const RoyalLook *rl, const Position *po
     }
     return false;
 }
+/* attack_pins for rl's victim standing on c, as rl was readied (a game without privileges):
+ * nonzero when in check, and the pinned pieces. */
+int attack_royal_look_pins(const RoyalLook *rl, const Position *pos, Cell c, uint64_t *pinned);
 /* ... and by a privilege's capture (Variant.privilege_types; the cells and the rights only)? */
 bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner);
 /* Can a royal piece of `owner` be captured? */

@@ -1274,9 +1274,21 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
     return true;
 }
 
-void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
+/* pins->look for the royal piece (of type royal_type), readied for this position when first
+ * asked; NULL where there is none. */
+static inline const RoyalLook *ready_look(const Pins *pins, const Position *pos, int royal_type) {
+    RoyalLook *look = pins->look;
+    if (!look || look->ready < 0) return NULL;
+    if (!look->ready) look->ready = attack_royal_look_init(look, pos, pins->mover, royal_type) ? 1 : -1;
+    return look->ready > 0 ? look : NULL;
+}
+
+/* movegen_find_pins; with look (the caller's, pins->look), readied for the position, which
+ * finds the pins where the game allows. */
+static void find_pins(GenContext *ctx, Position *pos, Pins *pins, RoyalLook *look) {
     const Variant *v = pos->v;
-    pins->look = NULL;
+    pins->look = look;
+    if (look) look->ready = 0;
     pins->on = false;
     pins->by_seen = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) {
@@ -1291,12 +1303,15 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     }
     pins->mover = mover;
     pins->privileges = v->privilege_types && pos->rights;
-    pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    const RoyalLook *ready = look && !v->privilege_types ? ready_look(pins, pos, PIECE_TYPE(pos->cell[pins->royal])) : NULL;
+    pins->checks = ready ? attack_royal_look_pins(ready, pos, pins->royal, pins->pinned) : attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
     if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
     pins->quiet = !pins->checks && !pins->screened;
     pins->on = true;
 }
+
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) { find_pins(ctx, pos, pins, NULL); }
 
 /* May a piece p be written without changing the test by the cells seen: neither an enemy's
  * nor royal? */
@@ -1357,15 +1372,6 @@ __attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pin
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
     return !hit;
-}
-
-/* pins->look for the royal piece (of type royal_type), readied for this position when first
- * asked; NULL where there is none. */
-static inline const RoyalLook *ready_look(const Pins *pins, const Position *pos, int royal_type) {
-    RoyalLook *look = pins->look;
-    if (!look || look->ready < 0) return NULL;
-    if (!look->ready) look->ready = attack_royal_look_init(look, pos, pins->mover, royal_type) ? 1 : -1;
-    return look->ready > 0 ? look : NULL;
 }
 
 /* The rest of movegen_pin_verdict for a move of the royal piece, of a pinned piece or in
@@ -1693,9 +1699,7 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
         (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
-    movegen_find_pins(ctx, pos, &t->pins);
-    t->pins.look = &t->look;
-    t->look.ready = 0;
+    find_pins(ctx, pos, &t->pins, &t->look);
     t->tested = !v->every_move_legal;
     if (t->tested && !t->pins.on) return false;
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */

@@ -456,8 +456,9 @@ static void test_movegen_leaper_lines_by_type(void **state) {
 }
 
 /* The royal piece's destinations tested by attack_royal_look (leaps looked up by cell, lines
- * walked for their sliding types only) as by attack_lines_hit: on positions of random games,
- * the royal piece lifted and put on every cell it could go to. Returns the cells compared. */
+ * walked for their sliding types only) as by attack_lines_hit, and its pins and checks as by
+ * attack_pins: on positions of random games, the royal piece lifted and put on every cell it
+ * could go to. Returns the cells compared. */
 static int royal_look_agrees(const char *rules, int games, int plies) {
     Variant *v = load_rules(rules);
     Position pos;
@@ -472,6 +473,11 @@ static int royal_look_agrees(const char *rules, int games, int plies) {
             Cell royal = board_royal(&pos, mover);
             RoyalLook look;
             if (royal != NO_CELL && attack_royal_look_init(&look, &pos, mover, PIECE_TYPE(pos.cell[royal]))) {
+                /* the pins and whether in check, where it stands */
+                uint64_t pinned[CELL_WORDS], look_pinned[CELL_WORDS];
+                bool checks = attack_pins(&pos, royal, mover, pinned) != 0, look_checks = attack_royal_look_pins(&look, &pos, royal, look_pinned) != 0;
+                assert_int_equal(checks, look_checks);
+                assert_int_equal(pinned[0], look_pinned[0]);
                 Piece p = pos.cell[royal];
                 for (Cell c = 0; c < v->ncells; c++) {
                     Piece there = pos.cell[c];
