@@ -208,7 +208,8 @@ static bool more_pieces_than(const Position *pos, int player, int k) {
 static bool dead_material(const Position *pos) {
     const Variant *v = pos->v;
     /* material rules speak of two sides: they apply once two players are left */
-    if (gameend_alive_count(pos) != 2) return false;
+    unsigned others = pos->alive & (pos->alive - 1u); /* (the players but the first) */
+    if (!others || (others & (others - 1u))) return false;
     int a = other_alive(pos, -1), b = other_alive(pos, a);
     /* players who help armies: the armies' material decides */
     if (pos->allegiance[a] != NO_OWNER) a = pos->allegiance[a];
