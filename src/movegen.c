@@ -1500,6 +1500,8 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
         return -1;
     int n = 0, i = 0;
     *legal = 0;
+    Piece royal = pos->cell[from];
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(royal));
     for (int k = 0; k < pp->ngen; k++) {
         const Ray *r = &pp->gen[k];
         Cell c = from;
@@ -1509,7 +1511,17 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
             Piece p = pos->cell[c];
             if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
                 if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
-                bool ok = royal_safe_at(pins, pos, c);
+                bool ok;
+                if (look) {
+                    /* (royal_safe_at with the look at hand) */
+                    pos->cell[c] = royal;
+                    pos->cell[from] = 0;
+                    ok = !attack_royal_look_hit(look, pos, c, 0);
+                    pos->cell[from] = royal;
+                    pos->cell[c] = p;
+                } else {
+                    ok = royal_safe_at(pins, pos, c);
+                }
                 n += ok;
                 *legal |= (uint64_t)ok << i++;
             }
