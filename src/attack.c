@@ -321,8 +321,7 @@ bool attack_royal_look_init(RoyalLook *rl, const Position *pos, int victim_owner
     int nslides = v->nline_slides[o][victim_type];
     rl->nruns = 0;
     for (int k = 0; k < nslides;) {
-        int end = k + 1;
-        while (end < nslides && refs[end].sliders == refs[k].sliders) end++;
+        int end = refs[k].run_end;
         uint64_t here = 0;
         for (uint32_t types = refs[k].sliders; types; types &= types - 1) here |= pos->type_occ[__builtin_ctz(types)][0];
         if (here & occ) rl->runs[rl->nruns++] = (SliderRun){.first = (uint8_t)k, .end = (uint8_t)end, .occ = here & occ};

@@ -304,6 +304,7 @@ typedef struct AttackLine {
  * the types that capture from the first cell met, and those that capture from farther. */
 typedef struct LineRef {
     uint8_t back;
+    uint8_t run_end;         /* lines with sliders: the end of the run of lines with its sliders */
     uint32_t types, sliders;
 } LineRef;
 
