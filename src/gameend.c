@@ -216,13 +216,7 @@ static bool dead_material(const Position *pos) {
     if (pos->allegiance[b] != NO_OWNER) b = pos->allegiance[b];
     /* (the sides' piece totals rule out most rules before their types are counted; most
      * positions have more pieces than any rule names, and need no count) */
-    int most = 0;
-    for (int i = 0; i < v->nmaterial; i++) {
-        const MaterialRule *r = &v->material[i];
-        most = r->total_a > most ? r->total_a : most;
-        most = r->total_b > most ? r->total_b : most;
-    }
-    if (more_pieces_than(pos, a, most) || more_pieces_than(pos, b, most)) return false;
+    if (more_pieces_than(pos, a, v->material_most) || more_pieces_than(pos, b, v->material_most)) return false;
     int na = pieces_of(pos, a), nb = pieces_of(pos, b);
     for (int i = 0; i < v->nmaterial; i++) {
         const MaterialRule *r = &v->material[i];

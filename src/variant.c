@@ -411,6 +411,8 @@ void variant_conclude(Variant *v) {
         MaterialRule *r = &v->material[i];
         r->total_a = r->total_b = 0;
         for (int t = 0; t < v->ntypes; t++) r->total_a += r->a[t], r->total_b += r->b[t];
+        if (r->total_a > v->material_most) v->material_most = r->total_a;
+        if (r->total_b > v->material_most) v->material_most = r->total_b;
     }
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */

@@ -521,6 +521,7 @@ typedef struct Variant {
     ResultKind on_nmove;
     int nmaterial;
     MaterialRule material[MAX_MATERIAL_RULES];
+    int material_most;                 /* the most pieces a side has in them (found at load) */
     CountingRule counting;
     ResultKind on_material;
     int nforced;
