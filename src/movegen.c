@@ -1566,10 +1566,11 @@ static inline uint64_t cells_written(const Undo *u) {
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
  * movegen_legal. -1 when the count cannot be made so (a program's fault, too many moves):
- * then the caller counts the usual way. With a tally, also what movegen_tally_move needs.
+ * then the caller counts the usual way. With a tally, also what movegen_tally_move needs,
+ * and with memos (a constant where it is inlined) the tally's memo is taken and kept.
  * (Inlined: perft's copy, without a tally, keeps none of that work.) */
 static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
-                                                               MoveList *scratch, LegalTally *tally) {
+                                                               MoveList *scratch, LegalTally *tally, bool memos) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
@@ -1579,7 +1580,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
     /* (a playout's tally: the free pieces' counts of the mover's last tally, two plies back,
      * stand where none of their cells changed since; those of this one are kept) */
     uint64_t changed = ~0ULL, held = 0, kept = 0;
-    bool memoize = tally && tally->reuse && v->move_reach && mover < 2;
+    bool memoize = memos && tally && tally->reuse && v->move_reach && mover < 2;
     if (memoize) {
         if (pos->ply >= 2 && tally->memo[mover].ply == pos->ply - 2 && tally->memo[mover].key == pos->history[pos->ply - 2].state.key &&
             pos->ep_victim == NO_CELL) {
@@ -1671,7 +1672,9 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL) : pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
+        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
+                : pins.on           ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
+                                    : -1;
         ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
@@ -1715,7 +1718,9 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     t->tested = !v->every_move_legal;
     if (t->tested && !t->pins.on) return false;
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
-    t->count = count_by_pins(ctx, pos, t->tested ? &t->pins : NULL, scratch, t);
+    /* (a copy of the count without the memos where the game has none) */
+    const Pins *pins = t->tested ? &t->pins : NULL;
+    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true) : count_by_pins(ctx, pos, pins, scratch, t, false);
     ctx->unattacked = NO_CELL;
     return t->count > 0;
 }
