@@ -160,8 +160,8 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
 
 /* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
  * carried non-NULL, a move that only carries the piece is counted there, not written. */
-static inline __attribute__((always_inline)) bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
-                                 const Effect *pending, int npending, int *carried) {
+static inline __attribute__((always_inline)) bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from,
+                                                                 Cell to, int owner, const Effect *pending, int npending, int *carried) {
     if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
         if (carried) {
             ++*carried;
@@ -1304,7 +1304,8 @@ static void find_pins(GenContext *ctx, Position *pos, Pins *pins, RoyalLook *loo
     pins->mover = mover;
     pins->privileges = v->privilege_types && pos->rights;
     const RoyalLook *ready = look && !v->privilege_types ? ready_look(pins, pos, PIECE_TYPE(pos->cell[pins->royal])) : NULL;
-    pins->checks = ready ? attack_royal_look_pins(ready, pos, pins->royal, pins->pinned) : attack_pins(pos, pins->royal, mover, pins->pinned);
+    pins->checks = ready ? attack_royal_look_pins(ready, pos, pins->royal, pins->pinned)
+                         : attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
     if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
     pins->quiet = !pins->checks && !pins->screened;
@@ -1597,8 +1598,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
                 if (memoize && free && ((held >> from) & 1)) {
                     const TallyMemo *memo = &tally->memo[mover].at[from];
-                    if (memo->piece == pos->cell[from] &&
-                        !(v->move_reach[((size_t)o * (size_t)v->ntypes + (size_t)PIECE_TYPE(memo->piece)) * (size_t)v->ncells + from] & changed)) {
+                    size_t reach = ((size_t)o * (size_t)v->ntypes + (size_t)PIECE_TYPE(memo->piece)) * (size_t)v->ncells + from;
+                    if (memo->piece == pos->cell[from] && !(v->move_reach[reach] & changed)) {
                         kept |= 1ULL << from;
                         if (!memo->moves) continue;
                         tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = memo->moves,
@@ -1720,7 +1721,8 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
     /* (a copy of the count without the memos where the game has none) */
     const Pins *pins = t->tested ? &t->pins : NULL;
-    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true) : count_by_pins(ctx, pos, pins, scratch, t, false);
+    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true)
+                                         : count_by_pins(ctx, pos, pins, scratch, t, false);
     ctx->unattacked = NO_CELL;
     return t->count > 0;
 }

@@ -253,8 +253,10 @@ static void build_line_refs(Variant *v) {
                         if (s != NO_CELL) v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL << (s & 63);
                     }
                 }
-            for (int k = v->nline_slides[o][t] - 1; k >= 0; k--)
-                refs[k].run_end = (uint8_t)(k + 1 < v->nline_slides[o][t] && refs[k + 1].sliders == refs[k].sliders ? refs[k + 1].run_end : k + 1);
+            for (int k = v->nline_slides[o][t] - 1; k >= 0; k--) {
+                bool same = k + 1 < v->nline_slides[o][t] && refs[k + 1].sliders == refs[k].sliders;
+                refs[k].run_end = (uint8_t)(same ? refs[k + 1].run_end : k + 1);
+            }
         }
 }
 
