@@ -285,7 +285,8 @@ static void build_leap_from(Variant *v) {
 
 /* Variant.move_reach. */
 static void build_move_reach(Variant *v) {
-    if (!v->bulk_count || v->cell_words != 1 || v->freezer_mask) return;
+    /* (a privilege can be lost with no cell of its piece changing: its moves are counted anew) */
+    if (!v->bulk_count || v->cell_words != 1 || v->freezer_mask || v->privilege_types) return;
     for (int i = 1; i < v->npromos; i++)
         if (v->promos[i].lost_only) return;
     size_t ncells = (size_t)v->ncells;
