@@ -300,6 +300,69 @@ bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_
     return false;
 }
 
+bool attack_royal_look_init(RoyalLook *rl, const Position *pos, int victim_owner, int victim_type) {
+    const Variant *v = pos->v;
+    /* (pin_legal: two owners, neither steered nor frozen, so every piece of the enemy attacks) */
+    int o = 1 - victim_owner;
+    if (!v->leap_from[o][victim_type] || !board_hostile(pos, o, victim_owner)) return false;
+    uint64_t occ = pos->occ[o][0];
+    rl->attacker = o;
+    rl->nleaps = 0;
+    for (uint32_t types = v->leap_from_types[o][victim_type]; types; types &= types - 1) {
+        int t = __builtin_ctz(types);
+        uint64_t here = pos->type_occ[t][0] & occ;
+        if (!here) continue;
+        rl->leap_from[rl->nleaps] = v->leap_from[o][victim_type] + (size_t)t * (size_t)v->ncells;
+        rl->leap_occ[rl->nleaps++] = here;
+    }
+    /* the lines of leapers only are in leap_from; those with sliders are walked for the
+     * attacker's pieces of their sliding types, a run of lines with the same types at once */
+    const LineRef *refs = rl->refs = v->line_refs[o][victim_type];
+    int nslides = v->nline_slides[o][victim_type];
+    rl->nruns = 0;
+    for (int k = 0; k < nslides;) {
+        int end = refs[k].run_end;
+        uint64_t here = 0;
+        for (uint32_t types = refs[k].sliders; types; types &= types - 1) here |= pos->type_occ[__builtin_ctz(types)][0];
+        if (here & occ) rl->runs[rl->nruns++] = (SliderRun){.first = (uint8_t)k, .end = (uint8_t)end, .occ = here & occ};
+        k = end;
+    }
+    return true;
+}
+
+int attack_royal_look_pins(const RoyalLook *rl, const Position *pos, Cell c, uint64_t *pinned) {
+    const Variant *v = pos->v;
+    int checks = 0;
+    pinned[0] = 0;
+    for (int i = 0; i < rl->nleaps; i++) checks += (rl->leap_from[i][c] & rl->leap_occ[i]) != 0;
+    /* (a line with none of its sliding types on it gives neither a check by sliding nor a pin) */
+    const uint64_t *lines = v->line_cells + (size_t)c * (size_t)v->ndirs;
+    for (int r = 0; r < rl->nruns; r++) {
+        uint64_t occ = rl->runs[r].occ;
+        for (int k = rl->runs[r].first; k < rl->runs[r].end; k++) {
+            int back = rl->refs[k].back;
+            uint32_t sliders = rl->refs[k].sliders;
+            if (!(lines[back] & occ)) continue;
+            Cell s = c;
+            do s = variant_step(v, s, back);
+            while (s != NO_CELL && !pos->cell[s]);
+            if (s == NO_CELL) continue;
+            Piece p = pos->cell[s];
+            if (PIECE_OWNER(p) == rl->attacker) {
+                checks += (sliders >> PIECE_TYPE(p)) & 1;
+                continue;
+            }
+            /* (two owners: the first piece is the victim's) a slider next behind it pins it */
+            Cell shield = s;
+            do s = variant_step(v, s, back);
+            while (s != NO_CELL && !pos->cell[s]);
+            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == rl->attacker && ((sliders >> PIECE_TYPE(pos->cell[s])) & 1))
+                pinned[0] |= 1ULL << shield;
+        }
+    }
+    return checks;
+}
+
 bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner) {
     for (int o = 0; o < pos->v->nowners; o++)
         if (board_hostile(pos, o, victim_owner) && privilege_attacks(pos, c, o, 0, NULL)) return true;

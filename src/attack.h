@@ -22,6 +22,49 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned);
  * and victim_type on c? (The attack lines read only the cells: a caller may write cells for
  * the test without the occupancy sets.) */
 bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type);
+/* attack_lines_hit made ready for the many cells a royal piece could step to, in a game
+ * with Variant.leap_from: the leaps are looked up by cell, the lines walked only when a piece
+ * of one of their sliding types stands on them. */
+typedef struct SliderRun {
+    uint8_t first, end;      /* refs[first..end): lines with the same sliding types */
+    uint64_t occ;            /* the attacker's pieces of those types (none: no run) */
+} SliderRun;
+typedef struct RoyalLook {
+    int ready;               /* (for its user: 0 not readied yet, 1 ready, -1 not to be had) */
+    int attacker, nleaps, nruns;
+    const uint64_t *leap_from[MAX_PIECE_TYPES];  /* per leaping type the attacker has */
+    uint64_t leap_occ[MAX_PIECE_TYPES];          /* its pieces of that type */
+    const LineRef *refs;                         /* Variant.line_refs of the victim */
+    SliderRun runs[MAX_DIRECTIONS];
+} RoyalLook;
+/* Readies rl for a piece of victim_owner and victim_type; false where the game has no
+ * Variant.leap_from for it (then attack_lines_hit tests it). */
+bool attack_royal_look_init(RoyalLook *rl, const Position *pos, int victim_owner, int victim_type);
+/* attack_lines_hit(pos, c, victim_owner, victim_type) for rl's victim, on the position rl was
+ * readied on with the victim on c and one of its owner's pieces moved (written on the cells),
+ * taking the attacker's pieces on `taken` (cells, one word) if any. */
+static inline bool attack_royal_look_hit(const RoyalLook *rl, const Position *pos, Cell c, uint64_t taken) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < rl->nleaps; i++)
+        if (rl->leap_from[i][c] & rl->leap_occ[i] & ~taken) return true;
+    const uint64_t *lines = v->line_cells + (size_t)c * (size_t)v->ndirs;
+    for (int r = 0; r < rl->nruns; r++) {
+        uint64_t occ = rl->runs[r].occ;
+        for (int k = rl->runs[r].first; k < rl->runs[r].end; k++) {
+            int back = rl->refs[k].back;
+            if (!(lines[back] & occ)) continue;
+            Cell s = c;
+            do s = variant_step(v, s, back);
+            while (s != NO_CELL && !pos->cell[s]);
+            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == rl->attacker && ((rl->refs[k].sliders >> PIECE_TYPE(pos->cell[s])) & 1))
+                return true;
+        }
+    }
+    return false;
+}
+/* attack_pins for rl's victim standing on c, as rl was readied (a game without privileges):
+ * nonzero when in check, and the pinned pieces. */
+int attack_royal_look_pins(const RoyalLook *rl, const Position *pos, Cell c, uint64_t *pinned);
 /* ... and by a privilege's capture (Variant.privilege_types; the cells and the rights only)? */
 bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner);
 /* Can a royal piece of `owner` be captured? */

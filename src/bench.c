@@ -98,6 +98,7 @@ static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally
         return false;
     }
     uint64_t rng = (seed + 1) * 0x9E3779B97F4A7C15ULL | 1;
+    tally->reuse = true; /* (its tallies follow the plies of this game) */
     GameResult r = {0};
     int plies = 0;
     for (;;) {

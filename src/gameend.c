@@ -197,15 +197,26 @@ static bool one_colour(const Position *pos) {
     return true;
 }
 
+/* Has the player more than k pieces on the board? (Without counting them all.) */
+static bool more_pieces_than(const Position *pos, int player, int k) {
+    for (int w = 0; w < pos->v->cell_words; w++)
+        for (uint64_t b = pos->occ[player][w]; b; b &= b - 1)
+            if (k-- == 0) return true;
+    return false;
+}
+
 static bool dead_material(const Position *pos) {
     const Variant *v = pos->v;
     /* material rules speak of two sides: they apply once two players are left */
-    if (gameend_alive_count(pos) != 2) return false;
+    unsigned others = pos->alive & (pos->alive - 1u); /* (the players but the first) */
+    if (!others || (others & (others - 1u))) return false;
     int a = other_alive(pos, -1), b = other_alive(pos, a);
     /* players who help armies: the armies' material decides */
     if (pos->allegiance[a] != NO_OWNER) a = pos->allegiance[a];
     if (pos->allegiance[b] != NO_OWNER) b = pos->allegiance[b];
-    /* (the sides' piece totals rule out most rules before their types are counted) */
+    /* (the sides' piece totals rule out most rules before their types are counted; most
+     * positions have more pieces than any rule names, and need no count) */
+    if (more_pieces_than(pos, a, v->material_most) || more_pieces_than(pos, b, v->material_most)) return false;
     int na = pieces_of(pos, a), nb = pieces_of(pos, b);
     for (int i = 0; i < v->nmaterial; i++) {
         const MaterialRule *r = &v->material[i];

@@ -553,7 +553,25 @@ static int bench_playouts_cmd(const Args *a) {
     return rc;
 }
 
+/* The search bench and the playouts take different options; one given to the other mode is an
+ * error rather than silently ignored. */
+static const char *bench_misplaced_option(const Args *a) {
+    if (a->playouts) return a->depth ? "--depth" : NULL;
+    if (a->trace) return "--trace";
+    if (a->games > 0) return "--games";
+    if (a->seconds >= 0) return "--time";
+    if (a->seed_given) return "--seed";
+    if (a->noptions > 0) return "--option";
+    return NULL;
+}
+
 static int cmd_bench(const Args *a) {
+    const char *misplaced = bench_misplaced_option(a);
+    if (misplaced) {
+        fprintf(stderr, "varia: bench: %s %s --playouts (try 'varia bench --help')\n", misplaced,
+                a->playouts ? "does not go with" : "goes with");
+        return 2;
+    }
     if (a->playouts) return bench_playouts_cmd(a);
     if (a->npositional > 0) {
         fprintf(stderr, "varia: bench: unexpected argument '%s' (try 'varia bench --help')\n", a->positional[0]);

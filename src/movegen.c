@@ -160,8 +160,8 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
 
 /* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
  * carried non-NULL, a move that only carries the piece is counted there, not written. */
-static inline bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from, Cell to, int owner,
-                                 const Effect *pending, int npending, int *carried) {
+static inline __attribute__((always_inline)) bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from,
+                                                                 Cell to, int owner, const Effect *pending, int npending, int *carried) {
     if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
         if (carried) {
             ++*carried;
@@ -213,6 +213,7 @@ static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Po
                 return false;
             continue;
         }
+        if (fa->kind == FAST_EN_PASSANT && pos->ep_victim == NO_CELL) continue;
         if (privileged && (fa->kind == FAST_PRIVILEGE || fa->kind == FAST_PRIVILEGE_UNATTACKED)) {
             if (!gen_privileged(ctx, pos, fa, owner, from, out, carried, &attacked)) return false;
             continue;
@@ -1304,8 +1305,21 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
     return true;
 }
 
-void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
+/* pins->look for the royal piece (of type royal_type), readied for this position when first
+ * asked; NULL where there is none. */
+static inline const RoyalLook *ready_look(const Pins *pins, const Position *pos, int royal_type) {
+    RoyalLook *look = pins->look;
+    if (!look || look->ready < 0) return NULL;
+    if (!look->ready) look->ready = attack_royal_look_init(look, pos, pins->mover, royal_type) ? 1 : -1;
+    return look->ready > 0 ? look : NULL;
+}
+
+/* movegen_find_pins; with look (the caller's, pins->look), readied for the position, which
+ * finds the pins where the game allows. */
+static void find_pins(GenContext *ctx, Position *pos, Pins *pins, RoyalLook *look) {
     const Variant *v = pos->v;
+    pins->look = look;
+    if (look) look->ready = 0;
     pins->on = false;
     pins->by_seen = false;
     if (!v->pin_legal || !ctx->fast || !board_hostile(pos, 0, 1)) {
@@ -1320,12 +1334,16 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) {
     }
     pins->mover = mover;
     pins->privileges = v->privilege_types && pos->rights;
-    pins->checks = attack_pins(pos, pins->royal, mover, pins->pinned);
+    const RoyalLook *ready = look && !v->privilege_types ? ready_look(pins, pos, PIECE_TYPE(pos->cell[pins->royal])) : NULL;
+    pins->checks = ready ? attack_royal_look_pins(ready, pos, pins->royal, pins->pinned)
+                         : attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
     if (unlikely(v->pattern_types | v->facing_type) && !find_pattern_pins(ctx, pos, pins)) return;
     pins->quiet = !pins->checks && !pins->screened;
     pins->on = true;
 }
+
+void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) { find_pins(ctx, pos, pins, NULL); }
 
 /* May a piece p be written without changing the test by the cells seen: neither an enemy's
  * nor royal? */
@@ -1398,7 +1416,9 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
     pos->cell[m->to] = p;
     pos->cell[m->from] = 0;
     Cell king = royal ? m->to : pins->royal;
-    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(pos->cell[king]));
+    bool hit = look ? attack_royal_look_hit(look, pos, king, taken ? 1ULL << m->to : 0)
+                    : attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
     return !hit;
@@ -1477,7 +1497,8 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
     Piece royal = pos->cell[from], taken = pos->cell[to];
     pos->cell[to] = royal;
     pos->cell[from] = 0;
-    bool hit = attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(royal));
+    bool hit = look ? attack_royal_look_hit(look, pos, to, 0) : attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
     pos->cell[from] = royal;
     pos->cell[to] = taken;
     return !hit;
@@ -1511,6 +1532,8 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
         return -1;
     int n = 0, i = 0;
     *legal = 0;
+    Piece royal = pos->cell[from];
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(royal));
     for (int k = 0; k < pp->ngen; k++) {
         const Ray *r = &pp->gen[k];
         Cell c = from;
@@ -1520,7 +1543,17 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
             Piece p = pos->cell[c];
             if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
                 if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
-                bool ok = royal_safe_at(pins, pos, c);
+                bool ok;
+                if (look) {
+                    /* (royal_safe_at with the look at hand) */
+                    pos->cell[c] = royal;
+                    pos->cell[from] = 0;
+                    ok = !attack_royal_look_hit(look, pos, c, 0);
+                    pos->cell[from] = royal;
+                    pos->cell[c] = p;
+                } else {
+                    ok = royal_safe_at(pins, pos, c);
+                }
                 n += ok;
                 *legal |= (uint64_t)ok << i++;
             }
@@ -1554,27 +1587,60 @@ static inline int count_rays(const Position *pos, const PieceProgram *pp, int ow
     return n;
 }
 
+/* The cells a move wrote (one word: Variant.move_reach). */
+static inline uint64_t cells_written(const Undo *u) {
+    uint64_t cells = 0;
+    for (int i = 0; i < u->njournal; i++) cells |= 1ULL << u->journal[i].cell;
+    return cells;
+}
+
 /* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
  * movegen_legal. -1 when the count cannot be made so (a program's fault, too many moves):
- * then the caller counts the usual way. With a tally, also what movegen_tally_move needs.
+ * then the caller counts the usual way. With a tally, also what movegen_tally_move needs,
+ * and with memos (a constant where it is inlined) the tally's memo is taken and kept.
  * (Inlined: perft's copy, without a tally, keeps none of that work.) */
 static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
-                                                               MoveList *scratch, LegalTally *tally) {
+                                                               MoveList *scratch, LegalTally *tally, bool memos) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
     /* (with screens, where a piece lands decides: the usual count judges every move) */
     if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
+    /* (a playout's tally: the free pieces' counts of the mover's last tally, two plies back,
+     * stand where none of their cells changed since; those of this one are kept) */
+    uint64_t changed = ~0ULL, held = 0, kept = 0;
+    bool memoize = memos && tally && tally->reuse && v->move_reach && mover < 2;
+    if (memoize) {
+        if (pos->ply >= 2 && tally->memo[mover].ply == pos->ply - 2 && tally->memo[mover].key == pos->history[pos->ply - 2].state.key &&
+            pos->ep_victim == NO_CELL) {
+            held = tally->memo[mover].held;
+            changed = cells_written(&pos->history[pos->ply - 2]) | cells_written(&pos->history[pos->ply - 1]);
+        }
+        tally->memo[mover].ply = -1; /* (until this tally is whole) */
+    }
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
-                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
+                if (memoize && free && ((held >> from) & 1)) {
+                    const TallyMemo *memo = &tally->memo[mover].at[from];
+                    size_t reach = ((size_t)o * (size_t)v->ntypes + (size_t)PIECE_TYPE(memo->piece)) * (size_t)v->ncells + from;
+                    if (memo->piece == pos->cell[from] && !(v->move_reach[reach] & changed)) {
+                        kept |= 1ULL << from;
+                        if (!memo->moves) continue;
+                        tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = memo->moves,
+                                                                         .rays = memo->rays, .carried = memo->carried};
+                        n += memo->moves;
+                        if (n >= MAX_MOVES / 2) return -1;
+                        continue;
+                    }
+                }
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 int before = n, rays = 0, royal_moves = -1;
                 uint64_t legal = 0;
                 scratch->count = 0;
@@ -1589,6 +1655,12 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                         if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
                     } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
                         return -1;
+                    }
+                    /* (the moves it wrote, a promotion or en passant, are decided each time) */
+                    if (memoize && !scratch->count && (pp->rest_in_c || (pp->rest.count <= 1 && !pp->nlines))) {
+                        tally->memo[mover].at[from] = (TallyMemo){.piece = pos->cell[from], .moves = (uint16_t)(n - before),
+                                                                  .rays = (uint16_t)rays, .carried = !pp->rest.count || pp->rest_in_c};
+                        kept |= 1ULL << from;
                     }
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
@@ -1611,6 +1683,11 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                                                                      .carried = carried, .legal = legal};
                 }
             }
+    }
+    if (memoize) {
+        tally->memo[mover].ply = pos->ply;
+        tally->memo[mover].key = pos->key;
+        tally->memo[mover].held = kept;
     }
     return n ? n : -1;
 }
@@ -1636,7 +1713,9 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL) : pins.on ? count_by_pins(ctx, pos, &pins, &ml, NULL) : -1;
+        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
+                : pins.on           ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
+                                    : -1;
         ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
     }
@@ -1686,11 +1765,14 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
         (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
-    movegen_find_pins(ctx, pos, &t->pins);
+    find_pins(ctx, pos, &t->pins, &t->look);
     t->tested = !v->every_move_legal;
     if (t->tested && !t->pins.on) return false;
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
-    t->count = count_by_pins(ctx, pos, t->tested ? &t->pins : NULL, scratch, t);
+    /* (a copy of the count without the memos where the game has none) */
+    const Pins *pins = t->tested ? &t->pins : NULL;
+    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true)
+                                         : count_by_pins(ctx, pos, pins, scratch, t, false);
     ctx->unattacked = NO_CELL;
     return t->count > 0;
 }

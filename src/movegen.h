@@ -78,6 +78,9 @@ typedef struct Pins {
     bool by_seen;
     bool seen_check;
     uint64_t seen[CELL_WORDS];
+    /* where the caller keeps one (a playout's tally), the attack lines of the royal piece
+     * made ready once for the tests of the position's moves (RoyalLook.ready 0 at first) */
+    RoyalLook *look;
 } Pins;
 /* Finds the pins of the player to move (off in every game and position they do not fit, while
  * royal pieces face each other under `end facing`, and on the general path), else the cells
@@ -103,12 +106,29 @@ typedef struct TalliedPiece {
     bool carried;            /* else: its moves but a few need no test (see count_by_pins) */
     uint64_t legal;
 } TalliedPiece;
+/* A free piece's moves as a tally counted them (its rays, the moves only carrying it). */
+typedef struct TallyMemo {
+    Piece piece;
+    uint16_t moves, rays;
+    bool carried;
+} TallyMemo;
 typedef struct LegalTally {
     bool tested;             /* the moves are decided by the pins (else every move is legal) */
+    /* set by the caller while each tally is of the position after the last one's (the plies
+     * of one game): a free piece none of whose cells (Variant.move_reach) changed since its
+     * player's last tally has the moves it had then, and is not counted again */
+    bool reuse;
     Pins pins;
+    RoyalLook look;          /* (pins.look) */
     int count;               /* legal moves of the player to move */
     int npieces;             /* pieces with a legal move, in the order movegen_legal lists them */
     TalliedPiece pieces[MAX_CELLS];
+    /* per player, of its last tally: the ply and key, the cells with a memo (-1: none) */
+    struct {
+        int ply;
+        uint64_t key, held;
+        TallyMemo at[64];
+    } memo[2];
 } LegalTally;
 /* Counts the legal moves into t (scratch: room for one piece's moves). False when they cannot
  * be counted so (the game or position does not allow it, no legal move, a fault): then

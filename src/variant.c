@@ -273,6 +273,75 @@ static void build_line_refs(Variant *v) {
                         if (s != NO_CELL) v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL << (s & 63);
                     }
                 }
+            for (int k = v->nline_slides[o][t] - 1; k >= 0; k--) {
+                bool same = k + 1 < v->nline_slides[o][t] && refs[k + 1].sliders == refs[k].sliders;
+                refs[k].run_end = (uint8_t)(same ? refs[k + 1].run_end : k + 1);
+            }
+        }
+}
+
+/* Variant.leap_from: one block per owner and royal victim type, a table per attacking type. */
+static void build_leap_from(Variant *v) {
+    if (!v->pin_legal || v->cell_words != 1) return;
+    size_t ncells = (size_t)v->ncells;
+    for (int o = 0; o < v->nowners; o++)
+        for (uint32_t victims = v->royal_types; victims; victims &= victims - 1) {
+            int vt = __builtin_ctz(victims);
+            uint64_t *from = v->leap_from[o][vt] = xcalloc((size_t)v->ntypes * ncells, sizeof(uint64_t));
+            for (int k = 0; k < v->nattack_lines[o]; k++) {
+                const AttackLine *l = &v->attack_lines[o][k];
+                int back = v->dirs[l->dir].reverse;
+                if (back < 0) continue;
+                v->leap_from_types[o][vt] |= l->leapers[vt];
+                for (uint32_t types = l->leapers[vt]; types; types &= types - 1)
+                    for (int c = 0; c < v->ncells; c++) {
+                        Cell s = variant_step(v, (Cell)c, back);
+                        /* (a step back onto c itself meets the victim: no capture) */
+                        if (s != NO_CELL && s != c) from[(size_t)__builtin_ctz(types) * ncells + (size_t)c] |= 1ULL << s;
+                    }
+            }
+        }
+}
+
+/* Variant.move_reach. */
+static void build_move_reach(Variant *v) {
+    /* (a privilege can be lost with no cell of its piece changing: its moves are counted anew) */
+    if (!v->bulk_count || v->cell_words != 1 || v->freezer_mask || v->privilege_types) return;
+    for (int i = 1; i < v->npromos; i++)
+        if (v->promos[i].lost_only) return;
+    size_t ncells = (size_t)v->ncells;
+    v->move_reach = xcalloc((size_t)v->nowners * (size_t)v->ntypes * ncells, sizeof(uint64_t));
+    for (int o = 0; o < v->nowners; o++)
+        for (int t = 0; t < v->ntypes; t++) {
+            const PieceProgram *pp = &v->types[t].per_owner[o];
+            for (int from = 0; from < v->ncells; from++) {
+                uint64_t reach = 1ULL << from;
+                for (int i = 0; i < pp->ngen; i++) {
+                    const Ray *r = &pp->gen[i];
+                    Cell c = (Cell)from;
+                    for (int k = 0; !r->range || k < r->range; k++) {
+                        c = variant_step(v, c, r->dir);
+                        if (c == NO_CELL || ((reach >> c) & 1)) break;
+                        reach |= 1ULL << c;
+                        if (!r->slide) break;
+                    }
+                }
+                for (int a = 0; a < pp->natoms; a++) {
+                    const FastAtom *fa = &pp->atoms[a];
+                    bool legs = fa->kind == FAST_LEGS;
+                    Cell c = (Cell)from;
+                    for (int k = 0; k < fa->ndirs; k++) {
+                        Cell s = variant_step(v, legs ? c : (Cell)from, fa->dirs[k]);
+                        if (s == NO_CELL) {
+                            if (legs) break;
+                            continue;
+                        }
+                        reach |= 1ULL << s;
+                        c = s;
+                    }
+                }
+                v->move_reach[((size_t)o * (size_t)v->ntypes + (size_t)t) * ncells + (size_t)from] = reach;
+            }
         }
 }
 
@@ -366,6 +435,8 @@ void variant_conclude(Variant *v) {
         MaterialRule *r = &v->material[i];
         r->total_a = r->total_b = 0;
         for (int t = 0; t < v->ntypes; t++) r->total_a += r->a[t], r->total_b += r->b[t];
+        if (r->total_a > v->material_most) v->material_most = r->total_a;
+        if (r->total_b > v->material_most) v->material_most = r->total_b;
     }
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
@@ -381,6 +452,8 @@ void variant_conclude(Variant *v) {
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops &&
                     !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
                     !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
+    build_leap_from(v);
+    build_move_reach(v);
 }
 
 void variant_free(Variant *v) {
@@ -399,6 +472,9 @@ void variant_free(Variant *v) {
     free(v->custodian_cells);
     free(v->line_refs[0][0]);
     free(v->leap_cells);
+    free(v->move_reach);
+    for (int o = 0; o < MAX_OWNERS; o++)
+        for (int t = 0; t < MAX_PIECE_TYPES; t++) free(v->leap_from[o][t]);
     free(v->zobrist_piece);
     free(v->title);
     free(v->path);

@@ -304,6 +304,7 @@ typedef struct AttackLine {
  * the types that capture from the first cell met, and those that capture from farther. */
 typedef struct LineRef {
     uint8_t back;
+    uint8_t run_end;         /* lines with sliders: the end of the run of lines with its sliders */
     uint32_t types, sliders;
 } LineRef;
 
@@ -465,6 +466,17 @@ typedef struct Variant {
     /* per attacking owner and victim type: the types its lines of leapers only capture with
      * (bit per type); on a board of one word, the tests look at them when one stands there */
     uint32_t leap_types[MAX_OWNERS][MAX_PIECE_TYPES];
+    /* per attacking owner and royal victim type (pin_legal on a board of one word, else
+     * NULL): for each type t, per cell c, the cells a piece of type t captures such a victim
+     * on c from by a leap (AttackLine.leapers); leap_from_types: those types. The royal
+     * piece's destinations are tested with them (attack_royal_look) */
+    uint64_t *leap_from[MAX_OWNERS][MAX_PIECE_TYPES];
+    uint32_t leap_from_types[MAX_OWNERS][MAX_PIECE_TYPES];
+    /* per owner, type and cell c (bulk_count games on a board of one word, without
+     * freezers or promotions limited to lost pieces, else NULL): the cells the piece's rays
+     * and atoms look at from c, and c; where none of them changed, the piece has the moves it
+     * had (a playout's tally counts them again only then: movegen_tally_legal) */
+    uint64_t *move_reach;
     /* per pattern of fixed shape (CapturePattern.reach) and cell c: the cells (cell_words
      * words) its mover could capture on c from on an empty board; attack tests skip the
      * pattern when none of its pieces stands on one */
@@ -514,6 +526,7 @@ typedef struct Variant {
     ResultKind on_nmove;
     int nmaterial;
     MaterialRule material[MAX_MATERIAL_RULES];
+    int material_most;                 /* the most pieces a side has in them (found at load) */
     CountingRule counting;
     ResultKind on_material;
     int nforced;

@@ -570,10 +570,6 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
     return r;
 }
 
-bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur) {
-    return promo && promotes_here(v, &v->promos[promo], owner, origin, cur);
-}
-
 bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending, int npending,
                   uint8_t flags, int promo) {
     const Variant *v = pos->v;

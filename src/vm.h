@@ -51,8 +51,13 @@ bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int
                   uint8_t flags, int promo);
 
 /* Might a move origin -> cur promote by promotion set `promo` (0: none)? False means that
- * vm_emit_atom emits it as it stands. */
-bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur);
+ * vm_emit_atom emits it as it stands. (Inline: the fast generator asks it of every atom's
+ * move; the same test as the program's ADD makes.) */
+static inline bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur) {
+    const PromoSet *ps = &v->promos[promo];
+    return promo && ((ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
+                     (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, origin)));
+}
 
 /* Does some move of the program capture (remove, or land on) the piece on target? Stops at
  * the first such move and builds no Move records: the attack test's fast question. */

@@ -448,6 +448,11 @@ if ! cmp -s "$tmp/playouts.out" "$tmp/playouts-again.out"; then
 fi
 "$varia" bench --playouts "$root/rules/chess.rules" --games 0 > "$tmp/playouts-bad.out" 2>&1
 expect playouts-bad "bad --games '0'"
+# an option of one bench mode given to the other is refused, not ignored
+"$varia" bench --trace > "$tmp/bench-trace.out" 2>&1
+expect bench-trace "varia: bench: --trace goes with --playouts"
+"$varia" bench --playouts "$root/rules/chess.rules" --depth 2 > "$tmp/playouts-depth.out" 2>&1
+expect playouts-depth "varia: bench: --depth does not go with --playouts"
 
 # 20. Makruk's counting: the count is in the position text (its length and plies where the
 # en-passant and halfmove fields stand), runs by itself, draws when it runs out, and undo

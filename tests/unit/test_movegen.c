@@ -506,6 +506,113 @@ static void test_movegen_leaper_lines_by_type(void **state) {
     variant_free(v);
 }
 
+/* The royal piece's destinations tested by attack_royal_look (leaps looked up by cell, lines
+ * walked for their sliding types only) as by attack_lines_hit, and its pins and checks as by
+ * attack_pins: on positions of random games, the royal piece lifted and put on every cell it
+ * could go to. Returns the cells compared. */
+static int royal_look_agrees(const char *rules, int games, int plies) {
+    Variant *v = load_rules(rules);
+    Position pos;
+    board_init(&pos, v);
+    static MoveList ml;
+    uint64_t seed = 99;
+    int compared = 0;
+    for (int game = 0; game < games; game++) {
+        set_fen(&pos, v->setup);
+        for (int ply = 0; ply < plies; ply++) {
+            int mover = board_mover(&pos);
+            Cell royal = board_royal(&pos, mover);
+            RoyalLook look;
+            if (royal != NO_CELL && attack_royal_look_init(&look, &pos, mover, PIECE_TYPE(pos.cell[royal]))) {
+                /* the pins and whether in check, where it stands */
+                uint64_t pinned[CELL_WORDS], look_pinned[CELL_WORDS];
+                bool checks = attack_pins(&pos, royal, mover, pinned) != 0;
+                assert_int_equal(checks, attack_royal_look_pins(&look, &pos, royal, look_pinned) != 0);
+                assert_int_equal(pinned[0], look_pinned[0]);
+                Piece p = pos.cell[royal];
+                for (Cell c = 0; c < v->ncells; c++) {
+                    Piece there = pos.cell[c];
+                    if (c == royal || (there && PIECE_OWNER(there) == mover)) continue;
+                    pos.cell[royal] = 0;
+                    pos.cell[c] = p;
+                    bool lines = attack_lines_hit(&pos, c, mover, PIECE_TYPE(p)), by_look = attack_royal_look_hit(&look, &pos, c, 0);
+                    pos.cell[c] = there;
+                    pos.cell[royal] = p;
+                    if (lines != by_look) {
+                        char fen[512];
+                        fen_write(&pos, fen, sizeof fen);
+                        print_error("%s: %s, royal piece to cell %d: lines %d, look %d\n", rules, fen, c, lines, by_look);
+                    }
+                    assert_int_equal(lines, by_look);
+                    compared++;
+                }
+            }
+            VmFault f = {0};
+            movegen_legal(test_gen(), &pos, &ml, &f);
+            if (ml.count == 0) break;
+            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
+        }
+    }
+    board_free(&pos);
+    variant_free(v);
+    return compared;
+}
+
+static void test_movegen_royal_look_as_the_attack_lines(void **state) {
+    (void)state;
+    /* (sliders, leapers and pawns; a royal leaper; the met's and the ferz's short steps) */
+    const char *games[] = {"rules/chess.rules", "rules/knightmate.rules", "rules/makruk.rules", "rules/amazon.rules",
+                           "rules/losalamos.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) assert_true(royal_look_agrees(games[i], 20, 120) > 20000);
+}
+
+/* A playout's tally that takes the counts of pieces none of whose cells changed from its
+ * player's last tally (LegalTally.reuse) agrees with the list at every ply of random games.
+ * Returns the plies compared. */
+static int reused_tally_agrees(const char *rules, int games, int plies) {
+    Variant *v = load_rules(rules);
+    assert_non_null(v->move_reach);
+    Position pos;
+    board_init(&pos, v);
+    static LegalTally tally;
+    static MoveList ml, scratch;
+    uint64_t seed = 7;
+    int compared = 0;
+    for (int game = 0; game < games; game++) {
+        set_fen(&pos, v->setup);
+        tally.reuse = true;
+        for (int ply = 0; ply < plies; ply++) {
+            VmFault f = {0};
+            movegen_legal(test_gen(), &pos, &ml, &f);
+            if (movegen_tally_legal(test_gen(), &pos, &tally, &scratch)) {
+                assert_int_equal(tally.count, ml.count);
+                for (int i = 0; i < ml.count; i++) {
+                    const Move *m = movegen_tally_move(test_gen(), &pos, &tally, i, &scratch);
+                    assert_non_null(m);
+                    assert_int_equal(m->from, ml.moves[i].from);
+                    assert_int_equal(m->to, ml.moves[i].to);
+                    assert_int_equal(m->promo, ml.moves[i].promo);
+                }
+                compared++;
+            }
+            if (ml.count == 0) break;
+            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
+        }
+    }
+    tally.reuse = false;
+    board_free(&pos);
+    variant_free(v);
+    return compared;
+}
+
+static void test_movegen_tally_reuses_unchanged_pieces(void **state) {
+    (void)state;
+    /* (pins and checks, en passant and promotions; every move legal; pawns by the dozen) */
+    const char *games[] = {"rules/chess.rules", "rules/makruk.rules", "rules/extinction.rules", "rules/horde.rules",
+                           "rules/knightmate.rules"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) assert_true(reused_tally_agrees(games[i], 30, 200) > 1000);
+}
+
 static void test_movegen_en_passant_and_promotion(void **state) {
     (void)state;
     Variant *v = load_rules("rules/chess.rules");
@@ -601,6 +708,8 @@ int main(void) {
         cmocka_unit_test(test_movegen_en_passant_and_promotion),
         cmocka_unit_test(test_movegen_fast_and_general_agree_chess),
         cmocka_unit_test(test_movegen_leaper_lines_by_type),
+        cmocka_unit_test(test_movegen_royal_look_as_the_attack_lines),
+        cmocka_unit_test(test_movegen_tally_reuses_unchanged_pieces),
         cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
         cmocka_unit_test(test_movegen_fast_and_general_agree_royal_flight),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
