@@ -144,6 +144,20 @@ static void disasm_lines(const Variant *v, const PieceProgram *pp, FILE *out) {
     fprintf(out, "\n");
 }
 
+/* The alternatives of the rest program that run by C loops (Program.plan), in order. */
+static void disasm_plan(const Variant *v, const Program *rest, FILE *out) {
+    if (!rest->plan) return;
+    fprintf(out, "   run in C:");
+    for (int i = 0; i < rest->nplan; i++) {
+        const PlannedAlt *a = &rest->plan[i];
+        const Direction *d = &v->dirs[a->dir];
+        const char *kind = a->kind == ALT_SLIDE ? "slide" : a->kind == ALT_LEAP ? "long-leap" : "strike";
+        if (d->link_board >= 0) fprintf(out, " %s(%s)", kind, d->name);
+        else fprintf(out, " %s(%d,%d)", kind, d->dx, d->dy);
+    }
+    fprintf(out, "\n");
+}
+
 void disasm_variant(const Variant *v, FILE *out) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) {
@@ -163,6 +177,7 @@ void disasm_variant(const Variant *v, FILE *out) {
                 fprintf(out, "%s\n", pt->fast_attack ? "  (attacks by rays)" : "  (attacks by program)");
             }
             disasm_lines(v, pp, out);
+            disasm_plan(v, &pp->rest, out);
             if (pt->fast_attack) disasm_attack_filters(v, pp, out);
             fprintf(out, "\n");
         }
