@@ -4,6 +4,13 @@
 #include "mobility.h"
 #include "perft.h"
 
+/* Plays one of the listed moves at random; false when there is none (the game is over). */
+static bool play_random(Position *pos, const MoveList *ml, uint64_t *seed) {
+    if (ml->count == 0) return false;
+    board_make(pos, &ml->moves[rng_next(seed) % (uint64_t)ml->count]);
+    return true;
+}
+
 /* Sorted coordinate texts of the legal moves, joined by spaces. */
 static void legal_text(Position *pos, char *out, size_t cap) {
     static MoveList ml;
@@ -82,8 +89,7 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
             VmFault cf = {0};
             assert_int_equal(movegen_count_legal(test_gen(), &pos, &cf), ml.count);
             if (v->bulk_count) tally_agrees(&pos, &ml);
-            if (ml.count == 0) break;
-            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
+            if (!play_random(&pos, &ml, &seed)) break;
             assert_true(board_is_ok(&pos));
         }
     }
@@ -231,8 +237,7 @@ static int compare_seen(const char *rules, const char *const *starts, int nstart
                 }
             }
             movegen_legal(test_gen(), &pos, &legal, &f);
-            if (legal.count == 0) break;
-            board_make(&pos, &legal.moves[rng_next(&seed) % (uint64_t)legal.count]);
+            if (!play_random(&pos, &legal, &seed)) break;
         }
     }
     board_free(&pos);
@@ -317,8 +322,7 @@ static void compare_plans(Variant *v, const char *const *starts, int nstarts, in
             VmFault f = {0};
             movegen_legal(test_gen(), &pos, &legal, &f);
             assert_int_equal(movegen_count_legal(test_gen(), &pos, &f), legal.count);
-            if (legal.count == 0) break;
-            board_make(&pos, &legal.moves[rng_next(&seed) % (uint64_t)legal.count]);
+            if (!play_random(&pos, &legal, &seed)) break;
         }
     }
     board_free(&pos);
@@ -549,8 +553,7 @@ static int royal_look_agrees(const char *rules, int games, int plies) {
             }
             VmFault f = {0};
             movegen_legal(test_gen(), &pos, &ml, &f);
-            if (ml.count == 0) break;
-            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
+            if (!play_random(&pos, &ml, &seed)) break;
         }
     }
     board_free(&pos);
@@ -595,8 +598,7 @@ static int reused_tally_agrees(const char *rules, int games, int plies) {
                 }
                 compared++;
             }
-            if (ml.count == 0) break;
-            board_make(&pos, &ml.moves[rng_next(&seed) % (uint64_t)ml.count]);
+            if (!play_random(&pos, &ml, &seed)) break;
         }
     }
     tally.reuse = false;
