@@ -20,18 +20,33 @@ static inline bool attacker_can_move(const Position *pos, Cell c, uint8_t threat
     return false;
 }
 
-/* Is the first piece on the way back from `from` against one of the pattern's directions an
- * unfrozen `want`? That piece can slide to `from`. */
-static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, uint8_t threat, uint64_t *seen) {
+/* Could p, with an empty cell after it, be jumped by a long leap of the attacker's pattern? */
+static inline bool jumpable(const Position *pos, const CapturePattern *cp, Piece p, int attacker) {
+    return ((cp->jumps >> PIECE_TYPE(p)) & 1) && board_hostile(pos, PIECE_OWNER(p), attacker);
+}
+
+/* Is the first piece on the way back from the empty cell `from` against one of the pattern's
+ * directions an unfrozen `want`? That piece can slide to `from` (or, with the pattern's jumps,
+ * long-leap there over single enemies each followed by an empty cell). */
+static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, int attacker, uint8_t threat,
+                           uint64_t *seen) {
     const Variant *v = pos->v;
     for (int i = 0; i < cp->ndirs; i++) {
         int back = v->dirs[cp->dirs[i]].reverse;
         if (back < 0) continue;
+        bool after_empty = true;
         for (Cell s = variant_step(v, from, back); s != NO_CELL; s = variant_step(v, s, back)) {
             Piece p = board_look(pos, s, seen);
-            if (!p) continue;
-            if (PIECE_KIND(p) == want && attacker_can_move(pos, s, threat, seen)) return true;
-            break;
+            if (!p) {
+                after_empty = true;
+                continue;
+            }
+            if (PIECE_KIND(p) == want) {
+                if (attacker_can_move(pos, s, threat, seen)) return true;
+                break;
+            }
+            if (!after_empty || !jumpable(pos, cp, p, attacker)) break;
+            after_empty = false;
         }
     }
     return false;
@@ -71,7 +86,12 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             Cell a = variant_step(v, c, d);
             if (a == NO_CELL || PIECE_KIND(pos->cell[a]) != want) continue;
             Cell first = variant_step(v, a, d);
-            if (first != NO_CELL && !board_look(pos, first, seen) && attacker_can_move(pos, a, threat, seen)) return true;
+            if (first == NO_CELL) continue;
+            /* (it moves to an empty cell, or long-leaps an enemy of its jumps just beyond it) */
+            Piece p = board_look(pos, first, seen);
+            Cell beyond = p ? variant_step(v, first, d) : NO_CELL;
+            bool moves = !p || (jumpable(pos, cp, p, attacker) && beyond != NO_CELL && !board_look(pos, beyond, seen));
+            if (moves && attacker_can_move(pos, a, threat, seen)) return true;
         }
         return false;
     case CAP_PINCER:
@@ -83,7 +103,7 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             int back = v->dirs[e].reverse;
             Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
             if (land == NO_CELL || board_look(pos, land, seen)) continue;
-            if (slider_reaches(pos, land, cp, want, threat, seen)) return true;
+            if (slider_reaches(pos, land, cp, want, attacker, threat, seen)) return true;
         }
         return false;
     case CAP_COORDINATE: {
@@ -95,14 +115,14 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         if (k->y == ci->y && k->x != ci->x) { /* land in c's column, off the king's row */
             for (int y = 0; y < bd->height; y++) {
                 Cell land = bd->at[y][ci->x];
-                if (y != k->y && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, threat, seen))
+                if (y != k->y && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, attacker, threat, seen))
                     return true;
             }
         }
         if (k->x == ci->x && k->y != ci->y) { /* land in c's row, off the king's column */
             for (int x = 0; x < bd->width; x++) {
                 Cell land = bd->at[ci->y][x];
-                if (x != k->x && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, threat, seen))
+                if (x != k->x && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, attacker, threat, seen))
                     return true;
             }
         }

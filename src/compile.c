@@ -451,19 +451,20 @@ static bool atom_captures_by_moving(const Ast *atom) {
            has_mod(atom, MOD_COORDINATE, NULL) || has_mod(atom, MOD_IMITATE, NULL);
 }
 
-/* Adds direction dir to the pattern (method, victims), creating it when new. */
-static void add_pattern(PieceProgram *pp, bool *fast_attack, int method, int dir, uint32_t victims) {
+/* Adds direction dir to the pattern (method, victims, jumps), creating it when new. */
+static void add_pattern(PieceProgram *pp, bool *fast_attack, int method, int dir, uint32_t victims, uint32_t jumps) {
     if (!victims) return;
     CapturePattern *cp = NULL;
     for (int i = 0; i < pp->npatterns && !cp; i++)
-        if (pp->patterns[i].method == method && pp->patterns[i].victims == victims) cp = &pp->patterns[i];
+        if (pp->patterns[i].method == method && pp->patterns[i].victims == victims && pp->patterns[i].jumps == jumps)
+            cp = &pp->patterns[i];
     if (!cp) {
         if (pp->npatterns >= MAX_PATTERNS) {
             *fast_attack = false;
             return;
         }
         cp = &pp->patterns[pp->npatterns++];
-        *cp = (CapturePattern){.method = (uint8_t)method, .victims = victims};
+        *cp = (CapturePattern){.method = (uint8_t)method, .victims = victims, .jumps = jumps};
     }
     for (int i = 0; i < cp->ndirs; i++)
         if (cp->dirs[i] == dir) return;
@@ -494,10 +495,13 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
         int d = dirs[i];
         if (cg->v->dirs[d].link_board >= 0) { *fast_attack = false; return; }
         Captures c = captures_along(cg, atom, d);
-        add_pattern(pp, fast_attack, CAP_WITHDRAW, d, c.withdraw);
-        add_pattern(pp, fast_attack, CAP_PINCER, d, c.pincer);
-        add_pattern(pp, fast_attack, CAP_COORDINATE, d, c.coordinate);
-        add_pattern(pp, fast_attack, CAP_LEAP, d, c.leap);
+        /* a long leap lands, and withdraws, after jumps too; so does an imitator's leap over
+         * the leapers it imitates, unless its leaps capture only what they leap */
+        uint32_t jumps = atom->sub == ATOM_LONG_LEAP || !has_mod(atom, MOD_LEAPS_ALONE, NULL) ? c.leap : 0;
+        add_pattern(pp, fast_attack, CAP_WITHDRAW, d, c.withdraw, jumps);
+        add_pattern(pp, fast_attack, CAP_PINCER, d, c.pincer, jumps);
+        add_pattern(pp, fast_attack, CAP_COORDINATE, d, c.coordinate, jumps);
+        add_pattern(pp, fast_attack, CAP_LEAP, d, c.leap, 0);
     }
     if (!imitate) return;
     /* an imitator's displacements: the other types' capturing rays, against that type only */

@@ -103,6 +103,8 @@ typedef struct CapturePattern {
     uint8_t near;            /* CAP_HOP: the screen is next to the mover and the victim next to it */
     uint8_t range;           /* CAP_SLIDES: at most this many cells (0: no limit) */
     uint32_t screens;        /* CAP_HOP: the types the screen may be */
+    uint32_t jumps;          /* CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE: the mover may also get
+                              * where it lands by long leaps over enemies of these types */
     uint16_t reach;          /* CAP_LEGS, CAP_STEPS, CAP_HOP, CAP_SLIDES: its block in Variant.pattern_reach + 1 (0: none) */
 } CapturePattern;
 

@@ -56,8 +56,7 @@ static void tally_agrees(Position *pos, const MoveList *ml) {
 
 /* Random games from the given starts: at every position both paths (ray/pattern tables and
  * programs) must give the same legal moves and the same check status. Returns positions seen. */
-static int compare_paths(const char *rules, const char *const *starts, int nstarts, int games, int plies) {
-    Variant *v = load_rules(rules);
+static int compare_variant_paths(Variant *v, const char *rules, const char *const *starts, int nstarts, int games, int plies) {
     Position pos;
     board_init(&pos, v);
     static char fast[16384], general[16384];
@@ -96,6 +95,27 @@ static int compare_paths(const char *rules, const char *const *starts, int nstar
     board_free(&pos);
     variant_free(v);
     return positions;
+}
+
+static int compare_paths(const char *rules, const char *const *starts, int nstarts, int games, int plies) {
+    return compare_variant_paths(load_rules(rules), rules, starts, nstarts, games, plies);
+}
+
+/* Long leaps that land, or withdraw, after a jump: the attack test's patterns follow the
+ * jumps too (a king must not step next to where a leaper pincers it after jumping). */
+static void test_movegen_fast_and_general_agree_captures_after_leaps(void **state) {
+    (void)state;
+    const char *rules = "version 1\nplayers white(w) black(b)\nboard 8x8\nposition-fields \"board side plies\"\n"
+                        "piece King { letter K royal slide compass move-only withdraw }\n"
+                        "piece Pawn { letter P slide orth move-only }\n"
+                        "piece Leaper { letter N long-leap compass pincer }\n"
+                        "piece Coordinator { letter C long-leap compass coordinate }\n"
+                        "piece Chameleon { letter B slide compass move-only imitate }\n"
+                        "setup \"k7/8/8/4n3/4P3/8/6p1/4K3 w 0\"\n";
+    /* a pincer after a jump, a coordination after a jump, an imitated withdrawal with a leap */
+    const char *starts[] = {NULL, "8/8/8/7c/6P1/8/8/k2K4 w 0", "k7/8/4N3/4b3/3K4/8/8/8 w 0",
+                            "c3k3/1pnbp3/8/8/8/8/1PNBP3/C3K3 w 0"};
+    assert_true(compare_variant_paths(load_text_ok(rules), "captures after leaps", starts, 4, 40, 40) > 400);
 }
 
 static void test_movegen_fast_and_general_agree_chess(void **state) {
@@ -715,6 +735,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_pinned_games),
         cmocka_unit_test(test_movegen_fast_and_general_agree_royal_flight),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultima),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_captures_after_leaps),
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
         cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
