@@ -483,6 +483,13 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
         diag_error(cg->s->sink, atom->loc, "leaps-alone goes with imitate");
         cg->ok = false;
     }
+    const Ast *limit = NULL;
+    if (has_mod(atom, MOD_RANGE, &limit) || has_mod(atom, MOD_TO, &limit)) {
+        /* (the code of these moves has no such limit: refused rather than ignored) */
+        diag_error(cg->s->sink, limit->loc, "'%s' does not go with long-leap, withdraw, pincer, coordinate or imitate",
+                   limit->sub == MOD_RANGE ? "range" : "to");
+        cg->ok = false;
+    }
     if (has_mod(atom, MOD_RANGE, NULL) || has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) ||
         (!has_mod(atom, MOD_MOVE_ONLY, NULL) && atom->sub == ATOM_SLIDE)) {
         *fast_attack = false;
