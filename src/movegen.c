@@ -1732,6 +1732,11 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     ctx->carried = 0;
     pseudo_moves(ctx, pos, &ml, fault, false);
     ctx->count_seen = NULL;
+    if (unlikely(ctx->carried && ctx->carried + ml.count >= MAX_MOVES)) {
+        /* (so many moves that the list would be full: listed again, to fail as listing does) */
+        ctx->carried = 0;
+        pseudo_moves(ctx, pos, &ml, fault, false);
+    }
     bool captures_only = unlikely(pos->v->must_capture) && movegen_must_capture(ctx, pos, &ml);
     if (!found) movegen_find_pins(ctx, pos, &pins);
     int n = ctx->carried;

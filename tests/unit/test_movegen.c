@@ -699,6 +699,30 @@ static void test_movegen_steer_condition(void **state) {
     }
 }
 
+/* More moves than a list holds fail alike whether they are listed or counted as made (the
+ * last ply's count of moves that only carry a piece, by the cells seen). */
+static void test_movegen_too_many_moves_fail_when_counted(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 16x16\nposition-fields \"board side plies\"\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Pincer { letter P slide compass move-only pincer }\n"
+                              "setup \"P2P5P1P2P1/P15/P5P3P1P3/P4P1P8/5P1P3P1P1P/P15/1P4P7P1/P1P4P6P1/P4P1P7P/"
+                              "P3P7P3/3P3P4P3/16/7P1P4P1/2P2P5P4/8P3PP2/P9P2PPK w 0\"\n");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    for (int fast = 1; fast >= 0; fast--) {
+        test_gen()->fast = fast;
+        VmFault f = {0};
+        (void)movegen_count_legal(test_gen(), &pos, &f);
+        assert_true(f.set);
+        assert_non_null(strstr(f.msg, "too many moves"));
+    }
+    test_gen()->fast = true;
+    board_free(&pos);
+    variant_free(v);
+}
+
 /* A program that faults while it is asked "could you capture the king?" makes the legal move
  * list untrustworthy: the fault is reported, never taken for "no". */
 static void test_movegen_fault_in_an_attack_test_is_reported(void **state) {
@@ -750,6 +774,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_check_rules),
         cmocka_unit_test(test_movegen_merge_only_where_paths_meet),
         cmocka_unit_test(test_movegen_steer_condition),
+        cmocka_unit_test(test_movegen_too_many_moves_fail_when_counted),
         cmocka_unit_test(test_movegen_fault_in_an_attack_test_is_reported),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
