@@ -11,6 +11,13 @@ static bool play_random(Position *pos, const MoveList *ml, uint64_t *seed) {
     return true;
 }
 
+/* Lists the legal moves into ml and plays one at random; false when there is none. */
+static bool play_random_legal(Position *pos, MoveList *ml, uint64_t *seed) {
+    VmFault f = {0};
+    movegen_legal(test_gen(), pos, ml, &f);
+    return play_random(pos, ml, seed);
+}
+
 /* Sorted coordinate texts of the legal moves, joined by spaces. */
 static void legal_text(Position *pos, char *out, size_t cap) {
     static MoveList ml;
@@ -256,8 +263,7 @@ static int compare_seen(const char *rules, const char *const *starts, int nstart
                     assert_int_equal(check, pins.seen_check);
                 }
             }
-            movegen_legal(test_gen(), &pos, &legal, &f);
-            if (!play_random(&pos, &legal, &seed)) break;
+            if (!play_random_legal(&pos, &legal, &seed)) break;
         }
     }
     board_free(&pos);
@@ -571,9 +577,7 @@ static int royal_look_agrees(const char *rules, int games, int plies) {
                     compared++;
                 }
             }
-            VmFault f = {0};
-            movegen_legal(test_gen(), &pos, &ml, &f);
-            if (!play_random(&pos, &ml, &seed)) break;
+            if (!play_random_legal(&pos, &ml, &seed)) break;
         }
     }
     board_free(&pos);
