@@ -24,7 +24,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
 
@@ -198,6 +198,11 @@ fuzz-corpus-inner: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 $(BUILD)/varia-bin: $(OBJ)/main.o $(BUILD)/libvaria.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# The C sources in the project's one style (.clang-format); a reformat goes in a commit of its own.
+FORMAT_SRC = $(wildcard src/*.c src/*.h tests/unit/*.c tests/unit/*.h fuzz/*.c fuzz/*.h)
+format:
+	clang-format -i $(FORMAT_SRC)
 
 clean:
 	rm -rf build varia
