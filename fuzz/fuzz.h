@@ -24,18 +24,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A failed check aborts: the fuzzer keeps the input, the replay fails the test. */
-#define FUZZ_CHECK(cond, what)                                                              \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            fprintf(stderr, "fuzz check failed at %s:%d: %s (%s)\n", __FILE__, __LINE__,    \
-                    #cond, (what));                                                         \
-            abort();                                                                        \
-        }                                                                                   \
+#define FUZZ_CHECK(cond, what) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "fuzz check failed at %s:%d: %s (%s)\n", __FILE__, __LINE__, #cond, (what)); \
+            abort(); \
+        } \
     } while (0)
 
 /* Work per input stays small so that a slow but legitimate input is not taken for a hang. */
-#define FUZZ_PERFT_CELLS  200   /* perft 2 only on boards up to this many cells ... */
-#define FUZZ_PERFT_MOVES   48   /* ... and from positions with at most this many moves */
+#define FUZZ_PERFT_CELLS 200 /* perft 2 only on boards up to this many cells ... */
+#define FUZZ_PERFT_MOVES 48  /* ... and from positions with at most this many moves */
 
 /* The input as a NUL-terminated string (an embedded NUL ends it, as it would in a file read
  * as text). The caller frees it. */
@@ -53,8 +52,9 @@ static inline char *fuzz_string(const uint8_t *data, size_t size) {
 #define FUZZ_SHIPPED 13
 #define FUZZ_RULE_FILES 6
 static const char *const fuzz_shipped_paths[FUZZ_RULE_FILES] = {
-    "rules/chess.rules",          "rules/ultima.rules",      "rules/ultimate-battle.rules",
-    "rules/ultimate-chess-4p.rules", "rules/above-below.rules", "rules/ultra-chess.rules",
+    "rules/chess.rules",           "rules/ultima.rules",
+    "rules/ultimate-battle.rules", "rules/ultimate-chess-4p.rules",
+    "rules/above-below.rules",     "rules/ultra-chess.rules",
 };
 static const struct {
     int file;
@@ -85,7 +85,8 @@ static inline void fuzz_load_shipped(void) {
         fuzz_shipped[i] = load_file(path, opt->name ? opt : NULL, opt->name ? 1 : 0, &sink);
         diag_free(&sink);
         if (!fuzz_shipped[i]) {
-            fprintf(stderr, "fuzz: cannot load %s %s (run from the repository root)\n", path, opt->name ? opt->name : "");
+            fprintf(stderr, "fuzz: cannot load %s %s (run from the repository root)\n", path,
+                    opt->name ? opt->name : "");
             exit(1);
         }
     }

@@ -4,7 +4,7 @@
  * typed text. A text that names exactly one move is played and the position checked. */
 #include "fuzz.h"
 
-#define FUZZ_MOVE_MAX 512   /* bytes of typed text: the reader looks at 95 */
+#define FUZZ_MOVE_MAX 512 /* bytes of typed text: the reader looks at 95 */
 #define FUZZ_MOVE_PLIES 16
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

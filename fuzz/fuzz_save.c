@@ -29,8 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char err2[600];
         bool ok2 = savegame_parse(fuzz_in_path, text, &g2, err2, sizeof err2);
         FUZZ_CHECK(ok == ok2, "reading the file and parsing its text agree");
-        if (ok2) savegame_free(&g2);
-        else FUZZ_CHECK(!strcmp(err, err2), "reading the file and parsing its text give the same message");
+        if (ok2)
+            savegame_free(&g2);
+        else
+            FUZZ_CHECK(!strcmp(err, err2), "reading the file and parsing its text give the same message");
     }
     free(text);
     if (!ok) {

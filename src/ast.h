@@ -119,21 +119,92 @@
  *   STRING      text = contents without quotes
  */
 typedef enum AstKind {
-    AST_FILE, AST_VERSION, AST_GAME, AST_PLAYERS, AST_PLAYER, AST_TURN_ORDER, AST_BOARD, AST_HOLES,
-    AST_ORIENTATION, AST_DIRECTION, AST_LINK, AST_DIRSET, AST_ZONE, AST_RANK, AST_FILE_SPEC, AST_ALL,
-    AST_OPTION, AST_WHEN, AST_PIECE, AST_MACRO, AST_SETUP, AST_END, AST_MATLINE, AST_GROUP,
-    AST_FORBID, AST_POSITION_FIELDS, AST_DEFEATED, AST_SHUFFLE, AST_COUNTER,
-    AST_ARMIES, AST_STEER, AST_ALLEGIANCE,
-    AST_PHASE, AST_CAPTURE_REWARD, AST_EXTRA_CAPTURE, AST_PILE, AST_CARD_RULE, AST_MINEFIELD, AST_PRELUDE, AST_HANDS, AST_GATING,
-    AST_WORTH_BONUS, AST_MUST_CAPTURE,
-    AST_LETTER, AST_SYMBOL, AST_VALUE, AST_INFLUENCE, AST_WORTH, AST_FLAG, AST_ATOM, AST_MOD, AST_CASTLE, AST_PROMOTE,
-    AST_MOVEBLOCK, AST_USE,
-    AST_DIR, AST_VEC, AST_SYM,
-    AST_BLOCK, AST_STEP, AST_VERIFY, AST_IF, AST_WHILE, AST_EITHER, AST_ADD, AST_CAPTURE,
-    AST_MARK, AST_BACK, AST_ORIGIN, AST_SETEP, AST_FAIL, AST_GOTO, AST_CHANGE, AST_COUNT, AST_KIND,
-    AST_DROP, AST_CONVERT, AST_OUTFLANK, AST_HAND_OVER,
-    AST_COND, AST_ONBOARD, AST_NOT, AST_AND, AST_OR,
-    AST_NAME, AST_STRING,
+    AST_FILE,
+    AST_VERSION,
+    AST_GAME,
+    AST_PLAYERS,
+    AST_PLAYER,
+    AST_TURN_ORDER,
+    AST_BOARD,
+    AST_HOLES,
+    AST_ORIENTATION,
+    AST_DIRECTION,
+    AST_LINK,
+    AST_DIRSET,
+    AST_ZONE,
+    AST_RANK,
+    AST_FILE_SPEC,
+    AST_ALL,
+    AST_OPTION,
+    AST_WHEN,
+    AST_PIECE,
+    AST_MACRO,
+    AST_SETUP,
+    AST_END,
+    AST_MATLINE,
+    AST_GROUP,
+    AST_FORBID,
+    AST_POSITION_FIELDS,
+    AST_DEFEATED,
+    AST_SHUFFLE,
+    AST_COUNTER,
+    AST_ARMIES,
+    AST_STEER,
+    AST_ALLEGIANCE,
+    AST_PHASE,
+    AST_CAPTURE_REWARD,
+    AST_EXTRA_CAPTURE,
+    AST_PILE,
+    AST_CARD_RULE,
+    AST_MINEFIELD,
+    AST_PRELUDE,
+    AST_HANDS,
+    AST_GATING,
+    AST_WORTH_BONUS,
+    AST_MUST_CAPTURE,
+    AST_LETTER,
+    AST_SYMBOL,
+    AST_VALUE,
+    AST_INFLUENCE,
+    AST_WORTH,
+    AST_FLAG,
+    AST_ATOM,
+    AST_MOD,
+    AST_CASTLE,
+    AST_PROMOTE,
+    AST_MOVEBLOCK,
+    AST_USE,
+    AST_DIR,
+    AST_VEC,
+    AST_SYM,
+    AST_BLOCK,
+    AST_STEP,
+    AST_VERIFY,
+    AST_IF,
+    AST_WHILE,
+    AST_EITHER,
+    AST_ADD,
+    AST_CAPTURE,
+    AST_MARK,
+    AST_BACK,
+    AST_ORIGIN,
+    AST_SETEP,
+    AST_FAIL,
+    AST_GOTO,
+    AST_CHANGE,
+    AST_COUNT,
+    AST_KIND,
+    AST_DROP,
+    AST_CONVERT,
+    AST_OUTFLANK,
+    AST_HAND_OVER,
+    AST_COND,
+    AST_ONBOARD,
+    AST_NOT,
+    AST_AND,
+    AST_OR,
+    AST_NAME,
+    AST_STRING,
     AST_WRITTEN,
     AST_COUNTING,
     AST__COUNT
@@ -141,10 +212,10 @@ typedef enum AstKind {
 
 /* The items of `end counting` (COUNTING.sub). */
 typedef enum CountingItem {
-    COUNTING_BOARD,        /* board N: the board's honour */
-    COUNTING_PIECES,       /* pieces [TYPE...] N: a line of the pieces' honour */
-    COUNTING_WORD,         /* WORD TYPE...: `pawns TYPE...` */
-    COUNTING_WORD_PIECES,  /* WORD pieces: `start pieces` */
+    COUNTING_BOARD,       /* board N: the board's honour */
+    COUNTING_PIECES,      /* pieces [TYPE...] N: a line of the pieces' honour */
+    COUNTING_WORD,        /* WORD TYPE...: `pawns TYPE...` */
+    COUNTING_WORD_PIECES, /* WORD pieces: `start pieces` */
 } CountingItem;
 
 typedef enum ZoneMode { ZONE_ABSOLUTE, ZONE_FOR, ZONE_RELATIVE } ZoneMode;
@@ -179,28 +250,28 @@ typedef enum ModKind {
 } ModKind;
 
 typedef enum EndKind {
-    END_CHECKMATE,  /* no legal move and in check: word = result for the side to move */
-    END_STALEMATE,  /* no legal move and not in check */
-    END_REPETITION, /* num[0]-fold repetition */
-    END_NMOVE,      /* num[0] full moves without capture or a resets-nmove piece moving */
-    END_MATERIAL,   /* kids = MATLINE: material that cannot win */
-    END_MUST_CAPTURE, /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
+    END_CHECKMATE,      /* no legal move and in check: word = result for the side to move */
+    END_STALEMATE,      /* no legal move and not in check */
+    END_REPETITION,     /* num[0]-fold repetition */
+    END_NMOVE,          /* num[0] full moves without capture or a resets-nmove piece moving */
+    END_MATERIAL,       /* kids = MATLINE: material that cannot win */
+    END_MUST_CAPTURE,   /* kids = [NAME piece, NAME zone]: the last mover's piece of that type in
                        * its zone must be captured at once; word = result when it cannot be */
-    END_EMPTY,      /* kids = [NAME pile]: every pile of it empty at the start of a turn */
-    END_PIECES,     /* a player with num[0] or fewer pieces on the board; word = its result */
+    END_EMPTY,          /* kids = [NAME pile]: every pile of it empty at the start of a turn */
+    END_PIECES,         /* a player with num[0] or fewer pieces on the board; word = its result */
     END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
-    END_EXTINCTION, /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
+    END_EXTINCTION,     /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
                      * num[0] of one of them gets word */
-    END_BARE_KING,  /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
-    END_REACH,      /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
+    END_BARE_KING,      /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
+    END_REACH,          /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
                      * owner's result; num[1] = 1: after the other side's reply, 2: after
                      * a reply that could draw (last-chance) */
-    END_CHECKS,     /* num[0] checks given: word = the checking side's result */
-    END_PASSES,     /* num[0] passes in a row */
-    END_FACING,     /* kids = [NAME piece]: the two players' royal pieces of that type face each
+    END_CHECKS,         /* num[0] checks given: word = the checking side's result */
+    END_PASSES,         /* num[0] passes in a row */
+    END_FACING,         /* kids = [NAME piece]: the two players' royal pieces of that type face each
                      * other on an open line in two positions in a row */
-    END_BLOCKED,    /* neither player can move: word = result for the one with more pieces */
-    END_COUNTING,   /* kids = COUNTING items: a count of moves that ends the game; word = result */
+    END_BLOCKED,        /* neither player can move: word = result for the one with more pieces */
+    END_COUNTING,       /* kids = COUNTING items: a count of moves that ends the game; word = result */
     END__COUNT
 } EndKind;
 
@@ -208,14 +279,32 @@ typedef enum EndKind {
  * spelling is in one table (ast_keyword_name). */
 typedef enum Keyword {
     KEYWORD_NONE,
-    KEYWORD_WIN, KEYWORD_LOSS, KEYWORD_DRAW, KEYWORD_PASS,
-    KEYWORD_EMPTY, KEYWORD_ENEMY, KEYWORD_FRIEND, KEYWORD_EP, KEYWORD_ATTACKED, KEYWORD_UNMOVED,
-    KEYWORD_LAST_TO, KEYWORD_LAST_FROM, KEYWORD_PIECE, KEYWORD_IN,
-    KEYWORD_COUNTER_AT_LEAST, KEYWORD_COUNTER_AT_MOST, KEYWORD_ATTACKERS_AT_LEAST,
-    KEYWORD_INFLUENCE_AT_LEAST, KEYWORD_INFLUENCE_AT_MOST, KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
-    KEYWORD_INFLUENCE_AT_MOST_RIVAL, KEYWORD_RIVAL_AT_LEAST, KEYWORD_RIVAL_AT_MOST,
+    KEYWORD_WIN,
+    KEYWORD_LOSS,
+    KEYWORD_DRAW,
+    KEYWORD_PASS,
+    KEYWORD_EMPTY,
+    KEYWORD_ENEMY,
+    KEYWORD_FRIEND,
+    KEYWORD_EP,
+    KEYWORD_ATTACKED,
+    KEYWORD_UNMOVED,
+    KEYWORD_LAST_TO,
+    KEYWORD_LAST_FROM,
+    KEYWORD_PIECE,
+    KEYWORD_IN,
+    KEYWORD_COUNTER_AT_LEAST,
+    KEYWORD_COUNTER_AT_MOST,
+    KEYWORD_ATTACKERS_AT_LEAST,
+    KEYWORD_INFLUENCE_AT_LEAST,
+    KEYWORD_INFLUENCE_AT_MOST,
+    KEYWORD_INFLUENCE_AT_LEAST_RIVAL,
+    KEYWORD_INFLUENCE_AT_MOST_RIVAL,
+    KEYWORD_RIVAL_AT_LEAST,
+    KEYWORD_RIVAL_AT_MOST,
     KEYWORD_GIVES_CHECK,
-    KEYWORD_WORTH, KEYWORD_PRIVILEGE,
+    KEYWORD_WORTH,
+    KEYWORD_PRIVILEGE,
     KEYWORD_PIECE_ON_BOARD,
     KEYWORD__COUNT
 } Keyword;
@@ -227,7 +316,7 @@ typedef struct Ast {
     char *text2;
     long num[3];
     int sub;
-    Keyword word;       /* END, COND: the keyword written; KEYWORD_NONE elsewhere */
+    Keyword word; /* END, COND: the keyword written; KEYWORD_NONE elsewhere */
     struct Ast **kids;
     int nkids, capkids;
 } Ast;

@@ -28,8 +28,8 @@ static inline bool jumpable(const Position *pos, const CapturePattern *cp, Piece
 /* Is the first piece on the way back from the empty cell `from` against one of the pattern's
  * directions an unfrozen `want`? That piece can slide to `from` (or, with the pattern's jumps,
  * long-leap there over single enemies each followed by an empty cell). */
-static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, int attacker, uint8_t threat,
-                           uint64_t *seen) {
+static bool slider_reaches(const Position *pos, Cell from, const CapturePattern *cp, Piece want, int attacker,
+                           uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     for (int i = 0; i < cp->ndirs; i++) {
         int back = v->dirs[cp->dirs[i]].reverse;
@@ -61,7 +61,7 @@ static inline bool zone_admits(const Variant *v, int zone, int attacker, Cell c)
 static inline bool pattern_piece_at(const Position *pos, const CapturePattern *cp, Cell s, Piece want, int attacker,
                                     uint8_t threat, uint64_t *seen) {
     return s != NO_CELL && PIECE_KIND(board_look(pos, s, seen)) == want && attacker_can_move(pos, s, threat, seen) &&
-           zone_admits(pos->v, cp->from_zone, attacker, s);
+        zone_admits(pos->v, cp->from_zone, attacker, s);
 }
 
 /* Does a piece of type t of the attacker stand on the line from c along d (Variant.line_cells)? */
@@ -99,7 +99,9 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         for (int i = 0; i < 4; i++) {
             int e = v->orth_dirs[i];
             Cell partner = variant_step(v, c, e);
-            if (partner == NO_CELL || !pos->cell[partner] || board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker)) continue;
+            if (partner == NO_CELL || !pos->cell[partner] ||
+                board_hostile(pos, PIECE_OWNER(pos->cell[partner]), attacker))
+                continue;
             int back = v->dirs[e].reverse;
             Cell land = back >= 0 ? variant_step(v, c, back) : NO_CELL;
             if (land == NO_CELL || board_look(pos, land, seen)) continue;
@@ -115,14 +117,16 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
         if (k->y == ci->y && k->x != ci->x) { /* land in c's column, off the king's row */
             for (int y = 0; y < bd->height; y++) {
                 Cell land = bd->at[y][ci->x];
-                if (y != k->y && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, attacker, threat, seen))
+                if (y != k->y && land != NO_CELL && !board_look(pos, land, seen) &&
+                    slider_reaches(pos, land, cp, want, attacker, threat, seen))
                     return true;
             }
         }
         if (k->x == ci->x && k->y != ci->y) { /* land in c's row, off the king's column */
             for (int x = 0; x < bd->width; x++) {
                 Cell land = bd->at[ci->y][x];
-                if (x != k->x && land != NO_CELL && !board_look(pos, land, seen) && slider_reaches(pos, land, cp, want, attacker, threat, seen))
+                if (x != k->x && land != NO_CELL && !board_look(pos, land, seen) &&
+                    slider_reaches(pos, land, cp, want, attacker, threat, seen))
                     return true;
             }
         }
@@ -159,12 +163,14 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             int back = v->dirs[cp->dirs[i]].reverse;
             if (back < 0) continue;
             Cell s = variant_step(v, c, back);
-            while (!cp->near && s != NO_CELL && !board_look(pos, s, seen) && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            while (!cp->near && s != NO_CELL && !board_look(pos, s, seen) && (!path || zone_has(path, attacker, s)))
+                s = variant_step(v, s, back);
             if (s == NO_CELL || !board_look(pos, s, seen) || (path && !zone_has(path, attacker, s)) ||
                 !((cp->screens >> PIECE_TYPE(pos->cell[s])) & 1))
                 continue;
             s = variant_step(v, s, back);
-            while (!cp->near && s != NO_CELL && !board_look(pos, s, seen) && (!path || zone_has(path, attacker, s))) s = variant_step(v, s, back);
+            while (!cp->near && s != NO_CELL && !board_look(pos, s, seen) && (!path || zone_has(path, attacker, s)))
+                s = variant_step(v, s, back);
             if (pattern_piece_at(pos, cp, s, want, attacker, threat, seen)) return true;
         }
         return false;
@@ -177,15 +183,15 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
             int back = v->dirs[cp->dirs[i]].reverse;
             if (back < 0) continue;
             Cell s = variant_step(v, c, back);
-            for (int k = 1; s != NO_CELL && !board_look(pos, s, seen) && (!cp->range || k < cp->range) && (!path || zone_has(path, attacker, s));
+            for (int k = 1; s != NO_CELL && !board_look(pos, s, seen) && (!cp->range || k < cp->range) &&
+                 (!path || zone_has(path, attacker, s));
                  k++)
                 s = variant_step(v, s, back);
             if (pattern_piece_at(pos, cp, s, want, attacker, threat, seen)) return true;
         }
         return false;
     }
-    case CAP_PRIVILEGE:
-        return false; /* (attacked_by_privilege looks from the privileges' cells) */
+    case CAP_PRIVILEGE: return false; /* (attacked_by_privilege looks from the privileges' cells) */
     case CAP_LEAP:
         /* the leaper lands just past c, having come along d over empty cells and single
          * jumpable enemies (each followed by an empty cell) */
@@ -203,8 +209,8 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
                     if (attacker_can_move(pos, s, threat, seen)) return true;
                     break;
                 }
-                bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) && next != c &&
-                                !pos->cell[next];
+                bool jumpable = board_hostile(pos, PIECE_OWNER(p), attacker) && ((cp->victims >> PIECE_TYPE(p)) & 1) &&
+                    next != c && !pos->cell[next];
                 if (!jumpable) break;
             }
         }
@@ -233,7 +239,8 @@ static inline bool line_holds(const uint64_t *line, const uint64_t *occ, int wor
 
 /* Walking back from c along a line with sliders: is the first piece met one of the attacker's
  * that captures from there? */
-static inline bool slide_hits(const Position *pos, Cell c, const LineRef *ref, int attacker, uint8_t threat, uint64_t *seen) {
+static inline bool slide_hits(const Position *pos, Cell c, const LineRef *ref, int attacker, uint8_t threat,
+                              uint64_t *seen) {
     const Variant *v = pos->v;
     Cell s = variant_step(v, c, ref->back);
     if (s == NO_CELL) return false;
@@ -272,31 +279,36 @@ static bool attacked_by_privilege(const Position *pos, Cell c, int attacker, uin
 
 static inline bool privilege_attacks(const Position *pos, Cell c, int attacker, uint8_t threat, uint64_t *seen) {
     return unlikely(pos->v->privilege_types) && pos->rights && bits_has(pos->v->privilege_reach[attacker], c) &&
-           attacked_by_privilege(pos, c, attacker, threat, seen);
+        attacked_by_privilege(pos, c, attacker, threat, seen);
 }
 
 /* Can a piece of `attacker` capture a piece of type victim_type on c along one of its attack
  * lines (Variant.attack_lines_ok)? One walk per line: the first piece met decides. */
-static inline __attribute__((always_inline)) bool attacked_on_lines(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat,
-                                                                     uint64_t *seen) {
+static inline __attribute__((always_inline)) bool attacked_on_lines(const Position *pos, Cell c, int attacker,
+                                                                    int victim_type, uint8_t threat, uint64_t *seen) {
     const Variant *v = pos->v;
     const LineRef *refs = v->line_refs[attacker][victim_type];
     /* the cells of each line from c (Variant.line_cells): a line with none of the attacker's
      * pieces on it needs no walk */
-    int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type], nslides = v->nline_slides[attacker][victim_type];
-    const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words, *occ = pos->occ[attacker];
+    int words = v->cell_words, nrefs = v->nline_refs[attacker][victim_type],
+        nslides = v->nline_slides[attacker][victim_type];
+    const uint64_t *line_cells = v->line_cells + (size_t)c * (size_t)v->ndirs * (size_t)words,
+                   *occ = pos->occ[attacker];
     if (words == 1) {
         /* (a board of one word, the usual: one load a line) */
         for (int k = 0; k < nslides; k++)
-            if ((line_cells[refs[k].back] & occ[0]) && slide_hits(pos, c, &refs[k], attacker, threat, seen)) return true;
+            if ((line_cells[refs[k].back] & occ[0]) && slide_hits(pos, c, &refs[k], attacker, threat, seen))
+                return true;
     } else {
         for (int k = 0; k < nslides; k++)
-            if (line_holds(line_cells + refs[k].back * words, occ, words) && slide_hits(pos, c, &refs[k], attacker, threat, seen))
+            if (line_holds(line_cells + refs[k].back * words, occ, words) &&
+                slide_hits(pos, c, &refs[k], attacker, threat, seen))
                 return true;
     }
     /* the lines of leapers only: one cell each, looked at when a piece of the attacker stands
      * on one of them (only for the attacker's piece there) */
-    if (nslides == nrefs || !line_holds(v->leap_cells + ((size_t)attacker * (size_t)v->ncells + c) * (size_t)words, occ, words))
+    if (nslides == nrefs ||
+        !line_holds(v->leap_cells + ((size_t)attacker * (size_t)v->ncells + c) * (size_t)words, occ, words))
         return false;
     if (words == 1) {
         /* (one of the leaping types there? Other pieces of the attacker often are) */
@@ -308,7 +320,8 @@ static inline __attribute__((always_inline)) bool attacked_on_lines(const Positi
     for (int k = nslides; k < nrefs; k++) {
         Cell s = variant_step(v, c, refs[k].back);
         Piece p = s == NO_CELL ? 0 : pos->cell[s];
-        if (p && PIECE_OWNER(p) == attacker && ((refs[k].types >> PIECE_TYPE(p)) & 1) && attacker_can_move(pos, s, threat, seen))
+        if (p && PIECE_OWNER(p) == attacker && ((refs[k].types >> PIECE_TYPE(p)) & 1) &&
+            attacker_can_move(pos, s, threat, seen))
             return true;
     }
     return false;
@@ -343,8 +356,10 @@ bool attack_royal_look_init(RoyalLook *rl, const Position *pos, int victim_owner
     for (int k = 0; k < nslides;) {
         int end = refs[k].run_end;
         uint64_t here = 0;
-        for (uint32_t types = refs[k].sliders; types; types &= types - 1) here |= pos->type_occ[__builtin_ctz(types)][0];
-        if (here & occ) rl->runs[rl->nruns++] = (SliderRun){.first = (uint8_t)k, .end = (uint8_t)end, .occ = here & occ};
+        for (uint32_t types = refs[k].sliders; types; types &= types - 1)
+            here |= pos->type_occ[__builtin_ctz(types)][0];
+        if (here & occ)
+            rl->runs[rl->nruns++] = (SliderRun){.first = (uint8_t)k, .end = (uint8_t)end, .occ = here & occ};
         k = end;
     }
     return true;
@@ -376,7 +391,8 @@ int attack_royal_look_pins(const RoyalLook *rl, const Position *pos, Cell c, uin
             Cell shield = s;
             do s = variant_step(v, s, back);
             while (s != NO_CELL && !pos->cell[s]);
-            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == rl->attacker && ((sliders >> PIECE_TYPE(pos->cell[s])) & 1))
+            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == rl->attacker &&
+                ((sliders >> PIECE_TYPE(pos->cell[s])) & 1))
                 pinned[0] |= 1ULL << shield;
         }
     }
@@ -391,7 +407,8 @@ bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner) {
 
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
-static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat, uint64_t *seen) {
+static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat,
+                             uint64_t *seen) {
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
     if (privilege_attacks(pos, c, attacker, threat, seen)) return true;
@@ -401,10 +418,12 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         uint32_t asked = 0, present = 0;
         for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
             int t = v->pattern_refs[attacker][victim_type][k].type;
-            const CapturePattern *cp = &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
+            const CapturePattern *cp =
+                &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
             if (!zone_admits(v, cp->to_zone, attacker, c)) continue;
             if (cp->reach) {
-                if (pattern_may_reach(pos, cp, c, t, attacker) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
+                if (pattern_may_reach(pos, cp, c, t, attacker) &&
+                    pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
                     return true;
                 continue;
             }
@@ -416,7 +435,8 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
                         break;
                     }
             }
-            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen)) return true;
+            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
+                return true;
         }
         return false;
     }
@@ -426,7 +446,10 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         /* Skip types with no piece of this owner on the board. */
         bool any = false;
         for (int w = 0; w < pos->v->cell_words; w++)
-            if (pos->type_occ[t][w] & pos->occ[attacker][w]) { any = true; break; }
+            if (pos->type_occ[t][w] & pos->occ[attacker][w]) {
+                any = true;
+                break;
+            }
         if (!any) continue;
         Piece want = PIECE_MAKE(t, attacker);
         const PieceProgram *pp = &pt->per_owner[attacker];
@@ -451,7 +474,8 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
             }
         }
         for (int i = 0; i < pp->npatterns; i++)
-            if ((pp->patterns[i].victims & vbit) && (!pp->patterns[i].reach || pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
+            if ((pp->patterns[i].victims & vbit) &&
+                (!pp->patterns[i].reach || pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
                 pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat, seen))
                 return true;
     }
@@ -468,13 +492,15 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned) {
         const LineRef *refs = v->line_refs[o][victim_type];
         /* (the lines of leapers only give checks, and only with a piece of o on one) */
         int nrefs = v->nline_refs[o][victim_type];
-        if (!line_holds(v->leap_cells + ((size_t)o * (size_t)v->ncells + c) * (size_t)v->cell_words, pos->occ[o], v->cell_words))
+        if (!line_holds(v->leap_cells + ((size_t)o * (size_t)v->ncells + c) * (size_t)v->cell_words, pos->occ[o],
+                        v->cell_words))
             nrefs = v->nline_slides[o][victim_type];
         for (int k = 0; k < nrefs; k++) {
             uint32_t sliders = refs[k].sliders;
             int back = refs[k].back;
             /* (no piece of o on the line: neither a check nor a pin) */
-            const uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)back) * (size_t)v->cell_words;
+            const uint64_t *line =
+                v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)back) * (size_t)v->cell_words;
             bool clear = !(line[0] & pos->occ[o][0]);
             for (int w = 1; clear && w < v->cell_words; w++) clear = !(line[w] & pos->occ[o][w]);
             if (clear) continue;
@@ -548,7 +574,10 @@ static bool is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner
         if (!board_hostile(pos, o, victim_owner) || !board_active(pos, o)) continue;
         bool any = false;
         for (int w = 0; w < pos->v->cell_words; w++)
-            if (pos->occ[o][w]) { any = true; break; }
+            if (pos->occ[o][w]) {
+                any = true;
+                break;
+            }
         if (!any) continue;
         int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
         if (ctx->fast && attacked_by_rays(pos, c, o, victim_type, threat, seen)) {

@@ -26,15 +26,15 @@ bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_
  * with Variant.leap_from: the leaps are looked up by cell, the lines walked only when a piece
  * of one of their sliding types stands on them. */
 typedef struct SliderRun {
-    uint8_t first, end;      /* refs[first..end): lines with the same sliding types */
-    uint64_t occ;            /* the attacker's pieces of those types (none: no run) */
+    uint8_t first, end; /* refs[first..end): lines with the same sliding types */
+    uint64_t occ;       /* the attacker's pieces of those types (none: no run) */
 } SliderRun;
 typedef struct RoyalLook {
-    int ready;               /* (for its user: 0 not readied yet, 1 ready, -1 not to be had) */
+    int ready; /* (for its user: 0 not readied yet, 1 ready, -1 not to be had) */
     int attacker, nleaps, nruns;
-    const uint64_t *leap_from[MAX_PIECE_TYPES];  /* per leaping type the attacker has */
-    uint64_t leap_occ[MAX_PIECE_TYPES];          /* its pieces of that type */
-    const LineRef *refs;                         /* Variant.line_refs of the victim */
+    const uint64_t *leap_from[MAX_PIECE_TYPES]; /* per leaping type the attacker has */
+    uint64_t leap_occ[MAX_PIECE_TYPES];         /* its pieces of that type */
+    const LineRef *refs;                        /* Variant.line_refs of the victim */
     SliderRun runs[MAX_DIRECTIONS];
 } RoyalLook;
 /* Readies rl for a piece of victim_owner and victim_type; false where the game has no
@@ -56,7 +56,8 @@ static inline bool attack_royal_look_hit(const RoyalLook *rl, const Position *po
             Cell s = c;
             do s = variant_step(v, s, back);
             while (s != NO_CELL && !pos->cell[s]);
-            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == rl->attacker && ((rl->refs[k].sliders >> PIECE_TYPE(pos->cell[s])) & 1))
+            if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == rl->attacker &&
+                ((rl->refs[k].sliders >> PIECE_TYPE(pos->cell[s])) & 1))
                 return true;
         }
     }

@@ -18,7 +18,7 @@
 #define BENCH_DEPTH 5
 
 static const struct {
-    const char *rules;   /* file name in the rules directory */
+    const char *rules; /* file name in the rules directory */
     const char *fen;
 } bench_positions[] = {
     {"chess.rules", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
@@ -88,8 +88,8 @@ typedef struct PlayoutTotals {
 } PlayoutTotals;
 
 /* One random game from the start of `seed`; false when a program of the rules faults. */
-static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally *tally, uint64_t seed, PlayoutTotals *t,
-                        FILE *trace, FILE *err) {
+static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally *tally, uint64_t seed,
+                        PlayoutTotals *t, FILE *trace, FILE *err) {
     const Variant *v = pos->v;
     char start[4096], ferr[200];
     fen_start(v, seed, start, sizeof start);
@@ -148,9 +148,12 @@ static bool playout_one(GenContext *ctx, Position *pos, MoveList *ml, LegalTally
     if (trace && !r.fault.set) {
         /* (to compare the games of two builds: the same seed must give the same line) */
         fprintf(trace, "seed %llu: %d plies, ", (unsigned long long)seed, plies);
-        if (!r.over) fprintf(trace, "not over");
-        else if (r.winner < 0) fprintf(trace, "draw by %s", r.reason ? r.reason : "?");
-        else fprintf(trace, "player %d wins by %s", r.winner + 1, r.reason ? r.reason : "?");
+        if (!r.over)
+            fprintf(trace, "not over");
+        else if (r.winner < 0)
+            fprintf(trace, "draw by %s", r.reason ? r.reason : "?");
+        else
+            fprintf(trace, "player %d wins by %s", r.winner + 1, r.reason ? r.reason : "?");
         fprintf(trace, ", key %016llx\n", (unsigned long long)pos->key);
     }
     if (r.fault.set) {
@@ -193,9 +196,11 @@ int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err) {
         name = name ? name + 1 : cfg->files[i];
         int len = (int)strcspn(name, ".");
         if (rc == 0)
-            fprintf(out, "%.*s: %.0f playouts/s, %ld playouts in %.2f s, %.1f plies each (%ld plies), %ld stopped at %d plies\n",
-                    len, name, secs > 0 ? (double)t.games / secs : 0.0, t.games, secs, (double)t.plies / (double)t.games,
-                    t.plies, t.capped, BENCH_PLAYOUT_PLIES);
+            fprintf(
+                out,
+                "%.*s: %.0f playouts/s, %ld playouts in %.2f s, %.1f plies each (%ld plies), %ld stopped at %d plies\n",
+                len, name, secs > 0 ? (double)t.games / secs : 0.0, t.games, secs, (double)t.plies / (double)t.games,
+                t.plies, t.capped, BENCH_PLAYOUT_PLIES);
         board_free(pos);
         variant_free(v);
     }

@@ -21,14 +21,14 @@ int bench_run(const char *rules_dir, int depth, FILE *out, FILE *err);
  * (message on err). */
 #define BENCH_PLAYOUT_PLIES 1000
 typedef struct PlayoutConfig {
-    const char *const *files;        /* rule file paths */
+    const char *const *files; /* rule file paths */
     int nfiles;
-    const OptionSetting *options;    /* --option settings, for every file */
+    const OptionSetting *options; /* --option settings, for every file */
     int noptions;
-    int games;                       /* playouts per file; 0 = as many as fit in seconds */
+    int games; /* playouts per file; 0 = as many as fit in seconds */
     double seconds;
     uint64_t seed;
-    FILE *trace;                     /* each playout's seed, plies, result and final key, or NULL */
+    FILE *trace; /* each playout's seed, plies, result and final key, or NULL */
 } PlayoutConfig;
 int bench_playouts(const PlayoutConfig *cfg, FILE *out, FILE *err);
 

@@ -21,9 +21,7 @@ static inline uint64_t counter_key(int slot, int32_t value) {
 }
 
 /* The checks a player has given, in the hash of a game that counts them. */
-static inline uint64_t checks_key(int player, int given) {
-    return counter_key(0x7300 + player, given);
-}
+static inline uint64_t checks_key(int player, int given) { return counter_key(0x7300 + player, given); }
 
 /* The length of a running count (`end counting`) in the hash. (The plies it has counted are
  * not, as the n-move clock is not: positions repeat while a count runs.) */
@@ -37,12 +35,15 @@ static inline uint64_t phase_key(const Position *pos) {
 /* A pile's share of the hash: its cards in order. */
 static uint64_t pile_key(const Position *pos, int slot) {
     uint64_t k = counter_key(0x7100 + slot, pos->pile_len[slot]);
-    for (int i = 0; i < pos->pile_len[slot]; i++) k = counter_key((int)(k & 0xFFFF) + 0x7200, pos->piles[slot][i] | i << 8) ^ (k >> 16);
+    for (int i = 0; i < pos->pile_len[slot]; i++)
+        k = counter_key((int)(k & 0xFFFF) + 0x7200, pos->piles[slot][i] | i << 8) ^ (k >> 16);
     return k;
 }
 
 static inline uint64_t tile_key(int cell, uint8_t tile) { return tile ? counter_key(0x7400 + cell, tile) : 0; }
-static inline uint64_t prelude_key(const Position *pos) { return counter_key(0x7500 + pos->prelude, pos->prelude_moves); }
+static inline uint64_t prelude_key(const Position *pos) {
+    return counter_key(0x7500 + pos->prelude, pos->prelude_moves);
+}
 
 static inline uint64_t debt_key(const Position *pos) { return pos->debt ? counter_key(0x7300, pos->debt) : 0; }
 
@@ -67,7 +68,8 @@ static inline void hand_add(Position *pos, int player, int type, int delta) {
 static bool pile_take(Position *pos, int slot, bool sorted, int card) {
     int n = pos->pile_len[slot];
     int at = -1;
-    if (!sorted) at = n > 0 && pos->piles[slot][n - 1] == card ? n - 1 : -1;
+    if (!sorted)
+        at = n > 0 && pos->piles[slot][n - 1] == card ? n - 1 : -1;
     else
         for (int i = n - 1; i >= 0 && at < 0; i--)
             if (pos->piles[slot][i] == card) at = i;
@@ -276,7 +278,8 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
             Cell c = e->a;
             for (int k = 0; k < e->pad && c != NO_CELL && *n < MAX_JOURNAL; k++, c = variant_step(v, c, e->b))
                 if (pos->cell[c])
-                    write_journaled(pos, j, n, c, (Piece)((pos->cell[c] & ~(7u << 6)) | ((unsigned)e->piece << 6)), keyed);
+                    write_journaled(pos, j, n, c, (Piece)((pos->cell[c] & ~(7u << 6)) | ((unsigned)e->piece << 6)),
+                                    keyed);
         }
     }
     for (int i = 0; i < m->nfx; i++) {
@@ -294,7 +297,7 @@ static CellOutcome apply_cells(Position *pos, const Move *m, JournalEntry *j, in
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
         if (e->kind == FX_CHANGE && pos->cell[e->a]) {
-            out.resets = true; /* a piece that changed type cannot change back by moving */
+            out.resets = true;                /* a piece that changed type cannot change back by moving */
             out.keep &= v->castle_mask[e->a]; /* nor castle as the piece it was */
             write_journaled(pos, j, n, e->a, (Piece)((pos->cell[e->a] & ~0x1FF) | PIECE_KIND(e->piece)), keyed);
         }
@@ -339,7 +342,8 @@ static uint32_t free_castles_kept(const Position *pos, const Move *m) {
             const Castle *c = &v->castles[k];
             if (!c->free) continue;
             Cell kc = pos->castle_king[k], rc = pos->castle_rook[k];
-            if (e->a == kc || e->a == rc || (e->kind == FX_MOVE && (e->b == kc || e->b == rc))) keep &= ~(1u << c->right);
+            if (e->a == kc || e->a == rc || (e->kind == FX_MOVE && (e->b == kc || e->b == rc)))
+                keep &= ~(1u << c->right);
         }
     }
     return keep;
@@ -354,9 +358,7 @@ void board_cells_apply(Position *pos, const Move *m, CellJournal *cj) {
     apply_cells(pos, m, cj->entries, &cj->n, false);
 }
 
-void board_cells_revert(Position *pos, const CellJournal *cj) {
-    revert_cells(pos, cj->entries, cj->n);
-}
+void board_cells_revert(Position *pos, const CellJournal *cj) { revert_cells(pos, cj->entries, cj->n); }
 
 Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
     const Variant *v = pos->v;
@@ -437,7 +439,8 @@ static bool phase_step(Position *pos, const Move *m, bool paying) {
         if (n != PHASE_HELD) return false;
         p = v->nphases;
     } else if (!(m->flags & (MOVE_PASS | MOVE_ELIMINATION))) {
-        while (p < v->nphases - 1 && !(((v->phases[p].kinds >> m->kind) & 1) && (!v->phases[p].max || n < v->phases[p].max))) {
+        while (p < v->nphases - 1 &&
+               !(((v->phases[p].kinds >> m->kind) & 1) && (!v->phases[p].max || n < v->phases[p].max))) {
             p++;
             n = 0;
         }
@@ -558,12 +561,13 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
         case FX_HAND:
             ASSERT(e->a < v->nplayers && e->piece < v->ntypes, "a drop takes a known type from a player's hand");
             hand_add(pos, e->a, e->piece, -1);
-            if (v->gate_zone && v->hand_keep == HAND_NONE && e->a < 2 && board_hand_empty(pos, e->a)) close_all_gates(pos, e->a);
+            if (v->gate_zone && v->hand_keep == HAND_NONE && e->a < 2 && board_hand_empty(pos, e->a))
+                close_all_gates(pos, e->a);
             break;
         case FX_ELIMINATE:
             ASSERT(e->a < v->nplayers, "only a player can be eliminated");
             if ((pos->alive >> e->a) & 1) {
-                pos->alive &= (uint8_t)~(1u << e->a);
+                pos->alive &= (uint8_t) ~(1u << e->a);
                 pos->key ^= v->zobrist_out[e->a];
             }
             break;
@@ -644,8 +648,9 @@ static void castle_on_drop(Position *pos, Cell c, int mover) {
         const Castle *k = &v->castles[i];
         if (k->owner != mover || (c != k->king_from && c != k->rook_from) || (pos->rights >> k->right & 1)) continue;
         Piece king = pos->cell[k->king_from], rook = pos->cell[k->rook_from];
-        if (!king || !rook || PIECE_OWNER(king) != mover || PIECE_OWNER(rook) != mover || !v->types[PIECE_TYPE(king)].royal ||
-            v->types[PIECE_TYPE(rook)].royal || (k->rook_type != NO_TYPE && PIECE_TYPE(rook) != k->rook_type))
+        if (!king || !rook || PIECE_OWNER(king) != mover || PIECE_OWNER(rook) != mover ||
+            !v->types[PIECE_TYPE(king)].royal || v->types[PIECE_TYPE(rook)].royal ||
+            (k->rook_type != NO_TYPE && PIECE_TYPE(rook) != k->rook_type))
             continue;
         pos->rights |= 1u << k->right;
         pos->key ^= v->zobrist_rights[k->right];
@@ -698,8 +703,10 @@ static bool count_move(Position *pos, const Move *m, CellOutcome co, bool paying
     if (!pos->turn_reset) pos->halfmove++;
     pos->turn_reset = 0;
     /* en-passant cells made in this turn last through the next player's turn */
-    if (pos->ep_fresh) pos->ep_fresh = 0;
-    else clear_ep(pos);
+    if (pos->ep_fresh)
+        pos->ep_fresh = 0;
+    else
+        clear_ep(pos);
     return true;
 }
 
@@ -763,8 +770,9 @@ __attribute__((noinline)) static void count_after_move(Position *pos, bool captu
     int moves = count_length(pos, side);
     pos->key ^= count_key(pos->count_limit);
     pos->count_limit = (uint16_t)(2 * moves);
-    pos->count_ply = (uint16_t)(moves && bare && cr->start_pieces
-                                    ? 2 * (pieces_on_board(pos, 0, -1) + pieces_on_board(pos, 1, -1)) : 0);
+    pos->count_ply =
+        (uint16_t)(moves && bare && cr->start_pieces ? 2 * (pieces_on_board(pos, 0, -1) + pieces_on_board(pos, 1, -1))
+                                                     : 0);
     pos->key ^= count_key(pos->count_limit);
 }
 
@@ -806,7 +814,8 @@ bool board_make(Position *pos, const Move *m) {
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     if (unlikely(v->has_hands)) {
-        if (v->hand_keep != HAND_NONE && (m->flags & MOVE_CAPTURE) && mover < v->nplayers) capture_to_hand(pos, m, mover);
+        if (v->hand_keep != HAND_NONE && (m->flags & MOVE_CAPTURE) && mover < v->nplayers)
+            capture_to_hand(pos, m, mover);
         if (v->gate_zone) close_gates(pos, m);
     }
     int nj = 0;
@@ -910,7 +919,8 @@ static const char *state_inconsistency(const Position *pos) {
         if (pos->ep[i] >= v->ncells) return "an en-passant cell is off the board";
         if (i > 0 && pos->ep[i - 1] == NO_CELL) return "the en-passant cells are not packed at the front";
     }
-    if ((pos->ep[0] == NO_CELL) != (pos->ep_victim == NO_CELL)) return "en-passant cells without a victim, or a victim without cells";
+    if ((pos->ep[0] == NO_CELL) != (pos->ep_victim == NO_CELL))
+        return "en-passant cells without a victim, or a victim without cells";
     if (pos->ep_victim != NO_CELL && pos->ep_victim >= v->ncells) return "the en-passant victim is off the board";
     for (int i = v->ncounter_slots; i < MAX_COUNTERS; i++)
         if (pos->counters[i]) return "a counter no rule declares has a value";
@@ -967,9 +977,7 @@ const char *board_inconsistency(const Position *pos) {
     return why;
 }
 
-bool board_is_ok(const Position *pos) {
-    return board_inconsistency(pos) == NULL;
-}
+bool board_is_ok(const Position *pos) { return board_inconsistency(pos) == NULL; }
 
 Cell board_royal(const Position *pos, int owner) {
     const Variant *v = pos->v;

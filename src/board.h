@@ -7,20 +7,20 @@
 
 /* A cell's content: 0 = empty; else type+1 in bits 0-5, owner in bits 6-8, attributes above. */
 typedef uint16_t Piece;
-#define PIECE_TYPE(p)  ((int)((p) & 0x3F) - 1)
+#define PIECE_TYPE(p) ((int)((p)&0x3F) - 1)
 #define PIECE_OWNER(p) ((int)(((p) >> 6) & 7))
-#define PIECE_KIND(p)  ((p) & 0x1FF)        /* type and owner, without attributes */
+#define PIECE_KIND(p) ((p)&0x1FF) /* type and owner, without attributes */
 #define PIECE_MAKE(type, owner) ((Piece)(((type) + 1) | ((owner) << 6)))
-#define PIECE_MOVED   0x200                 /* attribute: has moved */
-#define PIECE_PROMOTED 0x400                /* attribute: promoted (returns to a hand demoted) */
+#define PIECE_MOVED 0x200    /* attribute: has moved */
+#define PIECE_PROMOTED 0x400 /* attribute: promoted (returns to a hand demoted) */
 
 typedef enum EffectKind {
-    FX_MOVE,    /* a -> b: lift the piece on a, drop it on b (replacing what is there) */
-    FX_REMOVE,  /* remove the piece on a */
-    FX_CHANGE,  /* the piece that ends on a becomes `piece` (type/owner) */
-    FX_PLACE,   /* put `piece` on the empty cell a (drops) */
-    FX_EP,      /* a becomes an en-passant cell; the victim is the move's destination */
-    FX_COUNTER, /* counter a += (int16_t)piece */
+    FX_MOVE,        /* a -> b: lift the piece on a, drop it on b (replacing what is there) */
+    FX_REMOVE,      /* remove the piece on a */
+    FX_CHANGE,      /* the piece that ends on a becomes `piece` (type/owner) */
+    FX_PLACE,       /* put `piece` on the empty cell a (drops) */
+    FX_EP,          /* a becomes an en-passant cell; the victim is the move's destination */
+    FX_COUNTER,     /* counter a += (int16_t)piece */
     FX_REMOVE_ARMY, /* remove every piece of owner a (a defeated army) */
     FX_CONTROL,     /* owner a's pieces are moved by player b from now on */
     FX_ELIMINATE,   /* player a is out of the game: its turns are skipped */
@@ -47,17 +47,26 @@ typedef struct Effect {
 /* MOVE_DROP: a piece from the hand is put on `to`; MOVE_GATE: besides moving, a piece from
  * the hand enters a gate the move leaves (the FX_PLACE effect says which and where). */
 enum {
-    MOVE_CAPTURE = 1, MOVE_PROMOTION = 2, MOVE_CASTLE = 4, MOVE_EP = 8, MOVE_ELIMINATION = 16, MOVE_PASS = 32,
-    MOVE_CARDS = 64, MOVE_TILE = 128, MOVE_COPY = 256, MOVE_DROP = 512, MOVE_GATE = 1024
+    MOVE_CAPTURE = 1,
+    MOVE_PROMOTION = 2,
+    MOVE_CASTLE = 4,
+    MOVE_EP = 8,
+    MOVE_ELIMINATION = 16,
+    MOVE_PASS = 32,
+    MOVE_CARDS = 64,
+    MOVE_TILE = 128,
+    MOVE_COPY = 256,
+    MOVE_DROP = 512,
+    MOVE_GATE = 1024
 };
 
 typedef struct Move {
-    Cell from, to;           /* what notation shows: the main piece's origin and destination */
+    Cell from, to; /* what notation shows: the main piece's origin and destination */
     uint16_t flags;
-    uint8_t promo;           /* promotion type or NO_TYPE */
+    uint8_t promo; /* promotion type or NO_TYPE */
     uint8_t nfx;
-    uint8_t castle;          /* castle index + 1, or 0 */
-    uint8_t kind;            /* move kind (0 = normal): which phases of a turn allow it */
+    uint8_t castle; /* castle index + 1, or 0 */
+    uint8_t kind;   /* move kind (0 = normal): which phases of a turn allow it */
     Effect fx[MAX_EFFECTS];
 } Move;
 
@@ -85,20 +94,20 @@ typedef struct JournalEntry {
  * pos->state; a field added here is saved and restored with no further code. */
 #define BOARD_STATE_FIELDS \
     uint64_t key; \
-    uint32_t rights;         /* castling rights bits (Castle.right) */ \
+    uint32_t rights; /* castling rights bits (Castle.right) */ \
     int fullmove; \
     int32_t counters[MAX_COUNTERS]; \
-    Cell ep[MAX_EP_CELLS];   /* en-passant cells, NO_CELL when unused */ \
+    Cell ep[MAX_EP_CELLS]; /* en-passant cells, NO_CELL when unused */ \
     Cell ep_victim; \
     Cell last_from, last_to; \
-    uint16_t halfmove;       /* plies since the last capture or resets-nmove move */ \
+    uint16_t halfmove; /* plies since the last capture or resets-nmove move */ \
     /* `end counting`: the count's length in plies (0: none runs) and the plies it has \
      * counted (it may start above 0) */ \
     uint16_t count_limit, count_ply; \
-    uint8_t turn;            /* slot in v->turn_order */ \
-    uint8_t alive;                     /* players still in the game (bit per player) */ \
-    uint8_t checks[MAX_PLAYERS];       /* checks each player has given (end checks) */ \
-    uint8_t controller[MAX_OWNERS];    /* the player who moves each owner's pieces */ \
+    uint8_t turn;                   /* slot in v->turn_order */ \
+    uint8_t alive;                  /* players still in the game (bit per player) */ \
+    uint8_t checks[MAX_PLAYERS];    /* checks each player has given (end checks) */ \
+    uint8_t controller[MAX_OWNERS]; /* the player who moves each owner's pieces */ \
     /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, \
      * whether the en-passant cells were made in this turn (they last through the next \
      * player's turn), and whether this turn reset the n-move count (which then counts \
@@ -110,8 +119,8 @@ typedef struct JournalEntry {
      * (movegen_pseudo finds out at the turn's start). */ \
     int8_t royal_open; \
     uint8_t prelude, prelude_moves; /* set-up step under way (prelude == nprelude: done) */ \
-    uint8_t passes;          /* passes made in a row just before this position */ \
-    int8_t setup_player;     /* the player of that step, -1 once the set-up is over \
+    uint8_t passes;                 /* passes made in a row just before this position */ \
+    int8_t setup_player;            /* the player of that step, -1 once the set-up is over \
                               * (board_sync_prelude) */
 
 typedef struct BoardState {
@@ -148,45 +157,51 @@ typedef struct BoardHands {
 typedef struct Undo {
     BoardState state;
     uint8_t njournal;
-    uint8_t ntiles;          /* tiles this move changed, and their old values */
+    uint8_t ntiles; /* tiles this move changed, and their old values */
     Cell tile_cell[MAX_EP_CELLS + 2];
     uint8_t tile_old[MAX_EP_CELLS + 2];
-    Cell exploded;           /* where a mine removed the moving piece, or NO_CELL */
-    bool marked;             /* the move marked a tile as a mine (set-up) */
+    Cell exploded; /* where a mine removed the moving piece, or NO_CELL */
+    bool marked;   /* the move marked a tile as a mine (set-up) */
     JournalEntry journal[MAX_JOURNAL];
-    BoardPiles piles;        /* (last: only games with piles write them) */
-    BoardHands hands;        /* (only games with hands write them) */
+    BoardPiles piles; /* (last: only games with piles write them) */
+    BoardHands hands; /* (only games with hands write them) */
 } Undo;
 
 typedef struct Position {
     const Variant *v;
     Piece cell[MAX_CELLS];
-    uint64_t occ[MAX_OWNERS][CELL_WORDS];      /* cells holding each owner's pieces */
+    uint64_t occ[MAX_OWNERS][CELL_WORDS]; /* cells holding each owner's pieces */
     uint64_t type_occ[MAX_PIECE_TYPES][CELL_WORDS];
-    union {                  /* the same fields by name and as one struct */
-        struct { BOARD_STATE_FIELDS };
+    union { /* the same fields by name and as one struct */
+        struct {
+            BOARD_STATE_FIELDS
+        };
         BoardState state;
     };
-    uint8_t allegiance[MAX_PLAYERS];   /* the army each player answers for, NO_OWNER if none */
+    uint8_t allegiance[MAX_PLAYERS]; /* the army each player answers for, NO_OWNER if none */
     /* free castles (Castle.free): where each one's king and rook start in this game, set by
      * the position text (NO_CELL when it gave no such right) */
     Cell castle_king[MAX_PLAYERS * MAX_CASTLES], castle_rook[MAX_PLAYERS * MAX_CASTLES];
-    bool tiles_off;          /* while set, moves do not touch tiles (legality "as if it arrives") */
-    int ply;                 /* plies played since the position was set (index into history) */
+    bool tiles_off; /* while set, moves do not touch tiles (legality "as if it arrives") */
+    int ply;        /* plies played since the position was set (index into history) */
     /* Tiles (a minefield): 0 none, else TILE_OWNER bits = owner + 1, TILE_MINE when a mine. */
     uint8_t tiles[MAX_CELLS];
     union {
-        struct { BOARD_PILE_FIELDS };
+        struct {
+            BOARD_PILE_FIELDS
+        };
         BoardPiles pile_state;
     };
     union {
-        struct { BOARD_HAND_FIELDS };
+        struct {
+            BOARD_HAND_FIELDS
+        };
         BoardHands hand_state;
     };
-    Undo *history;           /* MAX_HISTORY entries, owned */
+    Undo *history; /* MAX_HISTORY entries, owned */
 } Position;
 
-#define TILE_OWNER(t) ((int)((t) & 7) - 1)
+#define TILE_OWNER(t) ((int)((t)&7) - 1)
 #define TILE_MINE 0x80
 
 /* Allocates the history; the board is empty until fen_read/board_set_start. */

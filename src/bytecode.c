@@ -11,9 +11,12 @@ const OpInfo bc_opinfo[OP__COUNT] = {
 #undef OP
 };
 
-#define SHAPE_BYTES(shape)                                                                          \
-    ((shape) == SHAPE_NONE ? 0 : (shape) == SHAPE_SLIDE ? 3                                         \
-     : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET || (shape) == SHAPE_COUNTER) ? 2 : 1)
+#define SHAPE_BYTES(shape) \
+    ((shape) == SHAPE_NONE        ? 0 \
+         : (shape) == SHAPE_SLIDE ? 3 \
+         : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET || (shape) == SHAPE_COUNTER) \
+         ? 2 \
+         : 1)
 const uint8_t bc_instr_sizes[OP__COUNT] = {
 #define OP(name, shape, stack, synopsis) 1 + SHAPE_BYTES(shape),
 #include "opcodes.def"

@@ -5,15 +5,15 @@
 #include "common.h"
 
 typedef enum OperandShape {
-    SHAPE_NONE, /* no operand */
-    SHAPE_JUMP, /* u16 absolute code offset */
-    SHAPE_DIR,  /* u8 direction index */
-    SHAPE_CELL, /* u16 cell index */
-    SHAPE_TYPE, /* u8 piece type index */
-    SHAPE_ZONE, /* u8 zone index */
-    SHAPE_BYTE, /* u8 small integer */
-    SHAPE_DIRSET, /* u8 direction, u8 type set */
-    SHAPE_SLIDE,  /* u8 direction, u8 type set or 255, u8 type set or 255 */
+    SHAPE_NONE,    /* no operand */
+    SHAPE_JUMP,    /* u16 absolute code offset */
+    SHAPE_DIR,     /* u8 direction index */
+    SHAPE_CELL,    /* u16 cell index */
+    SHAPE_TYPE,    /* u8 piece type index */
+    SHAPE_ZONE,    /* u8 zone index */
+    SHAPE_BYTE,    /* u8 small integer */
+    SHAPE_DIRSET,  /* u8 direction, u8 type set */
+    SHAPE_SLIDE,   /* u8 direction, u8 type set or 255, u8 type set or 255 */
     SHAPE_COUNTER, /* u8 counter, i8 value */
     SHAPE__COUNT
 } OperandShape;
@@ -81,10 +81,10 @@ typedef struct PlannedAlt {
     uint8_t pincer, coord;           /* the slides' landing captures */
     uint8_t land_pincer, land_coord; /* ALT_LEAP: the captures where a jump lands */
     uint8_t victims;
-    bool first_lands;                /* ALT_LEAP: the cells before the first jump are landings */
-    bool rides;                      /* ALT_STRIKE: over empty cells to the first piece */
-    uint8_t withdraw_dir, withdraw;  /* WITHDRAW's operands (withdraw 0xFF: none) */
-    uint16_t pc;                     /* the alternative's FORK (for fault messages) */
+    bool first_lands;               /* ALT_LEAP: the cells before the first jump are landings */
+    bool rides;                     /* ALT_STRIKE: over empty cells to the first piece */
+    uint8_t withdraw_dir, withdraw; /* WITHDRAW's operands (withdraw 0xFF: none) */
+    uint16_t pc;                    /* the alternative's FORK (for fault messages) */
 } PlannedAlt;
 
 typedef struct Program {
@@ -97,10 +97,10 @@ typedef struct Program {
      * vm_run_plan runs them without the interpreter */
     struct PlannedAlt *plan;
     int nplan;
-    int *lines;     /* rule-file line of each code byte (parallel to code) */
+    int *lines; /* rule-file line of each code byte (parallel to code) */
     int *cols;
     const char *file;
-    char name[48];  /* "Pawn/white" for messages and disasm */
+    char name[48]; /* "Pawn/white" for messages and disasm */
 } Program;
 
 void bc_init(Program *p, const char *name, const char *file);

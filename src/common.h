@@ -28,8 +28,7 @@ NORETURN void varia_assert_fail(const char *cond, const char *why, const char *f
 #ifdef NDEBUG
 #define ASSERT(cond, why) ((void)0)
 #else
-#define ASSERT(cond, why) \
-    ((cond) ? (void)0 : varia_assert_fail(#cond, (why), __FILE__, __LINE__))
+#define ASSERT(cond, why) ((cond) ? (void)0 : varia_assert_fail(#cond, (why), __FILE__, __LINE__))
 #endif
 
 #define UNREACHABLE() varia_assert_fail("unreachable", "control reached an impossible point", __FILE__, __LINE__)

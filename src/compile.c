@@ -13,7 +13,7 @@ typedef struct CG {
     Sema *s;
     Variant *v;
     int type, owner;
-    int promo;        /* promotion set for this type, 0 = none */
+    int promo; /* promotion set for this type, 0 = none */
     bool ok;
 } CG;
 
@@ -34,9 +34,10 @@ static bool atom_is_plain_capture(const Ast *atom) {
     if (atom->sub != ATOM_STEP && atom->sub != ATOM_LEAP && atom->sub != ATOM_SLIDE) return false;
     for (int i = 0; i < atom->nkids; i++) {
         const Ast *k = atom->kids[i];
-        if (k->kind == AST_MOD && (k->sub == MOD_MOVE_ONLY || k->sub == MOD_WITHDRAW || k->sub == MOD_PINCER ||
-                                   k->sub == MOD_COORDINATE || k->sub == MOD_IMITATE || k->sub == MOD_LEAPS_ALONE || k->sub == MOD_FROM ||
-                                   k->sub == MOD_TO || k->sub == MOD_SETS_EP))
+        if (k->kind == AST_MOD &&
+            (k->sub == MOD_MOVE_ONLY || k->sub == MOD_WITHDRAW || k->sub == MOD_PINCER || k->sub == MOD_COORDINATE ||
+             k->sub == MOD_IMITATE || k->sub == MOD_LEAPS_ALONE || k->sub == MOD_FROM || k->sub == MOD_TO ||
+             k->sub == MOD_SETS_EP))
             return false;
     }
     return true;
@@ -52,11 +53,17 @@ static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     }
     int n = 0;
     for (int i = 0; i < dl.count && n < cap; i++) {
-        if (dl.link[i] >= 0) { dirs[n++] = dl.link[i]; continue; }
+        if (dl.link[i] >= 0) {
+            dirs[n++] = dl.link[i];
+            continue;
+        }
         int ox, oy;
         variant_orient_vector(cg->v->orient[cg->owner], dl.dx[i], dl.dy[i], &ox, &oy);
         int d = sema_vector_dir(cg->s, ox, oy, atom->loc);
-        if (d < 0) { cg->ok = false; continue; }
+        if (d < 0) {
+            cg->ok = false;
+            continue;
+        }
         dirs[n++] = d;
     }
     return n;
@@ -65,9 +72,13 @@ static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
 /* One direction term that must name exactly one direction (STEP, ONBOARD in move blocks). */
 static int single_dir(CG *cg, const Ast *t) {
     DirList dl = {0};
-    if (!sema_dirterm(cg->s, t, &dl)) { cg->ok = false; return -1; }
+    if (!sema_dirterm(cg->s, t, &dl)) {
+        cg->ok = false;
+        return -1;
+    }
     if (dl.count != 1) {
-        diag_error(cg->s->sink, t->loc, "expected one direction, but '%s' names %d", t->text ? t->text : "sym", dl.count);
+        diag_error(cg->s->sink, t->loc, "expected one direction, but '%s' names %d", t->text ? t->text : "sym",
+                   dl.count);
         cg->ok = false;
         return -1;
     }
@@ -164,8 +175,10 @@ static void emit_slide(CG *cg, Program *p, const Ast *atom, int d) {
             if (skip >= 0) bc_patch(p, skip, p->count);
         }
     }
-    if (!r) bc_emit(p, OP_JUMP, loop_start, L(atom));
-    else bc_emit(p, OP_HALT, 0, L(atom));
+    if (!r)
+        bc_emit(p, OP_JUMP, loop_start, L(atom));
+    else
+        bc_emit(p, OP_HALT, 0, L(atom));
     int occupied = p->count;
     for (int i = 0; i < nocc; i++) bc_patch(p, occupied_jumps[i], occupied);
     if (move_only) {
@@ -231,9 +244,7 @@ static void emit_atom(CG *cg, Program *p, const Ast *atom) {
             emit_target(cg, p, atom);
             bc_emit(p, OP_ADD, cg->promo, L(atom));
             break;
-        case ATOM_SLIDE:
-            emit_slide(cg, p, atom, d);
-            break;
+        case ATOM_SLIDE: emit_slide(cg, p, atom, d); break;
         case ATOM_HOP: {
             int loop = p->count;
             bc_emit(p, OP_STEP, d, L(atom));
@@ -272,7 +283,6 @@ static int typeset(CG *cg, uint32_t mask, SrcLoc loc) {
     v->typesets[v->ntypesets] = mask;
     return v->ntypesets++;
 }
-
 
 /* Which captures a move along one direction makes, as victim type masks (0 = none). */
 typedef struct Captures {
@@ -346,7 +356,10 @@ static void emit_withdraw(CG *cg, Program *p, const Ast *atom, int d, const Capt
     const Direction *dir = &cg->v->dirs[d];
     if (dir->link_board >= 0) return;
     int back = sema_vector_dir(cg->s, -dir->dx, -dir->dy, atom->loc);
-    if (back < 0) { cg->ok = false; return; }
+    if (back < 0) {
+        cg->ok = false;
+        return;
+    }
     bc_emit(p, OP_WITHDRAW, back | (typeset(cg, c->withdraw, atom->loc) << 8), L(atom));
 }
 
@@ -448,7 +461,7 @@ static void emit_imitated_displacements(CG *cg, Program *p, const Ast *atom) {
 
 static bool atom_captures_by_moving(const Ast *atom) {
     return atom->sub == ATOM_LONG_LEAP || has_mod(atom, MOD_WITHDRAW, NULL) || has_mod(atom, MOD_PINCER, NULL) ||
-           has_mod(atom, MOD_COORDINATE, NULL) || has_mod(atom, MOD_IMITATE, NULL);
+        has_mod(atom, MOD_COORDINATE, NULL) || has_mod(atom, MOD_IMITATE, NULL);
 }
 
 /* Adds direction dir to the pattern (method, victims, jumps), creating it when new. */
@@ -500,7 +513,10 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
     bool imitate = has_mod(atom, MOD_IMITATE, NULL);
     for (int i = 0; i < nd; i++) {
         int d = dirs[i];
-        if (cg->v->dirs[d].link_board >= 0) { *fast_attack = false; return; }
+        if (cg->v->dirs[d].link_board >= 0) {
+            *fast_attack = false;
+            return;
+        }
         Captures c = captures_along(cg, atom, d);
         /* a long leap lands, and withdraws, after jumps too; so does an imitator's leap over
          * the leapers it imitates, unless its leaps capture only what they leap */
@@ -518,12 +534,18 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
         for (int i = 0; i < items->nkids; i++) {
             const Ast *a = items->kids[i];
             if (a->kind != AST_ATOM || !atom_is_plain_capture(a)) continue;
-            if (has_mod(a, MOD_RANGE, NULL)) { *fast_attack = false; continue; }
+            if (has_mod(a, MOD_RANGE, NULL)) {
+                *fast_attack = false;
+                continue;
+            }
             int ad[MAX_DIRECTIONS];
             int n = atom_dirs(cg, a, ad, MAX_DIRECTIONS);
             for (int k = 0; k < n && pp->natk < MAX_DIRECTIONS; k++)
-                pp->atk[pp->natk++] = (Ray){.dir = (uint8_t)ad[k], .slide = a->sub == ATOM_SLIDE, .range = 0,
-                                           .mode = RAY_CAPTURE, .victims = 1u << t};
+                pp->atk[pp->natk++] = (Ray){.dir = (uint8_t)ad[k],
+                                            .slide = a->sub == ATOM_SLIDE,
+                                            .range = 0,
+                                            .mode = RAY_CAPTURE,
+                                            .victims = 1u << t};
             if (pp->natk >= MAX_DIRECTIONS) *fast_attack = false;
         }
     }
@@ -545,7 +567,9 @@ static void describe_legs(CG *cg, PieceProgram *pp, const Ast *atom, bool *fast_
         *fast_attack = false;
         return;
     }
-    CapturePattern seq = {.method = CAP_LEGS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+    CapturePattern seq = {.method = CAP_LEGS,
+                          .victims = ALL_TYPES,
+                          .from_zone = mod_zone(cg, atom, MOD_FROM),
                           .to_zone = mod_zone(cg, atom, MOD_TO)};
     for (int i = 0; i < atom->nkids; i++) {
         const Ast *t = atom->kids[i];
@@ -590,8 +614,10 @@ static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
         int fork = alt_begin(p, atom);
         emit_from(cg, p, atom);
         emit_withdraw(cg, p, atom, d, &c);
-        if (atom->sub == ATOM_LONG_LEAP) emit_long_leap(cg, p, atom, d, &c, true);
-        else emit_capturing_slide(cg, p, atom, d, &c);
+        if (atom->sub == ATOM_LONG_LEAP)
+            emit_long_leap(cg, p, atom, d, &c, true);
+        else
+            emit_capturing_slide(cg, p, atom, d, &c);
         alt_end(p, atom, fork);
         /* an imitator's leaps over leapers start afresh from the origin; with leaps-alone a
          * leaping move captures only what it leaps */
@@ -610,7 +636,9 @@ static void emit_capturing_atom(CG *cg, Program *p, const Ast *atom) {
 /* ---- castling ------------------------------------------------------------------------------ */
 
 /* Castling cells lie on one row or one column; pos_on_line gives a cell's coordinate along it. */
-static bool castle_horizontal(const Variant *v, const Castle *c) { return v->cells[c->king_from].y == v->cells[c->rook_from].y; }
+static bool castle_horizontal(const Variant *v, const Castle *c) {
+    return v->cells[c->king_from].y == v->cells[c->rook_from].y;
+}
 
 static int pos_on_line(const Variant *v, const Castle *c, Cell cell) {
     return castle_horizontal(v, c) ? v->cells[cell].x : v->cells[cell].y;
@@ -634,7 +662,10 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     int us[4] = {pos_on_line(v, c, c->king_from), pos_on_line(v, c, c->king_to), pos_on_line(v, c, c->rook_from),
                  pos_on_line(v, c, c->rook_to)};
     int lo = us[0], hi = us[0];
-    for (int i = 1; i < 4; i++) { if (us[i] < lo) lo = us[i]; if (us[i] > hi) hi = us[i]; }
+    for (int i = 1; i < 4; i++) {
+        if (us[i] < lo) lo = us[i];
+        if (us[i] > hi) hi = us[i];
+    }
     for (int u = lo; u <= hi; u++) {
         Cell cell = cell_on_line(v, c, u);
         if (cell == NO_CELL || cell == c->king_from || cell == c->rook_from) continue;
@@ -680,7 +711,8 @@ static void declare_castle(CG *cg, const Ast *n) {
     Cell cells[4];
     bool ok = true;
     bool privilege = n->sub == 1, free_castle = !privilege && n->nkids == 2;
-    const Ast *lost_to = privilege && n->nkids && n->kids[n->nkids - 1]->kind == AST_GROUP ? n->kids[n->nkids - 1] : NULL;
+    const Ast *lost_to =
+        privilege && n->nkids && n->kids[n->nkids - 1]->kind == AST_GROUP ? n->kids[n->nkids - 1] : NULL;
     if (privilege && n->nkids - (lost_to != NULL) != cg->v->nplayers) {
         if (cg->owner == 0) diag_error(cg->s->sink, n->loc, "a privilege needs two players (one cell each)");
         cg->ok = false;
@@ -699,24 +731,34 @@ static void declare_castle(CG *cg, const Ast *n) {
             continue;
         }
         int c = sema_cell(cg->s, n->kids[free_castle ? i / 2 : i]);
-        if (c < 0) { ok = false; continue; }
+        if (c < 0) {
+            ok = false;
+            continue;
+        }
         cells[i] = sema_orient_cell(v, v->orient[cg->owner], (Cell)c);
         if (cells[i] == NO_CELL) {
-            diag_error(cg->s->sink, n->kids[free_castle ? i / 2 : i]->loc, "castling cell '%s' turned for %s is not on the board", v->cells[c].name,
+            diag_error(cg->s->sink, n->kids[free_castle ? i / 2 : i]->loc,
+                       "castling cell '%s' turned for %s is not on the board", v->cells[c].name,
                        v->player_names[cg->owner]);
             ok = false;
         }
     }
-    if (!ok) { cg->ok = false; return; }
+    if (!ok) {
+        cg->ok = false;
+        return;
+    }
     for (int i = 0; privilege && i < v->ncastles; i++)
         if (v->castles[i].privilege && v->castles[i].king_from == cells[0]) {
-            diag_error(cg->s->sink, n->kids[cg->owner]->loc, "a privilege on %s is declared twice", v->cells[cells[0]].name);
+            diag_error(cg->s->sink, n->kids[cg->owner]->loc, "a privilege on %s is declared twice",
+                       v->cells[cells[0]].name);
             cg->ok = false;
             return;
         }
-    if (free_castle && (cells[1] == cells[3] || v->cells[cells[1]].board != v->cells[cells[3]].board ||
-                        v->cells[cells[1]].y != v->cells[cells[3]].y || cg->owner >= 2)) {
-        diag_error(cg->s->sink, n->loc, "a castle without start cells needs the king's and the rook's cells apart on one row (two players)");
+    if (free_castle &&
+        (cells[1] == cells[3] || v->cells[cells[1]].board != v->cells[cells[3]].board ||
+         v->cells[cells[1]].y != v->cells[cells[3]].y || cg->owner >= 2)) {
+        diag_error(cg->s->sink, n->loc,
+                   "a castle without start cells needs the king's and the rook's cells apart on one row (two players)");
         cg->ok = false;
         return;
     }
@@ -733,10 +775,10 @@ static void declare_castle(CG *cg, const Ast *n) {
         if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
     }
     if (!row && !column) {
-            diag_error(cg->s->sink, n->loc, "castling needs the king and rook cells on one row or column");
-            cg->ok = false;
-            return;
-        }
+        diag_error(cg->s->sink, n->loc, "castling needs the king and rook cells on one row or column");
+        cg->ok = false;
+        return;
+    }
     int mine = 0;
     for (int i = 0; i < v->ncastles; i++) mine += v->castles[i].owner == cg->owner;
     if (mine >= MAX_CASTLES || v->ncastles >= (int)ARRAY_LEN(v->castles)) {
@@ -758,8 +800,10 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->lost_to = 0;
     for (int i = 0; lost_to && i < lost_to->nkids; i++) {
         int t = sema_piece(cg->s, lost_to->kids[i]->text, lost_to->kids[i]->loc);
-        if (t < 0) cg->ok = false;
-        else c->lost_to |= 1u << t;
+        if (t < 0)
+            cg->ok = false;
+        else
+            c->lost_to |= 1u << t;
     }
     if (c->lost_to) v->privileges_lost = true;
     char letter = privilege ? v->cells[cells[0]].name[0] : n->text ? n->text[0] : (char)('A' + v->ncastles);
@@ -846,9 +890,7 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
 
 static void emit_cond(CG *cg, Program *p, const Ast *c) {
     switch (c->kind) {
-    case AST_COND:
-        emit_keyword_cond(cg, p, c);
-        return;
+    case AST_COND: emit_keyword_cond(cg, p, c); return;
     case AST_ONBOARD: {
         int d = single_dir(cg, c->kids[0]);
         bc_emit(p, OP_ONBOARD, d < 0 ? 0 : d, L(c));
@@ -866,9 +908,7 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
         bc_patch(p, j, p->count);
         return;
     }
-    default:
-        diag_error(cg->s->sink, c->loc, "expected a condition");
-        cg->ok = false;
+    default: diag_error(cg->s->sink, c->loc, "expected a condition"); cg->ok = false;
     }
 }
 
@@ -966,7 +1006,10 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         const Ast *terms = st->kids[0];
         for (int i = 0; i < terms->nkids; i++) {
             DirList dl = {0};
-            if (!sema_dirterm(cg->s, terms->kids[i], &dl)) { cg->ok = false; continue; }
+            if (!sema_dirterm(cg->s, terms->kids[i], &dl)) {
+                cg->ok = false;
+                continue;
+            }
             for (int k = 0; k < dl.count; k++) {
                 int d = dl.link[k];
                 if (d < 0) {
@@ -974,8 +1017,10 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
                     variant_orient_vector(cg->v->orient[cg->owner], dl.dx[k], dl.dy[k], &ox, &oy);
                     d = sema_vector_dir(cg->s, ox, oy, terms->kids[i]->loc);
                 }
-                if (d < 0) cg->ok = false;
-                else bc_emit(p, OP_OUTFLANK, d, L(terms->kids[i]));
+                if (d < 0)
+                    cg->ok = false;
+                else
+                    bc_emit(p, OP_OUTFLANK, d, L(terms->kids[i]));
             }
         }
         bc_emit(p, OP_OUTFLANKED, 0, L(st));
@@ -995,9 +1040,7 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         bc_emit(p, OP_KIND, k < 0 ? 0 : k, L(st));
         break;
     }
-    default:
-        diag_error(cg->s->sink, st->loc, "unexpected %s in a move block", ast_kind_name(st->kind));
-        cg->ok = false;
+    default: diag_error(cg->s->sink, st->loc, "unexpected %s in a move block", ast_kind_name(st->kind)); cg->ok = false;
     }
 }
 
@@ -1024,9 +1067,7 @@ static bool atom_is_plain(const Ast *atom) {
     return true;
 }
 
-static bool atom_may_capture(const Ast *atom) {
-    return !has_mod(atom, MOD_MOVE_ONLY, NULL);
-}
+static bool atom_may_capture(const Ast *atom) { return !has_mod(atom, MOD_MOVE_ONLY, NULL); }
 
 /* A step, leap or slide limited by `from`/`to` zones and nothing else the attack rays cannot
  * say (`step orth to palace`). */
@@ -1085,7 +1126,9 @@ static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool 
             return;
         }
         CapturePattern *cp = &pp->patterns[pp->npatterns++];
-        *cp = (CapturePattern){.method = CAP_STEPS, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
+        *cp = (CapturePattern){.method = CAP_STEPS,
+                               .victims = ALL_TYPES,
+                               .from_zone = mod_zone(cg, atom, MOD_FROM),
                                .to_zone = mod_zone(cg, atom, MOD_TO)};
         for (int k = 0; k < nd; k++) {
             if (cg->v->dirs[dirs[k]].link_board >= 0) *fast_attack = false;
@@ -1093,8 +1136,12 @@ static void describe_zoned_atom(CG *cg, PieceProgram *pp, const Ast *atom, bool 
         }
         return;
     }
-    CapturePattern cp = {.method = CAP_SLIDES, .ndirs = 1, .victims = ALL_TYPES, .from_zone = mod_zone(cg, atom, MOD_FROM),
-                         .to_zone = mod_zone(cg, atom, MOD_TO), .range = (uint8_t)slide_range(atom)};
+    CapturePattern cp = {.method = CAP_SLIDES,
+                         .ndirs = 1,
+                         .victims = ALL_TYPES,
+                         .from_zone = mod_zone(cg, atom, MOD_FROM),
+                         .to_zone = mod_zone(cg, atom, MOD_TO),
+                         .range = (uint8_t)slide_range(atom)};
     for (int k = 0; k < nd; k++) {
         cp.dirs[0] = (uint8_t)dirs[k];
         if (cg->v->dirs[dirs[k]].link_board >= 0 || !add_zoned_slide(pp, cp)) *fast_attack = false;
@@ -1105,7 +1152,10 @@ static void add_ray(Ray *rays, int *n, int d, bool slide, int range, int mode) {
     for (int i = 0; i < *n; i++)
         if (rays[i].dir == d && rays[i].slide == slide && rays[i].range == range && rays[i].mode == mode) return;
     if (*n >= MAX_DIRECTIONS) return;
-    rays[*n] = (Ray){.dir = (uint8_t)d, .slide = (uint8_t)slide, .range = (uint8_t)range, .mode = (uint8_t)mode,
+    rays[*n] = (Ray){.dir = (uint8_t)d,
+                     .slide = (uint8_t)slide,
+                     .range = (uint8_t)range,
+                     .mode = (uint8_t)mode,
                      .victims = 0xFFFFFFFFu};
     (*n)++;
 }
@@ -1134,8 +1184,10 @@ static bool atom_is_plain_legs(const Ast *atom) {
     int nlegs = 0;
     for (int i = 0; i < atom->nkids; i++) {
         const Ast *k = atom->kids[i];
-        if (k->kind != AST_MOD) nlegs++;
-        else if (k->sub != MOD_MOVE_ONLY && k->sub != MOD_CAPTURE_ONLY && k->sub != MOD_FROM && k->sub != MOD_TO) return false;
+        if (k->kind != AST_MOD)
+            nlegs++;
+        else if (k->sub != MOD_MOVE_ONLY && k->sub != MOD_CAPTURE_ONLY && k->sub != MOD_FROM && k->sub != MOD_TO)
+            return false;
     }
     return nlegs >= 1 && nlegs <= MAX_LINE_LEGS;
 }
@@ -1144,9 +1196,16 @@ static bool atom_is_plain_legs(const Ast *atom) {
  * direction); false when it is not one of those (or there is no room): then the VM makes it. */
 static bool add_atom_lines(CG *cg, PieceProgram *pp, const Ast *atom) {
     if (cg->promo || !cg->ok) return false;
-    int mode = has_mod(atom, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(atom, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
-    LineMove l = {.nlegs = 1, .range = 1, .mode = (uint8_t)mode, .from_zone = mod_zone(cg, atom, MOD_FROM),
-                  .to_zone = mod_zone(cg, atom, MOD_TO), .screens = ALL_TYPES, .victims = ALL_TYPES};
+    int mode = has_mod(atom, MOD_MOVE_ONLY, NULL) ? RAY_MOVE
+        : has_mod(atom, MOD_CAPTURE_ONLY, NULL)   ? RAY_CAPTURE
+                                                  : RAY_BOTH;
+    LineMove l = {.nlegs = 1,
+                  .range = 1,
+                  .mode = (uint8_t)mode,
+                  .from_zone = mod_zone(cg, atom, MOD_FROM),
+                  .to_zone = mod_zone(cg, atom, MOD_TO),
+                  .screens = ALL_TYPES,
+                  .victims = ALL_TYPES};
     if (atom_is_plain_legs(atom)) {
         if (pp->nlines >= MAX_LINE_MOVES) return false;
         l.nlegs = 0;
@@ -1215,12 +1274,18 @@ static void note_fast_atom(CG *cg, PieceProgram *pp, const Ast *it) {
     for (int i = 0; i < it->nkids; i++) {
         const Ast *k = it->kids[i];
         if (k->kind != AST_MOD) continue;
-        if (k->sub == MOD_MOVE_ONLY) fa.mode = RAY_MOVE;
-        else if (k->sub == MOD_CAPTURE_ONLY) fa.mode = RAY_CAPTURE;
-        else if (k->sub == MOD_SETS_EP && fa.kind == FAST_LEGS) fa.sets_ep = true;
-        else if (k->sub == MOD_FROM && !from) from = k; /* (the first, as the code tests) */
-        else if (k->sub == MOD_FROM) continue;
-        else return;
+        if (k->sub == MOD_MOVE_ONLY)
+            fa.mode = RAY_MOVE;
+        else if (k->sub == MOD_CAPTURE_ONLY)
+            fa.mode = RAY_CAPTURE;
+        else if (k->sub == MOD_SETS_EP && fa.kind == FAST_LEGS)
+            fa.sets_ep = true;
+        else if (k->sub == MOD_FROM && !from)
+            from = k; /* (the first, as the code tests) */
+        else if (k->sub == MOD_FROM)
+            continue;
+        else
+            return;
     }
     if (has_mod(it, MOD_MOVE_ONLY, NULL) && has_mod(it, MOD_CAPTURE_ONLY, NULL)) return;
     DiagSink quiet, *sink = cg->s->sink;
@@ -1279,16 +1344,21 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
             emit_atom(cg, &pp->rest, it);
             note_fast_atom(cg, pp, it);
         }
-        if (capture && it->sub == ATOM_LEGS) describe_legs(cg, pp, it, fast_attack);
-        else if (capture && atom_is_zoned_plain(it)) describe_zoned_atom(cg, pp, it, fast_attack);
-        else if (capture && it->sub != ATOM_EN_PASSANT) *fast_attack = false;
+        if (capture && it->sub == ATOM_LEGS)
+            describe_legs(cg, pp, it, fast_attack);
+        else if (capture && atom_is_zoned_plain(it))
+            describe_zoned_atom(cg, pp, it, fast_attack);
+        else if (capture && it->sub != ATOM_EN_PASSANT)
+            *fast_attack = false;
         return;
     }
     int dirs[MAX_DIRECTIONS];
     int nd = atom_dirs(cg, it, dirs, MAX_DIRECTIONS);
     int r = it->sub == ATOM_SLIDE ? slide_range(it) : 1;
     bool slide = it->sub == ATOM_SLIDE;
-    int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE : has_mod(it, MOD_CAPTURE_ONLY, NULL) ? RAY_CAPTURE : RAY_BOTH;
+    int mode = has_mod(it, MOD_MOVE_ONLY, NULL) ? RAY_MOVE
+        : has_mod(it, MOD_CAPTURE_ONLY, NULL)   ? RAY_CAPTURE
+                                                : RAY_BOTH;
     for (int k = 0; k < nd; k++) {
         if (v->dirs[dirs[k]].link_board >= 0 && capture) *fast_attack = false;
         if (cg->promo) {
@@ -1317,10 +1387,14 @@ static void compile_drop(CG *cg, const Ast *it) {
     const Ast *to = NULL;
     for (int i = 0; i < it->nkids; i++) {
         const Ast *k = it->kids[i];
-        if (k->kind == AST_MOD && k->sub == MOD_TO && !to) { to = k; continue; }
+        if (k->kind == AST_MOD && k->sub == MOD_TO && !to) {
+            to = k;
+            continue;
+        }
         if (cg->owner == 0)
-            diag_error(cg->s->sink, k->loc, k->kind == AST_MOD ? "a drop takes only 'to ZONE' (onto empty cells of the zone)"
-                                                               : "a drop has no directions (it goes onto empty cells)");
+            diag_error(cg->s->sink, k->loc,
+                       k->kind == AST_MOD ? "a drop takes only 'to ZONE' (onto empty cells of the zone)"
+                                          : "a drop has no directions (it goes onto empty cells)");
         cg->ok = false;
         return;
     }
@@ -1331,15 +1405,18 @@ static void compile_drop(CG *cg, const Ast *it) {
         return;
     }
     int z = sema_zone(cg->s, to->text, sema_word_loc(cg->s, to->loc, to->text));
-    if (z < 0) { cg->ok = false; return; }
+    if (z < 0) {
+        cg->ok = false;
+        return;
+    }
     for (int w = 0; w < CELL_WORDS; w++) cells[w] |= v->zones[z].cells[cg->owner][w];
 }
 
 /* A `verify` condition made only of `and`-joined facts about one cell (CondFacts). */
 typedef struct CondFacts {
-    uint8_t zone;            /* in ZONE (index + 1; 0: none) */
+    uint8_t zone; /* in ZONE (index + 1; 0: none) */
     bool enemy, empty, occupied, not_friend;
-    uint32_t types;          /* `piece T` narrows to T, `not piece T` takes T out */
+    uint32_t types; /* `piece T` narrows to T, `not piece T` takes T out */
 } CondFacts;
 
 static bool cond_facts(CG *cg, const Ast *c, CondFacts *f) {
@@ -1348,15 +1425,13 @@ static bool cond_facts(CG *cg, const Ast *c, CondFacts *f) {
     if (negated) c = c->kids[0];
     if (c->kind != AST_COND) return false;
     switch (c->word) {
-    case KEYWORD_ENEMY:
-        f->enemy = !negated;
-        return !negated;
-    case KEYWORD_FRIEND:
-        f->not_friend = negated;
-        return negated;
+    case KEYWORD_ENEMY: f->enemy = !negated; return !negated;
+    case KEYWORD_FRIEND: f->not_friend = negated; return negated;
     case KEYWORD_EMPTY:
-        if (negated) f->occupied = true;
-        else f->empty = true;
+        if (negated)
+            f->occupied = true;
+        else
+            f->empty = true;
         return true;
     case KEYWORD_PIECE: {
         int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
@@ -1382,7 +1457,9 @@ static bool verify_at(CG *cg, const Ast *b, int *i, CondFacts *f) {
 }
 
 /* No fact but (perhaps) a zone. */
-static bool no_facts(const CondFacts *f) { return !f->enemy && !f->empty && !f->occupied && !f->not_friend && f->types == ALL_TYPES; }
+static bool no_facts(const CondFacts *f) {
+    return !f->enemy && !f->empty && !f->occupied && !f->not_friend && f->types == ALL_TYPES;
+}
 static bool only_zone(const CondFacts *f) { return f->zone && no_facts(f); }
 
 /* One leg of a shaped block at b->kids[*i]: `step D [verify in Z]`, optionally followed by
@@ -1391,7 +1468,7 @@ static bool only_zone(const CondFacts *f) { return f->zone && no_facts(f); }
 typedef struct Leg {
     int dir;
     bool ride, lands;
-    uint8_t zone;            /* the zone every cell of the leg is checked in (0: none) */
+    uint8_t zone; /* the zone every cell of the leg is checked in (0: none) */
     CondFacts first;
 } Leg;
 
@@ -1402,8 +1479,10 @@ static bool leg_at(CG *cg, const Ast *b, int *i, Leg *leg) {
     (*i)++;
     /* (a verify naming an enemy is the block's end, not the leg's) */
     int j = *i;
-    if (verify_at(cg, b, &j, &leg->first) && !leg->first.enemy) *i = j;
-    else leg->first = (CondFacts){.types = ALL_TYPES};
+    if (verify_at(cg, b, &j, &leg->first) && !leg->first.enemy)
+        *i = j;
+    else
+        leg->first = (CondFacts){.types = ALL_TYPES};
     leg->zone = leg->first.zone;
     leg->ride = leg->lands = false;
     if (*i >= b->nkids || b->kids[*i]->kind != AST_WHILE) return true;
@@ -1411,12 +1490,12 @@ static bool leg_at(CG *cg, const Ast *b, int *i, Leg *leg) {
     if (w->kids[0]->kind != AST_COND || w->kids[0]->word != KEYWORD_EMPTY) return false;
     int k = 0;
     if (k < body->nkids && body->kids[k]->kind == AST_ADD) leg->lands = true, k++;
-    if (k >= body->nkids || body->kids[k]->kind != AST_STEP || single_dir(cg, body->kids[k]->kids[0]) != leg->dir) return false;
+    if (k >= body->nkids || body->kids[k]->kind != AST_STEP || single_dir(cg, body->kids[k]->kids[0]) != leg->dir)
+        return false;
     k++;
     CondFacts again = {.types = ALL_TYPES};
     if (k < body->nkids && !verify_at(cg, body, &k, &again)) return false;
-    if (k != body->nkids || again.zone != leg->zone || (again.zone && !only_zone(&again)) ||
-        !no_facts(&leg->first))
+    if (k != body->nkids || again.zone != leg->zone || (again.zone && !only_zone(&again)) || !no_facts(&leg->first))
         return false;
     (*i)++;
     leg->ride = true;
@@ -1464,8 +1543,9 @@ static bool block_line(CG *cg, const Ast *b, LineMove *l) {
         /* a ride ends on a piece; after a single step only a checked screen makes a hop (an
          * unchecked cell would be leapt over, empty or not) */
         hop = hop || first.ride;
-        if (!hop || first.lands || !leg_at(cg, b, &i, &second) || second.dir != first.dir || second.ride != first.ride ||
-            second.zone != first.zone || second.first.types != ALL_TYPES || second.first.occupied || second.first.enemy)
+        if (!hop || first.lands || !leg_at(cg, b, &i, &second) || second.dir != first.dir ||
+            second.ride != first.ride || second.zone != first.zone || second.first.types != ALL_TYPES ||
+            second.first.occupied || second.first.enemy)
             return false;
         hop = true;
         last = second;
@@ -1538,7 +1618,9 @@ static bool adds_only_on_empty(const Ast *block) {
         default:
             /* nested blocks on their own; an add anywhere else (an else-if) is not known quiet */
             for (int k = 0; k < st->nkids; k++)
-                if (st->kids[k]->kind == AST_BLOCK ? !adds_only_on_empty(st->kids[k]) : block_uses(st->kids[k], AST_ADD)) return false;
+                if (st->kids[k]->kind == AST_BLOCK ? !adds_only_on_empty(st->kids[k])
+                                                   : block_uses(st->kids[k], AST_ADD))
+                    return false;
             empty = false;
         }
     }
@@ -1552,19 +1634,37 @@ static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
     if (!block_line(cg, b, &l)) return false;
     if (l.mode == RAY_MOVE) return true;
     if (!l.hop && !l.from_zone && !l.to_zone && !l.path_zone)
-        return add_attack_ray(pp, (Ray){.dir = l.dirs[0], .slide = l.range != 1, .range = l.range == 1 ? 1 : 0,
-                                        .mode = RAY_CAPTURE, .victims = l.victims});
+        return add_attack_ray(pp,
+                              (Ray){.dir = l.dirs[0],
+                                    .slide = l.range != 1,
+                                    .range = l.range == 1 ? 1 : 0,
+                                    .mode = RAY_CAPTURE,
+                                    .victims = l.victims});
     if (!l.hop)
-        return add_zoned_slide(pp, (CapturePattern){.method = CAP_SLIDES, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims,
-                                                    .from_zone = l.from_zone, .to_zone = l.to_zone, .path_zone = l.path_zone,
-                                                    .range = l.range});
-    CapturePattern hop = {.method = CAP_HOP, .ndirs = 1, .dirs = {l.dirs[0]}, .victims = l.victims, .from_zone = l.from_zone,
-                          .to_zone = l.to_zone, .path_zone = l.path_zone, .near = l.range == 1, .screens = l.screens};
+        return add_zoned_slide(pp,
+                               (CapturePattern){.method = CAP_SLIDES,
+                                                .ndirs = 1,
+                                                .dirs = {l.dirs[0]},
+                                                .victims = l.victims,
+                                                .from_zone = l.from_zone,
+                                                .to_zone = l.to_zone,
+                                                .path_zone = l.path_zone,
+                                                .range = l.range});
+    CapturePattern hop = {.method = CAP_HOP,
+                          .ndirs = 1,
+                          .dirs = {l.dirs[0]},
+                          .victims = l.victims,
+                          .from_zone = l.from_zone,
+                          .to_zone = l.to_zone,
+                          .path_zone = l.path_zone,
+                          .near = l.range == 1,
+                          .screens = l.screens};
     /* hops alike but for their direction are one pattern (one test for the four lines) */
     for (int i = 0; i < pp->npatterns; i++) {
         CapturePattern *cp = &pp->patterns[i];
-        if (cp->method == CAP_HOP && cp->victims == hop.victims && cp->from_zone == hop.from_zone && cp->to_zone == hop.to_zone &&
-            cp->path_zone == hop.path_zone && cp->near == hop.near && cp->screens == hop.screens && cp->ndirs < (int)sizeof cp->dirs) {
+        if (cp->method == CAP_HOP && cp->victims == hop.victims && cp->from_zone == hop.from_zone &&
+            cp->to_zone == hop.to_zone && cp->path_zone == hop.path_zone && cp->near == hop.near &&
+            cp->screens == hop.screens && cp->ndirs < (int)sizeof cp->dirs) {
             cp->dirs[cp->ndirs++] = hop.dirs[0];
             return true;
         }
@@ -1682,7 +1782,8 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
         pp->may_capture = true;
         /* (a block that adds only on empty cells takes nothing: nothing to describe) */
         bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
-        if (!quiet && !(nprivileged ? describe_privilege_moves(cg, pp, privileged, nprivileged) : describe_moveblock(cg, pp, it)))
+        if (!quiet &&
+            !(nprivileged ? describe_privilege_moves(cg, pp, privileged, nprivileged) : describe_moveblock(cg, pp, it)))
             *fast_attack = false;
     }
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
@@ -1701,8 +1802,10 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
         const Ast *it = items->kids[i];
         switch (it->kind) {
         case AST_ATOM:
-            if (it->sub == ATOM_DROP) compile_drop(cg, it);
-            else compile_atom(cg, pp, it, fast_attack);
+            if (it->sub == ATOM_DROP)
+                compile_drop(cg, it);
+            else
+                compile_atom(cg, pp, it, fast_attack);
             break;
         case AST_CASTLE: {
             declare_castle(cg, it);
@@ -1736,7 +1839,8 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     if (pp->rest.count || pp->nlines) bc_emit(&pp->rest, OP_HALT, 0, L(items));
     if (pp->rest.count > 1) vm_plan(&pp->rest); /* (a HALT alone runs nothing) */
     if (pp->prog.count > MAX_CODE) {
-        diag_error(cg->s->sink, items->loc, "piece '%s' compiles to %d bytes of code (limit is %d)", pt->name, pp->prog.count, MAX_CODE);
+        diag_error(cg->s->sink, items->loc, "piece '%s' compiles to %d bytes of code (limit is %d)", pt->name,
+                   pp->prog.count, MAX_CODE);
         cg->ok = false;
     }
 }
@@ -1767,9 +1871,13 @@ static int declare_promotion(CG *cg, const Ast *items) {
         ps->on_capture = (it->sub & 4) != 0;
         for (int k = 0; k < it->nkids; k++) {
             int t = sema_piece(cg->s, it->kids[k]->text, it->kids[k]->loc);
-            if (t < 0) { cg->ok = false; continue; }
+            if (t < 0) {
+                cg->ok = false;
+                continue;
+            }
             if (ps->count >= MAX_PROMO_CHOICES) {
-                diag_error(cg->s->sink, it->kids[k]->loc, "too many promotion choices (limit is %d)", MAX_PROMO_CHOICES);
+                diag_error(cg->s->sink, it->kids[k]->loc, "too many promotion choices (limit is %d)",
+                           MAX_PROMO_CHOICES);
                 cg->ok = false;
                 break;
             }
@@ -1795,7 +1903,10 @@ static void build_attack_lines(Variant *v) {
                 for (int victim = 0; victim < v->ntypes; victim++) {
                     if (!((pt->per_owner[o].patterns[i].victims >> victim) & 1)) continue;
                     uint8_t *n = &v->npattern_refs[o][victim];
-                    if (*n >= MAX_PATTERN_REFS) { v->attack_lines_ok = false; continue; }
+                    if (*n >= MAX_PATTERN_REFS) {
+                        v->attack_lines_ok = false;
+                        continue;
+                    }
                     v->pattern_refs[o][victim][*n].type = (uint8_t)t;
                     v->pattern_refs[o][victim][*n].pattern = (uint8_t)i;
                     (*n)++;

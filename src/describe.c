@@ -12,7 +12,7 @@
 #include "movegen.h"
 #include "notation.h"
 
-#define EXAMPLE_GAMES 10   /* random games searched for a capture that needs other pieces */
+#define EXAMPLE_GAMES 10 /* random games searched for a capture that needs other pieces */
 #define EXAMPLE_PLIES 80
 #define SVG_CELL 40
 #define SVG_MARGIN 22
@@ -26,10 +26,10 @@ typedef struct Probe {
     Position pos;
     GenContext *gen;
     MoveList *list;
-    int enemy;               /* an owner hostile to the first player (or 0 when none is) */
-    int dummy;               /* the type placed as enemy or screen: one that does not freeze */
-    Piece start[MAX_CELLS];  /* the start position's cells */
-    Position *game;          /* random games for examples (made when first needed) */
+    int enemy;              /* an owner hostile to the first player (or 0 when none is) */
+    int dummy;              /* the type placed as enemy or screen: one that does not freeze */
+    Piece start[MAX_CELLS]; /* the start position's cells */
+    Position *game;         /* random games for examples (made when first needed) */
 } Probe;
 
 static void probe_empty(Probe *p) {
@@ -262,7 +262,8 @@ static void compute_diagram(Probe *p, int type, PieceDiagram *d, bool with_examp
         probe_moves(p, o, ml);
         for (int i = 0; i < ml->count; i++) {
             Cell t = ml->moves[i].to;
-            if (!move_captures(&p->pos, &ml->moves[i]) && !(d->mark[t] & (MARK_MOVE | MARK_FIRST))) d->mark[t] |= MARK_HOP;
+            if (!move_captures(&p->pos, &ml->moves[i]) && !(d->mark[t] & (MARK_MOVE | MARK_FIRST)))
+                d->mark[t] |= MARK_HOP;
         }
         const CellInfo *si = &v->cells[s];
         if (si->board != oi->board || !p->enemy) continue;
@@ -301,8 +302,8 @@ static void compute_diagram(Probe *p, int type, PieceDiagram *d, bool with_examp
     for (int c = 0; c < v->ncells; c++) captures |= (d->mark[c] & (MARK_CAPTURE | MARK_REMOTE | MARK_HOP)) != 0;
     bool remote = false;
     for (int c = 0; c < v->ncells; c++) remote |= (d->mark[c] & MARK_REMOTE) != 0;
-    d->needs_example = remote || ((v->imitator_mask >> type) & 1) ||
-                       (v->types[type].per_owner[0].may_capture && !captures);
+    d->needs_example =
+        remote || ((v->imitator_mask >> type) & 1) || (v->types[type].per_owner[0].may_capture && !captures);
     if (with_example && d->needs_example) find_example(v, p, type, &d->example);
     free(ml);
 }
@@ -440,8 +441,10 @@ static int gcd(int a, int b) {
 static void direction_words(int dx, int dy, char *buf, size_t cap) {
     const char *fb = dy > 0 ? "forward" : dy < 0 ? "backward" : "";
     const char *lr = dx > 0 ? "right" : dx < 0 ? "left" : "";
-    if (!dx || !dy || abs(dx) == abs(dy)) snprintf(buf, cap, "%s%s%s", fb, *fb && *lr ? "-" : "", lr);
-    else snprintf(buf, cap, "(%d,%d)", dx, dy);
+    if (!dx || !dy || abs(dx) == abs(dy))
+        snprintf(buf, cap, "%s%s%s", fb, *fb && *lr ? "-" : "", lr);
+    else
+        snprintf(buf, cap, "(%d,%d)", dx, dy);
 }
 
 /* The cells marked exactly `kind` (of the bits in `mask`) around the origin, in words: per
@@ -449,7 +452,11 @@ static void direction_words(int dx, int dy, char *buf, size_t cap) {
 static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, uint8_t kind, char *buf, size_t cap) {
     const CellInfo *oi = &v->cells[d->origin];
     int ndir = 0;
-    struct { int dx, dy; uint32_t dist; bool to_edge; } dirs[128];
+    struct {
+        int dx, dy;
+        uint32_t dist;
+        bool to_edge;
+    } dirs[128];
     buf[0] = 0;
     for (int c = 0; c < v->ncells; c++) {
         if ((d->mark[c] & mask) != kind || v->cells[c].board != oi->board) continue;
@@ -471,7 +478,8 @@ static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, u
         for (int g = 1; g < 32; g++)
             if (dirs[k].dist >> g & 1) last = g;
         bool full = dirs[k].dist == (((last >= 31) ? 0xFFFFFFFFu : (1u << (last + 1)) - 1) & ~1u);
-        dirs[k].to_edge = full && last > 1 && cell_at(v, oi->board, oi->x + (last + 1) * dirs[k].dx, oi->y + (last + 1) * dirs[k].dy) == NO_CELL;
+        dirs[k].to_edge = full && last > 1 &&
+            cell_at(v, oi->board, oi->x + (last + 1) * dirs[k].dx, oi->y + (last + 1) * dirs[k].dy) == NO_CELL;
     }
     /* one step to the edge is "any distance" too when the same kind of line (orthogonal or
      * diagonal) goes further elsewhere: a rook next to the edge */
@@ -481,7 +489,8 @@ static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, u
             cell_at(v, oi->board, oi->x + 2 * dirs[k].dx, oi->y + 2 * dirs[k].dy) != NO_CELL)
             continue;
         for (int j = 0; j < ndir; j++)
-            if (dirs[j].to_edge && (dirs[j].dx && dirs[j].dy) == diagonal && abs(dirs[j].dx) <= 1 && abs(dirs[j].dy) <= 1)
+            if (dirs[j].to_edge && (dirs[j].dx && dirs[j].dy) == diagonal && abs(dirs[j].dx) <= 1 &&
+                abs(dirs[j].dy) <= 1)
                 dirs[k].to_edge = true;
     }
     bool done[128] = {0};
@@ -489,29 +498,36 @@ static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, u
     for (int k = 0; k < ndir; k++) {
         if (done[k]) continue;
         char dist[48], names[256] = "";
-        if (dirs[k].to_edge) snprintf(dist, sizeof dist, "any distance");
+        if (dirs[k].to_edge)
+            snprintf(dist, sizeof dist, "any distance");
         else {
             size_t n = 0;
             dist[0] = 0;
             for (int g = 1; g < 32; g++)
-                if (dirs[k].dist >> g & 1) n += (size_t)snprintf(dist + n, n < sizeof dist ? sizeof dist - n : 0, "%s%d", n ? "," : "", g);
+                if (dirs[k].dist >> g & 1)
+                    n += (size_t)snprintf(dist + n, n < sizeof dist ? sizeof dist - n : 0, "%s%d", n ? "," : "", g);
             if (n >= sizeof dist) snprintf(dist, sizeof dist, "several");
         }
         /* the directions with the same distances */
         int orth = 0, diag = 0, others = 0, nsame = 0;
         int same[128];
         for (int j = k; j < ndir; j++) {
-            if (done[j] || dirs[j].to_edge != dirs[k].to_edge || (!dirs[k].to_edge && dirs[j].dist != dirs[k].dist)) continue;
+            if (done[j] || dirs[j].to_edge != dirs[k].to_edge || (!dirs[k].to_edge && dirs[j].dist != dirs[k].dist))
+                continue;
             done[j] = true;
             same[nsame++] = j;
-            if (!dirs[j].dx || !dirs[j].dy) orth++;
-            else if (abs(dirs[j].dx) == abs(dirs[j].dy)) diag++;
-            else others++;
+            if (!dirs[j].dx || !dirs[j].dy)
+                orth++;
+            else if (abs(dirs[j].dx) == abs(dirs[j].dy))
+                diag++;
+            else
+                others++;
         }
         size_t nn = 0;
         int la = -1, lb = -1;
         bool one_shape = false;
-        if (orth == 4 && diag == 4) nn += (size_t)snprintf(names, sizeof names, "in all eight directions");
+        if (orth == 4 && diag == 4)
+            nn += (size_t)snprintf(names, sizeof names, "in all eight directions");
         else {
             if (orth == 4) nn += (size_t)snprintf(names + nn, sizeof names - nn, "orthogonally");
             if (diag == 4) nn += (size_t)snprintf(names + nn, sizeof names - nn, "%sdiagonally", nn ? ", " : "");
@@ -533,14 +549,20 @@ static void reach_words(const Variant *v, const PieceDiagram *d, uint8_t mask, u
                 nn += (size_t)snprintf(names + nn, sizeof names - nn, "%s%s", nn ? ", " : "", w);
             }
             if (one_shape && nn < sizeof names) {
-                if (others == 8) snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap in all eight directions", nn ? ", " : "", la, lb);
-                else snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap (%d of its directions fit here)", nn ? ", " : "", la, lb, others);
+                if (others == 8)
+                    snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap in all eight directions", nn ? ", " : "",
+                             la, lb);
+                else
+                    snprintf(names + nn, sizeof names - nn, "%sa (%d,%d) leap (%d of its directions fit here)",
+                             nn ? ", " : "", la, lb, others);
             }
         }
         const char *unit = !strcmp(dist, "1") ? "1 step" : dirs[k].to_edge ? "any distance" : NULL;
         char part[400];
-        if (unit) snprintf(part, sizeof part, "%s %s", unit, names);
-        else snprintf(part, sizeof part, "%s steps %s", dist, names);
+        if (unit)
+            snprintf(part, sizeof part, "%s %s", unit, names);
+        else
+            snprintf(part, sizeof part, "%s steps %s", dist, names);
         if (one_shape && !orth && !diag && !strcmp(dist, "1")) snprintf(part, sizeof part, "%s", names);
         len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", len ? "; " : "", part);
         if (len >= cap) break;
@@ -557,12 +579,16 @@ static void piece_words(const Variant *v, const PieceDiagram *d, bool utf8, FILE
     const PieceType *pt = &v->types[d->type];
     char buf[1024];
     fprintf(out, "%s (letter %c", pt->name, pt->letter);
-    if (utf8 && pt->symbol[0][0]) fprintf(out, ", shown %s%s%s", pt->symbol[0], v->nplayers > 1 && pt->symbol[1][0] ? " / " : "",
-                                  v->nplayers > 1 ? pt->symbol[1] : "");
+    if (utf8 && pt->symbol[0][0])
+        fprintf(out, ", shown %s%s%s", pt->symbol[0], v->nplayers > 1 && pt->symbol[1][0] ? " / " : "",
+                v->nplayers > 1 ? pt->symbol[1] : "");
     if (pt->value) fprintf(out, ", value %d.%02d", pt->value / 100, pt->value % 100);
     if (pt->worth) fprintf(out, ", worth %d", pt->worth);
     fprintf(out, ")%s\n", pt->royal ? ": royal (losing it loses the game; it must not be left attacked)" : "");
-    static const struct { uint8_t mask, kind; const char *what; } lines[] = {
+    static const struct {
+        uint8_t mask, kind;
+        const char *what;
+    } lines[] = {
         {MARK_MOVE | MARK_CAPTURE, MARK_MOVE | MARK_CAPTURE, "moves or captures"},
         {MARK_MOVE | MARK_CAPTURE, MARK_MOVE, "moves (never capturing)"},
         {MARK_MOVE | MARK_CAPTURE, MARK_CAPTURE, "captures only"},
@@ -572,7 +598,8 @@ static void piece_words(const Variant *v, const PieceDiagram *d, bool utf8, FILE
         reach_words(v, d, lines[i].mask, lines[i].kind, buf, sizeof buf);
         if (buf[0]) fprintf(out, "  %s: %s\n", lines[i].what, buf);
     }
-    int hops = count_marks(v, d, MARK_HOP), remote = count_marks(v, d, MARK_REMOTE), drops = count_marks(v, d, MARK_DROP);
+    int hops = count_marks(v, d, MARK_HOP), remote = count_marks(v, d, MARK_REMOTE),
+        drops = count_marks(v, d, MARK_DROP);
     if (hops) fprintf(out, "  reaches %d cells over a piece in between (^)\n", hops);
     if (remote) fprintf(out, "  captures without landing on the victim: enemies on %d cells (#)\n", remote);
     if (drops) fprintf(out, "  may be dropped on %d cells (+)\n", drops);
@@ -585,8 +612,10 @@ static void piece_words(const Variant *v, const PieceDiagram *d, bool utf8, FILE
         said |= (uint8_t)(1u << m);
         static const char *const how[] = {
             [CAP_WITHDRAW] = "captures the enemy next to it by moving straight away from it",
-            [CAP_PINCER] = "captures an enemy next to where it lands when a friendly piece stands just beyond that enemy",
-            [CAP_COORDINATE] = "captures the enemies on the two cells where its row and column cross its royal piece's column and row",
+            [CAP_PINCER] =
+                "captures an enemy next to where it lands when a friendly piece stands just beyond that enemy",
+            [CAP_COORDINATE] =
+                "captures the enemies on the two cells where its row and column cross its royal piece's column and row",
             [CAP_LEAP] = "captures the enemies it leaps over",
             [CAP_LEGS] = NULL,
         };
@@ -639,7 +668,8 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
     fprintf(out, "\n");
     if (v->nowners > v->nplayers) {
         fprintf(out, "Armies no player owns:");
-        for (int o = v->nplayers; o < v->nowners; o++) fprintf(out, "%s %s", o > v->nplayers ? "," : "", v->player_names[o]);
+        for (int o = v->nplayers; o < v->nowners; o++)
+            fprintf(out, "%s %s", o > v->nplayers ? "," : "", v->player_names[o]);
         fprintf(out, "\n");
     }
     bool plain = v->nturns == v->nplayers;
@@ -657,8 +687,8 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
             const PreludeStep *s = &v->prelude[k];
             char who[20];
             capitalised(v->player_names[s->player], who, sizeof who);
-            fprintf(out, "  %d. %s makes %d move%s of kind '%s'\n", k + 1, who, s->moves,
-                    s->moves == 1 ? "" : "s", v->kind_names[s->kind]);
+            fprintf(out, "  %d. %s makes %d move%s of kind '%s'\n", k + 1, who, s->moves, s->moves == 1 ? "" : "s",
+                    v->kind_names[s->kind]);
         }
     }
     if (v->nphases) {
@@ -668,10 +698,14 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
             char kinds[160];
             kinds_words(v, ph->kinds, kinds, sizeof kinds);
             fprintf(out, "  %s: ", ph->name);
-            if (ph->max == 0 && ph->min == 0) fprintf(out, "any number of");
-            else if (ph->max == 0) fprintf(out, "at least %d", ph->min);
-            else if (ph->min == ph->max) fprintf(out, "exactly %d", ph->min);
-            else fprintf(out, "%d to %d", ph->min, ph->max);
+            if (ph->max == 0 && ph->min == 0)
+                fprintf(out, "any number of");
+            else if (ph->max == 0)
+                fprintf(out, "at least %d", ph->min);
+            else if (ph->min == ph->max)
+                fprintf(out, "exactly %d", ph->min);
+            else
+                fprintf(out, "%d to %d", ph->min, ph->max);
             fprintf(out, " move%s of kind %s\n", ph->max == 1 ? "" : "s", kinds);
         }
     }
@@ -703,13 +737,14 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
         if (c->privilege) {
             Piece k = c->king_from != NO_CELL ? start->cell[c->king_from] : 0;
             fprintf(out, "- First-move right (%s): held by %s on %s while it stays there\n", who,
-                    k ? v->types[PIECE_TYPE(k)].name : "the piece", c->king_from != NO_CELL ? v->cells[c->king_from].name : "its cell");
+                    k ? v->types[PIECE_TYPE(k)].name : "the piece",
+                    c->king_from != NO_CELL ? v->cells[c->king_from].name : "its cell");
             n++;
             continue;
         }
         if (c->free || c->king_from == NO_CELL || c->rook_from == NO_CELL) {
-            fprintf(out, "- Castling (%s): %s to %s with %s to %s, from where they stand, when neither has moved\n", who,
-                    c->king_type != NO_TYPE ? v->types[c->king_type].name : "the piece",
+            fprintf(out, "- Castling (%s): %s to %s with %s to %s, from where they stand, when neither has moved\n",
+                    who, c->king_type != NO_TYPE ? v->types[c->king_type].name : "the piece",
                     c->king_to != NO_CELL ? v->cells[c->king_to].name : "?",
                     c->rook_type != NO_TYPE ? v->types[c->rook_type].name : "the piece",
                     c->rook_to != NO_CELL ? v->cells[c->rook_to].name : "?");
@@ -739,7 +774,8 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     }
     for (int t = 0; t < v->ntypes; t++)
         if (v->types[t].sets_ep) {
-            fprintf(out, "- En passant: a %s passing over cells leaves them to be captured on for the next move\n", v->types[t].name);
+            fprintf(out, "- En passant: a %s passing over cells leaves them to be captured on for the next move\n",
+                    v->types[t].name);
             n++;
         }
     if (v->steered) {
@@ -751,7 +787,9 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
         n++;
     }
     if (v->has_allegiance)
-        fprintf(out, "- Allegiance: each player answers for an army%s\n", v->allegiance_random ? ", dealt at random" : ""), n++;
+        fprintf(out, "- Allegiance: each player answers for an army%s\n",
+                v->allegiance_random ? ", dealt at random" : ""),
+            n++;
     for (int i = 0; i < v->ncounters; i++) {
         const CounterDef *c = &v->counters[i];
         fprintf(out, "- Counter '%s'%s, starting at %d%s\n", c->name, c->per_player ? " per player" : "", c->initial,
@@ -760,8 +798,8 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     }
     for (int i = 0; i < v->nextra; i++) {
         const ExtraCapture *e = &v->extra[i];
-        fprintf(out, "- '%s': an enemy that %d or more pieces could capture may be %s\n", v->kind_names[e->kind], e->attackers,
-                e->remote ? "removed with nothing moving" : "captured by any of them");
+        fprintf(out, "- '%s': an enemy that %d or more pieces could capture may be %s\n", v->kind_names[e->kind],
+                e->attackers, e->remote ? "removed with nothing moving" : "captured by any of them");
         n++;
     }
     for (int i = 0; i < v->npiles; i++) {
@@ -774,21 +812,24 @@ static void write_special(const Variant *v, const Position *start, const PieceDi
     }
     for (int i = 0; i < v->ndraws; i++) {
         const CardRule *c = &v->draws[i];
-        fprintf(out, "- A move of kind '%s' takes %d card%s from %s'%s' into '%s'\n", v->kind_names[c->kind], c->count ? c->count : 1,
-                c->count > 1 ? "s" : "", c->own ? "the mover's own " : "", v->piles[c->from].name, v->piles[c->to].name);
+        fprintf(out, "- A move of kind '%s' takes %d card%s from %s'%s' into '%s'\n", v->kind_names[c->kind],
+                c->count ? c->count : 1, c->count > 1 ? "s" : "", c->own ? "the mover's own " : "",
+                v->piles[c->from].name, v->piles[c->to].name);
         n++;
     }
     for (int i = 0; i < v->npays; i++) {
         const CardRule *c = &v->pays[i];
-        fprintf(out, "- A move of kind '%s' costs the piece's worth in cards from '%s', paid onto '%s' by the next move\n", v->kind_names[c->kind],
-                v->piles[c->from].name, v->piles[c->to].name);
+        fprintf(out,
+                "- A move of kind '%s' costs the piece's worth in cards from '%s', paid onto '%s' by the next move\n",
+                v->kind_names[c->kind], v->piles[c->from].name, v->piles[c->to].name);
         n++;
     }
     if (v->minefield_zone) {
         char z[40];
         zone_name_of(v, v->minefield_zone - 1, z, sizeof z);
-        fprintf(out, "- Mines: each player's part of zone %s starts covered with its tiles; '%s' moves mark %d of them as "
-                     "mines, hidden from the others; an enemy mine destroys a piece landing on it\n",
+        fprintf(out,
+                "- Mines: each player's part of zone %s starts covered with its tiles; '%s' moves mark %d of them as "
+                "mines, hidden from the others; an enemy mine destroys a piece landing on it\n",
                 z, v->kind_names[v->mine_kind], v->mines);
         n++;
     }
@@ -806,8 +847,7 @@ static void write_counting(const Variant *v, FILE *out) {
             if (cr->pawns >> t & 1) fprintf(out, "%s %s", k++ ? " or" : "", v->types[t].name);
         fprintf(out, " stands on the board.");
     }
-    if (cr->board_moves)
-        fprintf(out, " Board's honour: once none is left, %d moves.", cr->board_moves);
+    if (cr->board_moves) fprintf(out, " Board's honour: once none is left, %d moves.", cr->board_moves);
     if (cr->nlines) {
         fprintf(out, " Pieces' honour: a side left with its king alone has the other mate within");
         for (int i = 0; i < cr->nlines; i++) {
@@ -831,11 +871,14 @@ static void write_endings(const Variant *v, FILE *out) {
     capitalised(v->end_name[0][0] ? v->end_name[0] : "checkmate", mate, sizeof mate);
     capitalised(v->end_name[1][0] ? v->end_name[1] : "stalemate", stale, sizeof stale);
     if (v->on_checkmate != RESULT_NONE)
-        fprintf(out, "- %s: the player to move has no legal move and is in check: it %s.\n", mate, result_words(v->on_checkmate));
+        fprintf(out, "- %s: the player to move has no legal move and is in check: it %s.\n", mate,
+                result_words(v->on_checkmate));
     if (v->on_stalemate != RESULT_NONE)
-        fprintf(out, "- %s: the player to move has no legal move and is not in check: it %s.\n", stale, result_words(v->on_stalemate));
+        fprintf(out, "- %s: the player to move has no legal move and is not in check: it %s.\n", stale,
+                result_words(v->on_stalemate));
     if (v->repetition)
-        fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition, result_words(v->on_repetition));
+        fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
+                result_words(v->on_repetition));
     if (v->nmove) {
         fprintf(out, "- %d moves each without a capture or a move of", v->nmove);
         int k = 0;
@@ -869,8 +912,8 @@ static void write_endings(const Variant *v, FILE *out) {
         const PileDef *p = &v->piles[v->empty_pile - 1];
         char name[32];
         capitalised(v->end_name[2][0] ? v->end_name[2] : "empty pile", name, sizeof name);
-        fprintf(out, "- %s: %s'%s' %s empty: the player to move %s.\n", name, p->per_player ? "every player's " : "", p->name,
-                p->per_player ? "pile is" : "is", result_words(v->on_empty));
+        fprintf(out, "- %s: %s'%s' %s empty: the player to move %s.\n", name, p->per_player ? "every player's " : "",
+                p->name, p->per_player ? "pile is" : "is", result_words(v->on_empty));
     }
     for (int i = 0; i < v->nextinctions; i++) {
         const ExtinctionRule *e = &v->extinctions[i];
@@ -880,8 +923,10 @@ static void write_endings(const Variant *v, FILE *out) {
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
             if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
-        if (e->rival_at_least) fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
-        else fprintf(out, " left");
+        if (e->rival_at_least)
+            fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
+        else
+            fprintf(out, " left");
         fprintf(out, " %s.\n", result_words(e->result));
     }
     for (int i = 0; i < v->nreaches; i++) {
@@ -891,8 +936,9 @@ static void write_endings(const Variant *v, FILE *out) {
         zone_name_of(v, r->zone, z, sizeof z);
         fprintf(out, "- %s: a side with a %s in its part of zone %s %s%s.\n", name, v->types[r->type].name, z,
                 result_words(r->result),
-                r->reply ? ", if it still stands there after the other side's answer"
-                         : r->last_chance ? ", unless the other side's answer can draw by reaching too" : "");
+                r->reply             ? ", if it still stands there after the other side's answer"
+                    : r->last_chance ? ", unless the other side's answer can draw by reaching too"
+                                     : "");
     }
     if (v->on_bare_king != RESULT_NONE) {
         char name[40];
@@ -903,7 +949,8 @@ static void write_endings(const Variant *v, FILE *out) {
     if (v->check_limit) {
         char name[40];
         capitalised(v->checks_name[0] ? v->checks_name : "checks", name, sizeof name);
-        fprintf(out, "- %s: a side that has given check %d times %s.\n", name, v->check_limit, result_words(v->on_checks));
+        fprintf(out, "- %s: a side that has given check %d times %s.\n", name, v->check_limit,
+                result_words(v->on_checks));
     }
     if (v->on_blocked != RESULT_NONE) {
         char name[40];
@@ -914,22 +961,25 @@ static void write_endings(const Variant *v, FILE *out) {
     if (v->nplayers == 2 && v->has_royal && (!v->forbid_royal_capture || v->blast_mask)) {
         char name[40];
         capitalised(v->royal_name[0] ? v->royal_name : "royal captured", name, sizeof name);
-        fprintf(out, "- %s: a side whose last royal piece is %s %s.\n", name, v->blast_mask ? "captured or blown up" : "captured",
+        fprintf(out, "- %s: a side whose last royal piece is %s %s.\n", name,
+                v->blast_mask ? "captured or blown up" : "captured",
                 result_words(v->on_royal_captured != RESULT_NONE ? v->on_royal_captured : RESULT_LOSS));
     }
     if (v->pieces_limit) {
         char name[40];
         capitalised(v->pieces_name[0] ? v->pieces_name : "pieces left", name, sizeof name);
-        if (v->pieces_limit == 1) fprintf(out, "- %s: a side left with no pieces %s.\n", name, result_words(v->on_pieces));
+        if (v->pieces_limit == 1)
+            fprintf(out, "- %s: a side left with no pieces %s.\n", name, result_words(v->on_pieces));
         else
-            fprintf(out, "- %s: a side left with at most %d piece%s %s.\n", name, v->pieces_limit - 1, v->pieces_limit == 2 ? "" : "s",
-                    result_words(v->on_pieces));
+            fprintf(out, "- %s: a side left with at most %d piece%s %s.\n", name, v->pieces_limit - 1,
+                    v->pieces_limit == 2 ? "" : "s", result_words(v->on_pieces));
     }
     if (v->forbid_check) fprintf(out, "- No move may give check.\n");
     if (v->nplayers > 2)
         fprintf(out, "- A defeated player is out; its pieces %s.\n",
-                v->on_defeat == DEFEAT_REMOVE ? "are removed" : v->on_defeat == DEFEAT_STAY ? "stay where they are"
-                                                                                         : "join the victor's army");
+                v->on_defeat == DEFEAT_REMOVE     ? "are removed"
+                    : v->on_defeat == DEFEAT_STAY ? "stay where they are"
+                                                  : "join the victor's army");
 }
 
 /* The kinds (bit per kind) in words: "'place'", "'bonus' or 'normal'". */
@@ -950,26 +1000,32 @@ void describe_step(const Position *pos, char *buf, size_t cap) {
         kinds_words(v, 1u << st->kind, kinds, sizeof kinds);
         char who[20];
         capitalised(v->player_names[st->player], who, sizeof who);
-        size_t n = (size_t)snprintf(buf, cap, "set-up step %d of %d: %s makes %d more move%s of kind %s", pos->prelude + 1,
-                                    v->nprelude, who, left, left == 1 ? "" : "s", kinds);
+        size_t n = (size_t)snprintf(buf, cap, "set-up step %d of %d: %s makes %d more move%s of kind %s",
+                                    pos->prelude + 1, v->nprelude, who, left, left == 1 ? "" : "s", kinds);
         if (v->minefield_zone && st->kind == v->mine_kind && n < cap)
-            n += (size_t)snprintf(buf + n, cap - n, " (each marks one of its tiles as a mine, in ascending cell order)");
+            n +=
+                (size_t)snprintf(buf + n, cap - n, " (each marks one of its tiles as a mine, in ascending cell order)");
         for (int i = 0; i < v->ndraws && n < cap; i++)
             if (v->draws[i].kind == st->kind)
                 n += (size_t)snprintf(buf + n, cap - n, " (each moves a card from %s'%s' to '%s')",
-                                      v->draws[i].own ? "its own " : "", v->piles[v->draws[i].from].name, v->piles[v->draws[i].to].name);
+                                      v->draws[i].own ? "its own " : "", v->piles[v->draws[i].from].name,
+                                      v->piles[v->draws[i].to].name);
         return;
     }
     if (!v->nphases) return;
     const PhaseDef *ph = &v->phases[pos->phase];
     kinds_words(v, ph->kinds, kinds, sizeof kinds);
     int made = pos->phase_moves;
-    if (ph->max && made >= ph->max) snprintf(buf, cap, "phase '%s' is done: the turn moves on", ph->name);
-    else if (made < ph->min) snprintf(buf, cap, "phase '%s': %d more move%s of kind %s", ph->name, ph->min - made,
-                                      ph->min - made == 1 ? "" : "s", kinds);
-    else if (ph->max) snprintf(buf, cap, "phase '%s': up to %d more move%s of kind %s, or go on to the next phase", ph->name,
-                               ph->max - made, ph->max - made == 1 ? "" : "s", kinds);
-    else snprintf(buf, cap, "phase '%s': any number of moves of kind %s, or go on to the next phase", ph->name, kinds);
+    if (ph->max && made >= ph->max)
+        snprintf(buf, cap, "phase '%s' is done: the turn moves on", ph->name);
+    else if (made < ph->min)
+        snprintf(buf, cap, "phase '%s': %d more move%s of kind %s", ph->name, ph->min - made,
+                 ph->min - made == 1 ? "" : "s", kinds);
+    else if (ph->max)
+        snprintf(buf, cap, "phase '%s': up to %d more move%s of kind %s, or go on to the next phase", ph->name,
+                 ph->max - made, ph->max - made == 1 ? "" : "s", kinds);
+    else
+        snprintf(buf, cap, "phase '%s': any number of moves of kind %s, or go on to the next phase", ph->name, kinds);
 }
 
 /* ---- text diagrams -------------------------------------------------------------------------- */
@@ -1002,11 +1058,16 @@ static const char *mark_colour(uint8_t m) {
 static void piece_glyph(const Variant *v, Piece p, const DescribeStyle *st, char *buf, size_t cap) {
     const PieceType *pt = &v->types[PIECE_TYPE(p)];
     int owner = PIECE_OWNER(p);
-    if (v->nowners > v->nplayers) snprintf(buf, cap, "%c%c", v->player_token[owner][0], pt->letter);
-    else if (st->utf8 && pt->symbol[owner][0] && (owner < 2 || st->colour)) snprintf(buf, cap, "%s", pt->symbol[owner]);
-    else if (owner == 0) snprintf(buf, cap, "%c", pt->letter);
-    else if (owner == 1) snprintf(buf, cap, "%c", pt->letter - 'A' + 'a');
-    else snprintf(buf, cap, "%c%d", pt->letter, owner + 1);
+    if (v->nowners > v->nplayers)
+        snprintf(buf, cap, "%c%c", v->player_token[owner][0], pt->letter);
+    else if (st->utf8 && pt->symbol[owner][0] && (owner < 2 || st->colour))
+        snprintf(buf, cap, "%s", pt->symbol[owner]);
+    else if (owner == 0)
+        snprintf(buf, cap, "%c", pt->letter);
+    else if (owner == 1)
+        snprintf(buf, cap, "%c", pt->letter - 'A' + 'a');
+    else
+        snprintf(buf, cap, "%c%d", pt->letter, owner + 1);
 }
 
 typedef struct Lines {
@@ -1077,13 +1138,16 @@ static void board_lines(const Variant *v, int b, const Piece *cells, const uint8
             } else if (marks && mark_text(marks[c])) {
                 snprintf(g, sizeof g, "%s", mark_text(marks[c]));
                 fg = mark_colour(marks[c]);
-            } else snprintf(g, sizeof g, "%s", st->colour ? " " : ".");
+            } else
+                snprintf(g, sizeof g, "%s", st->colour ? " " : ".");
             bool two = strlen(g) == 2 && (unsigned char)g[0] < 0x80;
             bool hl = c == hl1 || c == hl2;
             if (st->colour) {
-                static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"}, {"\033[48;5;101m", "\033[48;5;143m"}};
+                static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
+                                                     {"\033[48;5;101m", "\033[48;5;143m"}};
                 snprintf(buf, sizeof buf, "%s%s %s%s\033[0m", bg[hl][v->colour[c] ? 1 : 0], fg, g, two ? "" : " ");
-            } else snprintf(buf, sizeof buf, "%c%s%s", hl ? '[' : ' ', g, two ? "" : hl ? "]" : " ");
+            } else
+                snprintf(buf, sizeof buf, "%c%s%s", hl ? '[' : ' ', g, two ? "" : hl ? "]" : " ");
             append(&s, &len, buf);
         }
         snprintf(buf, sizeof buf, " %-2d", y + 1);
@@ -1148,9 +1212,15 @@ static void print_example(const Variant *v, const DescribeExample *ex, const Des
 }
 
 static void print_legend(const Variant *v, const PieceDiagram *d, FILE *out) {
-    static const struct { uint8_t bit; const char *text; } legend[] = {
-        {MARK_MOVE, "o moves there"},       {MARK_CAPTURE, "x captures there"}, {MARK_FIRST, "1 first move only"},
-        {MARK_HOP, "^ reached over a piece in between"}, {MARK_REMOTE, "# captures an enemy there without landing on it"},
+    static const struct {
+        uint8_t bit;
+        const char *text;
+    } legend[] = {
+        {MARK_MOVE, "o moves there"},
+        {MARK_CAPTURE, "x captures there"},
+        {MARK_FIRST, "1 first move only"},
+        {MARK_HOP, "^ reached over a piece in between"},
+        {MARK_REMOTE, "# captures an enemy there without landing on it"},
         {MARK_DROP, "+ dropped there"},
     };
     fprintf(out, "  ");
@@ -1215,11 +1285,16 @@ void describe_text(const Variant *v, const DescribeStyle *style, FILE *out) {
 
 static void xml_text(FILE *f, const char *s) {
     for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else if (*s == '&') fputs("&amp;", f);
-        else if (*s == '"') fputs("&quot;", f);
-        else fputc(*s, f);
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
     }
 }
 
@@ -1239,30 +1314,39 @@ static void svg_mark(FILE *f, uint8_t m, int x, int y) {
     if ((m & MARK_HOP) && (m & MARK_MOVE)) {
         /* both: the dot to the left, the triangle to the right */
         fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" fill=\"#2e8b2e\"/>\n", cx - 9, cy);
-        fprintf(f, "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"#e07800\"/>\n", cx + 8, cy - 8, cx + 1, cy + 6, cx + 15, cy + 6);
-        m &= (uint8_t)~(MARK_HOP | MARK_MOVE);
+        fprintf(f, "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"#e07800\"/>\n", cx + 8, cy - 8, cx + 1, cy + 6,
+                cx + 15, cy + 6);
+        m &= (uint8_t) ~(MARK_HOP | MARK_MOVE);
     }
     if (m & MARK_MOVE) fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#2e8b2e\"/>\n", cx, cy);
-    if (m & MARK_CAPTURE) fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"15\" fill=\"none\" stroke=\"#c81e1e\" stroke-width=\"3\"/>\n", cx, cy);
+    if (m & MARK_CAPTURE)
+        fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"15\" fill=\"none\" stroke=\"#c81e1e\" stroke-width=\"3\"/>\n", cx,
+                cy);
     if ((m & MARK_FIRST) && !(m & MARK_MOVE))
-        fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#1e64c8\"/><text x=\"%d\" y=\"%d\" font-size=\"9\" "
-                   "text-anchor=\"middle\" fill=\"#fff\" font-family=\"sans-serif\">1</text>\n",
+        fprintf(f,
+                "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"#1e64c8\"/><text x=\"%d\" y=\"%d\" font-size=\"9\" "
+                "text-anchor=\"middle\" fill=\"#fff\" font-family=\"sans-serif\">1</text>\n",
                 cx, cy, cx, cy + 3);
     if (m & MARK_HOP)
-        fprintf(f, "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"#e07800\"/>\n", cx, cy - 9, cx - 8, cy + 6, cx + 8, cy + 6);
+        fprintf(f, "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"#e07800\"/>\n", cx, cy - 9, cx - 8, cy + 6, cx + 8,
+                cy + 6);
     if (m & MARK_REMOTE)
-        fprintf(f, "<path d=\"M%d %d L%d %d M%d %d L%d %d\" stroke=\"#c81e1e\" stroke-width=\"4\"/>\n", cx - 10, cy - 10,
-                cx + 10, cy + 10, cx - 10, cy + 10, cx + 10, cy - 10);
-    if (m & MARK_DROP) fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#8a2be2\"/>\n", cx - 6, cy - 6);
+        fprintf(f, "<path d=\"M%d %d L%d %d M%d %d L%d %d\" stroke=\"#c81e1e\" stroke-width=\"4\"/>\n", cx - 10,
+                cy - 10, cx + 10, cy + 10, cx - 10, cy + 10, cx + 10, cy - 10);
+    if (m & MARK_DROP)
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#8a2be2\"/>\n", cx - 6, cy - 6);
 }
 
 /* An owner's colour: the one its name says (a player called red is drawn red), else one of a
  * fixed list by its number. */
 static const char *owner_colour(const Variant *v, int owner) {
-    static const char *const by_number[] = {"#ffffff", "#202020", "#c81e1e", "#1e50c8", "#1e8c3c", "#8c1e8c", "#1e8c8c", "#c8a01e"};
-    static const struct { const char *name, *rgb; } named[] = {
-        {"white", "#ffffff"}, {"black", "#202020"}, {"red", "#c81e1e"},     {"blue", "#1e50c8"},
-        {"green", "#1e8c3c"}, {"yellow", "#e6c81e"}, {"purple", "#8c1e8c"}, {"orange", "#e07800"},
+    static const char *const by_number[] = {"#ffffff", "#202020", "#c81e1e", "#1e50c8",
+                                            "#1e8c3c", "#8c1e8c", "#1e8c8c", "#c8a01e"};
+    static const struct {
+        const char *name, *rgb;
+    } named[] = {
+        {"white", "#ffffff"},  {"black", "#202020"},  {"red", "#c81e1e"},    {"blue", "#1e50c8"},
+        {"green", "#1e8c3c"},  {"yellow", "#e6c81e"}, {"purple", "#8c1e8c"}, {"orange", "#e07800"},
         {"silver", "#c8c8c8"}, {"gold", "#d4af37"},
     };
     for (size_t i = 0; i < ARRAY_LEN(named); i++)
@@ -1274,12 +1358,16 @@ static void svg_piece(FILE *f, const Variant *v, Piece p, int x, int y) {
     const PieceType *pt = &v->types[PIECE_TYPE(p)];
     int owner = PIECE_OWNER(p);
     const char *fill = owner_colour(v, owner);
-    bool light = !strcmp(fill, "#ffffff") || !strcmp(fill, "#e6c81e") || !strcmp(fill, "#c8c8c8") || !strcmp(fill, "#d4af37");
+    bool light =
+        !strcmp(fill, "#ffffff") || !strcmp(fill, "#e6c81e") || !strcmp(fill, "#c8c8c8") || !strcmp(fill, "#d4af37");
     int cx = x + SVG_CELL / 2;
-    bool glyph = pt->symbol[owner][0] && (unsigned char)pt->symbol[owner][0] >= 0x80 && owner < 2 && v->nowners == v->nplayers;
+    bool glyph =
+        pt->symbol[owner][0] && (unsigned char)pt->symbol[owner][0] >= 0x80 && owner < 2 && v->nowners == v->nplayers;
     if (glyph) {
-        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"32\" text-anchor=\"middle\" fill=\"#000\" "
-                   "font-family=\"DejaVu Sans, sans-serif\">", cx, y + 31);
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" font-size=\"32\" text-anchor=\"middle\" fill=\"#000\" "
+                "font-family=\"DejaVu Sans, sans-serif\">",
+                cx, y + 31);
         xml_text(f, pt->symbol[owner]);
         fprintf(f, "</text>\n");
         /* the letter too: glyphs of different pieces may look alike */
@@ -1291,9 +1379,10 @@ static void svg_piece(FILE *f, const Variant *v, Piece p, int x, int y) {
         piece_glyph(v, p, &plain, g, sizeof g);
         fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"15\" fill=\"%s\" stroke=\"#000\" stroke-width=\"1.5\"/>\n", cx,
                 y + SVG_CELL / 2, fill);
-        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\" font-weight=\"bold\" "
-                   "font-family=\"sans-serif\">", cx, y + SVG_CELL / 2 + 6, strlen(g) > 1 ? 13 : 17,
-                light ? "#000" : "#fff");
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" fill=\"%s\" font-weight=\"bold\" "
+                "font-family=\"sans-serif\">",
+                cx, y + SVG_CELL / 2 + 6, strlen(g) > 1 ? 13 : 17, light ? "#000" : "#fff");
         xml_text(f, g);
         fprintf(f, "</text>\n");
     }
@@ -1310,7 +1399,8 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
         const Board *bd = &v->boards[b];
         int top = y0 + 24 + SVG_MARGIN;
         if (v->nboards > 1) {
-            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-family=\"sans-serif\">", bx + SVG_MARGIN, top - 6);
+            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" font-family=\"sans-serif\">", bx + SVG_MARGIN,
+                    top - 6);
             xml_text(f, bd->title[0] ? bd->title : bd->name);
             fprintf(f, "</text>\n");
         }
@@ -1320,8 +1410,9 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
                 int px = bx + SVG_MARGIN + x * SVG_CELL, py = top + (bd->height - 1 - y) * SVG_CELL;
                 if (c == NO_CELL) continue;
                 const char *colour = (c == hl1 || c == hl2) ? (v->colour[c] ? "#f6f669" : "#baca2b")
-                                                           : (v->colour[c] ? "#f0d9b5" : "#b58863");
-                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", px, py, SVG_CELL, SVG_CELL, colour);
+                                                            : (v->colour[c] ? "#f0d9b5" : "#b58863");
+                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", px, py, SVG_CELL,
+                        SVG_CELL, colour);
                 if (cells[c]) svg_piece(f, v, cells[c], px, py);
                 if (marks && marks[c]) svg_mark(f, marks[c], px, py);
             }
@@ -1336,17 +1427,22 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
             name = name ? name + 1 : v->cells[c].name;
             size_t k = strcspn(name, "0123456789");
             int x = column ? bx + SVG_MARGIN + i * SVG_CELL + SVG_CELL / 2 : bx + SVG_MARGIN / 2;
-            int y = column ? top + bd->height * SVG_CELL + 15 : top + (bd->height - 1 - (i - bd->width)) * SVG_CELL + SVG_CELL / 2 + 4;
-            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\">", x, y);
-            if (column) fprintf(f, "%.*s</text>\n", (int)k, name);
-            else fprintf(f, "%s</text>\n", name + k);
+            int y = column ? top + bd->height * SVG_CELL + 15
+                           : top + (bd->height - 1 - (i - bd->width)) * SVG_CELL + SVG_CELL / 2 + 4;
+            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\">", x,
+                    y);
+            if (column)
+                fprintf(f, "%.*s</text>\n", (int)k, name);
+            else
+                fprintf(f, "%s</text>\n", name + k);
         }
         bx += bd->width * SVG_CELL + 2 * SVG_MARGIN;
     }
 }
 
 static void svg_open(FILE *f, int w, int h) {
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", w, h, w, h);
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", w, h, w,
+            h);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
 }
 
@@ -1359,9 +1455,15 @@ static void svg_start(FILE *f, const Variant *v, const Position *start) {
 }
 
 static void svg_diagram(FILE *f, const Variant *v, const PieceDiagram *d) {
-    static const struct { uint8_t bit; const char *text; } legend[] = {
-        {MARK_MOVE, "moves there"},   {MARK_CAPTURE, "captures there"}, {MARK_FIRST, "first move only"},
-        {MARK_HOP, "over a piece in between"}, {MARK_REMOTE, "captures an enemy there without landing"},
+    static const struct {
+        uint8_t bit;
+        const char *text;
+    } legend[] = {
+        {MARK_MOVE, "moves there"},
+        {MARK_CAPTURE, "captures there"},
+        {MARK_FIRST, "first move only"},
+        {MARK_HOP, "over a piece in between"},
+        {MARK_REMOTE, "captures an enemy there without landing"},
         {MARK_DROP, "dropped there"},
     };
     int w, h, nlegend = 0;
@@ -1376,8 +1478,8 @@ static void svg_diagram(FILE *f, const Variant *v, const PieceDiagram *d) {
     for (size_t i = 0; i < ARRAY_LEN(legend); i++) {
         if (!count_marks(v, d, legend[i].bit)) continue;
         svg_mark(f, legend[i].bit, SVG_MARGIN - 8, y - 10);
-        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\" font-family=\"sans-serif\">%s</text>\n", SVG_MARGIN + 36, y + 14,
-                legend[i].text);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\" font-family=\"sans-serif\">%s</text>\n", SVG_MARGIN + 36,
+                y + 14, legend[i].text);
         y += 22;
     }
     fprintf(f, "</svg>\n");
@@ -1402,7 +1504,10 @@ static void svg_example(FILE *f, const Variant *v, const PieceDiagram *d) {
 static void file_part(const char *name, char *buf, size_t cap) {
     size_t n = 0;
     for (; *name && n + 1 < cap; name++)
-        buf[n++] = (char)(((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') || (*name >= '0' && *name <= '9')) ? *name : '-');
+        buf[n++] =
+            (char)(((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') || (*name >= '0' && *name <= '9'))
+                       ? *name
+                       : '-');
     buf[n] = 0;
 }
 
@@ -1560,8 +1665,9 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
                 char la[3] = {pa->promoted ? '+' : pa->letter, pa->promoted ? pa->letter : 0, 0};
                 char lb[3] = {pb->promoted ? '+' : pb->letter, pb->promoted ? pb->letter : 0, 0};
                 if (!strcasecmp(ga ? ga : la, gb ? gb : lb)) {
-                    diag_warn(sink, piece_loc(root, pb->name, file), "piece '%s' looks like '%s': both are shown as \"%s\" for %s",
-                              pb->name, pa->name, gb ? gb : lb, v->player_names[o]);
+                    diag_warn(sink, piece_loc(root, pb->name, file),
+                              "piece '%s' looks like '%s': both are shown as \"%s\" for %s", pb->name, pa->name,
+                              gb ? gb : lb, v->player_names[o]);
                     break;
                 }
             }

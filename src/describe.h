@@ -13,12 +13,12 @@
 /* What a diagram marks on a cell reached by the piece on the origin (bits: a cell may be
  * several things, a withdrawer's victim cell is also a cell it may move to). */
 enum {
-    MARK_MOVE = 1,      /* it may move there (not capture) */
-    MARK_CAPTURE = 2,   /* it may capture an enemy there by landing on it */
-    MARK_FIRST = 4,     /* only as its first move (or from its start cells) */
-    MARK_HOP = 8,       /* only over a piece in between */
-    MARK_REMOTE = 16,   /* an enemy there is captured without the piece landing there */
-    MARK_DROP = 32,     /* a piece of this type may be dropped there */
+    MARK_MOVE = 1,    /* it may move there (not capture) */
+    MARK_CAPTURE = 2, /* it may capture an enemy there by landing on it */
+    MARK_FIRST = 4,   /* only as its first move (or from its start cells) */
+    MARK_HOP = 8,     /* only over a piece in between */
+    MARK_REMOTE = 16, /* an enemy there is captured without the piece landing there */
+    MARK_DROP = 32,   /* a piece of this type may be dropped there */
 };
 
 /* A worked example of a capture that depends on other pieces: the position before (only the
@@ -35,10 +35,10 @@ typedef struct PieceDiagram {
     int type;
     Cell origin;
     uint8_t mark[MAX_CELLS];
-    bool needs_example;      /* its captures depend on other pieces: see `example` */
+    bool needs_example; /* its captures depend on other pieces: see `example` */
     DescribeExample example;
-    uint32_t promotes_to;    /* types its moves may promote to (from any cell) */
-    uint32_t promo_sets;     /* bit per PromoSet index those promotions come from */
+    uint32_t promotes_to; /* types its moves may promote to (from any cell) */
+    uint32_t promo_sets;  /* bit per PromoSet index those promotions come from */
 } PieceDiagram;
 
 /* How text is drawn: UTF-8 glyphs and ANSI colours, or plain letters. */

@@ -12,13 +12,9 @@
 /* Source lines longer than this are shown as a window around the column. */
 #define DIAG_LINE_MAX 160
 
-void diag_init(DiagSink *sink)
-{
-    memset(sink, 0, sizeof *sink);
-}
+void diag_init(DiagSink *sink) { memset(sink, 0, sizeof *sink); }
 
-void diag_free(DiagSink *sink)
-{
+void diag_free(DiagSink *sink) {
     for (int i = 0; i < sink->count; i++) {
         free(sink->items[i].msg);
         free((char *)sink->items[i].loc.file);
@@ -28,14 +24,12 @@ void diag_free(DiagSink *sink)
     sink->count = sink->cap = 0;
 }
 
-static char *format(const char *fmt, va_list ap)
-{
+static char *format(const char *fmt, va_list ap) {
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
-        return xstrdup(fmt);
+    if (n < 0) return xstrdup(fmt);
     char *msg = xmalloc((size_t)n + 1);
     vsnprintf(msg, (size_t)n + 1, fmt, ap);
     return msg;
@@ -46,8 +40,7 @@ static char *format(const char *fmt, va_list ap)
  * errors they would accompany are not shown. */
 /* Is the same message already recorded at the same place? (A rule shared by several players
  * or pieces is checked once per use; its user wants to read the error once.) */
-static bool already_said(const DiagSink *sink, DiagLevel level, SrcLoc loc, const char *msg)
-{
+static bool already_said(const DiagSink *sink, DiagLevel level, SrcLoc loc, const char *msg) {
     for (int i = 0; i < sink->count; i++) {
         const Diag *d = &sink->items[i];
         if (d->level == level && d->loc.line == loc.line && d->loc.col == loc.col &&
@@ -58,8 +51,7 @@ static bool already_said(const DiagSink *sink, DiagLevel level, SrcLoc loc, cons
     return false;
 }
 
-static void add(DiagSink *sink, DiagLevel level, SrcLoc loc, const char *fmt, va_list ap)
-{
+static void add(DiagSink *sink, DiagLevel level, SrcLoc loc, const char *fmt, va_list ap) {
     char *msg = format(fmt, ap);
     if (level != DIAG_NOTE && already_said(sink, level, loc, msg)) {
         free(msg);
@@ -95,32 +87,28 @@ static void add(DiagSink *sink, DiagLevel level, SrcLoc loc, const char *fmt, va
     d->msg = msg;
 }
 
-void diag_error(DiagSink *sink, SrcLoc loc, const char *fmt, ...)
-{
+void diag_error(DiagSink *sink, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     add(sink, DIAG_ERROR, loc, fmt, ap);
     va_end(ap);
 }
 
-void diag_warn(DiagSink *sink, SrcLoc loc, const char *fmt, ...)
-{
+void diag_warn(DiagSink *sink, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     add(sink, DIAG_WARNING, loc, fmt, ap);
     va_end(ap);
 }
 
-void diag_note(DiagSink *sink, SrcLoc loc, const char *fmt, ...)
-{
+void diag_note(DiagSink *sink, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     add(sink, DIAG_NOTE, loc, fmt, ap);
     va_end(ap);
 }
 
-static const char *level_name(DiagLevel level)
-{
+static const char *level_name(DiagLevel level) {
     switch (level) {
     case DIAG_ERROR: return "error";
     case DIAG_WARNING: return "warning";
@@ -130,25 +118,18 @@ static const char *level_name(DiagLevel level)
 }
 
 /* UTF-8 continuation bytes take no column of their own on screen. */
-static bool is_continuation(unsigned char c)
-{
-    return (c & 0xC0) == 0x80;
-}
+static bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
 /* The source line of loc and a caret line under it. Columns count bytes (as the lexer does);
  * the caret line copies tabs so it stays aligned, and skips UTF-8 continuation bytes. */
-static void render_excerpt(const Source *src, SrcLoc loc, FILE *out)
-{
+static void render_excerpt(const Source *src, SrcLoc loc, FILE *out) {
     size_t len;
     const char *line = source_line(src, loc.line, &len);
-    if (!line)
-        return;
-    size_t col = loc.col > 0 ? (size_t)loc.col - 1 : 0;  /* 0-based byte index */
-    if (col > len)
-        col = len;
-    size_t end = col + 1;                                   /* one past the underlined part */
-    if (loc.end_line == loc.line && loc.end_col > loc.col)
-        end = (size_t)loc.end_col;
+    if (!line) return;
+    size_t col = loc.col > 0 ? (size_t)loc.col - 1 : 0; /* 0-based byte index */
+    if (col > len) col = len;
+    size_t end = col + 1; /* one past the underlined part */
+    if (loc.end_line == loc.line && loc.end_col > loc.col) end = (size_t)loc.end_col;
 
     /* Window [from, to) of the line around the column. */
     size_t from = 0, to = len;
@@ -156,8 +137,7 @@ static void render_excerpt(const Source *src, SrcLoc loc, FILE *out)
         from = col > DIAG_LINE_MAX / 2 ? col - DIAG_LINE_MAX / 2 : 0;
         to = from + DIAG_LINE_MAX < len ? from + DIAG_LINE_MAX : len;
     }
-    if (end > to + 1)
-        end = to + 1;
+    if (end > to + 1) end = to + 1;
 
     const char *lead = from > 0 ? "..." : "";
     fputs(lead, out);
@@ -177,13 +157,11 @@ static void render_excerpt(const Source *src, SrcLoc loc, FILE *out)
     }
     fputc('^', out);
     for (size_t i = col + 1; i < end; i++)
-        if (i >= len || !is_continuation((unsigned char)line[i]))
-            fputc('~', out);
+        if (i >= len || !is_continuation((unsigned char)line[i])) fputc('~', out);
     fputc('\n', out);
 }
 
-void diag_render(const DiagSink *sink, FILE *out)
-{
+void diag_render(const DiagSink *sink, FILE *out) {
     for (int i = 0; i < sink->count; i++) {
         const Diag *d = &sink->items[i];
         const char *level = level_name(d->level);
@@ -193,21 +171,17 @@ void diag_render(const DiagSink *sink, FILE *out)
             fprintf(out, "%s: %s: %s\n", d->loc.file, level, d->msg);
         else
             fprintf(out, "%s: %s\n", level, d->msg);
-        if (sink->source && d->loc.file && d->loc.line > 0 &&
-            strcmp(d->loc.file, sink->source->path) == 0)
+        if (sink->source && d->loc.file && d->loc.line > 0 && strcmp(d->loc.file, sink->source->path) == 0)
             render_excerpt(sink->source, d->loc, out);
     }
-    if (sink->truncated)
-        fprintf(out, "note: too many errors (only the first %d are shown)\n", MAX_DIAGNOSTICS);
+    if (sink->truncated) fprintf(out, "note: too many errors (only the first %d are shown)\n", MAX_DIAGNOSTICS);
 }
 
-char *diag_to_string(const DiagSink *sink)
-{
+char *diag_to_string(const DiagSink *sink) {
     char *buf = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&buf, &size);
-    if (!out)
-        return xstrdup("");
+    if (!out) return xstrdup("");
     diag_render(sink, out);
     fclose(out);
     return buf;

@@ -17,7 +17,7 @@ typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 
 typedef struct Diag {
     DiagLevel level;
-    SrcLoc loc;         /* loc.file is the sink's own copy (the Source may be gone) */
+    SrcLoc loc; /* loc.file is the sink's own copy (the Source may be gone) */
     char *msg;
 } Diag;
 
@@ -27,8 +27,8 @@ typedef struct DiagSink {
     Diag *items;
     int count, cap;
     int errors, warnings;
-    bool truncated;               /* more than MAX_DIAGNOSTICS errors were reported */
-    const struct Source *source;  /* optional: lets render show the source line and caret */
+    bool truncated;              /* more than MAX_DIAGNOSTICS errors were reported */
+    const struct Source *source; /* optional: lets render show the source line and caret */
 } DiagSink;
 
 void diag_init(DiagSink *sink);

@@ -10,37 +10,46 @@ static void operand_text(const Variant *v, Opcode op, Operands operand, char *bu
     case SHAPE_JUMP: snprintf(buf, cap, "-> %04d", a); break;
     case SHAPE_DIR: {
         const Direction *d = a < v->ndirs ? &v->dirs[a] : NULL;
-        if (!d) snprintf(buf, cap, "dir?%d", a);
-        else if (d->name[0]) snprintf(buf, cap, "%s", d->name);
-        else snprintf(buf, cap, "(%d,%d)", d->dx, d->dy);
+        if (!d)
+            snprintf(buf, cap, "dir?%d", a);
+        else if (d->name[0])
+            snprintf(buf, cap, "%s", d->name);
+        else
+            snprintf(buf, cap, "(%d,%d)", d->dx, d->dy);
         break;
     }
     case SHAPE_CELL: snprintf(buf, cap, "%s", a < v->ncells ? v->cells[a].name : "?"); break;
     case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
     case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
     case SHAPE_BYTE:
-        if (op == OP_KIND && a < v->nkinds) snprintf(buf, cap, "%s", v->kind_names[a]);
-        else snprintf(buf, cap, "%d", a);
+        if (op == OP_KIND && a < v->nkinds)
+            snprintf(buf, cap, "%s", v->kind_names[a]);
+        else
+            snprintf(buf, cap, "%d", a);
         break;
-    case SHAPE_COUNTER:
-        snprintf(buf, cap, "%s %d", a < v->ncounters ? v->counters[a].name : "?", operand.b);
-        break;
+    case SHAPE_COUNTER: snprintf(buf, cap, "%s %d", a < v->ncounters ? v->counters[a].name : "?", operand.b); break;
     case SHAPE_SLIDE: {
         int d = a, ps = operand.b, cs = operand.c;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
         char dn[24];
-        if (!dir) snprintf(dn, sizeof dn, "dir?%d", d);
-        else if (dir->name[0]) snprintf(dn, sizeof dn, "%s", dir->name);
-        else snprintf(dn, sizeof dn, "(%d,%d)", dir->dx, dir->dy);
+        if (!dir)
+            snprintf(dn, sizeof dn, "dir?%d", d);
+        else if (dir->name[0])
+            snprintf(dn, sizeof dn, "%s", dir->name);
+        else
+            snprintf(dn, sizeof dn, "(%d,%d)", dir->dx, dir->dy);
         snprintf(buf, cap, "%s%s%s", dn, ps != 0xFF ? " pincer" : "", cs != 0xFF ? " coord" : "");
         break;
     }
     case SHAPE_DIRSET: {
         int d = a, set = operand.b;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
-        if (!dir) snprintf(buf, cap, "dir?%d set%d", d, set);
-        else if (dir->name[0]) snprintf(buf, cap, "%s set%d", dir->name, set);
-        else snprintf(buf, cap, "(%d,%d) set%d", dir->dx, dir->dy, set);
+        if (!dir)
+            snprintf(buf, cap, "dir?%d set%d", d, set);
+        else if (dir->name[0])
+            snprintf(buf, cap, "%s set%d", dir->name, set);
+        else
+            snprintf(buf, cap, "(%d,%d) set%d", dir->dx, dir->dy, set);
         break;
     }
     default: buf[0] = 0; break;
@@ -55,7 +64,8 @@ int disasm_instruction(const Variant *v, const Program *p, int pc, FILE *out) {
     }
     char text[48];
     operand_text(v, op, bc_operands(p->code, pc), text, sizeof text);
-    fprintf(out, "%04d  %-9s %-9s ; %-40s line %d\n", pc, bc_opinfo[op].name, text, bc_opinfo[op].synopsis, p->lines[pc]);
+    fprintf(out, "%04d  %-9s %-9s ; %-40s line %d\n", pc, bc_opinfo[op].name, text, bc_opinfo[op].synopsis,
+            p->lines[pc]);
     return pc + bc_instr_size(op);
 }
 
@@ -102,11 +112,11 @@ static void disasm_attack_filters(const Variant *v, const PieceProgram *pp, FILE
         bool shown = cp->method == CAP_HOP || cp->method == CAP_SLIDES || cp->method == CAP_PRIVILEGE;
         if (!shown && !cp->from_zone && !cp->to_zone) continue;
         fprintf(out, "%s %s", any ? "" : "   attacks:",
-                cp->method == CAP_HOP        ? "hop"
-                : cp->method == CAP_STEPS    ? "steps"
-                : cp->method == CAP_SLIDES   ? "slides"
-                : cp->method == CAP_PRIVILEGE ? "privilege legs"
-                                             : "legs");
+                cp->method == CAP_HOP             ? "hop"
+                    : cp->method == CAP_STEPS     ? "steps"
+                    : cp->method == CAP_SLIDES    ? "slides"
+                    : cp->method == CAP_PRIVILEGE ? "privilege legs"
+                                                  : "legs");
         any = true;
         for (int k = 0; k < cp->ndirs; k++) fprintf(out, " (%d,%d)", v->dirs[cp->dirs[k]].dx, v->dirs[cp->dirs[k]].dy);
         if (cp->from_zone) fprintf(out, " from %s", v->zones[cp->from_zone - 1].name);
@@ -128,12 +138,17 @@ static void disasm_lines(const Variant *v, const PieceProgram *pp, FILE *out) {
     fprintf(out, "   fast lines:");
     for (int i = 0; i < pp->nlines; i++) {
         const LineMove *l = &pp->lines[i];
-        const char *kind = l->nlegs > 1 ? "legs" : l->hop ? (l->range ? "hop-near" : "hop") : l->range == 1 ? "leap" : "slide";
+        const char *kind = l->nlegs > 1 ? "legs"
+            : l->hop                    ? (l->range ? "hop-near" : "hop")
+            : l->range == 1             ? "leap"
+                                        : "slide";
         fprintf(out, "%s %s", i ? "," : "", kind);
         for (int k = 0; k < l->nlegs; k++) {
             const Direction *d = &v->dirs[l->dirs[k]];
-            if (d->link_board >= 0) fprintf(out, "(%s)", d->name);
-            else fprintf(out, "(%d,%d)", d->dx, d->dy);
+            if (d->link_board >= 0)
+                fprintf(out, "(%s)", d->name);
+            else
+                fprintf(out, "(%d,%d)", d->dx, d->dy);
         }
         if (l->range > 1 && !l->hop) fprintf(out, " range %d", l->range);
         fprintf(out, "%s", l->mode == RAY_MOVE ? " move-only" : l->mode == RAY_CAPTURE ? " capture-only" : "");
@@ -152,8 +167,10 @@ static void disasm_plan(const Variant *v, const Program *rest, FILE *out) {
         const PlannedAlt *a = &rest->plan[i];
         const Direction *d = &v->dirs[a->dir];
         const char *kind = a->kind == ALT_SLIDE ? "slide" : a->kind == ALT_LEAP ? "long-leap" : "strike";
-        if (d->link_board >= 0) fprintf(out, " %s(%s)", kind, d->name);
-        else fprintf(out, " %s(%d,%d)", kind, d->dx, d->dy);
+        if (d->link_board >= 0)
+            fprintf(out, " %s(%s)", kind, d->name);
+        else
+            fprintf(out, " %s(%d,%d)", kind, d->dx, d->dy);
     }
     fprintf(out, "\n");
 }
@@ -171,8 +188,10 @@ void disasm_variant(const Variant *v, FILE *out) {
                     const char *mode = pp->gen[i].mode == RAY_MOVE ? "m" : pp->gen[i].mode == RAY_CAPTURE ? "c" : "";
                     const char *kind = pp->gen[i].slide ? "slide" : "leap";
                     /* a link has no vector: it leads to the same x,y on another board */
-                    if (d->link_board >= 0) fprintf(out, " %s(%s)%s", kind, d->name, mode);
-                    else fprintf(out, " %s(%d,%d)%s", kind, d->dx, d->dy, mode);
+                    if (d->link_board >= 0)
+                        fprintf(out, " %s(%s)%s", kind, d->name, mode);
+                    else
+                        fprintf(out, " %s(%d,%d)%s", kind, d->dx, d->dy, mode);
                 }
                 fprintf(out, "%s\n", pt->fast_attack ? "  (attacks by rays)" : "  (attacks by program)");
             }
@@ -202,6 +221,7 @@ void disasm_variant(const Variant *v, FILE *out) {
     }
     if (v->has_allegiance) {
         fprintf(out, "== helps%s ==\n", v->allegiance_random ? " (dealt at random)" : "");
-        for (int p = 0; p < v->nplayers; p++) fprintf(out, "%s: %s\n", v->player_names[p], v->player_names[v->allegiance[p]]);
+        for (int p = 0; p < v->nplayers; p++)
+            fprintf(out, "%s: %s\n", v->player_names[p], v->player_names[v->allegiance[p]]);
     }
 }

@@ -91,14 +91,16 @@ bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
                               v->extinctions[i].types ? "extinction" : "all pieces lost", v->extinctions[i].name);
     if (v->check_limit)
         for (int k = 0; k < 2; k++)
-            if (pos->checks[sides[k]] >= v->check_limit) return decide(out, sides[k], v->on_checks, "checks", v->checks_name);
+            if (pos->checks[sides[k]] >= v->check_limit)
+                return decide(out, sides[k], v->on_checks, "checks", v->checks_name);
     for (int i = 0; i < v->nreaches; i++) {
         const ReachRule *r = &v->reaches[i];
         /* safe: a piece that arrived where it could be taken counts once it no longer can,
          * for either side, the side that just moved first */
         if (r->safe) {
             for (int k = 0; k < 2; k++)
-                if (reached_safely(ctx, pos, sides[k], r)) return decide(out, sides[k], r->result, "zone reached", r->name);
+                if (reached_safely(ctx, pos, sides[k], r))
+                    return decide(out, sides[k], r->result, "zone reached", r->name);
             continue;
         }
         if (!r->reply && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
@@ -109,12 +111,15 @@ bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
             return decide(out, mover, drawn ? RESULT_DRAW : r->result, "zone reached", r->name);
         }
         /* an answer from the first player of the round could not draw: no answer then */
-        if (r->last_chance && pos->turn == 0 && ending_reached(pos, prev, r)) return decide(out, prev, r->result, "zone reached", r->name);
+        if (r->last_chance && pos->turn == 0 && ending_reached(pos, prev, r))
+            return decide(out, prev, r->result, "zone reached", r->name);
     }
     if (v->on_bare_king != RESULT_NONE) {
         /* baring the other king with the reply the rule allows draws */
-        if (bare(pos, prev)) return decide(out, prev, bare(pos, mover) ? RESULT_DRAW : v->on_bare_king, "bare king", v->bare_king_name);
-        if (!v->bare_king_reply && bare(pos, mover)) return decide(out, mover, v->on_bare_king, "bare king", v->bare_king_name);
+        if (bare(pos, prev))
+            return decide(out, prev, bare(pos, mover) ? RESULT_DRAW : v->on_bare_king, "bare king", v->bare_king_name);
+        if (!v->bare_king_reply && bare(pos, mover))
+            return decide(out, mover, v->on_bare_king, "bare king", v->bare_king_name);
     }
     return false;
 }
@@ -124,7 +129,8 @@ const ReachRule *ending_reply_due(const Position *pos) {
     int mover = board_mover(pos), prev = 1 - mover;
     for (int i = 0; i < v->nreaches; i++) {
         const ReachRule *r = &v->reaches[i];
-        if (r->last_chance && pos->turn != 0 && ending_reached(pos, prev, r) && !ending_reached(pos, mover, r)) return r;
+        if (r->last_chance && pos->turn != 0 && ending_reached(pos, prev, r) && !ending_reached(pos, mover, r))
+            return r;
     }
     return NULL;
 }

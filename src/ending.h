@@ -7,11 +7,11 @@
 #include "genctx.h"
 
 typedef struct Ending {
-    int player;              /* the side the result is for */
-    ResultKind result;       /* RESULT_WIN, RESULT_LOSS or RESULT_DRAW */
-    const char *reason;      /* "all pieces lost", "extinction", "bare king", "zone reached",
+    int player;         /* the side the result is for */
+    ResultKind result;  /* RESULT_WIN, RESULT_LOSS or RESULT_DRAW */
+    const char *reason; /* "all pieces lost", "extinction", "bare king", "zone reached",
                               * "checks" */
-    const char *name;        /* the rule file's own name for it, or NULL */
+    const char *name;   /* the rule file's own name for it, or NULL */
 } Ending;
 
 /* Has the game ended in this position by one of the rule file's position endings

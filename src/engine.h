@@ -34,21 +34,21 @@ typedef enum EngineStop {
 
 typedef struct Engine {
     FILE *out;
-    pthread_mutex_t out_lock;       /* whole lines, from the session and the search thread */
+    pthread_mutex_t out_lock; /* whole lines, from the session and the search thread */
     EngineGame games[ENGINE_MAX_GAMES];
     int ngames;
-    Variant *v;                     /* the game being played, or NULL when none could be loaded */
-    Position pos;                   /* valid when v */
-    GenContext gen;                 /* for the session's own move generation (the search has its own) */
-    Searcher *searcher;             /* valid when v */
+    Variant *v;         /* the game being played, or NULL when none could be loaded */
+    Position pos;       /* valid when v */
+    GenContext gen;     /* for the session's own move generation (the search has its own) */
+    Searcher *searcher; /* valid when v */
     /* the search thread */
-    SearchInfoFn info;              /* after each iteration, on the search thread */
+    SearchInfoFn info; /* after each iteration, on the search thread */
     EngineDoneFn done;
-    void *user;                     /* the protocol's session, passed to info and done */
+    void *user; /* the protocol's session, passed to info and done */
     pthread_t thread;
-    bool searching;                 /* a thread was started and not yet joined */
-    pthread_mutex_t lock;           /* guards the flags below, and what done and the session share */
-    pthread_cond_t cond;            /* signalled when an infinite search may answer */
+    bool searching;       /* a thread was started and not yet joined */
+    pthread_mutex_t lock; /* guards the flags below, and what done and the session share */
+    pthread_cond_t cond;  /* signalled when an infinite search may answer */
     bool infinite, stop_requested, discard;
     SearchLimits lim;
 } Engine;

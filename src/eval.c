@@ -10,11 +10,11 @@
 #define EST_BASE 25
 #define EST_PER_MOVE 45
 #define MOBILITY_WEIGHT 3
-#define CENTRE_WEIGHT 1   /* per step of EVAL_CENTRE_MAX */
-#define MOPUP_MARGIN 300  /* material lead that turns the mop-up term on */
-#define CARD_WEIGHT 8     /* per point of the cards a player pays its moves with */
-#define REWARD_WEIGHT 15  /* per point of the counter captures pay into (experience) */
-#define HAND_PERCENT 110  /* a piece in hand, free to go anywhere, against one on the board */
+#define CENTRE_WEIGHT 1  /* per step of EVAL_CENTRE_MAX */
+#define MOPUP_MARGIN 300 /* material lead that turns the mop-up term on */
+#define CARD_WEIGHT 8    /* per point of the cards a player pays its moves with */
+#define REWARD_WEIGHT 15 /* per point of the counter captures pay into (experience) */
+#define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
 
 /* Average number of moves of a lone piece of type t (owner 0) over every cell. */
 static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
@@ -236,7 +236,8 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
     if (v->nplayers == 2) {
         int other = 1 - player;
         int s = eval_side(et, pos, player) - eval_side(et, pos, other);
-        if (v->has_royal && et->material_sign > 0) s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
+        if (v->has_royal && et->material_sign > 0)
+            s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
         if (et->race_type != NO_TYPE) s += race_progress(et, pos, player) - race_progress(et, pos, other);
         return s;
     }
@@ -245,8 +246,10 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
     for (int p = 0; p < v->nplayers; p++) {
         if (p != player && !((pos->alive >> p) & 1)) continue;
         int s = eval_side(et, pos, p);
-        if (p == player) mine = s;
-        else others += s;
+        if (p == player)
+            mine = s;
+        else
+            others += s;
     }
     return mine - others / (v->nplayers - 1);
 }

@@ -7,7 +7,7 @@
 #include "board.h"
 
 /* Scores are in hundredths of a pawn. */
-#define EVAL_ROYAL_VALUE 2000   /* worth of a royal piece in capture ordering only */
+#define EVAL_ROYAL_VALUE 2000 /* worth of a royal piece in capture ordering only */
 
 typedef struct EvalTables {
     const Variant *v;

@@ -66,7 +66,8 @@ static bool read_hands(Position *pos, const char *p, const char *field, char *er
         pos->hand[owner][t]++;
     }
     if (bracket && *p != ']') return refuse(err, cap, "the hands have no closing ']'");
-    if (bracket && p[1]) return refuse(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
+    if (bracket && p[1])
+        return refuse(err, cap, "unexpected '%c' after the hands (column %d)", p[1], (int)(p + 1 - field) + 1);
     /* every piece stands on a cell or could be put on one (a hand that captures never fill,
      * under `hands none`, is a reserve that may hold more) */
     if (v->hand_keep == HAND_NONE) return true;
@@ -75,7 +76,8 @@ static bool read_hands(Position *pos, const char *p, const char *field, char *er
     for (int o = 0; o < 2; o++)
         for (int t = 0; t < v->ntypes; t++) pieces += pos->hand[o][t];
     if (pieces > v->ncells)
-        return refuse(err, cap, "too many pieces in the hands (%d on the board and in hand, more than the %d cells)", pieces, v->ncells);
+        return refuse(err, cap, "too many pieces in the hands (%d on the board and in hand, more than the %d cells)",
+                      pieces, v->ncells);
     return true;
 }
 
@@ -106,7 +108,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
     for (int b = 0; b < v->nboards; b++) {
         const Board *bd = &v->boards[b];
         if (b > 0) {
-            if (*p != '|') return refuse(err, cap, "expected '|' before board %d at column %d", b + 1, (int)(p - field) + 1);
+            if (*p != '|')
+                return refuse(err, cap, "expected '|' before board %d at column %d", b + 1, (int)(p - field) + 1);
             p++;
         }
         for (int y = bd->height - 1; y >= 0; y--) {
@@ -133,10 +136,12 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 int owner = -1;
                 if (*p == ':') {
                     p++;
-                    if (!isdigit((unsigned char)*p)) return refuse(err, cap, "expected a player number after ':' at column %d", col);
+                    if (!isdigit((unsigned char)*p))
+                        return refuse(err, cap, "expected a player number after ':' at column %d", col);
                     owner = *p - '1';
                     p++;
-                    if (owner < 0 || owner >= v->nowners) return refuse(err, cap, "no player %d (column %d)", owner + 1, col);
+                    if (owner < 0 || owner >= v->nowners)
+                        return refuse(err, cap, "no player %d (column %d)", owner + 1, col);
                 }
                 int marked = owner < 0 ? type_written_as(v, *p) : -1;
                 if (marked >= 0) {
@@ -149,7 +154,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 }
                 bool promoted = *p == '+';
                 if (promoted) p++;
-                if (!isalpha((unsigned char)*p)) return refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col);
+                if (!isalpha((unsigned char)*p))
+                    return refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col);
                 int t = variant_type_by_letter(v, *p);
                 if (t < 0) return refuse(err, cap, "unknown piece letter '%c' at column %d", *p, col);
                 if (promoted && (t = variant_promoted_type(v, t)) < 0)
@@ -160,7 +166,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 Piece piece = PIECE_MAKE(t, owner);
                 if (p[1] == '~') {
                     /* a promoted piece (it returns to a hand as the type it promoted from) */
-                    if (!v->has_hands) return refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1);
+                    if (!v->has_hands)
+                        return refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1);
                     piece |= PIECE_PROMOTED;
                     p++;
                 }
@@ -169,17 +176,23 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
                 p++;
             }
-            if (x != bd->width) return refuse(err, cap, "rank %d of %s has too few cells", y + 1, v->nboards > 1 ? bd->name : "the board");
+            if (x != bd->width)
+                return refuse(err, cap, "rank %d of %s has too few cells", y + 1,
+                              v->nboards > 1 ? bd->name : "the board");
             if (y > 0) {
                 if (*p == 0 || *p == '|')
-                    return refuse(err, cap, "too few ranks in %s (expected %d)", v->nboards > 1 ? bd->name : "the board", bd->height);
-                if (*p != '/') return refuse(err, cap, "expected '/' after rank %d (column %d)", y + 1, (int)(p - field) + 1);
+                    return refuse(err, cap, "too few ranks in %s (expected %d)",
+                                  v->nboards > 1 ? bd->name : "the board", bd->height);
+                if (*p != '/')
+                    return refuse(err, cap, "expected '/' after rank %d (column %d)", y + 1, (int)(p - field) + 1);
                 p++;
             }
         }
     }
     if ((*p == '[' || *p == '/') && v->has_hands) return read_hands(pos, p, field, err, cap);
-    if (*p == '[') return refuse(err, cap, "unexpected '[' after the last rank (column %d): the game has no hands", (int)(p - field) + 1);
+    if (*p == '[')
+        return refuse(err, cap, "unexpected '[' after the last rank (column %d): the game has no hands",
+                      (int)(p - field) + 1);
     if (*p) return refuse(err, cap, "unexpected '%c' after the last rank (column %d)", *p, (int)(p - field) + 1);
     return true;
 }
@@ -245,7 +258,7 @@ static Cell free_castle_king(const Position *pos, const Castle *c) {
 static bool castle_rook_fits(const Position *pos, const Castle *c, Cell cell) {
     Piece p = cell == NO_CELL ? 0 : pos->cell[cell];
     return p && PIECE_OWNER(p) == c->owner && !pos->v->types[PIECE_TYPE(p)].royal &&
-           (c->rook_type == NO_TYPE || PIECE_TYPE(p) == c->rook_type);
+        (c->rook_type == NO_TYPE || PIECE_TYPE(p) == c->rook_type);
 }
 
 /* Gives free castle i its king and rook: the rook on `rook`, or (NO_CELL) the outermost one on
@@ -303,7 +316,8 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
         int found = -1;
         for (int i = 0; i < v->ncastles; i++) {
             const Castle *k = &v->castles[i];
-            if (owner >= 0 ? (k->owner == owner && toupper((unsigned char)k->letter) == *c) : (k->owner < 2 && k->letter == *c))
+            if (owner >= 0 ? (k->owner == owner && toupper((unsigned char)k->letter) == *c)
+                           : (k->owner < 2 && k->letter == *c))
                 found = i;
         }
         if (found < 0 && v->gate_zone && owner < 0 && isalpha((unsigned char)*c)) {
@@ -355,7 +369,8 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
         /* a running count (`end counting`) stands here, its length in plies, as
          * Fairy-Stockfish writes it; the halfmove field then holds the plies counted */
         long plies;
-        if (!parse_int(field, 1, 2 * MAX_COUNTING_MOVES, &plies)) return refuse(err, cap, "bad count length '%s'", field);
+        if (!parse_int(field, 1, 2 * MAX_COUNTING_MOVES, &plies))
+            return refuse(err, cap, "bad count length '%s'", field);
         tmp->count_limit = (uint16_t)plies;
         return true;
     }
@@ -391,7 +406,9 @@ static bool read_allegiance(Position *tmp, const char *field, char *err, size_t 
         for (int k = 0; k < p && found >= 0; k++)
             if (tmp->allegiance[k] == found) found = -1;
         if (found < 0 || (p + 1 < v->nplayers ? q[len] != ',' : q[len] != 0))
-            return refuse(err, cap, "bad allegiance '%s' (expected %d different army tokens, comma-separated, one per player)", field, v->nplayers);
+            return refuse(err, cap,
+                          "bad allegiance '%s' (expected %d different army tokens, comma-separated, one per player)",
+                          field, v->nplayers);
         tmp->allegiance[p] = (uint8_t)found;
         q += len + 1;
     }
@@ -405,13 +422,15 @@ static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) 
     const char *q = field;
     for (int slot = 0; slot < v->npile_slots; slot++) {
         tmp->pile_len[slot] = 0;
-        if (*q == '-') q++;
+        if (*q == '-')
+            q++;
         else
             for (;;) {
                 char *end;
                 long c = strtol(q, &end, 10);
                 if (end == q || c < 1 || c > 255 || tmp->pile_len[slot] >= MAX_PILE_CARDS)
-                    return refuse(err, cap, "bad piles '%s' (expected %d piles of cards 1-255 separated by '/')", field, v->npile_slots);
+                    return refuse(err, cap, "bad piles '%s' (expected %d piles of cards 1-255 separated by '/')", field,
+                                  v->npile_slots);
                 tmp->piles[slot][tmp->pile_len[slot]++] = (uint8_t)c;
                 q = end;
                 if (*q != '.') break;
@@ -421,7 +440,8 @@ static bool read_piles(Position *tmp, const char *field, char *err, size_t cap) 
             /* ~N: its N bottom cards are in an order only its owner knows */
             char *end;
             long n = strtol(q + 1, &end, 10);
-            if (end == q + 1 || n < 0 || n > tmp->pile_len[slot]) return refuse(err, cap, "bad secret count in piles '%s'", field);
+            if (end == q + 1 || n < 0 || n > tmp->pile_len[slot])
+                return refuse(err, cap, "bad secret count in piles '%s'", field);
             tmp->pile_secret[slot] = (uint8_t)n;
             q = end;
         }
@@ -465,10 +485,14 @@ static bool read_tiles(Position *tmp, const char *field, char *err, size_t cap) 
         if (b > 0 && *p++ != '|') return refuse(err, cap, "bad tiles '%s' (expected '|' between boards)", field);
         for (int y = bd->height - 1; y >= 0; y--) {
             for (int x = 0; x < bd->width;) {
-                if (bd->at[y][x] == NO_CELL) { x++; continue; }
+                if (bd->at[y][x] == NO_CELL) {
+                    x++;
+                    continue;
+                }
                 if (isdigit((unsigned char)*p)) {
                     long run = strtol(p, (char **)&p, 10);
-                    if (run < 1 || x + run > bd->width) return refuse(err, cap, "bad tiles '%s' (a rank is too long)", field);
+                    if (run < 1 || x + run > bd->width)
+                        return refuse(err, cap, "bad tiles '%s' (a rank is too long)", field);
                     x += (int)run;
                     continue;
                 }
@@ -506,8 +530,11 @@ static bool read_out(Position *tmp, const char *field, char *err, size_t cap) {
             if (by < 0 || by == out) out = -1;
         }
         if (out < 0 || !((tmp->alive >> out) & 1))
-            return refuse(err, cap, "bad players out '%s' (expected - or player tokens, comma-separated, each once, 'x>y' when y moves x's army)", field);
-        tmp->alive &= (uint8_t)~(1u << out);
+            return refuse(err, cap,
+                          "bad players out '%s' (expected - or player tokens, comma-separated, each once, 'x>y' when y "
+                          "moves x's army)",
+                          field);
+        tmp->alive &= (uint8_t) ~(1u << out);
         if (by >= 0) tmp->controller[out] = (uint8_t)by;
         if (!*q) break;
         if (*q++ != ',') return refuse(err, cap, "bad players out '%s'", field);
@@ -515,7 +542,8 @@ static bool read_out(Position *tmp, const char *field, char *err, size_t cap) {
     /* an army moves with a player who is still in, and that is who moves next */
     for (int p = 0; p < v->nplayers; p++)
         if (tmp->controller[p] != p && !((tmp->alive >> tmp->controller[p]) & 1))
-            return refuse(err, cap, "bad players out '%s': %s is out and cannot move another army", field, v->player_token[tmp->controller[p]]);
+            return refuse(err, cap, "bad players out '%s': %s is out and cannot move another army", field,
+                          v->player_token[tmp->controller[p]]);
     if (!((tmp->alive >> v->turn_order[tmp->turn]) & 1))
         return refuse(err, cap, "the player to move (%s) is out", v->player_token[v->turn_order[tmp->turn]]);
     return true;
@@ -576,8 +604,10 @@ static bool read_phase(Position *tmp, const char *field, char *err, size_t cap) 
 static bool read_halfmove(Position *tmp, const char *field, char *err, size_t cap) {
     long num;
     if (!parse_int(field, 0, 10000, &num)) return refuse(err, cap, "bad halfmove clock '%s'", field);
-    if (tmp->count_limit) tmp->count_ply = (uint16_t)num; /* (a count runs: the plies it counted) */
-    else tmp->halfmove = (uint16_t)num;
+    if (tmp->count_limit)
+        tmp->count_ply = (uint16_t)num; /* (a count runs: the plies it counted) */
+    else
+        tmp->halfmove = (uint16_t)num;
     return true;
 }
 
@@ -603,9 +633,11 @@ static bool read_checks(Position *tmp, const char *field, char *err, size_t cap)
     if (!v->check_limit) return refuse(err, cap, "the game counts no checks");
     int left[2];
     char extra;
-    if (sscanf(field, "%d+%d%c", &left[0], &left[1], &extra) != 2) return refuse(err, cap, "bad checks field '%s' (expected checks left to give, like 3+3)", field);
+    if (sscanf(field, "%d+%d%c", &left[0], &left[1], &extra) != 2)
+        return refuse(err, cap, "bad checks field '%s' (expected checks left to give, like 3+3)", field);
     for (int p = 0; p < 2; p++) {
-        if (left[p] < 0 || left[p] > v->check_limit) return refuse(err, cap, "checks left %d out of range (0..%d)", left[p], v->check_limit);
+        if (left[p] < 0 || left[p] > v->check_limit)
+            return refuse(err, cap, "checks left %d out of range (0..%d)", left[p], v->check_limit);
         tmp->checks[p] = (uint8_t)(v->check_limit - left[p]);
     }
     return true;
@@ -619,7 +651,8 @@ static bool read_counters(Position *tmp, const char *field, char *err, size_t ca
         char *end;
         long val = strtol(q, &end, 10);
         if (end == q || (k + 1 < v->ncounter_slots ? *end != ',' : *end != 0))
-            return refuse(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field, v->ncounter_slots);
+            return refuse(err, cap, "bad counters '%s' (expected %d comma-separated numbers)", field,
+                          v->ncounter_slots);
         if (val < -1000000000L || val > 1000000000L)
             return refuse(err, cap, "counter value %ld is out of range (limit is 1000000000)", val);
         tmp->counters[k] = (int32_t)val;
@@ -648,19 +681,33 @@ static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at)
                 Cell c = bd->at[y][x];
                 if (c == NO_CELL) continue;
                 Piece p = pos->cell[c];
-                if (!p) { empty++; continue; }
-                if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); empty = 0; }
+                if (!p) {
+                    empty++;
+                    continue;
+                }
+                if (empty) {
+                    snprintf(tmp, sizeof tmp, "%d", empty);
+                    put(buf, cap, at, tmp);
+                    empty = 0;
+                }
                 char letter = v->types[PIECE_TYPE(p)].letter;
                 const char *plus = v->types[PIECE_TYPE(p)].promoted ? "+" : "";
                 int o = PIECE_OWNER(p);
-                if (v->types[PIECE_TYPE(p)].written) snprintf(tmp, sizeof tmp, "%c", v->types[PIECE_TYPE(p)].written);
-                else if (o == 0) snprintf(tmp, sizeof tmp, "%s%c", plus, letter);
-                else if (o == 1) snprintf(tmp, sizeof tmp, "%s%c", plus, (char)tolower((unsigned char)letter));
-                else snprintf(tmp, sizeof tmp, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
+                if (v->types[PIECE_TYPE(p)].written)
+                    snprintf(tmp, sizeof tmp, "%c", v->types[PIECE_TYPE(p)].written);
+                else if (o == 0)
+                    snprintf(tmp, sizeof tmp, "%s%c", plus, letter);
+                else if (o == 1)
+                    snprintf(tmp, sizeof tmp, "%s%c", plus, (char)tolower((unsigned char)letter));
+                else
+                    snprintf(tmp, sizeof tmp, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
                 put(buf, cap, at, tmp);
                 if (p & PIECE_PROMOTED) put(buf, cap, at, "~");
             }
-            if (empty) { snprintf(tmp, sizeof tmp, "%d", empty); put(buf, cap, at, tmp); }
+            if (empty) {
+                snprintf(tmp, sizeof tmp, "%d", empty);
+                put(buf, cap, at, tmp);
+            }
             if (y) put(buf, cap, at, "/");
         }
     }
@@ -724,32 +771,34 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
     }
     /* each player's rights together, in seat order, privileges by cell (DEde) */
     for (int o = 0; o < v->nowners; o++)
-    for (int n = 0; n < v->ncastles; n++) {
-        int k = n;
-        if (v->castles[n].privilege) {
-            /* the n-th privilege slot takes the privileges in cell order */
-            int rank = 0;
-            for (int i = 0; i < n; i++) rank += v->castles[i].privilege;
-            k = -1;
-            for (int i = 0; i < v->ncastles && k < 0; i++) {
-                if (!v->castles[i].privilege) continue;
-                int below = 0;
-                for (int j = 0; j < v->ncastles; j++)
-                    below += v->castles[j].privilege && v->castles[j].king_from < v->castles[i].king_from;
-                if (below == rank) k = i;
+        for (int n = 0; n < v->ncastles; n++) {
+            int k = n;
+            if (v->castles[n].privilege) {
+                /* the n-th privilege slot takes the privileges in cell order */
+                int rank = 0;
+                for (int i = 0; i < n; i++) rank += v->castles[i].privilege;
+                k = -1;
+                for (int i = 0; i < v->ncastles && k < 0; i++) {
+                    if (!v->castles[i].privilege) continue;
+                    int below = 0;
+                    for (int j = 0; j < v->ncastles; j++)
+                        below += v->castles[j].privilege && v->castles[j].king_from < v->castles[i].king_from;
+                    if (below == rank) k = i;
+                }
+            }
+            if (k >= 0 && v->castles[k].owner == o && (pos->rights >> v->castles[k].right & 1)) {
+                if (v->castles[k].free) {
+                    /* the rook's file, as Chess960 writes it */
+                    char file = v->cells[pos->castle_rook[k]].name[0];
+                    snprintf(tmp, sizeof tmp, "%c", v->castles[k].owner == 0 ? toupper((unsigned char)file) : file);
+                } else if (v->castles[k].owner >= 2)
+                    snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
+                else
+                    snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
+                put(buf, cap, at, tmp);
+                any = true;
             }
         }
-        if (k >= 0 && v->castles[k].owner == o && (pos->rights >> v->castles[k].right & 1)) {
-            if (v->castles[k].free) {
-                /* the rook's file, as Chess960 writes it */
-                char file = v->cells[pos->castle_rook[k]].name[0];
-                snprintf(tmp, sizeof tmp, "%c", v->castles[k].owner == 0 ? toupper((unsigned char)file) : file);
-            } else if (v->castles[k].owner >= 2) snprintf(tmp, sizeof tmp, ":%d%c", v->castles[k].owner + 1, v->castles[k].letter);
-            else snprintf(tmp, sizeof tmp, "%c", v->castles[k].letter);
-            put(buf, cap, at, tmp);
-            any = true;
-        }
-    }
     if (!any) put(buf, cap, at, "-");
 }
 
@@ -757,8 +806,10 @@ static void write_number(long n, char *buf, size_t cap, size_t *at);
 
 /* The en-passant cell, or while a count runs (`end counting`) its length in plies. */
 static void write_ep(const Position *pos, char *buf, size_t cap, size_t *at) {
-    if (pos->count_limit) write_number(pos->count_limit, buf, cap, at);
-    else put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
+    if (pos->count_limit)
+        write_number(pos->count_limit, buf, cap, at);
+    else
+        put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
 }
 
 static void write_number(long n, char *buf, size_t cap, size_t *at) {
@@ -826,12 +877,22 @@ static void write_tiles(const Position *pos, char *buf, size_t cap, size_t *at) 
                 Cell c = bd->at[y][x];
                 if (c == NO_CELL) continue;
                 uint8_t t = pos->tiles[c];
-                if (!t || TILE_OWNER(t) > 1) { run++; continue; }
-                if (run) { snprintf(tmp, sizeof tmp, "%d", run); put(buf, cap, at, tmp); run = 0; }
+                if (!t || TILE_OWNER(t) > 1) {
+                    run++;
+                    continue;
+                }
+                if (run) {
+                    snprintf(tmp, sizeof tmp, "%d", run);
+                    put(buf, cap, at, tmp);
+                    run = 0;
+                }
                 snprintf(tmp, sizeof tmp, "%c", tile_chars[TILE_OWNER(t) * 2 + ((t & TILE_MINE) ? 1 : 0)]);
                 put(buf, cap, at, tmp);
             }
-            if (run) { snprintf(tmp, sizeof tmp, "%d", run); put(buf, cap, at, tmp); }
+            if (run) {
+                snprintf(tmp, sizeof tmp, "%d", run);
+                put(buf, cap, at, tmp);
+            }
             if (y > 0) put(buf, cap, at, "/");
         }
     }
@@ -839,9 +900,12 @@ static void write_tiles(const Position *pos, char *buf, size_t cap, size_t *at) 
 
 static void write_prelude(const Position *pos, char *buf, size_t cap, size_t *at) {
     char tmp[32];
-    if (pos->prelude >= pos->v->nprelude) snprintf(tmp, sizeof tmp, "-");
-    else if (pos->prelude_moves) snprintf(tmp, sizeof tmp, "%d:%d", pos->prelude + 1, pos->prelude_moves);
-    else snprintf(tmp, sizeof tmp, "%d", pos->prelude + 1);
+    if (pos->prelude >= pos->v->nprelude)
+        snprintf(tmp, sizeof tmp, "-");
+    else if (pos->prelude_moves)
+        snprintf(tmp, sizeof tmp, "%d:%d", pos->prelude + 1, pos->prelude_moves);
+    else
+        snprintf(tmp, sizeof tmp, "%d", pos->prelude + 1);
     put(buf, cap, at, tmp);
 }
 
@@ -869,8 +933,10 @@ static void write_piles(const Position *pos, char *buf, size_t cap, size_t *at) 
 static void write_phase(const Position *pos, char *buf, size_t cap, size_t *at) {
     const Variant *v = pos->v;
     char tmp[32];
-    if (pos->phase_moves) snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
-    else snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
+    if (pos->phase_moves)
+        snprintf(tmp, sizeof tmp, "%s:%d", v->phases[pos->phase].name, pos->phase_moves);
+    else
+        snprintf(tmp, sizeof tmp, "%s", v->phases[pos->phase].name);
     if (pos->royal_open == 1) strcat(tmp, "+");
     put(buf, cap, at, tmp);
 }
@@ -938,8 +1004,10 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     char *f[ARRAY_LEN(v->fen_fields)];
     int n = split(copy, f, v->nfen_fields);
     bool ok = true;
-    if (n == 0) ok = refuse(err, cap, "empty position");
-    else if (n > v->nfen_fields) ok = refuse(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
+    if (n == 0)
+        ok = refuse(err, cap, "empty position");
+    else if (n > v->nfen_fields)
+        ok = refuse(err, cap, "too many fields (expected at most %d)", v->nfen_fields);
     for (int i = 0; ok && i < n; i++) ok = fields[v->fen_fields[i]].read(tmp, f[i], err, cap);
     free(copy);
     if (ok) give_marked_to_mover(tmp);
@@ -972,7 +1040,8 @@ static int fields_to_write(const Position *pos) {
     int n = split(copy, f, FEN_MAX_FIELDS);
     char head[4200] = "";
     size_t len = 0;
-    for (int i = 0; i < v->fen_optional_from && i < n; i++) len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", i ? " " : "", f[i]);
+    for (int i = 0; i < v->fen_optional_from && i < n; i++)
+        len += (size_t)snprintf(head + len, sizeof head - len, "%s%s", i ? " " : "", f[i]);
     free(copy);
     Position bare_pos, *bare = &bare_pos;
     char err[200];
@@ -1020,7 +1089,8 @@ void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
             Cell cells[MAX_CELLS];
             int n = 0;
             for (int c = 0; c < v->ncells; c++)
-                if (zone_has(&v->zones[v->shuffle_zones[z]], o, (Cell)c) && pos.cell[c] && PIECE_OWNER(pos.cell[c]) == o)
+                if (zone_has(&v->zones[v->shuffle_zones[z]], o, (Cell)c) && pos.cell[c] &&
+                    PIECE_OWNER(pos.cell[c]) == o)
                     cells[n++] = (Cell)c;
             for (int i = n - 1; i > 0; i--) {
                 int k = (int)(rng_next(&state) % (uint64_t)(i + 1));

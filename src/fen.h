@@ -8,8 +8,22 @@
 /* The fields position text may have; a rule file chooses which, in what order (fen.c holds
  * each field's name, reader and writer in one table). */
 typedef enum FenField {
-    FEN_BOARD, FEN_SIDE, FEN_CASTLING, FEN_EP, FEN_HALFMOVE, FEN_FULLMOVE, FEN_PLIES, FEN_COUNTERS, FEN_ALLEGIANCE,
-    FEN_PHASE, FEN_PILES, FEN_TILES, FEN_PRELUDE, FEN_OUT, FEN_CHECKS, FEN__COUNT
+    FEN_BOARD,
+    FEN_SIDE,
+    FEN_CASTLING,
+    FEN_EP,
+    FEN_HALFMOVE,
+    FEN_FULLMOVE,
+    FEN_PLIES,
+    FEN_COUNTERS,
+    FEN_ALLEGIANCE,
+    FEN_PHASE,
+    FEN_PILES,
+    FEN_TILES,
+    FEN_PRELUDE,
+    FEN_OUT,
+    FEN_CHECKS,
+    FEN__COUNT
 } FenField;
 
 /* The field's name in a rule file's position-fields ("board", "side", ...). */

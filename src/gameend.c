@@ -40,8 +40,10 @@ static int worth_leader(const Position *pos) {
     bool shared = false;
     for (int p = 0; p < v->nplayers; p++) {
         if (!((pos->alive >> p) & 1)) continue;
-        if (best < 0 || score[p] > score[best]) best = p, shared = false;
-        else if (score[p] == score[best]) shared = true;
+        if (best < 0 || score[p] > score[best])
+            best = p, shared = false;
+        else if (score[p] == score[best])
+            shared = true;
     }
     return shared ? -1 : best;
 }
@@ -51,9 +53,12 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
     out->over = true;
     out->reason = reason;
     out->winner = -1;
-    if (r == RESULT_LOSS && gameend_alive_count(pos) == 2) out->winner = other_alive(pos, mover);
-    else if (r == RESULT_WIN) out->winner = mover;
-    else if (r == RESULT_WORTH) out->winner = worth_leader(pos);
+    if (r == RESULT_LOSS && gameend_alive_count(pos) == 2)
+        out->winner = other_alive(pos, mover);
+    else if (r == RESULT_WIN)
+        out->winner = mover;
+    else if (r == RESULT_WORTH)
+        out->winner = worth_leader(pos);
 }
 
 /* Passing: N passes in a row (`end pass N`), or royal pieces that still face each other after
@@ -179,7 +184,8 @@ static bool side_matches(const Position *pos, int owner, const uint8_t *want) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {
         int n = 0;
-        for (int w = 0; w < pos->v->cell_words; w++) n += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
+        for (int w = 0; w < pos->v->cell_words; w++)
+            n += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
         if (n != want[t]) return false;
     }
     return true;
@@ -222,7 +228,7 @@ static bool dead_material(const Position *pos) {
         const MaterialRule *r = &v->material[i];
         if (!((na == r->total_a && nb == r->total_b) || (na == r->total_b && nb == r->total_a))) continue;
         bool match = (side_matches(pos, a, r->a) && side_matches(pos, b, r->b)) ||
-                     (side_matches(pos, a, r->b) && side_matches(pos, b, r->a));
+            (side_matches(pos, a, r->b) && side_matches(pos, b, r->a));
         if (match && (!r->same_colour || one_colour(pos))) return true;
     }
     return false;
@@ -294,7 +300,7 @@ static bool mated_by_drop(const Position *pos) {
     if (pos->ply == 0 || c == NO_CELL || c != pos->last_from || !pos->cell[c]) return false;
     int t = PIECE_TYPE(pos->cell[c]), o = PIECE_OWNER(pos->cell[c]);
     return pos->v->types[t].drop_no_mate && o < pos->v->nplayers &&
-           pos->history[pos->ply - 1].hands.hand[o][t] == pos->hand[o][t] + 1;
+        pos->history[pos->ply - 1].hands.hand[o][t] == pos->hand[o][t] + 1;
 }
 
 /* The player to move has no legal move: a must-capture piece nobody can take, checkmate (an
@@ -305,7 +311,11 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
     const ReachRule *reply = ending_reply_due(pos);
     if (reply) {
         /* no answer reaches the zone too: the side that reached it has won */
-        result_for(pos, reply->result == RESULT_WIN ? RESULT_LOSS : reply->result == RESULT_LOSS ? RESULT_WIN : RESULT_DRAW, "zone reached", out);
+        result_for(pos,
+                   reply->result == RESULT_WIN        ? RESULT_LOSS
+                       : reply->result == RESULT_LOSS ? RESULT_WIN
+                                                      : RESULT_DRAW,
+                   "zone reached", out);
         out->name = reply->name[0] ? reply->name : NULL;
         return;
     }
@@ -330,14 +340,16 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
         result_for(pos, RESULT_WIN, "a forbidden checkmating drop", out);
         return;
     }
-    if (check) result_for(pos, v->on_checkmate, "checkmate", out);
+    if (check)
+        result_for(pos, v->on_checkmate, "checkmate", out);
     else if (v->stalemate_fewer) {
         /* the stalemate's result goes to the player with fewer pieces; equal numbers draw */
         int mine = pieces_of(pos, mover), theirs = pieces_of(pos, other_alive(pos, mover));
         ResultKind r = v->on_stalemate;
         ResultKind other = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
         result_for(pos, mine == theirs ? RESULT_DRAW : mine < theirs ? r : other, "stalemate", out);
-    } else result_for(pos, v->on_stalemate, "stalemate", out);
+    } else
+        result_for(pos, v->on_stalemate, "stalemate", out);
     if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
 }
 
@@ -395,15 +407,15 @@ static void ends_blocked(const Position *pos, GameResult *out) {
     for (int p = 0; p < 2; p++)
         for (int w = 0; w < v->cell_words; w++) count[p] += __builtin_popcountll(pos->occ[p][w]);
     ResultKind r = v->on_blocked;
-    if (count[mover] == count[1 - mover]) r = RESULT_DRAW;
-    else if (count[mover] < count[1 - mover]) r = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
+    if (count[mover] == count[1 - mover])
+        r = RESULT_DRAW;
+    else if (count[mover] < count[1 - mover])
+        r = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
     result_for(pos, r, "piece count", out);
     if (v->blocked_name[0]) out->name = v->blocked_name;
 }
 
-void gameend_check(GenContext *ctx, Position *pos, GameResult *out) {
-    gameend_check_counted(ctx, pos, -1, out);
-}
+void gameend_check(GenContext *ctx, Position *pos, GameResult *out) { gameend_check_counted(ctx, pos, -1, out); }
 
 void gameend_check_counted(GenContext *ctx, Position *pos, int legal, GameResult *out) {
     /* (field by field: a fault's message is read only when it is set, and zeroing it every
@@ -426,12 +438,16 @@ void gameend_check_counted(GenContext *ctx, Position *pos, int legal, GameResult
         out->fault = f;
         return;
     }
-    if (legal == 0) ends_without_moves(ctx, pos, check, out);
-    else if (legal == 1 && pos->v->on_blocked && both_blocked(ctx, pos)) ends_blocked(pos, out);
-    else ends_by_count(pos, out);
+    if (legal == 0)
+        ends_without_moves(ctx, pos, check, out);
+    else if (legal == 1 && pos->v->on_blocked && both_blocked(ctx, pos))
+        ends_blocked(pos, out);
+    else
+        ends_by_count(pos, out);
 }
 
-int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user) {
+int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat,
+                   void *user) {
     int n = 0;
     gameend_check(ctx, pos, out);
     /* each defeat removes a player: at most nplayers rounds */

@@ -6,15 +6,15 @@
 
 typedef struct GameResult {
     bool over;
-    int winner;          /* player index, or -1 for a draw */
-    const char *reason;  /* "checkmate", "stalemate", "repetition", "n-move rule", "material",
+    int winner;         /* player index, or -1 for a draw */
+    const char *reason; /* "checkmate", "stalemate", "repetition", "n-move rule", "material",
                           * "must-capture", "last player standing", "royal captured", "piles empty",
                           * "all pieces lost", "pieces left", "counting (board's honour)",
                           * "counting (pieces' honour)", and ending.h's */
-    const char *name;    /* the rule file's own name for that end ("out of ammo"), or NULL */
-    int eliminated;      /* game not over: this player is out (play its elimination move), or -1 */
-    int victor;          /* who defeated it (-1: nobody, as after a concession) */
-    VmFault fault;       /* a program of the rule file failed here: nothing was decided */
+    const char *name;   /* the rule file's own name for that end ("out of ammo"), or NULL */
+    int eliminated;     /* game not over: this player is out (play its elimination move), or -1 */
+    int victor;         /* who defeated it (-1: nobody, as after a concession) */
+    VmFault fault;      /* a program of the rule file failed here: nothing was decided */
 } GameResult;
 
 /* Evaluates the end conditions for the player to move. Either the game is over
@@ -36,7 +36,8 @@ void gameend_elimination(const Position *pos, int loser, int victor, Move *out);
  * NULL) so a caller keeping a move list can undo them; returns how many were played.
  * on_defeat (may be NULL) hears of each defeat, before its move is played. */
 typedef void (*GameDefeatFn)(const GameResult *defeat, void *user);
-int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat, void *user);
+int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat,
+                   void *user);
 /* A player still in the game who has lost every royal piece (a captured king), or -1. */
 int gameend_royal_lost(const Position *pos);
 /* Under `end pieces at-most N`: a player left with N or fewer pieces (the player to move

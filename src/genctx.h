@@ -30,7 +30,7 @@ typedef struct GenContext {
      * (charge_ply names it while the test runs on the position after the move); a position
      * just made starts with what its parent had left, and its own subtree never uses up the
      * parent's: each ply has its own count. */
-    int charge_ply;          /* -1: charge the position's own ply */
+    int charge_ply; /* -1: charge the position's own ply */
     /* the cell of a piece known not to be attacked in the position whose moves are being
      * counted (from the pins' check count), else NO_CELL: it spares a privileged move's
      * `not attacked` test */

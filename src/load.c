@@ -26,7 +26,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
         while (field < v->nfen_fields && v->fen_fields[field] != FEN_PRELUDE) field++;
         if (fen_count_fields(v->setup) <= field) {
             diag_error(sink, setup_loc,
-                       "the setup position leaves out its '%s' field (field %d): end it with '1' to start with the set-up steps, or '-' to skip them",
+                       "the setup position leaves out its '%s' field (field %d): end it with '1' to start with the "
+                       "set-up steps, or '-' to skip them",
                        fen_field_name(FEN_PRELUDE), field + 1);
             ok = false;
         }
@@ -38,7 +39,8 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             v->start_count[o][t] = (uint8_t)(n > 255 ? 255 : n);
         }
     for (int c = 0; ok && c < v->ncells; c++)
-        if (pos.cell[c] && v->types[PIECE_TYPE(pos.cell[c])].royal) v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
+        if (pos.cell[c] && v->types[PIECE_TYPE(pos.cell[c])].royal)
+            v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
     /* (a royal piece in hand, still to be dropped, counts too) */
     for (int p = 0; ok && v->has_hands && p < v->nplayers; p++)
         for (int t = 0; t < v->ntypes; t++)
@@ -118,8 +120,7 @@ Variant *load_file(const char *path, const OptionSetting *settings, int nsetting
     return v;
 }
 
-Variant *load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings,
-                     DiagSink *sink) {
+Variant *load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings, DiagSink *sink) {
     Source *src = source_from_string(name, text);
     Variant *v = load_source(src, settings, nsettings, sink);
     sink->source = NULL;

@@ -14,7 +14,6 @@ Variant *load_source(const Source *src, const OptionSetting *settings, int nsett
  * or values are errors. Returns NULL when the file cannot be read or sink has errors. */
 Variant *load_file(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink);
 /* Same from a text in memory (name is used in diagnostics). */
-Variant *load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings,
-                     DiagSink *sink);
+Variant *load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings, DiagSink *sink);
 
 #endif

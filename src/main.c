@@ -33,18 +33,18 @@ typedef struct Args {
     OptionSetting options[MAX_OPTIONS];
     int noptions;
     /* play, bench, selfplay */
-    int seats[MAX_PLAYERS];       /* SeatKind or -1 */
-    const char *white, *black;    /* engine names as given (selfplay) */
-    double seconds;               /* --time; < 0 = not given */
-    int depth;                    /* --depth; 0 = not given */
+    int seats[MAX_PLAYERS];    /* SeatKind or -1 */
+    const char *white, *black; /* engine names as given (selfplay) */
+    double seconds;            /* --time; < 0 = not given */
+    int depth;                 /* --depth; 0 = not given */
     long long seed;
-    bool seed_given;                 /* --seed was on the command line */
+    bool seed_given; /* --seed was on the command line */
     int games;
     const char *load;
     const char *svg_dir, *html_path; /* describe */
     bool ascii, flip, verbose, compact;
-    bool playouts;                   /* bench --playouts */
-    bool trace;                      /* bench --playouts --trace */
+    bool playouts; /* bench --playouts */
+    bool trace;    /* bench --playouts --trace */
     const char *argv0;
 } Args;
 
@@ -54,15 +54,13 @@ typedef struct Command {
     const char *help;
     int (*run)(const Args *);
     bool file_optional;
-    bool names_rules;  /* FILE is a rule file: a shipped game's name ("chess") is found too */
-    int max_args;      /* arguments after FILE */
+    bool names_rules; /* FILE is a rule file: a shipped game's name ("chess") is found too */
+    int max_args;     /* arguments after FILE */
 } Command;
 
 static const Command *find_command(const char *name);
 
-static void print_usage(const Command *c, FILE *out) {
-    fprintf(out, "usage: varia %s\n\n%s\n", c->usage, c->help);
-}
+static void print_usage(const Command *c, FILE *out) { fprintf(out, "usage: varia %s\n\n%s\n", c->usage, c->help); }
 
 /* Loads the rule file with diagnostics on stderr; NULL on error. */
 static Variant *load_variant(const Args *a) {
@@ -97,7 +95,8 @@ static bool setup_position(const Args *a, const Variant *v, GenContext *ctx, Pos
 }
 
 static void report_fault(const VmFault *f) {
-    if (f->set) fprintf(stderr, "%s:%d:%d: error: runtime fault: %s\n", f->file ? f->file : "?", f->line, f->col, f->msg);
+    if (f->set)
+        fprintf(stderr, "%s:%d:%d: error: runtime fault: %s\n", f->file ? f->file : "?", f->line, f->col, f->msg);
 }
 
 /* ---- commands ------------------------------------------------------------------------------ */
@@ -132,8 +131,10 @@ static int cmd_describe(const Args *a) {
     if (!v) return 1;
     char err[1600];
     int rc = 0;
-    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err)) rc = 1;
-    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err)) rc = 1;
+    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err))
+        rc = 1;
+    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err))
+        rc = 1;
     if (rc) fprintf(stderr, "varia: error: %s\n", err);
     if (!rc && !a->svg_dir && !a->html_path) {
         DescribeStyle style = {false, false};
@@ -209,7 +210,8 @@ static int cmd_moves(const Args *a) {
     if (setup_position(a, v, &ctx, &pos)) {
         MoveList *ml = malloc(sizeof *ml);
         VmFault f = {0};
-        if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
+        if (variant_has_secrets(v))
+            fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
         movegen_legal(&ctx, &pos, ml, &f);
         if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
             /* a royal piece was taken: the game is over, whatever the phase would allow */
@@ -256,7 +258,8 @@ static int cmd_perft(const Args *a) {
     ctx.fast = !a->general;
     if (setup_position(a, v, &ctx, &pos)) {
         VmFault f = {0};
-        if (variant_has_secrets(v)) fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
+        if (variant_has_secrets(v))
+            fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         uint64_t n = a->divide ? perft_divide(&ctx, &pos, (int)depth, stdout, &f) : perft(&ctx, &pos, (int)depth, &f);
@@ -293,8 +296,10 @@ static int cmd_trace(const Args *a) {
     int rc = 1;
     if (setup_position(a, v, &ctx, &pos)) {
         int c = variant_cell_by_name(v, a->positional[0]);
-        if (c < 0) fprintf(stderr, "varia: error: unknown cell '%s'\n", a->positional[0]);
-        else if (!pos.cell[c]) fprintf(stderr, "varia: error: no piece on %s\n", a->positional[0]);
+        if (c < 0)
+            fprintf(stderr, "varia: error: unknown cell '%s'\n", a->positional[0]);
+        else if (!pos.cell[c])
+            fprintf(stderr, "varia: error: no piece on %s\n", a->positional[0]);
         else {
             Piece p = pos.cell[c];
             const Program *prog = &v->types[PIECE_TYPE(p)].per_owner[PIECE_OWNER(p)].prog;
@@ -325,7 +330,10 @@ static int cmd_random(const Args *a) {
     long count = 10, plies = 40, seed = 1;
     for (int i = 0; i < a->npositional; i++) {
         const char *s = a->positional[i];
-        long *dst = !strncmp(s, "count=", 6) ? &count : !strncmp(s, "plies=", 6) ? &plies : !strncmp(s, "seed=", 5) ? &seed : NULL;
+        long *dst = !strncmp(s, "count=", 6) ? &count
+            : !strncmp(s, "plies=", 6)       ? &plies
+            : !strncmp(s, "seed=", 5)        ? &seed
+                                             : NULL;
         char *end;
         if (!dst || (*dst = strtol(strchr(s, '=') + 1, &end, 10), *end) || *dst < 0 || *dst > 100000) {
             fprintf(stderr, "varia: error: bad argument '%s' (expected count=N, plies=N or seed=N)\n", s);
@@ -342,17 +350,28 @@ static int cmd_random(const Args *a) {
     uint64_t state = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1;
     int rc = 0;
     for (long g = 0; g < count && rc == 0; g++) {
-        if (!setup_position(a, v, &ctx, &pos)) { rc = 1; break; }
+        if (!setup_position(a, v, &ctx, &pos)) {
+            rc = 1;
+            break;
+        }
         long n = 1 + (long)(rng_next(&state) % (uint64_t)(plies ? plies : 1));
         for (long k = 0; k < n; k++) {
             VmFault f = {0};
             movegen_legal(&ctx, &pos, ml, &f);
-            if (f.set) { report_fault(&f); rc = 1; break; }
+            if (f.set) {
+                report_fault(&f);
+                rc = 1;
+                break;
+            }
             if (ml->count == 0) break;
             board_make(&pos, &ml->moves[rng_next(&state) % (uint64_t)ml->count]);
             GameResult r;
             gameend_check(&ctx, &pos, &r);
-            if (r.fault.set) { report_fault(&r.fault); rc = 1; break; }
+            if (r.fault.set) {
+                report_fault(&r.fault);
+                rc = 1;
+                break;
+            }
             if (r.over) break; /* (a game that has ended goes no further) */
         }
         char buf[4096];
@@ -396,9 +415,7 @@ static void rules_dir(const Args *a, char *out, size_t cap) {
     snprintf(out, cap, "rules");
 }
 
-static int compare_names(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* name as given when it is a file or a path; else the shipped game of that name ("chess" or
  * "chess.rules" in the rules directory) when there is one; else as given (for the message). */
@@ -541,8 +558,14 @@ static int bench_playouts_cmd(const Args *a) {
             snprintf(paths[i], len, "%s/%s", dir, shipped[i]->d_name);
         }
     }
-    PlayoutConfig cfg = {(const char *const *)paths, n, a->options, a->noptions, a->games,
-                         a->seconds >= 0 ? a->seconds : 1.0, (uint64_t)a->seed, a->trace ? stdout : NULL};
+    PlayoutConfig cfg = {(const char *const *)paths,
+                         n,
+                         a->options,
+                         a->noptions,
+                         a->games,
+                         a->seconds >= 0 ? a->seconds : 1.0,
+                         (uint64_t)a->seed,
+                         a->trace ? stdout : NULL};
     int rc = bench_playouts(&cfg, stdout, stderr);
     for (int i = 0; i < nshipped; i++) {
         free(paths[i]);
@@ -578,8 +601,10 @@ static int cmd_bench(const Args *a) {
         return 2;
     }
     char dir[1024];
-    if (a->file) snprintf(dir, sizeof dir, "%s", a->file);
-    else rules_dir(a, dir, sizeof dir);
+    if (a->file)
+        snprintf(dir, sizeof dir, "%s", a->file);
+    else
+        rules_dir(a, dir, sizeof dir);
     return bench_run(dir, a->depth, stdout, stderr);
 }
 
@@ -606,7 +631,8 @@ static int cmd_help(const Args *a);
 
 static const Command commands[] = {
     {"help", "help [COMMAND]", "Lists the commands, or explains one.", cmd_help, true, false, 1},
-    {"play", "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
+    {"play",
+     "play [FILE] [--white human|ai] [--black human|ai] [--seat N=human|ai] [--time S] [--depth D]\n"
      "       [--option NAME=VALUE]... [--seed N] [--fen POS] [--load GAME] [--ascii] [--flip] [--compact]",
      "Plays a game in the console against people or the computer (also greedy and random seats).\n"
      "FILE is a rule file or the name of a shipped game; with none, the shipped games are offered\n"
@@ -614,10 +640,12 @@ static const Command commands[] = {
      "otherwise. --time is the computer's time per move (default 1 s; none when only --depth\n"
      "is given). --load replays a saved game or a PGN file (which names its game); --fen starts\n"
      "from a position; --compact prints the board only on request. Type 'help' in the game for\n"
-     "its commands; see docs/playing.md.", cmd_play, true, true, 0},
+     "its commands; see docs/playing.md.",
+     cmd_play, true, true, 0},
     {"check", "check FILE [--option NAME=VALUE]...",
      "Parses, checks, compiles and verifies a rule file. Prints every diagnostic and exits 1 on\n"
-     "error; prints a one-line summary and exits 0 on success.", cmd_check, false, true, 0},
+     "error; prints a one-line summary and exits 0 on success.",
+     cmd_check, false, true, 0},
     {"describe", "describe FILE [--svg DIR] [--html FILE] [--ascii] [--option NAME=VALUE]...",
      "Prints the game's rulebook, made from the rule file alone: boards, players and turns, each\n"
      "piece's moves in words with a move diagram (found by running the move generator), special\n"
@@ -627,43 +655,55 @@ static const Command commands[] = {
     {"ast", "ast FILE", "Prints the syntax tree of a rule file (one node per line).", cmd_ast, false, true, 0},
     {"disasm", "disasm FILE [--option NAME=VALUE]...",
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
-     "each instruction, and the rays the fast generator uses.", cmd_disasm, false, true, 0},
+     "each instruction, and the rays the fast generator uses.",
+     cmd_disasm, false, true, 0},
     {"perft", "perft FILE DEPTH [--fen POS] [--seed N] [--divide] [--general] [--option NAME=VALUE]...",
      "Counts the leaf nodes of the legal move tree to DEPTH and ends with 'Nodes searched: N'.\n"
      "--divide prints the count below each legal first move. --general turns off the fast\n"
-     "ray tables (every move and attack test runs the programs) to cross-check them.", cmd_perft, false, true, 1},
+     "ray tables (every move and attack test runs the programs) to cross-check them.",
+     cmd_perft, false, true, 1},
     {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
-     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).", cmd_fen, false, true, 0},
+     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).",
+     cmd_fen, false, true, 0},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
-     "from the start (or POS) and prints the final position of each: test positions.", cmd_random, false, true, 3},
+     "from the start (or POS) and prints the final position of each: test positions.",
+     cmd_random, false, true, 3},
     {"trace", "trace FILE CELL [--fen POS]",
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
-     "emits.", cmd_trace, false, true, 1},
+     "emits.",
+     cmd_trace, false, true, 1},
     {"uci", "uci [FILE]",
      "Speaks the UCI engine protocol on standard input and output, for GUIs and match tools.\n"
      "Every shipped game of two players on one board without hidden information is offered as\n"
      "UCI_Variant (FILE, or chess, at start); the option RulesFile loads any rule file. See\n"
-     "docs/engines.md.", cmd_uci, true, true, 0},
+     "docs/engines.md.",
+     cmd_uci, true, true, 0},
     {"xboard", "xboard [FILE...]",
      "Speaks the XBoard protocol (CECP version 2) on standard input and output. The same games as\n"
      "uci are offered as variants (chess as 'normal'), with the FILEs; games XBoard does not know\n"
-     "are described to it. 'new' starts the first FILE, or chess. See docs/engines.md.", cmd_xboard, true, true, 4},
-    {"bench", "bench [RULES-DIR] [--depth D]\n       bench --playouts [FILE...] [--time S | --games N] [--seed N] [--trace] [--option NAME=VALUE]...",
+     "are described to it. 'new' starts the first FILE, or chess. See docs/engines.md.",
+     cmd_xboard, true, true, 4},
+    {"bench",
+     "bench [RULES-DIR] [--depth D]\n       bench --playouts [FILE...] [--time S | --games N] [--seed N] [--trace] "
+     "[--option NAME=VALUE]...",
      "Searches a fixed list of positions to a fixed depth (default 5) and ends with\n"
      "'Nodes searched: N', the search's signature (tests/bench_signature).\n"
      "--playouts plays random legal moves from the start to the end of the game (or a ply cap\n"
      "the output states) in every shipped game, or the FILEs named, for S seconds of CPU time\n"
      "each (default 1) or N games each, and prints playouts per CPU second. Game i plays from\n"
      "seed N + i (default seed 1), so a fixed --games N repeats the same games; --trace prints\n"
-     "each game's seed, plies, result and final position key.", cmd_bench, true, false, 4},
-    {"selfplay", "selfplay FILE --games N [--time S | --depth D] [--white ENGINE] [--black ENGINE] [--seed N] [--verbose]",
+     "each game's seed, plies, result and final position key.",
+     cmd_bench, true, false, 4},
+    {"selfplay",
+     "selfplay FILE --games N [--time S | --depth D] [--white ENGINE] [--black ENGINE] [--seed N] [--verbose]",
      "Plays N games between two engines (ai, greedy = best capture else random, random) and\n"
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
-     "takes each seat in turn; the second (--black, default greedy) plays the others.", cmd_selfplay, false, true, 0},
+     "takes each seat in turn; the second (--black, default greedy) plays the others.",
+     cmd_selfplay, false, true, 0},
 };
 
 static const Command *find_command(const char *name) {
@@ -673,7 +713,8 @@ static const Command *find_command(const char *name) {
 }
 
 static void print_main_help(FILE *out) {
-    fprintf(out, "Varia - play and test board games described in rule files.\n\nusage: varia COMMAND [ARGS]\n\ncommands:\n");
+    fprintf(out,
+            "Varia - play and test board games described in rule files.\n\nusage: varia COMMAND [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < ARRAY_LEN(commands); i++) fprintf(out, "  %s\n", commands[i].usage);
     fprintf(out, "\n'varia COMMAND --help' explains one command.\n");
 }
@@ -696,7 +737,8 @@ static int cmd_help(const Args *a) {
  * value), 0 when it is not, 2 on a bad value (message printed). */
 static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
     const char *s = argv[*i];
-    static const char *const with_value[] = {"--white", "--black", "--seat", "--time", "--depth", "--seed", "--load", "--games"};
+    static const char *const with_value[] = {"--white", "--black", "--seat", "--time",
+                                             "--depth", "--seed",  "--load", "--games"};
     if (!strcmp(s, "--ascii")) return a->ascii = true, 1;
     if (!strcmp(s, "--flip")) return a->flip = true, 1;
     if (!strcmp(s, "--compact")) return a->compact = true, 1;
@@ -718,14 +760,17 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
             return 2;
         }
         a->seats[s[2] == 'w' ? 0 : 1] = kind;
-        if (s[2] == 'w') a->white = val;
-        else a->black = val;
+        if (s[2] == 'w')
+            a->white = val;
+        else
+            a->black = val;
     } else if (!strcmp(s, "--seat")) {
         const char *eq = strchr(val, '=');
         long n = eq ? strtol(val, &end, 10) : 0;
         int kind = eq ? ui_seat_kind(eq + 1) : -1;
         if (!eq || end != eq || n < 1 || n > MAX_PLAYERS || kind < 0) {
-            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random with N = 1..%d, not '%s'\n", MAX_PLAYERS, val);
+            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random with N = 1..%d, not '%s'\n", MAX_PLAYERS,
+                    val);
             return 2;
         }
         a->seats[n - 1] = kind;
@@ -743,8 +788,10 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
             fprintf(stderr, "varia: bad %s '%s' (1..%ld)\n", s, val, hi);
             return 2;
         }
-        if (s[2] == 'd') a->depth = (int)n;
-        else a->games = (int)n;
+        if (s[2] == 'd')
+            a->depth = (int)n;
+        else
+            a->games = (int)n;
     } else if (!strcmp(s, "--seed")) {
         long long n = strtoll(val, &end, 10);
         if (end == val || *end || n < 0) {
@@ -783,25 +830,33 @@ int main(int argc, char **argv) {
         int vr = parse_play_flag(&a, argc, argv, &i);
         if (vr == 2) return 2;
         if (vr == 1) continue;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) a.help = true;
-        else if (!strcmp(s, "--divide")) a.divide = true;
-        else if (!strcmp(s, "--general")) a.general = true;
-        else if (!strcmp(s, "--playouts") && c->run == cmd_bench) a.playouts = true;
-        else if (!strcmp(s, "--trace") && c->run == cmd_bench) a.trace = true;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h"))
+            a.help = true;
+        else if (!strcmp(s, "--divide"))
+            a.divide = true;
+        else if (!strcmp(s, "--general"))
+            a.general = true;
+        else if (!strcmp(s, "--playouts") && c->run == cmd_bench)
+            a.playouts = true;
+        else if (!strcmp(s, "--trace") && c->run == cmd_bench)
+            a.trace = true;
         else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;
             }
-            if (s[2] == 's') a.svg_dir = argv[++i];
-            else a.html_path = argv[++i];
+            if (s[2] == 's')
+                a.svg_dir = argv[++i];
+            else
+                a.html_path = argv[++i];
         } else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;
             }
             const char *val = argv[++i];
-            if (s[2] == 'f') a.fen = val;
+            if (s[2] == 'f')
+                a.fen = val;
             else {
                 const char *eq = strchr(val, '=');
                 if (!eq || eq == val) {
@@ -820,8 +875,10 @@ int main(int argc, char **argv) {
         } else if (s[0] == '-' && s[1]) {
             fprintf(stderr, "varia: unknown flag '%s' (try 'varia %s --help')\n", s, c->name);
             return 2;
-        } else if (!a.file) a.file = s;
-        else if (a.npositional < 4) a.positional[a.npositional++] = s;
+        } else if (!a.file)
+            a.file = s;
+        else if (a.npositional < 4)
+            a.positional[a.npositional++] = s;
         else {
             fprintf(stderr, "varia: too many arguments\n");
             return 2;

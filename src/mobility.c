@@ -28,7 +28,8 @@ void mobility_freezers(const Position *pos, int owner, uint64_t *cells) {
         uint64_t enemies = 0, kinds = 0;
         for (int o = 0; o < v->nowners; o++)
             if (board_hostile(pos, o, owner)) enemies |= pos->occ[o][w];
-        for (uint32_t k = v->freezer_mask | v->imitator_mask; k; k &= k - 1) kinds |= pos->type_occ[__builtin_ctz(k)][w];
+        for (uint32_t k = v->freezer_mask | v->imitator_mask; k; k &= k - 1)
+            kinds |= pos->type_occ[__builtin_ctz(k)][w];
         cells[w] = enemies & kinds;
     }
 }
@@ -42,14 +43,17 @@ bool mobility_frozen(const Position *pos, Cell c, uint64_t *seen) {
     if (!seen && !freezer_near(pos, c, owner, xbit)) return false;
     for (int i = 0; i < v->nadjacent; i++) {
         Cell e = variant_step(v, c, v->adjacent_dirs[i]);
-        if (e == NO_CELL || !board_look(pos, e, seen) || !board_hostile(pos, PIECE_OWNER(pos->cell[e]), owner)) continue;
+        if (e == NO_CELL || !board_look(pos, e, seen) || !board_hostile(pos, PIECE_OWNER(pos->cell[e]), owner))
+            continue;
         uint32_t ebit = 1u << PIECE_TYPE(pos->cell[e]);
         if ((ebit & v->imitator_mask) && (xbit & v->freezer_mask)) return true;
         if (!(ebit & v->freezer_mask)) continue;
         bool neutralised = false;
         for (int k = 0; k < v->nadjacent && !neutralised; k++) {
             Cell y = variant_step(v, e, v->adjacent_dirs[k]);
-            if (y == NO_CELL || y == c || !board_look(pos, y, seen) || board_hostile(pos, PIECE_OWNER(pos->cell[y]), owner)) continue;
+            if (y == NO_CELL || y == c || !board_look(pos, y, seen) ||
+                board_hostile(pos, PIECE_OWNER(pos->cell[y]), owner))
+                continue;
             neutralised = ((1u << PIECE_TYPE(pos->cell[y])) & (v->freezer_mask | v->imitator_mask)) != 0;
         }
         if (!neutralised) return true;

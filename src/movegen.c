@@ -53,7 +53,8 @@ static inline bool in_zone(const Variant *v, int zone, int owner, Cell c) {
 /* Generates a piece's line moves (zoned atoms, legs, recognised move blocks; see LineMove).
  * Returns false when the move list is full. Out of line: inlined, it slowed the rays' loop of
  * games without line moves. */
-__attribute__((noinline)) static bool gen_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out) {
+__attribute__((noinline)) static bool gen_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from,
+                                                MoveList *out) {
     const Variant *v = pos->v;
     for (int i = 0; i < pp->nlines; i++) {
         const LineMove *l = &pp->lines[i];
@@ -67,8 +68,11 @@ __attribute__((noinline)) static bool gen_lines(const Position *pos, const Piece
         if (c != NO_CELL && l->hop) {
             /* to the screen */
             c = variant_step(v, c, d);
-            while (c != NO_CELL && !pos->cell[c] && !l->range && in_zone(v, l->path_zone, owner, c)) c = variant_step(v, c, d);
-            if (c != NO_CELL && (!pos->cell[c] || !in_zone(v, l->path_zone, owner, c) || !((l->screens >> PIECE_TYPE(pos->cell[c])) & 1)))
+            while (c != NO_CELL && !pos->cell[c] && !l->range && in_zone(v, l->path_zone, owner, c))
+                c = variant_step(v, c, d);
+            if (c != NO_CELL &&
+                (!pos->cell[c] || !in_zone(v, l->path_zone, owner, c) ||
+                 !((l->screens >> PIECE_TYPE(pos->cell[c])) & 1)))
                 c = NO_CELL;
         }
         if (c == NO_CELL) continue;
@@ -81,7 +85,8 @@ __attribute__((noinline)) static bool gen_lines(const Position *pos, const Piece
             if (!p) {
                 if (l->mode != RAY_CAPTURE && lands) add_simple(out, from, c, false);
             } else {
-                if (l->mode != RAY_MOVE && lands && ((l->victims >> PIECE_TYPE(p)) & 1) && board_hostile(pos, PIECE_OWNER(p), owner))
+                if (l->mode != RAY_MOVE && lands && ((l->victims >> PIECE_TYPE(p)) & 1) &&
+                    board_hostile(pos, PIECE_OWNER(p), owner))
                     add_simple(out, from, c, true);
                 break;
             }
@@ -100,7 +105,8 @@ static bool fault_full(VmFault *fault) {
 
 /* Two moves with the same effects are one move (several paths can reach one cell). */
 static bool same_move(const Move *a, const Move *b) {
-    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx || a->kind != b->kind) return false;
+    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->nfx != b->nfx || a->kind != b->kind)
+        return false;
     for (int i = 0; i < a->nfx; i++)
         if (a->fx[i].kind != b->fx[i].kind || a->fx[i].a != b->fx[i].a || a->fx[i].b != b->fx[i].b ||
             a->fx[i].piece != b->fx[i].piece)
@@ -135,7 +141,7 @@ static inline bool atom_ep_cell(const Position *pos, Cell c, int owner) {
     bool listed = false;
     for (int i = 0; i < MAX_EP_CELLS; i++) listed = listed || pos->ep[i] == c;
     return listed && pos->ep_victim != NO_CELL && pos->cell[pos->ep_victim] &&
-           board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner);
+        board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner);
 }
 
 /* The move of an atom that neither promotes nor removes a piece but the one it lands on, from
@@ -160,8 +166,9 @@ static inline bool add_carry(const Position *pos, MoveList *out, Cell from, Cell
 
 /* An atom's move: carried as it stands, or (promotions) as the VM's ADD emits it. With
  * carried non-NULL, a move that only carries the piece is counted there, not written. */
-static inline __attribute__((always_inline)) bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out, Cell from,
-                                                                 Cell to, int owner, const Effect *pending, int npending, int *carried) {
+static inline __attribute__((always_inline)) bool add_atom_move(const Position *pos, const FastAtom *fa, MoveList *out,
+                                                                Cell from, Cell to, int owner, const Effect *pending,
+                                                                int npending, int *carried) {
     if (from != to && !vm_atom_promotes(pos->v, fa->promo, owner, from, to)) {
         if (carried) {
             ++*carried;
@@ -175,8 +182,8 @@ static inline __attribute__((always_inline)) bool add_atom_move(const Position *
 /* A privileged atom's move (FAST_PRIVILEGE; carried: as in add_atom_move). *attacked: is the
  * piece attacked where it stands (-1: not asked yet)? Returns false when the move list is
  * full. Out of line, to keep the usual atoms' loop as it was. */
-__attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *pos, const FastAtom *fa, int owner, Cell from,
-                                                     MoveList *out, int *carried, int *attacked) {
+__attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *pos, const FastAtom *fa, int owner,
+                                                     Cell from, MoveList *out, int *carried, int *attacked) {
     if (!board_privilege_held(pos, owner, from)) return true;
     bool unattacked = fa->kind == FAST_PRIVILEGE_UNATTACKED;
     if (unattacked && *attacked < 0)
@@ -184,15 +191,17 @@ __attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *
     if (unattacked && *attacked) return true;
     Cell c = from;
     for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) c = variant_step(pos->v, c, fa->dirs[k]);
-    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) || add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried);
+    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) ||
+        add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried);
 }
 
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
  * program's order, emitting what its code would (carried: as in add_atom_move). privileged:
  * the piece has privileged atoms (a constant where it is inlined: without, the loop is as it
  * was). Returns false when the move list is full. */
-static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
-                                                             Cell from, MoveList *out, int *carried, bool privileged) {
+static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp,
+                                                             int owner, Cell from, MoveList *out, int *carried,
+                                                             bool privileged) {
     const Variant *v = pos->v;
     int attacked = -1;
     for (int a = 0; a < pp->natoms; a++) {
@@ -205,8 +214,10 @@ static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Po
             for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) {
                 c = variant_step(v, c, fa->dirs[k]);
                 if (c == NO_CELL || k == fa->ndirs - 1) break;
-                if (pos->cell[c]) c = NO_CELL;
-                else if (fa->sets_ep) pending[npending++] = (Effect){.kind = FX_EP, .a = c};
+                if (pos->cell[c])
+                    c = NO_CELL;
+                else if (fa->sets_ep)
+                    pending[npending++] = (Effect){.kind = FX_EP, .a = c};
             }
             if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
                 !add_atom_move(pos, fa, out, from, c, owner, pending, npending, carried))
@@ -222,7 +233,8 @@ static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Po
             Cell c = variant_step(v, from, fa->dirs[k]);
             if (c == NO_CELL) continue;
             if (fa->kind == FAST_STEP) {
-                if (atom_target(pos, c, fa->mode, owner) && !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
+                if (atom_target(pos, c, fa->mode, owner) &&
+                    !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
                     return false;
             } else if (atom_ep_cell(pos, c, owner)) {
                 Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
@@ -234,8 +246,8 @@ static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Po
 }
 
 /* walk_atoms for a piece with privileged atoms, out of the usual paths' line. */
-__attribute__((noinline)) static bool walk_privileged_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
-                                                            Cell from, MoveList *out, int *carried) {
+__attribute__((noinline)) static bool walk_privileged_atoms(GenContext *ctx, Position *pos, const PieceProgram *pp,
+                                                            int owner, Cell from, MoveList *out, int *carried) {
     return walk_atoms(ctx, pos, pp, owner, from, out, carried, true);
 }
 
@@ -256,14 +268,15 @@ static bool count_atoms(Position *pos, const PieceProgram *pp, int owner, Cell f
 static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Cell from) {
     if (!pp->nrest_guards) return true;
     for (int i = 0; i < pp->nrest_guards; i++)
-        if (pp->rest_guards[i].at == from && (pos->rights & pp->rest_guards[i].rights) == pp->rest_guards[i].rights) return true;
+        if (pp->rest_guards[i].at == from && (pos->rights & pp->rest_guards[i].rights) == pp->rest_guards[i].rights)
+            return true;
     return false;
 }
 
 /* The moves of a rest program run in C (Program.plan), with what the runs for the owner's pieces
  * share (which counts moves where ctx asks, GenContext.count_seen). */
-static inline bool gen_planned(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
-                               VmFault *fault) {
+static inline bool gen_planned(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
+                               MoveList *out, VmFault *fault) {
     /* (moves merged as duplicates are written to be merged) */
     return vm_run_plan(&pp->rest, pos, from, owner, out, pp->may_duplicate ? NULL : ctx->plan_share, fault);
 }
@@ -271,8 +284,8 @@ static inline bool gen_planned(GenContext *ctx, Position *pos, const PieceProgra
 /* The rest program in the VM (or as planned), after the piece's line moves (a piece with line
  * moves has a rest, if only its HALT, and runs it here). Out of line, as the VM's call it
  * replaces. */
-__attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
-                                                  MoveList *out, VmFault *fault) {
+__attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
+                                                  Cell from, MoveList *out, VmFault *fault) {
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
     /* (a HALT alone: nothing to run) */
     if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from)) return true;
@@ -282,8 +295,8 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
 
 /* A rest program run in C: at once when nothing comes before it, else as gen_rest_vm does.
  * (Apart, so that a plan's run is called with little around it.) */
-__attribute__((noinline)) static bool gen_rest_planned(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner,
-                                                       Cell from, MoveList *out, VmFault *fault) {
+__attribute__((noinline)) static bool gen_rest_planned(GenContext *ctx, Position *pos, const PieceProgram *pp,
+                                                       int owner, Cell from, MoveList *out, VmFault *fault) {
     if (!pp->nlines && !pp->nrest_guards) return gen_planned(ctx, pos, pp, owner, from, out, fault);
     return gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
@@ -292,7 +305,8 @@ __attribute__((noinline)) static bool gen_rest_planned(GenContext *ctx, Position
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
     if (pp->rest_in_c) return gen_atoms(ctx, pos, pp, owner, from, out) || fault_full(fault);
-    return pp->rest.plan ? gen_rest_planned(ctx, pos, pp, owner, from, out, fault) : gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
+    return pp->rest.plan ? gen_rest_planned(ctx, pos, pp, owner, from, out, fault)
+                         : gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
 /* Moves of the piece of `owner` on `from`, known free to move. */
@@ -331,8 +345,9 @@ static bool gen_owner(GenContext *ctx, Position *pos, int owner, MoveList *out, 
         while (ok && bits) {
             Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
             bits &= bits - 1;
-            ok = freezing && mobility_by_freezers(pos, from, freezers) ? gen_piece(ctx, pos, owner, from, out, fault)
-                                                                        : gen_free_piece(ctx, pos, owner, from, out, fault);
+            ok = freezing && mobility_by_freezers(pos, from, freezers)
+                ? gen_piece(ctx, pos, owner, from, out, fault)
+                : gen_free_piece(ctx, pos, owner, from, out, fault);
         }
     }
     ctx->plan_share = NULL;
@@ -411,7 +426,8 @@ static void add_blasts(const Position *pos, MoveList *out) {
     for (int i = 0; i < out->count; i++) {
         Move *m = &out->moves[i];
         Piece capturer = pos->cell[m->from];
-        if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer && ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
+        if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer &&
+            ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
             Move b = *m;
             b.nfx = 0;
             for (int k = 0; k < m->nfx; k++) {
@@ -425,7 +441,9 @@ static void add_blasts(const Position *pos, MoveList *out) {
             }
             for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
                 Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
-                if (c == NO_CELL || c == m->from || !pos->cell[c] || ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1)) continue;
+                if (c == NO_CELL || c == m->from || !pos->cell[c] ||
+                    ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1))
+                    continue;
                 bool listed = false;
                 for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
                 if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
@@ -433,7 +451,8 @@ static void add_blasts(const Position *pos, MoveList *out) {
             bool own_royal = false;
             for (int k = 0; k < b.nfx && !own_royal; k++) {
                 Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
-                own_royal = p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
+                own_royal =
+                    p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
             }
             if (own_royal && v->forbid_royal_capture) continue;
             *m = b;
@@ -565,7 +584,9 @@ static bool add_draws(const Position *pos, MoveList *out, VmFault *fault) {
                 m->flags = MOVE_CARDS;
                 m->kind = cr->kind;
                 for (int c = 0; c < cr->count && c < MAX_EFFECTS; c++)
-                    m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)slot, .b = (Cell)board_pile_slot(to, mover),
+                    m->fx[m->nfx++] = (Effect){.kind = FX_CARD,
+                                               .a = (Cell)slot,
+                                               .b = (Cell)board_pile_slot(to, mover),
                                                .piece = pos->piles[slot][from->sorted ? i : n - 1 - c]};
             }
         }
@@ -620,7 +641,8 @@ static void require_payment(const Position *pos, MoveList *out) {
             if (m->kind != v->pays[r].kind || !pos->cell[m->from]) continue;
             int worth = v->types[PIECE_TYPE(pos->cell[m->from])].worth;
             if (worth <= 0) continue;
-            if (board_pile_sum(pos, board_pile_slot(&v->piles[v->pays[r].from], mover)) < worth || m->nfx >= MAX_EFFECTS) {
+            if (board_pile_sum(pos, board_pile_slot(&v->piles[v->pays[r].from], mover)) < worth ||
+                m->nfx >= MAX_EFFECTS) {
                 keep = false;
                 break;
             }
@@ -650,8 +672,10 @@ static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
         int values[MAX_PILE_CARDS], counts[MAX_PILE_CARDS], nv = 0;
         for (int i = pos->pile_len[hand] - 1; i >= 0; i--) {
             int c = pos->piles[hand][i];
-            if (nv && values[nv - 1] == c) counts[nv - 1]++;
-            else values[nv] = c, counts[nv++] = 1;
+            if (nv && values[nv - 1] == c)
+                counts[nv - 1]++;
+            else
+                values[nv] = c, counts[nv++] = 1;
         }
         int take[MAX_PILE_CARDS] = {0};
         for (;;) {
@@ -671,7 +695,8 @@ static bool gen_payments(const Position *pos, MoveList *out, VmFault *fault) {
                 m->flags = MOVE_CARDS;
                 for (int i = 0; i < nv; i++)
                     for (int c = 0; c < take[i]; c++)
-                        m->fx[m->nfx++] = (Effect){.kind = FX_CARD, .a = (Cell)hand, .b = (Cell)(to->slot + k), .piece = (Piece)values[i]};
+                        m->fx[m->nfx++] = (Effect){
+                            .kind = FX_CARD, .a = (Cell)hand, .b = (Cell)(to->slot + k), .piece = (Piece)values[i]};
                 m->fx[m->nfx++] = (Effect){.kind = FX_DEBT, .piece = 0};
             }
         }
@@ -776,7 +801,8 @@ static bool add_gating(GenContext *ctx, Position *pos, int mover, MoveList *out,
             Cell g = cells[k];
             if (g == NO_CELL || !bits_has(gates, g)) continue;
             for (int t = 0; t < v->ntypes; t++) {
-                if (!pos->hand[mover][t] || (v->types[t].droppable && !bits_has(v->types[t].drop_cells[mover], g))) continue;
+                if (!pos->hand[mover][t] || (v->types[t].droppable && !bits_has(v->types[t].drop_cells[mover], g)))
+                    continue;
                 if (out->count >= MAX_MOVES) return fault_full(fault);
                 Move *n = &out->moves[out->count++];
                 *n = out->moves[i];
@@ -894,9 +920,12 @@ static int check_by_lines(const Position *cpos, const Move *m, int mover) {
     int carried = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
-        if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to) carried++;
-        else if (e->kind == FX_CHANGE && e->a == m->to && PIECE_OWNER(e->piece) == mover) landing = e->piece;
-        else if (e->kind != FX_EP) return -1;
+        if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to)
+            carried++;
+        else if (e->kind == FX_CHANGE && e->a == m->to && PIECE_OWNER(e->piece) == mover)
+            landing = e->piece;
+        else if (e->kind != FX_EP)
+            return -1;
     }
     if (carried != 1) return -1;
     int enemy = 1 - mover;
@@ -908,7 +937,8 @@ static int check_by_lines(const Position *cpos, const Move *m, int mover) {
     uint64_t *occ = pos->occ[mover];
     uint64_t from_bit = 1ULL << (m->from & 63), to_bit = 1ULL << (m->to & 63);
     /* (the lines read the attacker's occupancy and the types' cells besides the cells) */
-    uint64_t *type_from = &pos->type_occ[PIECE_TYPE(p)][m->from >> 6], *type_to = &pos->type_occ[PIECE_TYPE(landing)][m->to >> 6];
+    uint64_t *type_from = &pos->type_occ[PIECE_TYPE(p)][m->from >> 6],
+             *type_to = &pos->type_occ[PIECE_TYPE(landing)][m->to >> 6];
     uint64_t was_from = *type_from, was_to = *type_to;
     pos->cell[m->from] = 0;
     pos->cell[m->to] = landing;
@@ -1015,7 +1045,8 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
     if (unlikely(pos->v->has_drops)) merge_duplicates(out, 0); /* (two pieces may drop the same) */
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
-    if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault)) return false;
+    if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault))
+        return false;
     if (unlikely(pos->prelude < pos->v->nprelude)) {
         filter_prelude(pos, out);
         return true;
@@ -1077,7 +1108,8 @@ static int facing_verdict(Position *pos, const Move *m) {
  * giving check? (With that piece taken away, the royal piece would still be attacked.) */
 static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
     Piece p = (m->flags & MOVE_PASS) ? 0 : pos->cell[m->from];
-    if (!p || !pos->v->types[PIECE_TYPE(p)].royal || !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p)) return false;
+    if (!p || !pos->v->types[PIECE_TYPE(p)].royal || !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p))
+        return false;
     if (m->to == m->from || !pos->cell[m->to]) return true;
     Move taken = {.from = m->to, .to = m->to, .promo = NO_TYPE, .nfx = 1};
     taken.fx[0] = (Effect){.kind = FX_REMOVE, .a = m->to};
@@ -1188,7 +1220,8 @@ bool movegen_captures_all(const Move *m, const Cell *cells, int n) {
     for (int i = 0; i < n; i++) {
         bool hit = false;
         for (int k = 0; k < m->nfx && !hit; k++)
-            hit = (m->fx[k].kind == FX_REMOVE && m->fx[k].a == cells[i]) || (m->fx[k].kind == FX_MOVE && m->fx[k].b == cells[i]);
+            hit = (m->fx[k].kind == FX_REMOVE && m->fx[k].a == cells[i]) ||
+                (m->fx[k].kind == FX_MOVE && m->fx[k].b == cells[i]);
         if (!hit) return false;
     }
     return true;
@@ -1291,7 +1324,8 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
             for (int i = 0; i < cp->ndirs; i++) {
                 int back = v->dirs[cp->dirs[i]].reverse;
                 Cell last = back >= 0 ? last_on_line(pos, c, back, want) : NO_CELL;
-                for (Cell s = last == NO_CELL ? last : variant_step(v, c, back); s != last; s = variant_step(v, s, back)) {
+                for (Cell s = last == NO_CELL ? last : variant_step(v, c, back); s != last;
+                     s = variant_step(v, s, back)) {
                     pins->pinned[s >> 6] |= 1ULL << (s & 63);
                     if (cp->method == CAP_HOP) pins->screens[s >> 6] |= 1ULL << (s & 63);
                 }
@@ -1334,7 +1368,8 @@ static void find_pins(GenContext *ctx, Position *pos, Pins *pins, RoyalLook *loo
     }
     pins->mover = mover;
     pins->privileges = v->privilege_types && pos->rights;
-    const RoyalLook *ready = look && !v->privilege_types ? ready_look(pins, pos, PIECE_TYPE(pos->cell[pins->royal])) : NULL;
+    const RoyalLook *ready =
+        look && !v->privilege_types ? ready_look(pins, pos, PIECE_TYPE(pos->cell[pins->royal])) : NULL;
     pins->checks = ready ? attack_royal_look_pins(ready, pos, pins->royal, pins->pinned)
                          : attack_pins(pos, pins->royal, mover, pins->pinned);
     pins->screened = false;
@@ -1356,7 +1391,8 @@ static inline bool seen_quiet(const Position *pos, int mover, Piece p) {
  * royal when that cell is not among them.) */
 static inline int seen_verdict(const Pins *pins, const Position *pos, const Move *m) {
     /* (most moves only carry a piece) */
-    if (m->nfx == 1 && m->fx[0].kind == FX_MOVE && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS | MOVE_ELIMINATION)))
+    if (m->nfx == 1 && m->fx[0].kind == FX_MOVE &&
+        !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS | MOVE_ELIMINATION)))
         return bits_has(pins->seen, m->fx[0].a) || bits_has(pins->seen, m->fx[0].b) ? -1 : !pins->seen_check;
     if (!movegen_tests_royal(pos->v, m) || (m->flags & MOVE_ELIMINATION)) return -1;
     for (int i = 0; i < m->nfx; i++) {
@@ -1378,10 +1414,8 @@ static inline int seen_verdict(const Pins *pins, const Position *pos, const Move
         case FX_DEBT:
         case FX_MARK:
         case FX_HAND:
-        case FX_CHECK:
-            break; /* (no cell written) */
-        default:
-            return -1;
+        case FX_CHECK: break; /* (no cell written) */
+        default: return -1;
         }
     }
     return !pins->seen_check;
@@ -1390,7 +1424,8 @@ static inline int seen_verdict(const Pins *pins, const Position *pos, const Move
 /* pin_verdict_by_lines where a privilege's capture may attack: by its cells too, with the
  * rights m leaves (a privilege `lost-to` enemy types may end by m; a move that changes its
  * piece takes the full test then). */
-__attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pins, Position *pos, const Move *m, Piece p) {
+__attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pins, Position *pos, const Move *m,
+                                                                 Piece p) {
     bool lost = pos->v->privileges_lost;
     if (lost && m->nfx != 1) return -1;
     uint32_t rights = pos->rights;
@@ -1399,7 +1434,8 @@ __attribute__((noinline)) static int pin_verdict_with_privileges(const Pins *pin
     pos->cell[m->from] = 0;
     if (lost) pos->rights &= board_privileges_kept(pos, m);
     Cell king = m->from == pins->royal ? m->to : pins->royal;
-    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king])) || attack_privilege_hit(pos, king, pins->mover);
+    bool hit = attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king])) ||
+        attack_privilege_hit(pos, king, pins->mover);
     pos->rights = rights;
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
@@ -1435,9 +1471,11 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
     int carried = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
-        if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to) carried++;
-        else if (e->kind == FX_CHANGE && (e->a != m->to || PIECE_OWNER(e->piece) != PIECE_OWNER(p) ||
-                                          v->types[PIECE_TYPE(e->piece)].royal || v->types[PIECE_TYPE(p)].royal))
+        if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to)
+            carried++;
+        else if (e->kind == FX_CHANGE &&
+                 (e->a != m->to || PIECE_OWNER(e->piece) != PIECE_OWNER(p) || v->types[PIECE_TYPE(e->piece)].royal ||
+                  v->types[PIECE_TYPE(p)].royal))
             return -1;
         else if (e->kind != FX_EP && e->kind != FX_CHANGE)
             return -1;
@@ -1470,8 +1508,8 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
     movegen_find_pins(ctx, pos, &pins);
     int n = 0;
     for (int i = 0; i < out->count; i++)
-        if ((!nforced || movegen_captures_all(&out->moves[i], forced, nforced)) && movegen_allowed(&out->moves[i], captures_only) &&
-            legal_by_pins(ctx, &pins, pos, &out->moves[i])) {
+        if ((!nforced || movegen_captures_all(&out->moves[i], forced, nforced)) &&
+            movegen_allowed(&out->moves[i], captures_only) && legal_by_pins(ctx, &pins, pos, &out->moves[i])) {
             if (n != i) out->moves[n] = out->moves[i];
             n++;
         }
@@ -1486,7 +1524,7 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
  * promotion to a royal type, which the pins decide. (pins NULL: every move is legal.) */
 static inline bool counted_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m, bool carried) {
     return !pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !pos->v->types[m->promo].royal)) ||
-           legal_by_pins(ctx, pins, pos, m);
+        legal_by_pins(ctx, pins, pos, m);
 }
 
 /* legal_by_pins for a move of the royal piece: one that only carries it is tested on the
@@ -1498,7 +1536,8 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
     pos->cell[to] = royal;
     pos->cell[from] = 0;
     const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(royal));
-    bool hit = look ? attack_royal_look_hit(look, pos, to, 0) : attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
+    bool hit =
+        look ? attack_royal_look_hit(look, pos, to, 0) : attack_lines_hit(pos, to, pins->mover, PIECE_TYPE(royal));
     pos->cell[from] = royal;
     pos->cell[to] = taken;
     return !hit;
@@ -1509,7 +1548,7 @@ static inline bool royal_safe_at(const Pins *pins, Position *pos, Cell to) {
  * move may take away) have a say. */
 static inline bool royal_by_lines(const Pins *pins, const Position *pos) {
     return !pos->v->pattern_types && !pos->v->forbid_royal_flight && !pins->privileges &&
-           pos->controller[PIECE_OWNER(pos->cell[pins->royal])] == pins->mover;
+        pos->controller[PIECE_OWNER(pos->cell[pins->royal])] == pins->mover;
 }
 
 static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m) {
@@ -1523,7 +1562,8 @@ static inline bool royal_move_legal(GenContext *ctx, const Pins *pins, Position 
 /* When the royal piece's moves are its rays alone (its rest program can emit nothing where it
  * stands), how many are legal, decided without writing them (bit i of *legal: its i-th ray
  * move, in gen_rays' order)? -1 when they are not so: then they are listed and tested. */
-static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceProgram *pp, int owner, uint64_t *legal) {
+static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceProgram *pp, int owner,
+                                   uint64_t *legal) {
     const Variant *v = pos->v;
     Cell from = pins->royal;
     bool rest_silent = pp->rest.count <= 1 || (!pp->rest_in_c && !pp->nlines && !rest_may_emit(pos, pp, from));
@@ -1541,7 +1581,8 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
             c = variant_step(v, c, r->dir);
             if (c == NO_CELL) break;
             Piece p = pos->cell[c];
-            if ((!p && r->mode != RAY_CAPTURE) || (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
+            if ((!p && r->mode != RAY_CAPTURE) ||
+                (p && r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner))) {
                 if (i == 64 || c == from) return -1; /* (a ray back to its start: the full test) */
                 bool ok;
                 if (look) {
@@ -1614,8 +1655,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
     uint64_t changed = ~0ULL, held = 0, kept = 0;
     bool memoize = memos && tally && tally->reuse && v->move_reach && mover < 2;
     if (memoize) {
-        if (pos->ply >= 2 && tally->memo[mover].ply == pos->ply - 2 && tally->memo[mover].key == pos->history[pos->ply - 2].state.key &&
-            pos->ep_victim == NO_CELL) {
+        if (pos->ply >= 2 && tally->memo[mover].ply == pos->ply - 2 &&
+            tally->memo[mover].key == pos->history[pos->ply - 2].state.key && pos->ep_victim == NO_CELL) {
             held = tally->memo[mover].held;
             changed = cells_written(&pos->history[pos->ply - 2]) | cells_written(&pos->history[pos->ply - 1]);
         }
@@ -1629,12 +1670,16 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
                 if (memoize && free && ((held >> from) & 1)) {
                     const TallyMemo *memo = &tally->memo[mover].at[from];
-                    size_t reach = ((size_t)o * (size_t)v->ntypes + (size_t)PIECE_TYPE(memo->piece)) * (size_t)v->ncells + from;
+                    size_t reach =
+                        ((size_t)o * (size_t)v->ntypes + (size_t)PIECE_TYPE(memo->piece)) * (size_t)v->ncells + from;
                     if (memo->piece == pos->cell[from] && !(v->move_reach[reach] & changed)) {
                         kept |= 1ULL << from;
                         if (!memo->moves) continue;
-                        tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = memo->moves,
-                                                                         .rays = memo->rays, .carried = memo->carried};
+                        tally->pieces[tally->npieces++] = (TalliedPiece){.from = from,
+                                                                         .owner = (uint8_t)o,
+                                                                         .moves = memo->moves,
+                                                                         .rays = memo->rays,
+                                                                         .carried = memo->carried};
                         n += memo->moves;
                         if (n >= MAX_MOVES / 2) return -1;
                         continue;
@@ -1646,7 +1691,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 scratch->count = 0;
                 /* (with a tally only: perft's copy of this loop, whose royal piece mostly still
                  * has its castling to run, was slower for the look) */
-                if (tally && pins && from == pins->royal && (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
+                if (tally && pins && from == pins->royal &&
+                    (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
                     n += royal_moves;
                 } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
@@ -1658,8 +1704,10 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     }
                     /* (the moves it wrote, a promotion or en passant, are decided each time) */
                     if (memoize && !scratch->count && (pp->rest_in_c || (pp->rest.count <= 1 && !pp->nlines))) {
-                        tally->memo[mover].at[from] = (TallyMemo){.piece = pos->cell[from], .moves = (uint16_t)(n - before),
-                                                                  .rays = (uint16_t)rays, .carried = !pp->rest.count || pp->rest_in_c};
+                        tally->memo[mover].at[from] = (TallyMemo){.piece = pos->cell[from],
+                                                                  .moves = (uint16_t)(n - before),
+                                                                  .rays = (uint16_t)rays,
+                                                                  .carried = !pp->rest.count || pp->rest_in_c};
                         kept |= 1ULL << from;
                     }
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
@@ -1678,9 +1726,13 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 if (tally && n > before) {
                     /* (scratch holds all the piece's moves unless its rays were counted) */
                     bool listed = !(free && !pp->may_duplicate) && scratch->count <= 64;
-                    tally->pieces[tally->npieces++] = (TalliedPiece){.from = from, .owner = (uint8_t)o, .moves = (uint16_t)(n - before),
-                                                                     .rays = (uint16_t)rays, .listed = listed,
-                                                                     .carried = carried, .legal = legal};
+                    tally->pieces[tally->npieces++] = (TalliedPiece){.from = from,
+                                                                     .owner = (uint8_t)o,
+                                                                     .moves = (uint16_t)(n - before),
+                                                                     .rays = (uint16_t)rays,
+                                                                     .listed = listed,
+                                                                     .carried = carried,
+                                                                     .legal = legal};
                 }
             }
     }
@@ -1697,8 +1749,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
  * other rules after the pieces' moves. */
 static bool counted_as_made(const Variant *v) {
     return !v->has_hands && !v->has_drops && !v->steered && !v->blast_mask && !v->nextra && !v->ndraws &&
-           !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays && !v->forbid_check && !v->nreaches &&
-           !v->must_capture;
+        !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays && !v->forbid_check && !v->nreaches &&
+        !v->must_capture;
 }
 
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
@@ -1714,7 +1766,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
         int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
-                : pins.on           ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
+            : pins.on               ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
                                     : -1;
         ctx->unattacked = NO_CELL;
         if (n >= 0) return n;
@@ -1816,7 +1868,8 @@ const Move *movegen_tally_move(GenContext *ctx, Position *pos, const LegalTally 
     if (index < tp->rays) return nth_ray_move(pos, tp, index, scratch);
     if (!gen_piece(ctx, pos, tp->owner, tp->from, scratch, NULL)) return NULL;
     for (int i = 0; i < scratch->count; i++)
-        if ((tp->listed ? (tp->legal >> i) & 1 : counted_legal(ctx, t->tested ? &t->pins : NULL, pos, &scratch->moves[i], tp->carried)) &&
+        if ((tp->listed ? (tp->legal >> i) & 1
+                        : counted_legal(ctx, t->tested ? &t->pins : NULL, pos, &scratch->moves[i], tp->carried)) &&
             index-- == 0)
             return &scratch->moves[i];
     return NULL;

@@ -62,13 +62,13 @@ bool movegen_is_legal(GenContext *ctx, Position *pos, const Move *m);
  * screens: the cells a piece landing on could make the screen of an enemy hop. */
 typedef struct Pins {
     bool on;
-    bool privileges;         /* a privilege's capture may attack (Variant.privilege_types) */
-    int mover;               /* the player to move */
+    bool privileges; /* a privilege's capture may attack (Variant.privilege_types) */
+    int mover;       /* the player to move */
     int checks;
     Cell royal;
     uint64_t pinned[CELL_WORDS];
-    bool screened;           /* some cell of screens is set (else they are not written) */
-    bool quiet;              /* no check and no screen: an unpinned piece may land anywhere */
+    bool screened; /* some cell of screens is set (else they are not written) */
+    bool quiet;    /* no check and no screen: an unpinned piece may land anywhere */
     uint64_t screens[CELL_WORDS];
     /* Where the pins are off but the legality test reads only cells (Variant.all_fast, no
      * steering, allegiance, explosion, privilege, `end facing` nor royal-flight rule): the test made
@@ -100,10 +100,10 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m);
 typedef struct TalliedPiece {
     Cell from;
     uint8_t owner;
-    uint16_t moves;          /* its legal moves */
-    uint16_t rays;           /* the first of them: its ray moves, counted without a test */
-    bool listed;             /* legal says which of its moves (as gen_piece lists them) are legal */
-    bool carried;            /* else: its moves but a few need no test (see count_by_pins) */
+    uint16_t moves; /* its legal moves */
+    uint16_t rays;  /* the first of them: its ray moves, counted without a test */
+    bool listed;    /* legal says which of its moves (as gen_piece lists them) are legal */
+    bool carried;   /* else: its moves but a few need no test (see count_by_pins) */
     uint64_t legal;
 } TalliedPiece;
 /* A free piece's moves as a tally counted them (its rays, the moves only carrying it). */
@@ -113,15 +113,15 @@ typedef struct TallyMemo {
     bool carried;
 } TallyMemo;
 typedef struct LegalTally {
-    bool tested;             /* the moves are decided by the pins (else every move is legal) */
+    bool tested; /* the moves are decided by the pins (else every move is legal) */
     /* set by the caller while each tally is of the position after the last one's (the plies
      * of one game): a free piece none of whose cells (Variant.move_reach) changed since its
      * player's last tally has the moves it had then, and is not counted again */
     bool reuse;
     Pins pins;
-    RoyalLook look;          /* (pins.look) */
-    int count;               /* legal moves of the player to move */
-    int npieces;             /* pieces with a legal move, in the order movegen_legal lists them */
+    RoyalLook look; /* (pins.look) */
+    int count;      /* legal moves of the player to move */
+    int npieces;    /* pieces with a legal move, in the order movegen_legal lists them */
     TalliedPiece pieces[MAX_CELLS];
     /* per player, of its last tally: the ply and key, the cells with a memo (-1: none) */
     struct {

@@ -15,9 +15,7 @@ static size_t kind_prefix(const Variant *v, const Move *m, char *buf, size_t cap
 }
 
 /* A capture where nothing moves: the victim is removed from where it stands. */
-static bool is_remote(const Move *m) {
-    return m->from == m->to && m->nfx == 1 && m->fx[0].kind == FX_REMOVE;
-}
+static bool is_remote(const Move *m) { return m->from == m->to && m->nfx == 1 && m->fx[0].kind == FX_REMOVE; }
 
 /* How a pile is named in a move: its player's token, or the pile's name. */
 static const char *pile_label(const Variant *v, int slot) {
@@ -38,10 +36,13 @@ static void card_move(const Variant *v, const Move *m, char *buf, size_t cap, si
         /* from a stack: whose; from a sorted pile (any card may be taken): which card */
         const PileDef *from = NULL;
         for (int i = 0; m->nfx && i < v->npiles; i++)
-            if (m->fx[0].a >= v->piles[i].slot && m->fx[0].a < v->piles[i].slot + (v->piles[i].per_player ? v->nplayers : 1))
+            if (m->fx[0].a >= v->piles[i].slot &&
+                m->fx[0].a < v->piles[i].slot + (v->piles[i].per_player ? v->nplayers : 1))
                 from = &v->piles[i];
-        if (from && from->sorted) snprintf(buf + at, cap - at, "%d", m->fx[0].piece);
-        else snprintf(buf + at, cap - at, "%s", m->nfx ? pile_label(v, m->fx[0].a) : "?");
+        if (from && from->sorted)
+            snprintf(buf + at, cap - at, "%d", m->fx[0].piece);
+        else
+            snprintf(buf + at, cap - at, "%s", m->nfx ? pile_label(v, m->fx[0].a) : "?");
         return;
     }
     at += (size_t)snprintf(buf + at, cap - at, "pay:");
@@ -113,9 +114,12 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     char promo[4] = "";
     /* a promoted type (`letter +P`) is written '+', as shogi's promotions are, and a change
      * back to a type some promoted type demotes to '-' */
-    if (m->promo != NO_TYPE && v->types[m->promo].promoted) snprintf(promo, sizeof promo, "+");
-    else if (m->promo != NO_TYPE && variant_promoted_type(v, m->promo) >= 0) snprintf(promo, sizeof promo, "-");
-    else if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
+    if (m->promo != NO_TYPE && v->types[m->promo].promoted)
+        snprintf(promo, sizeof promo, "+");
+    else if (m->promo != NO_TYPE && variant_promoted_type(v, m->promo) >= 0)
+        snprintf(promo, sizeof promo, "-");
+    else if (m->promo != NO_TYPE)
+        snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
     Cell gate = gate_cell(m);
     if (gate != NO_CELL) {
         /* a piece from the hand enters the gate: its letter after the move; entering a castle's
@@ -123,10 +127,12 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         snprintf(promo, sizeof promo, "%c", (char)tolower((unsigned char)v->types[PIECE_TYPE(gate_piece(m))].letter));
         if (m->castle && gate != m->from) from = &v->cells[gate], to = &v->cells[m->from];
     }
-    if (is_remote(m)) snprintf(buf + at, cap - at, "x%s", to->name);
+    if (is_remote(m))
+        snprintf(buf + at, cap - at, "x%s", to->name);
     else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE)
         snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
-    else snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
+    else
+        snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
 }
 
 /* text without white space. */
@@ -170,7 +176,6 @@ static int moving_type(const Position *pos, const Move *m) {
 
 static bool pawn_like(const Variant *v, int t) { return t >= 0 && v->types[t].letter == 'P' && !v->types[t].promoted; }
 
-
 static bool is_capture(const Position *pos, const Move *m) {
     if (m->flags & MOVE_CAPTURE) return true;
     for (int i = 0; i < m->nfx; i++)
@@ -199,16 +204,21 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
     split_cell(v->cells[m->from].name, f0, r0, sizeof f0);
     for (int i = 0; i < list->count; i++) {
         const Move *o = &list->moves[i];
-        if (o->to != m->to || o->from == m->from || is_drop(o) || castle_of(pos, o) || moving_type(pos, o) != t) continue;
+        if (o->to != m->to || o->from == m->from || is_drop(o) || castle_of(pos, o) || moving_type(pos, o) != t)
+            continue;
         others = true;
         split_cell(v->cells[o->from].name, f1, r1, sizeof f1);
         if (!strcmp(f0, f1)) same_file = true;
         if (!strcmp(r0, r1)) same_rank = true;
     }
-    if (!others) out[0] = 0;
-    else if (!same_file) snprintf(out, cap, "%s", f0);
-    else if (!same_rank) snprintf(out, cap, "%s", r0);
-    else snprintf(out, cap, "%s", v->cells[m->from].name);
+    if (!others)
+        out[0] = 0;
+    else if (!same_file)
+        snprintf(out, cap, "%s", f0);
+    else if (!same_rank)
+        snprintf(out, cap, "%s", r0);
+    else
+        snprintf(out, cap, "%s", v->cells[m->from].name);
 }
 
 /* The cells other than the destination whose pieces m takes (a withdrawer's or a long leaper's
@@ -228,7 +238,8 @@ static void victims_text(const Position *pos, const Move *m, char *out, size_t c
     int n = remote_victims(pos, m, cells, MAX_EFFECTS);
     size_t at = 0;
     out[0] = 0;
-    for (int i = 0; i < n && at < cap; i++) at += (size_t)snprintf(out + at, cap - at, ":%s", pos->v->cells[cells[i]].name);
+    for (int i = 0; i < n && at < cap; i++)
+        at += (size_t)snprintf(out + at, cap - at, ":%s", pos->v->cells[cells[i]].name);
 }
 
 /* SAN without the check mark. */
@@ -236,7 +247,10 @@ static void victims_text(const Position *pos, const Move *m, char *out, size_t c
  * castle ("O-O/Hh1"); "" for other moves. */
 static void gate_suffix(const Variant *v, const Move *m, char *out, size_t cap) {
     Cell g = gate_cell(m);
-    if (g == NO_CELL) { snprintf(out, cap, "%s", ""); return; }
+    if (g == NO_CELL) {
+        snprintf(out, cap, "%s", "");
+        return;
+    }
     snprintf(out, cap, "/%c%s", v->types[PIECE_TYPE(gate_piece(m))].letter, m->castle ? v->cells[g].name : "");
 }
 
@@ -279,8 +293,10 @@ static void san_body(const Position *pos, const MoveList *list, const Move *m, c
         /* a pawn's capture names its file; where pawns move sideways (several reach one cell)
          * the origin tells them apart, as for pieces */
         split_cell(v->cells[m->from].name, from_file, from_rank, sizeof from_file);
-        if (dis[0] && strcmp(dis, from_file)) snprintf(dis, sizeof dis, "%s", v->cells[m->from].name);
-        else if (cap_) snprintf(dis, sizeof dis, "%s", from_file);
+        if (dis[0] && strcmp(dis, from_file))
+            snprintf(dis, sizeof dis, "%s", v->cells[m->from].name);
+        else if (cap_)
+            snprintf(dis, sizeof dis, "%s", from_file);
     }
     char text[3];
     if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%s", type_text(v, m->promo, text));
@@ -309,7 +325,8 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
 /* Every spelling of m that the parser accepts, tested against text. */
 static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const Variant *v = pos->v;
-    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) return false; /* (coordinate notation only) */
+    if (m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE))
+        return false; /* (coordinate notation only) */
     char gate[32], body[96];
     gate_suffix(v, m, gate, sizeof gate);
     if (gate[0]) {
@@ -357,8 +374,10 @@ static bool san_accepts(const Position *pos, const Move *m, const char *text) {
     const char *letters[2] = {pawn ? "" : NULL, NULL};
     char lbuf[3], ltext[3];
     snprintf(lbuf, sizeof lbuf, "%s", type_text(v, t, ltext));
-    if (pawn) letters[1] = lbuf;
-    else letters[0] = lbuf;
+    if (pawn)
+        letters[1] = lbuf;
+    else
+        letters[0] = lbuf;
     const char *dis[4] = {"", file, rank, v->cells[m->from].name};
     const char *caps[2] = {"", "x"};
     /* a promotion may leave out the new piece: then it matches every choice (ambiguous) */
@@ -412,8 +431,7 @@ static void loosen(char *t) {
 
 /* The moves whose coordinate text is t (spaces squeezed out), exactly or, with `loose`, both
  * loosened. */
-static int match_coordinates(const Variant *v, const MoveList *list, const char *t, bool loose, int *found,
-                             int max) {
+static int match_coordinates(const Variant *v, const MoveList *list, const char *t, bool loose, int *found, int max) {
     char want[96], buf[64], mine[64];
     snprintf(want, sizeof want, "%s", t);
     if (loose) loosen(want);
@@ -438,7 +456,7 @@ static int match_long_algebraic(const Position *pos, const MoveList *list, const
     size_t n = 0;
     for (const char *p = t; *p && n + 1 < sizeof want; p++) {
         bool takes = (*p == 'x' || *p == 'X' || *p == ':') && p > t && isdigit((unsigned char)p[-1]) &&
-                     isalpha((unsigned char)p[1]);
+            isalpha((unsigned char)p[1]);
         if (!takes) want[n++] = *p;
     }
     want[n] = 0;
@@ -450,8 +468,8 @@ static int match_long_algebraic(const Position *pos, const MoveList *list, const
         squeeze(buf, mine, sizeof mine);
         loosen(mine);
         int type = moving_type(pos, m);
-        bool lettered = type >= 0 && tolower((unsigned char)pos->v->types[type].letter) == want[0] &&
-                        !strcmp(want + 1, mine);
+        bool lettered =
+            type >= 0 && tolower((unsigned char)pos->v->types[type].letter) == want[0] && !strcmp(want + 1, mine);
         if (strcmp(want, mine) != 0 && !lettered) continue;
         if (count < max) found[count] = i;
         count++;

@@ -26,12 +26,12 @@ typedef struct ParseOpen {
 typedef struct ParseCtx {
     const Source *src;
     DiagSink *sink;
-    Ast *root;                  /* AST_FILE; items are added as they are parsed, so it survives aborts */
+    Ast *root; /* AST_FILE; items are added as they are parsed, so it survives aborts */
 
     /* Lexer position: line/col of the next character; end of the last token returned. */
     int line, col;
     int last_line, last_col;
-    char tok[48];               /* display text of the last token returned (syntax errors name it) */
+    char tok[48]; /* display text of the last token returned (syntax errors name it) */
 
     /* Brackets open right now, innermost last. */
     ParseOpen open[MAX_NESTING];
@@ -44,11 +44,11 @@ typedef struct ParseCtx {
     bool skipping;
     int skip_depth;
     int skip_mode;
-    int errok_line, errok_col;  /* lookahead last accepted as a resync point */
+    int errok_line, errok_col; /* lookahead last accepted as a resync point */
 
-    bool stop;                  /* a fatal limit was hit: the lexer only returns end of file now */
-    bool sink_was_truncated;    /* the sink was already full before this parse */
-    int errors;                 /* errors this parse reported (syntax and lexical) */
+    bool stop;               /* a fatal limit was hit: the lexer only returns end of file now */
+    bool sink_was_truncated; /* the sink was already full before this parse */
+    int errors;              /* errors this parse reported (syntax and lexical) */
 } ParseCtx;
 
 /* The semantic value of chains built top-down (not not ..., if ... else if ...): top owns the

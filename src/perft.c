@@ -14,7 +14,8 @@
 static bool royal_taken(const Position *pos) {
     const Variant *v = pos->v;
     bool capturable = v->has_royal && !v->forbid_royal_capture && !(v->nphases && (pos->phase || pos->phase_moves));
-    if ((v->nplayers > 2 || v->minefield_zone || v->blast_mask || capturable) && gameend_royal_lost(pos) >= 0) return true;
+    if ((v->nplayers > 2 || v->minefield_zone || v->blast_mask || capturable) && gameend_royal_lost(pos) >= 0)
+        return true;
     return unlikely(v->pieces_limit) && gameend_pieces_out(pos) >= 0;
 }
 

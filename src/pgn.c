@@ -95,9 +95,12 @@ void pgn_format(FILE *out, const Variant *v, const PgnGame *game) {
     char name[128], buf[4096], date[16] = "????.??.??";
     const char *result = "*";
     bool two = v->nplayers == 2;
-    if (game->winner && !strcmp(game->winner, "draw")) result = "1/2-1/2";
-    else if (game->winner && two && !strcmp(game->winner, v->player_names[0])) result = "1-0";
-    else if (game->winner && two && !strcmp(game->winner, v->player_names[1])) result = "0-1";
+    if (game->winner && !strcmp(game->winner, "draw"))
+        result = "1/2-1/2";
+    else if (game->winner && two && !strcmp(game->winner, v->player_names[0]))
+        result = "1-0";
+    else if (game->winner && two && !strcmp(game->winner, v->player_names[1]))
+        result = "0-1";
     time_t now = time(NULL);
     struct tm tm;
     if (localtime_r(&now, &tm)) strftime(date, sizeof date, "%Y.%m.%d", &tm);
@@ -175,8 +178,7 @@ bool pgn_is_pgn(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) return false;
     int c;
-    while ((c = fgetc(f)) != EOF && isspace(c)) {
-    }
+    while ((c = fgetc(f)) != EOF && isspace(c)) {}
     fclose(f);
     return c == '[';
 }
@@ -244,9 +246,12 @@ static bool read_tag(const char *s, int line, Tags *t) {
         const char *name;
         char **slot;
         int *line;
-    } known[] = {{"Variant", &t->variant, NULL},   {"Rules", &t->rules, NULL},
-                 {"FEN", &t->fen, &t->fen_line},   {"Options", &t->options, &t->options_line},
-                 {"Result", &t->result, &t->result_line}, {"Termination", &t->termination, NULL},
+    } known[] = {{"Variant", &t->variant, NULL},
+                 {"Rules", &t->rules, NULL},
+                 {"FEN", &t->fen, &t->fen_line},
+                 {"Options", &t->options, &t->options_line},
+                 {"Result", &t->result, &t->result_line},
+                 {"Termination", &t->termination, NULL},
                  {"Winner", &t->winner, NULL}};
     for (size_t i = 0; i < ARRAY_LEN(known); i++)
         if (!strcmp(name, known[i].name)) {
@@ -268,7 +273,7 @@ static void add_move(SavedGame *g, const char *word, size_t len, int line) {
 
 static bool is_result(const char *w, size_t n) {
     return (n == 3 && (!strncmp(w, "1-0", 3) || !strncmp(w, "0-1", 3))) || (n == 7 && !strncmp(w, "1/2-1/2", 7)) ||
-           (n == 1 && *w == '*');
+        (n == 1 && *w == '*');
 }
 
 /* The movetext of the first game: moves into g; comments, variations, move numbers and
@@ -378,8 +383,10 @@ bool pgn_read(const char *path, const char *rules_dir, SavedGame *g, char *err, 
     }
     for (char *s = t.options ? strtok(t.options, " ") : NULL; ok && s; s = strtok(NULL, " ")) {
         char *eq = strchr(s, '=');
-        if (!eq || eq == s) ok = refuse(err, cap, "%s:%d: option '%s' is not NAME=VALUE", path, t.options_line, s);
-        else if (g->noptions >= MAX_OPTIONS) ok = refuse(err, cap, "%s:%d: too many options", path, t.options_line);
+        if (!eq || eq == s)
+            ok = refuse(err, cap, "%s:%d: option '%s' is not NAME=VALUE", path, t.options_line, s);
+        else if (g->noptions >= MAX_OPTIONS)
+            ok = refuse(err, cap, "%s:%d: too many options", path, t.options_line);
         else {
             g->option_name[g->noptions] = xstrndup(s, (size_t)(eq - s));
             g->option_value[g->noptions] = xstrdup(eq + 1);
@@ -400,9 +407,12 @@ bool pgn_read(const char *path, const char *rules_dir, SavedGame *g, char *err, 
 void pgn_name_result(SavedGame *g, const Variant *v) {
     if (!g->result_winner) return;
     const char *name = NULL;
-    if (!strcmp(g->result_winner, "1/2-1/2")) name = "draw";
-    else if (!strcmp(g->result_winner, "1-0") && v->nplayers >= 1) name = v->player_names[0];
-    else if (!strcmp(g->result_winner, "0-1") && v->nplayers >= 2) name = v->player_names[1];
+    if (!strcmp(g->result_winner, "1/2-1/2"))
+        name = "draw";
+    else if (!strcmp(g->result_winner, "1-0") && v->nplayers >= 1)
+        name = v->player_names[0];
+    else if (!strcmp(g->result_winner, "0-1") && v->nplayers >= 2)
+        name = v->player_names[1];
     if (!name) return;
     free(g->result_winner);
     g->result_winner = xstrdup(name);

@@ -22,13 +22,13 @@ typedef struct PgnPly {
 int pgn_move_texts(const Variant *v, const char *start, const Move *moves, int nmoves, PgnPly *out);
 
 typedef struct PgnGame {
-    const char *rules;                  /* rule file path */
-    const char *start;                  /* position text of the start */
+    const char *rules; /* rule file path */
+    const char *start; /* position text of the start */
     const Move *moves;
     int nmoves;
-    const char *players[MAX_PLAYERS];   /* who played each seat ("human", "ai") */
-    const char *winner;                 /* a player's name, "draw", or NULL (no result yet) */
-    const char *reason;                 /* how it ended */
+    const char *players[MAX_PLAYERS]; /* who played each seat ("human", "ai") */
+    const char *winner;               /* a player's name, "draw", or NULL (no result yet) */
+    const char *reason;               /* how it ended */
 } PgnGame;
 
 /* Writes the game as PGN to out. */

@@ -66,7 +66,8 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
     } else if (!strcmp(s, "option")) {
         char *eq = strchr(rest, '=');
         if (!eq || eq == rest || !eq[1]) return refuse(err, cap, "%s:%d: 'option' takes NAME=VALUE", name, lineno);
-        if (g->noptions >= MAX_OPTIONS) return refuse(err, cap, "%s:%d: too many options (limit is %d)", name, lineno, MAX_OPTIONS);
+        if (g->noptions >= MAX_OPTIONS)
+            return refuse(err, cap, "%s:%d: too many options (limit is %d)", name, lineno, MAX_OPTIONS);
         if (g->nmoves) return refuse(err, cap, "%s:%d: 'option' must come before the moves", name, lineno);
         g->option_name[g->noptions] = xstrndup(rest, (size_t)(eq - rest));
         g->option_value[g->noptions] = xstrdup(eq + 1);
@@ -82,7 +83,8 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
         /* one move, as `varia moves` writes it (on several boards with spaces: "M d3-d7 +") */
         if (!*rest) return refuse(err, cap, "%s:%d: 'move' takes one move", name, lineno);
         if (g->result_line) return refuse(err, cap, "%s:%d: a move after the result", name, lineno);
-        if (g->nmoves >= MAX_HISTORY) return refuse(err, cap, "%s:%d: too many moves (limit is %d)", name, lineno, MAX_HISTORY);
+        if (g->nmoves >= MAX_HISTORY)
+            return refuse(err, cap, "%s:%d: too many moves (limit is %d)", name, lineno, MAX_HISTORY);
         if ((g->nmoves & (g->nmoves - 1)) == 0) {
             size_t n = g->nmoves ? (size_t)g->nmoves * 2 : 16;
             g->moves = xrealloc(g->moves, n * sizeof *g->moves);
@@ -102,8 +104,8 @@ static bool parse_line(SavedGame *g, char *line, int lineno, const char *name, c
         g->result_reason = xstrdup(reason);
         g->result_line = lineno;
     } else {
-        return refuse(err, cap, "%s:%d: unknown line '%s' (expected moves, rules, option, start, move, result or end)", name,
-                    lineno, s);
+        return refuse(err, cap, "%s:%d: unknown line '%s' (expected moves, rules, option, start, move, result or end)",
+                      name, lineno, s);
     }
     return true;
 }
@@ -119,7 +121,8 @@ bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err,
         lineno++;
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (n > SAVEGAME_TEXT_MAX) ok = refuse(err, cap, "%s:%d: line too long (limit is %d characters)", name, lineno, SAVEGAME_TEXT_MAX);
+        if (n > SAVEGAME_TEXT_MAX)
+            ok = refuse(err, cap, "%s:%d: line too long (limit is %d characters)", name, lineno, SAVEGAME_TEXT_MAX);
         else {
             memcpy(line, p, n);
             line[n] = 0;
@@ -132,10 +135,11 @@ bool savegame_parse(const char *name, const char *text, SavedGame *g, char *err,
     }
     free(line);
     if (ok && g->declared_line && !g->end_line)
-        ok = refuse(err, cap, "%s:%d: the file ends without its 'end' line: it was cut short after this line", name, lineno);
+        ok = refuse(err, cap, "%s:%d: the file ends without its 'end' line: it was cut short after this line", name,
+                    lineno);
     else if (ok && g->declared_line && g->nmoves != g->declared_moves)
-        ok = refuse(err, cap, "%s:%d: %d move%s where line %d says %d: moves were taken out or added", name, g->end_line,
-                  g->nmoves, g->nmoves == 1 ? "" : "s", g->declared_line, g->declared_moves);
+        ok = refuse(err, cap, "%s:%d: %d move%s where line %d says %d: moves were taken out or added", name,
+                    g->end_line, g->nmoves, g->nmoves == 1 ? "" : "s", g->declared_line, g->declared_moves);
     if (ok && !g->rules) ok = refuse(err, cap, "%s: no 'rules' line (which game is it?)", name);
     if (!ok) savegame_free(g);
     return ok;
@@ -181,7 +185,8 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
     char ferr[200];
     GenContext *ctx = xmalloc(sizeof *ctx); /* (the replay generates its own moves) */
     genctx_init(ctx);
-    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr) || !movegen_position_ok(ctx, pos, ferr, sizeof ferr)) {
+    if (!fen_read(pos, g->start ? g->start : v->setup, ferr, sizeof ferr) ||
+        !movegen_position_ok(ctx, pos, ferr, sizeof ferr)) {
         free(ctx);
         return refuse(err, cap, "%s:%d: bad start position: %s", name, g->start_line, ferr);
     }
@@ -193,10 +198,14 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         movegen_legal(ctx, pos, ml, &f);
         int found[4];
         int n = notation_parse(pos, ml, g->moves[i], found, 4);
-        if (f.set) ok = refuse(err, cap, "%s:%d: runtime fault in the rules: %s", name, g->move_lines[i], f.msg);
-        else if (ml->count == 0) ok = refuse(err, cap, "%s:%d: move '%s' after the end of the game", name, g->move_lines[i], g->moves[i]);
-        else if (n == 0) ok = refuse(err, cap, "%s:%d: illegal move '%s'", name, g->move_lines[i], g->moves[i]);
-        else if (n > 1) ok = refuse(err, cap, "%s:%d: ambiguous move '%s'", name, g->move_lines[i], g->moves[i]);
+        if (f.set)
+            ok = refuse(err, cap, "%s:%d: runtime fault in the rules: %s", name, g->move_lines[i], f.msg);
+        else if (ml->count == 0)
+            ok = refuse(err, cap, "%s:%d: move '%s' after the end of the game", name, g->move_lines[i], g->moves[i]);
+        else if (n == 0)
+            ok = refuse(err, cap, "%s:%d: illegal move '%s'", name, g->move_lines[i], g->moves[i]);
+        else if (n > 1)
+            ok = refuse(err, cap, "%s:%d: ambiguous move '%s'", name, g->move_lines[i], g->moves[i]);
         else if (k >= max || !board_make(pos, &ml->moves[found[0]]))
             ok = refuse(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
         else {
@@ -206,12 +215,14 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
             GameResult r;
             int nd = gameend_settle(ctx, pos, &r, defeats, MAX_PLAYERS, NULL, NULL);
             for (int d = 0; d < nd && d < MAX_PLAYERS; d++) {
-                if (k < max) moves_out[k++] = defeats[d];
-                else ok = refuse(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
+                if (k < max)
+                    moves_out[k++] = defeats[d];
+                else
+                    ok = refuse(err, cap, "%s:%d: too many moves", name, g->move_lines[i]);
             }
             if (ok && r.over && i + 1 < g->nmoves)
                 ok = refuse(err, cap, "%s:%d: move '%s' after the end of the game (%s)", name, g->move_lines[i + 1],
-                          g->moves[i + 1], r.name ? r.name : r.reason);
+                            g->moves[i + 1], r.name ? r.name : r.reason);
         }
     }
     free(ml);
@@ -222,7 +233,7 @@ bool savegame_replay(const SavedGame *g, const char *name, Position *pos, Move *
         for (int p = 0; p < v->nplayers && !known; p++) known = !strcmp(g->result_winner, v->player_names[p]);
         if (!known)
             ok = refuse(err, cap, "%s:%d: unknown winner '%s' in the result (a player of the game, draw or none)", name,
-                      g->result_line, g->result_winner);
+                        g->result_line, g->result_winner);
     }
     return ok;
 }
@@ -239,7 +250,8 @@ static FILE *open_beside(const char *target, char *tmp, size_t cap) {
     if (fd < 0) return NULL;
     struct stat st;
     mode_t mode;
-    if (stat(target, &st) == 0) mode = st.st_mode & 07777;
+    if (stat(target, &st) == 0)
+        mode = st.st_mode & 07777;
     else {
         mode_t mask = umask(0);
         umask(mask);
@@ -268,7 +280,8 @@ static char *link_target(const char *path) {
         buf[n] = 0;
         const char *slash = strrchr(cur, '/');
         char *next;
-        if (buf[0] == '/' || !slash) next = xstrdup(buf);
+        if (buf[0] == '/' || !slash)
+            next = xstrdup(buf);
         else {
             size_t d = (size_t)(slash - cur) + 1;
             next = xmalloc(d + (size_t)n + 1);

@@ -18,22 +18,22 @@
 
 #include "board.h"
 
-#define SAVEGAME_TEXT_MAX 4096   /* longest line of a saved game */
+#define SAVEGAME_TEXT_MAX 4096 /* longest line of a saved game */
 
 typedef struct SavedGame {
-    char *rules;                         /* rule file path, as written */
+    char *rules; /* rule file path, as written */
     int noptions;
     char *option_name[MAX_OPTIONS], *option_value[MAX_OPTIONS];
     int option_line[MAX_OPTIONS];
-    char *start;                         /* position text, NULL = the rule file's setup */
+    char *start; /* position text, NULL = the rule file's setup */
     int start_line;
     int nmoves;
     char **moves;                        /* move texts */
     int *move_lines;                     /* line of each move in the file */
     char *result_winner, *result_reason; /* NULL when the file has no result line */
     int result_line;
-    int declared_moves;                  /* N of the 'moves N' line, -1 when there is none */
-    int declared_line, end_line;         /* lines of 'moves' and 'end', 0 when absent */
+    int declared_moves;          /* N of the 'moves N' line, -1 when there is none */
+    int declared_line, end_line; /* lines of 'moves' and 'end', 0 when absent */
 } SavedGame;
 
 /* Reads and checks the syntax of a saved game. On error returns false with

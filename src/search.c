@@ -21,27 +21,28 @@
 volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
-#define CHECK_EVERY 1024           /* nodes between clock checks */
-#define QS_MULTI_PLIES 4           /* quiescence plies beyond the main search, more than two players
+#define CHECK_EVERY 1024 /* nodes between clock checks */
+#define QS_MULTI_PLIES \
+    4 /* quiescence plies beyond the main search, more than two players
                                     * or no check rule */
 
 /* Move ordering tiers: hash move, captures (MVV-LVA), promotions, killers, quiet by history. */
-#define ORDER_HASH    2000000000
+#define ORDER_HASH 2000000000
 #define ORDER_CAPTURE 1000000000
-#define ORDER_PROMO    900000000
-#define ORDER_KILLER   800000000
-#define HISTORY_MAX    100000000
+#define ORDER_PROMO 900000000
+#define ORDER_KILLER 800000000
+#define HISTORY_MAX 100000000
 
 struct Searcher {
     const Variant *v;
     EvalTables et;
     TT tt;
     Position pos;
-    GenContext gen;                 /* the search's own move generation state */
+    GenContext gen; /* the search's own move generation state */
     MoveList *lists[MAX_PLY + 1];
-    int *order[MAX_PLY + 1];        /* ordering scores parallel to lists[ply] */
+    int *order[MAX_PLY + 1]; /* ordering scores parallel to lists[ply] */
     uint32_t killers[MAX_PLY + 1][2];
-    int *history;                   /* [from * ncells + to] */
+    int *history; /* [from * ncells + to] */
     uint64_t nodes;
     int root_player;
     int iter_depth;
@@ -49,7 +50,7 @@ struct Searcher {
     bool timed;
     struct timespec start;
     double limit;
-    uint64_t node_limit;            /* 0: none */
+    uint64_t node_limit; /* 0: none */
 };
 
 /* ---- small helpers --------------------------------------------------------------------------- */
@@ -79,7 +80,7 @@ int search_capture_value(const EvalTables *et, const Position *pos, const Move *
         if (e->kind == FX_REMOVE && pos->cell[e->a]) sum += eval_piece_value(et, pos->cell[e->a]);
         /* a move onto an occupied cell replaces (captures) what stands there */
         else if (e->kind == FX_MOVE && pos->cell[e->b] && e->b != e->a) {
-            bool lifted = false;  /* unless that piece moves away in the same move (castling) */
+            bool lifted = false; /* unless that piece moves away in the same move (castling) */
             for (int k = 0; k < m->nfx; k++)
                 if (m->fx[k].kind == FX_MOVE && m->fx[k].a == e->b) lifted = true;
             if (!lifted) sum += eval_piece_value(et, pos->cell[e->b]);
@@ -120,20 +121,25 @@ static int outcome_score(Searcher *s, const GameResult *r, int ply) {
     const Variant *v = s->v;
     int mover = board_mover(&s->pos);
     int w = 0;
-    if (r->winner >= 0) w = team(s, r->winner) == team(s, mover) ? 1 : -1;
+    if (r->winner >= 0)
+        w = team(s, r->winner) == team(s, mover) ? 1 : -1;
     else if (v->nplayers > 2) {
         /* with more than two players a lost game has no single winner: the mover is out */
         ResultKind k = !strcmp(r->reason, "checkmate") ? v->on_checkmate
-                       : !strcmp(r->reason, "stalemate") ? v->on_stalemate : RESULT_DRAW;
+            : !strcmp(r->reason, "stalemate")          ? v->on_stalemate
+                                                       : RESULT_DRAW;
         w = k == RESULT_LOSS ? -1 : k == RESULT_WIN ? 1 : 0;
     }
     return w > 0 ? SEARCH_MATE - ply : w < 0 ? -(SEARCH_MATE - ply) : 0;
 }
 
 static void check_time(Searcher *s) {
-    if (search_interrupt) s->stop = true;
-    else if (s->timed && elapsed(&s->start) >= s->limit) s->stop = true;
-    else if (s->node_limit && s->nodes >= s->node_limit) s->stop = true;
+    if (search_interrupt)
+        s->stop = true;
+    else if (s->timed && elapsed(&s->start) >= s->limit)
+        s->stop = true;
+    else if (s->node_limit && s->nodes >= s->node_limit)
+        s->stop = true;
 }
 
 /* Mate scores are stored relative to the node, not the root. */
@@ -152,14 +158,19 @@ static void score_moves(Searcher *s, int ply, uint32_t hash_move) {
         const Move *m = &ml->moves[i];
         uint32_t sig = search_move_sig(m);
         int victim = (m->flags & MOVE_CAPTURE) ? search_capture_value(&s->et, pos, m) : 0;
-        if (hash_move && sig == hash_move) sc[i] = ORDER_HASH;
+        if (hash_move && sig == hash_move)
+            sc[i] = ORDER_HASH;
         else if (victim > 0 || (m->flags & MOVE_CAPTURE)) {
             int attacker = eval_piece_value(&s->et, pos->cell[m->from]);
             sc[i] = ORDER_CAPTURE + victim * 64 - attacker / 16;
-        } else if (m->promo != NO_TYPE) sc[i] = ORDER_PROMO + s->et.value[m->promo];
-        else if (sig == s->killers[ply][0]) sc[i] = ORDER_KILLER + 1;
-        else if (sig == s->killers[ply][1]) sc[i] = ORDER_KILLER;
-        else sc[i] = s->history[(size_t)m->from * (size_t)s->v->ncells + m->to];
+        } else if (m->promo != NO_TYPE)
+            sc[i] = ORDER_PROMO + s->et.value[m->promo];
+        else if (sig == s->killers[ply][0])
+            sc[i] = ORDER_KILLER + 1;
+        else if (sig == s->killers[ply][1])
+            sc[i] = ORDER_KILLER;
+        else
+            sc[i] = s->history[(size_t)m->from * (size_t)s->v->ncells + m->to];
     }
 }
 
@@ -303,9 +314,12 @@ static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *s
     if (!royal && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
     GameResult r;
     gameend_check(&s->gen, &s->pos, &r);
-    if (r.over) *score = outcome_score(s, &r, ply);
-    else if (r.eliminated >= 0) *score = after_elimination(s, &r, depth, alpha, beta, ply);
-    else return false;
+    if (r.over)
+        *score = outcome_score(s, &r, ply);
+    else if (r.eliminated >= 0)
+        *score = after_elimination(s, &r, depth, alpha, beta, ply);
+    else
+        return false;
     return true;
 }
 
@@ -345,8 +359,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     }
 
     /* end conditions other than "no legal move" (which shows after the move loop) */
-    if ((v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) || (pos->halfmove == 0 && v->nmaterial) ||
-        gameend_count_out(pos)) {
+    if ((v->nmove && pos->halfmove >= v->nmove * (v->nplayers > 2 ? gameend_alive_count(pos) : v->nturns)) ||
+        (pos->halfmove == 0 && v->nmaterial) || gameend_count_out(pos)) {
         GameResult r;
         gameend_check(&s->gen, pos, &r);
         if (r.over) return outcome_score(s, &r, ply);
@@ -368,7 +382,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         int ext = (ply < 2 * s->iter_depth && gives_check(s)) ? 1 : 0;
         int d = depth - 1 + ext;
         int val;
-        if (legal == 1) val = child(s, same, d, alpha, beta, ply + 1);
+        if (legal == 1)
+            val = child(s, same, d, alpha, beta, ply + 1);
         else {
             /* principal variation search: prove the move is no better with a null window */
             val = child(s, same, d, alpha, alpha + 1, ply + 1);
@@ -481,7 +496,8 @@ static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth
         bool same = team(s, board_mover(pos)) == root_team;
         int ext = gives_check(s) ? 1 : 0;
         int val;
-        if (i == 0) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+        if (i == 0)
+            val = child(s, same, depth - 1 + ext, alpha, beta, 1);
         else {
             val = child(s, same, depth - 1 + ext, alpha, alpha + 1, 1);
             if (val > alpha && !s->stop) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
@@ -609,9 +625,7 @@ void search_format_score(int score, int nplayers, char *buf, size_t cap) {
     }
 }
 
-int search_pick_random(const MoveList *ml, uint64_t *rng) {
-    return (int)(rng_next(rng) % (uint64_t)ml->count);
-}
+int search_pick_random(const MoveList *ml, uint64_t *rng) { return (int)(rng_next(rng) % (uint64_t)ml->count); }
 
 /* How many ways there are to finish set-up step `step` from pos (1 once it is over); each node
  * spends one unit of *budget, and at 0 the count stops (the caller then weighs nothing).
@@ -625,7 +639,7 @@ static uint64_t setup_completions(GenContext *ctx, Position *pos, int step, Move
     MoveList *ml = &lists[pos->prelude_moves];
     movegen_legal(ctx, pos, ml, &f);
     uint64_t total = 0;
-    for (int i = 0; i < ml->count && *budget > 0; i++) {
+    for (int i = 0; i<ml->count && * budget> 0; i++) {
         if (!board_make(pos, &ml->moves[i])) continue;
         total += setup_completions(ctx, pos, step, lists, budget);
         board_unmake(pos);

@@ -10,7 +10,7 @@
 #include "eval.h"
 #include "movegen.h"
 
-#define SEARCH_MATE 30000           /* a win at ply p scores SEARCH_MATE - p */
+#define SEARCH_MATE 30000 /* a win at ply p scores SEARCH_MATE - p */
 #define SEARCH_MATE_BOUND (SEARCH_MATE - MAX_PLY)
 #define SEARCH_PV_MAX 32
 
@@ -18,18 +18,18 @@
 extern volatile sig_atomic_t search_interrupt;
 
 typedef struct SearchLimits {
-    int depth;          /* deepest iteration, 1..MAX_PLY-8; 0 = as deep as time allows */
-    double seconds;     /* time for this move; 0 = no limit (then depth must be set) */
-    uint64_t seed;      /* shuffles the root moves before the first iteration; 0 = no shuffle */
-    uint64_t nodes;     /* stop after about this many nodes; 0 = no limit */
-    int mate;           /* stop once a mate in at most this many moves is found; 0 = none */
-    const Move *only;   /* the root moves to search (legal ones; others ignored); NULL = all */
+    int depth;        /* deepest iteration, 1..MAX_PLY-8; 0 = as deep as time allows */
+    double seconds;   /* time for this move; 0 = no limit (then depth must be set) */
+    uint64_t seed;    /* shuffles the root moves before the first iteration; 0 = no shuffle */
+    uint64_t nodes;   /* stop after about this many nodes; 0 = no limit */
+    int mate;         /* stop once a mate in at most this many moves is found; 0 = none */
+    const Move *only; /* the root moves to search (legal ones; others ignored); NULL = all */
     int nonly;
 } SearchLimits;
 
 typedef struct SearchInfo {
-    int depth;          /* iteration just completed */
-    int score;          /* for the player to move at the root */
+    int depth; /* iteration just completed */
+    int score; /* for the player to move at the root */
     uint64_t nodes;
     double seconds;
     int pvlen;
@@ -37,10 +37,10 @@ typedef struct SearchInfo {
 } SearchInfo;
 
 typedef struct SearchResult {
-    bool has_move;      /* false when the root has no legal move */
+    bool has_move; /* false when the root has no legal move */
     Move best;
-    bool interrupted;   /* search_interrupt stopped the search (best is from the last iteration) */
-    SearchInfo info;    /* of the last completed iteration */
+    bool interrupted; /* search_interrupt stopped the search (best is from the last iteration) */
+    SearchInfo info;  /* of the last completed iteration */
 } SearchResult;
 
 /* Called after every completed iteration (progress display). */

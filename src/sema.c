@@ -11,9 +11,7 @@
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-static void copy_name(char *dst, size_t cap, const char *src) {
-    snprintf(dst, cap, "%s", src ? src : "");
-}
+static void copy_name(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src ? src : ""); }
 
 static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-'; }
 
@@ -24,13 +22,16 @@ SrcLoc sema_word_loc(const Sema *s, SrcLoc item, const char *word) {
     size_t len = 0, wl = word ? strlen(word) : 0;
     const char *line = src && item.line > 0 ? source_line(src, item.line, &len) : NULL;
     if (!line || !wl || item.col < 1) return item;
-    size_t end = item.end_line == item.line && item.end_col > 0 && (size_t)item.end_col < len ? (size_t)item.end_col : len;
+    size_t end =
+        item.end_line == item.line && item.end_col > 0 && (size_t)item.end_col < len ? (size_t)item.end_col : len;
     size_t i = (size_t)item.col - 1;
     while (i < end && name_char(line[i])) i++;
     for (; i + wl <= end; i++) {
-        if (memcmp(line + i, word, wl) || (i > 0 && name_char(line[i - 1])) || (i + wl < len && name_char(line[i + wl])))
+        if (memcmp(line + i, word, wl) || (i > 0 && name_char(line[i - 1])) ||
+            (i + wl < len && name_char(line[i + wl])))
             continue;
-        return (SrcLoc){.file = item.file, .line = item.line, .col = (int)i + 1, .end_line = item.line, .end_col = (int)(i + wl)};
+        return (SrcLoc){
+            .file = item.file, .line = item.line, .col = (int)i + 1, .end_line = item.line, .end_col = (int)(i + wl)};
     }
     return item;
 }
@@ -55,9 +56,7 @@ static ResultKind result_of(Keyword word) {
 }
 
 /* The conditions a steer rule may hold: comparisons of influence and rival. */
-static bool is_steer_cond(Keyword word) {
-    return word >= KEYWORD_INFLUENCE_AT_LEAST && word <= KEYWORD_RIVAL_AT_MOST;
-}
+static bool is_steer_cond(Keyword word) { return word >= KEYWORD_INFLUENCE_AT_LEAST && word <= KEYWORD_RIVAL_AT_MOST; }
 
 int sema_player(Sema *s, const char *name, SrcLoc loc) {
     for (int i = 0; i < s->v->nowners; i++)
@@ -88,8 +87,10 @@ static int board_by_name(const Variant *v, const char *name) {
 
 int sema_cell(Sema *s, const Ast *n) {
     char full[64];
-    if (n->text2) snprintf(full, sizeof full, "%s:%s", n->text2, n->text);
-    else snprintf(full, sizeof full, "%s", n->text);
+    if (n->text2)
+        snprintf(full, sizeof full, "%s:%s", n->text2, n->text);
+    else
+        snprintf(full, sizeof full, "%s", n->text);
     int c = variant_cell_by_name(s->v, full);
     if (c >= 0) return c;
     /* with several boards, a bare "e4" needs its board: suggest one that has it */
@@ -107,7 +108,6 @@ int sema_cell(Sema *s, const Ast *n) {
 
 /* ---- orientation --------------------------------------------------------------------------- */
 
-
 Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
     const CellInfo *ci = &v->cells[c];
     const Board *b = &v->boards[ci->board];
@@ -116,11 +116,26 @@ Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
     case ORIENT_IDENTITY: break;
     case ORIENT_FLIP: ny = H - 1 - y; break;
     case ORIENT_MIRROR: nx = W - 1 - x; break;
-    case ORIENT_ROT90: nx = W - 1 - y; ny = x; break;
-    case ORIENT_ROT180: nx = W - 1 - x; ny = H - 1 - y; break;
-    case ORIENT_ROT270: nx = y; ny = H - 1 - x; break;
-    case ORIENT_TRANSPOSE: nx = y; ny = x; break;
-    case ORIENT_ANTITRANSPOSE: nx = W - 1 - y; ny = H - 1 - x; break;
+    case ORIENT_ROT90:
+        nx = W - 1 - y;
+        ny = x;
+        break;
+    case ORIENT_ROT180:
+        nx = W - 1 - x;
+        ny = H - 1 - y;
+        break;
+    case ORIENT_ROT270:
+        nx = y;
+        ny = H - 1 - x;
+        break;
+    case ORIENT_TRANSPOSE:
+        nx = y;
+        ny = x;
+        break;
+    case ORIENT_ANTITRANSPOSE:
+        nx = W - 1 - y;
+        ny = H - 1 - x;
+        break;
     default: break;
     }
     if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
@@ -128,8 +143,8 @@ Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
 }
 
 static int orientation_by_name(const char *name) {
-    static const char *names[ORIENT__COUNT] = {"identity", "flip", "mirror", "rot90", "rot180", "rot270",
-                                               "transpose", "antitranspose"};
+    static const char *names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
+                                               "rot180",   "rot270", "transpose", "antitranspose"};
     for (int i = 0; i < ORIENT__COUNT; i++)
         if (!strcmp(names[i], name)) return i;
     return -1;
@@ -137,9 +152,11 @@ static int orientation_by_name(const char *name) {
 
 /* ---- directions ---------------------------------------------------------------------------- */
 
-static const struct { const char *name; int dx, dy; } builtin_dirs[] = {
-    {"n", 0, 1}, {"s", 0, -1}, {"e", 1, 0}, {"w", -1, 0},
-    {"ne", 1, 1}, {"nw", -1, 1}, {"se", 1, -1}, {"sw", -1, -1},
+static const struct {
+    const char *name;
+    int dx, dy;
+} builtin_dirs[] = {
+    {"n", 0, 1}, {"s", 0, -1}, {"e", 1, 0}, {"w", -1, 0}, {"ne", 1, 1}, {"nw", -1, 1}, {"se", 1, -1}, {"sw", -1, -1},
 };
 
 int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc) {
@@ -151,8 +168,7 @@ int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc) {
         return -1;
     }
     if (dx < -MAX_BOARD_DIM || dx > MAX_BOARD_DIM || dy < -MAX_BOARD_DIM || dy > MAX_BOARD_DIM) {
-        diag_error(s->sink, loc, "direction (%d,%d) is longer than any board (limit is %d)", dx, dy,
-                   MAX_BOARD_DIM);
+        diag_error(s->sink, loc, "direction (%d,%d) is longer than any board (limit is %d)", dx, dy, MAX_BOARD_DIM);
         return -1;
     }
     s->dir_loc[v->ndirs] = loc;
@@ -200,8 +216,10 @@ static bool dirname(Sema *s, const char *name, SrcLoc loc, DirList *out, int dep
         bool ok = true;
         for (int k = 0; k < ds->nkids; k++) {
             const Ast *t = ds->kids[k];
-            if (t->kind == AST_DIR) ok = dirname(s, t->text, t->loc, out, depth + 1) && ok;
-            else ok = sema_dirterm(s, t, out) && ok;
+            if (t->kind == AST_DIR)
+                ok = dirname(s, t->text, t->loc, out, depth + 1) && ok;
+            else
+                ok = sema_dirterm(s, t, out) && ok;
         }
         return ok;
     }
@@ -239,8 +257,14 @@ bool sema_dirterm(Sema *s, const Ast *t, DirList *out) {
 /* ---- geometry ------------------------------------------------------------------------------ */
 
 static void file_name(int x, char *buf) {
-    if (x < 26) { buf[0] = (char)('a' + x); buf[1] = 0; }
-    else { buf[0] = (char)('a' + x / 26 - 1); buf[1] = (char)('a' + x % 26); buf[2] = 0; }
+    if (x < 26) {
+        buf[0] = (char)('a' + x);
+        buf[1] = 0;
+    } else {
+        buf[0] = (char)('a' + x / 26 - 1);
+        buf[1] = (char)('a' + x % 26);
+        buf[2] = 0;
+    }
 }
 
 static void declare_board(Sema *s, const Ast *n) {
@@ -255,7 +279,8 @@ static void declare_board(Sema *s, const Ast *n) {
         return;
     }
     if (w > MAX_BOARD_DIM || h > MAX_BOARD_DIM) {
-        diag_error(s->sink, n->loc, "board size %ldx%ld is too large (limit is %dx%d)", w, h, MAX_BOARD_DIM, MAX_BOARD_DIM);
+        diag_error(s->sink, n->loc, "board size %ldx%ld is too large (limit is %dx%d)", w, h, MAX_BOARD_DIM,
+                   MAX_BOARD_DIM);
         return;
     }
     if (v->ncells + w * h > MAX_CELLS) {
@@ -265,13 +290,15 @@ static void declare_board(Sema *s, const Ast *n) {
     Board *b = &v->boards[v->nboards];
     copy_name(b->name, sizeof b->name, n->text ? n->text : "");
     if (n->text2 && strlen(n->text2) >= sizeof b->title)
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "board title \"%s\" is too long (limit is %d characters)", n->text2, (int)sizeof b->title - 1);
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2),
+                   "board title \"%s\" is too long (limit is %d characters)", n->text2, (int)sizeof b->title - 1);
     copy_name(b->title, sizeof b->title, n->text2 ? n->text2 : "");
     /* cells of several boards are named "board:e4" */
     if (!n->text && v->nboards > 0) diag_error(s->sink, n->loc, "a second board needs a name (board NAME WxH)");
     if (n->text && v->nboards > 0 && !v->boards[0].name[0])
         diag_error(s->sink, n->loc, "the first board needs a name too, when there are several");
-    if (n->text && board_by_name(v, n->text) >= 0) diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "board '%s' declared twice", n->text);
+    if (n->text && board_by_name(v, n->text) >= 0)
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "board '%s' declared twice", n->text);
     b->width = (int)w;
     b->height = (int)h;
     b->first_cell = v->ncells;
@@ -289,15 +316,24 @@ static void declare_board(Sema *s, const Ast *n) {
                     char nm[16];
                     file_name(xx, f);
                     snprintf(nm, sizeof nm, "%s%d", f, (uint8_t)(yy + 1));
-                    if (!strcmp(nm, c->text)) { x = xx; y = yy; break; }
+                    if (!strcmp(nm, c->text)) {
+                        x = xx;
+                        y = yy;
+                        break;
+                    }
                 }
-            if (x < 0) diag_error(s->sink, c->loc, "unknown cell '%s'", c->text);
-            else hole[y][x] = true;
+            if (x < 0)
+                diag_error(s->sink, c->loc, "unknown cell '%s'", c->text);
+            else
+                hole[y][x] = true;
         }
     }
     for (int y = 0; y < b->height; y++)
         for (int x = 0; x < b->width; x++) {
-            if (hole[y][x]) { b->at[y][x] = NO_CELL; continue; }
+            if (hole[y][x]) {
+                b->at[y][x] = NO_CELL;
+                continue;
+            }
             Cell c = (Cell)v->ncells++;
             b->at[y][x] = c;
             CellInfo *ci = &v->cells[c];
@@ -326,9 +362,7 @@ static void qualify_cell_names(Variant *v) {
 
 /* ---- zones --------------------------------------------------------------------------------- */
 
-static void zone_add_cell(Zone *z, int owner, Cell c) {
-    z->cells[owner][c >> 6] |= 1ULL << (c & 63);
-}
+static void zone_add_cell(Zone *z, int owner, Cell c) { z->cells[owner][c >> 6] |= 1ULL << (c & 63); }
 
 static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
     Variant *v = s->v;
@@ -347,7 +381,10 @@ static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
         int b = 0;
         if (bname) {
             b = board_by_name(v, bname);
-            if (b < 0) { diag_error(s->sink, spec->loc, "unknown board '%s'", bname); return; }
+            if (b < 0) {
+                diag_error(s->sink, spec->loc, "unknown board '%s'", bname);
+                return;
+            }
         }
         if (v->nboards == 0) return;
         const Board *bd = &v->boards[b];
@@ -364,7 +401,10 @@ static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
                 file_name(x, f);
                 if (!strcmp(f, spec->text)) want = x;
             }
-            if (want < 0) { diag_error(s->sink, spec->loc, "unknown file '%s'", spec->text); return; }
+            if (want < 0) {
+                diag_error(s->sink, spec->loc, "unknown file '%s'", spec->text);
+                return;
+            }
         }
         for (int y = 0; y < bd->height; y++)
             for (int x = 0; x < bd->width; x++) {
@@ -374,8 +414,7 @@ static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
             }
         break;
     }
-    default:
-        diag_error(s->sink, spec->loc, "expected a cell, rank, file or 'all'");
+    default: diag_error(s->sink, spec->loc, "expected a cell, rank, file or 'all'");
     }
 }
 
@@ -566,7 +605,8 @@ static void piece_attributes(Sema *s, int t) {
         case AST_SYMBOL:
             for (int k = 0; k < it->nkids && k < MAX_OWNERS; k++) {
                 if (strlen(it->kids[k]->text) > MAX_SYMBOL)
-                    diag_error(s->sink, it->kids[k]->loc, "symbol \"%s\" is too long (limit is %d bytes)", it->kids[k]->text, MAX_SYMBOL);
+                    diag_error(s->sink, it->kids[k]->loc, "symbol \"%s\" is too long (limit is %d bytes)",
+                               it->kids[k]->text, MAX_SYMBOL);
                 copy_name(pt->symbol[k], sizeof pt->symbol[k], it->kids[k]->text);
             }
             break;
@@ -574,7 +614,9 @@ static void piece_attributes(Sema *s, int t) {
             /* a mark no other part of the position text uses: not a letter, digit or separator */
             char c = it->text[0];
             if (strlen(it->text) != 1 || c <= ' ' || c > '~' || isalnum((unsigned char)c) || strchr("/|[]:+~-.,", c)) {
-                diag_error(s->sink, it->loc, "a piece is written as one mark such as '*' (not a letter, digit, space or one of / | [ ] : + ~ - . ,), not \"%s\"",
+                diag_error(s->sink, it->loc,
+                           "a piece is written as one mark such as '*' (not a letter, digit, space or one of / | [ ] : "
+                           "+ ~ - . ,), not \"%s\"",
                            it->text);
                 break;
             }
@@ -585,48 +627,60 @@ static void piece_attributes(Sema *s, int t) {
             break;
         }
         case AST_VALUE:
-            if (it->num[0] < 0 || it->num[0] > 100000) diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
-            else pt->value = (int)it->num[0];
+            if (it->num[0] < 0 || it->num[0] > 100000)
+                diag_error(s->sink, it->loc, "value %ld is out of range (0..100000)", it->num[0]);
+            else
+                pt->value = (int)it->num[0];
             break;
         case AST_INFLUENCE:
             if (it->num[0] < 0 || it->num[0] > MAX_INFLUENCE)
                 diag_error(s->sink, it->loc, "influence %ld is out of range (0..%d)", it->num[0], MAX_INFLUENCE);
-            else pt->influence = (int)it->num[0];
+            else
+                pt->influence = (int)it->num[0];
             break;
         case AST_WORTH:
-            if (it->num[0] < 0 || it->num[0] > 1000) diag_error(s->sink, it->loc, "worth %ld is out of range (0..1000)", it->num[0]);
-            else pt->worth = (int)it->num[0];
+            if (it->num[0] < 0 || it->num[0] > 1000)
+                diag_error(s->sink, it->loc, "worth %ld is out of range (0..1000)", it->num[0]);
+            else
+                pt->worth = (int)it->num[0];
             break;
         case AST_FLAG:
-            if (!strcmp(it->text, "royal")) pt->royal = true;
-            else if (!strcmp(it->text, "resets-nmove")) pt->resets_nmove = true;
-            else if (!strcmp(it->text, "freezes")) v->freezer_mask |= 1u << t;
-            else if (!strcmp(it->text, "mine-proof")) pt->mine_proof = true;
-            else if (!strcmp(it->text, "no-doubled-drop")) pt->drop_not_doubled = true;
-            else if (!strcmp(it->text, "no-mate-drop")) pt->drop_no_mate = v->drop_no_mate = true;
-            else if (!strcmp(it->text, "never-stuck")) pt->never_stuck = true;
+            if (!strcmp(it->text, "royal"))
+                pt->royal = true;
+            else if (!strcmp(it->text, "resets-nmove"))
+                pt->resets_nmove = true;
+            else if (!strcmp(it->text, "freezes"))
+                v->freezer_mask |= 1u << t;
+            else if (!strcmp(it->text, "mine-proof"))
+                pt->mine_proof = true;
+            else if (!strcmp(it->text, "no-doubled-drop"))
+                pt->drop_not_doubled = true;
+            else if (!strcmp(it->text, "no-mate-drop"))
+                pt->drop_no_mate = v->drop_no_mate = true;
+            else if (!strcmp(it->text, "never-stuck"))
+                pt->never_stuck = true;
             else if (!strcmp(it->text, "must-drop")) {
                 v->must_drop_types |= 1u << t;
                 if (!s->must_drop_loc.line) s->must_drop_loc = it->loc;
-            }
-            else if (!strcmp(it->text, "opposite-colour")) v->colour_apart_mask |= 1u << t;
+            } else if (!strcmp(it->text, "opposite-colour"))
+                v->colour_apart_mask |= 1u << t;
             else if (!strcmp(it->text, "castling-rook")) {
                 if (v->castling_rook != NO_TYPE && v->castling_rook != t)
-                    diag_error(s->sink, it->loc, "one piece type is the castling rook ('%s' is already)", v->types[v->castling_rook].name);
+                    diag_error(s->sink, it->loc, "one piece type is the castling rook ('%s' is already)",
+                               v->types[v->castling_rook].name);
                 v->castling_rook = (uint8_t)t;
-            }
-            else if (!strcmp(it->text, "explodes")) {
+            } else if (!strcmp(it->text, "explodes")) {
                 v->blast_mask |= 1u << t;
                 if (!s->blast_loc.line) s->blast_loc = it->loc;
-            }
-            else if (!strcmp(it->text, "blast-proof")) {
+            } else if (!strcmp(it->text, "blast-proof")) {
                 v->blast_proof_mask |= 1u << t;
                 if (!s->blast_proof_loc.line) s->blast_proof_loc = it->loc;
-            }
-            else
+            } else
                 diag_error(s->sink, it->loc,
-                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes, blast-proof, "
-                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop, must-drop or never-stuck)", it->text);
+                           "unknown piece property '%s' (expected royal, resets-nmove, freezes, mine-proof, explodes, "
+                           "blast-proof, "
+                           "opposite-colour, castling-rook, no-doubled-drop, no-mate-drop, must-drop or never-stuck)",
+                           it->text);
             break;
         default: break;
         }
@@ -634,7 +688,8 @@ static void piece_attributes(Sema *s, int t) {
     bool has_letter = false;
     for (int i = 0; i < items->nkids; i++) has_letter = has_letter || items->kids[i]->kind == AST_LETTER;
     /* a bad letter was reported already */
-    if (!has_letter) diag_error(s->sink, sema_word_loc(s, s->pieces[t]->loc, pt->name), "piece '%s' has no letter", pt->name);
+    if (!has_letter)
+        diag_error(s->sink, sema_word_loc(s, s->pieces[t]->loc, pt->name), "piece '%s' has no letter", pt->name);
     if (pt->royal) v->has_royal = true;
 }
 
@@ -681,7 +736,8 @@ static void declare_pile(Sema *s, const Ast *n) {
         }
     int slots = (n->sub & 1) ? v->nplayers : 1;
     if (v->npiles >= MAX_PILES || v->npile_slots + slots > MAX_PILE_SLOTS) {
-        diag_error(s->sink, n->loc, "too many piles (limit is %d declarations and %d piles; a per-player pile takes one per player)",
+        diag_error(s->sink, n->loc,
+                   "too many piles (limit is %d declarations and %d piles; a per-player pile takes one per player)",
                    MAX_PILES, MAX_PILE_SLOTS);
         return;
     }
@@ -731,7 +787,10 @@ static void declare_card_rule(Sema *s, const Ast *n) {
         return;
     }
     CardRule *cr = n->sub ? &v->pays[*count] : &v->draws[*count];
-    *cr = (CardRule){.kind = (uint8_t)kind, .from = (uint8_t)from, .to = (uint8_t)to, .count = (uint8_t)(n->sub ? 1 : n->num[0]),
+    *cr = (CardRule){.kind = (uint8_t)kind,
+                     .from = (uint8_t)from,
+                     .to = (uint8_t)to,
+                     .count = (uint8_t)(n->sub ? 1 : n->num[0]),
                      .own = n->text2 != NULL};
     (*count)++;
 }
@@ -773,7 +832,8 @@ static void declare_phase(Sema *s, const Ast *n) {
     } else if (!strcmp(n->text2, "once")) {
         ph->min = ph->max = 1;
     } else if (strcmp(n->text2, "any")) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown phase limit '%s' (expected once, any or at-most N)", n->text2);
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2),
+                   "unknown phase limit '%s' (expected once, any or at-most N)", n->text2);
         return;
     }
     for (int k = 0; k < n->nkids; k++) {
@@ -797,7 +857,8 @@ static void declare_prelude(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "move count %ld is out of range (1..100)", n->num[0]);
         return;
     }
-    v->prelude[v->nprelude++] = (PreludeStep){.player = (uint8_t)player, .kind = (uint8_t)kind, .moves = (uint8_t)n->num[0]};
+    v->prelude[v->nprelude++] =
+        (PreludeStep){.player = (uint8_t)player, .kind = (uint8_t)kind, .moves = (uint8_t)n->num[0]};
 }
 
 static void declare_minefield(Sema *s, const Ast *n) {
@@ -827,7 +888,8 @@ static void declare_extra_capture(Sema *s, const Ast *n) {
     int kind = sema_kind(s, n->text, sema_word_loc(s, n->loc, n->text));
     if (kind < 0) return;
     if (kind == 0) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "an extra capture needs a move kind other than 'normal'");
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text),
+                   "an extra capture needs a move kind other than 'normal'");
         return;
     }
     if (n->num[0] < 1 || n->num[0] > 32) {
@@ -835,14 +897,16 @@ static void declare_extra_capture(Sema *s, const Ast *n) {
         return;
     }
     if (n->text2 && strcmp(n->text2, "remote")) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown word '%s' (expected remote or nothing)", n->text2);
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "unknown word '%s' (expected remote or nothing)",
+                   n->text2);
         return;
     }
     if (v->nextra >= MAX_EXTRA_CAPTURES) {
         diag_error(s->sink, n->loc, "too many extra-capture rules (limit is %d)", MAX_EXTRA_CAPTURES);
         return;
     }
-    v->extra[v->nextra++] = (ExtraCapture){.kind = (uint8_t)kind, .attackers = (uint8_t)n->num[0], .remote = n->text2 != NULL};
+    v->extra[v->nextra++] =
+        (ExtraCapture){.kind = (uint8_t)kind, .attackers = (uint8_t)n->num[0], .remote = n->text2 != NULL};
 }
 
 int sema_counter(Sema *s, const char *name, SrcLoc loc) {
@@ -861,7 +925,8 @@ static void declare_counter(Sema *s, const Ast *n) {
         }
     int slots = n->sub ? v->nplayers : 1;
     if (v->ncounter_slots + slots > MAX_COUNTERS) {
-        diag_error(s->sink, n->loc, "too many counter values (limit is %d; a per-player counter takes one per player)", MAX_COUNTERS);
+        diag_error(s->sink, n->loc, "too many counter values (limit is %d; a per-player counter takes one per player)",
+                   MAX_COUNTERS);
         return;
     }
     if (n->num[0] < -100000 || n->num[0] > 100000) {
@@ -890,7 +955,8 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         if (optional) tok[len - 1] = 0;
         if (optional && optional_from < 0) optional_from = count;
         if (!optional && optional_from >= 0 && !misplaced) {
-            diag_error(s->sink, n->loc, "position field '%s' follows one that may be left out: only the last fields may be", tok);
+            diag_error(s->sink, n->loc,
+                       "position field '%s' follows one that may be left out: only the last fields may be", tok);
             misplaced = true;
         }
         int f = fen_field_by_name(tok);
@@ -906,9 +972,11 @@ static void declare_position_fields(Sema *s, const Ast *n) {
         v->fen_fields[count++] = (uint8_t)f;
     }
     free(copy);
-    if (count == 0 || v->fen_fields[0] != FEN_BOARD) diag_error(s->sink, n->loc, "the position fields start with '%s'", fen_field_name(FEN_BOARD));
+    if (count == 0 || v->fen_fields[0] != FEN_BOARD)
+        diag_error(s->sink, n->loc, "the position fields start with '%s'", fen_field_name(FEN_BOARD));
     if (seen[FEN_FULLMOVE] && seen[FEN_PLIES])
-        diag_error(s->sink, n->loc, "'%s' and '%s' say the same thing: use one", fen_field_name(FEN_FULLMOVE), fen_field_name(FEN_PLIES));
+        diag_error(s->sink, n->loc, "'%s' and '%s' say the same thing: use one", fen_field_name(FEN_FULLMOVE),
+                   fen_field_name(FEN_PLIES));
     if (optional_from == 0) diag_error(s->sink, n->loc, "the board field may not be left out");
     v->nfen_fields = count;
     v->fen_optional_from = optional_from > 0 && optional_from < count ? optional_from : 0;
@@ -926,15 +994,18 @@ static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings,
     }
     OptionDef *od = &v->options[v->noptions++];
     copy_name(od->name, sizeof od->name, n->text);
-    for (int i = 0; i < n->nkids && i < MAX_OPTION_VALUES; i++) copy_name(od->values[od->nvalues++], sizeof od->values[0], n->kids[i]->text);
-    if (n->nkids > MAX_OPTION_VALUES) diag_error(s->sink, n->loc, "too many option values (limit is %d)", MAX_OPTION_VALUES);
+    for (int i = 0; i < n->nkids && i < MAX_OPTION_VALUES; i++)
+        copy_name(od->values[od->nvalues++], sizeof od->values[0], n->kids[i]->text);
+    if (n->nkids > MAX_OPTION_VALUES)
+        diag_error(s->sink, n->loc, "too many option values (limit is %d)", MAX_OPTION_VALUES);
     od->value = 0;
     if (n->text2) {
         od->value = -1;
         for (int i = 0; i < od->nvalues; i++)
             if (!strcmp(od->values[i], n->text2)) od->value = i;
         if (od->value < 0) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "default '%s' is not a value of option '%s'", n->text2, n->text);
+            diag_error(s->sink, sema_word_loc(s, n->loc, n->text2), "default '%s' is not a value of option '%s'",
+                       n->text2, n->text);
             od->value = 0;
         }
     }
@@ -949,7 +1020,8 @@ static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings,
                 strncat(list, od->values[k], sizeof list - strlen(list) - 2);
                 if (k + 1 < od->nvalues) strncat(list, ", ", sizeof list - strlen(list) - 1);
             }
-            diag_error(s->sink, (SrcLoc){.file = s->root->loc.file}, "option '%s' has no value '%s' (allowed: %s)", od->name, settings[i].value, list);
+            diag_error(s->sink, (SrcLoc){.file = s->root->loc.file}, "option '%s' has no value '%s' (allowed: %s)",
+                       od->name, settings[i].value, list);
         } else {
             od->value = val;
         }
@@ -971,16 +1043,18 @@ static void select_items(Sema *s, const Ast *n, Ast *out) {
 /* The rule file's own name for an ending, into dst ("" when it gives none). */
 static void end_name(Sema *s, const Ast *n, char *dst, size_t size) {
     if (!n->text2) return;
-    if (strlen(n->text2) >= size) diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)size - 1);
-    else copy_name(dst, size, n->text2);
+    if (strlen(n->text2) >= size)
+        diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)size - 1);
+    else
+        copy_name(dst, size, n->text2);
 }
 
 /* The endings the position alone decides (extinction, bare king, a zone reached, checks
  * given): two sides, one rule of each kind but extinction and reach, up to four of those. */
 static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     Variant *v = s->v;
-    static const char *const what[] = {[END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king",
-                                       [END_REACH] = "reach", [END_CHECKS] = "checks"};
+    static const char *const what[] = {
+        [END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king", [END_REACH] = "reach", [END_CHECKS] = "checks"};
     if (v->nplayers != 2) {
         diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
         return;
@@ -993,11 +1067,13 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             return;
         }
         if (n->num[0] < 0 || n->num[0] > MAX_CELLS) {
-            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0],
+                       MAX_CELLS);
             return;
         }
         if (n->num[2] < 0 || n->num[2] > MAX_CELLS) {
-            diag_error(s->sink, num_loc(s, n->loc, n->num[2]), "piece count %ld is out of range (0..%d)", n->num[2], MAX_CELLS);
+            diag_error(s->sink, num_loc(s, n->loc, n->num[2]), "piece count %ld is out of range (0..%d)", n->num[2],
+                       MAX_CELLS);
             return;
         }
         ExtinctionRule *e = &v->extinctions[v->nextinctions++];
@@ -1070,7 +1146,8 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
         const Ast *it = n->kids[i];
         bool moves_item = it->sub == COUNTING_BOARD || it->sub == COUNTING_PIECES;
         if (moves_item && (it->num[0] < 1 || it->num[0] > MAX_COUNTING_MOVES)) {
-            diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "move count %ld is out of range (1..%d)", it->num[0], MAX_COUNTING_MOVES);
+            diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "move count %ld is out of range (1..%d)", it->num[0],
+                       MAX_COUNTING_MOVES);
             continue;
         }
         switch ((CountingItem)it->sub) {
@@ -1079,7 +1156,9 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
             cr->board_moves = (int)it->num[0];
             break;
         case COUNTING_PIECES: {
-            if (open_line) diag_warn(s->sink, it->loc, "this line is never used: a 'pieces N' line for any material comes before it");
+            if (open_line)
+                diag_warn(s->sink, it->loc,
+                          "this line is never used: a 'pieces N' line for any material comes before it");
             if (cr->nlines >= MAX_COUNTING_LINES) {
                 diag_error(s->sink, it->loc, "too many 'pieces' lines (limit is %d)", MAX_COUNTING_LINES);
                 break;
@@ -1096,7 +1175,8 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
         }
         case COUNTING_WORD:
             if (strcmp(it->text, "pawns")) {
-                diag_error(s->sink, it->loc, "unknown counting item '%s' (expected board, pieces, pawns or start)", it->text);
+                diag_error(s->sink, it->loc, "unknown counting item '%s' (expected board, pieces, pawns or start)",
+                           it->text);
                 break;
             }
             for (int k = 0; k < it->nkids; k++) {
@@ -1106,7 +1186,8 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
             break;
         case COUNTING_WORD_PIECES:
             if (strcmp(it->text, "start")) {
-                diag_error(s->sink, it->loc, "unknown counting item '%s' (expected board, pieces, pawns or start)", it->text);
+                diag_error(s->sink, it->loc, "unknown counting item '%s' (expected board, pieces, pawns or start)",
+                           it->text);
                 break;
             }
             cr->start_pieces = true;
@@ -1114,8 +1195,10 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
         }
     }
     bool length = false;
-    for (int i = 0; i < n->nkids; i++) length = length || n->kids[i]->sub == COUNTING_BOARD || n->kids[i]->sub == COUNTING_PIECES;
-    if (!length) diag_error(s->sink, n->loc, "a counting rule needs a 'board' item or 'pieces' lines (how long a count runs)");
+    for (int i = 0; i < n->nkids; i++)
+        length = length || n->kids[i]->sub == COUNTING_BOARD || n->kids[i]->sub == COUNTING_PIECES;
+    if (!length)
+        diag_error(s->sink, n->loc, "a counting rule needs a 'board' item or 'pieces' lines (how long a count runs)");
 }
 
 static void declare_end(Sema *s, const Ast *n) {
@@ -1125,13 +1208,18 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
-    if (n->text2 && (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY ||
-                     n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED)) {
+    if (n->text2 &&
+        (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY || n->sub == END_PIECES ||
+         n->sub == END_ROYAL_CAPTURED)) {
         int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
-        char *name = n->sub == END_PIECES ? v->pieces_name : n->sub == END_ROYAL_CAPTURED ? v->royal_name : v->end_name[k];
+        char *name = n->sub == END_PIECES  ? v->pieces_name
+            : n->sub == END_ROYAL_CAPTURED ? v->royal_name
+                                           : v->end_name[k];
         if (strlen(n->text2) >= sizeof v->end_name[k])
-            diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2, (int)sizeof v->end_name[k] - 1);
-        else copy_name(name, sizeof v->end_name[k], n->text2);
+            diag_error(s->sink, n->loc, "end name \"%s\" is too long (limit is %d bytes)", n->text2,
+                       (int)sizeof v->end_name[k] - 1);
+        else
+            copy_name(name, sizeof v->end_name[k], n->text2);
     }
     /* the endings that compare or name one player's material speak of two sides */
     bool two_sides = n->sub == END_PIECES || n->sub == END_ROYAL_CAPTURED || (n->sub == END_STALEMATE && n->num[0]);
@@ -1139,13 +1227,15 @@ static void declare_end(Sema *s, const Ast *n) {
     switch ((EndKind)n->sub) {
     case END_CHECKMATE: v->on_checkmate = r; break;
     case END_STALEMATE:
-        if (n->num[0] && r == RESULT_PASS) diag_error(s->sink, n->loc, "a stalemate decided by the pieces left cannot be a pass");
+        if (n->num[0] && r == RESULT_PASS)
+            diag_error(s->sink, n->loc, "a stalemate decided by the pieces left cannot be a pass");
         v->on_stalemate = r;
         v->stalemate_fewer = n->num[0] != 0;
         break;
     case END_PIECES:
         if (n->num[0] < 0 || n->num[0] > MAX_CELLS)
-            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0], MAX_CELLS);
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "piece count %ld is out of range (0..%d)", n->num[0],
+                       MAX_CELLS);
         v->pieces_limit = (int)n->num[0] + 1;
         v->on_pieces = r;
         break;
@@ -1156,13 +1246,16 @@ static void declare_end(Sema *s, const Ast *n) {
         end_name(s, n, v->blocked_name, sizeof v->blocked_name);
         break;
     case END_REPETITION:
-        if (n->num[0] < 2 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)", n->num[0]);
+        if (n->num[0] < 2 || n->num[0] > 100)
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "repetition count %ld is out of range (2..100)",
+                       n->num[0]);
         v->repetition = (int)n->num[0];
         v->on_repetition = r;
         end_name(s, n, v->repetition_name, sizeof v->repetition_name);
         break;
     case END_NMOVE:
-        if (n->num[0] < 1 || n->num[0] > 1000) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "move count %ld is out of range (1..1000)", n->num[0]);
+        if (n->num[0] < 1 || n->num[0] > 1000)
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "move count %ld is out of range (1..1000)", n->num[0]);
         v->nmove = (int)n->num[0];
         v->on_nmove = r;
         end_name(s, n, v->nmove_name, sizeof v->nmove_name);
@@ -1216,8 +1309,10 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_CHECKS: declare_position_end(s, n, r); break;
     case END_COUNTING: declare_counting(s, n, r); break;
     case END_PASSES:
-        if (n->num[0] < 1 || n->num[0] > 100) diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "pass count %ld is out of range (1..100)", n->num[0]);
-        else if (!allows_pass(s)) diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
+        if (n->num[0] < 1 || n->num[0] > 100)
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "pass count %ld is out of range (1..100)", n->num[0]);
+        else if (!allows_pass(s))
+            diag_error(s->sink, n->loc, "'end pass' needs 'allow pass' (passing as a move)");
         v->passes_end = (int)n->num[0];
         v->on_passes = r;
         end_name(s, n, v->passes_name, sizeof v->passes_name);
@@ -1225,9 +1320,13 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_FACING: {
         int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
         if (t < 0) break;
-        if (!v->types[t].royal) diag_error(s->sink, n->kids[0]->loc, "'end facing' needs a royal piece type ('%s' is not royal)", n->kids[0]->text);
-        else if (v->nplayers != 2 || v->nowners != 2) diag_error(s->sink, n->loc, "'end facing' needs two players and no armies");
-        else if (v->facing_type) diag_error(s->sink, n->loc, "a game has one 'end facing' rule");
+        if (!v->types[t].royal)
+            diag_error(s->sink, n->kids[0]->loc, "'end facing' needs a royal piece type ('%s' is not royal)",
+                       n->kids[0]->text);
+        else if (v->nplayers != 2 || v->nowners != 2)
+            diag_error(s->sink, n->loc, "'end facing' needs two players and no armies");
+        else if (v->facing_type)
+            diag_error(s->sink, n->loc, "a game has one 'end facing' rule");
         v->facing_type = t + 1;
         v->on_facing = r;
         end_name(s, n, v->facing_name, sizeof v->facing_name);
@@ -1252,9 +1351,12 @@ static void declare_armies(Sema *s, const Ast *n) {
         int o = v->nowners++;
         copy_name(v->player_names[o], sizeof v->player_names[o], a->text);
         if (a->text2 && strlen(a->text2) > MAX_TOKEN)
-            diag_error(s->sink, sema_word_loc(s, a->loc, a->text2), "army token '%s' is too long (limit is %d characters)", a->text2, MAX_TOKEN);
-        if (a->text2) copy_name(v->player_token[o], sizeof v->player_token[o], a->text2);
-        else snprintf(v->player_token[o], sizeof v->player_token[o], "%c", a->text[0]);
+            diag_error(s->sink, sema_word_loc(s, a->loc, a->text2),
+                       "army token '%s' is too long (limit is %d characters)", a->text2, MAX_TOKEN);
+        if (a->text2)
+            copy_name(v->player_token[o], sizeof v->player_token[o], a->text2);
+        else
+            snprintf(v->player_token[o], sizeof v->player_token[o], "%c", a->text[0]);
     }
 }
 
@@ -1288,7 +1390,8 @@ static bool steer_cond_ok(Sema *s, const Ast *c) {
         break;
     default: break;
     }
-    diag_error(s->sink, c->loc, "a steer rule's condition compares 'influence' and 'rival' (with at-least, at-most, not, and, or)");
+    diag_error(s->sink, c->loc,
+               "a steer rule's condition compares 'influence' and 'rival' (with at-least, at-most, not, and, or)");
     return false;
 }
 
@@ -1328,7 +1431,8 @@ static void declare_steer(Sema *s, const Ast *n) {
         for (int k = 0; k < v->ndirs; k++)
             if (!strcmp(v->dirs[k].name, l->text)) d = k;
         if (d < 0 || v->dirs[d].link_board < 0) {
-            diag_error(s->sink, l->loc, "'%s' is not a link (steer looks through links: 'link NAME from BOARD to BOARD')", l->text);
+            diag_error(s->sink, l->loc,
+                       "'%s' is not a link (steer looks through links: 'link NAME from BOARD to BOARD')", l->text);
             continue;
         }
         v->steer_links[v->nsteer_links++] = (uint8_t)d;
@@ -1352,14 +1456,16 @@ static void declare_allegiance(Sema *s, const Ast *n) {
         return;
     }
     if (n->nkids != v->nplayers) {
-        diag_error(s->sink, n->loc, "'helps' names one army per player (%d, in seat order), not %d", v->nplayers, n->nkids);
+        diag_error(s->sink, n->loc, "'helps' names one army per player (%d, in seat order), not %d", v->nplayers,
+                   n->nkids);
         return;
     }
     for (int i = 0; i < n->nkids; i++) {
         int o = army_by_name(s, n->kids[i]);
         if (o < 0) return;
         for (int k = 0; k < i; k++)
-            if (v->allegiance[k] == o) diag_error(s->sink, n->kids[i]->loc, "army '%s' is named twice", n->kids[i]->text);
+            if (v->allegiance[k] == o)
+                diag_error(s->sink, n->kids[i]->loc, "army '%s' is named twice", n->kids[i]->text);
         v->allegiance[i] = (uint8_t)o;
     }
     v->has_allegiance = true;
@@ -1393,18 +1499,22 @@ static void declare_players(Sema *s, const Ast *players) {
     for (int i = 0; i < players->nkids && i < MAX_PLAYERS; i++) {
         const Ast *p = players->kids[i];
         for (int k = 0; k < i; k++)
-            if (!strcmp(v->player_names[k], p->text)) diag_error(s->sink, p->loc, "player '%s' declared twice", p->text);
+            if (!strcmp(v->player_names[k], p->text))
+                diag_error(s->sink, p->loc, "player '%s' declared twice", p->text);
         copy_name(v->player_names[i], sizeof v->player_names[i], p->text);
         if (p->text2 && strlen(p->text2) > MAX_TOKEN)
-            diag_error(s->sink, sema_word_loc(s, p->loc, p->text2), "player token '%s' is too long (limit is %d characters)", p->text2, MAX_TOKEN);
-        if (p->text2) copy_name(v->player_token[i], sizeof v->player_token[i], p->text2);
-        else snprintf(v->player_token[i], sizeof v->player_token[i], "%c", p->text[0]);
+            diag_error(s->sink, sema_word_loc(s, p->loc, p->text2),
+                       "player token '%s' is too long (limit is %d characters)", p->text2, MAX_TOKEN);
+        if (p->text2)
+            copy_name(v->player_token[i], sizeof v->player_token[i], p->text2);
+        else
+            snprintf(v->player_token[i], sizeof v->player_token[i], "%c", p->text[0]);
         /* the position text names the side to move by its token: two alike are ambiguous */
         for (int k = 0; k < i; k++)
             if (strcmp(v->player_names[k], p->text) && !strcmp(v->player_token[k], v->player_token[i]))
                 diag_error(s->sink, p->text2 ? sema_word_loc(s, p->loc, p->text2) : p->loc,
-                           "player token '%s' is already used by player '%s'%s", v->player_token[i],
-                           v->player_names[k], p->text2 ? "" : " (give another in parentheses: name(token))");
+                           "player token '%s' is already used by player '%s'%s", v->player_token[i], v->player_names[k],
+                           p->text2 ? "" : " (give another in parentheses: name(token))");
         v->nplayers = v->nowners = i + 1;
     }
 }
@@ -1419,38 +1529,57 @@ static void pass_header(Sema *s) {
         switch (it->kind) {
         case AST_VERSION:
             have_version = true;
-            if (it->num[0] != 1) diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "unsupported rule-file version %ld (this Varia reads version 1)", it->num[0]);
+            if (it->num[0] != 1)
+                diag_error(s->sink, num_loc(s, it->loc, it->num[0]),
+                           "unsupported rule-file version %ld (this Varia reads version 1)", it->num[0]);
             break;
-        case AST_GAME: free(v->title); v->title = xstrdup(it->text); break;
+        case AST_GAME:
+            free(v->title);
+            v->title = xstrdup(it->text);
+            break;
         case AST_PLAYERS:
-            if (players) diag_error(s->sink, it->loc, "players declared twice");
-            else players = it; /* the first one counts: its own errors are reported too */
+            if (players)
+                diag_error(s->sink, it->loc, "players declared twice");
+            else
+                players = it; /* the first one counts: its own errors are reported too */
             break;
         case AST_ARMIES:
-            if (armies) diag_error(s->sink, it->loc, "armies declared twice");
-            else armies = it;
+            if (armies)
+                diag_error(s->sink, it->loc, "armies declared twice");
+            else
+                armies = it;
             break;
         case AST_MACRO:
-            if (s->nmacros < (int)ARRAY_LEN(s->macros)) s->macros[s->nmacros++] = it;
-            else diag_error(s->sink, it->loc, "too many macros (limit is %d)", (int)ARRAY_LEN(s->macros));
+            if (s->nmacros < (int)ARRAY_LEN(s->macros))
+                s->macros[s->nmacros++] = it;
+            else
+                diag_error(s->sink, it->loc, "too many macros (limit is %d)", (int)ARRAY_LEN(s->macros));
             break;
         case AST_DIRSET:
-            if (s->ndirsets < MAX_DIRECTIONS) s->dirsets[s->ndirsets++] = it;
-            else diag_error(s->sink, it->loc, "too many direction sets (limit is %d)", MAX_DIRECTIONS);
+            if (s->ndirsets < MAX_DIRECTIONS)
+                s->dirsets[s->ndirsets++] = it;
+            else
+                diag_error(s->sink, it->loc, "too many direction sets (limit is %d)", MAX_DIRECTIONS);
             break;
         default: break;
         }
     }
     if (!have_version) diag_error(s->sink, s->root->loc, "missing 'version 1' line");
-    if (!players) diag_error(s->sink, s->root->loc, "missing 'players' declaration");
-    else declare_players(s, players);
+    if (!players)
+        diag_error(s->sink, s->root->loc, "missing 'players' declaration");
+    else
+        declare_players(s, players);
     if (armies && players) declare_armies(s, armies);
 }
 
 static void declare_orientation(Sema *s, const Ast *it) {
     int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
     int o = orientation_by_name(it->text2);
-    if (o < 0) diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or antitranspose)", it->text2);
+    if (o < 0)
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text2),
+                   "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or "
+                   "antitranspose)",
+                   it->text2);
     if (p >= 0 && o >= 0) s->v->orient[p] = (Orientation)o;
 }
 
@@ -1472,8 +1601,11 @@ static void declare_direction(Sema *s, const Ast *it) {
     Variant *v = s->v;
     int d = sema_vector_dir(s, (int)it->num[0], (int)it->num[1], it->loc);
     if (d < 0) return;
-    if (v->dirs[d].name[0]) diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "direction (%ld,%ld) already named '%s'", it->num[0], it->num[1], v->dirs[d].name);
-    else copy_name(v->dirs[d].name, sizeof v->dirs[d].name, it->text);
+    if (v->dirs[d].name[0])
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "direction (%ld,%ld) already named '%s'", it->num[0],
+                   it->num[1], v->dirs[d].name);
+    else
+        copy_name(v->dirs[d].name, sizeof v->dirs[d].name, it->text);
 }
 
 static void declare_link(Sema *s, const Ast *it) {
@@ -1523,8 +1655,10 @@ static void pass_pieces(Sema *s) {
     Variant *v = s->v;
     for (int i = 0; i < s->items->nkids; i++) {
         const Ast *it = s->items->kids[i];
-        if (it->kind == AST_ZONE) declare_zone(s, it);
-        else if (it->kind == AST_PIECE) declare_piece(s, it);
+        if (it->kind == AST_ZONE)
+            declare_zone(s, it);
+        else if (it->kind == AST_PIECE)
+            declare_piece(s, it);
     }
     v->castling_rook = NO_TYPE;
     for (int t = 0; t < v->ntypes; t++) {
@@ -1532,8 +1666,9 @@ static void pass_pieces(Sema *s) {
         long budget = MAX_EXPANSION;
         expand_items(s, s->pieces[t], 0, s->piece_items[t], 0, &budget);
         if (budget < 0)
-            diag_error(s->sink, s->pieces[t]->loc, "piece '%s' is too large after macro expansion (limit is %d syntax nodes)",
-                       v->types[t].name, MAX_EXPANSION);
+            diag_error(s->sink, s->pieces[t]->loc,
+                       "piece '%s' is too large after macro expansion (limit is %d syntax nodes)", v->types[t].name,
+                       MAX_EXPANSION);
         piece_attributes(s, t);
     }
     for (int t = 0; t < v->ntypes; t++) promoted_base(s, t);
@@ -1557,15 +1692,25 @@ static void declare_hands(Sema *s, const Ast *n) {
     bool kept = false;
     for (int i = 0; i < n->nkids; i++) {
         const Ast *w = n->kids[i];
-        int keep = !strcmp(w->text, "none") ? HAND_NONE : !strcmp(w->text, "captured") ? HAND_CAPTURED
-                 : !strcmp(w->text, "demoted") ? HAND_DEMOTED : -1;
-        if (keep >= 0 && kept) diag_error(s->sink, w->loc, "'hands' says once what a capture keeps");
-        else if (keep >= 0) v->hand_keep = (uint8_t)keep, kept = true;
-        else if (!strcmp(w->text, "must-drop")) v->must_drop = true;
-        else if (!strcmp(w->text, "castle-dropped")) v->castle_dropped = true;
-        else diag_error(s->sink, w->loc, "unknown hands word '%s' (expected none, captured, demoted, must-drop or castle-dropped)", w->text);
+        int keep = !strcmp(w->text, "none") ? HAND_NONE
+            : !strcmp(w->text, "captured")  ? HAND_CAPTURED
+            : !strcmp(w->text, "demoted")   ? HAND_DEMOTED
+                                            : -1;
+        if (keep >= 0 && kept)
+            diag_error(s->sink, w->loc, "'hands' says once what a capture keeps");
+        else if (keep >= 0)
+            v->hand_keep = (uint8_t)keep, kept = true;
+        else if (!strcmp(w->text, "must-drop"))
+            v->must_drop = true;
+        else if (!strcmp(w->text, "castle-dropped"))
+            v->castle_dropped = true;
+        else
+            diag_error(s->sink, w->loc,
+                       "unknown hands word '%s' (expected none, captured, demoted, must-drop or castle-dropped)",
+                       w->text);
     }
-    if (v->nplayers > 2) diag_error(s->sink, n->loc, "hands need a game of two players (position text writes them in two cases)");
+    if (v->nplayers > 2)
+        diag_error(s->sink, n->loc, "hands need a game of two players (position text writes them in two cases)");
 }
 
 /* "gating ZONE": a piece leaving a gate (a cell of ZONE whose piece has not moved, as the
@@ -1578,8 +1723,10 @@ static void declare_gating(Sema *s, const Ast *n) {
     }
     int z = sema_zone(s, n->text, sema_word_loc(s, n->loc, n->text));
     if (z < 0) return;
-    if (!v->has_hands) diag_error(s->sink, n->loc, "'gating' needs a 'hands' item (the pieces that enter come from the hand)");
-    else v->gate_zone = z + 1;
+    if (!v->has_hands)
+        diag_error(s->sink, n->loc, "'gating' needs a 'hands' item (the pieces that enter come from the hand)");
+    else
+        v->gate_zone = z + 1;
 }
 
 /* Counters, move kinds, phases, set-up steps, piles and minefields: the state a position
@@ -1637,17 +1784,23 @@ static void declare_shuffle(Sema *s, const Ast *it) {
 
 static void declare_defeated(Sema *s, const Ast *it) {
     Variant *v = s->v;
-    if (!strcmp(it->text, "remove")) v->on_defeat = DEFEAT_REMOVE;
-    else if (!strcmp(it->text, "stay")) v->on_defeat = DEFEAT_STAY;
-    else if (!strcmp(it->text, "join-victor")) v->on_defeat = DEFEAT_JOIN_VICTOR;
-    else diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
+    if (!strcmp(it->text, "remove"))
+        v->on_defeat = DEFEAT_REMOVE;
+    else if (!strcmp(it->text, "stay"))
+        v->on_defeat = DEFEAT_STAY;
+    else if (!strcmp(it->text, "join-victor"))
+        v->on_defeat = DEFEAT_JOIN_VICTOR;
+    else
+        diag_error(s->sink, it->loc, "unknown fate '%s' (expected remove, stay or join-victor)", it->text);
 }
 
 static void declare_capture_reward(Sema *s, const Ast *it) {
     Variant *v = s->v;
     int k = sema_counter(s, it->text, sema_word_loc(s, it->loc, it->text));
-    if (k >= 0 && v->capture_reward) diag_error(s->sink, it->loc, "a game has one capture-reward");
-    else if (k >= 0) v->capture_reward = k + 1;
+    if (k >= 0 && v->capture_reward)
+        diag_error(s->sink, it->loc, "a game has one capture-reward");
+    else if (k >= 0)
+        v->capture_reward = k + 1;
 }
 
 /* `worth PLAYER N`: the player counts N on top of its pieces' worth. */
@@ -1655,25 +1808,33 @@ static void declare_worth_bonus(Sema *s, const Ast *it) {
     SrcLoc at = sema_word_loc(s, it->loc, it->text);
     int p = sema_player(s, it->text, at);
     if (p < 0) return;
-    if (p >= s->v->nplayers) diag_error(s->sink, at, "'%s' is an army: only players count worth", it->text);
-    else if (it->num[0] < 0 || it->num[0] > 10000) diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "worth %ld is out of range (0..10000)", it->num[0]);
-    else s->v->worth_bonus[p] = (int)it->num[0];
+    if (p >= s->v->nplayers)
+        diag_error(s->sink, at, "'%s' is an army: only players count worth", it->text);
+    else if (it->num[0] < 0 || it->num[0] > 10000)
+        diag_error(s->sink, num_loc(s, it->loc, it->num[0]), "worth %ld is out of range (0..10000)", it->num[0]);
+    else
+        s->v->worth_bonus[p] = (int)it->num[0];
 }
 
 static void declare_forbid(Sema *s, const Ast *it) {
     if (!strcmp(it->text, "pass") && !it->sub) {
-        if (s->v->nphases) diag_error(s->sink, it->loc, "'allow pass' needs turns of one move (this game has phases)");
-        else s->v->pass_move = true;
+        if (s->v->nphases)
+            diag_error(s->sink, it->loc, "'allow pass' needs turns of one move (this game has phases)");
+        else
+            s->v->pass_move = true;
         return;
     }
     if (!strcmp(it->text, "royal-flight")) {
         s->v->forbid_royal_flight = it->sub != 0;
         return;
     }
-    if (!strcmp(it->text, "check")) s->v->forbid_check = it->sub != 0;
+    if (!strcmp(it->text, "check"))
+        s->v->forbid_check = it->sub != 0;
     else if (strcmp(it->text, "royal-capture"))
-        diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
-    else s->v->forbid_royal_capture = it->sub != 0;
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
+                   "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
+    else
+        s->v->forbid_royal_capture = it->sub != 0;
 }
 
 /* The start position and the rules of play: how a game ends, who steers and helps whom. */
@@ -1720,9 +1881,11 @@ static void pass_whole_game(Sema *s) {
         if (s->items->kids[i]->kind == AST_POSITION_FIELDS) fields = s->items->kids[i];
     /* the allegiance is part of the position: the text must carry it, and only then */
     if (fields && allegiance_field && !v->has_allegiance)
-        diag_error(s->sink, fields->loc, "position field '%s' needs a 'helps' declaration", fen_field_name(FEN_ALLEGIANCE));
+        diag_error(s->sink, fields->loc, "position field '%s' needs a 'helps' declaration",
+                   fen_field_name(FEN_ALLEGIANCE));
     if (fields && !allegiance_field && v->has_allegiance)
-        diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields", fen_field_name(FEN_ALLEGIANCE));
+        diag_error(s->sink, fields->loc, "a game with 'helps' needs '%s' among its position fields",
+                   fen_field_name(FEN_ALLEGIANCE));
     if (!v->setup) diag_error(s->sink, s->root->loc, "missing 'setup' (the start position)");
     if (v->on_blocked && (v->on_stalemate != RESULT_PASS || v->nplayers != 2))
         diag_error(s->sink, s->blocked_loc, "'end blocked' needs two players and 'end stalemate pass'");
@@ -1736,10 +1899,12 @@ static void pass_whole_game(Sema *s) {
     for (int i = 0; i < s->items->nkids; i++) {
         const Ast *it = s->items->kids[i];
         if (it->kind != AST_END || it->sub != END_ROYAL_CAPTURED) continue;
-        if (!v->has_royal) diag_error(s->sink, it->loc, "'end royal-captured' needs a royal piece");
+        if (!v->has_royal)
+            diag_error(s->sink, it->loc, "'end royal-captured' needs a royal piece");
         else if (v->forbid_royal_capture && !v->blast_mask)
-            diag_error(s->sink, it->loc, "'end royal-captured' needs 'allow royal-capture' or a piece that 'explodes' "
-                                         "(a royal piece that may not be exposed is never captured)");
+            diag_error(s->sink, it->loc,
+                       "'end royal-captured' needs 'allow royal-capture' or a piece that 'explodes' "
+                       "(a royal piece that may not be exposed is never captured)");
     }
     for (int i = 0; i < s->items->nkids; i++) {
         const Ast *it = s->items->kids[i];
@@ -1753,9 +1918,10 @@ static void pass_whole_game(Sema *s) {
         if (v->nplayers != 2 || v->nowners != 2 || v->nphases)
             diag_error(s->sink, it->loc, "'end counting' needs two players, no armies and one move a turn");
         else if (ep < 0 || halfmove < ep)
-            diag_error(s->sink, fields ? fields->loc : it->loc,
-                       "a game with 'end counting' needs '%s' and then '%s' among its position fields (they carry the count)",
-                       fen_field_name(FEN_EP), fen_field_name(FEN_HALFMOVE));
+            diag_error(
+                s->sink, fields ? fields->loc : it->loc,
+                "a game with 'end counting' needs '%s' and then '%s' among its position fields (they carry the count)",
+                fen_field_name(FEN_EP), fen_field_name(FEN_HALFMOVE));
     }
     /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
     bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;
@@ -1764,9 +1930,9 @@ static void pass_whole_game(Sema *s) {
 }
 
 bool sema_check(Sema *s, const Ast *root, const OptionSetting *settings, int nsettings) {
-    static void (*const passes[])(Sema *s) = {
-        pass_options, pass_select, pass_header, pass_geometry, pass_pieces, pass_state,
-        pass_default_fields, pass_rules, pass_whole_game,
+    static void (*const passes[])(Sema * s) = {
+        pass_options, pass_select,         pass_header, pass_geometry,   pass_pieces,
+        pass_state,   pass_default_fields, pass_rules,  pass_whole_game,
     };
     s->root = root;
     s->settings = settings;
@@ -1788,8 +1954,9 @@ bool sema_close_directions(Sema *s) {
         for (int k = 0; k < v->ndirs && !known; k++)
             known = v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy;
         if (!known && v->ndirs >= MAX_DIRECTIONS) {
-            diag_error(s->sink, s->dir_loc[i], "too many directions: (%d,%d) needs its reverse (%d,%d) for attack tests (limit is %d)",
-                       d->dx, d->dy, -d->dx, -d->dy, MAX_DIRECTIONS);
+            diag_error(s->sink, s->dir_loc[i],
+                       "too many directions: (%d,%d) needs its reverse (%d,%d) for attack tests (limit is %d)", d->dx,
+                       d->dy, -d->dx, -d->dy, MAX_DIRECTIONS);
             return false;
         }
         int r = sema_vector_dir(s, -d->dx, -d->dy, s->dir_loc[i]);

@@ -19,15 +19,15 @@ typedef struct Sema {
     Variant *v;
     DiagSink *sink;
     const Ast *root;
-    const OptionSetting *settings;     /* the options chosen by the caller */
+    const OptionSetting *settings; /* the options chosen by the caller */
     int nsettings;
-    Ast *items;                        /* top-level items after WHEN selection, owned */
+    Ast *items; /* top-level items after WHEN selection, owned */
     /* Items after option selection (WHEN) and macro expansion, in source order. */
     const Ast *pieces[MAX_PIECE_TYPES];
     Ast *piece_items[MAX_PIECE_TYPES]; /* BLOCK holding the expanded items, owned */
     int ndirsets;
     const Ast *dirsets[MAX_DIRECTIONS];
-    SrcLoc dir_loc[MAX_DIRECTIONS];    /* where each direction was first needed */
+    SrcLoc dir_loc[MAX_DIRECTIONS]; /* where each direction was first needed */
     const Ast *macros[64];
     int nmacros;
     SrcLoc blocked_loc;                /* the `end blocked` rule */

@@ -10,8 +10,7 @@
 /* Files larger than this are refused: no rule file comes near it, and the lexer counts in int. */
 #define SOURCE_MAX_BYTES (64L * 1024 * 1024)
 
-Source *source_load(const char *path, const char **err)
-{
+Source *source_load(const char *path, const char **err) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         *err = strerror(errno);
@@ -38,8 +37,7 @@ Source *source_load(const char *path, const char **err)
         }
         size_t got = fread(text + len, 1, cap - len - 1, f);
         len += got;
-        if (got == 0)
-            break;
+        if (got == 0) break;
     }
     bool failed = ferror(f) != 0;
     fclose(f);
@@ -56,8 +54,7 @@ Source *source_load(const char *path, const char **err)
     return src;
 }
 
-Source *source_from_string(const char *name, const char *text)
-{
+Source *source_from_string(const char *name, const char *text) {
     Source *src = xmalloc(sizeof *src);
     src->path = xstrdup(name);
     src->len = strlen(text);
@@ -65,32 +62,25 @@ Source *source_from_string(const char *name, const char *text)
     return src;
 }
 
-void source_free(Source *src)
-{
-    if (!src)
-        return;
+void source_free(Source *src) {
+    if (!src) return;
     free(src->path);
     free(src->text);
     free(src);
 }
 
-const char *source_line(const Source *src, int line, size_t *len)
-{
-    if (!src || line < 1)
-        return NULL;
+const char *source_line(const Source *src, int line, size_t *len) {
+    if (!src || line < 1) return NULL;
     const char *p = src->text, *end = src->text + src->len;
     for (int l = 1; l < line; l++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            return NULL;
+        if (!nl) return NULL;
         p = nl + 1;
     }
-    if (p == end && line > 1)
-        return NULL;  /* nothing after the final newline */
+    if (p == end && line > 1) return NULL; /* nothing after the final newline */
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     size_t n = (size_t)((nl ? nl : end) - p);
-    if (n > 0 && p[n - 1] == '\r')
-        n--;
+    if (n > 0 && p[n - 1] == '\r') n--;
     *len = n;
     return p;
 }

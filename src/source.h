@@ -5,8 +5,8 @@
 #include "common.h"
 
 typedef struct Source {
-    char *path;   /* as given by the user; used in diagnostics */
-    char *text;   /* NUL-terminated copy of the file */
+    char *path; /* as given by the user; used in diagnostics */
+    char *text; /* NUL-terminated copy of the file */
     size_t len;
 } Source;
 

@@ -17,9 +17,7 @@ void tt_free(TT *tt) {
     tt->entries = NULL;
 }
 
-void tt_clear(TT *tt) {
-    memset(tt->entries, 0, (tt->mask + 1) * sizeof(TTEntry));
-}
+void tt_clear(TT *tt) { memset(tt->entries, 0, (tt->mask + 1) * sizeof(TTEntry)); }
 
 const TTEntry *tt_probe(const TT *tt, uint64_t key) {
     const TTEntry *e = &tt->entries[key & tt->mask];

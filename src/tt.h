@@ -8,15 +8,15 @@ enum { TT_NONE = 0, TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
 
 typedef struct TTEntry {
     uint64_t key;
-    uint32_t move;           /* move signature (search_move_sig), 0 = none */
+    uint32_t move; /* move signature (search_move_sig), 0 = none */
     int16_t score;
     int8_t depth;
-    uint8_t bound;           /* TT_EXACT / TT_LOWER / TT_UPPER */
+    uint8_t bound; /* TT_EXACT / TT_LOWER / TT_UPPER */
 } TTEntry;
 
 typedef struct TT {
     TTEntry *entries;
-    size_t mask;             /* entry count - 1 (a power of two) */
+    size_t mask; /* entry count - 1 (a power of two) */
 } TT;
 
 /* Allocates about `megabytes` MB (at least 1024 entries), cleared. Cannot fail (aborts on OOM). */

@@ -18,10 +18,10 @@
 #define UCI_MAX_WORDS 4096 /* words in one line: a `position` with some thousands of moves */
 
 struct UciSession {
-    Engine e;               /* the output, the games, the game being played, the search thread */
-    const char *game_name;  /* the game's name, as offered */
-    Move *only;             /* `go searchmoves`: the moves the search is given (MAX_MOVES) */
-    MoveList *only_list;    /* the legal moves they are read from */
+    Engine e;              /* the output, the games, the game being played, the search thread */
+    const char *game_name; /* the game's name, as offered */
+    Move *only;            /* `go searchmoves`: the moves the search is given (MAX_MOVES) */
+    MoveList *only_list;   /* the legal moves they are read from */
 };
 
 /* ---- moves ------------------------------------------------------------------------------------ */
@@ -35,8 +35,10 @@ static void uci_move(const Position *pos, const Move *m, char *buf, size_t cap) 
         return;
     }
     Cell c = engine_pass_cell(pos);
-    if (c == NO_CELL) snprintf(buf, cap, "0000");
-    else snprintf(buf, cap, "%s%s", pos->v->cells[c].name, pos->v->cells[c].name);
+    if (c == NO_CELL)
+        snprintf(buf, cap, "0000");
+    else
+        snprintf(buf, cap, "%s%s", pos->v->cells[c].name, pos->v->cells[c].name);
 }
 
 /* The move of ml (pos's legal moves) text names, or a negative number: as uci_move writes it, a
@@ -88,9 +90,12 @@ static void show_info(const SearchInfo *info, void *user) {
     char pv[SEARCH_PV_MAX * 12], score[32];
     engine_pv(&u->e, info, uci_move, pv, sizeof pv);
     int moves, mate = engine_mate(info->score, &moves);
-    if (mate > 0) snprintf(score, sizeof score, "mate %d", moves);
-    else if (mate < 0) snprintf(score, sizeof score, "mate -%d", moves);
-    else snprintf(score, sizeof score, "cp %d", info->score);
+    if (mate > 0)
+        snprintf(score, sizeof score, "mate %d", moves);
+    else if (mate < 0)
+        snprintf(score, sizeof score, "mate -%d", moves);
+    else
+        snprintf(score, sizeof score, "cp %d", info->score);
     unsigned long long nps = info->seconds > 0 ? (unsigned long long)((double)info->nodes / info->seconds) : 0;
     engine_say(&u->e, "info depth %d score %s nodes %llu nps %llu time %d pv%s", info->depth, score,
                (unsigned long long)info->nodes, nps, (int)(info->seconds * 1000), pv);
@@ -142,8 +147,10 @@ static void cmd_setoption(UciSession *u, char **w, int n) {
     char *dst = NULL;
     size_t cap = 0;
     for (int i = 1; i < n; i++) {
-        if (!strcmp(w[i], "name")) dst = name, cap = sizeof name;
-        else if (!strcmp(w[i], "value")) dst = value, cap = sizeof value;
+        if (!strcmp(w[i], "name"))
+            dst = name, cap = sizeof name;
+        else if (!strcmp(w[i], "value"))
+            dst = value, cap = sizeof value;
         else if (dst) {
             size_t len = strlen(dst);
             snprintf(dst + len, cap - len, "%s%s", len ? " " : "", w[i]);
@@ -151,8 +158,10 @@ static void cmd_setoption(UciSession *u, char **w, int n) {
     }
     if (!strcasecmp(name, "UCI_Variant")) {
         int i = engine_game_find(&u->e, value);
-        if (i >= 0) choose_file(u, u->e.games[i].path, u->e.games[i].name, true);
-        else engine_say(&u->e, "info string error: unknown variant '%s'", value);
+        if (i >= 0)
+            choose_file(u, u->e.games[i].path, u->e.games[i].name, true);
+        else
+            engine_say(&u->e, "info string error: unknown variant '%s'", value);
     } else if (!strcasecmp(name, "RulesFile")) {
         if (*value && strcmp(value, "<empty>")) {
             char *known_as = engine_game_name(value);
@@ -165,8 +174,10 @@ static void cmd_setoption(UciSession *u, char **w, int n) {
                 EngineGame *g = &u->e.games[u->e.ngames];
                 g->name = known_as;
                 g->path = xstrndup(value, strlen(value));
-                if (choose_file(u, g->path, g->name, true)) u->e.ngames++;
-                else free(g->name), free(g->path);
+                if (choose_file(u, g->path, g->name, true))
+                    u->e.ngames++;
+                else
+                    free(g->name), free(g->path);
             } else {
                 free(known_as);
                 engine_say(&u->e, "info string error: too many rule files (limit is %d)", ENGINE_MAX_GAMES);
@@ -282,13 +293,14 @@ static void go_perft(UciSession *u, int depth) {
     engine_say(&u->e, "%s\nNodes searched: %llu\n", text, (unsigned long long)nodes);
     free(text);
     if (f.set)
-        engine_say(&u->e, "info string error: %s:%d:%d: runtime fault: %s", f.file ? f.file : "?", f.line, f.col, f.msg);
+        engine_say(&u->e, "info string error: %s:%d:%d: runtime fault: %s", f.file ? f.file : "?", f.line, f.col,
+                   f.msg);
 }
 
 /* The words of `go` that end a `searchmoves` list. */
 static bool is_go_keyword(const char *w) {
-    static const char *const keys[] = {"perft", "infinite", "ponder", "depth", "movetime", "wtime", "btime", "winc",
-                                       "binc", "movestogo", "nodes", "mate", "searchmoves", NULL};
+    static const char *const keys[] = {"perft", "infinite", "ponder",    "depth", "movetime", "wtime",       "btime",
+                                       "winc",  "binc",     "movestogo", "nodes", "mate",     "searchmoves", NULL};
     for (int i = 0; keys[i]; i++)
         if (!strcmp(w, keys[i])) return true;
     return false;
@@ -312,7 +324,8 @@ static void cmd_go(UciSession *u, char **w, int n) {
             go_perft(u, (int)x);
             return;
         }
-        if (!strcmp(k, "infinite") || !strcmp(k, "ponder")) infinite = true;
+        if (!strcmp(k, "infinite") || !strcmp(k, "ponder"))
+            infinite = true;
         else if (!strcmp(k, "depth")) {
             if (!read_number(u, w, n, ++i, 1, MAX_PLY - 8, &depth)) return;
         } else if (!strcmp(k, "movetime")) {
@@ -350,7 +363,8 @@ static void cmd_go(UciSession *u, char **w, int n) {
     SearchLimits lim = {.depth = (int)depth, .nodes = (uint64_t)nodes, .mate = (int)mate};
     if (nonly) lim.only = u->only, lim.nonly = nonly;
     int side = board_mover(&u->e.pos) == 0 ? 0 : 1;
-    if (movetime >= 0) lim.seconds = (double)movetime / 1000.0;
+    if (movetime >= 0)
+        lim.seconds = (double)movetime / 1000.0;
     else if (time[side] >= 0) {
         /* a share of the time left (movestogo, or 30 more moves), most of the increment, and
          * never more than 40% of what is left */
@@ -381,22 +395,33 @@ bool uci_line(UciSession *u, const char *line) {
     int n;
     char *copy = engine_words(line, w, UCI_MAX_WORDS, &n);
     bool go_on = true;
-    if (n == UCI_MAX_WORDS) engine_say(&u->e, "info string error: line too long (limit is %d words)", UCI_MAX_WORDS - 1);
+    if (n == UCI_MAX_WORDS)
+        engine_say(&u->e, "info string error: line too long (limit is %d words)", UCI_MAX_WORDS - 1);
     else if (n == 0) {
-    } else if (!strcmp(w[0], "uci")) cmd_uci(u);
-    else if (!strcmp(w[0], "isready")) engine_say(&u->e, "readyok");
+    } else if (!strcmp(w[0], "uci"))
+        cmd_uci(u);
+    else if (!strcmp(w[0], "isready"))
+        engine_say(&u->e, "readyok");
     else if (!strcmp(w[0], "ucinewgame")) {
         engine_search_stop(&u->e, ENGINE_STOP_NOW);
         if (u->e.searcher) search_clear(u->e.searcher);
-    } else if (!strcmp(w[0], "setoption")) cmd_setoption(u, w, n);
-    else if (!strcmp(w[0], "position")) cmd_position(u, w, n);
-    else if (!strcmp(w[0], "go")) cmd_go(u, w, n);
-    else if (!strcmp(w[0], "stop")) engine_search_stop(&u->e, ENGINE_STOP_NOW);
-    else if (!strcmp(w[0], "ponderhit")) engine_search_finite(&u->e); /* (the pondering search now answers when it ends) */
-    else if (!strcmp(w[0], "d")) cmd_display(u);
-    else if (!strcmp(w[0], "quit")) go_on = false;
+    } else if (!strcmp(w[0], "setoption"))
+        cmd_setoption(u, w, n);
+    else if (!strcmp(w[0], "position"))
+        cmd_position(u, w, n);
+    else if (!strcmp(w[0], "go"))
+        cmd_go(u, w, n);
+    else if (!strcmp(w[0], "stop"))
+        engine_search_stop(&u->e, ENGINE_STOP_NOW);
+    else if (!strcmp(w[0], "ponderhit"))
+        engine_search_finite(&u->e); /* (the pondering search now answers when it ends) */
+    else if (!strcmp(w[0], "d"))
+        cmd_display(u);
+    else if (!strcmp(w[0], "quit"))
+        go_on = false;
     else if (!strcmp(w[0], "debug") || !strcmp(w[0], "register")) {
-    } else engine_say(&u->e, "info string error: unknown command '%s'", w[0]);
+    } else
+        engine_say(&u->e, "info string error: unknown command '%s'", w[0]);
     free(w);
     free(copy);
     return go_on;

@@ -47,33 +47,33 @@ const char *ui_seat_name(int kind) { return kind >= 0 && kind < SEAT__COUNT ? se
 
 typedef struct Game {
     Variant *v;
-    char *rules;                     /* path, owned */
+    char *rules; /* path, owned */
     Position pos;
-    GenContext gen;                  /* move generation state for pos */
-    char start[4096];                /* position text of the start */
-    Move *moves;                     /* played from the start: moves[0..pos.ply) */
+    GenContext gen;   /* move generation state for pos */
+    char start[4096]; /* position text of the start */
+    Move *moves;      /* played from the start: moves[0..pos.ply) */
     int nmoves;
-    Move *redo;                      /* undone moves, last undone at the top */
+    Move *redo; /* undone moves, last undone at the top */
     int nredo;
     Searcher *search;
     int seats[MAX_PLAYERS];
     double seconds;
     int depth;
     uint64_t seed, rng;
-    bool fresh_deals;                /* 'new' deals the start afresh (no --seed, --fen or load) */
-    bool over;                       /* the game has ended (rules, resignation or agreement) */
-    int winner;                      /* player, or -1 */
-    int loser;                       /* player who lost when there is no single winner, or -1 */
+    bool fresh_deals; /* 'new' deals the start afresh (no --seed, --fen or load) */
+    bool over;        /* the game has ended (rules, resignation or agreement) */
+    int winner;       /* player, or -1 */
+    int loser;        /* player who lost when there is no single winner, or -1 */
     char reason[48];
-    bool paused;                     /* computer seats wait (after Ctrl-C) until 'ai' or a move */
+    bool paused; /* computer seats wait (after Ctrl-C) until 'ai' or a move */
     /* Hidden information: the player whose screen this is (-1: public facts only), and the
      * public log of the turn being played (shown at the hand-over). */
     bool hidden;
     int shown_to;
     char log[2048];
     bool flip, utf8, colour, tty_in, tty_out;
-    bool compact;                    /* after a move, only the lines under the board */
-    const char *rules_dir;           /* the shipped games (a PGN names its game) */
+    bool compact;          /* after a move, only the lines under the board */
+    const char *rules_dir; /* the shipped games (a PGN names its game) */
 } Game;
 
 static void game_free_variant(Game *g) {
@@ -136,9 +136,12 @@ static void game_update_result(Game *g) {
     if (r.over && r.winner < 0 && g->v->nplayers > 2) {
         /* more than two players: the rule's loss names the loser, not a winner */
         ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate
-                       : !strcmp(r.reason, "stalemate") ? g->v->on_stalemate : RESULT_DRAW;
-        if (k == RESULT_LOSS) g->loser = board_mover(&g->pos);
-        else if (k == RESULT_WIN) g->winner = board_mover(&g->pos);
+            : !strcmp(r.reason, "stalemate")          ? g->v->on_stalemate
+                                                      : RESULT_DRAW;
+        if (k == RESULT_LOSS)
+            g->loser = board_mover(&g->pos);
+        else if (k == RESULT_WIN)
+            g->winner = board_mover(&g->pos);
     }
 }
 
@@ -218,8 +221,10 @@ static void log_move(Game *g, int mover, const Move *m) {
     char name[32], text[64], line[160];
     print_name(g, mover, name, sizeof name);
     notation_move(g->v, m, text, sizeof text);
-    if (secret_move(g, m)) snprintf(line, sizeof line, "%s: %s (secret)", name, g->v->kind_names[m->kind]);
-    else snprintf(line, sizeof line, "%s: %s", name, text);
+    if (secret_move(g, m))
+        snprintf(line, sizeof line, "%s: %s (secret)", name, g->v->kind_names[m->kind]);
+    else
+        snprintf(line, sizeof line, "%s: %s", name, text);
     log_add(g, line);
 }
 
@@ -260,8 +265,10 @@ static char *hand_over(Game *g, int player) {
     print_name(g, player, name, sizeof name);
     /* the screen, the terminal's scrollback and the line-editing history (what the other
      * seat typed, its mines among it) all go */
-    if (g->tty_out) printf("\033[2J\033[3J\033[H");
-    else printf("---- screen cleared ----\n");
+    if (g->tty_out)
+        printf("\033[2J\033[3J\033[H");
+    else
+        printf("---- screen cleared ----\n");
 #ifdef VARIA_READLINE
     clear_history();
 #endif
@@ -306,9 +313,9 @@ static void cell_label(const char *name, char *file, char *rank, size_t cap) {
 static const char *owner_fg(const Variant *v, int owner) {
     static const struct {
         const char *name, *fg;
-    } named[] = {{"white", "\033[1;97m"}, {"silver", "\033[1;37m"}, {"black", "\033[1;30m"},
-                 {"red", "\033[1;31m"},   {"green", "\033[1;32m"},  {"yellow", "\033[1;33m"},
-                 {"gold", "\033[1;33m"},  {"blue", "\033[1;34m"},   {"purple", "\033[1;35m"},
+    } named[] = {{"white", "\033[1;97m"}, {"silver", "\033[1;37m"},      {"black", "\033[1;30m"},
+                 {"red", "\033[1;31m"},   {"green", "\033[1;32m"},       {"yellow", "\033[1;33m"},
+                 {"gold", "\033[1;33m"},  {"blue", "\033[1;34m"},        {"purple", "\033[1;35m"},
                  {"cyan", "\033[1;36m"},  {"orange", "\033[1;38;5;208m"}};
     for (size_t i = 0; i < ARRAY_LEN(named); i++)
         if (!strcasecmp(v->player_names[owner], named[i].name)) return named[i].fg;
@@ -330,24 +337,31 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
         int viewer = screen_owner(g);
         ViewTile vt = viewer >= 0 ? view_tile(&g->pos, viewer, c) : VIEW_UNKNOWN;
         snprintf(glyph, sizeof glyph, "%s", vt == VIEW_OWN_MINE ? "*" : vt == VIEW_OWN_BLANK ? "o" : "?");
-    } else if (!p) snprintf(glyph, sizeof glyph, "%s", g->colour ? " " : ".");
+    } else if (!p)
+        snprintf(glyph, sizeof glyph, "%s", g->colour ? " " : ".");
     else {
         const PieceType *pt = &v->types[PIECE_TYPE(p)];
         if (v->nowners > v->nplayers) {
             /* with armies that are not players, every piece says whose it is: "wK", "AP" (a
              * one-letter symbol stands for the letter) */
             bool one_letter = pt->symbol[owner][0] && !pt->symbol[owner][1];
-            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], one_letter ? pt->symbol[owner][0] : pt->letter);
-        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
+            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0],
+                     one_letter ? pt->symbol[owner][0] : pt->letter);
+        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour))
+            snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
         else if (pt->promoted && owner < 2) /* "+P", as in position text */
             snprintf(glyph, sizeof glyph, "+%c", owner ? (char)tolower((unsigned char)pt->letter) : pt->letter);
-        else if (owner == 0) snprintf(glyph, sizeof glyph, "%c", pt->letter);
-        else if (owner == 1) snprintf(glyph, sizeof glyph, "%c", (char)tolower((unsigned char)pt->letter));
-        else snprintf(glyph, sizeof glyph, "%c%d", pt->letter, owner + 1); /* as in position text */
+        else if (owner == 0)
+            snprintf(glyph, sizeof glyph, "%c", pt->letter);
+        else if (owner == 1)
+            snprintf(glyph, sizeof glyph, "%c", (char)tolower((unsigned char)pt->letter));
+        else
+            snprintf(glyph, sizeof glyph, "%c%d", pt->letter, owner + 1); /* as in position text */
     }
     char cell[64];
     if (g->colour) {
-        static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"}, {"\033[48;5;101m", "\033[48;5;143m"}};
+        static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
+                                             {"\033[48;5;101m", "\033[48;5;143m"}};
         const char *fg = p ? owner_fg(v, owner) : "";
         bool two = p && strlen(glyph) == 2; /* letter + player digit */
         snprintf(cell, sizeof cell, "%s%s %s%s" ESC_RESET, bg[last][v->colour[c] ? 1 : 0], fg, glyph, two ? "" : " ");
@@ -370,8 +384,10 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     if (v->nboards > 1) {
         char title[48];
         /* indented past the rank labels; the name is what moves are written with */
-        if (bd->title[0]) snprintf(title, sizeof title, "   %s (%s)", bd->title, bd->name);
-        else snprintf(title, sizeof title, "%s", bd->name);
+        if (bd->title[0])
+            snprintf(title, sizeof title, "   %s (%s)", bd->title, bd->name);
+        else
+            snprintf(title, sizeof title, "%s", bd->name);
         snprintf(buf, sizeof buf, "%-*.*s", width, width, title);
         lines[li++] = xstrdup(buf);
     }
@@ -399,8 +415,10 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
         for (int i = 0; i < bd->width; i++) {
             int x = g->flip ? bd->width - 1 - i : i;
             Cell c = bd->at[y][x];
-            if (c == NO_CELL) text_add(&t, "   "); /* a hole */
-            else draw_cell(g, c, &t);
+            if (c == NO_CELL)
+                text_add(&t, "   "); /* a hole */
+            else
+                draw_cell(g, c, &t);
         }
         snprintf(buf, sizeof buf, " %-2.2s", rank);
         text_add(&t, buf);
@@ -423,7 +441,8 @@ static void draw_status(Game *g) {
         printf("%s:", c->name);
         if (!c->per_player) printf(" %d", (int)pos->counters[c->slot]);
         for (int p = 0; c->per_player && p < g->v->nplayers; p++)
-            printf(" %s %d%s", g->v->player_names[p], (int)pos->counters[c->slot + p], p + 1 < g->v->nplayers ? "," : "");
+            printf(" %s %d%s", g->v->player_names[p], (int)pos->counters[c->slot + p],
+                   p + 1 < g->v->nplayers ? "," : "");
         printf("\n");
     }
     for (int i = 0; i < g->v->npiles; i++) {
@@ -439,8 +458,10 @@ static void draw_status(Game *g) {
             if (viewer == -1) viewer = v->nplayers;
             for (int c = 0; c < pos->pile_len[slot]; c++) {
                 int card = view_card(pos, viewer == -2 ? -1 : viewer, i, k, c);
-                if (card < 0) printf(" ?");
-                else printf(" %d", card);
+                if (card < 0)
+                    printf(" ?");
+                else
+                    printf(" %d", card);
             }
         }
         printf("\n");
@@ -459,9 +480,12 @@ static void draw_status(Game *g) {
         int mover = board_mover(pos);
         board_make(pos, m);
         notation_move(v, m, coord, sizeof coord);
-        if (secret_move(g, m) && screen_owner(g) != mover) printf("last move: %s (secret)\n", v->kind_names[m->kind]);
-        else if (!strcmp(san, coord)) printf("last move: %s\n", coord);
-        else printf("last move: %s (%s)\n", san, coord);
+        if (secret_move(g, m) && screen_owner(g) != mover)
+            printf("last move: %s (secret)\n", v->kind_names[m->kind]);
+        else if (!strcmp(san, coord))
+            printf("last move: %s\n", coord);
+        else
+            printf("last move: %s (%s)\n", san, coord);
     }
     if (v->has_allegiance) {
         /* who helps which army */
@@ -481,7 +505,8 @@ static void draw_status(Game *g) {
     if (pos->prelude < v->nprelude)
         snprintf(phase, sizeof phase, ", set-up: %s (%d of %d)", v->kind_names[v->prelude[pos->prelude].kind],
                  pos->prelude_moves + 1, v->prelude[pos->prelude].moves);
-    else if (v->nphases) snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
+    else if (v->nphases)
+        snprintf(phase, sizeof phase, ", phase %s", v->phases[pos->phase].name);
     printf("move %d: %s to play (%s)%s%s\n", pos->fullmove, name, ui_seat_name(g->seats[mover]), phase,
            v->has_royal && !movegen_safe_after(&g->gen, pos, mover) ? " - check!" : "");
     if (pos->count_limit)
@@ -503,8 +528,10 @@ static void print_hand(const Game *g, int player) {
         int n = g->pos.hand[player][t];
         if (!n) continue;
         char letter = player ? (char)tolower((unsigned char)v->types[t].letter) : v->types[t].letter;
-        if (n > 1) printf(" %d%c", n, letter);
-        else printf(" %c", letter);
+        if (n > 1)
+            printf(" %d%c", n, letter);
+        else
+            printf(" %c", letter);
         any = true;
     }
     if (!any) printf(" -");
@@ -522,8 +549,10 @@ static void draw(Game *g) {
     for (int r = 0; r < rows; r++) {
         for (int b = 0; b < v->nboards; b++) {
             if (b) printf("   ");
-            if (r < n[b]) printf("%s", lines[b][r]);
-            else if (b + 1 < v->nboards) printf("%*s", w[b], "");
+            if (r < n[b])
+                printf("%s", lines[b][r]);
+            else if (b + 1 < v->nboards)
+                printf("%*s", w[b], "");
         }
         /* the hands beside the board: the top player's by the top rank, the other's below */
         if (v->has_hands && (r == 1 || r == rows - 2)) print_hand(g, (r == 1) != g->flip ? 1 : 0);
@@ -539,15 +568,20 @@ static void draw(Game *g) {
 /* ---- results --------------------------------------------------------------------------------- */
 
 static void result_words(const Game *g, char *winner, size_t cap) {
-    if (g->winner >= 0) snprintf(winner, cap, "%s", g->v->player_names[g->winner]);
-    else if (g->loser >= 0) snprintf(winner, cap, "none");
-    else snprintf(winner, cap, "draw");
+    if (g->winner >= 0)
+        snprintf(winner, cap, "%s", g->v->player_names[g->winner]);
+    else if (g->loser >= 0)
+        snprintf(winner, cap, "none");
+    else
+        snprintf(winner, cap, "draw");
 }
 
 static void announce_result(const Game *g) {
     char name[32], score[16] = "";
-    if (g->v->nplayers == 2 && g->winner >= 0) snprintf(score, sizeof score, " %s", g->winner == 0 ? "1-0" : "0-1");
-    else if (g->v->nplayers == 2) snprintf(score, sizeof score, " 1/2-1/2");
+    if (g->v->nplayers == 2 && g->winner >= 0)
+        snprintf(score, sizeof score, " %s", g->winner == 0 ? "1-0" : "0-1");
+    else if (g->v->nplayers == 2)
+        snprintf(score, sizeof score, " 1/2-1/2");
     if (g->winner >= 0) {
         print_name(g, g->winner, name, sizeof name);
         printf("game over: %s wins by %s.%s\n", name, g->reason, score);
@@ -594,8 +628,10 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
     VmFault f = {0};
     movegen_legal(&g->gen, pos, ml, &f);
     bool ok = ml->count > 0;
-    if (ok && kind == SEAT_RANDOM) *m = ml->moves[search_pick_random(ml, &g->rng)];
-    else if (ok && kind == SEAT_GREEDY) *m = ml->moves[search_pick_greedy(search_eval(g->search), pos, ml, &g->rng)];
+    if (ok && kind == SEAT_RANDOM)
+        *m = ml->moves[search_pick_random(ml, &g->rng)];
+    else if (ok && kind == SEAT_GREEDY)
+        *m = ml->moves[search_pick_greedy(search_eval(g->search), pos, ml, &g->rng)];
     free(ml);
     if (!ok || kind == SEAT_RANDOM || kind == SEAT_GREEDY) {
         if (score_out) *score_out = 0;
@@ -612,8 +648,10 @@ static bool think(Game *g, int kind, Move *m, int *score_out) {
     ThinkCtx ctx = {g};
     SearchResult res;
     /* with hidden information the computer searches positions sampled from what it may know */
-    if (variant_has_secrets(g->v)) ok = search_run_hidden(g->search, pos, UI_SAMPLES, g->seed + (uint64_t)pos->ply, &lim, &res);
-    else ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
+    if (variant_has_secrets(g->v))
+        ok = search_run_hidden(g->search, pos, UI_SAMPLES, g->seed + (uint64_t)pos->ply, &lim, &res);
+    else
+        ok = search_run(g->search, pos, &lim, &res, show_info, &ctx);
     sigaction(SIGINT, &old, NULL);
     if (g->tty_out) printf("\r\033[K");
     if (search_interrupt) {
@@ -668,8 +706,10 @@ static void play_move(Game *g, const Move *m) {
     int nd = gameend_settle(&g->gen, &g->pos, &r, defeats, MAX_PLAYERS, announce_defeat, g);
     for (int i = 0; i < nd && i < MAX_PLAYERS && g->nmoves < MAX_HISTORY; i++) g->moves[g->nmoves++] = defeats[i];
     game_update_result(g);
-    if (g->compact) draw_status(g);
-    else draw(g);
+    if (g->compact)
+        draw_status(g);
+    else
+        draw(g);
     if (g->over) announce_result(g);
 }
 
@@ -691,8 +731,10 @@ static void computer_move(Game *g, int kind) {
     move_texts(g, &m, san, coord);
     if (secret_move(g, &m) && screen_owner(g) != board_mover(&g->pos))
         printf("%s (%s) plays %s (secret)\n", name, ui_seat_name(kind), g->v->kind_names[m.kind]);
-    else if (!strcmp(san, coord)) printf("%s (%s) plays %s\n", name, ui_seat_name(kind), coord);
-    else printf("%s (%s) plays %s (%s)\n", name, ui_seat_name(kind), san, coord);
+    else if (!strcmp(san, coord))
+        printf("%s (%s) plays %s\n", name, ui_seat_name(kind), coord);
+    else
+        printf("%s (%s) plays %s (%s)\n", name, ui_seat_name(kind), san, coord);
     play_move(g, &m);
 }
 
@@ -727,13 +769,18 @@ static void list_moves(Game *g, const char *square) {
         if (from >= 0 && ml->moves[i].from != from) continue;
         notation_san(&g->gen, &g->pos, ml, &ml->moves[i], san, sizeof san);
         notation_move(v, &ml->moves[i], coord, sizeof coord);
-        if (!strcmp(san, coord)) printf("%s%s", shown % 6 ? "  " : shown ? "\n" : "", coord);
-        else printf("%s%s (%s)", shown % 6 ? "  " : shown ? "\n" : "", san, coord);
+        if (!strcmp(san, coord))
+            printf("%s%s", shown % 6 ? "  " : shown ? "\n" : "", coord);
+        else
+            printf("%s%s (%s)", shown % 6 ? "  " : shown ? "\n" : "", san, coord);
         shown++;
     }
-    if (shown) printf("\n");
-    else if (square) printf("no legal move from %s\n", square);
-    else printf("no legal moves\n");
+    if (shown)
+        printf("\n");
+    else if (square)
+        printf("no legal move from %s\n", square);
+    else
+        printf("no legal moves\n");
     printf("%d move%s\n", shown, shown == 1 ? "" : "s");
     free(ml);
 }
@@ -758,7 +805,8 @@ static bool explain_pseudo_legal(Game *g, const char *text) {
             printf("illegal move '%s': not allowed by the rules here (a capture may be required)\n", text);
         else if (victim && v->types[PIECE_TYPE(victim)].royal && board_answers_for(pos, mover, PIECE_OWNER(victim)))
             printf("illegal move '%s': it would take your own %s\n", text, v->types[PIECE_TYPE(victim)].name);
-        else printf("illegal move '%s': it would leave your %s in check\n", text, what);
+        else
+            printf("illegal move '%s': it would leave your %s in check\n", text, what);
     }
     free(ps);
     return named;
@@ -783,7 +831,8 @@ static bool explain_board_move(Game *g, const char *text, const MoveList *legal)
         }
         Piece p = c >= 0 ? pos->cell[c] : 0;
         if (p && ((v->steered >> PIECE_OWNER(p)) & 1) && !mobility_may_steer(pos, mover, (Cell)c)) {
-            printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or a stronger one of the other player)\n",
+            printf("illegal move '%s': you have no influence over the %s on %s (none of your pieces on its square, or "
+                   "a stronger one of the other player)\n",
                    text, v->types[PIECE_TYPE(p)].name, name);
             return true;
         }
@@ -801,9 +850,11 @@ static bool explain_board_move(Game *g, const char *text, const MoveList *legal)
                 Cell by = mobility_influencer(pos, mover, (Cell)c);
                 notation_move(v, &legal->moves[one[0]], plain, sizeof plain);
                 if (by == NO_CELL)
-                    printf("illegal move '%s': no piece of yours can copy it; '%s' plays it without a copy\n", text, plain);
+                    printf("illegal move '%s': no piece of yours can copy it; '%s' plays it without a copy\n", text,
+                           plain);
                 else
-                    printf("illegal move '%s': your %s on %s cannot copy it (a cell on its way or its destination is taken, or it leaves the board); '%s' plays it without the copy\n",
+                    printf("illegal move '%s': your %s on %s cannot copy it (a cell on its way or its destination is "
+                           "taken, or it leaves the board); '%s' plays it without the copy\n",
                            text, v->types[PIECE_TYPE(pos->cell[by])].name, v->cells[by].name, plain);
                 return true;
             }
@@ -958,13 +1009,16 @@ static bool explain_step(Game *g, const char *text, const MoveList *legal) {
     int kind = 0;
     const char *colon = strchr(text, ':');
     for (int k = 1; colon && k < v->nkinds; k++)
-        if (strlen(v->kind_names[k]) == (size_t)(colon - text) && !strncmp(text, v->kind_names[k], (size_t)(colon - text)))
+        if (strlen(v->kind_names[k]) == (size_t)(colon - text) &&
+            !strncmp(text, v->kind_names[k], (size_t)(colon - text)))
             kind = k;
     bool other_kind = !((kinds >> kind) & 1);
     if (!other_kind && !(setup && kind)) return false;
     char where[64];
-    if (setup) snprintf(where, sizeof where, "the set-up step '%s'", v->kind_names[v->prelude[pos->prelude].kind]);
-    else snprintf(where, sizeof where, "the phase '%s' of the turn", v->phases[pos->phase].name);
+    if (setup)
+        snprintf(where, sizeof where, "the set-up step '%s'", v->kind_names[v->prelude[pos->prelude].kind]);
+    else
+        snprintf(where, sizeof where, "the phase '%s' of the turn", v->phases[pos->phase].name);
     printf("illegal move '%s': %s", text, where);
     if (other_kind) {
         printf(" allows only");
@@ -986,8 +1040,8 @@ static bool explain_step(Game *g, const char *text, const MoveList *legal) {
 
 /* Explains why text is not a legal move (the game is untouched). */
 static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
-    if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) || explain_origin(g, text, legal) ||
-        explain_algebraic(g, text, legal))
+    if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) ||
+        explain_origin(g, text, legal) || explain_algebraic(g, text, legal))
         return;
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
 }
@@ -1036,7 +1090,9 @@ typedef struct ConsoleCommand ConsoleCommand;
 static const ConsoleCommand *find_command(const Game *g, const char *word);
 
 /* One line of `help` per command; a command the game does not offer here is not listed. */
-static const struct { const char *name, *line; } command_help[] = {
+static const struct {
+    const char *name, *line;
+} command_help[] = {
     {"help", "  help              this list"},
     {"rules", "  rules             the rulebook: boards, turns, every piece's moves, special rules, endings"},
     {"piece", "  piece X           one piece's moves and diagram (X: its letter, name or cell)"},
@@ -1086,8 +1142,10 @@ static void cmd_piece(Game *g, char *const *args) {
         return;
     }
     char cell[64];
-    if (args[1]) snprintf(cell, sizeof cell, "%s:%s", args[0], args[1]);
-    else snprintf(cell, sizeof cell, "%s", args[0]);
+    if (args[1])
+        snprintf(cell, sizeof cell, "%s:%s", args[0], args[1]);
+    else
+        snprintf(cell, sizeof cell, "%s", args[0]);
     int type = -1, c = variant_cell_by_name(v, cell);
     if (c >= 0) {
         if (!g->pos.cell[c]) {
@@ -1095,7 +1153,8 @@ static void cmd_piece(Game *g, char *const *args) {
             return;
         }
         type = PIECE_TYPE(g->pos.cell[c]);
-    } else if (strlen(cell) == 1) type = variant_type_by_letter(v, cell[0]);
+    } else if (strlen(cell) == 1)
+        type = variant_type_by_letter(v, cell[0]);
     for (int t = 0; t < v->ntypes && type < 0; t++)
         if (!strcasecmp(cell, v->types[t].name)) type = t;
     if (type < 0) {
@@ -1118,7 +1177,8 @@ static int parse_player(const Game *g, const char *s) {
 static void cmd_undo(Game *g) {
     if (g->hidden && !g->over) {
         /* a move taken back could be tried again knowing what it turned up */
-        printf("no undo in a game with hidden information (a move taken back could be played again knowing what it revealed)\n");
+        printf("no undo in a game with hidden information (a move taken back could be played again knowing what it "
+               "revealed)\n");
         return;
     }
     if (g->over) {
@@ -1142,8 +1202,8 @@ static void cmd_undo(Game *g) {
     do {
         board_unmake(&g->pos);
         g->redo[g->nredo++] = g->moves[--g->nmoves];
-    } while (g->nmoves > 0 && ((g->redo[g->nredo - 1].flags & MOVE_ELIMINATION) ||
-                               g->seats[board_mover(&g->pos)] != SEAT_HUMAN));
+    } while (g->nmoves > 0 &&
+             ((g->redo[g->nredo - 1].flags & MOVE_ELIMINATION) || g->seats[board_mover(&g->pos)] != SEAT_HUMAN));
     game_update_result(g);
     if (g->seats[board_mover(&g->pos)] != SEAT_HUMAN) g->paused = true;
     draw(g);
@@ -1158,8 +1218,8 @@ static void cmd_redo(Game *g) {
         Move m = g->redo[--g->nredo];
         if (!board_make(&g->pos, &m)) break;
         g->moves[g->nmoves++] = m;
-    } while (g->nredo > 0 && ((g->redo[g->nredo - 1].flags & MOVE_ELIMINATION) ||
-                              g->seats[board_mover(&g->pos)] != SEAT_HUMAN));
+    } while (g->nredo > 0 &&
+             ((g->redo[g->nredo - 1].flags & MOVE_ELIMINATION) || g->seats[board_mover(&g->pos)] != SEAT_HUMAN));
     game_update_result(g);
     draw(g);
     if (g->over) announce_result(g);
@@ -1205,8 +1265,9 @@ static void save_game(Game *g, const char *path) {
     }
     if (!ok)
         printf("error: %s\n", err);
-    else printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
-                g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
+    else
+        printf("saved %d move%s to %s%s\n", g->nmoves, g->nmoves == 1 ? "" : "s", path,
+               g->hidden ? " (it holds every player's secrets: keep it from the players)" : "");
 }
 
 /* The rule file a saved game names: as written when it can be read from here, else (a relative
@@ -1235,7 +1296,8 @@ static const Variant *saved_variant(Game *g, const char *path, const SavedGame *
     for (int i = 0; same && i < sg->noptions; i++) {
         bool match = false;
         for (int k = 0; k < v->noptions; k++)
-            if (!strcmp(v->options[k].name, sg->option_name[i]) && !strcmp(v->options[k].values[v->options[k].value], sg->option_value[i]))
+            if (!strcmp(v->options[k].name, sg->option_name[i]) &&
+                !strcmp(v->options[k].values[v->options[k].value], sg->option_value[i]))
                 match = true;
         if (!match) same = false;
     }
@@ -1249,14 +1311,16 @@ static const Variant *saved_variant(Game *g, const char *path, const SavedGame *
         bool known = false;
         for (int k = 0; k < plain->noptions && !known; k++)
             for (int x = 0; x < plain->options[k].nvalues; x++)
-                known = known || (!strcmp(plain->options[k].name, sg->option_name[i]) &&
-                                  !strcmp(plain->options[k].values[x], sg->option_value[i]));
+                known = known ||
+                    (!strcmp(plain->options[k].name, sg->option_name[i]) &&
+                     !strcmp(plain->options[k].values[x], sg->option_value[i]));
         if (!known) bad = i;
     }
     if (bad >= 0)
         printf("error: %s:%d: option '%s=%s' is not one of the rule file's\n", path, sg->option_line[bad],
                sg->option_name[bad], sg->option_value[bad]);
-    else printf("error: %s: cannot load the rule file '%s'\n", path, rules);
+    else
+        printf("error: %s: cannot load the rule file '%s'\n", path, rules);
     variant_free(plain);
     return NULL;
 }
@@ -1265,8 +1329,10 @@ static const Variant *saved_variant(Game *g, const char *path, const SavedGame *
  * position, moves and result. */
 static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant *loaded, const char *rules,
                         const Position *replayed, const Move *moves) {
-    if (loaded) game_set_variant(g, loaded, rules);
-    else search_clear(g->search);
+    if (loaded)
+        game_set_variant(g, loaded, rules);
+    else
+        search_clear(g->search);
     /* the start position as text, from a replay of zero moves */
     Position *st = xmalloc(sizeof *st);
     board_init(st, g->v);
@@ -1276,7 +1342,7 @@ static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant 
     board_free(st);
     free(st);
     board_copy(&g->pos, replayed);
-    g->fresh_deals = false; /* 'new' goes back to the loaded game's start */
+    g->fresh_deals = false;    /* 'new' goes back to the loaded game's start */
     g->nmoves = replayed->ply; /* the saved moves and the defeats they caused */
     memcpy(g->moves, moves, sizeof(Move) * (size_t)g->nmoves);
     g->nredo = 0;
@@ -1292,7 +1358,8 @@ static void adopt_saved(Game *g, const char *path, const SavedGame *sg, Variant 
         snprintf(g->reason, sizeof g->reason, "%s", why && *why && strcmp(why, "-") ? why : "the saved result");
     }
     g->paused = g->seats[board_mover(&g->pos)] != SEAT_HUMAN;
-    printf("loaded %s: %s, %d move%s\n", path, g->v->title ? g->v->title : g->rules, g->nmoves, g->nmoves == 1 ? "" : "s");
+    printf("loaded %s: %s, %d move%s\n", path, g->v->title ? g->v->title : g->rules, g->nmoves,
+           g->nmoves == 1 ? "" : "s");
     draw(g);
     if (g->over) announce_result(g);
     if (g->paused && !g->over) printf("the computer is to move: type 'ai' to let it play\n");
@@ -1424,8 +1491,10 @@ static void cmd_fen(Game *g) {
     char buf[4096];
     fen_write(&g->pos, buf, sizeof buf);
     /* the position text holds every player's secrets */
-    if (g->hidden && !g->over) printf("the position text holds the players' secrets: it is shown when the game is over\n");
-    else printf("%s\n", buf);
+    if (g->hidden && !g->over)
+        printf("the position text holds the players' secrets: it is shown when the game is over\n");
+    else
+        printf("%s\n", buf);
 }
 
 /* The screen owner's own stacks, bottom first: the order only it knows. */
@@ -1465,8 +1534,10 @@ static void cmd_hint(Game *g) {
     char san[64], coord[64], sc[32];
     move_texts(g, &m, san, coord);
     search_format_score(score, g->v->nplayers, sc, sizeof sc);
-    if (!strcmp(san, coord)) printf("hint: %s, score %s\n", coord, sc);
-    else printf("hint: %s (%s), score %s\n", san, coord, sc);
+    if (!strcmp(san, coord))
+        printf("hint: %s, score %s\n", coord, sc);
+    else
+        printf("hint: %s (%s), score %s\n", san, coord, sc);
 }
 
 static void cmd_ai(Game *g) {
@@ -1508,13 +1579,17 @@ static void cmd_depth(Game *g, char *const *args) {
 }
 
 static void cmd_save(Game *g, char *const *args) {
-    if (!args[0]) printf("usage: save FILE\n");
-    else save_game(g, args[0]);
+    if (!args[0])
+        printf("usage: save FILE\n");
+    else
+        save_game(g, args[0]);
 }
 
 static void cmd_load(Game *g, char *const *args) {
-    if (!args[0]) printf("usage: load FILE\n");
-    else load_saved(g, args[0]);
+    if (!args[0])
+        printf("usage: load FILE\n");
+    else
+        load_saved(g, args[0]);
 }
 
 /* The moves played so far, numbered, in algebraic notation; what another player did in
@@ -1530,15 +1605,21 @@ static void cmd_history(Game *g) {
     int col = 0;
     for (int i = 0; i < n; i++) {
         bool first = i == 0 || plies[i].fullmove != plies[i - 1].fullmove;
-        if (first) col = printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove, plies[i].mover && g->v->nplayers == 2 ? " ..." : "") - (i ? 1 : 0);
+        if (first)
+            col = printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove,
+                         plies[i].mover && g->v->nplayers == 2 ? " ..." : "") -
+                (i ? 1 : 0);
         name[0] = 0;
         if (g->v->nplayers > 2) print_name(g, plies[i].mover, name, sizeof name);
         if (secret_move(g, plies[i].move) && screen_owner(g) != plies[i].mover)
-            snprintf(word, sizeof word, "%s%s%s (secret)", name, *name ? ": " : "", g->v->kind_names[plies[i].move->kind]);
-        else snprintf(word, sizeof word, "%s%s%s", name, *name ? ": " : "", plies[i].san);
+            snprintf(word, sizeof word, "%s%s%s (secret)", name, *name ? ": " : "",
+                     g->v->kind_names[plies[i].move->kind]);
+        else
+            snprintf(word, sizeof word, "%s%s%s", name, *name ? ": " : "", plies[i].san);
         /* long turns (a set-up, phases) wrap under the move number */
         if (!first && col + 1 + (int)strlen(word) > 78) col = printf("\n    ") - 1;
-        col += printf(" %s%s", word, g->v->nplayers > 2 && i + 1 < n && plies[i + 1].fullmove == plies[i].fullmove ? "," : "");
+        col += printf(" %s%s", word,
+                      g->v->nplayers > 2 && i + 1 < n && plies[i + 1].fullmove == plies[i].fullmove ? "," : "");
     }
     printf("\n");
     free(plies);
@@ -1559,8 +1640,9 @@ static void cmd_pgn(Game *g) {
 
 static void cmd_compact(Game *g) {
     g->compact = !g->compact;
-    printf("compact mode %s\n", g->compact ? "on: after a move, only the lines under the board ('board' draws it)"
-                                          : "off: the board after every move");
+    printf("compact mode %s\n",
+           g->compact ? "on: after a move, only the lines under the board ('board' draws it)"
+                      : "off: the board after every move");
 }
 
 static bool has_piles(const Game *g) { return g->v->npiles > 0; }
@@ -1578,30 +1660,18 @@ struct ConsoleCommand {
 };
 
 static const ConsoleCommand console_commands[] = {
-    {"help", "?", NULL, false, cmd_help, NULL},
-    {"moves", NULL, NULL, false, NULL, cmd_moves},
-    {"undo", NULL, NULL, false, cmd_undo, NULL},
-    {"redo", NULL, NULL, false, cmd_redo, NULL},
-    {"new", NULL, NULL, false, cmd_new, NULL},
-    {"board", NULL, NULL, false, draw, NULL},
-    {"flip", NULL, NULL, false, cmd_flip, NULL},
-    {"fen", NULL, NULL, false, cmd_fen, NULL},
-    {"deck", NULL, has_piles, false, cmd_deck, NULL},
-    {"random", NULL, in_setup, false, cmd_random, NULL},
-    {"hint", NULL, NULL, true, cmd_hint, NULL},
-    {"ai", NULL, NULL, true, cmd_ai, NULL},
-    {"seat", NULL, NULL, false, NULL, cmd_seat},
-    {"time", NULL, NULL, false, NULL, cmd_time},
-    {"depth", NULL, NULL, false, NULL, cmd_depth},
-    {"history", NULL, NULL, false, cmd_history, NULL},
-    {"pgn", NULL, NULL, false, cmd_pgn, NULL},
-    {"compact", NULL, NULL, false, cmd_compact, NULL},
-    {"save", NULL, NULL, false, NULL, cmd_save},
-    {"load", NULL, NULL, false, NULL, cmd_load},
-    {"resign", NULL, NULL, true, cmd_resign, NULL},
-    {"draw", NULL, NULL, true, cmd_draw, NULL},
-    {"rules", NULL, NULL, false, cmd_rules, NULL},
-    {"piece", NULL, NULL, false, NULL, cmd_piece},
+    {"help", "?", NULL, false, cmd_help, NULL},       {"moves", NULL, NULL, false, NULL, cmd_moves},
+    {"undo", NULL, NULL, false, cmd_undo, NULL},      {"redo", NULL, NULL, false, cmd_redo, NULL},
+    {"new", NULL, NULL, false, cmd_new, NULL},        {"board", NULL, NULL, false, draw, NULL},
+    {"flip", NULL, NULL, false, cmd_flip, NULL},      {"fen", NULL, NULL, false, cmd_fen, NULL},
+    {"deck", NULL, has_piles, false, cmd_deck, NULL}, {"random", NULL, in_setup, false, cmd_random, NULL},
+    {"hint", NULL, NULL, true, cmd_hint, NULL},       {"ai", NULL, NULL, true, cmd_ai, NULL},
+    {"seat", NULL, NULL, false, NULL, cmd_seat},      {"time", NULL, NULL, false, NULL, cmd_time},
+    {"depth", NULL, NULL, false, NULL, cmd_depth},    {"history", NULL, NULL, false, cmd_history, NULL},
+    {"pgn", NULL, NULL, false, cmd_pgn, NULL},        {"compact", NULL, NULL, false, cmd_compact, NULL},
+    {"save", NULL, NULL, false, NULL, cmd_save},      {"load", NULL, NULL, false, NULL, cmd_load},
+    {"resign", NULL, NULL, true, cmd_resign, NULL},   {"draw", NULL, NULL, true, cmd_draw, NULL},
+    {"rules", NULL, NULL, false, cmd_rules, NULL},    {"piece", NULL, NULL, false, NULL, cmd_piece},
 };
 
 static const ConsoleCommand *find_command(const Game *g, const char *word) {
@@ -1631,9 +1701,12 @@ static bool handle_line(Game *g, char *line) {
         }
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return false;
     const ConsoleCommand *c = find_command(g, cmd);
-    if (c && c->while_playing && g->over) printf("the game is over\n");
-    else if (c && c->run) c->run(g);
-    else if (c) c->run_args(g, words + 1);
+    if (c && c->while_playing && g->over)
+        printf("the game is over\n");
+    else if (c && c->run)
+        c->run(g);
+    else if (c)
+        c->run_args(g, words + 1);
     else if (nw > 1 && g->v->nboards > 1) {
         printf("unknown command or board '%s' (type 'help'; a move starts with a board's name:", cmd);
         for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);
@@ -1718,7 +1791,8 @@ int ui_play(const UiConfig *cfg) {
     if (!v) return 1;
     for (int p = v->nplayers; p < MAX_PLAYERS; p++)
         if (cfg->seats[p] >= 0) {
-            fprintf(stderr, "varia: --seat %d: %s has %d players\n", p + 1, v->title ? v->title : cfg->rules, v->nplayers);
+            fprintf(stderr, "varia: --seat %d: %s has %d players\n", p + 1, v->title ? v->title : cfg->rules,
+                    v->nplayers);
             variant_free(v);
             return 1;
         }
@@ -1726,7 +1800,8 @@ int ui_play(const UiConfig *cfg) {
     g->moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     g->redo = xmalloc(sizeof(Move) * MAX_HISTORY);
     game_set_variant(g, v, cfg->rules);
-    for (int p = 0; p < MAX_PLAYERS; p++) g->seats[p] = cfg->seats[p] >= 0 ? cfg->seats[p] : p == 0 ? SEAT_HUMAN : SEAT_AI;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        g->seats[p] = cfg->seats[p] >= 0 ? cfg->seats[p] : p == 0 ? SEAT_HUMAN : SEAT_AI;
     g->seconds = cfg->seconds;
     g->depth = cfg->depth;
     g->seed = cfg->seed;
@@ -1758,7 +1833,8 @@ int ui_play(const UiConfig *cfg) {
     fen_write(&g->pos, g->start, sizeof g->start);
     int rc = 0;
     printf("%s - type 'help' for commands\n", v->title ? v->title : cfg->rules);
-    if (cfg->load && !load_saved(g, cfg->load)) rc = 1;
+    if (cfg->load && !load_saved(g, cfg->load))
+        rc = 1;
     else if (!cfg->load) {
         draw(g);
         if (g->over) announce_result(g);
@@ -1769,7 +1845,8 @@ int ui_play(const UiConfig *cfg) {
             continue;
         }
         /* hot seat with secrets: each human gets the screen to itself */
-        if (g->hidden && !g->over && g->seats[board_mover(&g->pos)] == SEAT_HUMAN && screen_owner(g) != board_mover(&g->pos)) {
+        if (g->hidden && !g->over && g->seats[board_mover(&g->pos)] == SEAT_HUMAN &&
+            screen_owner(g) != board_mover(&g->pos)) {
             int humans = 0;
             for (int p = 0; p < g->v->nplayers; p++) humans += g->seats[p] == SEAT_HUMAN;
             if (humans > 1) {
@@ -1786,8 +1863,10 @@ int ui_play(const UiConfig *cfg) {
             }
         }
         char prompt[64];
-        if (g->over) snprintf(prompt, sizeof prompt, "(game over)> ");
-        else snprintf(prompt, sizeof prompt, "%s> ", g->v->player_names[board_mover(&g->pos)]);
+        if (g->over)
+            snprintf(prompt, sizeof prompt, "(game over)> ");
+        else
+            snprintf(prompt, sizeof prompt, "%s> ", g->v->player_names[board_mover(&g->pos)]);
         char *line = read_line(g, prompt);
         if (!line) break;
         bool go_on = handle_line(g, line);
@@ -1833,8 +1912,10 @@ int ui_selfplay(const SelfplayConfig *cfg) {
             VmFault f = {0};
             movegen_legal(ctx, pos, ml, &f);
             Move m;
-            if (kind == SEAT_RANDOM) m = ml->moves[search_pick_random(ml, &rng)];
-            else if (kind == SEAT_GREEDY) m = ml->moves[search_pick_greedy(search_eval(search[side]), pos, ml, &rng)];
+            if (kind == SEAT_RANDOM)
+                m = ml->moves[search_pick_random(ml, &rng)];
+            else if (kind == SEAT_GREEDY)
+                m = ml->moves[search_pick_greedy(search_eval(search[side]), pos, ml, &rng)];
             else {
                 SearchLimits lim = {.depth = cfg->depth, .seconds = cfg->seconds, .seed = cfg->seed + (uint64_t)game};
                 SearchResult res;
@@ -1849,20 +1930,31 @@ int ui_selfplay(const SelfplayConfig *cfg) {
             gameend_settle(ctx, pos, &r, NULL, 0, NULL, NULL); /* defeats with more than two players left */
         }
         int outcome = 0; /* for engine A: 1 win, 0 draw, -1 loss */
-        if (r.winner >= 0) outcome = r.winner == a_seat ? 1 : -1;
+        if (r.winner >= 0)
+            outcome = r.winner == a_seat ? 1 : -1;
         else if (r.over && n > 2) {
-            ResultKind k = !strcmp(r.reason, "checkmate") ? v->on_checkmate : !strcmp(r.reason, "stalemate") ? v->on_stalemate : RESULT_DRAW;
+            ResultKind k = !strcmp(r.reason, "checkmate") ? v->on_checkmate
+                : !strcmp(r.reason, "stalemate")          ? v->on_stalemate
+                                                          : RESULT_DRAW;
             int mover = board_mover(pos);
-            if (k == RESULT_LOSS) outcome = mover == a_seat ? -1 : 0;
-            else if (k == RESULT_WIN) outcome = mover == a_seat ? 1 : -1;
+            if (k == RESULT_LOSS)
+                outcome = mover == a_seat ? -1 : 0;
+            else if (k == RESULT_WIN)
+                outcome = mover == a_seat ? 1 : -1;
         }
-        if (outcome > 0) wins++;
-        else if (outcome < 0) losses++;
-        else draws++;
+        if (outcome > 0)
+            wins++;
+        else if (outcome < 0)
+            losses++;
+        else
+            draws++;
         if (cfg->verbose) {
             printf("game %d: %s plays %s: %s after %d plies (%s)\n", game + 1, ui_seat_name(cfg->engine_a),
-                   v->player_names[a_seat], outcome > 0 ? "win" : outcome < 0 ? "loss" : "draw", plies,
-                   r.over ? (r.name ? r.name : r.reason) : "too long");
+                   v->player_names[a_seat],
+                   outcome > 0       ? "win"
+                       : outcome < 0 ? "loss"
+                                     : "draw",
+                   plies, r.over ? (r.name ? r.name : r.reason) : "too long");
             fflush(stdout);
         }
     }

@@ -13,20 +13,20 @@ int ui_seat_kind(const char *name);
 const char *ui_seat_name(int kind);
 
 typedef struct UiConfig {
-    const char *rules;               /* rule file path */
-    const OptionSetting *options;    /* --option settings */
+    const char *rules;            /* rule file path */
+    const OptionSetting *options; /* --option settings */
     int noptions;
-    int seats[MAX_PLAYERS];          /* SeatKind, or -1: player 1 human, the others ai */
-    double seconds;                  /* computer's time per move; 0 = no limit */
-    int depth;                       /* computer's depth limit; 0 = none */
-    uint64_t seed;                   /* root shuffle and the random/greedy players */
-    bool seed_given;                 /* false: each game's deal (shuffle, at-random) is fresh */
-    const char *load;                /* saved game to load at start, or NULL */
-    const char *fen;                 /* start position text instead of the rule file's, or NULL */
-    bool ascii;                      /* letters even on a UTF-8 terminal */
-    bool flip;                       /* draw the board upside down */
-    bool compact;                    /* after a move, the status lines instead of the board */
-    const char *rules_dir;           /* where the shipped games are (a PGN's Variant tag) */
+    int seats[MAX_PLAYERS]; /* SeatKind, or -1: player 1 human, the others ai */
+    double seconds;         /* computer's time per move; 0 = no limit */
+    int depth;              /* computer's depth limit; 0 = none */
+    uint64_t seed;          /* root shuffle and the random/greedy players */
+    bool seed_given;        /* false: each game's deal (shuffle, at-random) is fresh */
+    const char *load;       /* saved game to load at start, or NULL */
+    const char *fen;        /* start position text instead of the rule file's, or NULL */
+    bool ascii;             /* letters even on a UTF-8 terminal */
+    bool flip;              /* draw the board upside down */
+    bool compact;           /* after a move, the status lines instead of the board */
+    const char *rules_dir;  /* where the shipped games are (a PGN's Variant tag) */
 } UiConfig;
 
 /* Plays one session on stdin/stdout until 'quit' or end of input. Returns 0, or 1 when the
@@ -41,8 +41,8 @@ typedef struct SelfplayConfig {
     double seconds;
     int depth;
     uint64_t seed;
-    int engine_a, engine_b;          /* SeatKind (not human) */
-    bool verbose;                    /* one line per game */
+    int engine_a, engine_b; /* SeatKind (not human) */
+    bool verbose;           /* one line per game */
 } SelfplayConfig;
 
 /* Plays cfg->games games between engine A and engine B from the start position, A taking

@@ -7,16 +7,16 @@
 
 /* The rule file's names are checked against MAX_NAME (and tokens, symbols against theirs) so
  * that they fit these buffers whole; a cell name is a board name, ':', and up to 4 more. */
-_Static_assert(sizeof ((Board *)0)->name > MAX_NAME, "a board name fits");
-_Static_assert(sizeof ((CellInfo *)0)->name > MAX_NAME + 5, "a cell name fits");
-_Static_assert(sizeof ((Direction *)0)->name > MAX_NAME, "a direction name fits");
-_Static_assert(sizeof ((PieceType *)0)->name > MAX_NAME, "a piece name fits");
-_Static_assert(sizeof ((PieceType *)0)->symbol[0] > MAX_SYMBOL, "a symbol fits");
-_Static_assert(sizeof ((Zone *)0)->name > MAX_NAME, "a zone name fits");
-_Static_assert(sizeof ((OptionDef *)0)->name > MAX_NAME, "an option name fits");
-_Static_assert(sizeof ((OptionDef *)0)->values[0] > MAX_NAME, "an option value fits");
-_Static_assert(sizeof ((Variant *)0)->player_names[0] > MAX_NAME, "a player name fits");
-_Static_assert(sizeof ((Variant *)0)->player_token[0] > MAX_TOKEN, "a player token fits");
+_Static_assert(sizeof((Board *)0)->name > MAX_NAME, "a board name fits");
+_Static_assert(sizeof((CellInfo *)0)->name > MAX_NAME + 5, "a cell name fits");
+_Static_assert(sizeof((Direction *)0)->name > MAX_NAME, "a direction name fits");
+_Static_assert(sizeof((PieceType *)0)->name > MAX_NAME, "a piece name fits");
+_Static_assert(sizeof((PieceType *)0)->symbol[0] > MAX_SYMBOL, "a symbol fits");
+_Static_assert(sizeof((Zone *)0)->name > MAX_NAME, "a zone name fits");
+_Static_assert(sizeof((OptionDef *)0)->name > MAX_NAME, "an option name fits");
+_Static_assert(sizeof((OptionDef *)0)->values[0] > MAX_NAME, "an option value fits");
+_Static_assert(sizeof((Variant *)0)->player_names[0] > MAX_NAME, "a player name fits");
+_Static_assert(sizeof((Variant *)0)->player_token[0] > MAX_TOKEN, "a player token fits");
 
 static uint64_t splitmix(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
@@ -135,7 +135,8 @@ static void build_pattern_reach(Variant *v) {
     size_t blocks = 0, block = (size_t)v->ncells * (size_t)v->cell_words;
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
-            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++) blocks += pattern_has_reach(&v->types[t].per_owner[o].patterns[i]);
+            for (int i = 0; i < v->types[t].per_owner[o].npatterns; i++)
+                blocks += pattern_has_reach(&v->types[t].per_owner[o].patterns[i]);
     if (!blocks || blocks >= 0xFFFF) return;
     v->pattern_reach = xcalloc(blocks * block, sizeof(uint64_t));
     uint16_t n = 0;
@@ -146,7 +147,8 @@ static void build_pattern_reach(Variant *v) {
                 if (!pattern_has_reach(cp)) continue;
                 cp->reach = ++n;
                 for (int c = 0; c < v->ncells; c++)
-                    find_reach(v, cp, o, (Cell)c, v->pattern_reach + (size_t)(n - 1) * block + (size_t)c * (size_t)v->cell_words);
+                    find_reach(v, cp, o, (Cell)c,
+                               v->pattern_reach + (size_t)(n - 1) * block + (size_t)c * (size_t)v->cell_words);
             }
 }
 
@@ -213,7 +215,8 @@ static void build_line_cells(Variant *v) {
         for (int d = 0; d < v->ndirs; d++) {
             uint64_t *line = v->line_cells + ((size_t)c * (size_t)v->ndirs + (size_t)d) * words;
             /* (a line that comes back on itself stops where it closes) */
-            for (Cell s = variant_step(v, (Cell)c, d); s != NO_CELL && !((line[s >> 6] >> (s & 63)) & 1); s = variant_step(v, s, d))
+            for (Cell s = variant_step(v, (Cell)c, d); s != NO_CELL && !((line[s >> 6] >> (s & 63)) & 1);
+                 s = variant_step(v, s, d))
                 line[s >> 6] |= 1ULL << (s & 63);
         }
 }
@@ -265,12 +268,15 @@ static void build_line_refs(Variant *v) {
                     const AttackLine *l = &v->attack_lines[o][k];
                     int back = v->dirs[l->dir].reverse;
                     if (!(l->leapers[t] | l->sliders[t]) || back < 0 || (l->sliders[t] != 0) != slides) continue;
-                    refs[v->nline_refs[o][t]++] = (LineRef){.back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
+                    refs[v->nline_refs[o][t]++] = (LineRef){
+                        .back = (uint8_t)back, .types = l->leapers[t] | l->sliders[t], .sliders = l->sliders[t]};
                     v->nline_slides[o][t] += slides;
                     if (!slides) v->leap_types[o][t] |= l->leapers[t];
                     for (int c = 0; c < v->ncells && !slides; c++) {
                         Cell s = variant_step(v, (Cell)c, back);
-                        if (s != NO_CELL) v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL << (s & 63);
+                        if (s != NO_CELL)
+                            v->leap_cells[((size_t)o * (size_t)v->ncells + (size_t)c) * words + (s >> 6)] |= 1ULL
+                                << (s & 63);
                     }
                 }
             for (int k = v->nline_slides[o][t] - 1; k >= 0; k--) {
@@ -297,7 +303,8 @@ static void build_leap_from(Variant *v) {
                     for (int c = 0; c < v->ncells; c++) {
                         Cell s = variant_step(v, (Cell)c, back);
                         /* (a step back onto c itself meets the victim: no capture) */
-                        if (s != NO_CELL && s != c) from[(size_t)__builtin_ctz(types) * ncells + (size_t)c] |= 1ULL << s;
+                        if (s != NO_CELL && s != c)
+                            from[(size_t)__builtin_ctz(types) * ncells + (size_t)c] |= 1ULL << s;
                     }
             }
         }
@@ -441,17 +448,16 @@ void variant_conclude(Variant *v) {
     v->slow_legality = v->minefield_zone || v->facing_type || v->forbid_royal_flight;
     /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
     v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
-                   v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
-                   !v->has_allegiance && !v->nphases;
+        v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
+        !v->has_allegiance && !v->nphases;
     /* no royal piece to keep safe and nothing else that decides legality: every move the
      * pieces make is legal */
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
-                          !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality &&
-                          !v->has_allegiance && !v->nphases;
+        !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases;
     /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
-    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops &&
-                    !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
-                    !v->forbid_check && !v->nreaches && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS;
+    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->nextra &&
+        !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
+        !v->nforced && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
     build_move_reach(v);
 }
@@ -519,14 +525,41 @@ int variant_cell_by_name(const Variant *v, const char *name) {
 
 void variant_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy) {
     switch (o) {
-    case ORIENT_IDENTITY: *ox = dx; *oy = dy; break;
-    case ORIENT_FLIP: *ox = dx; *oy = -dy; break;
-    case ORIENT_MIRROR: *ox = -dx; *oy = dy; break;
-    case ORIENT_ROT90: *ox = -dy; *oy = dx; break;
-    case ORIENT_ROT180: *ox = -dx; *oy = -dy; break;
-    case ORIENT_ROT270: *ox = dy; *oy = -dx; break;
-    case ORIENT_TRANSPOSE: *ox = dy; *oy = dx; break;
-    case ORIENT_ANTITRANSPOSE: *ox = -dy; *oy = -dx; break;
-    default: *ox = dx; *oy = dy; break;
+    case ORIENT_IDENTITY:
+        *ox = dx;
+        *oy = dy;
+        break;
+    case ORIENT_FLIP:
+        *ox = dx;
+        *oy = -dy;
+        break;
+    case ORIENT_MIRROR:
+        *ox = -dx;
+        *oy = dy;
+        break;
+    case ORIENT_ROT90:
+        *ox = -dy;
+        *oy = dx;
+        break;
+    case ORIENT_ROT180:
+        *ox = -dx;
+        *oy = -dy;
+        break;
+    case ORIENT_ROT270:
+        *ox = dy;
+        *oy = -dx;
+        break;
+    case ORIENT_TRANSPOSE:
+        *ox = dy;
+        *oy = dx;
+        break;
+    case ORIENT_ANTITRANSPOSE:
+        *ox = -dy;
+        *oy = -dx;
+        break;
+    default:
+        *ox = dx;
+        *oy = dy;
+        break;
     }
 }

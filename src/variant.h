@@ -7,14 +7,20 @@
 #include "bytecode.h"
 #include "diag.h"
 
-#define NO_CELL 0xFFFF  /* the off-board sentinel in neighbour tables */
+#define NO_CELL 0xFFFF /* the off-board sentinel in neighbour tables */
 #define NO_TYPE 0xFF
 
 typedef uint16_t Cell;
 
 typedef enum Orientation {
-    ORIENT_IDENTITY, ORIENT_FLIP, ORIENT_MIRROR, ORIENT_ROT90, ORIENT_ROT180, ORIENT_ROT270,
-    ORIENT_TRANSPOSE, ORIENT_ANTITRANSPOSE,
+    ORIENT_IDENTITY,
+    ORIENT_FLIP,
+    ORIENT_MIRROR,
+    ORIENT_ROT90,
+    ORIENT_ROT180,
+    ORIENT_ROT270,
+    ORIENT_TRANSPOSE,
+    ORIENT_ANTITRANSPOSE,
     ORIENT__COUNT
 } Orientation;
 
@@ -28,23 +34,23 @@ typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } Defea
 
 typedef struct Board {
     char name[16];
-    char title[24];          /* shown above the board; "" = the name */
+    char title[24]; /* shown above the board; "" = the name */
     int width, height;
-    int first_cell;          /* cells of this board are first_cell .. first_cell + count - 1 */
+    int first_cell; /* cells of this board are first_cell .. first_cell + count - 1 */
     int count;
     Cell at[MAX_BOARD_DIM][MAX_BOARD_DIM]; /* [y][x] -> cell or NO_CELL for a hole */
 } Board;
 
 typedef struct CellInfo {
     uint8_t board, x, y;
-    char name[24];           /* "e4" or "top:e4" */
+    char name[24]; /* "e4" or "top:e4" */
 } CellInfo;
 
 typedef struct Direction {
-    char name[16];           /* "" for anonymous vectors */
-    int8_t dx, dy;           /* for vectors */
-    int8_t link_board;       /* >= 0: a link to this board at the same x,y; then dx = dy = 0 */
-    int8_t reverse;          /* index of the opposite direction, -1 if none */
+    char name[16];     /* "" for anonymous vectors */
+    int8_t dx, dy;     /* for vectors */
+    int8_t link_board; /* >= 0: a link to this board at the same x,y; then dx = dy = 0 */
+    int8_t reverse;    /* index of the opposite direction, -1 if none */
 } Direction;
 
 /* A plain move pattern the fast paths use: a leap or a slide, and what it may do at the end. */
@@ -52,13 +58,13 @@ typedef struct Direction {
 #define ALL_TYPES 0xFFFFFFFFu
 
 typedef struct Ray {
-    uint8_t dir;             /* direction index (already in the owner's frame) */
-    uint8_t slide;           /* 1 = continues over empty cells */
-    uint8_t range;           /* slides: at most this many steps; 0 = unlimited */
-    uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
-    uint32_t victims;        /* attack rays: the types it can capture */
-    uint8_t from_zone;       /* attack rays: the mover stands in this zone (index + 1; 0: anywhere) */
-    uint8_t to_zone;         /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
+    uint8_t dir;       /* direction index (already in the owner's frame) */
+    uint8_t slide;     /* 1 = continues over empty cells */
+    uint8_t range;     /* slides: at most this many steps; 0 = unlimited */
+    uint8_t mode;      /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint32_t victims;  /* attack rays: the types it can capture */
+    uint8_t from_zone; /* attack rays: the mover stands in this zone (index + 1; 0: anywhere) */
+    uint8_t to_zone;   /* attack rays: the victim stands in this zone (index + 1; 0: anywhere) */
 } Ray;
 
 /* A move the fast generator makes in C that is not a plain ray (compile.c recognises it): an
@@ -72,12 +78,12 @@ typedef struct LineMove {
     uint8_t dirs[MAX_LINE_LEGS];
     uint8_t range;
     uint8_t hop;
-    uint8_t mode;            /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
-    uint8_t from_zone;       /* the mover stands in this zone (index + 1; 0: anywhere) */
-    uint8_t to_zone;         /* landings and victims are in this zone (a ride goes on past others) */
-    uint8_t path_zone;       /* every cell after the origin is in this zone (the move stops outside) */
-    uint32_t screens;        /* hop: the types the screen may be */
-    uint32_t victims;        /* the types it captures */
+    uint8_t mode;      /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint8_t from_zone; /* the mover stands in this zone (index + 1; 0: anywhere) */
+    uint8_t to_zone;   /* landings and victims are in this zone (a ride goes on past others) */
+    uint8_t path_zone; /* every cell after the origin is in this zone (the move stops outside) */
+    uint32_t screens;  /* hop: the types the screen may be */
+    uint32_t victims;  /* the types it captures */
 } LineMove;
 
 /* A capture made by moving (not by landing on the victim), as the attack test checks it
@@ -90,22 +96,32 @@ typedef struct LineMove {
  * most `range` cells, 0: no limit) limited by zones, a path zone included. CAP_PRIVILEGE: one
  * move of ndirs legs (the cells between unchecked) from a cell whose privilege its owner holds;
  * attack tests find it through the privileges, not the attack lines (Variant.privilege_types). */
-typedef enum CaptureMethod { CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE, CAP_LEAP, CAP_LEGS, CAP_HOP, CAP_STEPS, CAP_SLIDES, CAP_PRIVILEGE } CaptureMethod;
+typedef enum CaptureMethod {
+    CAP_WITHDRAW,
+    CAP_PINCER,
+    CAP_COORDINATE,
+    CAP_LEAP,
+    CAP_LEGS,
+    CAP_HOP,
+    CAP_STEPS,
+    CAP_SLIDES,
+    CAP_PRIVILEGE
+} CaptureMethod;
 
 typedef struct CapturePattern {
-    uint8_t method;          /* CaptureMethod */
+    uint8_t method; /* CaptureMethod */
     uint8_t ndirs;
-    uint8_t nlegs;           /* CAP_LEGS: legs per move */
-    uint8_t dirs[16];        /* directions of the capturing moves */
-    uint32_t victims;        /* types it captures (CAP_LEAP: types it may jump) */
+    uint8_t nlegs;              /* CAP_LEGS: legs per move */
+    uint8_t dirs[16];           /* directions of the capturing moves */
+    uint32_t victims;           /* types it captures (CAP_LEAP: types it may jump) */
     uint8_t from_zone, to_zone; /* CAP_LEGS, CAP_HOP, CAP_STEPS: zones of the mover and the victim (index + 1) */
-    uint8_t path_zone;       /* CAP_HOP, CAP_SLIDES: every cell after the mover's is in this zone (index + 1) */
-    uint8_t near;            /* CAP_HOP: the screen is next to the mover and the victim next to it */
-    uint8_t range;           /* CAP_SLIDES: at most this many cells (0: no limit) */
-    uint32_t screens;        /* CAP_HOP: the types the screen may be */
-    uint32_t jumps;          /* CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE: the mover may also get
+    uint8_t path_zone;          /* CAP_HOP, CAP_SLIDES: every cell after the mover's is in this zone (index + 1) */
+    uint8_t near;               /* CAP_HOP: the screen is next to the mover and the victim next to it */
+    uint8_t range;              /* CAP_SLIDES: at most this many cells (0: no limit) */
+    uint32_t screens;           /* CAP_HOP: the types the screen may be */
+    uint32_t jumps;             /* CAP_WITHDRAW, CAP_PINCER, CAP_COORDINATE: the mover may also get
                               * where it lands by long leaps over enemies of these types */
-    uint16_t reach;          /* CAP_LEGS, CAP_STEPS, CAP_HOP, CAP_SLIDES: its block in Variant.pattern_reach + 1 (0: none) */
+    uint16_t reach; /* CAP_LEGS, CAP_STEPS, CAP_HOP, CAP_SLIDES: its block in Variant.pattern_reach + 1 (0: none) */
 } CapturePattern;
 
 /* An atom of a piece's `rest` program that the fast generator runs in C instead, in the
@@ -116,10 +132,10 @@ typedef struct CapturePattern {
 enum { FAST_STEP, FAST_LEGS, FAST_EN_PASSANT, FAST_PRIVILEGE, FAST_PRIVILEGE_UNATTACKED };
 typedef struct FastAtom {
     uint8_t kind;
-    uint8_t mode;            /* the last cell: RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
-    uint8_t from_zone;       /* the origin must be in this zone (index + 1; 0: anywhere) */
-    uint8_t promo;           /* promotion set (0: none) */
-    bool sets_ep;            /* legs: the cells passed become en-passant cells */
+    uint8_t mode;      /* the last cell: RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint8_t from_zone; /* the origin must be in this zone (index + 1; 0: anywhere) */
+    uint8_t promo;     /* promotion set (0: none) */
+    bool sets_ep;      /* legs: the cells passed become en-passant cells */
     uint8_t ndirs;
     uint8_t dirs[MAX_FAST_ATOM_DIRS]; /* legs: one move's legs in order; else one move each */
 } FastAtom;
@@ -132,44 +148,44 @@ typedef struct RestGuard {
 } RestGuard;
 
 typedef struct PieceProgram {
-    Program prog;            /* every move of this type for one owner (the general path) */
-    Program rest;            /* the moves not in gen[] (run after the rays on the fast path) */
-    bool rest_in_c;          /* every atom of rest is in atoms[] (the fast path runs no VM) */
-    bool privileged_atoms;   /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
+    Program prog;          /* every move of this type for one owner (the general path) */
+    Program rest;          /* the moves not in gen[] (run after the rays on the fast path) */
+    bool rest_in_c;        /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
     int nrest_guards;
     RestGuard rest_guards[MAX_REST_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
-    bool may_capture;        /* prog can remove an enemy piece */
-    bool may_duplicate;      /* two paths of prog can emit the same move (they are merged) */
-    int ngen;                /* fast generation: plain moves as rays */
+    bool may_capture;   /* prog can remove an enemy piece */
+    bool may_duplicate; /* two paths of prog can emit the same move (they are merged) */
+    int ngen;           /* fast generation: plain moves as rays */
     Ray gen[MAX_DIRECTIONS];
-    int nlines;              /* ... and the moves of recognised shapes (not in rest's code, but
+    int nlines;      /* ... and the moves of recognised shapes (not in rest's code, but
                               * made with it: such a piece has a rest, if only its HALT) */
-    LineMove *lines;         /* (MAX_LINE_MOVES, allocated with the first: kept out of the
+    LineMove *lines; /* (MAX_LINE_MOVES, allocated with the first: kept out of the
                               * struct, whose size the hot paths' address arithmetic feels) */
-    int natk;                /* fast attack test: every capturing move as a ray (if fast_attack) */
+    int natk;        /* fast attack test: every capturing move as a ray (if fast_attack) */
     Ray atk[MAX_DIRECTIONS];
-    int npatterns;           /* ... and every capture by moving as a pattern */
+    int npatterns; /* ... and every capture by moving as a pattern */
     CapturePattern patterns[MAX_PATTERNS];
 } PieceProgram;
 
 typedef struct PieceType {
     char name[24];
-    char letter;             /* uppercase; player 0 writes it as is, player 1 in lower case */
+    char letter;                /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
-    char written;            /* `written "*"`: position text's mark for it, whoever owns it; 0 = the letter */
-    int value;               /* in hundredths of a pawn; 0 = unknown / royal */
-    int worth;               /* the rule file's own small value (`worth N`): capture rewards */
+    char written;               /* `written "*"`: position text's mark for it, whoever owns it; 0 = the letter */
+    int value;                  /* in hundredths of a pawn; 0 = unknown / royal */
+    int worth;                  /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
     bool resets_nmove;
-    bool mine_proof;         /* never set off an enemy mine (it only clears the tile) */
-    bool sets_ep;            /* some move of this type makes en-passant cells */
+    bool mine_proof; /* never set off an enemy mine (it only clears the tile) */
+    bool sets_ep;    /* some move of this type makes en-passant cells */
     /* Attacks fully described by atk[] rays for every owner: attack tests need no program. */
     bool fast_attack;
-    int influence;           /* strength over steered armies' pieces on linked cells (0 = none) */
+    int influence; /* strength over steered armies' pieces on linked cells (0 = none) */
     /* Drops (`drop [to ZONE]`): the empty cells a piece of this type in a player's hand may
      * be put on; droppable is false for a type no drop item names. */
     bool droppable;
@@ -210,7 +226,7 @@ typedef struct PromoSet {
     uint8_t count;
     bool optional;
     bool lost_only;
-    bool on_capture;         /* capture-only: only a move that captures promotes */
+    bool on_capture; /* capture-only: only a move that captures promotes */
     uint8_t types[MAX_PROMO_CHOICES];
 } PromoSet;
 
@@ -220,23 +236,23 @@ typedef struct PromoSet {
  * NO_CELL and the cells are in Position.castle_king and castle_rook. */
 typedef struct Castle {
     uint8_t owner;
-    char letter;             /* position-text letter (case per owner) */
+    char letter; /* position-text letter (case per owner) */
     bool free;
-    bool privilege;          /* `privilege CELL...`: only a right, held while the piece on its
+    bool privilege;    /* `privilege CELL...`: only a right, held while the piece on its
                               * cell stays (king_from = the owner's CELL, the others NO_CELL;
                               * the letter is its file) */
-    uint8_t king_type;       /* the type that castles (free castles, and a king that is not royal) */
-    uint32_t lost_to;        /* privileges: enemy types whose move onto the cell's rank or file
+    uint8_t king_type; /* the type that castles (free castles, and a king that is not royal) */
+    uint32_t lost_to;  /* privileges: enemy types whose move onto the cell's rank or file
                               * ends it */
     Cell king_from, king_to, rook_from, rook_to;
-    uint8_t right;           /* bit index in Position.rights */
-    uint8_t rook_type;       /* the type standing on rook_from in the setup (NO_TYPE: any) */
+    uint8_t right;     /* bit index in Position.rights */
+    uint8_t rook_type; /* the type standing on rook_from in the setup (NO_TYPE: any) */
 } Castle;
 
 typedef struct MaterialRule {
     uint8_t a[MAX_PIECE_TYPES], b[MAX_PIECE_TYPES]; /* piece counts per type for each side */
-    bool same_colour;        /* all non-royal pieces on one square colour */
-    int total_a, total_b;    /* the pieces of each side (found at load) */
+    bool same_colour;                               /* all non-royal pieces on one square colour */
+    int total_a, total_b;                           /* the pieces of each side (found at load) */
 } MaterialRule;
 
 /* "end counting RESULT { ... }" (two players): a count of moves that ends the game with RESULT
@@ -255,9 +271,9 @@ typedef struct CountingLine {
 typedef struct CountingRule {
     bool on;
     ResultKind result;
-    char name[32];                    /* the game's own name for the end ("" = none) */
-    uint32_t pawns;                   /* type bits */
-    int board_moves;                  /* 0 = no board's honour */
+    char name[32];   /* the game's own name for the end ("" = none) */
+    uint32_t pawns;  /* type bits */
+    int board_moves; /* 0 = no board's honour */
     bool start_pieces;
     int nlines;
     CountingLine lines[MAX_COUNTING_LINES];
@@ -267,8 +283,8 @@ typedef struct CountingRule {
  * just moved, standing in that player's zone, must be captured by the next move. */
 typedef struct ForcedCapture {
     uint8_t type, zone;
-    ResultKind result;       /* for the player to move when no legal move captures it */
-    char name[32];           /* the rule file's word for that end ("" = the default) */
+    ResultKind result; /* for the player to move when no legal move captures it */
+    char name[32];     /* the rule file's word for that end ("" = the default) */
 } ForcedCapture;
 
 /* Endings the position alone decides, looked at before any move (ending.c). Each result is
@@ -278,7 +294,7 @@ typedef struct ForcedCapture {
 typedef struct ExtinctionRule {
     uint32_t types;
     uint8_t at_most;
-    uint16_t rival_at_least;  /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
+    uint16_t rival_at_least; /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
 } ExtinctionRule;
@@ -297,7 +313,7 @@ typedef struct ReachRule {
 /* The fast attack test's table for one owner and one direction: which types capture by a
  * leap (one step back) or an unlimited slide along it, for each victim type. */
 typedef struct AttackLine {
-    uint8_t dir;             /* the attacker's move direction; the test walks its reverse */
+    uint8_t dir; /* the attacker's move direction; the test walks its reverse */
     uint32_t leapers[MAX_PIECE_TYPES];
     uint32_t sliders[MAX_PIECE_TYPES];
 } AttackLine;
@@ -306,7 +322,7 @@ typedef struct AttackLine {
  * the types that capture from the first cell met, and those that capture from farther. */
 typedef struct LineRef {
     uint8_t back;
-    uint8_t run_end;         /* lines with sliders: the end of the run of lines with its sliders */
+    uint8_t run_end; /* lines with sliders: the end of the run of lines with its sliders */
     uint32_t types, sliders;
 } LineRef;
 
@@ -316,7 +332,7 @@ typedef struct CounterDef {
     char name[24];
     bool per_player;
     int initial;
-    uint8_t slot;            /* first value's index in Position.counters */
+    uint8_t slot; /* first value's index in Position.counters */
 } CounterDef;
 
 /* One phase of a turn: the move kinds it allows and how many moves it takes. A phase with
@@ -324,7 +340,7 @@ typedef struct CounterDef {
 typedef struct PhaseDef {
     char name[24];
     uint8_t min, max;
-    uint32_t kinds;          /* bit per move kind */
+    uint32_t kinds; /* bit per move kind */
 } PhaseDef;
 
 /* "extra-capture KIND at-least N [remote]": a capture onto an enemy that N or more distinct
@@ -339,7 +355,7 @@ typedef struct ExtraCapture {
 typedef struct PileDef {
     char name[24];
     bool per_player, sorted;
-    uint8_t slot;            /* first pile's index in Position.piles */
+    uint8_t slot; /* first pile's index in Position.piles */
     uint8_t ninit;
     uint8_t init[MAX_PILE_CARDS]; /* every one of its piles starts with these, bottom first */
 } PileDef;
@@ -349,9 +365,9 @@ typedef struct PileDef {
  * mover's P adding up to W or more; the mover then pays them onto one Q (any player's), the
  * highest first, as the next move. */
 typedef struct CardRule {
-    uint8_t kind, from, to;  /* move kind, pile indexes */
-    uint8_t count;           /* draw: cards taken at once, from one pile */
-    bool own;                /* draw: only from the mover's own pile */
+    uint8_t kind, from, to; /* move kind, pile indexes */
+    uint8_t count;          /* draw: cards taken at once, from one pile */
+    bool own;               /* draw: only from the mover's own pile */
 } CardRule;
 
 /* One set-up step before the first turn: PLAYER makes `moves` moves of `kind`. */
@@ -361,16 +377,16 @@ typedef struct PreludeStep {
 
 /* What a capture puts into the captor's hand (`hands KEEP`). */
 typedef enum HandKeep {
-    HAND_NONE,      /* nothing: hands are filled only by the position text */
-    HAND_CAPTURED,  /* the captured piece, as the captor's, of its type */
-    HAND_DEMOTED,   /* the same, but a piece that promoted returns as the type it promoted from */
+    HAND_NONE,     /* nothing: hands are filled only by the position text */
+    HAND_CAPTURED, /* the captured piece, as the captor's, of its type */
+    HAND_DEMOTED,  /* the same, but a piece that promoted returns as the type it promoted from */
 } HandKeep;
 
 typedef struct OptionDef {
     char name[24];
     int nvalues;
     char values[MAX_OPTION_VALUES][24];
-    int value;               /* the value chosen at load time */
+    int value; /* the value chosen at load time */
 } OptionDef;
 
 typedef struct Variant {
@@ -380,19 +396,19 @@ typedef struct Variant {
     int nboards;
     Board boards[MAX_BOARDS];
     int ncells;
-    int cell_words;          /* 64-bit words that cover the cells (bitset loops stop there) */
+    int cell_words; /* 64-bit words that cover the cells (bitset loops stop there) */
     CellInfo cells[MAX_CELLS];
     int ndirs;
     Direction dirs[MAX_DIRECTIONS];
-    Cell *neighbour;         /* [cell * ndirs + dir] -> cell or NO_CELL */
+    Cell *neighbour;           /* [cell * ndirs + dir] -> cell or NO_CELL */
     uint8_t colour[MAX_CELLS]; /* square colour (x + y) & 1 */
     /* players and owners */
-    int nplayers;            /* players taking turns; owners 0..nplayers-1 */
-    int nowners;             /* players, then the armies no player owns (`armies`) */
+    int nplayers; /* players taking turns; owners 0..nplayers-1 */
+    int nowners;  /* players, then the armies no player owns (`armies`) */
     char player_names[MAX_OWNERS][16];
-    char player_token[MAX_OWNERS][8];  /* side-to-move token in position text */
+    char player_token[MAX_OWNERS][8]; /* side-to-move token in position text */
     Orientation orient[MAX_OWNERS];
-    int8_t forward_dir[MAX_OWNERS];   /* each owner's "forward" (0,1) as a direction, -1 if none */
+    int8_t forward_dir[MAX_OWNERS]; /* each owner's "forward" (0,1) as a direction, -1 if none */
     int nturns;
     uint8_t turn_order[MAX_HISTORY > 64 ? 64 : MAX_HISTORY]; /* players by turn slot */
     /* pieces */
@@ -401,24 +417,24 @@ typedef struct Variant {
     int nzones;
     Zone zones[MAX_ZONES];
     int npromos;
-    PromoSet promos[MAX_PROMO_SETS];  /* index 0 unused: ADD 0 means "no promotion" */
+    PromoSet promos[MAX_PROMO_SETS];                  /* index 0 unused: ADD 0 means "no promotion" */
     uint8_t start_count[MAX_OWNERS][MAX_PIECE_TYPES]; /* pieces of each owner and type at the start */
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
-    uint32_t castle_mask[MAX_CELLS];  /* rights kept when the cell is touched */
-    bool free_castles;                /* some castle is free (its cells are the position's) */
-    bool privileges_lost;             /* some privilege is `lost-to` enemy types */
-    uint32_t privilege_types;         /* fast-attack types with a CAP_PRIVILEGE capture: attack
+    uint32_t castle_mask[MAX_CELLS];                  /* rights kept when the cell is touched */
+    bool free_castles;                                /* some castle is free (its cells are the position's) */
+    bool privileges_lost;                             /* some privilege is `lost-to` enemy types */
+    uint32_t privilege_types;                         /* fast-attack types with a CAP_PRIVILEGE capture: attack
                                        * tests read the rights (Position.rights) */
     uint64_t privilege_reach[MAX_OWNERS][CELL_WORDS]; /* the cells such captures of an owner could
                                                         * land on from its privileges' cells */
     bool has_royal;
-    uint32_t royal_types;             /* the royal types (bit per type; found at load) */
+    uint32_t royal_types; /* the royal types (bit per type; found at load) */
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
     uint8_t royal_owners;
-    bool forbid_royal_capture;        /* legality: no royal of the mover may be capturable */
-    bool all_fast;                    /* every type's attacks are rays: no program runs in attack tests
+    bool forbid_royal_capture; /* legality: no royal of the mover may be capturable */
+    bool all_fast;             /* every type's attacks are rays: no program runs in attack tests
                                        * (and no `end facing` rule: legality is then cells only,
                                        * royal flight included) */
     /* Legality by pins (movegen.c): two players with one army each, every attack a plain ray
@@ -437,21 +453,21 @@ typedef struct Variant {
      * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
     int ntypesets;
-    uint32_t typesets[MAX_TYPESETS];  /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
-    uint32_t freezer_mask;            /* types that freeze adjacent enemies */
-    uint32_t imitator_mask;           /* types that capture by imitation (and freeze freezers) */
-    bool has_drops;                   /* some program drops new pieces (moves from several pieces may coincide) */
-    uint32_t blast_mask;              /* types whose captures explode (`explodes`) */
-    uint32_t blast_proof_mask;        /* types a neighbouring explosion spares (`blast-proof`) */
+    uint32_t typesets[MAX_TYPESETS]; /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
+    uint32_t freezer_mask;           /* types that freeze adjacent enemies */
+    uint32_t imitator_mask;          /* types that capture by imitation (and freeze freezers) */
+    bool has_drops;                  /* some program drops new pieces (moves from several pieces may coincide) */
+    uint32_t blast_mask;             /* types whose captures explode (`explodes`) */
+    uint32_t blast_proof_mask;       /* types a neighbouring explosion spares (`blast-proof`) */
     int nadjacent;
-    uint8_t orth_dirs[4];             /* the four orthogonal unit directions (pincer) */
-    uint8_t adjacent_dirs[8];         /* the eight neighbours (freezing) */
+    uint8_t orth_dirs[4];     /* the four orthogonal unit directions (pincer) */
+    uint8_t adjacent_dirs[8]; /* the eight neighbours (freezing) */
     /* Fast attack lines per owner (built at load from the types' attack rays); false when
      * some attack ray has a limited range, then the per-type loop is used. */
     bool attack_lines_ok;
     int nattack_lines[MAX_OWNERS];
     AttackLine *attack_lines[MAX_OWNERS];
-    uint32_t pattern_types;           /* fast-attack types that also have capture patterns */
+    uint32_t pattern_types; /* fast-attack types that also have capture patterns */
     /* per cell c and direction d (attack_lines_ok only, else NULL): the cells (cell_words
      * words) met stepping from c along d to the edge; an attack line with none of the
      * attacker's pieces on it is skipped without a walk */
@@ -460,7 +476,7 @@ typedef struct Variant {
      * capture it, so that the tests walk no line that cannot; those with sliders first (the
      * first nline_slides), then those of leapers only */
     int nline_refs[MAX_OWNERS][MAX_PIECE_TYPES], nline_slides[MAX_OWNERS][MAX_PIECE_TYPES];
-    LineRef *line_refs[MAX_OWNERS][MAX_PIECE_TYPES];   /* (into one block, line_refs[0][0]) */
+    LineRef *line_refs[MAX_OWNERS][MAX_PIECE_TYPES]; /* (into one block, line_refs[0][0]) */
     /* per attacking owner and cell c (cell_words words): the first cells of its lines of
      * leapers only back from c, whatever the victim; with none of its pieces there, those
      * lines need no look */
@@ -493,13 +509,15 @@ typedef struct Variant {
     uint64_t *custodian_cells;
     /* per attacking owner and victim type: the (type, pattern) pairs that can capture it */
     uint8_t npattern_refs[MAX_OWNERS][MAX_PIECE_TYPES];
-    struct { uint8_t type, pattern; } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
+    struct {
+        uint8_t type, pattern;
+    } pattern_refs[MAX_OWNERS][MAX_PIECE_TYPES][MAX_PATTERN_REFS];
     /* Steering (`steer ARMY... by LINK... [copy] [if COND]`): a piece of a steered army may be
      * moved by each player for whom COND holds, over the player's influence on its cell (the
      * strongest `influence` among the player's pieces on the cells reached through the links)
      * and its rival's (the strongest other player's). With `copy`, such a move may also move
      * the player's influencing piece by the same displacement on its own board. */
-    uint8_t steered;                  /* owners moved by influence (bit per owner) */
+    uint8_t steered; /* owners moved by influence (bit per owner) */
     int nsteer_links;
     uint8_t steer_links[MAX_DIRECTIONS];
     bool steer_copy;
@@ -511,24 +529,24 @@ typedef struct Variant {
     bool has_allegiance, allegiance_random;
     uint8_t allegiance[MAX_PLAYERS];
     int nfen_fields;
-    uint8_t fen_fields[16];                        /* position-text fields in order (FenField, fen.h) */
-    int fen_optional_from;                         /* fields from here on (`NAME?`) are left out when a
+    uint8_t fen_fields[16]; /* position-text fields in order (FenField, fen.h) */
+    int fen_optional_from;  /* fields from here on (`NAME?`) are left out when a
                                                     * text without them would say the same (0: none) */
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
-    ResultKind on_blocked;             /* neither player can move: for the one with more pieces (NONE: off) */
-    char end_name[3][32];              /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
+    ResultKind on_blocked;                 /* neither player can move: for the one with more pieces (NONE: off) */
+    char end_name[3][32];                  /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     /* the game's own names for the other ends its rules give ("" = the default) */
     char blocked_name[32], repetition_name[32], nmove_name[32], material_name[32];
     char passes_name[32], facing_name[32];
-    int repetition;                    /* n-fold; 0 = off */
+    int repetition; /* n-fold; 0 = off */
     ResultKind on_repetition;
-    int nmove;                         /* full moves; 0 = off */
+    int nmove; /* full moves; 0 = off */
     ResultKind on_nmove;
     int nmaterial;
     MaterialRule material[MAX_MATERIAL_RULES];
-    int material_most;                 /* the most pieces a side has in them (found at load) */
+    int material_most; /* the most pieces a side has in them (found at load) */
     CountingRule counting;
     ResultKind on_material;
     int nforced;
@@ -536,7 +554,7 @@ typedef struct Variant {
     /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
     bool must_capture;
     /* "end pieces at-most N RESULT": a player left with N or fewer pieces gets on_pieces */
-    int pieces_limit;                  /* N + 1; 0 = off */
+    int pieces_limit; /* N + 1; 0 = off */
     ResultKind on_pieces;
     /* "end royal-captured RESULT": for the player whose last royal piece was captured (when
      * royal capture is allowed); RESULT_NONE = loss */
@@ -551,22 +569,22 @@ typedef struct Variant {
     ExtinctionRule extinctions[4];
     int nreaches;
     ReachRule reaches[4];
-    ResultKind on_bare_king;          /* RESULT_NONE: no bare-king rule */
-    bool bare_king_reply;             /* the bared side moves once more: baring the other king draws */
+    ResultKind on_bare_king; /* RESULT_NONE: no bare-king rule */
+    bool bare_king_reply;    /* the bared side moves once more: baring the other king draws */
     char bare_king_name[32];
-    int check_limit;                  /* "end checks N": checks that end the game; 0 = off */
-    ResultKind on_checks;             /* for the side that gave them */
+    int check_limit;      /* "end checks N": checks that end the game; 0 = off */
+    ResultKind on_checks; /* for the side that gave them */
     char checks_name[32];
-    bool forbid_check;                /* "forbid check": no move may give check */
+    bool forbid_check; /* "forbid check": no move may give check */
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];
     /* turns made of phases (nphases 0: one move per turn, the plain case) */
     int nphases;
     PhaseDef phases[MAX_PHASES];
-    int nkinds;                       /* move kinds; kind 0 is "normal" */
+    int nkinds; /* move kinds; kind 0 is "normal" */
     char kind_names[MAX_MOVE_KINDS][16];
-    int capture_reward;               /* counter index + 1 the capturer gains captured worth in; 0 = none */
+    int capture_reward; /* counter index + 1 the capturer gains captured worth in; 0 = none */
     int nextra;
     ExtraCapture extra[MAX_EXTRA_CAPTURES];
     int npiles, npile_slots;
@@ -577,21 +595,21 @@ typedef struct Variant {
     PreludeStep prelude[MAX_PRELUDE];
     /* "minefield ZONE N by KIND": every cell of a player's part of ZONE starts with a tile of
      * that player; moves of KIND mark N of them as mines (hidden from the other players). */
-    int minefield_zone;               /* zone index + 1, 0 = none */
+    int minefield_zone; /* zone index + 1, 0 = none */
     int mines, mine_kind;
-    int empty_pile;                   /* pile index + 1 of "end empty PILE", 0 = none */
+    int empty_pile; /* pile index + 1 of "end empty PILE", 0 = none */
     ResultKind on_empty;
     int nshuffles;
-    uint8_t shuffle_zones[4];         /* start of a game: each player's pieces there are shuffled */
+    uint8_t shuffle_zones[4]; /* start of a game: each player's pieces there are shuffled */
     /* Passing (`allow pass`): the player to move may pass instead of moving, unless its royal
      * piece is in check. `end pass N`: N passes in a row end the game. `end facing TYPE`: while
      * the two players' royal pieces of TYPE face each other on an open line, a pass is legal
      * even in check and no other move may leave them facing; the game ends when they face in
      * two positions in a row. */
     bool pass_move;
-    int passes_end;                   /* 0 = off */
+    int passes_end; /* 0 = off */
     ResultKind on_passes;
-    int facing_type;                  /* type index + 1, 0 = off */
+    int facing_type; /* type index + 1, 0 = off */
     ResultKind on_facing;
     /* `forbid royal-flight`: a royal piece in check may not move, except to capture the one
      * piece giving check */
@@ -610,27 +628,25 @@ typedef struct Variant {
     /* types with the flag `must-drop`: while a player holds one of them in hand, it may drop
      * only those, and must when it can */
     uint32_t must_drop_types;
-    bool drop_no_mate;                 /* some type has drop_no_mate */
-    uint8_t hand_keep;                 /* HandKeep */
+    bool drop_no_mate; /* some type has drop_no_mate */
+    uint8_t hand_keep; /* HandKeep */
     /* castle_dropped: a king or rook dropped onto its castling cell, its partner at home,
      * gains the castling right (`hands castle-dropped`). colour_apart_mask: types whose
      * pieces of one player must stand on cells of different colours (`opposite-colour`). */
     bool castle_dropped;
     uint32_t colour_apart_mask;
-    uint8_t castling_rook;             /* the rook's type where the setup leaves its cell empty */
-    int gate_zone;                     /* `gating ZONE`: zone index + 1, 0 = no gating */
+    uint8_t castling_rook; /* the rook's type where the setup leaves its cell empty */
+    int gate_zone;         /* `gating ZONE`: zone index + 1, 0 = no gating */
     uint8_t demote_to[MAX_PIECE_TYPES];
     /* hashing */
-    uint64_t *zobrist_piece;           /* [cell * ntypes*nowners + type*nowners + owner] */
+    uint64_t *zobrist_piece; /* [cell * ntypes*nowners + type*nowners + owner] */
     uint64_t zobrist_side[MAX_PLAYERS * 16];
     uint64_t zobrist_ep[MAX_CELLS];
     uint64_t zobrist_rights[32];
-    uint64_t zobrist_out[MAX_OWNERS];              /* player eliminated */
-    uint64_t zobrist_control[MAX_OWNERS][MAX_OWNERS]; /* owner moved by another player */
+    uint64_t zobrist_out[MAX_OWNERS];                     /* player eliminated */
+    uint64_t zobrist_control[MAX_OWNERS][MAX_OWNERS];     /* owner moved by another player */
     uint64_t zobrist_allegiance[MAX_PLAYERS][MAX_OWNERS]; /* player answers for army */
 } Variant;
-
-
 
 /* One option setting given on the command line: name=value. */
 typedef struct OptionSetting {
@@ -667,8 +683,6 @@ static inline bool variant_stuck(const Variant *v, int t, int owner, Cell c) {
 int variant_promoted_type(const Variant *v, int t);
 /* Cell index by name ("e4", "top:e4"), or -1. */
 int variant_cell_by_name(const Variant *v, const char *name);
-static inline bool zone_has(const Zone *z, int owner, Cell c) {
-    return (z->cells[owner][c >> 6] >> (c & 63)) & 1;
-}
+static inline bool zone_has(const Zone *z, int owner, Cell c) { return (z->cells[owner][c >> 6] >> (c & 63)) & 1; }
 
 #endif

@@ -95,7 +95,8 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     const Board *bd = &v->boards[ci->board];
     Cell corners[2] = {bd->at[ki->y][ci->x], bd->at[ci->y][ki->x]};
     for (int i = 0; i < 2; i++)
-        if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, set) && !record_capture(pending, npending, corners[i]))
+        if (corners[i] != NO_CELL && is_victim(pos, corners[i], owner, set) &&
+            !record_capture(pending, npending, corners[i]))
             return false;
     return true;
 }
@@ -130,7 +131,8 @@ __attribute__((noinline)) static void hand_over(const Position *pos, Move *m, in
             return;
         }
     if (pos->cell[m->from] && m->nfx < MAX_EFFECTS)
-        m->fx[m->nfx++] = (Effect){.kind = FX_CHANGE, .a = m->to, .piece = PIECE_MAKE(PIECE_TYPE(pos->cell[m->from]), next)};
+        m->fx[m->nfx++] =
+            (Effect){.kind = FX_CHANGE, .a = m->to, .piece = PIECE_MAKE(PIECE_TYPE(pos->cell[m->from]), next)};
 }
 
 /* Appends a drop: a new piece of `type` of the owner on the empty cell cur, with the pending
@@ -162,8 +164,8 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
 
 /* Appends one emitted move (org NO_CELL: a drop of type `change`); returns false when the
  * list is full. */
-static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner,
-                 const Effect *pending, int npending, int change, int promo_type, PathMarks marks) {
+static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner, const Effect *pending, int npending,
+                 int change, int promo_type, PathMarks marks) {
     if (unlikely(org == NO_CELL)) return emit_drop(pos, out, cur, owner, change, pending, npending, marks);
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count];
@@ -197,7 +199,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
  * from-zone)? */
 static inline bool promotes_here(const Variant *v, const PromoSet *ps, int owner, Cell org, Cell cur) {
     return (ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
-           (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, org));
+        (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, org));
 }
 
 /* `capture-only` promotions: does the move capture (by landing or by its removals)? */
@@ -223,7 +225,10 @@ static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Ce
     const Board *b = &v->boards[k->board];
     int xs[4] = {k->x, v->cells[c->king_to].x, v->cells[rf].x, v->cells[c->rook_to].x};
     int lo = xs[0], hi = xs[0];
-    for (int i = 1; i < 4; i++) { if (xs[i] < lo) lo = xs[i]; if (xs[i] > hi) hi = xs[i]; }
+    for (int i = 1; i < 4; i++) {
+        if (xs[i] < lo) lo = xs[i];
+        if (xs[i] > hi) hi = xs[i];
+    }
     for (int x = lo; x <= hi; x++) {
         Cell cell = b->at[k->y][x];
         if (cell == NO_CELL || (cell != kf && cell != rf && pos->cell[cell])) return false;
@@ -281,7 +286,8 @@ enum { RUN_DONE, RUN_FOUND, RUN_FAULT };
 static inline bool captures_target(const Effect *pending, int npending, Cell cur, Cell origin, Cell target) {
     if (cur == target && cur != origin) return true;
     for (int i = 0; i < npending; i++)
-        if ((pending[i].kind == FX_REMOVE && pending[i].a == target) || (pending[i].kind == FX_MOVE && pending[i].b == target))
+        if ((pending[i].kind == FX_REMOVE && pending[i].a == target) ||
+            (pending[i].kind == FX_MOVE && pending[i].b == target))
             return true;
     return false;
 }
@@ -307,8 +313,9 @@ static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur
 
 /* `traced` is a constant at each of the two calls, each an inlined copy: the untraced one
  * tests no hook per instruction. */
-__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, Cell target,
-                      VmFault *fault, long *budget_left, const char *budget_msg, const bool traced) {
+__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin,
+                                                     int owner, MoveList *out, Cell target, VmFault *fault,
+                                                     long *budget_left, const char *budget_msg, const bool traced) {
     const Variant *v = pos->v;
     const VmTraceFn trace = traced ? ctx->trace : NULL;
     Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
@@ -371,8 +378,12 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             }
             break;
         case OP_JUMP: pc = a; break;
-        case OP_JT: if (flag) pc = a; break;
-        case OP_JF: if (!flag) pc = a; break;
+        case OP_JT:
+            if (flag) pc = a;
+            break;
+        case OP_JF:
+            if (!flag) pc = a;
+            break;
         case OP_ORIGIN: cur = origin; break;
         case OP_STEP:
             cur = variant_step(v, cur, a);
@@ -390,8 +401,9 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             for (int i = 0; i < MAX_EP_CELLS; i++)
                 if (pos->ep[i] == cur) flag = true;
             /* An en-passant cell belongs to the last move; never capture one's own piece. */
-            if (flag && (pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
-                         !board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner)))
+            if (flag &&
+                (pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
+                 !board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner)))
                 flag = false;
             break;
         case OP_ATTACKED: {
@@ -414,7 +426,9 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
-        case OP_VERIFY: if (!flag) goto fail; break;
+        case OP_VERIFY:
+            if (!flag) goto fail;
+            break;
         case OP_MARK:
             if (unlikely(nmarks >= MAX_MARKS)) EXIT(fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT);
             marks[nmarks++] = cur;
@@ -431,10 +445,21 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             Effect *e = &pending[npending++];
             memset(e, 0, sizeof *e);
-            if (op == OP_CAPTURE) { e->kind = FX_REMOVE; e->a = cur; }
-            else if (op == OP_CAPTUREEP) { e->kind = FX_REMOVE; e->a = pos->ep_victim; pmarks.flags |= MOVE_EP; }
-            else if (op == OP_SETEP) { e->kind = FX_EP; e->a = cur; }
-            else { e->kind = FX_MOVE; e->a = (Cell)a; e->b = cur; }
+            if (op == OP_CAPTURE) {
+                e->kind = FX_REMOVE;
+                e->a = cur;
+            } else if (op == OP_CAPTUREEP) {
+                e->kind = FX_REMOVE;
+                e->a = pos->ep_victim;
+                pmarks.flags |= MOVE_EP;
+            } else if (op == OP_SETEP) {
+                e->kind = FX_EP;
+                e->a = cur;
+            } else {
+                e->kind = FX_MOVE;
+                e->a = (Cell)a;
+                e->b = cur;
+            }
             if (op == OP_CAPTUREEP && pos->ep_victim == NO_CELL) goto fail;
             break;
         }
@@ -451,8 +476,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         }
         case OP_WITHDRAW: {
             Cell c = variant_step(v, origin, a);
-            if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) &&
-                !record_capture(pending, &npending, c))
+            if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) && !record_capture(pending, &npending, c))
                 EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             break;
         }
@@ -483,7 +507,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 /* this landing's captures extend pending for this move only */
                 int n = npending;
                 bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
-                            (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
+                    (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
                 if (!room) EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
                 if (target != NO_CELL) {
                     if (captures_target(pending, n, c, origin, target)) EXIT(RUN_FOUND);
@@ -535,7 +559,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                     if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
                         ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i], pmarks);
             } else {
-                ok = emit(pos, out, drop ? NO_CELL : origin, cur, owner, pending, npending, drop ? a : change, NO_TYPE, pmarks);
+                ok = emit(pos, out, drop ? NO_CELL : origin, cur, owner, pending, npending, drop ? a : change, NO_TYPE,
+                          pmarks);
             }
             if (unlikely(!ok)) EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
             break;
@@ -548,8 +573,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
-        default:
-            EXIT(fault_at(fault, prog, at, "bad opcode"), RUN_FAULT);
+        default: EXIT(fault_at(fault, prog, at, "bad opcode"), RUN_FAULT);
         }
     }
 }
@@ -570,8 +594,8 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
     return r;
 }
 
-bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending, int npending,
-                  uint8_t flags, int promo) {
+bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending,
+                  int npending, uint8_t flags, int promo) {
     const Variant *v = pos->v;
     const PathMarks marks = {.flags = flags};
     const PromoSet *ps = promo ? &v->promos[promo] : NULL;
@@ -619,7 +643,7 @@ static bool take_victim(const Program *p, int *pc, int end, int *set) {
 static bool take_jump(const Program *p, int *pc, int end, int d, int *set) {
     Operands o;
     return take_victim(p, pc, end, set) && take(p, pc, end, OP_CAPTURE, NULL) && take(p, pc, end, OP_STEP, &o) &&
-           o.a == d && take(p, pc, end, OP_EMPTY, NULL) && take(p, pc, end, OP_VERIFY, NULL);
+        o.a == d && take(p, pc, end, OP_EMPTY, NULL) && take(p, pc, end, OP_VERIFY, NULL);
 }
 
 /* Only HALTs from pc to end? */
@@ -640,7 +664,8 @@ static bool plan_leap(const Program *p, int pc, int end, PlannedAlt *alt) {
     if (take(p, &pc, end, OP_FORK, &o)) {
         if (take(p, &pc, end, OP_PINCER, &slide)) alt->land_pincer = (uint8_t)slide.a;
         if (take(p, &pc, end, OP_COORD, &slide)) alt->land_coord = (uint8_t)slide.a;
-        if (!take(p, &pc, end, OP_ADD, &slide) || slide.a || !take(p, &pc, end, OP_HALT, NULL) || o.a != pc) return false;
+        if (!take(p, &pc, end, OP_ADD, &slide) || slide.a || !take(p, &pc, end, OP_HALT, NULL) || o.a != pc)
+            return false;
     } else if (!take(p, &pc, end, OP_ADD, &o) || o.a) {
         return false;
     }
@@ -648,8 +673,8 @@ static bool plan_leap(const Program *p, int pc, int end, PlannedAlt *alt) {
     if (alt->first_lands && (slide.b != alt->pincer || slide.c != alt->coord)) return false;
     alt->pincer = (uint8_t)slide.b;
     alt->coord = (uint8_t)slide.c;
-    return take_jump(p, &pc, end, alt->dir, &again) && again == set && take(p, &pc, end, OP_JUMP, &o) && o.a == landing &&
-           halts_to(p, pc, end);
+    return take_jump(p, &pc, end, alt->dir, &again) && again == set && take(p, &pc, end, OP_JUMP, &o) &&
+        o.a == landing && halts_to(p, pc, end);
 }
 
 /* The alternative from its FORK at `fork` to `end`, if of a known shape. */
@@ -733,8 +758,10 @@ __attribute__((noinline)) static const uint64_t *find_near(PlanRun *r, int set) 
     for (int w = 0; w < v->cell_words; w++) {
         uint64_t enemies = 0, friends = 0, victims = types == every ? ~0ull : 0;
         for (int o = 0; o < v->nowners; o++)
-            if (board_hostile(pos, o, r->owner)) enemies |= pos->occ[o][w];
-            else friends |= pos->occ[o][w];
+            if (board_hostile(pos, o, r->owner))
+                enemies |= pos->occ[o][w];
+            else
+                friends |= pos->occ[o][w];
         for (uint32_t k = types == every ? 0 : types; k; k &= k - 1) victims |= pos->type_occ[__builtin_ctz(k)][w];
         sh->near[i][w] = enemies & victims;
         sh->friends[w] = friends;
@@ -771,14 +798,16 @@ __attribute__((noinline)) static bool plan_pincer(const PlanRun *r, const uint64
 
 /* Emits origin -> c with pending[0..npending) and the captures (type sets pset, cset) made by
  * landing on c, as the interpreter's SLIDE and ADD. */
-static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const PlannedAlt *alt, Cell c, Effect *pending, int npending, int pset, int cset) {
+static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const PlannedAlt *alt, Cell c, Effect *pending,
+                                                            int npending, int pset, int cset) {
     const Position *pos = r->pos;
     const Variant *v = pos->v;
     int n = npending;
     if (pset != 0xFF) {
         const uint64_t *near = near_of(r, pset);
         const uint64_t *around = v->custodian_cells + (size_t)c * 2 * (size_t)v->cell_words;
-        if (cells_meet(around, near, v->cell_words) && cells_meet(around + v->cell_words, r->share->friends, v->cell_words) &&
+        if (cells_meet(around, near, v->cell_words) &&
+            cells_meet(around + v->cell_words, r->share->friends, v->cell_words) &&
             !plan_pincer(r, near, c, pending, &n))
             return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
     }
@@ -816,7 +845,8 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
 
 /* Slides from `from` along the alternative's line, landing on each empty cell: the first piece
  * met, or NO_CELL at the board's edge. False on a fault. */
-static inline __attribute__((always_inline)) bool plan_slide(PlanRun *r, const PlannedAlt *alt, Cell from, Effect *pending, int npending, Cell *met) {
+static inline __attribute__((always_inline)) bool plan_slide(PlanRun *r, const PlannedAlt *alt, Cell from,
+                                                             Effect *pending, int npending, Cell *met) {
     const Position *pos = r->pos;
     Cell c = variant_step(pos->v, from, alt->dir);
     for (; c != NO_CELL && !pos->cell[c]; c = variant_step(pos->v, c, alt->dir))
@@ -842,11 +872,12 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
         Cell c = alt->rides ? plan_ride(pos, alt, r->origin) : variant_step(v, r->origin, alt->dir);
         if (c == NO_CELL || !is_victim(pos, c, r->owner, v->typesets[alt->victims])) return true;
         return emit(pos, r->out, r->origin, c, r->owner, pending, 0, NO_TYPE, NO_TYPE, (PathMarks){0}) ||
-               fault_at(r->fault, prog, alt->pc, TOO_MANY_MOVES);
+            fault_at(r->fault, prog, alt->pc, TOO_MANY_MOVES);
     }
     if (alt->withdraw != 0xFF) {
         Cell c = variant_step(v, r->origin, alt->withdraw_dir);
-        if (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[alt->withdraw]) && !record_capture(pending, &npending, c))
+        if (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[alt->withdraw]) &&
+            !record_capture(pending, &npending, c))
             return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
     }
     Cell c;
@@ -858,7 +889,8 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
     }
     /* c is the piece met: jump it when a victim with an empty cell beyond, land, slide on */
     while (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[alt->victims])) {
-        if (npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2) return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
+        if (npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2)
+            return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
         Effect *e = &pending[npending++];
         memset(e, 0, sizeof *e);
         e->kind = FX_REMOVE;
@@ -897,15 +929,17 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
         /* (most end at once: the first cell is off the board, or taken by no victim to jump or
          * strike, or empty where a strike must step onto a piece) */
         Cell first = next[alt->dir];
-        if (first == NO_CELL || (pos->cell[first] ? alt->kind == ALT_SLIDE || !is_victim(pos, first, owner, v->typesets[alt->victims])
-                                                  : alt->kind == ALT_STRIKE && !alt->rides))
+        if (first == NO_CELL ||
+            (pos->cell[first] ? alt->kind == ALT_SLIDE || !is_victim(pos, first, owner, v->typesets[alt->victims])
+                              : alt->kind == ALT_STRIKE && !alt->rides))
             continue;
         if (!plan_run_alt(&r, alt)) return false;
     }
     return true;
 }
 
-bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault) {
+bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out,
+            VmFault *fault) {
     return run_budgeted(ctx, prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
 }
 

@@ -47,16 +47,17 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
  * origin -> cur with the pending effects and flags, or its promotions by promotion set
  * `promo` (0: none). Returns false when the list is full. The fast generator's atoms
  * (movegen.c) emit their moves through it. */
-bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending, int npending,
-                  uint8_t flags, int promo);
+bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending,
+                  int npending, uint8_t flags, int promo);
 
 /* Might a move origin -> cur promote by promotion set `promo` (0: none)? False means that
  * vm_emit_atom emits it as it stands. (Inline: the fast generator asks it of every atom's
  * move; the same test as the program's ADD makes.) */
 static inline bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur) {
     const PromoSet *ps = &v->promos[promo];
-    return promo && ((ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
-                     (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, origin)));
+    return promo &&
+        ((ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
+         (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, origin)));
 }
 
 /* Does some move of the program capture (remove, or land on) the piece on target? Stops at

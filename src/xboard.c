@@ -27,12 +27,12 @@ struct XboardSession {
     bool over;              /* a result was claimed or received: no more searches */
     Cell lifted;            /* the cell of the last `lift`, or NO_CELL */
     /* time control */
-    int mps;                /* moves per time control period (0: the whole game) */
-    double inc;             /* seconds added per move */
-    double fixed;           /* `st`: seconds per move (0: none) */
-    int depth;              /* `sd`: deepest iteration (0: none) */
-    long clock_cs;          /* `time`: the engine's clock in centiseconds (-1: not given) */
-    bool post;              /* thinking output wanted; guarded by e.lock, read by the search thread */
+    int mps;       /* moves per time control period (0: the whole game) */
+    double inc;    /* seconds added per move */
+    double fixed;  /* `st`: seconds per move (0: none) */
+    int depth;     /* `sd`: deepest iteration (0: none) */
+    long clock_cs; /* `time`: the engine's clock in centiseconds (-1: not given) */
+    bool post;     /* thinking output wanted; guarded by e.lock, read by the search thread */
     /* analysis (`analyze` until `exit`): the search runs until the position changes, never
      * moves, and always shows its thinking; the last iteration is kept for `.` (e.lock) */
     bool analyzing;
@@ -49,7 +49,7 @@ static const char *xb_name(const EngineGame *g) { return strcmp(g->name, XB_NORM
  * offer. (XBoard's other variants write castling, promotions or gating their own way, so they
  * are still described.) */
 static const char *const xb_native[] = {"normal", "nocastle", "crazyhouse", "losers", "suicide", "giveaway",
-                                        "atomic", "3check", "capablanca", "gothic", "xiangqi", NULL};
+                                        "atomic", "3check",   "capablanca", "gothic", "xiangqi", NULL};
 
 static bool xb_is_native(const EngineGame *g) {
     for (int i = 0; xb_native[i]; i++)
@@ -75,8 +75,10 @@ static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         Cell c = engine_pass_cell(pos);
         char at[16];
-        if (c == NO_CELL) snprintf(buf, cap, "@@@@");
-        else cell_name(v, c, at, sizeof at), snprintf(buf, cap, "%s%s", at, at);
+        if (c == NO_CELL)
+            snprintf(buf, cap, "@@@@");
+        else
+            cell_name(v, c, at, sizeof at), snprintf(buf, cap, "%s%s", at, at);
         return;
     }
     char to[16];
@@ -151,10 +153,12 @@ static void show_info(const SearchInfo *info, void *user) {
     char pv[SEARCH_PV_MAX * 12];
     engine_pv(&x->e, info, xb_move, pv, sizeof pv);
     int moves, mate = engine_mate(info->score, &moves), score = info->score;
-    if (mate > 0) score = 100000 + moves;
-    else if (mate < 0) score = -100000 - moves;
-    engine_say(&x->e, "%d %d %d %llu%s", info->depth, score, (int)(info->seconds * 100), (unsigned long long)info->nodes,
-               pv);
+    if (mate > 0)
+        score = 100000 + moves;
+    else if (mate < 0)
+        score = -100000 - moves;
+    engine_say(&x->e, "%d %d %d %llu%s", info->depth, score, (int)(info->seconds * 100),
+               (unsigned long long)info->nodes, pv);
 }
 
 /* The search's move is played and said, unless a command that changes the game came first. */
@@ -206,7 +210,8 @@ static void show_status(XboardSession *x) {
     bool has = x->has_last;
     pthread_mutex_unlock(&x->e.lock);
     if (has)
-        engine_say(&x->e, "stat01: %d %llu %d 0 0", (int)(info.seconds * 100), (unsigned long long)info.nodes, info.depth);
+        engine_say(&x->e, "stat01: %d %llu %d 0 0", (int)(info.seconds * 100), (unsigned long long)info.nodes,
+                   info.depth);
 }
 
 /* ---- results ---------------------------------------------------------------------------------- */
@@ -219,16 +224,20 @@ static void claim_result(XboardSession *x) {
     x->over = true;
     const char *why = r.name ? r.name : r.reason;
     if (r.winner < 0) {
-        if (!strcmp(r.reason, "stalemate") && !r.name) engine_say(&x->e, "1/2-1/2 {Stalemate}");
-        else engine_say(&x->e, "1/2-1/2 {Draw by %s}", why);
+        if (!strcmp(r.reason, "stalemate") && !r.name)
+            engine_say(&x->e, "1/2-1/2 {Stalemate}");
+        else
+            engine_say(&x->e, "1/2-1/2 {Draw by %s}", why);
         return;
     }
     char who[16];
     snprintf(who, sizeof who, "%s", x->e.v->player_names[r.winner]);
     if (who[0] >= 'a' && who[0] <= 'z') who[0] = (char)(who[0] - 'a' + 'A');
     const char *code = r.winner == 0 ? "1-0" : "0-1";
-    if (!strcmp(r.reason, "checkmate") && !r.name) engine_say(&x->e, "%s {%s mates}", code, who);
-    else engine_say(&x->e, "%s {%s wins by %s}", code, who, why);
+    if (!strcmp(r.reason, "checkmate") && !r.name)
+        engine_say(&x->e, "%s {%s mates}", code, who);
+    else
+        engine_say(&x->e, "%s {%s wins by %s}", code, who, why);
 }
 
 /* ---- describing a game XBoard does not know ------------------------------------------------- */
@@ -251,8 +260,10 @@ static bool piece_table(const Variant *v, char *buf, size_t cap) {
             int at = -1;
             if (pass == 0) {
                 const char *p = strchr(xb_pieces, l);
-                if (v->types[t].royal && slot[XB_NPIECES - 1] == '.') at = XB_NPIECES - 1;
-                else if (p && l && slot[p - xb_pieces] == '.' && !(l == 'K' && !v->types[t].royal)) at = (int)(p - xb_pieces);
+                if (v->types[t].royal && slot[XB_NPIECES - 1] == '.')
+                    at = XB_NPIECES - 1;
+                else if (p && l && slot[p - xb_pieces] == '.' && !(l == 'K' && !v->types[t].royal))
+                    at = (int)(p - xb_pieces);
             } else {
                 for (int i = 0; i < XB_NPIECES - 1 && at < 0; i++)
                     if (slot[i] == '.') at = i;
@@ -285,8 +296,8 @@ static void xb_fen(const Position *pos, char *buf, size_t cap) {
         case FEN_PLIES: full = atoi(field[i]) / 2 + 1; break;
         default: break;
         }
-    snprintf(buf, cap, "%s %c %s %s %s %d", n ? field[0] : "8/8/8/8/8/8/8/8", board_mover(pos) == 0 ? 'w' : 'b', castling,
-             ep, half, full);
+    snprintf(buf, cap, "%s %c %s %s %s %d", n ? field[0] : "8/8/8/8/8/8/8/8", board_mover(pos) == 0 ? 'w' : 'b',
+             castling, ep, half, full);
 }
 
 /* An XBoard FEN (board side castling ep half-moves move-number) as the game's position text. */
@@ -305,7 +316,8 @@ static void from_xb_fen(const Variant *v, char **w, int n, char *buf, size_t cap
         case FEN_FULLMOVE: f = n > 5 ? w[5] : NULL; break;
         case FEN_PLIES:
             if (n > 5) {
-                snprintf(plies, sizeof plies, "%d", (atoi(w[5]) > 1 ? atoi(w[5]) - 1 : 0) * 2 + (n > 1 && !strcmp(w[1], "b")));
+                snprintf(plies, sizeof plies, "%d",
+                         (atoi(w[5]) > 1 ? atoi(w[5]) - 1 : 0) * 2 + (n > 1 && !strcmp(w[1], "b")));
                 f = plies;
             }
             break;
@@ -331,7 +343,7 @@ static const char *betza_dirs(int (*d)[2], int nd, char atom) {
     bool diagonal = atom == 'F' || atom == 'A' || atom == 'G';
     if (nd == (oblique ? 8 : 4)) return "";
     int f = 0, b = 0, l = 0, r = 0;
-    for (int i = 0; i < nd; i++) f += d[i][1] > 0, b += d[i][1] < 0, l += d[i][0] < 0, r += d[i][0] > 0;
+    for (int i = 0; i < nd; i++) f += d[i][1] > 0, b += d[i][1] < 0, l += d[i][0]<0, r += d[i][0]> 0;
     int half = oblique ? 4 : 2;
     if (diagonal || oblique) {
         if (nd == half) return f == nd ? "f" : b == nd ? "b" : l == nd ? "l" : r == nd ? "r" : NULL;
@@ -350,7 +362,9 @@ static const char *betza_dirs(int (*d)[2], int nd, char atom) {
 static bool betza(const Variant *v, int t, char *buf, size_t cap) {
     const PieceType *pt = &v->types[t];
     const PieceProgram *p0 = &pt->per_owner[0], *p1 = &pt->per_owner[1];
-    if (p0->rest.count || p1->rest.count || p0->nlines || p1->nlines || p0->npatterns || p0->ngen == 0 || p0->ngen != p1->ngen) return false;
+    if (p0->rest.count || p1->rest.count || p0->nlines || p1->nlines || p0->npatterns || p0->ngen == 0 ||
+        p0->ngen != p1->ngen)
+        return false;
     if (((v->freezer_mask | v->imitator_mask) >> t) & 1) return false;
     for (int i = 0; i < p0->ngen; i++) {
         const Ray *a = &p0->gen[i];
@@ -359,7 +373,8 @@ static bool betza(const Variant *v, int t, char *buf, size_t cap) {
         for (int j = 0; j < p1->ngen && !mirrored; j++) {
             const Ray *b = &p1->gen[j];
             const Direction *db = &v->dirs[b->dir];
-            mirrored = da->dx == db->dx && da->dy == -db->dy && a->slide == b->slide && a->range == b->range && a->mode == b->mode;
+            mirrored = da->dx == db->dx && da->dy == -db->dy && a->slide == b->slide && a->range == b->range &&
+                a->mode == b->mode;
         }
         if (!mirrored || da->link_board >= 0 || !betza_atom(da->dx, da->dy)) return false;
     }
@@ -374,7 +389,8 @@ static bool betza(const Variant *v, int t, char *buf, size_t cap) {
         for (int j = i; j < p0->ngen; j++) {
             const Ray *s = &p0->gen[j];
             const Direction *ds = &v->dirs[s->dir];
-            if (done[j] || betza_atom(ds->dx, ds->dy) != atom || s->slide != r->slide || s->range != r->range || s->mode != r->mode)
+            if (done[j] || betza_atom(ds->dx, ds->dy) != atom || s->slide != r->slide || s->range != r->range ||
+                s->mode != r->mode)
                 continue;
             d[nd][0] = ds->dx, d[nd][1] = ds->dy, nd++;
             done[j] = true;
@@ -435,8 +451,9 @@ static void cmd_protover(XboardSession *x) {
     for (int i = 0; i < x->e.ngames; i++)
         at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at : 0, "%s%s", i ? "," : "",
                                xb_name(&x->e.games[i]));
-    engine_say(&x->e, "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
-                      "playother=1 colors=0 analyze=1");
+    engine_say(&x->e,
+               "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
+               "playother=1 colors=0 analyze=1");
     engine_say(&x->e, "feature variants=\"%s\"", list);
     engine_say(&x->e, "feature done=1");
 }
@@ -492,8 +509,10 @@ static void cmd_move(XboardSession *x, const char *text) {
     VmFault f = {0};
     movegen_legal(&x->e.gen, &x->e.pos, ml, &f);
     int k = x->over || f.set ? -1 : find_move(&x->e.pos, ml, text);
-    if (k < 0) engine_say(&x->e, "Illegal move: %s", text);
-    else if (!board_make(&x->e.pos, &ml->moves[k])) engine_say(&x->e, "Illegal move (too many moves): %s", text);
+    if (k < 0)
+        engine_say(&x->e, "Illegal move: %s", text);
+    else if (!board_make(&x->e.pos, &ml->moves[k]))
+        engine_say(&x->e, "Illegal move (too many moves): %s", text);
     else if (!x->analyzing) {
         claim_result(x);
         if (!x->force && board_mover(&x->e.pos) == x->engine_side) start_search(x);
@@ -555,8 +574,10 @@ static void cmd_lift(XboardSession *x, const char *sq, bool victims) {
         /* hover SQ: the pieces a move to SQ takes, green */
         if (m->to != at) continue;
         for (int e = 0; e < m->nfx; e++)
-            if (m->fx[e].kind == FX_REMOVE && m->fx[e].a != from) mark[m->fx[e].a] = 'G';
-            else if (m->fx[e].kind == FX_MOVE && pos->cell[m->fx[e].b] && m->fx[e].b != from) mark[m->fx[e].b] = 'G';
+            if (m->fx[e].kind == FX_REMOVE && m->fx[e].a != from)
+                mark[m->fx[e].a] = 'G';
+            else if (m->fx[e].kind == FX_MOVE && pos->cell[m->fx[e].b] && m->fx[e].b != from)
+                mark[m->fx[e].b] = 'G';
     }
     board_free(pos);
     free(pos);
@@ -593,17 +614,20 @@ XboardSession *xboard_new(const char *rules_dir, const char *const *files, int n
     for (int i = 0; i < nfiles; i++) {
         int g = engine_game_add(&x->e, files[i]);
         if (g < 0)
-            engine_say(&x->e, "telluser %s cannot be played here: it does not load, or needs more than one board and two "
-                              "players", files[i]);
-        else if (x->first_file < 0) x->first_file = g;
+            engine_say(&x->e,
+                       "telluser %s cannot be played here: it does not load, or needs more than one board and two "
+                       "players",
+                       files[i]);
+        else if (x->first_file < 0)
+            x->first_file = g;
     }
     cmd_new(x);
     return x;
 }
 
 /* Commands XBoard may send that change nothing here. */
-static const char *const ignored[] = {"xboard", "accepted", "rejected", "hard", "easy", "random", "computer", "name",
-                                      "draw", "otim", "put", "ics", "nps", NULL};
+static const char *const ignored[] = {"xboard", "accepted", "rejected", "hard", "easy", "random", "computer",
+                                      "name",   "draw",     "otim",     "put",  "ics",  "nps",    NULL};
 
 bool xboard_line(XboardSession *x, const char *line) {
     char *w[XB_MAX_WORDS];
@@ -614,13 +638,19 @@ bool xboard_line(XboardSession *x, const char *line) {
     bool ignore = false;
     for (int i = 0; ignored[i]; i++) ignore |= !strcmp(c, ignored[i]);
     if (n == 0 || ignore) {
-    } else if (!strcmp(c, "protover")) cmd_protover(x);
-    else if (!strcmp(c, "new")) cmd_new(x);
-    else if (!strcmp(c, "variant")) cmd_variant(x, w, n);
-    else if (!strcmp(c, "setboard")) cmd_setboard(x, w, n);
+    } else if (!strcmp(c, "protover"))
+        cmd_protover(x);
+    else if (!strcmp(c, "new"))
+        cmd_new(x);
+    else if (!strcmp(c, "variant"))
+        cmd_variant(x, w, n);
+    else if (!strcmp(c, "setboard"))
+        cmd_setboard(x, w, n);
     else if (!strcmp(c, "usermove")) {
-        if (n == 2) cmd_move(x, w[1]);
-        else engine_say(&x->e, "Error (usermove takes one move): usermove");
+        if (n == 2)
+            cmd_move(x, w[1]);
+        else
+            engine_say(&x->e, "Error (usermove takes one move): usermove");
     } else if (!strcmp(c, "go")) {
         engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->force = false;
@@ -641,9 +671,12 @@ bool xboard_line(XboardSession *x, const char *line) {
     } else if (!strcmp(c, "exit")) {
         engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->analyzing = false;
-    } else if (!strcmp(c, ".")) show_status(x);
-    else if (!strcmp(c, "undo")) cmd_undo(x, 1, c);
-    else if (!strcmp(c, "remove")) cmd_undo(x, 2, c);
+    } else if (!strcmp(c, "."))
+        show_status(x);
+    else if (!strcmp(c, "undo"))
+        cmd_undo(x, 1, c);
+    else if (!strcmp(c, "remove"))
+        cmd_undo(x, 2, c);
     else if (!strcmp(c, "result")) {
         engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
         x->over = true;
@@ -654,15 +687,24 @@ bool xboard_line(XboardSession *x, const char *line) {
         pthread_mutex_lock(&x->e.lock);
         x->post = c[0] == 'p';
         pthread_mutex_unlock(&x->e.lock);
-    } else if (!strcmp(c, "level")) cmd_level(x, w, n);
-    else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0) x->fixed = atof(w[1]);
-    else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0) x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
-    else if (!strcmp(c, "time") && n == 2) x->clock_cs = atol(w[1]);
-    else if (!strcmp(c, "lift") && n == 2) cmd_lift(x, w[1], false);
-    else if (!strcmp(c, "hover") && n == 2) cmd_lift(x, w[1], true);
-    else if (!strcmp(c, "quit")) go_on = false;
-    else if (looks_like_move(c) && n == 1) cmd_move(x, c);
-    else engine_say(&x->e, "Error (unknown command): %.80s", c);
+    } else if (!strcmp(c, "level"))
+        cmd_level(x, w, n);
+    else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0)
+        x->fixed = atof(w[1]);
+    else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0)
+        x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
+    else if (!strcmp(c, "time") && n == 2)
+        x->clock_cs = atol(w[1]);
+    else if (!strcmp(c, "lift") && n == 2)
+        cmd_lift(x, w[1], false);
+    else if (!strcmp(c, "hover") && n == 2)
+        cmd_lift(x, w[1], true);
+    else if (!strcmp(c, "quit"))
+        go_on = false;
+    else if (looks_like_move(c) && n == 1)
+        cmd_move(x, c);
+    else
+        engine_say(&x->e, "Error (unknown command): %.80s", c);
     /* analysis goes on in the position as the command left it */
     if (go_on && x->analyzing && !x->e.searching) start_analysis(x);
     free(copy);

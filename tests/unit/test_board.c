@@ -3,7 +3,6 @@
 #define SUPPORT_CHESS_FIXTURE
 #include "support.h"
 
-
 /* Everything of a position but its history. */
 static void assert_same_state(const Position *a, const Position *b) {
     assert_memory_equal(a->cell, b->cell, sizeof a->cell);
@@ -169,11 +168,20 @@ static void test_board_transpositions_have_equal_keys(void **state) {
     board_init(&b, chess);
     set_fen(&a, chess->setup);
     set_fen(&b, chess->setup);
-    play(&a, "g1f3"); play(&a, "g8f6"); play(&a, "b1c3"); play(&a, "b8c6");
-    play(&b, "b1c3"); play(&b, "b8c6"); play(&b, "g1f3"); play(&b, "g8f6");
+    play(&a, "g1f3");
+    play(&a, "g8f6");
+    play(&a, "b1c3");
+    play(&a, "b8c6");
+    play(&b, "b1c3");
+    play(&b, "b8c6");
+    play(&b, "g1f3");
+    play(&b, "g8f6");
     assert_true(a.key == b.key);
     /* knights out and back: the start position again, same key */
-    play(&a, "f3g1"); play(&a, "f6g8"); play(&a, "c3b1"); play(&a, "c6b8");
+    play(&a, "f3g1");
+    play(&a, "f6g8");
+    play(&a, "c3b1");
+    play(&a, "c6b8");
     Position start;
     board_init(&start, chess);
     set_fen(&start, chess->setup);

@@ -29,7 +29,9 @@ static void shape(const Variant *v, const Program *p, char *out, size_t cap) {
         Opcode op = (Opcode)p->code[pc];
         char item[48];
         switch (bc_opinfo[op].shape) {
-        case SHAPE_JUMP: snprintf(item, sizeof item, "%s>%d ", bc_opinfo[op].name, bc_read_u16(p->code + pc + 1)); break;
+        case SHAPE_JUMP:
+            snprintf(item, sizeof item, "%s>%d ", bc_opinfo[op].name, bc_read_u16(p->code + pc + 1));
+            break;
         case SHAPE_DIR:
         case SHAPE_SLIDE: {
             const Direction *d = &v->dirs[p->code[pc + 1]];
@@ -111,8 +113,9 @@ static void test_compile_move_block_control_flow(void **state) {
                              "if enemy or ep { add } else { fail } } }");
     char text[1024];
     shape(v, prog_of(v, 'W', 0), text, sizeof text);
-    assert_string_equal(text, "FORK>32 EMPTY JF>9 FRIEND NOT JF>17 STEP(0,1) JUMP>3 ENEMY JT>22 ISEP JF>30 "
-                              "ADD0 JUMP>31 HALT HALT HALT ");
+    assert_string_equal(text,
+                        "FORK>32 EMPTY JF>9 FRIEND NOT JF>17 STEP(0,1) JUMP>3 ENEMY JT>22 ISEP JF>30 "
+                        "ADD0 JUMP>31 HALT HALT HALT ");
     variant_free(v);
 }
 
@@ -176,16 +179,17 @@ static void test_compile_chess_ray_tables(void **state) {
  * of a slide onto one type and of the cannon's hop become rays and patterns. */
 static void test_compile_fast_attack_flags(void **state) {
     (void)state;
-    Variant *v = load_pieces("piece Hopper { letter H hop n }\n"
-                             "piece Wiz { letter W move { step n add } }\n"
-                             "piece Mao { letter M legs n ne }\n"
-                             "piece Zoned { letter Z legs n ne to far }\n"
-                             "piece Walker { letter A legs n n move-only slide e }\n"
-                             "piece Shy { letter S step n move-only leap (1,2) capture-only }\n"
-                             "piece Cannon { letter C move { step n while empty { step n } step n\n"
-                             "    while empty { step n } verify enemy add } }\n"
-                             "piece Gaze { letter G move { step n while empty { step n } verify piece Mao and enemy add } }\n"
-                             "piece Odd { letter O move { step n while empty { step n } verify friend add } }");
+    Variant *v =
+        load_pieces("piece Hopper { letter H hop n }\n"
+                    "piece Wiz { letter W move { step n add } }\n"
+                    "piece Mao { letter M legs n ne }\n"
+                    "piece Zoned { letter Z legs n ne to far }\n"
+                    "piece Walker { letter A legs n n move-only slide e }\n"
+                    "piece Shy { letter S step n move-only leap (1,2) capture-only }\n"
+                    "piece Cannon { letter C move { step n while empty { step n } step n\n"
+                    "    while empty { step n } verify enemy add } }\n"
+                    "piece Gaze { letter G move { step n while empty { step n } verify piece Mao and enemy add } }\n"
+                    "piece Odd { letter O move { step n while empty { step n } verify friend add } }");
     assert_false(v->types[variant_type_by_letter(v, 'H')].fast_attack);
     assert_false(v->types[variant_type_by_letter(v, 'W')].fast_attack);
     /* a lame leap is checked backwards as a pattern; with a zone it needs its program */

@@ -32,8 +32,9 @@ static void test_describe_chess_pieces(void **state) {
     assert_int_equal(d.mark[cell(chess, "e5")], MARK_CAPTURE);
     assert_int_equal(d.mark[cell(chess, "d6")], MARK_FIRST); /* the double step from its start rank */
     assert_int_equal(count(chess, &d, MARK_MOVE) + count(chess, &d, MARK_CAPTURE) + count(chess, &d, MARK_FIRST), 4);
-    assert_int_equal(d.promotes_to, (1u << variant_type_by_letter(chess, 'Q')) | (1u << variant_type_by_letter(chess, 'R')) |
-                                        (1u << variant_type_by_letter(chess, 'B')) | (1u << variant_type_by_letter(chess, 'N')));
+    assert_int_equal(d.promotes_to,
+                     (1u << variant_type_by_letter(chess, 'Q')) | (1u << variant_type_by_letter(chess, 'R')) |
+                         (1u << variant_type_by_letter(chess, 'B')) | (1u << variant_type_by_letter(chess, 'N')));
 }
 
 static void test_describe_cannon_hops_to_capture(void **state) {
@@ -127,10 +128,8 @@ static void test_describe_warnings(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_describe_chess_pieces),
-        cmocka_unit_test(test_describe_cannon_hops_to_capture),
-        cmocka_unit_test(test_describe_ultima_examples),
-        cmocka_unit_test(test_describe_step_words),
+        cmocka_unit_test(test_describe_chess_pieces),    cmocka_unit_test(test_describe_cannon_hops_to_capture),
+        cmocka_unit_test(test_describe_ultima_examples), cmocka_unit_test(test_describe_step_words),
         cmocka_unit_test(test_describe_warnings),
     };
     return cmocka_run_group_tests_name("describe", tests, setup, teardown);

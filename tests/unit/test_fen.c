@@ -90,7 +90,8 @@ static void test_fen_castling_right_needs_a_plain_rook(void **state) {
 static void test_fen_names_a_repeated_turn(void **state) {
     (void)state;
     Variant *v = load_text("version 1\nplayers white(w) black(b)\nturn-order white black black\nboard 4x4\n"
-                           "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n", NULL);
+                           "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n",
+                           NULL);
     assert_non_null(v);
     Position pos, back;
     board_init(&pos, v);
@@ -125,7 +126,7 @@ static void test_fen_names_a_repeated_turn(void **state) {
 static void test_fen_counters_read_back(void **state) {
     (void)state;
     Variant *v = load_text_ok("version 1\nplayers white black\nboard 4x4\ncounter score per-player = 0\n"
-                           "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n");
+                              "piece King { letter K royal step compass }\nsetup \"3k/4/4/K3 w\"\n");
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, "3k/4/4/K3 w - - 0 1 131699,-5");

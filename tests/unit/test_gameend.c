@@ -61,7 +61,9 @@ static void test_gameend_threefold_repetition(void **state) {
     set_fen(&pos, chess->setup);
     GameResult r;
     for (int round = 0; round < 2; round++) {
-        play(&pos, "g1f3"); play(&pos, "g8f6"); play(&pos, "f3g1");
+        play(&pos, "g1f3");
+        play(&pos, "g8f6");
+        play(&pos, "f3g1");
         gameend_check(test_gen(), &pos, &r);
         assert_false(r.over);
         play(&pos, "f6g8");
@@ -83,7 +85,10 @@ static void test_gameend_repetition_needs_same_side_to_move(void **state) {
     Position pos;
     board_init(&pos, chess);
     set_fen(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-    play(&pos, "a1a2"); play(&pos, "e8d8"); play(&pos, "a2a1"); play(&pos, "d8e8");
+    play(&pos, "a1a2");
+    play(&pos, "e8d8");
+    play(&pos, "a2a1");
+    play(&pos, "d8e8");
     assert_int_equal(gameend_repetitions(&pos), 1);
     board_free(&pos);
 }
@@ -118,11 +123,8 @@ static void test_gameend_checkmate_beats_fifty_move_rule(void **state) {
 static void test_gameend_insufficient_material(void **state) {
     (void)state;
     const char *dead[] = {
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
-        "4kn2/8/8/8/8/8/8/4K3 w - - 0 1",
-        "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1",  /* c8 and f1: both light squares */
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",  "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",  "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
+        "4kn2/8/8/8/8/8/8/4K3 w - - 0 1", "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1", /* c8 and f1: both light squares */
     };
     for (size_t i = 0; i < ARRAY_LEN(dead); i++) {
         GameResult r = result_of(dead[i]);
@@ -132,11 +134,9 @@ static void test_gameend_insufficient_material(void **state) {
         assert_int_equal(r.winner, -1);
     }
     const char *alive[] = {
-        "1b2k3/8/8/8/8/8/8/4KB2 w - - 0 1",  /* b8 dark, f1 light: mate is possible */
-        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1",
-        "4kb2/8/8/8/8/8/8/1N2K3 w - - 0 1",
+        "1b2k3/8/8/8/8/8/8/4KB2 w - - 0 1", /* b8 dark, f1 light: mate is possible */
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",   "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", "4kb2/8/8/8/8/8/8/1N2K3 w - - 0 1",
     };
     for (size_t i = 0; i < ARRAY_LEN(alive); i++) {
         GameResult r = result_of(alive[i]);
@@ -157,7 +157,7 @@ static void test_gameend_results_follow_the_rule_file(void **state) {
     gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "stalemate");
-    assert_int_equal(r.winner, 0); /* "end stalemate loss": the stalemated side loses */
+    assert_int_equal(r.winner, 0);                       /* "end stalemate loss": the stalemated side loses */
     set_fen(&pos, "1b2k3/8/8/8/8/8/8/3BK3 w - - 149 1"); /* bishops on both colours */
     gameend_check(test_gen(), &pos, &r);
     assert_false(r.over); /* 75 moves are 150 plies */
@@ -247,8 +247,10 @@ static void test_gameend_position_endings(void **state) {
         gameend_check(test_gen(), &pos, &r);
         assert_true(r.over);
         assert_string_equal(r.reason, cases[i].reason);
-        if (cases[i].name) assert_string_equal(r.name, cases[i].name);
-        else assert_null(r.name);
+        if (cases[i].name)
+            assert_string_equal(r.name, cases[i].name);
+        else
+            assert_null(r.name);
         assert_int_equal(r.winner, cases[i].winner);
         static MoveList ml;
         VmFault f = {0};
@@ -308,10 +310,10 @@ static void test_gameend_counted_agrees(void **state) {
     (void)state;
     static const char *const fens[] = {
         "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", /* checkmate */
-        "3R2k1/5pp1/7p/8/8/8/8/6K1 b - - 0 1",                          /* check, not mate */
-        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                               /* stalemate */
-        "8/8/4k3/8/8/4K3/8/8 w - - 0 1",                                /* dead material */
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",     /* the game goes on */
+        "3R2k1/5pp1/7p/8/8/8/8/6K1 b - - 0 1",                           /* check, not mate */
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                                /* stalemate */
+        "8/8/4k3/8/8/4K3/8/8 w - - 0 1",                                 /* dead material */
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",      /* the game goes on */
     };
     static MoveList ml;
     for (size_t i = 0; i < ARRAY_LEN(fens); i++) {

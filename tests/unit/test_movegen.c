@@ -34,8 +34,6 @@ static void legal_text(Position *pos, char *out, size_t cap) {
     }
 }
 
-
-
 /* Random play's tally (bulk counting) gives the legal moves of ml: as many, each index the
  * same move. */
 static void tally_agrees(Position *pos, const MoveList *ml) {
@@ -63,7 +61,8 @@ static void tally_agrees(Position *pos, const MoveList *ml) {
 
 /* Random games from the given starts: at every position both paths (ray/pattern tables and
  * programs) must give the same legal moves and the same check status. Returns positions seen. */
-static int compare_variant_paths(Variant *v, const char *rules, const char *const *starts, int nstarts, int games, int plies) {
+static int compare_variant_paths(Variant *v, const char *rules, const char *const *starts, int nstarts, int games,
+                                 int plies) {
     Position pos;
     board_init(&pos, v);
     static char fast[16384], general[16384];
@@ -156,9 +155,13 @@ static void test_movegen_fast_and_general_agree_royal_flight(void **state) {
 static void test_movegen_fast_and_general_agree_ultima(void **state) {
     (void)state;
     /* the start and the rules page's diagrams, which are full of captures by moving */
-    const char *starts[] = {NULL, "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "8/2b4K/2q5/3p1N1p/8/8/2R5/k7 w 0",
-                            "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0", "7k/8/8/3Qr3/8/8/8/K7 w 0",
-                            "7k/8/8/r3pP2/2n5/8/B7/K7 w 0", "7k/8/8/p4r2/4K3/8/8/8 w 0"};
+    const char *starts[] = {NULL,
+                            "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0",
+                            "8/2b4K/2q5/3p1N1p/8/8/2R5/k7 w 0",
+                            "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0",
+                            "7k/8/8/3Qr3/8/8/8/K7 w 0",
+                            "7k/8/8/r3pP2/2n5/8/B7/K7 w 0",
+                            "7k/8/8/p4r2/4K3/8/8/8 w 0"};
     assert_true(compare_paths("rules/ultima.rules", starts, 7, 42, 60) > 1500);
 }
 
@@ -171,8 +174,7 @@ static void test_movegen_fast_and_general_agree_ultimate_battle(void **state) {
 static void test_movegen_fast_and_general_agree_above_below(void **state) {
     (void)state;
     /* steered armies: influence decides who may move and which attacks count */
-    const char *starts[] = {NULL,
-                            "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
+    const char *starts[] = {NULL, "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
                             "4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 A 0 1 b,w"};
     assert_true(compare_paths("rules/above-below.rules", starts, 3, 30, 120) > 1500);
 }
@@ -206,8 +208,11 @@ static void test_movegen_fast_and_general_agree_cambodian(void **state) {
     Variant *v = load_rules("rules/cambodian.rules");
     assert_true(v->all_fast && v->pin_legal && v->bulk_count);
     variant_free(v);
-    const char *starts[] = {NULL, "8/8/8/8/8/3k4/7r/3MK3 b D - 0 1", "3mk3/8/3r4/8/3K4/8/8/R7 w de - 0 1",
-                            "r2mk2r/8/4p3/8/8/3P4/8/R2KM2R w DEde - 0 1", "4k3/8/3K4/8/8/8/8/r2MK3 b D - 0 1",
+    const char *starts[] = {NULL,
+                            "8/8/8/8/8/3k4/7r/3MK3 b D - 0 1",
+                            "3mk3/8/3r4/8/3K4/8/8/R7 w de - 0 1",
+                            "r2mk2r/8/4p3/8/8/3P4/8/R2KM2R w DEde - 0 1",
+                            "4k3/8/3K4/8/8/8/8/r2MK3 b D - 0 1",
                             "4k3/8/8/8/8/8/8/r2K4 w D - 0 1"};
     assert_true(compare_paths("rules/cambodian.rules", starts, 6, 24, 60) > 900);
 }
@@ -254,7 +259,8 @@ static int compare_seen(const char *rules, const char *const *starts, int nstart
             int mover = board_mover(&pos);
             for (Cell c = 0; pins.by_seen && c < v->ncells; c++) {
                 Piece old = pos.cell[c];
-                if (bits_has(pins.seen, c) || (old && (PIECE_OWNER(old) != mover || v->types[PIECE_TYPE(old)].royal))) continue;
+                if (bits_has(pins.seen, c) || (old && (PIECE_OWNER(old) != mover || v->types[PIECE_TYPE(old)].royal)))
+                    continue;
                 for (int t = old ? -1 : 0; t < (old ? 0 : v->ntypes); t++) {
                     if (t >= 0 && v->types[t].royal) continue;
                     board_put(&pos, c, t < 0 ? 0 : (Piece)PIECE_MAKE(t, mover));
@@ -291,8 +297,8 @@ static void test_movegen_cells_seen_decide_as_the_full_test(void **state) {
  * on the positions of random games from `starts`: the same moves, with the same effects in the
  * same order. Counts the programs compared, the captures, the strikes (a move onto an enemy
  * piece) and the leaps (a move that removes a piece between its two cells). */
-static void compare_plans(Variant *v, const char *const *starts, int nstarts, int *programs, int *captures, int *strikes,
-                          int *leaps) {
+static void compare_plans(Variant *v, const char *const *starts, int nstarts, int *programs, int *captures,
+                          int *strikes, int *leaps) {
     Position pos;
     board_init(&pos, v);
     static MoveList run, plan, shared, legal;
@@ -337,7 +343,7 @@ static void compare_plans(Variant *v, const char *const *starts, int nstarts, in
                         const CellInfo *x = &v->cells[a->fx[k].a];
                         int ax = (x->x - from->x) * (to->x - x->x), ay = (x->y - from->y) * (to->y - x->y);
                         bool between = a->fx[k].kind == FX_REMOVE && ax >= 0 && ay >= 0 && (ax > 0 || ay > 0) &&
-                                       (x->x - from->x) * (to->y - from->y) == (x->y - from->y) * (to->x - from->x);
+                            (x->x - from->x) * (to->y - from->y) == (x->y - from->y) * (to->x - from->x);
                         *leaps += between;
                     }
                 }
@@ -361,9 +367,14 @@ static void test_movegen_plans_run_as_the_interpreter(void **state) {
     (void)state;
     /* the rules page's diagrams are full of captures by moving; then a chameleon next to the
      * enemy king, chameleons with long leapers to leap, one landing by a pincer's victim */
-    const char *starts[] = {NULL, "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0", "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0",
-                            "7k/8/8/3Qr3/8/8/8/K7 w 0", "7k/8/8/r3pP2/2n5/8/B7/K7 w 0", "8/8/4b3/3kB3/8/1n6/8/K6N w 0",
-                            "b6k/1n6/8/3n4/1B1n1n2/8/2N3N1/K6b w 0", "7k/8/3P4/3p4/B1n5/8/8/K7 w 0"};
+    const char *starts[] = {NULL,
+                            "7k/5ppp/2N5/2n5/3rB3/8/PPP5/K7 w 0",
+                            "2n4k/3r4/5b2/3p4/1m6/3b4/3N4/K7 w 0",
+                            "7k/8/8/3Qr3/8/8/8/K7 w 0",
+                            "7k/8/8/r3pP2/2n5/8/B7/K7 w 0",
+                            "8/8/4b3/3kB3/8/1n6/8/K6N w 0",
+                            "b6k/1n6/8/3n4/1B1n1n2/8/2N3N1/K6b w 0",
+                            "7k/8/3P4/3p4/B1n5/8/8/K7 w 0"};
     const int nstarts = (int)(sizeof starts / sizeof starts[0]);
     int code[2] = {0, 0};
     for (int alone = 0; alone < 2; alone++) {
@@ -389,7 +400,6 @@ static void test_movegen_plans_run_as_the_interpreter(void **state) {
     }
     assert_int_not_equal(code[0], code[1]); /* (the option was taken) */
 }
-
 
 /* Games whose rules on checks read the check each move gives (racing kings forbids it,
  * three-check counts it): the fast path decides it on the attack lines without a make. */
@@ -454,11 +464,12 @@ static void test_movegen_merge_only_where_paths_meet(void **state) {
  * quiet leaps are zoned. */
 static void test_movegen_bulk_count_counts_line_moves(void **state) {
     (void)state;
-    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
-                              "zone middle = rank 3 rank 4 rank 5 rank 6\n"
-                              "piece King { letter K royal step compass }\n"
-                              "piece Knight { letter N leap sym(1,2) capture-only  leap sym(1,2) move-only to middle }\n"
-                              "setup \"1n2k1n1/8/8/8/8/8/8/1N2K1N1 w - - 0 1\"\n");
+    Variant *v =
+        load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
+                     "zone middle = rank 3 rank 4 rank 5 rank 6\n"
+                     "piece King { letter K royal step compass }\n"
+                     "piece Knight { letter N leap sym(1,2) capture-only  leap sym(1,2) move-only to middle }\n"
+                     "setup \"1n2k1n1/8/8/8/8/8/8/1N2K1N1 w - - 0 1\"\n");
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, v->setup);
@@ -490,8 +501,9 @@ static void test_movegen_start_position_has_20_moves(void **state) {
     set_fen(&pos, v->setup);
     static char text[8192];
     legal_text(&pos, text, sizeof text);
-    assert_string_equal(text, "a2a3 a2a4 b1a3 b1c3 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g1f3 g1h3 "
-                              "g2g3 g2g4 h2h3 h2h4 ");
+    assert_string_equal(text,
+                        "a2a3 a2a4 b1a3 b1c3 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g1f3 g1h3 "
+                        "g2g3 g2g4 h2h3 h2h4 ");
     board_free(&pos);
     variant_free(v);
 }
@@ -565,13 +577,15 @@ static int royal_look_agrees(const char *rules, int games, int plies) {
                     if (c == royal || (there && PIECE_OWNER(there) == mover)) continue;
                     pos.cell[royal] = 0;
                     pos.cell[c] = p;
-                    bool lines = attack_lines_hit(&pos, c, mover, PIECE_TYPE(p)), by_look = attack_royal_look_hit(&look, &pos, c, 0);
+                    bool lines = attack_lines_hit(&pos, c, mover, PIECE_TYPE(p)),
+                         by_look = attack_royal_look_hit(&look, &pos, c, 0);
                     pos.cell[c] = there;
                     pos.cell[royal] = p;
                     if (lines != by_look) {
                         char fen[512];
                         fen_write(&pos, fen, sizeof fen);
-                        print_error("%s: %s, royal piece to cell %d: lines %d, look %d\n", rules, fen, c, lines, by_look);
+                        print_error("%s: %s, royal piece to cell %d: lines %d, look %d\n", rules, fen, c, lines,
+                                    by_look);
                     }
                     assert_int_equal(lines, by_look);
                     compared++;
@@ -590,7 +604,8 @@ static void test_movegen_royal_look_as_the_attack_lines(void **state) {
     /* (sliders, leapers and pawns; a royal leaper; the met's and the ferz's short steps) */
     const char *games[] = {"rules/chess.rules", "rules/knightmate.rules", "rules/makruk.rules", "rules/amazon.rules",
                            "rules/losalamos.rules"};
-    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) assert_true(royal_look_agrees(games[i], 20, 120) > 20000);
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        assert_true(royal_look_agrees(games[i], 20, 120) > 20000);
 }
 
 /* A playout's tally that takes the counts of pieces none of whose cells changed from its
@@ -636,7 +651,8 @@ static void test_movegen_tally_reuses_unchanged_pieces(void **state) {
     /* (pins and checks, en passant and promotions; every move legal; pawns by the dozen) */
     const char *games[] = {"rules/chess.rules", "rules/makruk.rules", "rules/extinction.rules", "rules/horde.rules",
                            "rules/knightmate.rules"};
-    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) assert_true(reused_tally_agrees(games[i], 30, 200) > 1000);
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        assert_true(reused_tally_agrees(games[i], 30, 200) > 1000);
 }
 
 static void test_movegen_en_passant_and_promotion(void **state) {
@@ -669,16 +685,15 @@ static void test_movegen_en_passant_and_promotion(void **state) {
  * 1 and at least the rival's), and a rule file's own (strictly more than the rival's). */
 static void test_movegen_steer_condition(void **state) {
     (void)state;
-    const char *game =
-        "version 1\nplayers left(L) right(R)\narmies red(r) blue(b)\n"
-        "board L 3x3\nboard M 3x3\nboard R 3x3\nlink left from M to L\nlink right from M to R\n"
-        "%s\nhelps red blue\n"
-        "piece King { letter K royal step compass }\n"
-        "piece Lord { letter D influence 2 step compass move-only }\n"
-        "piece Page { letter G influence 1 step compass move-only }\n"
-        "piece Man { letter M step compass }\n"
-        "position-fields \"board side halfmove fullmove allegiance\"\n"
-        "setup \"G2/3/D2|:3m1:4m/3/:3k1:4k|g2/3/g2 L 0 1 r,b\"\n";
+    const char *game = "version 1\nplayers left(L) right(R)\narmies red(r) blue(b)\n"
+                       "board L 3x3\nboard M 3x3\nboard R 3x3\nlink left from M to L\nlink right from M to R\n"
+                       "%s\nhelps red blue\n"
+                       "piece King { letter K royal step compass }\n"
+                       "piece Lord { letter D influence 2 step compass move-only }\n"
+                       "piece Page { letter G influence 1 step compass move-only }\n"
+                       "piece Man { letter M step compass }\n"
+                       "position-fields \"board side halfmove fullmove allegiance\"\n"
+                       "setup \"G2/3/D2|:3m1:4m/3/:3k1:4k|g2/3/g2 L 0 1 r,b\"\n";
     /* a3: Page against Page (a tie); a1: Lord against Page; c3: nobody */
     const char *rules[2] = {"steer red blue by left right",
                             "steer red blue by left right if influence at-least 1 and not influence at-most rival"};
@@ -707,11 +722,12 @@ static void test_movegen_steer_condition(void **state) {
  * last ply's count of moves that only carry a piece, by the cells seen). */
 static void test_movegen_too_many_moves_fail_when_counted(void **state) {
     (void)state;
-    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 16x16\nposition-fields \"board side plies\"\n"
-                              "piece King { letter K royal step compass }\n"
-                              "piece Pincer { letter P slide compass move-only pincer }\n"
-                              "setup \"P2P5P1P2P1/P15/P5P3P1P3/P4P1P8/5P1P3P1P1P/P15/1P4P7P1/P1P4P6P1/P4P1P7P/"
-                              "P3P7P3/3P3P4P3/16/7P1P4P1/2P2P5P4/8P3PP2/P9P2PPK w 0\"\n");
+    Variant *v =
+        load_text_ok("version 1\nplayers white(w) black(b)\nboard 16x16\nposition-fields \"board side plies\"\n"
+                     "piece King { letter K royal step compass }\n"
+                     "piece Pincer { letter P slide compass move-only pincer }\n"
+                     "setup \"P2P5P1P2P1/P15/P5P3P1P3/P4P1P8/5P1P3P1P1P/P15/1P4P7P1/P1P4P6P1/P4P1P7P/"
+                     "P3P7P3/3P3P4P3/16/7P1P4P1/2P2P5P4/8P3PP2/P9P2PPK w 0\"\n");
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, v->setup);
@@ -731,11 +747,12 @@ static void test_movegen_too_many_moves_fail_when_counted(void **state) {
  * list untrustworthy: the fault is reported, never taken for "no". */
 static void test_movegen_fault_in_an_attack_test_is_reported(void **state) {
     (void)state;
-    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\n"
-                           "piece King { letter K royal step compass }\n"
-                           "piece T { letter T move { either { verify not on-board (0,7) while empty or not empty { } }"
-                           " or { step s step s add } } }\n"
-                           "setup \"4t2k/8/8/3K4/8/8/8/8 w\"\n");
+    Variant *v =
+        load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\n"
+                     "piece King { letter K royal step compass }\n"
+                     "piece T { letter T move { either { verify not on-board (0,7) while empty or not empty { } }"
+                     " or { step s step s add } } }\n"
+                     "setup \"4t2k/8/8/3K4/8/8/8/8 w\"\n");
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, v->setup);

@@ -118,7 +118,7 @@ static void test_notation_parse_long_algebraic(void **state) {
     (void)state;
     char c[16];
     const char *const forms[][2] = {
-        {"e2-e4", "e2e4"}, {"E2E4", "e2e4"}, {"E2-E4", "e2e4"}, {"g1-f3", "g1f3"},
+        {"e2-e4", "e2e4"},  {"E2E4", "e2e4"},  {"E2-E4", "e2e4"},  {"g1-f3", "g1f3"},
         {"Ng1-f3", "g1f3"}, {"ng1f3", "g1f3"}, {"Pe2-e4", "e2e4"}, {"e2xe4", "e2e4"},
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
@@ -164,9 +164,9 @@ static void test_notation_coordinates_round_trip(void **state) {
 static void test_notation_moves_between_boards(void **state) {
     (void)state;
     Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard top 4x4\nboard bottom 4x4\n"
-                           "link up from bottom to top\npiece King { letter K royal step orth }\n"
-                           "piece Lift { letter L slide up move-only }\n"
-                           "setup \"3k/4/4/4|4/4/L3/K3 w - - 0 1\"\n");
+                              "link up from bottom to top\npiece King { letter K royal step orth }\n"
+                              "piece Lift { letter L slide up move-only }\n"
+                              "setup \"3k/4/4/4|4/4/L3/K3 w - - 0 1\"\n");
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, v->setup);

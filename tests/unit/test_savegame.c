@@ -58,7 +58,8 @@ static void test_savegame_round_trip(void **state) {
     assert_true(fd >= 0);
     close(fd);
     char err[300];
-    assert_true(savegame_write(path, "rules/chess.rules", chess, chess->setup, moves, 4, "white", "resignation", err, sizeof err));
+    assert_true(savegame_write(path, "rules/chess.rules", chess, chess->setup, moves, 4, "white", "resignation", err,
+                               sizeof err));
     SavedGame g;
     assert_true(savegame_read(path, &g, err, sizeof err));
     assert_string_equal(g.rules, "rules/chess.rules");
@@ -110,7 +111,8 @@ static void test_savegame_names_the_bad_line(void **state) {
     expect_error("rules x\nmove e2e4\nstart 8/8/8/8/8/8/8/8\n", "t.game:3: 'start' must come before the moves");
     expect_error("rules x\nmove e2\001e4\n", "t.game:2: control character");
     expect_error("rules x\nstart 4k3/8/8/8/8/8/8/R3K3 w\nmove Ra8+\nmove Kd8\n", "t.game:4: illegal move 'Kd8'");
-    expect_error("rules x\nstart 7k/5Q2/6K1/8/8/8/8/8 b\nmove h8g8\n", "t.game:3: move 'h8g8' after the end of the game");
+    expect_error("rules x\nstart 7k/5Q2/6K1/8/8/8/8/8 b\nmove h8g8\n",
+                 "t.game:3: move 'h8g8' after the end of the game");
 }
 
 /* Plays n moves given in coordinate notation from the start position into moves[]. */
@@ -170,7 +172,8 @@ static void test_savegame_failed_write_keeps_the_previous_file(void **state) {
     small.rlim_cur = 64; /* the header alone is longer */
     void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-    bool ok = savegame_write(path, "rules/chess.rules", chess, chess->setup, moves, 6, "white", "resignation", err, sizeof err);
+    bool ok = savegame_write(path, "rules/chess.rules", chess, chess->setup, moves, 6, "white", "resignation", err,
+                             sizeof err);
     setrlimit(RLIMIT_FSIZE, &old);
     signal(SIGXFSZ, prev);
     assert_false(ok);
@@ -212,8 +215,8 @@ static void test_savegame_unwritable_places(void **state) {
                                    NULL, err, sizeof err));
         char *before = slurp(tpath("ro-dir/x.game"));
         chmod(tpath("ro-dir"), 0555);
-        bool ok = savegame_write(tpath("ro-dir/x.game"), "rules/chess.rules", chess, chess->setup, moves, 2, NULL,
-                                 NULL, err, sizeof err);
+        bool ok = savegame_write(tpath("ro-dir/x.game"), "rules/chess.rules", chess, chess->setup, moves, 2, NULL, NULL,
+                                 err, sizeof err);
         chmod(tpath("ro-dir"), 0755);
         assert_false(ok);
         char *after = slurp(tpath("ro-dir/x.game"));
@@ -272,7 +275,8 @@ static void test_savegame_truncated_file_names_a_line(void **state) {
     play_moves(&pos, opening, 6, moves);
     const char *path = tpath("cut.game");
     char err[300];
-    assert_true(savegame_write(path, "rules/chess.rules", chess, chess->setup, moves, 6, "white", "resignation", err, sizeof err));
+    assert_true(savegame_write(path, "rules/chess.rules", chess, chess->setup, moves, 6, "white", "resignation", err,
+                               sizeof err));
     char *text = slurp(path);
     size_t len = strlen(text);
     assert_true(load_text_game(text, err, sizeof err));

@@ -42,7 +42,8 @@ static void test_search_mate_in_two(void **state) {
     static const Problem problems[] = {
         {"kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6", "Morphy: 1.Ra6 bxa6 2.b7#"},
         {"4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 1 16", "b3b8", "Morphy, Opera game 1858: 16.Qb8+"},
-        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "d5f6", "Legal's pattern: Nf6+ gxf6 Bxf7#"},
+        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", "d5f6",
+         "Legal's pattern: Nf6+ gxf6 Bxf7#"},
         {"2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1", "h5a5", "quiet key: Qa5"},
         {"6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1", "Black mates: Rg1+ Nxg1/Kxg1 ... "},
     };

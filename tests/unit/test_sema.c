@@ -24,7 +24,7 @@ static void test_sema_options_take_defaults(void **state) {
     Variant *v = load_rules("tests/rules/ok/options.rules");
     assert_int_equal(v->ncells, 25); /* size: default small */
     assert_int_equal(v->noptions, 2);
-    assert_int_equal(v->options[1].value, 0); /* army: the first value */
+    assert_int_equal(v->options[1].value, 0);  /* army: the first value */
     assert_true(has_gen_ray(v, 'N', 0, 1, 2)); /* classic knight */
     variant_free(v);
 }
@@ -76,7 +76,8 @@ static void test_sema_macro_arity_is_checked(void **state) {
     (void)state;
     char *diags;
     Variant *v = load_text("version 1\nplayers a b\nboard 3x3\nmacro m(p, q) { step p step q }\n"
-                           "piece K { letter K royal use m(n) }\nsetup \"k2/3/2K\"\n", &diags);
+                           "piece K { letter K royal use m(n) }\nsetup \"k2/3/2K\"\n",
+                           &diags);
     assert_null(v);
     assert_non_null(strstr(diags, "test.rules:5:26: error: macro 'm' takes 2 arguments, not 1\n"));
     free(diags);
@@ -124,11 +125,14 @@ static void test_sema_cell_names_on_several_boards(void **state) {
     /* a bare cell name gets a hint; an unnamed board among several is an error */
     char *diags;
     assert_null(load_text("version 1\nplayers a b\nboard top 2x2\nboard low 2x2\nzone z = b2\n"
-                          "piece K { letter K royal step n }\nsetup \"K1/1k|2/2\"\n", &diags));
-    assert_non_null(strstr(diags, "test.rules:5:10: error: unknown cell 'b2' (with several boards, name the board: 'top:b2')\n"));
+                          "piece K { letter K royal step n }\nsetup \"K1/1k|2/2\"\n",
+                          &diags));
+    assert_non_null(
+        strstr(diags, "test.rules:5:10: error: unknown cell 'b2' (with several boards, name the board: 'top:b2')\n"));
     free(diags);
     assert_null(load_text("version 1\nplayers a b\nboard 2x2\nboard low 2x2\n"
-                          "piece K { letter K royal step n }\nsetup \"K1/1k|2/2\"\n", &diags));
+                          "piece K { letter K royal step n }\nsetup \"K1/1k|2/2\"\n",
+                          &diags));
     assert_non_null(strstr(diags, "test.rules:4:1: error: the first board needs a name too"));
     free(diags);
 }
@@ -138,7 +142,8 @@ static void test_sema_errors_are_not_repeated_per_player(void **state) {
     (void)state;
     char *diags;
     assert_null(load_text("version 1\nplayers a b c\nboard 3x3\npiece K { letter K royal step up }\n"
-                          "setup \"k2/3/2K\"\n", &diags));
+                          "setup \"k2/3/2K\"\n",
+                          &diags));
     const char *first = strstr(diags, "unknown direction 'up'");
     assert_non_null(first);
     assert_null(strstr(first + 1, "unknown direction 'up'"));
@@ -150,12 +155,15 @@ static void test_sema_bad_setup_at_its_line(void **state) {
     (void)state;
     char *diags;
     assert_null(load_text("version 1\nplayers a b\nboard 3x3\npiece K { letter K royal step n }\n"
-                          "\n  setup \"k2/3/2Q\"\n", &diags));
+                          "\n  setup \"k2/3/2Q\"\n",
+                          &diags));
     assert_non_null(strstr(diags, "test.rules:6:3: error: bad setup position: unknown piece letter 'Q' at column 7\n"));
     free(diags);
     assert_null(load_text("version 1\nplayers a b\nboard 3x3\npiece K { letter K royal step n }\n"
-                          "setup \"k2/3/2K x\"\n", &diags));
-    assert_non_null(strstr(diags, "test.rules:5:1: error: bad setup position: unknown side to move 'x' (expected a, b)\n"));
+                          "setup \"k2/3/2K x\"\n",
+                          &diags));
+    assert_non_null(
+        strstr(diags, "test.rules:5:1: error: bad setup position: unknown side to move 'x' (expected a, b)\n"));
     free(diags);
 }
 
@@ -164,7 +172,8 @@ static void test_sema_errors_point_at_the_word(void **state) {
     (void)state;
     char *diags;
     assert_null(load_text("version 1\nplayers a b\nboard 3x3\norientation b  sideways\nzone z for c = a1\n"
-                          "piece K { letter K royal step n }\nend repetition 1 draw\nsetup \"k2/3/2K\"\n", &diags));
+                          "piece K { letter K royal step n }\nend repetition 1 draw\nsetup \"k2/3/2K\"\n",
+                          &diags));
     assert_non_null(strstr(diags, "test.rules:4:16: error: unknown orientation 'sideways'"));
     assert_non_null(strstr(diags, "test.rules:5:12: error: unknown player 'c'"));
     assert_non_null(strstr(diags, "test.rules:7:16: error: repetition count 1 is out of range (2..100)"));

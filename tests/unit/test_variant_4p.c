@@ -193,7 +193,8 @@ static void expect_text_round_trip(const Position *pos, const char *out_field) {
     char text[2048], again[2048], err[200];
     fen_write(pos, text, sizeof text);
     size_t n = strlen(text), k = strlen(out_field);
-    if (n < k || strcmp(text + n - k, out_field)) print_error("position text '%s' does not end with '%s'\n", text, out_field);
+    if (n < k || strcmp(text + n - k, out_field))
+        print_error("position text '%s' does not end with '%s'\n", text, out_field);
     assert_true(n >= k && !strcmp(text + n - k, out_field));
     Position back;
     board_init(&back, pos->v);
@@ -273,7 +274,7 @@ static void test_4p_defeat_in_each_mode(void **state) {
     assert_true(strlen(text) > 0);           /* Silver moves the former Green rook */
     assert_false(board_hostile(&pos, 0, 3)); /* ... the armies are friends ... */
     moves_from(&pos, "p4", text, sizeof text);
-    assert_null(strstr(text, "p4p12"));      /* ... so Silver's rook cannot take it */
+    assert_null(strstr(text, "p4p12")); /* ... so Silver's rook cannot take it */
     expect_text_round_trip(&pos, " g>s");
     board_free(&pos);
     variant_free(v);

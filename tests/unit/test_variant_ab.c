@@ -103,7 +103,9 @@ static void test_ab_start_and_allegiance(void **state) {
     assert_non_null(strstr(text, " A 0 1 w,b"));
     /* the allegiance is part of the position: another one is another key */
     uint64_t key = pos.key;
-    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 0 1 b,w");
+    set_fen(&pos,
+            "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 0 "
+            "1 b,w");
     assert_int_not_equal(pos.key, key);
     assert_int_equal(pos.allegiance[0], 3);
     assert_int_equal(pos.allegiance[1], 2);
@@ -198,8 +200,9 @@ static void test_ab_copy_diagrams_5_and_6(void **state) {
     assert_true(board_is_ok(&pos));
     /* 6: the Prince on d5 blocks copies that pass it; the rook's moves stay */
     set_fen(&pos, diagram[6]);
-    expect_middle(&pos, "d3", "M d3-a3;M d3-a3 +;M d3-b3;M d3-b3 +;M d3-c3;M d3-c3 +;M d3-d1;M d3-d1 +;M d3-d2;"
-                              "M d3-d2 +;M d3-d4;M d3-d4 +;M d3-d5;M d3-d6;M d3-d7");
+    expect_middle(&pos, "d3",
+                  "M d3-a3;M d3-a3 +;M d3-b3;M d3-b3 +;M d3-c3;M d3-c3 +;M d3-d1;M d3-d1 +;M d3-d2;"
+                  "M d3-d2 +;M d3-d4;M d3-d4 +;M d3-d5;M d3-d6;M d3-d7");
     /* a copy asked for that cannot be made is no move at all (never the move without it) */
     assert_false(has_move(&pos, "M d3-d7 +"));
     assert_false(has_move(&pos, "M d3-d7+"));
@@ -207,7 +210,8 @@ static void test_ab_copy_diagrams_5_and_6(void **state) {
     /* only the piece that gives the influence copies: a Prince of Below's standing on the
      * Above board as well (a position no game reaches) adds no second copy of the same move */
     set_fen(&pos, "4/4/4/4/4/1i2/4|:4k3/4/4/4/4/1:4p2/3:3k|4/4/4/4/4/1i2/4 B 0 1 w,b");
-    expect_middle(&pos, "b2", "M b2-b1=B;M b2-b1=B +;M b2-b1=N;M b2-b1=N +;M b2-b1=Q;M b2-b1=Q +;M b2-b1=R;M b2-b1=R +");
+    expect_middle(&pos, "b2",
+                  "M b2-b1=B;M b2-b1=B +;M b2-b1=N;M b2-b1=N +;M b2-b1=Q;M b2-b1=Q +;M b2-b1=R;M b2-b1=R +");
     board_free(&pos);
     variant_free(v);
 }
@@ -293,7 +297,8 @@ static void test_ab_promotion(void **state) {
     Position pos;
     board_init(&pos, v);
     set_fen(&pos, "4/2I1/4/4/4/4/4|4/2:3p1/4/:3k3/4/4/3:4k|4/4/4/4/4/4/i3 A 0 1 w,b");
-    expect_middle(&pos, "c6", "M c6-c7=B;M c6-c7=B +;M c6-c7=N;M c6-c7=N +;M c6-c7=Q;M c6-c7=Q +;M c6-c7=R;M c6-c7=R +");
+    expect_middle(&pos, "c6",
+                  "M c6-c7=B;M c6-c7=B +;M c6-c7=N;M c6-c7=N +;M c6-c7=Q;M c6-c7=Q +;M c6-c7=R;M c6-c7=R +");
     MoveList ml;
     VmFault f = {0};
     movegen_legal(test_gen(), &pos, &ml, &f);
@@ -319,7 +324,9 @@ static void test_ab_draws(void **state) {
     assert_true(r.over);
     assert_string_equal(r.reason, "material");
     /* 50 actions each without capture or pawn move */
-    set_fen(&pos, "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 100 51 w,b");
+    set_fen(&pos,
+            "4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A "
+            "100 51 w,b");
     gameend_check(test_gen(), &pos, &r);
     assert_true(r.over);
     assert_string_equal(r.reason, "n-move rule");

@@ -47,10 +47,10 @@ static void test_ub_mao_is_blocked_by_its_orthogonal_neighbour(void **state) {
     (void)state;
     Variant *v = load_ub("any");
     expect_targets(v, "7k/8/8/8/3Q4/8/8/K7 w", "d4", "b3 b5 c2 c6 e2 e6 f3 f5");
-    expect_targets(v, "7k/8/8/3P4/3Q4/8/8/K7 w", "d4", "b3 b5 c2 e2 f3 f5");   /* d5 blocks c6, e6 */
-    expect_targets(v, "7k/8/8/8/3QP3/8/8/K7 w", "d4", "b3 b5 c2 c6 e2 e6");   /* e4 blocks f5, f3 */
-    expect_targets(v, "7k/8/8/8/3Q4/3P4/8/K7 w", "d4", "b3 b5 c6 e6 f3 f5");  /* d3 blocks c2, e2 */
-    expect_targets(v, "7k/8/8/8/2PQ4/8/8/K7 w", "d4", "c2 c6 e2 e6 f3 f5");   /* c4 blocks b5, b3 */
+    expect_targets(v, "7k/8/8/3P4/3Q4/8/8/K7 w", "d4", "b3 b5 c2 e2 f3 f5"); /* d5 blocks c6, e6 */
+    expect_targets(v, "7k/8/8/8/3QP3/8/8/K7 w", "d4", "b3 b5 c2 c6 e2 e6");  /* e4 blocks f5, f3 */
+    expect_targets(v, "7k/8/8/8/3Q4/3P4/8/K7 w", "d4", "b3 b5 c6 e6 f3 f5"); /* d3 blocks c2, e2 */
+    expect_targets(v, "7k/8/8/8/2PQ4/8/8/K7 w", "d4", "c2 c6 e2 e6 f3 f5");  /* c4 blocks b5, b3 */
     /* a diagonal neighbour blocks nothing; an enemy on a target is captured */
     expect_targets(v, "7k/8/8/2ppp3/2pQp3/2ppp3/8/K7 w", "d4", "");
     expect_targets(v, "7k/8/2p5/8/3Q4/8/8/K7 w", "d4", "b3 b5 c2 c6 e2 e6 f3 f5");
@@ -87,11 +87,11 @@ static void test_ub_pawn_diagonal_and_first_double_step(void **state) {
     (void)state;
     Variant *v = load_ub("any");
     expect_targets(v, "7k/8/8/8/8/8/3P4/K7 w", "d2", "c3 d4 e3");
-    expect_targets(v, "7k/8/8/8/8/3p4/3P4/K7 w", "d2", "c3 e3");          /* d3 blocked */
-    expect_targets(v, "7k/8/8/8/3p4/8/3P4/K7 w", "d2", "c3 e3");          /* d4 blocked: never captures */
-    expect_targets(v, "7k/8/8/8/3P4/8/8/K7 w", "d4", "c5 e5");            /* no straight step */
-    expect_targets(v, "7k/8/8/2p1P3/3P4/8/8/K7 w", "d4", "c5");           /* captures c5, own e5 */
-    expect_targets(v, "k7/8/8/8/8/8/3p4/7K b", "d2", "c1 e1");            /* black goes down */
+    expect_targets(v, "7k/8/8/8/8/3p4/3P4/K7 w", "d2", "c3 e3"); /* d3 blocked */
+    expect_targets(v, "7k/8/8/8/3p4/8/3P4/K7 w", "d2", "c3 e3"); /* d4 blocked: never captures */
+    expect_targets(v, "7k/8/8/8/3P4/8/8/K7 w", "d4", "c5 e5");   /* no straight step */
+    expect_targets(v, "7k/8/8/2p1P3/3P4/8/8/K7 w", "d4", "c5");  /* captures c5, own e5 */
+    expect_targets(v, "k7/8/8/8/8/8/3p4/7K b", "d2", "c1 e1");   /* black goes down */
     variant_free(v);
 }
 

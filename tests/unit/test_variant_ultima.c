@@ -111,7 +111,7 @@ static void test_ultima_withdrawer_caption(void **state) {
     expect_captures(fen, "d5a5", "e5");
     expect_captures(fen, "d5b5", "e5");
     expect_captures(fen, "d5c5", "e5");
-    expect_captures(fen, "d5d7", "");   /* not moving away from it */
+    expect_captures(fen, "d5d7", ""); /* not moving away from it */
 }
 
 static void test_ultima_chameleon_caption(void **state) {

@@ -22,11 +22,13 @@ static Variant *ultra;
  * g4, Black's on b5 c6 f6 g5; the decks were arranged 9 5 3 3 1 1 (bottom to top); White
  * took 1 from its deck, Black 1 1 from its deck, White 3 3 from Black's, Black 1 3 from
  * White's. */
-#define AFTER_SETUP "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
-                    "-/-/9.5.3~3/9.5~2/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -"
+#define AFTER_SETUP \
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
+    "-/-/9.5.3~3/9.5~2/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -"
 /* The same with Black's mines on a5 d6 e6 h5 instead: White cannot tell the two apart. */
-#define AFTER_SETUP_2 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
-                      "-/-/9.5.3~3/9.5~2/1.3.3/1.1.1.3 8/8/tttmmttt/mttttttm/TMTTTTMT/TTMTTMTT/8/8 -"
+#define AFTER_SETUP_2 \
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing " \
+    "-/-/9.5.3~3/9.5~2/1.3.3/1.1.1.3 8/8/tttmmttt/mttttttm/TMTTTTMT/TTMTTMTT/8/8 -"
 
 static int setup(void **state) {
     (void)state;
@@ -110,20 +112,23 @@ static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     legal_text(&pos, "", got, sizeof got);
     assert_string_equal(got, "take:b take:w");
     play(&pos, "take:b");
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 bonus1 "
-                     "-/-/9.5.3~3/9~1/1.3.3.5/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
+    expect_fen(&pos,
+               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 bonus1 "
+               "-/-/9.5.3~3/9~1/1.3.3.5/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
     /* no bonus move and no pass before the normal move */
     legal_text(&pos, "pass", got, sizeof got);
     assert_string_equal(got, "");
     /* the double step lifts the tiles of both cells it passes and lands on */
     play(&pos, "e2e4");
     /* the pawn's 1 is owed: the next move pays it, onto either deck, highest card first */
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 "
-                     "-/-/9.5.3~3/9~1/1.3.3.5/1.1.1.3:1 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
+    expect_fen(&pos,
+               "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 0,0 bonus2 "
+               "-/-/9.5.3~3/9~1/1.3.3.5/1.1.1.3:1 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
     legal_text(&pos, "", got, sizeof got);
-    assert_string_equal(got, "pay:1>b pay:1>w pay:3+1>b pay:3+1>w pay:3+3+1>b pay:3+3+1>w pay:3+3>b pay:3+3>w "
-                             "pay:3>b pay:3>w pay:5+1>b pay:5+1>w pay:5+3+1>b pay:5+3+1>w pay:5+3+3+1>b pay:5+3+3+1>w "
-                             "pay:5+3+3>b pay:5+3+3>w pay:5+3>b pay:5+3>w pay:5>b pay:5>w");
+    assert_string_equal(got,
+                        "pay:1>b pay:1>w pay:3+1>b pay:3+1>w pay:3+3+1>b pay:3+3+1>w pay:3+3>b pay:3+3>w "
+                        "pay:3>b pay:3>w pay:5+1>b pay:5+1>w pay:5+3+1>b pay:5+3+1>w pay:5+3+3+1>b pay:5+3+3+1>w "
+                        "pay:5+3+3>b pay:5+3+3>w pay:5+3>b pay:5+3>w pay:5>b pay:5>w");
     play(&pos, "pay:5+1>w");
     /* the normal phase is over: only the pass (no bonus move is possible) */
     legal_text(&pos, "", got, sizeof got);
@@ -131,8 +136,9 @@ static void test_ultra_turn_is_draw_bonus_normal_pay_bonus_pass(void **state) {
     play(&pos, "pass");
     /* the 3 that was on top of White's deck is covered, and no longer secret (all have seen
      * it): 2 cards stay in White's secret order */
-    expect_fen(&pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 drawing "
-                     "-/-/9.5.3.5.1~2/9~1/3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
+    expect_fen(&pos,
+               "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 0,0 drawing "
+               "-/-/9.5.3.5.1~2/9~1/3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTT1TMT/TTMT1MTT/8/8 -");
     /* unmake goes back through the phases */
     for (int i = 0; i < 4; i++) board_unmake(&pos);
     expect_fen(&pos, AFTER_SETUP);
@@ -153,12 +159,14 @@ static void test_ultra_king_moves_and_castling_are_free(void **state) {
     expect_fen(&pos, "4k3/8/8/8/8/8/4P3/2KR4 w - - 0 1 0,0 bonus2 -/-/1/1/-/- 8/8/8/8/8/8/8/8 -");
     /* a knight (3) needs cards adding up to 3: 1+1 is not enough, 1+1+1 is */
     expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1/- 8/8/8/8/8/8/8/8 -", "b1", "");
-    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1.1/- 8/8/8/8/8/8/8/8 -", "b1", "b1a3 b1c3 b1d2");
+    expect_moves("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1.1/- 8/8/8/8/8/8/8/8 -", "b1",
+                 "b1a3 b1c3 b1d2");
     /* a queen 9, a rook 5, an archbishop 7 */
     expect_moves("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1 0,0 bonus1 -/-/1/1/5.3/- 8/8/8/8/8/8/8/8 -", "a1", "");
     expect_moves("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.3/- 8/8/8/8/8/8/8/8 -", "a1", "");
     expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.5/- 8/8/8/8/8/8/8/8 -", "a1", "");
-    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1.5/- 8/8/8/8/8/8/8/8 -", "a1", "a1b2 a1b3 a1c2 a1c3 a1d4 a1e5 a1f6 a1g7 a1h8");
+    expect_moves("4k3/8/8/8/8/8/8/A3K3 w - - 0 1 0,0 bonus1 -/-/1/1/1.1.5/- 8/8/8/8/8/8/8/8 -", "a1",
+                 "a1b2 a1b3 a1c2 a1c3 a1d4 a1e5 a1f6 a1g7 a1h8");
     /* paying a knight with 1+1+1: the cards go onto the chosen deck, the last one on top */
     set_fen(&pos, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 0,0 bonus1 -/-/9/5/1.1.3/- 8/8/8/8/8/8/8/8 -");
     play(&pos, "b1c3");
@@ -290,8 +298,9 @@ static void test_ultra_level_up_paths_and_costs(void **state) {
     (void)state;
     /* with 12 experience every path is open: exactly the listed ones */
     const char *fen = "4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 12,0 bonus1" CARDS;
-    expect_moves(fen, "levelup:", "levelup:a1a1c levelup:a1a1q levelup:a2a2b levelup:a2a2n levelup:a2a2r "
-                                  "levelup:b1b1a levelup:b1b1c levelup:c1c1a levelup:c1c1q");
+    expect_moves(fen, "levelup:",
+                 "levelup:a1a1c levelup:a1a1q levelup:a2a2b levelup:a2a2n levelup:a2a2r "
+                 "levelup:b1b1a levelup:b1b1c levelup:c1c1a levelup:c1c1q");
     /* 8: all but knight to chancellor and bishop to queen (12) */
     expect_moves("4k3/8/8/8/8/8/P7/RNBQK3 w - - 0 1 8,0 bonus1" CARDS, "levelup:",
                  "levelup:a1a1c levelup:a1a1q levelup:a2a2b levelup:a2a2n levelup:a2a2r levelup:b1b1a levelup:c1c1a");
@@ -441,8 +450,9 @@ static void test_ultra_setup_mines_decks_and_draft(void **state) {
     /* White marks 4 of its 16 tiles, in ascending order (one way to each set of mines) */
     legal_text(&pos, "", got, sizeof got);
     /* (the first mine leaves room for three more after it) */
-    assert_string_equal(got, "place:a3 place:a4 place:b3 place:b4 place:c3 place:c4 place:d3 place:d4 place:e3 place:e4 "
-                             "place:f3 place:g3 place:h3");
+    assert_string_equal(got,
+                        "place:a3 place:a4 place:b3 place:b4 place:c3 place:c4 place:d3 place:d4 place:e3 place:e4 "
+                        "place:f3 place:g3 place:h3");
     VmFault f = {0};
     assert_int_equal(perft(test_gen(), &pos, 4, &f), 1820); /* 16 choose 4 */
     play(&pos, "place:c3");
@@ -459,8 +469,8 @@ static void test_ultra_setup_mines_decks_and_draft(void **state) {
     /* Black's turn to set up: its own tiles */
     legal_text(&pos, "place:a5", got, sizeof got);
     assert_string_equal(got, "place:a5");
-    const char *black[] = {"place:b5", "place:g5", "place:c6", "place:f6", "arrange:9", "arrange:5", "arrange:3",
-                           "arrange:3", "arrange:1", "arrange:1"};
+    const char *black[] = {"place:b5",  "place:g5",  "place:c6",  "place:f6",  "arrange:9",
+                           "arrange:5", "arrange:3", "arrange:3", "arrange:1", "arrange:1"};
     for (int i = 0; i < 10; i++) play(&pos, black[i]);
     /* the draft: White 1, Black 2 from one deck, White 2, Black 2 */
     legal_text(&pos, "", got, sizeof got);
@@ -586,7 +596,8 @@ static void test_ultra_king_checked_this_turn_is_not_taken(void **state) {
     assert_string_equal(got, "d5g8");
     expect_fen(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1+ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -");
     char err[200];
-    assert_false(fen_read(&pos, "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1++ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -",
+    assert_false(fen_read(&pos,
+                          "6k1/8/8/3Q4/2P1PN2/8/8/3CK3 w - - 0 1 10,0 bonus1++ -/-/-/-/1.1.3.5/1.9.9 8/8/8/8/8/8/8/8 -",
                           err, sizeof err));
     assert_string_equal(err, "unknown phase 'bonus1+'");
     /* at the turn's start the board tells: exposed (the king on g8 stands in the queen's line) */
@@ -643,8 +654,9 @@ static void test_ultra_samples_ignore_the_opponents_deck_order(void **state) {
     board_init(&sa, ultra);
     board_init(&sb, ultra);
     set_fen(&a, AFTER_SETUP);
-    set_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing "
-                "-/-/5.9.3~3/9.5~2/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
+    set_fen(&b,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0,0 drawing "
+            "-/-/5.9.3~3/9.5~2/1.3.3/1.1.1.3 8/8/ttmttmtt/tmttttmt/TMTTTTMT/TTMTTMTT/8/8 -");
     char fa[512], fb[512];
     for (uint64_t seed = 1; seed <= 16; seed++) {
         view_sample(&a, 1, seed, &sa);
@@ -719,8 +731,8 @@ static void ai_game(const char *fen, char moves[][64], char views[][512], int *n
     set_fen(&pos, fen);
     Searcher *s = search_new(ultra, 4);
     /* Black: its king walks while it lifts two of its own tiles unseen (e7e5: e6 and e5) */
-    const char *black[] = {"take:b", "e7e5", "pay:1>b", "pass", "take:b", "e8e7", "pass", "take:b", "e7e8", "pass",
-                           "take:b", "e8e7", "pass", "take:b", "e7e8", "pass", "take:b", "e8e7", "pass"};
+    const char *black[] = {"take:b", "e7e5", "pay:1>b", "pass",   "take:b", "e8e7", "pass",   "take:b", "e7e8", "pass",
+                           "take:b", "e8e7", "pass",    "take:b", "e7e8",   "pass", "take:b", "e8e7",   "pass"};
     int nb = 0;
     *nmoves = 0;
     GameResult r;
@@ -791,7 +803,8 @@ static void test_ultra_saved_game_keeps_the_setup_and_says_it_has_secrets(void *
     assert_true(fd >= 0);
     close(fd);
     char err[256];
-    assert_true(savegame_write(path, "rules/ultra-chess.rules", ultra, ultra->setup, played, 6, NULL, NULL, err, sizeof err));
+    assert_true(
+        savegame_write(path, "rules/ultra-chess.rules", ultra, ultra->setup, played, 6, NULL, NULL, err, sizeof err));
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char text[4096];
@@ -860,10 +873,10 @@ static void test_ultra_seeded_ai_game_reaches_a_result(void **state) {
 static void test_ultra_attackers_condition_in_programs(void **state) {
     (void)state;
     Variant *v = load_text_ok("version 1\nplayers white black\nboard 4x4\n"
-                           "piece King { letter K royal step compass }\n"
-                           "piece Man { letter M step ne nw capture-only }\n"
-                           "piece Hunter { letter H move { step n verify enemy verify attackers at-least 2 add } }\n"
-                           "setup \"3k/1m2/MHM1/3K w\"\n");
+                              "piece King { letter K royal step compass }\n"
+                              "piece Man { letter M step ne nw capture-only }\n"
+                              "piece Hunter { letter H move { step n verify enemy verify attackers at-least 2 add } }\n"
+                              "setup \"3k/1m2/MHM1/3K w\"\n");
     Position pos;
     board_init(&pos, v);
     static MoveList ml;

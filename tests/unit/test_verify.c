@@ -65,13 +65,14 @@ static void test_verify_jump_into_an_instruction(void **state) {
 
 static void test_verify_bad_operands(void **state) {
     (void)state;
-    struct { Opcode op; int operand; const char *msg; } cases[] = {
-        {OP_STEP, 200, "direction out of range"},
-        {OP_ONBOARD, 63, "direction out of range"},
-        {OP_GOTO, 64, "cell out of range"},
-        {OP_ISTYPE, 6, "piece type out of range"},
-        {OP_INZONE, 2, "zone out of range"},
-        {OP_ADD, 9, "promotion set out of range"},
+    struct {
+        Opcode op;
+        int operand;
+        const char *msg;
+    } cases[] = {
+        {OP_STEP, 200, "direction out of range"},     {OP_ONBOARD, 63, "direction out of range"},
+        {OP_GOTO, 64, "cell out of range"},           {OP_ISTYPE, 6, "piece type out of range"},
+        {OP_INZONE, 2, "zone out of range"},          {OP_ADD, 9, "promotion set out of range"},
         {OP_RIGHT, 4, "castling right out of range"},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
@@ -154,7 +155,8 @@ static void test_verify_rule_file_back_without_mark(void **state) {
     char *diags = NULL;
     Variant *v = load_text("version 1\nplayers a b\nboard 3x3\n"
                            "piece K { letter K royal move { step n\n back add } }\n"
-                           "setup \"k2/3/2K\"\n", &diags);
+                           "setup \"k2/3/2K\"\n",
+                           &diags);
     assert_null(v);
     assert_non_null(strstr(diags, "test.rules:5:2: error: 'back' without a matching 'mark'\n"));
     free(diags);
@@ -162,14 +164,10 @@ static void test_verify_rule_file_back_without_mark(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_verify_accepts_a_good_program),
-        cmocka_unit_test(test_verify_jump_out_of_range),
-        cmocka_unit_test(test_verify_jump_into_an_instruction),
-        cmocka_unit_test(test_verify_bad_operands),
-        cmocka_unit_test(test_verify_unknown_opcode_and_truncation),
-        cmocka_unit_test(test_verify_back_without_mark),
-        cmocka_unit_test(test_verify_mark_depth_differs_between_paths),
-        cmocka_unit_test(test_verify_too_many_marks),
+        cmocka_unit_test(test_verify_accepts_a_good_program),           cmocka_unit_test(test_verify_jump_out_of_range),
+        cmocka_unit_test(test_verify_jump_into_an_instruction),         cmocka_unit_test(test_verify_bad_operands),
+        cmocka_unit_test(test_verify_unknown_opcode_and_truncation),    cmocka_unit_test(test_verify_back_without_mark),
+        cmocka_unit_test(test_verify_mark_depth_differs_between_paths), cmocka_unit_test(test_verify_too_many_marks),
         cmocka_unit_test(test_verify_rule_file_back_without_mark),
     };
     return cmocka_run_group_tests_name("verify", tests, setup, teardown);

@@ -31,7 +31,8 @@ static bool run_wizard_at(const Variant *v, const char *fen, const char *cell, M
     set_fen(&pos, fen);
     int w = variant_type_by_letter(v, 'W');
     ml->count = 0;
-    bool ok = vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, cell), 0, ml, f);
+    bool ok =
+        vm_run(test_fresh_gen(), &v->types[w].per_owner[0].prog, &pos, (Cell)variant_cell_by_name(v, cell), 0, ml, f);
     board_free(&pos);
     return ok;
 }
@@ -98,7 +99,8 @@ static void test_vm_position_budget_stops_costly_positions(void **state) {
              "version 1\nplayers white(w) black(b)\nboard 8x8\n"
              "piece King { letter K royal step compass }\n"
              "piece Q { letter Q move { %s step s verify not friend add } }\n"
-             "setup \"qqqqkqqq/qqqqqqqq/8/8/3K4/8/8/8 w\"\n", either);
+             "setup \"qqqqkqqq/qqqqqqqq/8/8/3K4/8/8/8 w\"\n",
+             either);
     Variant *v = load_text_ok(text);
     Position pos;
     board_init(&pos, v);
