@@ -104,7 +104,7 @@ class Position:
         self.promotions = (QUEEN, ROOK, BISHOP, KNIGHT) + ((GRASSHOPPER,) if self.grasshoppers else ())
         self.nboards = 2 if self.alice else 1
         self.stack = []  # one (changed cells, saved state) per made move
-        self.set_fen(fen or START[game])
+        self.set_fen(START[game] if fen is None else fen)
 
     # -----------------------------------------------------------------------------------------
     # Position text
