@@ -586,11 +586,14 @@ class Position:
 # Command line
 # ---------------------------------------------------------------------------------------------
 
-def random_positions(game, count, plies, seed, special):
+SPECIAL_RULES = ("castle", "en-passant", "promotion", "transfer-into-check", "check-ends-turn")
+
+
+def random_positions(game, count, plies, seed, special=None):
     """Positions from random play: each game plays uniformly random legal moves for `plies`
     moves or until it ends. Without `special` the last position of each game is given; with
-    it, one position (chosen at random) among those of the game where a special rule applies,
-    playing further games when one has none."""
+    it ("any" or one of SPECIAL_RULES), one position (chosen at random) among those of the
+    game where that special rule applies, playing further games when one has none."""
     rng = random.Random(seed)
     out = []
     misses = 0
@@ -602,8 +605,10 @@ def random_positions(game, count, plies, seed, special):
             if not moves:
                 break
             pos.make(rng.choice(moves))
-            if special and pos.special_rules():
-                candidates.append(pos.fen())
+            if special:
+                found = pos.special_rules()
+                if found if special == "any" else special in found:
+                    candidates.append(pos.fen())
         if not special:
             out.append(pos.fen())
         elif candidates:
@@ -611,8 +616,9 @@ def random_positions(game, count, plies, seed, special):
         else:
             misses += 1
             if misses > 1000 + 100 * count:
-                raise ValueError("no position with a special rule in %d games of %d plies"
-                                 % (misses, plies))
+                raise ValueError("no position where %s applies in %d games of %d plies"
+                                 % ("a special rule" if special == "any" else special,
+                                    misses, plies))
     return out
 
 
@@ -631,8 +637,9 @@ def main(argv):
     p_random.add_argument("--count", type=int, default=1)
     p_random.add_argument("--plies", type=int, default=20)
     p_random.add_argument("--seed", type=int, default=1)
-    p_random.add_argument("--special", action="store_true",
-                          help="only positions where a special rule applies")
+    p_random.add_argument("--special", nargs="?", const="any", choices=("any",) + SPECIAL_RULES,
+                          help="only positions where a special rule (any, or the one named) "
+                               "applies at the root")
     args = parser.parse_args(argv)
     try:
         if args.command == "random":

@@ -355,6 +355,12 @@ class CommandLine(unittest.TestCase):
             self.assertEqual(len(lines), 2, out.stderr)
             for fen in lines:
                 self.assertTrue(Position(game, fen).special_rules(), fen)
+        out = run("marseillais", "random", "--count", "2", "--plies", "30", "--seed", "3",
+                  "--special", "en-passant")
+        lines = out.stdout.splitlines()
+        self.assertEqual(len(lines), 2, out.stderr)
+        for fen in lines:
+            self.assertIn("en-passant", Position("marseillais", fen).special_rules(), fen)
 
     def test_bad_input(self):
         out = run("chess", "moves", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1")
