@@ -145,7 +145,7 @@ class Position:
             self.part = int(fields[6])
         if len(fields) > (7 if self.marseillais else 6):
             raise ValueError("too many fields in position text")
-        self.ep = self._parse_ep(fields[3] if len(fields) > 3 else "-")
+        self._parse_ep(fields[3] if len(fields) > 3 else "-")
         self.kings = {}
         for colour in (WHITE, BLACK):
             found = [(b, sq) for b in range(self.nboards) for sq in CELLS
@@ -183,39 +183,98 @@ class Position:
         return bd
 
     def _parse_ep(self, text):
-        """The en-passant field as (passed board, passed cell, pawn board, pawn cell), or None.
+        """Set self.ep (and, in Marseillais, self.pending) from the en-passant field.
 
-        A field naming a cell no pawn can have passed is refused; a field whose pawn is not
-        there (taken already, say) is kept but allows no capture, as generation checks."""
+        Each is (passed board, passed cell, pawn board, pawn cell) or None. A field naming a
+        cell no double step can have passed is refused; a field whose pawn is not there (taken
+        already, say) is kept but allows no capture, as generation checks."""
+        self.ep = self.pending = None
         if text == "-":
-            return None
-        board = 0
-        if self.alice:
+            return
+        them = BOTH ^ self.us
+        if self.marseillais:
+            self._parse_marseillais_ep(text)
+        elif self.berolina:
+            self.ep = self._parse_berolina_ep(text, them)
+        elif self.alice:
             if len(text) != 4 or text[0] not in "AB" or text[1] != ":":
                 raise ValueError("Alice en-passant field must be like 'A:e3', not '%s'" % text)
             board = "AB".index(text[0])
-            text = text[2:]
+            passed = self._passed_cell(text[2:], them)
+            # The pawn stands beyond the passed cell on the other board.
+            self.ep = (board, passed, 1 - board, passed + forward(them))
+        else:
+            passed = self._passed_cell(text, them)
+            self.ep = (0, passed, 0, passed + forward(them))
+
+    @staticmethod
+    def _passed_cell(text, colour):
+        """The cell named by text, which must be on the rank a double step of colour passes."""
         passed = parse_cell(text)
-        them = BOTH ^ self.us
-        if rank_of(passed) != (2 if them == WHITE else 5):
+        if rank_of(passed) != (2 if colour == WHITE else 5):
             raise ValueError("en-passant cell %s is not on the rank a %s double step passes"
+                             % (text, "white" if colour == WHITE else "black"))
+        return passed
+
+    def _parse_marseillais_ep(self, text):
+        # Up to two cells, in any order: the one the side to move may take this turn (a double
+        # step of the opponent) and the one the side to move made on the first move of this
+        # turn. A cell's rank tells whose double step passed it.
+        cells = text.split(",")
+        if len(cells) > 2:
+            raise ValueError("en-passant field '%s' lists more than two cells" % text)
+        for name in cells:
+            passed = parse_cell(name)
+            if rank_of(passed) not in (2, 5):
+                raise ValueError("en-passant cell %s is not on a rank a double step passes "
+                                 "(3 or 6)" % name)
+            colour = WHITE if rank_of(passed) == 2 else BLACK
+            step = (0, passed, 0, passed + forward(colour))
+            if colour != self.us:
+                if self.ep:
+                    raise ValueError("en-passant field '%s' lists two cells of the opponent; "
+                                     "it has only one in force" % text)
+                self.ep = step
+            elif self.part == 1:
+                raise ValueError("en-passant cell %s is a double step of the side to move, which "
+                                 "has made no move of this turn yet (seventh field 1)" % name)
+            elif self.pending:
+                raise ValueError("en-passant field '%s' lists two cells of the side to move; "
+                                 "one move of this turn is made" % text)
+            else:
+                self.pending = step
+
+    def _parse_berolina_ep(self, text, them):
+        # The passed cell, then the cell of the pawn that passed it: a pawn that went c2-d3-e4
+        # is written d3e4, since the pawns on c4 (from e2) and e4 may both have passed d3.
+        if len(text) not in (2, 4):
+            raise ValueError("Berolina en-passant field must be the passed cell followed by the "
+                             "pawn's cell, like 'd3e4', not '%s'" % text)
+        fwd = forward(them)
+        passed = self._passed_cell(text[:2], them)
+        bd = self.bd[0]
+        if len(text) == 4:
+            pawn = parse_cell(text[2:])
+            side = pawn - passed - fwd
+            if side not in (-1, 1) or bd[passed - fwd - side] == OFF:
+                raise ValueError("en-passant field '%s': no %s double step passes %s and ends "
+                                 "on %s" % (text, "white" if them == WHITE else "black",
+                                            text[:2], text[2:]))
+            return (0, passed, 0, pawn)
+        # A lone passed cell: the pawn stands beyond it on one side, and came from the mirror
+        # cell on the other side (now empty). Accepted only when one pawn fits.
+        found = [passed + fwd + side for side in (-1, 1)
+                 if bd[passed + fwd + side] == PAWN | them and bd[passed - fwd - side] == EMPTY]
+        if len(found) == 2:
+            raise ValueError("en-passant cell %s: the pawns on %s and %s could both have passed "
+                             "it; name the pawn after it, like '%s%s'"
+                             % (text, cell_name(found[0]), cell_name(found[1]), text,
+                                cell_name(found[0])))
+        if not found:
+            raise ValueError("en-passant cell %s: no %s pawn stands where a double step over it "
+                             "ends, with the cell it came from empty"
                              % (text, "white" if them == WHITE else "black"))
-        pawn_board = 1 - board if self.alice else board
-        if not self.berolina:
-            return (board, passed, pawn_board, passed + forward(them))
-        # A Berolina double step passes its cell diagonally: the pawn stands beyond it on one
-        # side, and came from the mirror cell on the other side (now empty).
-        bd = self.bd[pawn_board]
-        found = [passed + forward(them) + side for side in (-1, 1)
-                 if bd[passed + forward(them) + side] == PAWN | them
-                 and bd[passed - forward(them) - side] == EMPTY]
-        if len(found) > 1 and bd[passed - forward(self.us)] == PAWN | self.us:
-            # Only matters when a pawn can take: which pawn goes is then a guess.
-            print("chess29.py: warning: en-passant cell %s: pawns on %s and %s could both have "
-                  "passed it; taking the one on %s" % (text, cell_name(found[0]),
-                                                       cell_name(found[1]), cell_name(found[0])),
-                  file=sys.stderr)
-        return (board, passed, pawn_board, found[0] if found else passed + forward(them) + 1)
+        return (0, passed, 0, found[0])
 
     def fen(self):
         """The position in the comparison format of the game."""
@@ -240,10 +299,15 @@ class Position:
             parts.append("/".join(rows))
         castling = "".join(c for bit, c in RIGHTS if self.castle & bit) or "-"
         ep = "-"
-        if self.ep:
+        if self.marseillais:
+            # The cell the side to move may take first, then the one it made this turn.
+            ep = ",".join(cell_name(step[1]) for step in (self.ep, self.pending) if step) or "-"
+        elif self.ep:
             ep = cell_name(self.ep[1])
             if self.alice:
                 ep = "AB"[self.ep[0]] + ":" + ep
+            elif self.berolina:
+                ep += cell_name(self.ep[3])
         fields = ["|".join(parts), "w" if self.us == WHITE else "b", castling, ep,
                   str(self.half), str(self.full)]
         if self.marseillais:

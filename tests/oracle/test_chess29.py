@@ -6,6 +6,7 @@ on small positions whose legal moves are worked out by hand. Runs in a few secon
 """
 
 import os
+import random
 import subprocess
 import sys
 import unittest
@@ -28,6 +29,45 @@ def after(game, fen, *texts):
     for text in texts:
         pos.play(text)
     return pos
+
+
+def divide2(pos):
+    """The legal moves, each with the number of replies: perft 2, move by move."""
+    counts = {}
+    for m in pos.legal_moves():
+        pos.make(m)
+        counts[pos.move_text(m)] = len(pos.legal_moves())
+        pos.unmake()
+    return counts
+
+
+def state(pos):
+    """Everything that decides the moves from here on."""
+    return (pos.bd, pos.us, pos.castle, pos.ep, pos.pending, pos.part, pos.half, pos.full,
+            pos.kings)
+
+
+def read_back_problems(game, games, plies, seed):
+    """Play random games and read back the text of every position reached: the text must come
+    out the same, with the same state, legal moves and perft 2 move by move as the position as
+    played. The state catches a lost en-passant cell even where no pawn can take it yet.
+    Returns the number of positions checked and the texts that fail."""
+    rng = random.Random(seed)
+    checked, problems = 0, []
+    for _ in range(games):
+        pos = Position(game)
+        for _ in range(plies + 1):
+            text = pos.fen()
+            again = Position(game, text)
+            checked += 1
+            if (again.fen() != text or state(again) != state(pos)
+                    or divide2(again) != divide2(pos)):
+                problems.append(text)
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.make(rng.choice(moves))
+    return checked, problems
 
 
 def run(*args):
@@ -176,8 +216,9 @@ class Marseillais(unittest.TestCase):
         self.assertEqual([pos.perft(d) for d in (1, 2, 3)], [20, 400, 8902])
         pos.play("e2e4")  # White's first turn is one move
         self.assertEqual(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 1")
-        pos.play("d7d5")
-        self.assertEqual(pos.fen(), "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 2")
+        pos.play("d7d5")  # e3 for Black to take, d6 made this turn for White's next turn
+        self.assertEqual(pos.fen(),
+                         "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3,d6 0 1 2")
         pos.play("g8f6")
         self.assertEqual(pos.fen(),
                          "rnbqkb1r/ppp1pppp/5n2/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 1 2 1")
@@ -229,6 +270,8 @@ class Marseillais(unittest.TestCase):
 
     def test_double_steps_in_one_turn(self):
         fen = "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 5 1"
+        self.assertEqual(after("marseillais", fen, "d2d4").fen(),
+                         "4k3/8/8/8/3P4/8/4P3/4K3 w - d3 0 5 2")  # written mid-turn
         self.assertEqual(after("marseillais", fen, "d2d4", "e2e4").fen(),
                          "4k3/8/8/8/3PP3/8/8/4K3 b - e3 0 5 1")  # the second replaces the first
         self.assertEqual(after("marseillais", fen, "d2d4", "e1f1").fen(),
@@ -238,6 +281,35 @@ class Marseillais(unittest.TestCase):
         # A first move's double step that gives check ends the turn and leaves its cell.
         self.assertEqual(after("marseillais", "8/8/8/5k2/8/8/4P3/4K3 w - - 0 5 1", "e2e4").fen(),
                          "8/8/8/5k2/4P3/8/8/4K3 b - e3 0 5 1")
+
+
+    def test_en_passant_field_of_both_sides(self):
+        # Black is to make the second move of its turn: it may take e3 (White's last turn),
+        # and its own d7-d5 of this turn gives White d6 for the whole next turn.
+        fen = "4k3/8/8/3pP3/2P5/8/8/4K3 b - e3,d6 0 5 2"
+        pos = Position("marseillais", fen)
+        self.assertEqual(pos.fen(), fen)
+        self.assertEqual(Position("marseillais", fen.replace("e3,d6", "d6,e3")).fen(), fen)
+        pos.play("e8f8")
+        self.assertEqual(pos.fen(), "5k2/8/8/3pP3/2P5/8/8/4K3 w - d6 1 6 1")
+        self.assertIn("e5d6", {pos.move_text(m) for m in pos.legal_moves()})
+        pos.play("c4c5")
+        self.assertIn("e5d6", {pos.move_text(m) for m in pos.legal_moves()})  # either move
+        # Without its own cell in the field, White could not take on d6.
+        pos = after("marseillais", "4k3/8/8/3pP3/2P5/8/8/4K3 b - e3 0 5 2", "e8f8")
+        self.assertNotIn("e5d6", {pos.move_text(m) for m in pos.legal_moves()})
+
+    def test_bad_en_passant_field(self):
+        place = "4k3/8/8/3pP3/2P5/8/8/4K3 b - %s 0 5 %s"
+        for field, part, message in (
+                ("d6", "1", "no move of this turn yet"),  # its own cell on its first move
+                ("e3,c3", "2", "two cells of the opponent"),
+                ("d6,c6", "2", "two cells of the side to move"),
+                ("e3,d6,c6", "2", "more than two"),
+                ("e4", "2", "not on a rank"),
+                ("e3;d6", "2", "bad cell")):
+            with self.assertRaisesRegex(ValueError, message, msg=field):
+                Position("marseillais", place % (field, part))
 
 
 class Grasshopper(unittest.TestCase):
@@ -301,20 +373,48 @@ class Berolina(unittest.TestCase):
 
     def test_en_passant(self):
         pos = after("berolina", "4k3/2p5/8/3P1P2/8/8/8/4K3 b - - 0 1", "c7e5")
-        self.assertEqual(pos.fen(), "4k3/8/8/3PpP2/8/8/8/4K3 w - d6 0 2")
+        self.assertEqual(pos.fen(), "4k3/8/8/3PpP2/8/8/8/4K3 w - d6e5 0 2")
         self.assertIn("en-passant", pos.special_rules())
         got = {pos.move_text(m) for m in pos.legal_moves()}
         self.assertEqual({m for m in got if m[:2] in ("d5", "f5")},
                          {"d5c6", "d5e6", "d5d6", "f5e6", "f5g6"})
         pos.play("d5d6")
         self.assertEqual(pos.fen(), "4k3/8/3P4/5P2/8/8/8/4K3 b - - 0 2")
-        # Read back from the position text, with the pawn found from the passed cell.
-        pos = Position("berolina", "4k3/8/8/3PpP2/8/8/8/4K3 w - d6 0 2")
-        pos.play("d5d6")
-        self.assertEqual(pos.fen(), "4k3/8/3P4/5P2/8/8/8/4K3 b - - 0 2")
+        # Read back from the position text; a lone passed cell is enough when one pawn fits.
+        for field in ("d6e5", "d6"):
+            pos = Position("berolina", "4k3/8/8/3PpP2/8/8/8/4K3 w - %s 0 2" % field)
+            self.assertEqual(pos.fen().split()[3], "d6e5")
+            pos.play("d5d6")
+            self.assertEqual(pos.fen(), "4k3/8/3P4/5P2/8/8/8/4K3 b - - 0 2")
         # Only on the very next move.
         pos = after("berolina", "4k3/2p5/8/3P1P2/8/8/8/4K3 b - - 0 1", "c7e5", "e1d1", "e8d8")
         self.assertNotIn("d5d6", {pos.move_text(m) for m in pos.legal_moves()})
+
+    def test_en_passant_field_names_the_pawn(self):
+        # The pawns on c5 (from e7) and e5 (from c7) may both have passed d6.
+        fen = "4k3/8/8/2pPp3/8/8/8/4K3 w - %s 0 2"
+        pos = after("berolina", fen % "d6e5", "d5d6")
+        self.assertEqual(pos.fen(), "4k3/8/3P4/2p5/8/8/8/4K3 b - - 0 2")
+        pos = after("berolina", fen % "d6c5", "d5d6")
+        self.assertEqual(pos.fen(), "4k3/8/3P4/4p3/8/8/8/4K3 b - - 0 2")
+        with self.assertRaisesRegex(ValueError, "c5 and e5 could both have passed it"):
+            Position("berolina", fen % "d6")
+        # With c7 taken, the pawn on e5 cannot have come from there: only c5 fits.
+        pos = Position("berolina", "4k3/2n5/8/2pPp3/8/8/8/4K3 w - d6 0 2")
+        self.assertEqual(pos.fen().split()[3], "d6c5")
+        # The same from White's side, passing d3.
+        pos = after("berolina", "4k3/8/8/8/2PpP3/8/8/4K3 b - d3c4 0 1", "d4d3")
+        self.assertEqual(pos.fen(), "4k3/8/8/8/4P3/3p4/8/4K3 w - - 0 2")
+
+    def test_bad_en_passant_field(self):
+        for field, message in (("d6", "not on the rank a white"),  # Black is to move
+                               ("d3", "no white pawn"),  # no pawn where a double step ends
+                               ("d3d4", "no white double step passes d3 and ends on d4"),
+                               ("a3b4", "no white double step passes a3 and ends on b4"),
+                               ("d3e4x", "like 'd3e4'"),
+                               ("d4e5", "not on the rank")):
+            with self.assertRaisesRegex(ValueError, message, msg=field):
+                Position("berolina", "4k3/8/8/8/8/8/8/4K3 b - %s 0 1" % field)
 
     def test_check_is_straight_ahead(self):
         self.assertTrue(Position("berolina", "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1")
@@ -339,6 +439,11 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(sum(counts), 900)
 
     def test_random_positions_read_back(self):
+        games = int(os.environ.get("CHESS29_READ_BACK_GAMES", "1"))
+        for game in chess29.GAMES:
+            checked, problems = read_back_problems(game, games, 40, 11)
+            self.assertEqual(problems, [], game)
+            self.assertGreater(checked, 10 * games, game)
         for game in ("alice", "marseillais", "grasshopper", "berolina"):
             out = run(game, "random", "--count", "3", "--plies", "12", "--seed", "7")
             lines = out.stdout.splitlines()
@@ -369,6 +474,12 @@ class CommandLine(unittest.TestCase):
         out = run("marseillais", "moves", "--fen", chess29.CHESS_START + " 3")
         self.assertEqual(out.returncode, 2)
         self.assertIn("seventh field", out.stderr)
+        out = run("marseillais", "moves", "--fen", "4k3/8/8/3pP3/8/8/8/4K3 b - d6 0 5 1")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("error: en-passant cell d6 is a double step of the side to move", out.stderr)
+        out = run("berolina", "moves", "--fen", "4k3/8/8/2pPp3/8/8/8/4K3 w - d6 0 2")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("error: en-passant cell d6: the pawns on c5 and e5", out.stderr)
         out = run("berolina", "perft", "0", "--divide")
         self.assertEqual(out.returncode, 2)
 
