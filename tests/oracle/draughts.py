@@ -76,11 +76,12 @@ Counting duplicates
   russian        merged, for the same reason: the published 929899, 4570586,
                  22444032 at depths 8-10 are merged counts (paths: 929905,
                  4570667, 22450628).
-  checkers       paths: the published English figures were made by a
-                 generator that keeps duplicate captures, and the rules of
-                 English draughts do not merge them.  Duplicates need a king
-                 going round a loop; from the start position none arises to
-                 depth 11, so --merge gives the same figures there.
+  checkers       paths: the rules of English draughts do not merge them,
+                 and the published figures keep them.  Duplicates need a king
+                 going round a loop; from the start position the first appear
+                 at depth 12, where counting paths gives the published
+                 388623673 and --merge gives 388617999 (depths 1-11 are the
+                 same either way).
 
 Usage
   draughts.py GAME perft DEPTH [--fen FEN] [--divide] [--paths|--merge]
@@ -224,6 +225,65 @@ PUBLISHED = {
     'russian': [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586,
                 22444032, 110917189],
 }
+
+
+# Hand-checked positions, one rule each: (game, FEN, counting with paths?,
+# the legal moves, {move: position after it}).
+SELF_TESTS = [
+    # Black starts in English checkers and moves down the board.
+    ('checkers', 'B:W21-32:B1-12', None,
+     ['9-13', '9-14', '10-14', '10-15', '11-15', '11-16', '12-16'], {}),
+    # Men capture forward only; here they just move.
+    ('checkers', 'W:W18:B22,23', None, ['18-14', '18-15'], {}),
+    # Short kings capture one square away, in all directions.
+    ('checkers', 'W:WK18:B22,23,15', None,
+     ['18x11:15', '18x25:22', '18x27:23'], {}),
+    # A man crowned by a capture stops, though as a king it could go on.
+    ('checkers', 'W:W10:B7,8', None, ['10x3:7'], {'10x3:7': 'B:WK3:B8'}),
+    # A king round a loop of four: two paths in English checkers.
+    ('checkers', 'W:WK10:B14,15,22,23', None,
+     ['10x17x26x19x10:14,15,22,23', '10x19x26x17x10:14,15,22,23'], {}),
+    ('checkers', 'W:WK10:B14,15,22,23', False, ['10x10:14,15,22,23'], {}),
+    # A flying king lands anywhere beyond the piece it takes...
+    ('international', 'W:WK46:B37', None,
+     ['46x5:37', '46x10:37', '46x14:37', '46x19:37', '46x23:37', '46x28:37',
+      '46x32:37'], {}),
+    # ... but cannot take two pieces standing next to each other.
+    ('international', 'W:WK46:B37,32', None, ['46-41'], {}),
+    # Turkish strike: the piece taken first still blocks the way back.
+    ('international', 'W:WK19:B14,28', None,
+     ['19x5:14', '19x10:14', '19x32:28', '19x37:28', '19x41:28', '19x46:28'],
+     {}),
+    # Majority: the three ways of taking two are legal, 33x22:28 is not.
+    ('international', 'W:W32,33:B28,19,29', None,
+     ['32x14:19,28', '32x34:28,29', '33x13:19,29'], {}),
+    # A man passing the far row in a capture is not crowned.
+    ('international', 'W:W13:B8,7', None, ['13x11:7,8'],
+     {'13x11:7,8': 'B:W11:B'}),
+    # Majority on 8x8: 23x14:18 takes one only.
+    ('brazilian', 'W:W22,23:B18,11,19', None,
+     ['22x8:11,18', '22x24:18,19', '23x7:11,19'], {}),
+    ('brazilian', 'W:W11:B7,6', None, ['11x9:6,7'], {'11x9:6,7': 'B:W9:B'}),
+    # A man taking four round a loop, both ways: one move, or two paths.
+    ('brazilian',
+     'B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12',
+     False, ['10x10:14,15,22,23'], {}),
+    ('brazilian',
+     'B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12',
+     True, ['10x17x26x19x10:14,15,22,23', '10x19x26x17x10:14,15,22,23'], {}),
+    # Russian: no majority rule, but each sequence goes on to its end (not
+    # 23x16:19, which can go on to 7).
+    ('russian', 'W:W22,23:B18,11,19', None,
+     ['22x8:11,18', '22x24:18,19', '23x7:11,19', '23x14:18'], {}),
+    # A man reaching the far row mid-capture goes on as a king.
+    ('russian', 'W:W11:B7,6', None, ['11x9:6,7', '11x13:6,7'],
+     {'11x9:6,7': 'B:WK9:B', '11x13:6,7': 'B:WK13:B'}),
+    # The new king must land where it can take again (24, not 20).
+    ('russian', 'B:W17,19,21,23,25-30,32:B1-8,11,12,13', None,
+     ['13x10:17,19,26,27', '13x15:17,19,26,27'], {}),
+    ('russian', 'W:WK18:B14,23', None,
+     ['18x5:14', '18x9:14', '18x27:23', '18x32:23'], {}),
+]
 
 
 class Position:
@@ -534,6 +594,35 @@ def command_check(game, depth):
         sys.exit(1)
 
 
+def command_selftest(game):
+    """Check the hand-checked positions of this game; exit 1 on a failure."""
+    failures = 0
+    cases = [c for c in SELF_TESTS if c[0] == game.name]
+    for _, fen, paths, expected, after in cases:
+        count_paths = game.count_paths if paths is None else paths
+        pos = parse_fen(game, fen)
+        moves = sorted(generate_moves(game, pos, count_paths),
+                       key=move_sort_key)
+        texts = move_texts(moves)
+        problems = []
+        if sorted(texts) != sorted(expected):
+            problems.append('moves %s, expected %s' % (sorted(texts),
+                                                        sorted(expected)))
+        for text, want in sorted(after.items()):
+            if text in texts:
+                got = format_fen(game, make_move(pos, moves[texts.index(text)]))
+                if got != want:
+                    problems.append('after %s: %s, expected %s'
+                                    % (text, got, want))
+        if problems:
+            failures += 1
+            print('FAIL %s %s: %s' % (game.name, fen, '; '.join(problems)))
+    print('%s: %d of %d positions right' % (game.name, len(cases) - failures,
+                                            len(cases)))
+    if failures:
+        sys.exit(1)
+
+
 def has_king(pos):
     return any(abs(v) == KING for v in pos.cells)
 
@@ -566,7 +655,8 @@ def main(argv):
         description='Reference draughts move generator (test oracle).')
     parser.add_argument('game', choices=sorted(GAMES))
     parser.add_argument('command',
-                        choices=('perft', 'moves', 'random', 'check'))
+                        choices=('perft', 'moves', 'random', 'check',
+                                 'selftest'))
     parser.add_argument('depth', nargs='?', type=int,
                         help='perft or check depth in plies')
     parser.add_argument('--fen', help='start from this PDN FEN position')
@@ -606,6 +696,8 @@ def main(argv):
         if args.depth is None or args.depth < 1:
             parser.error('check needs a depth of 1 or more')
         command_check(game, args.depth)
+    elif args.command == 'selftest':
+        command_selftest(game)
     elif args.command == 'moves':
         command_moves(game, pos, count_paths)
     else:
