@@ -215,11 +215,11 @@ PUBLISHED = {
     # duplicate capture paths.
     'checkers': [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680,
                  18391564, 85242128, 388623673],
-    # Aart Bik, BikDam (duplicate captures removed); Rein Halbersma's figures
-    # agree.
+    # Aart Bik, BikDam (duplicate captures removed).
     'international': [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961,
                       41022423, 258895763],
-    # Rein Halbersma, first derived on the Russian shashki forum.
+    # Rein Halbersma's draughts library tests, citing the Russian shashki
+    # forum (duplicate captures merged, whatever the forum posts say).
     'brazilian': [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766,
                   21560022, 105491257],
     'russian': [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586,
