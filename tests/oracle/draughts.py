@@ -219,7 +219,8 @@ PUBLISHED = {
     'international': [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961,
                       41022423, 258895763],
     # Rein Halbersma's draughts library tests, citing the Russian shashki
-    # forum (duplicate captures merged, whatever the forum posts say).
+    # forum; they are merged counts, though the thread says duplicates were
+    # kept.
     'brazilian': [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766,
                   21560022, 105491257],
     'russian': [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586,
@@ -529,8 +530,9 @@ def move_texts(moves):
     """Texts of a move list, one per move and all different.
 
     A move is written FROMxTO:captured unless another move in the list has
-    the same text (two capture orders counted as two moves); those are
-    written with the squares the piece landed on.
+    the same text (two capture orders counted as two moves, or, in the
+    Russian game, two ways of which only one crowns the man on its way);
+    those are written with the squares the piece landed on.
     """
     plain = [move_text(m) for m in moves]
     seen = {}
