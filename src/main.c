@@ -19,6 +19,7 @@
 #include "notation.h"
 #include "parse.h"
 #include "perft.h"
+#include "savegame.h"
 #include "source.h"
 #include "uci.h"
 #include "xboard.h"
@@ -42,6 +43,7 @@ typedef struct Args {
     int games;
     const char *load;
     const char *svg_dir, *html_path; /* describe */
+    const char *moves;               /* fen --moves */
     bool ascii, flip, verbose, compact;
     bool playouts; /* bench --playouts */
     bool trace;    /* bench --playouts --trace */
@@ -180,6 +182,32 @@ static int cmd_disasm(const Args *a) {
     return 0;
 }
 
+/* --moves "m1,m2,...": the moves played from pos as a saved game's are (checked one by one, the
+ * defeats they cause played too). False with the reason on stderr. */
+static bool play_moves(const Args *a, Position *pos) {
+    char start[4096], err[400];
+    fen_write(pos, start, sizeof start);
+    char *list = xstrdup(a->moves);
+    SavedGame g = {0};
+    g.start = start;
+    g.moves = xmalloc(sizeof *g.moves * (strlen(list) + 1));
+    g.move_lines = xmalloc(sizeof *g.move_lines * (strlen(list) + 1));
+    for (char *m = strtok(list, ","); m; m = strtok(NULL, ",")) {
+        while (*m == ' ') m++;
+        if (!*m) continue;
+        g.move_lines[g.nmoves] = g.nmoves + 1;
+        g.moves[g.nmoves++] = m;
+    }
+    Move *played = xmalloc(sizeof *played * MAX_HISTORY);
+    bool ok = savegame_replay(&g, "--moves", pos, played, MAX_HISTORY, err, sizeof err);
+    if (!ok) fprintf(stderr, "varia: error: %s (the number is the move's place in the list)\n", err);
+    free(played);
+    free(g.moves);
+    free(g.move_lines);
+    free(list);
+    return ok;
+}
+
 static int cmd_fen(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
@@ -188,7 +216,7 @@ static int cmd_fen(const Args *a) {
     GenContext ctx;
     genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &ctx, &pos)) {
+    if (setup_position(a, v, &ctx, &pos) && (!a->moves || play_moves(a, &pos))) {
         char buf[4096];
         fen_write(&pos, buf, sizeof buf);
         printf("%s\n", buf);
@@ -664,9 +692,11 @@ static const Command commands[] = {
      cmd_perft, false, true, 1},
     {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
-    {"fen", "fen FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
+    {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
-     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).",
+     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1). --moves plays the\n"
+     "moves first (coordinate or algebraic notation, separated by commas), each checked as a\n"
+     "saved game's moves are.",
      cmd_fen, false, true, 0},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
@@ -840,7 +870,13 @@ int main(int argc, char **argv) {
             a.playouts = true;
         else if (!strcmp(s, "--trace") && c->run == cmd_bench)
             a.trace = true;
-        else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
+        else if (!strcmp(s, "--moves") && c->run == cmd_fen) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            a.moves = argv[++i];
+        } else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;
