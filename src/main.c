@@ -20,6 +20,7 @@
 #include "parse.h"
 #include "perft.h"
 #include "savegame.h"
+#include "serve.h"
 #include "source.h"
 #include "uci.h"
 #include "xboard.h"
@@ -44,6 +45,8 @@ typedef struct Args {
     const char *load;
     const char *svg_dir, *html_path; /* describe */
     const char *moves;               /* fen --moves */
+    const char *host;                /* serve --host */
+    int port;                        /* serve --port; -1 = not given */
     bool ascii, flip, verbose, compact;
     bool playouts; /* bench --playouts */
     bool trace;    /* bench --playouts --trace */
@@ -536,6 +539,21 @@ static int cmd_play(const Args *a) {
     return ui_play(&cfg);
 }
 
+static int cmd_serve(const Args *a) {
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    ServeConfig cfg = {0};
+    cfg.host = a->host;
+    cfg.port = a->port >= 0 ? a->port : SERVE_PORT;
+    cfg.api.rules_dir = dir;
+    cfg.api.game = a->file;
+    cfg.api.options = a->options;
+    cfg.api.noptions = a->noptions;
+    cfg.api.depth = a->depth;
+    cfg.api.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
+    return serve_run(&cfg, stdout, stderr);
+}
+
 static int cmd_uci(const Args *a) {
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
@@ -706,6 +724,13 @@ static const Command commands[] = {
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
      "emits.",
      cmd_trace, false, true, 1},
+    {"serve", "serve [FILE] [--port N] [--host ADDR] [--time S] [--depth D] [--option NAME=VALUE]...",
+     "Starts a web server and prints the address to open in a browser: a page that plays any\n"
+     "shipped game, or FILE (offered first; chess by default), by clicking, against people or the\n"
+     "computer. It listens on 127.0.0.1 (this machine only) port 8080 unless --host and --port say\n"
+     "otherwise (--port 0: any free port). --time and --depth are the computer's in new games\n"
+     "(default 1 s a move). Ctrl-C stops it. See docs/playing.md.",
+     cmd_serve, true, true, 0},
     {"uci", "uci [FILE]",
      "Speaks the UCI engine protocol on standard input and output, for GUIs and match tools.\n"
      "Every shipped game of two players on one board without hidden information is offered as\n"
@@ -854,6 +879,7 @@ int main(int argc, char **argv) {
     a.argv0 = argv[0];
     a.seconds = -1;
     a.seed = 1;
+    a.port = -1;
     for (int p = 0; p < MAX_PLAYERS; p++) a.seats[p] = -1;
     for (int i = 2; i < argc; i++) {
         const char *s = argv[i];
@@ -870,7 +896,22 @@ int main(int argc, char **argv) {
             a.playouts = true;
         else if (!strcmp(s, "--trace") && c->run == cmd_bench)
             a.trace = true;
-        else if (!strcmp(s, "--moves") && c->run == cmd_fen) {
+        else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            const char *val = argv[++i];
+            char *end;
+            long n = strtol(val, &end, 10);
+            if (s[2] == 'h')
+                a.host = val;
+            else if (end == val || *end || n < 0 || n > 65535) {
+                fprintf(stderr, "varia: bad --port '%s' (0 to 65535; 0 = any free port)\n", val);
+                return 2;
+            } else
+                a.port = (int)n;
+        } else if (!strcmp(s, "--moves") && c->run == cmd_fen) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;
