@@ -22,9 +22,10 @@
 #include "describe.h"
 #include "webgame.h"
 
-#define WEBAPI_TT_MB 16     /* the transposition table of each game's computer player */
-#define ID_LEN 32           /* hex digits of a game's id */
-#define WEBAPI_SHOW_MS 1000 /* longest wait for a page to see a computer's move before the next */
+#define WEBAPI_TT_MB 16         /* the transposition table of each game's computer player */
+#define ID_LEN 32               /* hex digits of a game's id */
+#define WEBAPI_SHOW_MS 5000     /* longest wait for a page to see a computer's move before the next */
+#define WEBAPI_WATCHED_MS 10000 /* a game asked about this recently has a page watching it */
 
 typedef struct Slot {
     char id[ID_LEN + 1];
@@ -38,8 +39,11 @@ typedef struct Slot {
     uint64_t queued;  /* when it was queued (first come, first served) */
     bool cancel;      /* the search under way is to be thrown away */
     /* After a computer's move the next one waits until a page was sent the position (or
-     * WEBAPI_SHOW_MS went by), so that a person sees each move and not only the last of a row. */
-    unsigned shown;             /* the newest version a reply carried */
+     * WEBAPI_SHOW_MS went by), so that a person sees each move and not only the last of a row;
+     * only while a page watches: a request waits for a change, or one came lately. */
+    int waiting;                /* state requests waiting for a change */
+    struct timespec asked;      /* (CLOCK_MONOTONIC) when a request last named it */
+    unsigned shown;             /* the newest version a page said it has (a state request's after) */
     unsigned hold;              /* the version of the computer's last move */
     struct timespec hold_until; /* (CLOCK_MONOTONIC) */
     Searcher *search;           /* made at the first search */
@@ -186,10 +190,21 @@ static void slot_release(Slot *s) {
     if (--s->busy == 0 && s->closed) slot_free(s);
 }
 
+/* Now plus ms on the monotonic clock. */
+static struct timespec mono_after(long ms) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
+    return t;
+}
+
 static Slot *find_slot(WebApi *api, const char *id) {
     for (int i = 0; i < WEBAPI_GAMES_MAX; i++)
         if (api->slots[i] && !strcmp(api->slots[i]->id, id)) {
             api->slots[i]->used = ++api->clock;
+            clock_gettime(CLOCK_MONOTONIC, &api->slots[i]->asked);
             return api->slots[i];
         }
     return NULL;
@@ -309,11 +324,11 @@ static void *worker_main(void *arg) {
             if (!s->cancel && !stopped && s->version == at && ok) {
                 g->rng = rng;
                 if (!webgame_play(g, &m)) g->paused = true; /* the length limit */
-                s->hold = s->version + 1;                   /* (the version changed() gives it below) */
-                clock_gettime(CLOCK_MONOTONIC, &s->hold_until);
-                s->hold_until.tv_nsec += WEBAPI_SHOW_MS * 1000000L;
-                s->hold_until.tv_sec += s->hold_until.tv_nsec / 1000000000L;
-                s->hold_until.tv_nsec %= 1000000000L;
+                struct timespec lately = mono_after(-WEBAPI_WATCHED_MS);
+                if (s->waiting || before(&lately, &s->asked)) {
+                    s->hold = s->version + 1; /* (the version changed() gives it below) */
+                    s->hold_until = mono_after(WEBAPI_SHOW_MS);
+                }
             } else if (!s->cancel && s->version == at) {
                 g->paused = true; /* stopped, or no move found: the seat waits to be told to go */
             }
@@ -450,10 +465,6 @@ static void reply_game(WebApi *api, Slot *s, bool layout, WebReply *out) {
     if (layout) json_object_set_new(j, "layout", webgame_layout(s->g));
     json_object_set_new(j, "state", webgame_state(s->g, api->thinking == s || s->want_think));
     reply_json(out, 200, j);
-    if (s->version > s->shown) {
-        s->shown = s->version;
-        if (s->want_think) pthread_cond_signal(&api->work); /* a move held for the page may go */
-    }
 }
 
 static void req_games(WebApi *api, WebReply *out) {
@@ -651,14 +662,11 @@ static size_t action_fields(Action a, Field *f) {
 /* Waits (the lock held, released while waiting) until s's version passes after, the wait is
  * over or s is closed. */
 static void wait_change(WebApi *api, Slot *s, unsigned after, double seconds) {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    long long ns = (long long)(seconds * 1e9);
-    until.tv_sec += (time_t)(ns / 1000000000LL);
-    until.tv_nsec += (long)(ns % 1000000000LL);
-    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    struct timespec until = mono_after((long)(seconds * 1000));
+    s->waiting++;
     while (s->version <= after && !s->closed && !api->quit)
         if (pthread_cond_timedwait(&api->changed, &api->lock, &until) == ETIMEDOUT) break;
+    s->waiting--;
 }
 
 static void req_game(WebApi *api, Action a, const json_t *req, WebReply *out) {
@@ -693,6 +701,11 @@ static void req_game(WebApi *api, Action a, const json_t *req, WebReply *out) {
     switch (a) {
     case A_STATE:
         layout = json_is_true(json_object_get(req, "layout"));
+        if (after && json_integer_value(after) > (json_int_t)s->shown && json_integer_value(after) <= s->version) {
+            /* the page has shown this version: a computer's move held for it may go on */
+            s->shown = (unsigned)json_integer_value(after);
+            if (s->want_think) pthread_cond_signal(&api->work);
+        }
         if (after && wait_s > 0) {
             json_int_t v = json_integer_value(after);
             s->busy++; /* (not freed while it waits) */

@@ -200,6 +200,7 @@ static bool play_listed(WebGame *g, const MoveList *ml, const Move *m) {
     WebPly *ply = &g->played[g->nplayed];
     ply->move = *m;
     ply->mover = board_mover(&g->pos);
+    ply->fullmove = g->pos.fullmove;
     notation_san(&g->gen, &g->pos, ml, m, ply->san, sizeof ply->san);
     notation_move(g->v, m, ply->coord, sizeof ply->coord);
     if (!board_make(&g->pos, m)) return false;
@@ -215,6 +216,7 @@ static bool play_listed(WebGame *g, const MoveList *ml, const Move *m) {
         WebPly *d = &g->played[g->nplayed++];
         d->move = defeats[i];
         d->mover = -1;
+        d->fullmove = g->pos.fullmove;
         snprintf(d->san, sizeof d->san, "-");
         snprintf(d->coord, sizeof d->coord, "-");
     }
@@ -420,6 +422,7 @@ static void replay_texts(WebGame *g, const Move *moves, int n) {
         WebPly *p = &g->played[g->nplayed];
         p->move = moves[i];
         p->mover = board_mover(&g->pos);
+        p->fullmove = g->pos.fullmove;
         if (moves[i].flags & MOVE_ELIMINATION) {
             p->mover = -1;
             snprintf(p->san, sizeof p->san, "-");
@@ -507,10 +510,11 @@ static bool light_colour(const char *rgb) {
     return !strcmp(rgb, "#ffffff") || !strcmp(rgb, "#e6c81e") || !strcmp(rgb, "#c8c8c8") || !strcmp(rgb, "#d4af37");
 }
 
-/* How a piece of type t and owner is drawn, as the rulebook's SVG draws it: the rule file's
- * glyph (two players, no armies of no one's) with its letter small in the corner, else a disc
- * in the owner's colour with the letter as position text writes it (the owner's token first
- * where armies are not players, the owner's number after it from the third player on). */
+/* How a piece of type t and owner is drawn, as the rulebook's SVG draws it (describe.c's
+ * svg_piece): the rule file's glyph (two players, no armies of no one's) with its letter small in
+ * the corner, else a disc in the owner's colour with the letter as position text writes it (the
+ * owner's token first where armies are not players, the owner's number after it from the third
+ * player on). */
 static json_t *piece_look(const Variant *v, int t, int owner) {
     const PieceType *pt = &v->types[t];
     json_t *look = json_object();
@@ -523,12 +527,15 @@ static json_t *piece_look(const Variant *v, int t, int owner) {
         return look;
     }
     char text[16];
+    /* (a promoted type is "+P", as position text and the console write it: it is told apart
+     * from the type it promoted from) */
+    const char *plus = pt->promoted ? "+" : "";
     if (v->nowners > v->nplayers)
         snprintf(text, sizeof text, "%c%c", v->player_token[owner][0], pt->letter);
     else if (owner == 0)
-        snprintf(text, sizeof text, "%c", pt->letter);
+        snprintf(text, sizeof text, "%s%c", plus, pt->letter);
     else if (owner == 1)
-        snprintf(text, sizeof text, "%c", (char)tolower((unsigned char)pt->letter));
+        snprintf(text, sizeof text, "%s%c", plus, (char)tolower((unsigned char)pt->letter));
     else
         snprintf(text, sizeof text, "%c%d", pt->letter, owner + 1);
     const char *fill = owner_colour(v, owner);
@@ -657,14 +664,12 @@ static int move_path(const Move *m, Cell *path, int *drop, bool *hand) {
     return 2;
 }
 
-/* The words a chooser shows for m beside its text: its kind, what it promotes to, a piece it
- * brings in through a gate. */
+/* The words a chooser shows for m beside its text: what it promotes to, a piece it brings in
+ * through a gate, a copy (the move's kind is in its text already: "arrange:9"). */
 static void move_label(const Variant *v, const Move *m, char *buf, size_t cap) {
     buf[0] = 0;
     size_t at = 0;
-    if (m->kind && m->kind < v->nkinds) at += (size_t)snprintf(buf + at, cap - at, "%s", v->kind_names[m->kind]);
-    if (at < cap && m->promo != NO_TYPE)
-        at += (size_t)snprintf(buf + at, cap - at, "%sbecomes %s", at ? ", " : "", v->types[m->promo].name);
+    if (m->promo != NO_TYPE) at += (size_t)snprintf(buf + at, cap - at, "becomes %s", v->types[m->promo].name);
     for (int i = 0; i < m->nfx && at < cap; i++)
         if ((m->flags & MOVE_GATE) && m->fx[i].kind == FX_PLACE)
             at += (size_t)snprintf(buf + at, cap - at, "%s%s enters on %s", at ? ", " : "",
@@ -745,7 +750,7 @@ static json_t *history_json(const WebGame *g, int viewer) {
             int loser = -1;
             for (int k = 0; k < p->move.nfx && loser < 0; k++)
                 if (p->move.fx[k].kind == FX_ELIMINATE) loser = p->move.fx[k].a;
-            json_array_append_new(list, json_pack("{s:i,s:i}", "out", loser, "mover", -1));
+            json_array_append_new(list, json_pack("{s:i,s:i,s:i}", "out", loser, "mover", -1, "n", p->fullmove));
             continue;
         }
         bool secret = secret_move(g, &p->move) && viewer != p->mover && !g->over;
@@ -753,8 +758,8 @@ static json_t *history_json(const WebGame *g, int viewer) {
         char masked[64];
         snprintf(masked, sizeof masked, "%s (secret)", p->move.kind ? kind : "move");
         json_array_append_new(list,
-                              json_pack("{s:o,s:o,s:i}", "san", jstr(secret ? masked : p->san), "text",
-                                        jstr(secret ? masked : p->coord), "mover", p->mover));
+                              json_pack("{s:o,s:o,s:i,s:i}", "san", jstr(secret ? masked : p->san), "text",
+                                        jstr(secret ? masked : p->coord), "mover", p->mover, "n", p->fullmove));
     }
     return list;
 }

@@ -483,20 +483,29 @@ function renderHands() {
     });
 }
 
+/* What the game keeps besides the board: counters, piles of cards (another player's secret
+ * cards face down), a payment owed, who helps whom, what the set-up step asks. */
 function renderExtras() {
     const st = G.state, box = $('extras');
     box.replaceChildren();
-    const line = (text) => html('div', {}, box, text);
+    const line = (label, text) => {
+        const d = html('div', {}, box);
+        if (label) html('span', { class: 'label' }, d, `${label}: `);
+        if (text !== undefined) d.append(text);
+        return d;
+    };
     for (const c of st.counters || []) {
-        line(`${c.name}: ` + (c.perPlayer ? c.values.map((v, p) => `${ownerName(p)} ${v}`).join(', ') : c.values[0]));
+        line(c.name, c.perPlayer ? c.values.map((v, p) => `${ownerName(p)} ${v}`).join(', ') : String(c.values[0]));
     }
     for (const p of st.piles || []) {
-        const cards = p.cards.length ? p.cards.map((c) => (c === null ? '?' : c)).join(' ') : '\u2014';
-        line(`${p.name}${p.owner >= 0 ? ` (${ownerName(p.owner)})` : ''}: ${cards}`);
+        const d = line(p.owner >= 0 ? `${p.name} (${ownerName(p.owner)})` : p.name);
+        if (!p.cards.length) d.append('\u2014');
+        for (const c of p.cards) html('span', { class: 'card-value' + (c === null ? ' hidden' : '') }, d, c === null ? '?' : String(c));
     }
-    if (st.debt) line(`owed: ${st.debt}`);
-    if (st.helps) line(st.helps.map((a, p) => `${ownerName(p)} helps ${a >= 0 ? ownerName(a) : 'nobody'}`).join(', '));
-    if (st.step) line(st.step);
+    if (st.debt) line('owed', String(st.debt));
+    if (st.helps) line('', st.helps.map((a, p) => `${ownerName(p)} helps ${a >= 0 ? ownerName(a) : 'nobody'}`).join(', '));
+    if (st.step) line('', st.step);
+    $('extras-card').hidden = !box.childNodes.length;
 }
 
 function renderSeats(fresh) {
@@ -536,25 +545,26 @@ function renderSeats(fresh) {
     }
 }
 
+/* The moves in rows by move number, the game's own notation (coordinates on hover). */
 function renderHistory() {
     const st = G.state, list = $('history'), n = G.layout.players;
     list.replaceChildren();
-    let row = null, num = 0, prev = Infinity;
+    let row = null, num = null;
     st.history.forEach((p, i) => {
         if (p.out !== undefined) {
             html('li', { class: 'out' }, list, `${ownerName(p.out)} is out`);
             row = null;
             return;
         }
-        if (!row || p.mover < prev) {
-            num++;
+        if (!row || p.n !== num) {
+            num = p.n;
             row = html('li', {}, list);
             html('span', { class: 'num' }, row, `${num}.`);
             if (n === 2 && p.mover === 1) html('span', { class: 'ply' }, row, '\u2026');
         }
-        prev = p.mover;
-        const text = n > 2 ? `${G.layout.owners[p.mover].token}: ${p.san}` : p.san;
-        const s = html('span', { class: 'ply', title: p.text }, row, text);
+        const s = html('span', { class: 'ply', title: p.text }, row);
+        if (n > 2) html('span', { class: 'dot', style: `background:${G.layout.owners[p.mover].colour}` }, s);
+        s.append(p.san);
         if (i === st.history.length - 1) s.classList.add('last');
     });
     list.scrollTop = list.scrollHeight;
