@@ -112,7 +112,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers
+test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -184,9 +184,11 @@ serve: varia
 	./varia serve
 
 # The server's JSON API with good and bad requests, and a thousand malformed requests that must
-# each get an error and change nothing (tests/serve/test_serve.c, in-process over real sockets).
-serve-tests: $(BUILD)/tests/test_serve
+# each get an error and change nothing (tests/serve/test_serve.c, in-process over real sockets);
+# `varia fen --moves`, which the browser test checks the page against.
+serve-tests: varia $(BUILD)/tests/test_serve
 	@$(BUILD)/tests/test_serve
+	@sh tests/serve/fen_moves.sh ./varia
 
 $(BUILD)/tests/test_serve: tests/serve/test_serve.c $(BUILD)/libvaria.a | $(BUILD)/tests
 	@scripts/deps.sh test
@@ -205,8 +207,9 @@ asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined" asan-inner
 
-asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN)
+asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
+	@ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=tests/serve/lsan.supp $(BUILD)/tests/test_serve
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
