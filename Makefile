@@ -28,7 +28,7 @@ WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: serve serve-tests browser-tests all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
+.PHONY: serve serve-tests browser-tests serve-paint all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
 
 all: varia
@@ -200,6 +200,11 @@ $(BUILD)/tests/test_serve: tests/serve/test_serve.c $(BUILD)/libvaria.a | $(BUIL
 browser-tests: varia
 	@scripts/deps.sh browser
 	@sh tests/serve/browser.sh ./varia
+
+# How long each shipped game's board takes to appear in the page (fails over one second).
+serve-paint: varia
+	@scripts/deps.sh browser
+	@sh tests/serve/browser.sh ./varia --paint
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.
 asan:

@@ -2,7 +2,7 @@
 # browser.sh - runs the browser test of `varia serve` (tests/serve/browser.cjs): installs
 # puppeteer-core from npm once per package-lock.json (under build/browser/npm), starts
 # `varia serve` on a free loopback port, runs the test in Chromium, stops the server.
-# Usage: tests/serve/browser.sh [VARIA] [--paint]
+# Usage: tests/serve/browser.sh [VARIA] [--paint | --doc]
 set -e
 varia=${1:-./varia}
 mode=$2
