@@ -726,6 +726,9 @@ static void req_game(WebApi *api, Action a, const json_t *req, WebReply *out) {
                         g->v->player_names[webgame_mover(g)]);
         else if (!g->over && !webgame_human_may_move(g))
             ok = refuse(err, sizeof err, "it is the computer's turn (%s)", g->v->player_names[webgame_mover(g)]);
+        else if (!g->over && g->hidden && g->seats[webgame_mover(g)] != SEAT_HUMAN)
+            ok = refuse(err, sizeof err, "in a game with hidden information the computer makes its own moves (%s)",
+                        g->v->player_names[webgame_mover(g)]);
         else
             ok = webgame_move_text(g, text, err, sizeof err);
         break;

@@ -875,7 +875,8 @@ json_t *webgame_state(WebGame *g, bool thinking) {
         jset(st, "last", cells);
     }
     jset(st, "history", history_json(g, viewer));
-    bool may_move = !thinking && webgame_human_may_move(g) && (viewer < -1 || viewer == mover || g->paused);
+    /* (with secrets, only the screen's owner is shown its moves: another's would tell its secrets) */
+    bool may_move = !thinking && webgame_human_may_move(g) && (viewer == -2 || viewer == mover);
     jset(st, "moves", may_move ? moves_json(g) : json_array());
     jset(st, "undo", json_boolean(g->nplayed > 0 && (!g->hidden || g->over)));
     jset(st, "redo", json_boolean(g->nundone > 0));

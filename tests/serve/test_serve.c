@@ -375,6 +375,69 @@ static void test_serve_boards_and_rules(void **st) {
     reply_free(&r);
 }
 
+static bool black_set_up(const json_t *s) {
+    const json_t *h = json_object_get(s, "history");
+    for (size_t i = 0; i < json_array_size(h); i++)
+        if (json_integer_value(json_object_get(json_array_get(h, i), "mover")) == 1) return !thinking(s);
+    return false;
+}
+
+/* A game with secrets shows the screen's owner its own and no one else's. */
+static void test_serve_hidden_information(void **st) {
+    (void)st;
+    char id[40];
+    Reply r = new_game("{\"game\":\"ultra-chess\",\"seats\":[\"human\",\"ai\"],\"depth\":1,\"time\":0,\"seed\":3}", id);
+    assert_true(json_is_null(json_object_get(state_of(&r), "fen")));
+    assert_non_null(strstr(json_string_value(json_object_get(state_of(&r), "fenNote")), "secrets"));
+    reply_free(&r);
+    /* White's set-up at random, then Black's (the computer's) follows */
+    r = post("/api/random", "{\"id\":\"%s\"}", id);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    for (int i = 0; i < 20; i++) {
+        r = state(id);
+        bool white = json_integer_value(json_object_get(state_of(&r), "mover")) == 0;
+        bool setup = json_is_true(json_object_get(state_of(&r), "setup"));
+        reply_free(&r);
+        if (!white || !setup) break;
+        r = post("/api/random", "{\"id\":\"%s\"}", id);
+        reply_free(&r);
+    }
+    r = wait_until(id, black_set_up);
+    const json_t *s = state_of(&r);
+    /* White sees its own tiles (mines and blanks) and Black's face down */
+    const json_t *tiles = json_object_get(s, "tiles");
+    int own = 0, mines = 0, unknown = 0;
+    for (size_t c = 0; c < json_array_size(tiles); c++) {
+        const json_t *t = json_array_get(tiles, c);
+        if (json_is_null(t)) continue;
+        const char *what = json_string_value(json_array_get(t, 0));
+        int owner = (int)json_integer_value(json_array_get(t, 1));
+        if (owner == 0) own++, mines += !strcmp(what, "mine");
+        if (owner == 1) {
+            unknown++;
+            assert_string_equal(what, "unknown");
+        }
+    }
+    assert_int_equal(own, 16);
+    assert_int_equal(mines, 4);
+    assert_int_equal(unknown, 16);
+    /* Black's set-up moves are secret to White */
+    const json_t *h = json_object_get(s, "history");
+    bool secret = false;
+    for (size_t i = 0; i < json_array_size(h); i++) {
+        const json_t *p = json_array_get(h, i);
+        if (json_integer_value(json_object_get(p, "mover")) == 1)
+            secret |= strstr(json_string_value(json_object_get(p, "san")), "(secret)") != NULL;
+    }
+    assert_true(secret);
+    reply_free(&r);
+    r = post("/api/undo", "{\"id\":\"%s\"}", id);
+    expect_error(&r, 409, "no taking back");
+    r = post("/api/close", "{\"id\":\"%s\"}", id);
+    reply_free(&r);
+}
+
 /* ---- bad requests ---------------------------------------------------------------------------- */
 
 static void test_serve_bad_requests(void **st) {
@@ -602,10 +665,10 @@ static int group_teardown(void **st) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_serve_page_and_games),     cmocka_unit_test(test_serve_play_undo_redo),
-        cmocka_unit_test(test_serve_save_and_load),      cmocka_unit_test(test_serve_computer),
-        cmocka_unit_test(test_serve_boards_and_rules),   cmocka_unit_test(test_serve_bad_requests),
-        cmocka_unit_test(test_serve_malformed_requests),
+        cmocka_unit_test(test_serve_page_and_games),   cmocka_unit_test(test_serve_play_undo_redo),
+        cmocka_unit_test(test_serve_save_and_load),    cmocka_unit_test(test_serve_computer),
+        cmocka_unit_test(test_serve_boards_and_rules), cmocka_unit_test(test_serve_hidden_information),
+        cmocka_unit_test(test_serve_bad_requests),     cmocka_unit_test(test_serve_malformed_requests),
     };
     return cmocka_run_group_tests_name("serve", tests, group_setup, group_teardown);
 }
