@@ -109,6 +109,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: varia
 	@scripts/deps.sh test && scripts/deps.sh oracle && scripts/deps.sh memcheck
 	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
+	@scripts/deps.sh browser
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
