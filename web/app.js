@@ -40,6 +40,7 @@ let drag = null;         /* a piece carried by the pointer */
 let cellBox = [];        /* each cell's top-left corner in the board picture */
 let pollToken = 0;
 let pollAbort = null;    /* ends the state request that waits */
+let lost = false;        /* the server did not answer the last state request */
 let shownViewer = null;  /* hot seat with secrets: whose screen the page was handed to */
 
 /* ---- talking to the server ---------------------------------------------------------------- */
@@ -102,12 +103,18 @@ async function poll(token) {
             pollAbort = new AbortController();
             const g = await call('/api/state', { id: G.id, after: G.version, wait: 25 }, pollAbort.signal);
             if (token !== pollToken) return;
+            if (lost) say('');
+            lost = false;
             if (g.version > G.version) adopt(g);
         } catch (e) {
             if (token !== pollToken) return;
             if (e.status === 404) {
                 say('This game is no longer on the server (it keeps the 32 used last): start a new game.');
                 return;
+            }
+            if (e.status === undefined && !lost) {
+                lost = true;
+                say('The server does not answer: is varia serve still running? (trying again)');
             }
             await new Promise((ok) => setTimeout(ok, 1000));
         }
