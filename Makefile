@@ -215,7 +215,7 @@ asan:
 
 asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
-	@ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=tests/serve/lsan.supp $(BUILD)/tests/test_serve
+	@LSAN_OPTIONS=suppressions=tests/serve/lsan.supp $(BUILD)/tests/test_serve
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
