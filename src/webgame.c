@@ -640,11 +640,14 @@ static bool secret_move(const WebGame *g, const Move *m) {
     return false;
 }
 
+/* The most cells a move passes: its two ends and a pause per effect. */
+#define MOVE_PATH_MAX (MAX_EFFECTS + 2)
+
 /* The cells a person clicks to make m, in order: the piece, then where it goes (a drop or a
  * placement: only the cell; a pass or a move of cards: none, it is a button). A move made of
- * several hops will name each cell it passes, and the page matches clicks to the list cell
+ * several hops names each cell it pauses on, and the page matches clicks to the list cell
  * by cell, so it is entered hop by hop. *drop: the type a drop puts down, else -1; *hand: it
- * comes from the mover's hand. */
+ * comes from the mover's hand. path holds MOVE_PATH_MAX cells. */
 static int move_path(const Move *m, Cell *path, int *drop, bool *hand) {
     *drop = -1;
     *hand = false;
@@ -655,13 +658,13 @@ static int move_path(const Move *m, Cell *path, int *drop, bool *hand) {
         path[0] = m->to;
         return 1;
     }
-    if (m->from == NO_CELL || m->from == m->to) {
-        path[0] = m->to;
-        return 1;
-    }
-    path[0] = m->from;
-    path[1] = m->to;
-    return 2;
+    int n = 0;
+    if (m->from != NO_CELL) path[n++] = m->from;
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_VIA) path[n++] = m->fx[i].a;
+    if (n == 1 && m->from == m->to) return 1; /* (in place: the one cell) */
+    path[n++] = m->to;
+    return n;
 }
 
 /* The words a chooser shows for m beside its text: what it promotes to, a piece it brings in
@@ -687,7 +690,7 @@ static json_t *moves_json(WebGame *g) {
             notation_san(&g->gen, &g->pos, ml, m, san, sizeof san);
             notation_move(g->v, m, coord, sizeof coord);
             move_label(g->v, m, label, sizeof label);
-            Cell path[2];
+            Cell path[MOVE_PATH_MAX];
             int drop;
             bool hand;
             int n = move_path(m, path, &drop, &hand);
@@ -865,7 +868,7 @@ json_t *webgame_state(WebGame *g, bool thinking) {
     while (last >= 0 && (g->played[last].move.flags & MOVE_ELIMINATION)) last--;
     if (last >= 0) {
         const WebPly *p = &g->played[last];
-        Cell path[2];
+        Cell path[MOVE_PATH_MAX];
         int drop;
         bool hand;
         int n = move_path(&p->move, path, &drop, &hand);
