@@ -415,8 +415,6 @@ static void rules_dir(const Args *a, char *out, size_t cap) {
     snprintf(out, cap, "rules");
 }
 
-static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* name as given when it is a file or a path; else the shipped game of that name ("chess" or
  * "chess.rules" in the rules directory) when there is one; else as given (for the message). */
 static const char *resolve_rules_name(const Args *a, const char *name, char *buf, size_t cap) {
@@ -432,62 +430,104 @@ static const char *resolve_rules(const Args *a, char *buf, size_t cap) {
     return resolve_rules_name(a, a->file, buf, cap);
 }
 
+static int is_rules_file(const struct dirent *e) {
+    size_t len = strlen(e->d_name);
+    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
+}
+
+/* The shipped games' names (the rule files of dir without ".rules"), sorted; the caller frees
+ * each and the array. Returns how many (0 when there are none or dir cannot be read). */
+static int shipped_games(const char *dir, char ***out) {
+    struct dirent **files = NULL;
+    int n = scandir(dir, &files, is_rules_file, alphasort);
+    *out = NULL;
+    if (n <= 0) return 0;
+    char **names = xmalloc((size_t)n * sizeof *names);
+    for (int i = 0; i < n; i++) {
+        names[i] = xstrndup(files[i]->d_name, strlen(files[i]->d_name) - 6);
+        free(files[i]);
+    }
+    free(files);
+    *out = names;
+    return n;
+}
+
+/* The menu of shipped games, in columns that fit 80 columns. */
+static void print_games(char *const *names, int n) {
+    size_t widest = 0;
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) > widest) widest = strlen(names[i]);
+    int cols = (int)(78 / (widest + 2));
+    if (cols < 1) cols = 1;
+    int rows = (n + cols - 1) / cols;
+    printf("%d games:\n", n);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            int i = c * rows + r;
+            if (i < n) printf("  %-*s", (int)widest, names[i]);
+        }
+        printf("\n");
+    }
+}
+
 /* Resolves FILE for play: a path, or a shipped game's name ("chess"). With no FILE, offers the
- * shipped games (asks on a terminal; chess otherwise). Writes the path; false when none. */
-static bool choose_rules(const Args *a, char *path, size_t cap) {
+ * shipped games (asks on a terminal, again after a name that is none of them; chess when
+ * standard input is not a terminal). Writes the path; false when there is none to play, with
+ * *quit set when the player left at the question (end of input). */
+static bool choose_rules(const Args *a, char *path, size_t cap, bool *quit) {
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
+    *quit = false;
     if (a->file) {
         snprintf(path, cap, "%s", a->file); /* (resolved by main) */
         return true;
     }
-    char *names[64];
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) && n < 64) {
-            size_t len = strlen(e->d_name);
-            if (len > 6 && !strcmp(e->d_name + len - 6, ".rules")) names[n++] = xstrndup(e->d_name, len - 6);
-        }
-        closedir(d);
-    }
+    char **names;
+    int n = shipped_games(dir, &names);
     if (n == 0) {
         fprintf(stderr, "varia: error: no rule files in '%s' (give a FILE, or set VARIA_RULES)\n", dir);
         return false;
     }
-    qsort(names, (size_t)n, sizeof names[0], compare_names);
     char choice[256] = "chess";
+    int found = -1;
     /* (a saved game or a PGN file to load names its own game) */
-    if (isatty(0) && !a->load) {
-        printf("games:");
-        for (int i = 0; i < n; i++) printf(" %s", names[i]);
-        printf("\nwhich game? [chess] ");
-        fflush(stdout);
-        char line[256];
-        if (fgets(line, sizeof line, stdin)) {
+    bool ask = isatty(0) && !a->load;
+    if (ask) print_games(names, n);
+    for (;;) {
+        if (ask) {
+            printf("which game? [chess] ");
+            fflush(stdout);
+            char line[256];
+            if (!fgets(line, sizeof line, stdin)) {
+                printf("\n"); /* Ctrl-D: leave without playing */
+                *quit = true;
+                break;
+            }
             char *s = line;
             while (*s == ' ' || *s == '\t') s++;
             s[strcspn(s, " \t\r\n")] = 0;
-            if (*s) snprintf(choice, sizeof choice, "%s", s);
+            snprintf(choice, sizeof choice, "%s", *s ? s : "chess");
+            size_t len = strlen(choice);
+            if (len > 6 && !strcmp(choice + len - 6, ".rules")) choice[len - 6] = 0;
         }
+        for (int i = 0; i < n && found < 0; i++)
+            if (!strcmp(names[i], choice)) found = i;
+        if (found >= 0 || !ask) break;
+        printf("no game '%s' here: type one of the names above (Ctrl-D leaves)\n", choice);
     }
-    bool found = false;
-    for (int i = 0; i < n; i++) {
-        if (!strcmp(names[i], choice)) found = true;
-        free(names[i]);
-    }
-    if (!found) {
+    if (found >= 0)
+        snprintf(path, cap, "%s/%s.rules", dir, choice);
+    else if (!*quit)
         fprintf(stderr, "varia: error: no game '%s' in %s\n", choice, dir);
-        return false;
-    }
-    snprintf(path, cap, "%s/%s.rules", dir, choice);
-    return true;
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return found >= 0;
 }
 
 static int cmd_play(const Args *a) {
     char path[1400];
-    if (!choose_rules(a, path, sizeof path)) return 1;
+    bool quit;
+    if (!choose_rules(a, path, sizeof path, &quit)) return quit ? 0 : 1;
     UiConfig cfg = {0};
     cfg.rules = path;
     cfg.options = a->options;
@@ -522,11 +562,6 @@ static int cmd_xboard(const Args *a) {
     if (a->file) files[n++] = a->file;
     for (int i = 0; i < a->npositional; i++) files[n++] = a->positional[i];
     return xboard_run(dir, files, n, stdin, stdout);
-}
-
-static int is_rules_file(const struct dirent *e) {
-    size_t len = strlen(e->d_name);
-    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
 }
 
 /* bench --playouts [FILE...]: the files named, or every shipped one. */
