@@ -1387,6 +1387,18 @@ static bool load_saved(Game *g, const char *path) {
     board_init(tmp, v);
     Move *moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     bool ok = savegame_replay(&sg, path, tmp, moves, MAX_HISTORY, err, sizeof err);
+    if (ok && sg.start) {
+        /* a start without the royal pieces the game needs would be over before it began */
+        char why[200];
+        Position *st = xmalloc(sizeof *st);
+        board_init(st, v);
+        if (fen_read(st, sg.start, why, sizeof why) && !fen_royals_ok(st, why, sizeof why)) {
+            snprintf(err, sizeof err, "%s:%d: bad start position: %s", path, sg.start_line, why);
+            ok = false;
+        }
+        board_free(st);
+        free(st);
+    }
     if (!ok) {
         printf("error: %s\n", err);
         variant_free(loaded);
@@ -1779,7 +1791,8 @@ static bool locale_utf8(void) {
 /* --fen: a position the game can start from (else the reason on stderr). */
 static bool start_position_ok(Game *g, const char *text) {
     char err[200];
-    if (!fen_read(&g->pos, text, err, sizeof err) || !movegen_position_ok(&g->gen, &g->pos, err, sizeof err)) {
+    if (!fen_read(&g->pos, text, err, sizeof err) || !movegen_position_ok(&g->gen, &g->pos, err, sizeof err) ||
+        !fen_royals_ok(&g->pos, err, sizeof err)) {
         fprintf(stderr, "varia: bad --fen '%s': %s\n", text, err);
         return false;
     }

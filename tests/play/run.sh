@@ -306,6 +306,26 @@ play fen-start 'fen\n' "$root/rules/chess.rules" --fen '4k3/8/8/8/8/8/4P3/4K3 w 
 expect fen-start "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 play fen-bad '' "$root/rules/chess.rules" --fen '4k3/8/8 w'
 expect fen-bad "varia: bad --fen '4k3/8/8 w'"
+# A start without the royal pieces the game needs is refused, never announced as a result; a
+# player already defeated needs none (four players, Silver conceded); an army no player owns
+# needs its King (Above and Below); a saved game's start is held to the same rule.
+play fen-noking '' "$root/rules/chess.rules" --fen '8/8/8/8/8/8/8/8 w - - 0 1'
+expect fen-noking "varia: bad --fen '8/8/8/8/8/8/8/8 w - - 0 1': White has no King"
+reject fen-noking "game over"
+n=$((n + 1))
+[ "$(cat "$tmp/fen-noking.rc")" = 1 ] || { echo "play test 'fen-noking': a start without kings must fail" >&2; fail=1; }
+play fen-noking-black '' "$root/rules/shogi.rules" --fen '9/9/9/9/9/9/9/9/4K4[] w - - 0 1'
+expect fen-noking-black "Black has no King"
+conceded=':3m:3w:3r:3n:3b:3k:3q:3b:3n:3r:3w:3m/:3p:3p:3p:3p:3p:3p:3p:3p:3p:3p:3p:3p/mp12:4p:4m/wp12:4p:4w/rp12:4p:4r/np12:4p:4n/bp12:4p:4b/qp12:4p:4q/kp12:4p:4k/bp12:4p:4b/np12:4p:4n/rp12:4p:4r/wp12:4p:4w/mp12:4p:4m/12/12 r kq:3K:3Q:4K:4Q - 0 1 s'
+play fen-conceded 'fen\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human --fen "$conceded"
+expect fen-conceded "$conceded"
+play fen-noking-army '' "$root/rules/above-below.rules" --seat 2=human \
+    --fen '4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3r1|4/4/1i1i/2c1/i1i1/4/4 A 0 1'
+expect fen-noking-army "White has no King"
+printf 'rules %s\nstart 4k3/8/8/8/8/8/8/8 w - - 0 1\n' "$root/rules/chess.rules" >"$tmp/noking.game"
+play load-noking "load $tmp/noking.game\nfen\n" "$root/rules/chess.rules" --white human --black human
+expect load-noking "noking.game:2: bad start position: White has no King"
+expect load-noking "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # 15. Regressions in the console's messages and commands.
 # A hint whose algebraic text is its coordinate text says it once.
