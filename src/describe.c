@@ -1261,9 +1261,13 @@ void describe_piece_text(const Variant *v, int type, const DescribeStyle *style,
     free(d);
 }
 
-void describe_text(const Variant *v, const DescribeStyle *style, FILE *out) {
+void describe_text(const Variant *v, const DescribeStyle *style, FILE *out) { describe_game_text(v, NULL, style, out); }
+
+void describe_game_text(const Variant *v, const char *start_text, const DescribeStyle *style, FILE *out) {
     Position *start = xmalloc(sizeof *start);
     start_position(v, start);
+    char err[200];
+    if (start_text) fen_read(start, start_text, err, sizeof err); /* (unchanged when it is bad) */
     PieceDiagram *d = xcalloc((size_t)v->ntypes, sizeof *d);
     all_diagrams(v, d);
     write_overview(v, start, out);

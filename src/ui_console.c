@@ -342,11 +342,9 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     else {
         const PieceType *pt = &v->types[PIECE_TYPE(p)];
         if (v->nowners > v->nplayers) {
-            /* with armies that are not players, every piece says whose it is: "wK", "AP" (a
-             * one-letter symbol stands for the letter) */
-            bool one_letter = pt->symbol[owner][0] && !pt->symbol[owner][1];
-            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0],
-                     one_letter ? pt->symbol[owner][0] : pt->letter);
+            /* with armies that are not players, every piece says whose it is, with its letter as
+             * the rulebook and the position text write it: "wK", "AI" */
+            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], pt->letter);
         } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour))
             snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
         else if (pt->promoted && owner < 2) /* "+P", as in position text */
@@ -1128,8 +1126,9 @@ static void cmd_help(Game *g) {
 }
 
 static void cmd_rules(Game *g) {
+    /* the start this game was dealt (shuffled pieces, an allegiance drawn at random) */
     DescribeStyle style = {g->utf8, g->colour};
-    describe_text(g->v, &style, stdout);
+    describe_game_text(g->v, g->start, &style, stdout);
 }
 
 /* `piece X`: X is a piece's letter or name, or a cell (BOARD CELL on several boards). */

@@ -202,7 +202,7 @@ play ab 'A b4-b6\nB c4-c6\nmoves M b6\nM b6-b5 +\nM c6-c5\nfen\nM a1-a2\nA b4-b2
     "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
 expect ab "   Above (A)            Middle (M)           Below (B)"
 expect ab " 7  bR bK bQ bN 7"
-expect ab " 5  AP .  AP .  5"
+expect ab " 5  AI .  AI .  5"
 expect ab "Above helps White, Below helps Black"
 expect ab "M b6-b5  M b6-b5 +"
 expect ab "last move: M b6-b5 +"
@@ -242,6 +242,14 @@ play ab-seed 'fen\n' "$ab" --seat 1=human --seed 2
 expect ab-seed " A 0 1 w,b"
 play ab-seed3 'fen\n' "$ab" --seat 1=human --seed 1
 expect ab-seed3 " A 0 1 b,w"
+# One name for each piece everywhere: the board, the rulebook's diagrams and the position
+# text write the Prince I (AI, BI); the rulebook's start is the game's deal (w,b by seed 2).
+play ab-names 'rules\n' "$ab" --seat 1=human --seed 2
+n=$((n + 1))
+[ "$(grep -c '^ 5  AI .  AI .  5 ' "$tmp/ab-names.out")" -ge 2 ] ||
+    { echo "play test 'ab-names': the board and the rulebook name the Prince differently" >&2; fail=1; }
+expect ab-names " 4  o  AI o  .  4 "
+expect ab-names "Start position: 4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b"
 
 # 11c. Hidden information (Ultra Chess). Hot seat: the screen is cleared and handed over
 # between seats; each sees its own tiles (* mine, o blank) and the other's as '?'; what only the
