@@ -324,6 +324,22 @@ static const char *owner_fg(const Variant *v, int owner) {
     return fg[owner & 7];
 }
 
+/* Does another type show the same glyph for this owner (Ultima's Coordinator and Immobilizer,
+ * both a rook's)? Then the board adds the letter to tell them apart, as the pictures do. */
+static bool glyph_shared(const Variant *v, int type, int owner) {
+    const char *mine = v->types[type].symbol[owner];
+    for (int t = 0; t < v->ntypes; t++)
+        if (t != type && !strcmp(v->types[t].symbol[owner], mine)) return true;
+    return false;
+}
+
+/* Columns a UTF-8 text takes (one per character: the glyphs are one column wide). */
+static int text_columns(const char *s) {
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 /* One cell as 3 columns: a piece glyph or letter, '.' when empty, brackets (no colour) or a
  * highlight (colour) for the last move. */
 static void draw_cell(const Game *g, Cell c, Text *t) {
@@ -345,9 +361,12 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
             /* with armies that are not players, every piece says whose it is, with its letter as
              * the rulebook and the position text write it: "wK", "AI" */
             snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], pt->letter);
-        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour))
+        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) {
             snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
-        else if (pt->promoted && owner < 2) /* "+P", as in position text */
+            if (glyph_shared(v, PIECE_TYPE(p), owner) && text_columns(glyph) == 1)
+                snprintf(glyph + strlen(glyph), sizeof glyph - strlen(glyph), "%c",
+                         owner ? (char)tolower((unsigned char)pt->letter) : pt->letter);
+        } else if (pt->promoted && owner < 2) /* "+P", as in position text */
             snprintf(glyph, sizeof glyph, "+%c", owner ? (char)tolower((unsigned char)pt->letter) : pt->letter);
         else if (owner == 0)
             snprintf(glyph, sizeof glyph, "%c", pt->letter);
@@ -361,10 +380,10 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
         static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
                                              {"\033[48;5;101m", "\033[48;5;143m"}};
         const char *fg = p ? owner_fg(v, owner) : "";
-        bool two = p && strlen(glyph) == 2; /* letter + player digit */
+        bool two = p && text_columns(glyph) == 2; /* letter + player digit, glyph + letter */
         snprintf(cell, sizeof cell, "%s%s %s%s" ESC_RESET, bg[last][v->colour[c] ? 1 : 0], fg, glyph, two ? "" : " ");
     } else {
-        bool two = strlen(glyph) == 2;
+        bool two = text_columns(glyph) == 2;
         snprintf(cell, sizeof cell, "%c%s%s", last ? '[' : ' ', glyph, two ? "" : last ? "]" : " ");
     }
     text_add(t, cell);

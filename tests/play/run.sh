@@ -361,6 +361,14 @@ for want in "$(printf '\033[1;31m r')" "$(printf '\033[1;30m R3')" "$(printf '\0
     n=$((n + 1))
     grep -qF -- "$want" "$tmp/colours.out" || { echo "play test 'colours': a player's colour is wrong" >&2; fail=1; }
 done
+# Pieces that share a glyph (Ultima's Immobilizer and Coordinator, both a rook's) carry their
+# letter after it, in colour or not; the others are drawn as before.
+printf 'quit\n' | LC_ALL=C.UTF-8 NO_COLOR=1 "$varia" play "$root/rules/ultima.rules" --black human >"$tmp/glyphs.out" 2>&1
+expect glyphs " 8  ♜r ♞  ♝  ♚  ♛  ♝  ♞  ♜m 8 "
+expect glyphs " 1  ♖M ♘  ♗  ♕  ♔  ♗  ♘  ♖R 1 "
+printf 'quit\n' | LC_ALL=C.UTF-8 CLICOLOR_FORCE=1 "$varia" play "$root/rules/ultima.rules" --black human >"$tmp/glyphs-colour.out" 2>&1
+expect glyphs-colour "$(printf '\033[1;97m ♖M\033[0m')"
+expect glyphs-colour "$(printf '\033[1;97m ♘ \033[0m')"
 # What the rules leave to chance is dealt afresh for each game unless --seed is given.
 play deals "$(printf 'fen\\nnew\\n%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)" "$ab" --seat 1=human --seat 2=human
 n=$((n + 1))
