@@ -447,6 +447,16 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     return li;
 }
 
+/* Is passing the only legal move of the player to move? */
+static bool only_pass(Game *g) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    bool only = !f.set && ml->count == 1 && (ml->moves[0].flags & MOVE_PASS);
+    free(ml);
+    return only;
+}
+
 /* Whose turn, check, and off-board state under the boards. */
 static void draw_status(Game *g) {
     const Variant *v = g->v;
@@ -528,6 +538,12 @@ static void draw_status(Game *g) {
            v->has_royal && !movegen_safe_after(&g->gen, pos, mover) ? " - check!" : "");
     if (pos->count_limit)
         printf("%s: %d of %d plies counted\n", gameend_count_name(pos), pos->count_ply, pos->count_limit);
+    /* when a turn can only end, say so and what to type (a phase that "may be skipped" is
+     * skipped by the pass) */
+    if (g->seats[mover] == SEAT_HUMAN && only_pass(g)) {
+        printf("your only move is 'pass', which ends your turn: type pass\n");
+        return;
+    }
     char step[512];
     describe_step(pos, step, sizeof step);
     if (step[0]) printf("%s; 'moves' lists them\n", step);
@@ -1063,6 +1079,26 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
 }
 
+/* A move typed without its kind ("c3" for place:c3 in a set-up step, "xd5" for bonus:xd5):
+ * the legal moves of the kinds other than normal that read so with the kind in front. Writes
+ * up to max indices into found; returns how many (several when several kinds or moves fit). */
+static int parse_without_kind(Game *g, const MoveList *ml, const char *text, int *found, int max) {
+    const Variant *v = g->v;
+    int total = 0;
+    for (int k = 1; k < v->nkinds; k++) {
+        bool offered = false;
+        for (int i = 0; i < ml->count && !offered; i++) offered = ml->moves[i].kind == k;
+        if (!offered) continue;
+        char t[160];
+        int got[16];
+        snprintf(t, sizeof t, "%s:%s", v->kind_names[k], text);
+        int n = notation_parse(&g->pos, ml, t, got, 16);
+        for (int i = 0; i < n && i < 16; i++)
+            if (ml->moves[got[i]].kind == k && total < max) found[total++] = got[i];
+    }
+    return total;
+}
+
 /* Tries text as a move; true when it was one (played). */
 static bool try_move(Game *g, const char *text) {
     if (g->over) {
@@ -1080,6 +1116,7 @@ static bool try_move(Game *g, const char *text) {
     }
     int found[16];
     int n = notation_parse(&g->pos, ml, text, found, 16);
+    if (n == 0) n = parse_without_kind(g, ml, text, found, 16);
     if (n == 1) {
         Move m = ml->moves[found[0]];
         free(ml);

@@ -429,18 +429,35 @@ expect refuse-san "illegal move 'Ncd2': the Knight that can reach d2 is written 
 
 # 19. Set-up steps and phases say what they expect: Ultra Chess places mines in ascending cell
 # order (each leaving room for the rest), and a turn starts by drawing a card.
-play steps '\nplace:g4\nplace:c3\ne4\n' "$ultra" --white human --black human
+play steps '\nplace:g4\nplace:c3\ne2e4\n' "$ultra" --white human --black human
 expect steps "set-up: place (1 of 4)"
 expect steps "illegal move 'place:g4': the set-up step 'place' offers now only (its moves may have to come in an order, each leaving room for the rest): place:a3,"
 expect steps ", place:e4"
 expect steps "set-up: place (2 of 4)"
-expect steps "illegal move 'e4': the set-up step 'place' allows only place moves now: place:d3,"
+expect steps "illegal move 'e2e4': the set-up step 'place' allows only place moves now: place:d3,"
 # history keeps the computer's secret set-up moves secret
 play hidden-history 'place:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\nhistory\n' \
     "$ultra" --white ai --black human --depth 1
 expect hidden-history "  1. place (secret) place (secret)"
 expect hidden-history "place:b5 place:g5"
 reject hidden-history "  1. place:"
+# A move of another kind than normal may be typed without its kind when only that kind reads
+# so (a set-up's place:c3 as c3, arrange:9 as 9; last:Qe5 as Qe5); a turn that can only pass
+# says so, and what to type.
+play nokind '\nc3\nf3\nb4\ng4\n9\nfen\n' "$ultra" --white human --black human
+expect nokind "set-up: place (2 of 4)"
+expect nokind "last move: place:c3"
+expect nokind "last move: arrange:9"
+expect nokind "set-up: arrange (2 of 6)"
+play kinds 'Qd4\nQe5\nQf6\nlast:Qg7\nQh8\npass\nfen\n' "$dir/kinds.rules" --white human --black human
+expect kinds "last move: last:Qe5 (last:d4e5)"
+expect kinds "last move: last:Qf6 (last:e5f6)"
+expect kinds "last move: last:Qh8 (last:g7h8)"
+expect kinds "your only move is 'pass', which ends your turn: type pass"
+expect kinds "4k2Q/8/8/8/8/8/8/4K3 b - - 1 1 main"
+play ultra-pass "$setup"'\ntake:b\ne2e4\npay:1>w\n' "$ultra" --white human --black human
+expect ultra-pass "last move: pay:1>w"
+expect ultra-pass "your only move is 'pass', which ends your turn: type pass"
 play draw-first "$setup"'\nb1c3\n' "$ultra" --white human --black human
 expect draw-first "illegal move 'b1c3': the phase 'drawing' of the turn allows only take moves now: take:w, take:b"
 
