@@ -1073,6 +1073,12 @@ static bool explain_step(Game *g, const char *text, const MoveList *legal) {
 
 /* Explains why text is not a legal move (the game is untouched). */
 static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
+    char usi[64];
+    if (notation_from_usi(g->v, text, usi, sizeof usi)) {
+        /* USI coordinates: explained in the board's own cell names */
+        printf("(%s in USI coordinates is %s)\n", text, usi);
+        text = usi;
+    }
     if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) ||
         explain_origin(g, text, legal) || explain_algebraic(g, text, legal))
         return;

@@ -306,6 +306,28 @@ expect remote "Qd2:d4 (d3d2)"
 expect remote "last move: Qd2:d4 (d3d2)"
 expect remote "4k3/8/8/8/8/8/3Q4/3pK2N b 1"
 
+# 13a. Shogi's own notation: USI coordinates (files from the right, ranks from the top, drops
+# with '*'); a promotion written '+' after the move and a declined one '=', one mark each, and
+# no check mark that could read as a promotion; a game with a declined promotion saves as PGN
+# and loads back.
+play shogi-usi '7g7f\n3c3d\n8h2b+\n3a2b\nB*4e\n5e5d\nhistory\n' "$root/rules/shogi.rules" --white human --black human
+expect shogi-usi "last move: c4 (c3c4)"
+expect shogi-usi "last move: Bxh8+ (b2h8+)"
+expect shogi-usi "last move: B@f5"
+expect shogi-usi "(5e5d in USI coordinates is e5e6)"
+expect shogi-usi "illegal move 'e5e6': no piece of yours on e5"
+expect shogi-usi "  2. Bxh8+ Sxh8"
+play shogi-marks "moves b2\nBxh8\nBxh8+\nundo\nb2g7+\nundo\nBxh8=\nsave $tmp/shogi.pgn\nload $tmp/shogi.pgn\nfen\n" \
+    "$root/rules/shogi.rules" --white human --black human --fen '4k4/7p1/9/9/9/9/9/1B7/4K4[] w - - 0 1'
+expect shogi-marks "Bg7= (b2g7)  Bg7+ (b2g7+)"
+expect shogi-marks "ambiguous move 'Bxh8': it could be Bxh8= (b2h8), Bxh8+ (b2h8+)"
+expect shogi-marks "last move: Bxh8+ (b2h8+)"
+expect shogi-marks "last move: Bg7+ (b2g7+)"
+expect shogi-marks "last move: Bxh8= (b2h8)"
+expect shogi-marks "loaded $tmp/shogi.pgn: Shogi, 1 move"
+expect shogi-marks "4k4/7B1/9/9/9/9/9/9/4K4[P] b - - 0 1"
+reject shogi-marks "=+B"
+
 # 14. The command line: a shipped game by name for perft; a start position for play.
 n=$((n + 1))
 VARIA_RULES="$root/rules" "$varia" perft chess 3 2>&1 | grep -q "^Nodes searched: 8902" ||
