@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "movegen.h"
 
@@ -99,6 +100,11 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         return;
     }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
+    if (v->nboards > 1 && m->nfx > 0 && m->fx[0].kind == FX_PLACE && !(m->flags & MOVE_GATE)) {
+        /* a piece a program drops, as a drop from the hand is written: "T@main:b1" */
+        snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
+        return;
+    }
     if (v->nboards > 1 && !is_remote(m)) {
         /* on one of several boards: "M d3-d7", "M c6-c7=Q", " +" when the move is copied; to
          * another board, the destination with its board: "C d1-G:d1" */
@@ -543,6 +549,31 @@ static int match_coordinates(const Variant *v, const MoveList *list, const char 
     return count;
 }
 
+/* On several boards, a move typed without its board ("b4-b6", the drop "T@b1"), or a drop
+ * typed with its board first ("main T@b1"): the moves that read so with the board's name in
+ * its place, loosened as coordinates on several boards are. When several boards have such a
+ * move, all of them are returned (the caller lists them as ambiguous). */
+static int match_any_board(const Variant *v, const MoveList *list, const char *t, int *found, int max) {
+    int count = 0;
+    const char *at = strchr(t, '@');
+    for (int b = 0; b < v->nboards; b++) {
+        const char *name = v->boards[b].name;
+        size_t len = strlen(name);
+        char with[160];
+        if (at && at == t + len + 1 && !strncasecmp(t, name, len))
+            snprintf(with, sizeof with, "%c@%s:%s", t[len], name, at + 1);
+        else if (at)
+            snprintf(with, sizeof with, "%.*s%s:%s", (int)(at - t + 1), t, name, at + 1);
+        else
+            snprintf(with, sizeof with, "%s%s", name, t);
+        int got[16];
+        int n = match_coordinates(v, list, with, true, got, 16);
+        for (int i = 0; i < n && i < 16; i++, count++)
+            if (count < max) found[count] = got[i];
+    }
+    return count;
+}
+
 /* Long algebraic notation, the last reading tried on one board: an optional piece letter, the
  * origin, '-', 'x' or ':' and the destination, in any case ("e2-e4", "Ng1-f3", "e2xe4", "E2E4",
  * "e7-e8=Q"). Reduced to the loosened coordinate text; with a piece letter, that letter must be
@@ -598,6 +629,7 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     if (n == 0) return 0;
     count = match_coordinates(v, list, t, false, found, max);
     if (!count && loose) count = match_coordinates(v, list, t, true, found, max);
+    if (!count && loose) count = match_any_board(v, list, t, found, max);
     if (count) return count;
     for (char *p = t; *p; p++)
         if (*p == '0') {

@@ -1082,6 +1082,15 @@ static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
     if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) ||
         explain_origin(g, text, legal) || explain_algebraic(g, text, legal))
         return;
+    if (g->v->nboards > 1) {
+        /* no board has such a move: say how moves are written here */
+        printf("unknown command or illegal move '%s' (no board has that move; a move is written with its board's "
+               "name first:",
+               text);
+        for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);
+        printf("; 'moves' lists them)\n");
+        return;
+    }
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
 }
 
@@ -1136,7 +1145,10 @@ static bool try_move(Game *g, const char *text) {
         for (int i = 0; i < n && i < 16; i++) {
             notation_san(&g->gen, &g->pos, ml, &ml->moves[found[i]], san, sizeof san);
             notation_move(g->v, &ml->moves[found[i]], coord, sizeof coord);
-            printf("%s %s (%s)", i ? "," : "", san, coord);
+            if (!strcmp(san, coord))
+                printf("%s %s", i ? "," : "", coord);
+            else
+                printf("%s %s (%s)", i ? "," : "", san, coord);
         }
         printf("\n");
     } else {
@@ -1756,19 +1768,30 @@ static const ConsoleCommand *find_command(const Game *g, const char *word) {
     return NULL;
 }
 
+/* Does text name at least one legal move (a move, or an ambiguous one)? */
+static bool names_a_move(Game *g, const char *text) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    int found[1];
+    bool named = !f.set && !g->over && notation_parse(&g->pos, ml, text, found, 1) > 0;
+    free(ml);
+    return named;
+}
+
 /* Runs one input line; returns false on quit. */
 static bool handle_line(Game *g, char *line) {
     char *words[5] = {0}; /* at most four, and a NULL after them */
     int nw = 0;
     char whole[256];
     snprintf(whole, sizeof whole, "%s", line);
+    whole[strcspn(whole, "\r\n")] = 0;
     for (char *p = strtok(line, " \t\r\n"); p && nw < 4; p = strtok(NULL, " \t\r\n")) words[nw++] = p;
     if (nw == 0) return true;
     const char *cmd = words[0];
     /* with several boards a move starts with the board's name: "M d3-d7 +" */
     for (int b = 0; b < g->v->nboards && g->v->nboards > 1; b++)
         if (!strcasecmp(cmd, g->v->boards[b].name)) {
-            whole[strcspn(whole, "\r\n")] = 0;
             try_move(g, whole);
             return true;
         }
@@ -1780,6 +1803,8 @@ static bool handle_line(Game *g, char *line) {
         c->run(g);
     else if (c)
         c->run_args(g, words + 1);
+    else if (nw > 1 && g->v->nboards > 1 && names_a_move(g, whole))
+        try_move(g, whole); /* a move without its board's name: "b4-b6 +" */
     else if (nw > 1 && g->v->nboards > 1) {
         printf("unknown command or board '%s' (type 'help'; a move starts with a board's name:", cmd);
         for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);

@@ -251,6 +251,23 @@ n=$((n + 1))
 expect ab-names " 4  o  AI o  .  4 "
 expect ab-names "Start position: 4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b"
 
+# 11b'. On several boards a move may leave out its board when only one board has it (both
+# listed when two do); a dropped piece is written as a drop, T@main:b1, also typed T@b1 or
+# main T@b1, never "main b1-b1".
+play boards 'moves\nT@b1\nundo\nmain T@b1\nundo\na1a2\nb2b3\nfen\nd6d5\n' "$dir/boards.rules" --white human --black human
+expect boards "T@main:b1"
+expect boards "T@side:c2"
+reject boards "main b1-b1"
+expect boards "last move: T@main:b1"
+expect boards "ambiguous move 'a1a2': it could be main a1-a2, side a1-a2"
+expect boards "last move: side b2-b3"
+expect boards "3k/4/4/S3|4/1S2/4/K3 b - - 1 1"
+expect boards "unknown command or illegal move 'd6d5' (no board has that move; a move is written with its board's name first: main, side;"
+play ab-noboard 'b4-b6\nc4-c6\nb6-b5 +\n' "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
+expect ab-noboard "last move: A b4-b6"
+expect ab-noboard "last move: B c4-c6"
+expect ab-noboard "last move: M b6-b5 +"
+
 # 11c. Hidden information (Ultra Chess). Hot seat: the screen is cleared and handed over
 # between seats; each sees its own tiles (* mine, o blank) and the other's as '?'; what only the
 # mover saw stays off the public log; the position text is not shown during play.
