@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,15 +127,78 @@ static int cmd_check(const Args *a) {
     return 0;
 }
 
+static bool is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Creates dir and the directories above it that are missing (mkdir -p). False with the
+ * reason in err. */
+static bool make_dirs(const char *dir, char *err, size_t cap) {
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return refuse(err, cap, "%s: path too long", dir);
+    for (char *p = path + 1;; p++) {
+        if (*p && *p != '/') continue;
+        char c = *p;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return refuse(err, cap, "cannot create %s: %s", path, strerror(errno));
+        if (!is_dir(path)) return refuse(err, cap, "cannot create %s: a file of that name is in the way", path);
+        if (!c) return true;
+        *p = c;
+    }
+}
+
+/* The .svg files of dir written at or after t0 (the pictures describe_svg just made), listed
+ * on one line; how many. */
+static int list_new_svgs(const char *dir, const struct timespec *t0) {
+    struct dirent **files = NULL;
+    int n = scandir(dir, &files, NULL, alphasort), count = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = files[i]->d_name;
+        size_t len = strlen(name);
+        char path[1400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (len > 4 && !strcmp(name + len - 4, ".svg") && stat(path, &st) == 0 &&
+            (st.st_mtim.tv_sec > t0->tv_sec || (st.st_mtim.tv_sec == t0->tv_sec && st.st_mtim.tv_nsec >= t0->tv_nsec)))
+            printf("%s%s", count++ ? " " : "  ", name);
+        free(files[i]);
+    }
+    free(files);
+    if (count) printf("\n");
+    return count;
+}
+
 static int cmd_describe(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
     char err[1600];
     int rc = 0;
-    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err))
-        rc = 1;
-    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err))
-        rc = 1;
+    if (a->svg_dir) {
+        /* a coarse clock: a file written in this second counts as new */
+        struct timespec t0;
+        clock_gettime(CLOCK_REALTIME, &t0);
+        t0.tv_nsec = 0;
+        if (!make_dirs(a->svg_dir, err, sizeof err) || !describe_svg(v, a->svg_dir, err, sizeof err))
+            rc = 1;
+        else {
+            size_t len = strlen(a->svg_dir);
+            printf("wrote the pictures to %s%s:\n", a->svg_dir, len && a->svg_dir[len - 1] == '/' ? "" : "/");
+            list_new_svgs(a->svg_dir, &t0);
+        }
+    }
+    if (!rc && a->html_path) {
+        if (!describe_html(v, a->html_path, err, sizeof err))
+            rc = 1;
+        else {
+            /* the full path: what a browser is given */
+            char cwd[1024];
+            bool relative = a->html_path[0] != '/' && getcwd(cwd, sizeof cwd);
+            printf("wrote the rulebook page to %s%s%s (open it in a web browser)\n", relative ? cwd : "",
+                   relative ? "/" : "", a->html_path);
+        }
+    }
     if (rc) fprintf(stderr, "varia: error: %s\n", err);
     if (!rc && !a->svg_dir && !a->html_path) {
         DescribeStyle style = {false, false};
@@ -385,10 +449,6 @@ static int cmd_random(const Args *a) {
 }
 
 /* The shipped rule files: $VARIA_RULES, ./rules, or rules/ next to the executable. */
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static void rules_dir(const Args *a, char *out, size_t cap) {
     const char *env = getenv("VARIA_RULES");

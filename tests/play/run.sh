@@ -374,6 +374,21 @@ play load-noking "load $tmp/noking.game\nfen\n" "$root/rules/chess.rules" --whit
 expect load-noking "noking.game:2: bad start position: White has no King"
 expect load-noking "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
+# 14a. The rulebook's files: --svg creates its directory and lists the pictures it wrote;
+# --html says where the page is (its full path); a file in the way of the directory is named.
+abs_varia=$(cd "$(dirname "$varia")" && pwd)/$(basename "$varia")
+abs_root=$(cd "$root" && pwd)
+(cd "$tmp" && "$abs_varia" describe "$abs_root/rules/chess.rules" --svg pics/new --html book.html) >"$tmp/describe-files.out" 2>&1
+expect describe-files "wrote the pictures to pics/new/:"
+expect describe-files "  piece-Bishop.svg piece-King.svg piece-Knight.svg piece-Pawn.svg piece-Queen.svg piece-Rook.svg start.svg"
+expect describe-files "wrote the rulebook page to $(cd "$tmp" && pwd)/book.html (open it in a web browser)"
+n=$((n + 1))
+[ -s "$tmp/pics/new/piece-King.svg" ] && [ -s "$tmp/book.html" ] ||
+    { echo "play test 'describe-files': the pictures or the page are missing" >&2; fail=1; }
+: >"$tmp/in-the-way"
+"$varia" describe "$root/rules/chess.rules" --svg "$tmp/in-the-way/pics" >"$tmp/describe-blocked.out" 2>&1
+expect describe-blocked "varia: error: cannot create $tmp/in-the-way: a file of that name is in the way"
+
 # 15. Regressions in the console's messages and commands.
 # A hint whose algebraic text is its coordinate text says it once.
 play ultra-hint "$setup"'\nhint\n' "$ultra" --white human --black human --depth 1
