@@ -1,6 +1,7 @@
 /* main.c - the command line: play, check, disasm, ast, perft, moves, fen, trace, bench,
  * selfplay (and help for each).
  * The only place that prints diagnostics and chooses exit codes (0 ok, 1 error, 2 usage). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +45,9 @@ typedef struct Args {
     const char *load;
     const char *svg_dir, *html_path; /* describe */
     bool ascii, flip, verbose, compact;
-    bool playouts; /* bench --playouts */
-    bool trace;    /* bench --playouts --trace */
+    bool playouts;        /* bench --playouts */
+    bool trace;           /* bench --playouts --trace */
+    const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
 } Args;
 
@@ -63,6 +65,21 @@ static const Command *find_command(const char *name);
 
 static void print_usage(const Command *c, FILE *out) { fprintf(out, "usage: varia %s\n\n%s\n", c->usage, c->help); }
 
+/* A rule file is text: a file holding a NUL byte (a program, a picture) is not one. Says so,
+ * at the first NUL byte, instead of a page of errors that print its bytes; false for text. */
+static bool refuse_binary(const Source *src) {
+    const char *nul = memchr(src->text, 0, src->len);
+    if (!nul) return false;
+    int line = 1, col = 1;
+    for (const char *p = src->text; p < nul; p++) {
+        col++;
+        if (*p == '\n') line++, col = 1;
+    }
+    fprintf(stderr, "%s:%d:%d: error: not a rule file: it holds binary data (a NUL byte), and a rule file is text\n",
+            src->path, line, col);
+    return true;
+}
+
 /* Loads the rule file with diagnostics on stderr; NULL on error. */
 static Variant *load_variant(const Args *a) {
     DiagSink sink;
@@ -71,6 +88,11 @@ static Variant *load_variant(const Args *a) {
     Source *src = source_load(a->file, &err);
     if (!src) {
         fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        diag_free(&sink);
+        return NULL;
+    }
+    if (refuse_binary(src)) {
+        source_free(src);
         diag_free(&sink);
         return NULL;
     }
@@ -223,6 +245,10 @@ static int cmd_ast(const Args *a) {
     Source *src = source_load(a->file, &err);
     if (!src) {
         fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        return 1;
+    }
+    if (refuse_binary(src)) {
+        source_free(src);
         return 1;
     }
     sink.source = src;
@@ -588,8 +614,14 @@ static int cmd_play(const Args *a) {
     char path[1400];
     bool quit;
     if (!choose_rules(a, path, sizeof path, &quit)) return quit ? 0 : 1;
+    const char *err = NULL;
+    Source *src = source_load(path, &err); /* (one that cannot be read is reported by the game) */
+    bool binary = src && refuse_binary(src);
+    source_free(src);
+    if (binary) return 1;
     UiConfig cfg = {0};
     cfg.rules = path;
+    cfg.bad_seat = a->bad_seat;
     cfg.options = a->options;
     cfg.noptions = a->noptions;
     memcpy(cfg.seats, a->seats, sizeof cfg.seats);
@@ -863,15 +895,17 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
         const char *eq = strchr(val, '=');
         long n = eq ? strtol(val, &end, 10) : 0;
         int kind = eq ? ui_seat_kind(eq + 1) : -1;
-        if (!eq || end != eq || n < 1 || n > MAX_PLAYERS || kind < 0) {
-            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random with N = 1..%d, not '%s'\n", MAX_PLAYERS,
-                    val);
+        if (!eq || end != eq || end == val || kind < 0) {
+            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random (N: a player's number), not '%s'\n", val);
             return 2;
         }
-        a->seats[n - 1] = kind;
+        if (n < 1 || n > MAX_PLAYERS)
+            a->bad_seat = val; /* (the game says which seats it has) */
+        else
+            a->seats[n - 1] = kind;
     } else if (!strcmp(s, "--time")) {
         double d = strtod(val, &end);
-        if (end == val || *end || !(d >= 0 && d <= 86400)) {
+        if (end == val || *end || signbit(d) || !(d >= 0 && d <= 86400)) {
             fprintf(stderr, "varia: bad --time '%s' (seconds, 0..86400)\n", val);
             return 2;
         }
@@ -985,6 +1019,11 @@ int main(int argc, char **argv) {
     }
     if (!a.file && !c->file_optional) {
         print_usage(c, stderr);
+        return 2;
+    }
+    if (a.bad_seat && c->run != cmd_play) {
+        fprintf(stderr, "varia: --seat %.*s: seats are numbered from 1 to %d at most\n", (int)strcspn(a.bad_seat, "="),
+                a.bad_seat, MAX_PLAYERS);
         return 2;
     }
     if (a.npositional > c->max_args) {

@@ -4,6 +4,7 @@
 #include "ui_console.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1541,7 +1542,8 @@ static bool parse_number(const char *s, double lo, double hi, double *out) {
     if (!s) return false;
     char *end;
     double d = strtod(s, &end);
-    if (end == s || *end || !(d >= lo && d <= hi)) return false;
+    /* (a minus sign is refused even on zero: "-0" is no time anyone means) */
+    if (end == s || *end || signbit(d) || !(d >= lo && d <= hi)) return false;
     *out = d;
     return true;
 }
@@ -1888,13 +1890,17 @@ static bool start_position_ok(Game *g, const char *text) {
 int ui_play(const UiConfig *cfg) {
     Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
     if (!v) return 1;
-    for (int p = v->nplayers; p < MAX_PLAYERS; p++)
-        if (cfg->seats[p] >= 0) {
-            fprintf(stderr, "varia: --seat %d: %s has %d players\n", p + 1, v->title ? v->title : cfg->rules,
-                    v->nplayers);
-            variant_free(v);
-            return 1;
-        }
+    char seat[16] = "";
+    if (cfg->bad_seat) snprintf(seat, sizeof seat, "%.*s", (int)strcspn(cfg->bad_seat, "="), cfg->bad_seat);
+    for (int p = v->nplayers; p < MAX_PLAYERS && !seat[0]; p++)
+        if (cfg->seats[p] >= 0) snprintf(seat, sizeof seat, "%d", p + 1);
+    if (seat[0]) {
+        /* the seats the game has, whatever number was given */
+        fprintf(stderr, "varia: --seat %s: %s has %d players: seats 1 to %d\n", seat, v->title ? v->title : cfg->rules,
+                v->nplayers, v->nplayers);
+        variant_free(v);
+        return 1;
+    }
     Game *g = xcalloc(1, sizeof *g);
     g->moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     g->redo = xmalloc(sizeof(Move) * MAX_HISTORY);

@@ -79,6 +79,27 @@ play seat3 '' "$root/rules/chess.rules" --seat 3=ai
 expect seat3 "varia: --seat 3: Chess has 2 players"
 play extra '' chess ultima
 expect extra "varia: play: unexpected argument 'ultima'"
+# a seat number no game has is refused with the game's own seats; a minus sign on a time is
+# refused, even on zero; a file that is not text is not read as a rule file
+play seat0 '' "$root/rules/chess.rules" --seat 0=ai
+expect seat0 "varia: --seat 0: Chess has 2 players: seats 1 to 2"
+play seat9 '' "$root/rules/ultimate-chess-4p.rules" --seat 9=ai
+expect seat9 "has 4 players: seats 1 to 4"
+play minus-time 'time -0\ntime -1\ndepth -0\ntime 0.5\n' "$root/rules/chess.rules" --white human --black human
+expect minus-time "usage: time SECONDS"
+reject minus-time "time per move: -"
+reject minus-time "depth limit: 0"
+expect minus-time "time per move: 0.5 s"
+play minus-time-arg '' "$root/rules/chess.rules" --time -0
+expect minus-time-arg "varia: bad --time '-0'"
+printf 'version 1\ngame "Binary"\n\001\000\002ELF' >"$tmp/binary.rules"
+"$varia" check "$tmp/binary.rules" >"$tmp/check-binary.out" 2>&1
+expect check-binary "$tmp/binary.rules:3:2: error: not a rule file: it holds binary data (a NUL byte), and a rule file is text"
+reject check-binary "unexpected character"
+n=$((n + 1))
+[ "$(wc -l <"$tmp/check-binary.out")" = 1 ] || { echo "play test 'check-binary': more than one line" >&2; fail=1; }
+play play-binary '' "$tmp/binary.rules"
+expect play-binary "not a rule file: it holds binary data"
 
 # 3. Bad input leaves the game as it was.
 play bad 'fen\ne2e5\nxyzzy\nNc3d\ne1g1\nNd2\nfoo bar\nmoves e9\n\n   \nfen\n' "$root/rules/chess.rules" --white human --black human
