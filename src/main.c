@@ -474,8 +474,14 @@ static int cmd_random(const Args *a) {
     return rc;
 }
 
-/* The shipped rule files: $VARIA_RULES, ./rules, or rules/ next to the executable. */
+/* Where `make install` put the shipped games (its PREFIX's share/varia). */
+#ifndef VARIA_DATADIR
+#define VARIA_DATADIR "/usr/local/share/varia"
+#endif
 
+/* The shipped rule files: $VARIA_RULES, ./rules, rules/ beside the executable (a source tree),
+ * ../share/varia/rules from the executable's directory (an installed tree, wherever it was
+ * staged or copied), then the directory the installation was built for. */
 static void rules_dir(const Args *a, char *out, size_t cap) {
     const char *env = getenv("VARIA_RULES");
     if (env && *env) {
@@ -496,8 +502,12 @@ static void rules_dir(const Args *a, char *out, size_t cap) {
             *slash = 0;
             snprintf(out, cap, "%s/rules", exe);
             if (is_dir(out)) return;
+            snprintf(out, cap, "%s/../share/varia/rules", exe);
+            if (is_dir(out)) return;
         }
     }
+    snprintf(out, cap, "%s/rules", VARIA_DATADIR);
+    if (is_dir(out)) return;
     snprintf(out, cap, "rules");
 }
 
