@@ -1414,7 +1414,8 @@ static inline int seen_verdict(const Pins *pins, const Position *pos, const Move
         case FX_DEBT:
         case FX_MARK:
         case FX_HAND:
-        case FX_CHECK: break; /* (no cell written) */
+        case FX_CHECK:
+        case FX_VIA: break; /* (no cell written) */
         default: return -1;
         }
     }

@@ -158,6 +158,8 @@ typedef struct PieceProgram {
     RestGuard rest_guards[MAX_REST_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
+    bool has_chain;     /* prog has add-partial blocks, from chain_entry on: the continuation */
+    int chain_entry;    /* of a paused move runs them */
     bool may_capture;   /* prog can remove an enemy piece */
     bool may_duplicate; /* two paths of prog can emit the same move (they are merged) */
     int ngen;           /* fast generation: plain moves as rays */
@@ -582,6 +584,10 @@ typedef struct Variant {
     /* turns made of phases (nphases 0: one move per turn, the plain case) */
     int nphases;
     PhaseDef phases[MAX_PHASES];
+    int nmove_flags; /* flags and cell tags of a move being made, by name */
+    char move_flag_names[MAX_MOVE_FLAGS][16];
+    int ntags;
+    char tag_names[MAX_TAGS][16];
     int nkinds; /* move kinds; kind 0 is "normal" */
     char kind_names[MAX_MOVE_KINDS][16];
     int capture_reward; /* counter index + 1 the capturer gains captured worth in; 0 = none */
