@@ -1194,6 +1194,12 @@ static void cmd_help(Game *g) {
     if (g->v->nboards > 1)
         printf(";\non several boards: the board's name, then the move (%s b2-b3)", g->v->boards[0].name);
     if (g->v->steer_copy) printf(", then + for the copy");
+    bool plus = false;
+    for (int t = 0; t < g->v->ntypes; t++) plus = plus || g->v->types[t].promoted;
+    if (plus) printf(";\nas shogi writes them: Bxh8+ promotes, Bxh8= does not; USI coordinates too (7g7f, P*5e)");
+    if (g->v->nkinds > 1)
+        printf(";\nmoves of another kind start with it (%s:...), which may be left out when no other kind fits",
+               g->v->kind_names[1]);
     printf(".\nCommands:\n");
     for (size_t i = 0; i < ARRAY_LEN(command_help); i++)
         if (find_command(g, command_help[i].name)) printf("%s\n", command_help[i].line);
