@@ -70,6 +70,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_TURN_ORDER "'turn-order'"
 %token KW_BOARD "'board'"
 %token KW_HOLES "'holes'"
+%token KW_LIGHT "'light'"
+%token KW_DARK "'dark'"
 %token KW_X "'x'"
 %token KW_ORIENTATION "'orientation'"
 %token KW_DIRECTION "'direction'"
@@ -179,6 +181,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_IMITATE "'imitate'"
 %token KW_LEAPS_ALONE "'leaps-alone'"
 %token KW_POSITION_FIELDS "'position-fields'"
+%token KW_POSITION_FORMAT "'position-format'"
 %token KW_CASTLE "'castle'"
 %token KW_PRIVILEGE "'privilege'"
 %token KW_KING "'king'"
@@ -332,6 +335,8 @@ item
     | KW_PRIORITY names     { $$ = parse_adopt(mk(AST_PRIORITY, L(@$)), $2); }
     | KW_MERGE_DUPLICATES   { $$ = mk(AST_MERGE_DUPLICATES, L(@$)); }
     | KW_SETUP STRING       { $$ = parse_text_node(AST_SETUP, L(@$), $2); }
+    | KW_POSITION_FORMAT IDENT
+        { $$ = parse_text_node(AST_POSITION_FORMAT, L(@$), $2); }
     | KW_POSITION_FIELDS STRING
         { $$ = parse_text_node(AST_POSITION_FIELDS, L(@$), $2); }
     | KW_END KW_CHECKMATE result
@@ -607,6 +612,10 @@ board_items
                                                              @3.last_line, @3.last_column)), $3);
             $$ = ast_add($1, holes);
         }
+    | board_items KW_HOLES KW_LIGHT
+        { $$ = ast_add($1, mk_sub(AST_HOLES, L(@2), HOLES_LIGHT)); }
+    | board_items KW_HOLES KW_DARK
+        { $$ = ast_add($1, mk_sub(AST_HOLES, L(@2), HOLES_DARK)); }
     | board_items ';'
     ;
 

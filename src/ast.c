@@ -53,7 +53,7 @@ static const char *const kind_names[] = {
     "DEFINE",        "FOR",
     "ADD_PARTIAL",   "SET_FLAG",
     "TAG",           "PRIORITY",
-    "MERGE_DUPLICATES",
+    "MERGE_DUPLICATES", "POSITION_FORMAT",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

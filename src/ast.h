@@ -20,7 +20,8 @@
  *   TURN_ORDER  kids = NAME (player names, repeats allowed)
  *   BOARD       text = board name or NULL, text2 = title shown to players or NULL,
  *               num[0] = width, num[1] = height, kids = HOLES
- *   HOLES       kids = NAME (cells)
+ *   HOLES       kids = NAME (cells); or sub = HOLES_LIGHT / HOLES_DARK: every cell of that colour
+ *               (a1 is dark, as on a chess board)
  *   ORIENTATION text = player, text2 = identity|flip|mirror|rot90|rot180|rot270
  *   DIRECTION   text = name, num[0] = dx, num[1] = dy
  *   LINK        text = name, kids = [NAME from-board, NAME to-board]  (same x,y on the other board)
@@ -38,6 +39,7 @@
  *               statements (a macro of statements, used inside move blocks)
  *   PRIORITY    kids = NAME move kinds, the first preferred (move priorities)
  *   MERGE_DUPLICATES (moves with the same origin, destination and taken pieces are one)
+ *   POSITION_FORMAT text = the format of position text (pdn)
  *   SETUP       text = position text
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
@@ -226,6 +228,7 @@ typedef enum AstKind {
     AST_TAG,
     AST_PRIORITY,
     AST_MERGE_DUPLICATES,
+    AST_POSITION_FORMAT,
     AST__COUNT
 } AstKind;
 
@@ -296,6 +299,8 @@ typedef enum EndKind {
 
 /* The keywords the grammar hands the checker as values (END results, COND conditions); their
  * spelling is in one table (ast_keyword_name). */
+enum { HOLES_LISTED, HOLES_LIGHT, HOLES_DARK };
+
 typedef enum Keyword {
     KEYWORD_NONE,
     KEYWORD_WIN,

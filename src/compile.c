@@ -1888,6 +1888,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             if (chain != (pass == 1)) continue;
             if (chain && !pp->has_chain) {
                 pp->has_chain = true;
+                v->has_chains = true;
                 pp->chain_entry = pp->prog.count;
             }
             compile_item(cg, pp, it, fast_attack);

@@ -307,6 +307,10 @@ static void declare_board(Sema *s, const Ast *n) {
     bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{false}};
     for (int i = 0; i < n->nkids; i++) {
         const Ast *hs = n->kids[i];
+        if (hs->sub != HOLES_LISTED)
+            for (int y = 0; y < b->height; y++)
+                for (int x = 0; x < b->width; x++)
+                    if (((x + y) % 2 == 0) == (hs->sub == HOLES_DARK)) hole[y][x] = true;
         for (int k = 0; k < hs->nkids; k++) {
             const Ast *c = hs->kids[k];
             char f[8];
@@ -930,6 +934,25 @@ static int name_kind(Sema *s, const char *name, SrcLoc loc) {
     }
     copy_name(v->kind_names[v->nkinds], sizeof v->kind_names[0], name);
     return v->nkinds++;
+}
+
+/* `priority KIND ...`: the kinds, most preferred first (declared by naming them). */
+static void declare_priority(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->npriorities) {
+        diag_error(s->sink, n->loc, "a game has one 'priority' list");
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++) {
+        int k = name_kind(s, n->kids[i]->text, n->kids[i]->loc);
+        if (k < 0) return;
+        for (int j = 0; j < v->npriorities; j++)
+            if (v->priority[j] == k) {
+                diag_error(s->sink, n->kids[i]->loc, "move kind '%s' is named twice", n->kids[i]->text);
+                return;
+            }
+        v->priority[v->npriorities++] = (uint8_t)k;
+    }
 }
 
 /* A phase of the turn; the move kinds it names are declared by naming them. */
@@ -1862,6 +1885,7 @@ static void pass_state(Sema *s) {
     v->nkinds = 1;
     copy_name(v->kind_names[0], sizeof v->kind_names[0], "normal");
     declare_each(s, AST_PHASE, declare_phase);
+    declare_each(s, AST_PRIORITY, declare_priority);
     declare_each(s, AST_PRELUDE, declare_prelude);
     declare_each(s, AST_PILE, declare_pile);
     declare_each(s, AST_MINEFIELD, declare_minefield);
@@ -1962,6 +1986,29 @@ static void declare_forbid(Sema *s, const Ast *it) {
         s->v->forbid_royal_capture = it->sub != 0;
 }
 
+/* `position-format pdn`: draughts position text. It names squares by number and carries only
+ * the pieces and the side to move, so the game may have no more than that. */
+static void declare_position_format(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (strcmp(n->text, "pdn")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "unknown position format '%s' (expected pdn)", n->text);
+        return;
+    }
+    if (v->nplayers != 2 || v->nowners != 2 || v->nboards != 1 || v->has_hands || v->ncounters || v->nphases ||
+        v->npiles || v->minefield_zone || v->nprelude) {
+        diag_error(s->sink, n->loc,
+                   "'position-format pdn' needs two players on one board and no state but the pieces and the side "
+                   "to move (no armies, hands, counters, phases, piles, minefield or set-up steps)");
+        return;
+    }
+    v->pdn = true;
+    int n_squares = 0;
+    const Board *b = &v->boards[0];
+    for (int y = b->height - 1; y >= 0; y--)
+        for (int x = 0; x < b->width; x++)
+            if (b->at[y][x] != NO_CELL) v->square_number[b->at[y][x]] = (uint16_t)++n_squares;
+}
+
 /* The start position and the rules of play: how a game ends, who steers and helps whom. */
 static void pass_rules(Sema *s) {
     Variant *v = s->v;
@@ -1989,7 +2036,10 @@ static void pass_rules(Sema *s) {
         case AST_MUST_CAPTURE:
             if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
             v->must_capture = true;
+            if (it->sub) v->must_capture_most = true;
             break;
+        case AST_MERGE_DUPLICATES: v->merge_same_captures = true; break;
+        case AST_POSITION_FORMAT: declare_position_format(s, it); break;
         case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
         default: break;
         }

@@ -555,6 +555,18 @@ typedef struct Variant {
     ForcedCapture forced[4];
     /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
     bool must_capture;
+    /* Filters of the moves as generated (movegen_pseudo): only the captures taking the most
+     * pieces (`must-capture most`); moves of the first kind in `priority` that has one; one
+     * move of several with the same origin, destination and pieces taken (merge-duplicates) */
+    bool must_capture_most;
+    int npriorities;
+    uint8_t priority[MAX_MOVE_KINDS];
+    bool merge_same_captures;
+    bool has_chains; /* some program pauses (add-partial): moves go along several cells */
+    /* `position-format pdn`: position text as draughts programs write it (W:W21,22:B1,2), the
+     * cells numbered square_number[cell] (from 1: rows from the top, each from the left) */
+    bool pdn;
+    uint16_t square_number[MAX_CELLS];
     /* "end pieces at-most N RESULT": a player left with N or fewer pieces gets on_pieces */
     int pieces_limit; /* N + 1; 0 = off */
     ResultKind on_pieces;

@@ -19,12 +19,15 @@ typedef struct Choice {
     uint8_t kind;                /* the move kind of emitted moves */
     uint8_t ntags;               /* cells tagged on the path so far */
     uint16_t move_flags;         /* the move's flags (`set-flag`) */
-    Cell here;                   /* the cell the moving piece stands on (it moves on add-partial) */
-    const Program *prog;         /* the program the path runs (add-partial may go on in another) */
+    int capture_mark;            /* the moves emitted at the path's last capture since it went on
+                                  * from a pause, or -1; and which capture of the run it was */
+    int capture_id;
+    Cell here;           /* the cell the moving piece stands on (it moves on add-partial) */
+    const Program *prog; /* the program the path runs (add-partial may go on in another) */
     Cell marks[MAX_MARKS];
     /* PC_FINISH only: the moves emitted when the continuation began (none more: the move ends
      * where it paused), and the pause's promotion set and mode */
-    int since;
+    int since, group; /* group: the capture whose landings these are, or -1 */
     uint8_t promo, partial_mode;
 } Choice;
 
@@ -401,10 +404,37 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     uint16_t move_flags = 0;
     TagEntry tags[MAX_TAGGED];
     int ntags = 0;
+    int capture_mark = -1, capture_id = -1, ncaptures = 0;
+    /* the finishes of one capture's landings come one after another: the moves those of
+     * finish_group made (finish_made) are not a landing going on */
+    int finish_group = -1, finish_made = 0;
     long budget = *budget_left;
     int result = RUN_DONE;
     const char *why = NULL; /* the fault met (goto fault) */
     int at = 0;             /* the offset of the instruction being run */
+
+/* The path's state into choice point c, resuming at resume_pc. */
+#define SAVE_PATH(c, resume_pc) \
+    do { \
+        (c)->pc = (resume_pc); \
+        (c)->cur = cur; \
+        (c)->flag = flag; \
+        (c)->nmarks = (uint8_t)nmarks; \
+        if (nmarks) memcpy((c)->marks, marks, sizeof(Cell) * (size_t)nmarks); \
+        (c)->npending = (uint8_t)npending; \
+        (c)->change = (uint8_t)change; \
+        (c)->marks_flags = pmarks.flags; \
+        (c)->castle = pmarks.castle; \
+        (c)->kind = pmarks.kind; \
+        if (extended) { \
+            (c)->ntags = (uint8_t)ntags; \
+            (c)->move_flags = move_flags; \
+            (c)->here = here; \
+            (c)->prog = prog; \
+            (c)->capture_mark = capture_mark; \
+            (c)->capture_id = capture_id; \
+        } \
+    } while (0)
 
     for (;;) {
         at = pc;
@@ -437,6 +467,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 if (extended) {
                     ntags = c->ntags;
                     move_flags = c->move_flags;
+                    capture_mark = c->capture_mark;
+                    capture_id = c->capture_id;
                     if (c->here != here || c->prog != prog) {
                         here = c->here;
                         lifted = here == from ? NO_CELL : from;
@@ -447,9 +479,14 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 if (extended && c->pc == PC_FINISH) {
                     /* the continuation of an add-partial is over: when it made no move (or
                      * going on was optional), the move ends where it paused */
-                    if (target == NO_CELL && (c->partial_mode || out->count == c->since) &&
-                        !add_moves(pos, out, from, cur, owner, pending, npending, change, c->promo, pmarks))
-                        goto too_many_moves;
+                    int made = c->group >= 0 && c->group == finish_group ? finish_made : 0;
+                    if (target == NO_CELL && (c->partial_mode || out->count - c->since == made)) {
+                        int before = out->count;
+                        if (!add_moves(pos, out, from, cur, owner, pending, npending, change, c->promo, pmarks))
+                            goto too_many_moves;
+                        finish_made = made + (out->count - before);
+                        finish_group = c->group;
+                    }
                     goto fail;
                 }
             }
@@ -459,25 +496,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 why = TOO_MANY_CHOICES;
                 goto fault;
             }
-            {
-                Choice *c = &stack[nchoices++];
-                c->pc = a;
-                c->cur = cur;
-                c->flag = flag;
-                c->nmarks = (uint8_t)nmarks;
-                if (nmarks) memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
-                c->npending = (uint8_t)npending;
-                c->change = (uint8_t)change;
-                c->marks_flags = pmarks.flags;
-                c->castle = pmarks.castle;
-                c->kind = pmarks.kind;
-                if (extended) {
-                    c->ntags = (uint8_t)ntags;
-                    c->move_flags = move_flags;
-                    c->here = here;
-                    c->prog = prog;
-                }
-            }
+            SAVE_PATH(&stack[nchoices], a);
+            nchoices++;
             break;
         case OP_JUMP: pc = a; break;
         case OP_JT:
@@ -576,6 +596,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (op == OP_CAPTURE) {
                 e->kind = FX_REMOVE;
                 e->a = cur;
+                if (extended && out) {
+                    capture_mark = out->count;
+                    capture_id = ncaptures++;
+                }
             } else if (op == OP_CAPTUREEP) {
                 e->kind = FX_REMOVE;
                 e->a = pos->ep_victim;
@@ -687,23 +711,16 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 why = TOO_MANY_CHOICES;
                 goto fault;
             }
+            /* After a capture, the move may end only where no landing after that capture goes on
+             * (the finish waits below the rest of the path, which tries the other landings);
+             * with nothing taken since it went on, where this pause leads nowhere. */
+            const int since = capture_mark >= 0 ? capture_mark : (out ? out->count : 0);
             for (int k = 0; k < 2; k++) {
+                bool finish = (k == 0) == (capture_mark >= 0);
                 Choice *c = &stack[nchoices++];
-                c->pc = k ? PC_FINISH : pc;
-                c->cur = cur;
-                c->flag = flag;
-                c->nmarks = (uint8_t)nmarks;
-                if (nmarks) memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
-                c->npending = (uint8_t)npending;
-                c->change = (uint8_t)change;
-                c->marks_flags = pmarks.flags;
-                c->castle = pmarks.castle;
-                c->kind = pmarks.kind;
-                c->ntags = (uint8_t)ntags;
-                c->move_flags = move_flags;
-                c->here = here;
-                c->prog = prog;
-                c->since = out ? out->count : 0;
+                SAVE_PATH(c, finish ? PC_FINISH : pc);
+                c->since = since;
+                c->group = capture_mark >= 0 ? capture_id : -1;
                 c->promo = (uint8_t)a;
                 c->partial_mode = (uint8_t)b;
             }
@@ -719,6 +736,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             prog = &pp->prog;
             code = prog->code;
             pc = pp->chain_entry;
+            capture_mark = -1;
             break;
         }
         case OP_CONVERT:
@@ -731,6 +749,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         default: goto bad_opcode;
         }
     }
+#undef SAVE_PATH
     /* the one way out: every exit hands back the budget left */
 found:
     result = RUN_FOUND;
