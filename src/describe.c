@@ -72,6 +72,12 @@ static void probe_init(Probe *p, const Variant *v) {
     if (!fen_read(&p->pos, start, err, sizeof err)) board_clear(&p->pos);
     memcpy(p->start, p->pos.cell, sizeof p->start);
     probe_empty(p);
+    /* (nothing in hand: a piece's drops are shown from a hand holding it alone; but a reserve
+     * of a type that is never dropped, which programs put pieces down from, stays) */
+    for (int pl = 0; pl < MAX_PLAYERS; pl++)
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->hand_keep != HAND_NONE || v->types[t].droppable) p->pos.hand[pl][t] = 0;
+    memset(p->pos.gates, 0, sizeof p->pos.gates);
     p->pos.prelude = (uint8_t)v->nprelude;
     board_sync_prelude(&p->pos);
     for (int t = 0; t < v->nturns; t++)
@@ -161,16 +167,17 @@ static int primitive(int dx, int dy, int *ux, int *uy) {
 
 /* The moves of one piece in one position, by what they do to each cell. */
 typedef struct Reach {
-    uint64_t moves[CELL_WORDS];      /* lands on an empty cell */
-    uint64_t takes[CELL_WORDS];      /* lands on a piece, taking it */
-    uint64_t remote[CELL_WORDS];     /* takes the piece there without landing on it */
-    uint64_t places[CELL_WORDS];     /* puts a new piece there and stays where it is */
-    uint64_t changes_at[CELL_WORDS]; /* turns the piece there into another (or another's) */
-    uint32_t placed;                 /* the types it puts down */
-    uint32_t changes;                /* types it may turn into where it stands */
-    uint32_t promotes;               /* types its moves may promote to */
-    uint32_t promo_sets;             /* PromoSet indexes those promotions come from */
-    bool elsewhere;                  /* some move goes to another board */
+    uint64_t moves[CELL_WORDS];        /* lands on an empty cell */
+    uint64_t takes[CELL_WORDS];        /* lands on a piece, taking it */
+    uint64_t remote[CELL_WORDS];       /* takes the piece there without landing on it */
+    uint64_t places[CELL_WORDS];       /* puts a new piece there and stays where it is */
+    uint64_t changes_at[CELL_WORDS];   /* turns the piece there into another (or another's) */
+    uint64_t others_place[CELL_WORDS]; /* where the others put a piece down too (not told its) */
+    uint32_t placed;                   /* the types it puts down */
+    uint32_t changes;                  /* types it may turn into where it stands */
+    uint32_t promotes;                 /* types its moves may promote to */
+    uint32_t promo_sets;               /* PromoSet indexes those promotions come from */
+    bool elsewhere;                    /* some move goes to another board */
 } Reach;
 
 static bool reach_same(const Reach *a, const Reach *b) {
@@ -239,7 +246,9 @@ static void moves_reach(GenContext *gen, Position *pos, MoveList *list, MoveList
     if (movegen_pseudo(gen, pos, spare, &fault))
         for (int i = 0; i < spare->count; i++) {
             const Move *m = &spare->moves[i];
-            if (is_placing(m)) types[m->to] &= ~(1u << PIECE_TYPE(m->fx[0].piece));
+            if (!is_placing(m)) continue;
+            types[m->to] &= ~(1u << PIECE_TYPE(m->fx[0].piece));
+            bit_set(r->others_place, m->to);
         }
     board_put(pos, from, piece);
     for (int c = 0; c < pos->v->ncells; c++)
@@ -798,33 +807,35 @@ static void enemy_scan(Finder *f, Cell ref) {
     }
 }
 
-/* The screen scan from ref along each line: a blocker next to it, and enemies on every cell
- * beyond (or nothing beyond), show a take (a move) over a screen: then one rule per distance
- * the board has along that line, each one's cells found one by one later. True when some. */
-static bool screen_scan(Finder *f, Cell ref) {
+/* Does the piece on ref make the move to ref + k (ux, uy) with the first `screens` cells of
+ * that line holding blockers, and (for a take) an enemy on it? */
+static bool screened(Finder *f, Cell ref, int ux, int uy, int k, int screens, uint8_t mode) {
+    const Variant *v = f->p->v;
+    probe_empty(f->p);
+    board_put(&f->p->pos, ref, f->piece);
+    for (int i = 1; i <= screens; i++) board_put(&f->p->pos, cell_off(v, ref, i * ux, i * uy), friend_blocker(f));
+    Cell t = cell_off(v, ref, k * ux, k * uy);
+    if (mode == RULE_TAKE) board_put(&f->p->pos, t, enemy_of(f, f->p->dummy));
+    probe_reach(f->p, ref, &f->scratch);
+    return rule_has(&f->scratch, mode, t);
+}
+
+/* The screen scan from ref along each line: a move (or take) over one blocker that goes when
+ * the blocker goes (two away), or when a second blocker stands beside it (farther), jumps a
+ * screen: then one rule per distance the board has along that line, each one's cells found one
+ * by one later. Distances up to `far`. True when some. */
+static bool screen_scan(Finder *f, Cell ref, int far) {
     const Variant *v = f->p->v;
     bool any = false;
     for (int ux = -1; ux <= 1; ux++)
         for (int uy = -1; uy <= 1; uy++) {
-            Cell s = cell_off(v, ref, ux, uy);
-            if ((!ux && !uy) || s == NO_CELL || cell_off(v, ref, 2 * ux, 2 * uy) == NO_CELL) continue;
+            if ((!ux && !uy) || cell_off(v, ref, 2 * ux, 2 * uy) == NO_CELL) continue;
             for (int mode = RULE_MOVE; mode <= RULE_TAKE; mode++) {
                 if (mode == RULE_TAKE && !f->p->enemy) continue;
-                /* (without the screen, then with it: what it adds) */
-                Reach without;
-                for (int screen = 0; screen < 2; screen++) {
-                    probe_empty(f->p);
-                    board_put(&f->p->pos, ref, f->piece);
-                    if (screen) board_put(&f->p->pos, s, friend_blocker(f));
-                    for (int k = 2; mode == RULE_TAKE && cell_off(v, ref, k * ux, k * uy) != NO_CELL; k++)
-                        board_put(&f->p->pos, cell_off(v, ref, k * ux, k * uy), enemy_of(f, f->p->dummy));
-                    probe_reach(f->p, ref, screen ? &f->scratch : &without);
-                }
                 bool hops = false;
-                for (int k = 2; cell_off(v, ref, k * ux, k * uy) != NO_CELL && !hops; k++) {
-                    Cell t = cell_off(v, ref, k * ux, k * uy);
-                    hops = rule_has(&f->scratch, (uint8_t)mode, t) && !rule_has(&without, (uint8_t)mode, t);
-                }
+                for (int k = 2; k <= far && cell_off(v, ref, k * ux, k * uy) != NO_CELL && !hops; k++)
+                    hops = screened(f, ref, ux, uy, k, 1, (uint8_t)mode) &&
+                        !screened(f, ref, ux, uy, k, k == 2 ? 0 : 2, (uint8_t)mode);
                 if (!hops) continue;
                 any = true;
                 for (int e = 2; e < longest_line(v, ux, uy); e++) {
@@ -862,12 +873,9 @@ static void compare_at(Finder *f, Cell c, Miss *missing, int *nmissing, int max)
     if (bits_any(got.changes_at)) b->converts = true;
     if (got.elsewhere) b->elsewhere = true;
     rules_predict(b, &f->p->pos, c, &want);
-    /* (a piece put down names no maker: with other friends about, one of them may put it there) */
-    bool friends = false;
-    for (int x = 0; x < v->ncells && !friends; x++)
-        friends = x != c && f->p->pos.cell[x] && !is_enemy(&f->p->pos, f->p->pos.cell[x]);
-    if (friends)
-        for (int w = 0; w < CELL_WORDS; w++) want.places[w] &= got.places[w];
+    /* (a piece put down names no maker: where another piece puts one down too, it is not told
+     * whose it is) */
+    for (int w = 0; w < CELL_WORDS; w++) want.places[w] &= ~got.others_place[w] | got.places[w];
     if (reach_same(&got, &want)) return;
     const CellInfo *ci = &v->cells[c];
     static const uint8_t modes[3] = {RULE_MOVE, RULE_TAKE, RULE_PLACE};
@@ -940,6 +948,12 @@ static void check_rules(Finder *f, Miss *missing, int *nmissing, int max) {
             int owner = (f->p->enemy && rnd(f->p, 2)) ? f->p->enemy : 0;
             board_put(&f->p->pos, (Cell)x, PIECE_MAKE(owner ? random_type(f) : f->p->dummy, owner));
         }
+        /* (the first positions hold each type in turn, a friend's then an enemy's: a move that
+         * hangs on some type standing anywhere shows) */
+        int t = i / 2, owner = i % 2 ? f->p->enemy : 0;
+        Cell x = bd->at[rnd(f->p, bd->height)][rnd(f->p, bd->width)];
+        if (t < v->ntypes && (owner || i % 2 == 0) && plain_type(v, t) && !v->types[t].royal && x != NO_CELL && x != c)
+            board_put(&f->p->pos, x, PIECE_MAKE(t, owner));
         compare_at(f, c, missing, nmissing, max);
     }
 }
@@ -989,11 +1003,14 @@ static void drop_repeats(Behaviour *b) {
     b->nrules = kept;
 }
 
+static bool rule_tangled(const Rule *r);
+
 static void analyse(Probe *p, int type, Behaviour *b) {
     const Variant *v = p->v;
     memset(b, 0, sizeof *b);
     b->type = type;
     b->dummy = (uint8_t)p->dummy;
+    p->rng = 0x2545F4914F6CDD1DULL ^ ((uint64_t)(type + 1) << 32); /* (the same checks, however it is asked for) */
     Finder F = {.p = p, .b = b, .piece = PIECE_MAKE(type, 0)};
     Finder *f = &F;
     f->board = home_board(v, p->start, type);
@@ -1056,10 +1073,10 @@ static void analyse(Probe *p, int type, Behaviour *b) {
     for (int k = 0; k < nrefs; k++) enemy_scan(f, refs[k]);
     /* (a piece that jumps a screen somewhere is looked at from every cell: a screen may count
      * only in some zone) */
-    bool hops = screen_scan(f, b->origin);
+    bool hops = screen_scan(f, b->origin, MAX_BOARD_DIM);
     for (int i = 0; i < b->nrules && !hops; i++) hops = b->rules[i].kind == WAY_SCREEN;
     for (int c = 0; c < v->ncells && hops; c++)
-        if (v->cells[c].board == f->board && c != b->origin) screen_scan(f, (Cell)c);
+        if (v->cells[c].board == f->board && c != b->origin) screen_scan(f, (Cell)c, 3);
     for (int i = 0; i < b->nrules; i++) {
         Rule *r = &b->rules[i];
         if (r->mode == RULE_TAKE && r->kind == WAY_OPEN) {
@@ -1110,6 +1127,16 @@ static void analyse(Probe *p, int type, Behaviour *b) {
     Miss missing[64];
     int nmissing = 0;
     check_rules(f, missing, &nmissing, (int)ARRAY_LEN(missing));
+    if (getenv("DESCRIBE_DEBUG") && !strcmp(getenv("DESCRIBE_DEBUG"), v->types[type].name)) {
+        fprintf(stderr, "first check: %d missing\n", nmissing);
+        for (int i = 0; i < nmissing; i++)
+            fprintf(stderr, "  miss (%d,%d) mode %d victim %d at %s\n", missing[i].dx, missing[i].dy, missing[i].mode,
+                    missing[i].victim, v->cells[missing[i].at].name);
+        for (int i = 0; i < b->nrules; i++)
+            if (b->rules[i].doubtful)
+                fprintf(stderr, "  doubtful (%d,%d) mode %d kind %d\n", b->rules[i].dx, b->rules[i].dy,
+                        b->rules[i].mode, b->rules[i].kind);
+    }
     bool again = nmissing > 0;
     for (int i = 0; i < b->nrules; i++) {
         Rule *r = &b->rules[i];
@@ -1134,7 +1161,7 @@ static void analyse(Probe *p, int type, Behaviour *b) {
         if (nmissing) unexplained = true;
     }
     for (int i = 0; i < b->nrules; i++) {
-        unexplained |= b->rules[i].doubtful;
+        unexplained |= b->rules[i].doubtful || rule_tangled(&b->rules[i]);
         b->takes_shown |= !b->rules[i].doubtful && b->rules[i].mode == RULE_TAKE;
     }
     const PieceProgram *pp = &v->types[type].per_owner[0];
@@ -1142,6 +1169,15 @@ static void analyse(Probe *p, int type, Behaviour *b) {
         b->captures_away |= pp->patterns[i].method <= CAP_LEAP; /* (withdraw, pincer, coordinate, leap) */
     b->captures_away |= b->remote || ((v->imitator_mask >> type) & 1);
     b->unexplained = unexplained || b->too_many || b->elsewhere;
+    if (getenv("DESCRIBE_DEBUG") && !strcmp(getenv("DESCRIBE_DEBUG"), v->types[type].name)) {
+        fprintf(stderr, "type %s: %d rules unexplained %d\n", v->types[type].name, b->nrules, b->unexplained);
+        for (int i = 0; i < b->nrules; i++) {
+            Rule *r = &b->rules[i];
+            fprintf(stderr, "  rule (%d,%d) mode %d kind %d nways %d len0 %d doubtful %d ref %s from %d victims %x\n",
+                    r->dx, r->dy, r->mode, r->kind, r->nways, r->waylen[0], r->doubtful,
+                    r->ref == NO_CELL ? "-" : v->cells[r->ref].name, bits_count(r->from), r->victims);
+        }
+    }
     b->never_moves = !b->nrules && !b->remote && !b->changes && !b->unexplained;
     free(f->alone);
     free(f->alone_moved);
@@ -1201,7 +1237,7 @@ static bool diagram_marks(Probe *p, Diagram *d, int type) {
         if (bits_has(r.moves, (Cell)c)) m |= DESCRIBE_MOVE;
         if (bits_has(r.takes, (Cell)c)) m |= DESCRIBE_TAKE;
         if (bits_has(r.remote, (Cell)c)) m |= DESCRIBE_REMOTE;
-        if (bits_has(r.places, (Cell)c) || bits_has(drops, (Cell)c)) m |= DESCRIBE_PLACE;
+        if (bits_has(r.places, (Cell)c) || (d->in_hand && bits_has(drops, (Cell)c))) m |= DESCRIBE_PLACE;
         if (d->cells[c]) m |= DESCRIBE_DRAWN;
         d->mark[c] = m;
     }
@@ -1320,6 +1356,16 @@ static bool rule_blocked_by(const Variant *v, const Rule *r, Cell c, const Piece
     return true;
 }
 
+/* The type of the friendly pieces drawn in a piece's way: the probes' dummy, or another plain
+ * type when the piece is of the dummy's (so that the piece stands out). */
+static int drawn_blocker(const Probe *p, int type) {
+    const Variant *v = p->v;
+    if (type != p->dummy) return p->dummy;
+    for (int t = 0; t < v->ntypes; t++)
+        if (t != type && !v->types[t].royal && plain_type(v, t) && !v->types[t].written) return t;
+    return p->dummy;
+}
+
 /* The blocker diagram: up to two blockers on the ways of its lame moves from o, where they
  * stop the most of them. */
 static void add_blocker_diagram(Probe *p, Behaviour *b) {
@@ -1365,7 +1411,7 @@ static void add_blocker_diagram(Probe *p, Behaviour *b) {
     if (best <= 0) return;
     Diagram *d = diagram_new(b, o);
     if (!d) return;
-    d->cells[cand[best_a]] = d->cells[cand[best_b]] = PIECE_MAKE(p->dummy, 0);
+    d->cells[cand[best_a]] = d->cells[cand[best_b]] = PIECE_MAKE(drawn_blocker(p, b->type), 0);
     char x[24], y[24], at[24];
     cell_name(v, o, at, sizeof at);
     cell_name(v, cand[best_a], x, sizeof x);
@@ -1397,7 +1443,7 @@ static void add_screen_diagram(Probe *p, Behaviour *b, Cell o) {
             }
             if (e < 2) continue;
             int s = e >= 4 ? 2 : 1;
-            d->cells[cell_off(v, o, s * ux, s * uy)] = PIECE_MAKE(p->dummy, 0);
+            d->cells[cell_off(v, o, s * ux, s * uy)] = PIECE_MAKE(drawn_blocker(p, b->type), 0);
             if (p->enemy) d->cells[cell_off(v, o, e * ux, e * uy)] = PIECE_MAKE(p->dummy, p->enemy);
             any = true;
         }
@@ -1508,6 +1554,17 @@ static void choose_diagrams(Probe *p, Behaviour *b) {
     cell_name(v, o, at, sizeof at);
     snprintf(d->caption, sizeof d->caption, "alone on %s:", at);
     if (!diagram_keep(p, b, d)) return;
+    /* alone there in the turn's other phases, where it does otherwise (a duck put down) */
+    int first = b->ndiagrams - 1;
+    for (int ph = 0; ph < v->nphases; ph++) {
+        if (ph == b->diagrams[first].phase || !(d = diagram_new(b, o))) continue;
+        d->phase = (uint8_t)ph;
+        if (!diagram_marks(p, d, b->type) || !count_dmarks(v, d) ||
+            !memcmp(d->mark, b->diagrams[first].mark, sizeof d->mark))
+            continue;
+        snprintf(d->caption, sizeof d->caption, "alone on %s, in the turn's phase '%s':", at, v->phases[ph].name);
+        b->ndiagrams++;
+    }
     /* alone elsewhere: where the moves it lacks there apply, and where a move limited to
      * some cells stops applying */
     bool covered[MAX_RULES] = {0};
@@ -1796,12 +1853,22 @@ static bool same_way(const Rule *a, const Rule *b) {
 }
 
 /* The rules that held, as word rules: a move and a take that do the same merged. */
-/* Is r of a class (action, way, victim) some rule of which the checks found wrong? The words
- * leave such a class to the diagrams whole rather than say part of it. */
+/* Are r's ways too tangled to read (several ways of several cells each)? */
+static bool rule_tangled(const Rule *r) {
+    if (r->kind != WAY_OPEN || r->nways < 2) return false;
+    for (int w = 0; w < r->nways; w++)
+        if (r->waylen[w] > 1 || r->nways > 2) return true;
+    return false;
+}
+
+/* Is r of a class (action, way, victim) some rule of which the checks found wrong, or too
+ * tangled to read? The words leave such a class to the diagrams whole rather than say part of
+ * it. */
 static bool class_doubtful(const Behaviour *b, const Rule *r) {
     for (int i = 0; i < b->nrules; i++) {
         const Rule *q = &b->rules[i];
-        if (q->doubtful && q->mode == r->mode && q->kind == r->kind && q->victim == r->victim) return true;
+        if ((q->doubtful || rule_tangled(q)) && q->mode == r->mode && q->kind == r->kind && q->victim == r->victim)
+            return true;
     }
     return false;
 }
@@ -2199,7 +2266,7 @@ static void moves_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
 /* The piece's first line: name, letter, glyphs, value, royalty. */
 static void piece_headline(const Variant *v, int type, bool utf8, FILE *out) {
     const PieceType *pt = &v->types[type];
-    fprintf(out, "%s (letter %c", pt->name, pt->letter);
+    fprintf(out, "%s (letter %s%c", pt->name, pt->promoted ? "+" : "", pt->letter);
     if (utf8 && pt->symbol[0][0])
         fprintf(out, ", shown %s%s%s", pt->symbol[0], v->nplayers > 1 && pt->symbol[1][0] ? " / " : "",
                 v->nplayers > 1 ? pt->symbol[1] : "");
@@ -2347,6 +2414,34 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
     }
 }
 
+/* The moves a first-move right gives its piece, found by running the generator on the piece
+ * alone on its cell, with the right and without: "to b2 or f2". False when none. */
+static bool privilege_moves(const Variant *v, const Castle *c, Piece piece, char *buf, size_t cap) {
+    Probe *p = probe_new(v);
+    Reach with, without;
+    probe_empty(p);
+    board_put(&p->pos, c->king_from, PIECE_KIND(piece));
+    uint8_t turn = p->pos.turn;
+    for (int t = 0; t < v->nturns; t++)
+        if (v->turn_order[t] == c->owner) {
+            p->pos.turn = (uint8_t)t;
+            break;
+        }
+    probe_reach(p, c->king_from, &without);
+    p->pos.rights = 1u << c->right;
+    probe_reach(p, c->king_from, &with);
+    p->pos.rights = 0;
+    p->pos.turn = turn;
+    size_t at = 0;
+    buf[0] = 0;
+    for (int x = 0; x < v->ncells; x++)
+        if ((bits_has(with.moves, (Cell)x) || bits_has(with.takes, (Cell)x)) && !bits_has(without.moves, (Cell)x) &&
+            !bits_has(without.takes, (Cell)x))
+            add(buf, cap, &at, "%s%s", at ? " or " : "to ", v->cells[x].name);
+    probe_delete(p);
+    return at > 0;
+}
+
 static void write_special(const Variant *v, const Position *start, const Behaviour *const *behaviours, FILE *out) {
     int n = 0;
     for (int i = 0; i < v->ncastles; i++) {
@@ -2357,9 +2452,12 @@ static void write_special(const Variant *v, const Position *start, const Behavio
          * position's own) */
         if (c->privilege) {
             Piece k = c->king_from != NO_CELL ? start->cell[c->king_from] : 0;
-            fprintf(out, "- First-move right (%s): held by %s on %s while it stays there\n", who,
+            fprintf(out, "- First-move right (%s): held by %s on %s while it stays there", who,
                     k ? v->types[PIECE_TYPE(k)].name : "the piece",
                     c->king_from != NO_CELL ? v->cells[c->king_from].name : "its cell");
+            char more[200];
+            if (k && privilege_moves(v, c, k, more, sizeof more)) fprintf(out, "; it may then also go %s", more);
+            fprintf(out, "\n");
             n++;
             continue;
         }
@@ -2473,6 +2571,24 @@ static void write_special(const Variant *v, const Position *start, const Behavio
     if (v->forbid_royal_flight)
         fprintf(out, "- A royal piece in check may not move, except to capture the one piece giving check\n"), n++;
     if (v->pass_move) fprintf(out, "- A player may pass instead of moving, unless in check\n"), n++;
+    /* a royal piece that attacks the enemy royal pieces alone (the flying general) */
+    for (int t = 0; t < v->ntypes && v->forbid_royal_capture; t++) {
+        const Behaviour *b = behaviours[t];
+        uint32_t royals = 0;
+        for (int i = 0; i < b->nrules && v->types[t].royal; i++) {
+            const Rule *r = &b->rules[i];
+            if (!r->doubtful && r->mode == RULE_TAKE && r->victims && !(r->victims & ~v->royal_types))
+                royals |= r->victims;
+        }
+        if (!royals) continue;
+        char types[200];
+        types_words(v, royals, " or ", types, sizeof types);
+        fprintf(out,
+                "- A %s attacks an enemy %s as the %s's moves say ('captures only an enemy %s'): as no move may "
+                "leave a royal piece attacked, no move may leave the two open to each other that way\n",
+                v->types[t].name, types, v->types[t].name, types);
+        n++;
+    }
     for (int t = 0; t < v->ntypes; t++)
         if (v->types[t].sets_ep) {
             fprintf(out, "- En passant: a %s passing over cells leaves them to be captured on for the next move\n",
@@ -2925,7 +3041,7 @@ static const char *mark_meaning(char c) {
     case '&': return "moves there, and an enemy there would be captured by a move that does not land there";
     case '%': return "captures an enemy there, landing there or not";
     case '@': return "moves there, or captures an enemy there, landing there or not";
-    case '+': return "a new piece of its kind may be put there";
+    case '+': return "a new piece is put there (from the hand, or by this piece)";
     default: return "moves, captures and puts pieces there";
     }
 }
@@ -3553,6 +3669,16 @@ static void rulebook(Out *o, const Variant *v) {
         if (!o->html) fputc('\n', o->f);
         out_piece(o, v, b[t], &zones_used);
     }
+    /* (and the zones the special rules and endings name) */
+    for (int s = 1; s < v->npromos; s++) {
+        if (v->promos[s].zone != NO_ZONE) zones_used |= 1u << v->promos[s].zone;
+        if (v->promos[s].from_zone != NO_ZONE) zones_used |= 1u << v->promos[s].from_zone;
+    }
+    if (v->gate_zone) zones_used |= 1u << (v->gate_zone - 1);
+    if (v->minefield_zone) zones_used |= 1u << (v->minefield_zone - 1);
+    for (int i = 0; i < v->nshuffles; i++) zones_used |= 1u << v->shuffle_zones[i];
+    for (int i = 0; i < v->nforced; i++) zones_used |= 1u << v->forced[i].zone;
+    for (int i = 0; i < v->nreaches; i++) zones_used |= 1u << v->reaches[i].zone;
     if (zones_used) {
         out_heading(o, 2, "Zones");
         out_writer(o, v, write_zones, &zones_used);

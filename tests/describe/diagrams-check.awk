@@ -28,7 +28,9 @@ function judge(q,    f, n, i, got, want, w, seen, cell) {
     delete seen
     for (i = 1; i <= nmoves; i++) {
         parse(moves[i])
-        if (placed != "" && placed == f[4]) cell = "@" to
+        # (a drop from the hand is of the piece's letter; a piece put down by a program names no
+        # maker: any, where the piece is the only one of its side that puts pieces down)
+        if (placed != "" && (placed == f[4] || f[3] != "-")) cell = "@" to
         else if (placed == "" && from == f[3] && to != "" && to != from) cell = to
         else continue
         if (!(cell in seen)) { seen[cell] = 1 }

@@ -21,8 +21,8 @@ function has(b, bit) { return int(b / bit) % 2 == 1 }
     s = $0; sub(/.*an enemy [^ ]+ \(/, "", s); sub(/\).*/, "", s); enemy = s
 }
 # each piece's letter, from its heading
-/^[A-Za-z0-9_-]+ \(letter [A-Z]/ {
-    s = $0; sub(/.*\(letter /, "", s); letter[$1] = substr(s, 1, 1)
+/^[A-Za-z0-9_-]+ \(letter \+?[A-Z]/ {
+    s = $0; sub(/.*\(letter /, "", s); sub(/[^+A-Z].*/, "", s); letter[$1] = s
 }
 /^  position: / { if (inside) read_diagram(); inside = 0; next }
 /^  [^ ].*:$/ { inside = 1; nbuf = 0; caption = $0; sub(/^  /, "", caption); next }
