@@ -21,6 +21,7 @@
 #define EXAMPLE_GAMES 10 /* random games searched for a capture that needs other pieces */
 #define EXAMPLE_PLIES 80
 #define CHECK_POSITIONS 240 /* random positions a piece's rules are checked on */
+#define MAX_SECOND_LOOKS 24 /* rules the checks found wrong that are looked at again */
 #define SVG_CELL 40
 #define SVG_MARGIN 22
 
@@ -1058,15 +1059,35 @@ static void analyse(Probe *p, int type, Behaviour *b) {
         b->changes |= f->scratch.changes;
         memcpy(p->pos.counters, saved, sizeof saved);
     }
-    /* 2. the ways of each move, from the origin or the nearest cell it applies from */
-    for (int i = 0; i < b->nrules; i++) b->rules[i].ref = rule_ref(v, &b->rules[i], b->origin);
+    /* 2. the ways of each move, from the origin or, for a move that does not apply there, from
+     * as few other cells as cover them all (each one's scans cost a run per cell) */
     Cell refs[MAX_CELLS];
     int nrefs = 0;
     refs[nrefs++] = b->origin;
+    for (;;) {
+        Cell best = NO_CELL;
+        int best_n = 0;
+        for (int c = 0; c < v->ncells; c++) {
+            int n = 0;
+            for (int i = 0; i < b->nrules; i++) {
+                bool covered = false;
+                for (int k = 0; k < nrefs && !covered; k++) covered = bits_has(b->rules[i].from, refs[k]);
+                n += !covered && bits_has(b->rules[i].from, (Cell)c);
+            }
+            if (n > best_n ||
+                (n == best_n && n && cell_distance(v, b->origin, (Cell)c) < cell_distance(v, b->origin, best)))
+                best = (Cell)c, best_n = n;
+        }
+        if (best == NO_CELL) break;
+        refs[nrefs++] = best;
+    }
     for (int i = 0; i < b->nrules; i++) {
-        bool seen = false;
-        for (int k = 0; k < nrefs && !seen; k++) seen = refs[k] == b->rules[i].ref;
-        if (!seen && b->rules[i].ref != NO_CELL) refs[nrefs++] = b->rules[i].ref;
+        Rule *r = &b->rules[i];
+        r->ref = NO_CELL;
+        for (int k = 0; k < nrefs; k++)
+            if (bits_has(r->from, refs[k]) &&
+                (r->ref == NO_CELL || cell_distance(v, b->origin, refs[k]) < cell_distance(v, b->origin, r->ref)))
+                r->ref = refs[k];
     }
     for (int k = 0; k < nrefs; k++) blocker_scan(f, refs[k]);
     /* 3. takes: with one enemy on each cell; over a screen */
@@ -1138,10 +1159,12 @@ static void analyse(Probe *p, int type, Behaviour *b) {
                         b->rules[i].mode, b->rules[i].kind);
     }
     bool again = nmissing > 0;
+    int second_looks = 0;
     for (int i = 0; i < b->nrules; i++) {
         Rule *r = &b->rules[i];
         if (!r->doubtful || r->ref == NO_CELL) continue;
         again = true;
+        if (++second_looks > MAX_SECOND_LOOKS) continue; /* (so many wrong: a program, not worth the runs) */
         r->doubtful = false;
         if (r->kind == WAY_OPEN) {
             if (r->mode == RULE_TAKE) exact_from(f, r, r->victim);
