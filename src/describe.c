@@ -2437,6 +2437,15 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
     }
 }
 
+/* What else a castle needs (docs/language.md, "Castling"). */
+static const char *castle_terms(const Variant *v, int king) {
+    bool royal = king >= 0 && v->types[king].royal;
+    return royal && v->forbid_royal_capture
+        ? ", the cells between them empty and none of the king's cells, from where it starts to where it ends, "
+          "attacked"
+        : ", the cells between them empty";
+}
+
 /* The moves a first-move right gives its piece, found by running the generator on the piece
  * alone on its cell, with the right and without: "to b2 or f2". False when none. */
 static bool privilege_moves(const Variant *v, const Castle *c, Piece piece, char *buf, size_t cap) {
@@ -2485,18 +2494,20 @@ static void write_special(const Variant *v, const Position *start, const Behavio
             continue;
         }
         if (c->free || c->king_from == NO_CELL || c->rook_from == NO_CELL) {
-            fprintf(out, "- Castling (%s): %s to %s with %s to %s, from where they stand, when neither has moved\n",
+            fprintf(out, "- Castling (%s): %s to %s with %s to %s, from where they stand, when neither has moved%s\n",
                     who, c->king_type != NO_TYPE ? v->types[c->king_type].name : "the piece",
                     c->king_to != NO_CELL ? v->cells[c->king_to].name : "?",
                     c->rook_type != NO_TYPE ? v->types[c->rook_type].name : "the piece",
-                    c->rook_to != NO_CELL ? v->cells[c->rook_to].name : "?");
+                    c->rook_to != NO_CELL ? v->cells[c->rook_to].name : "?",
+                    castle_terms(v, c->king_type != NO_TYPE ? c->king_type : -1));
             n++;
             continue;
         }
         Piece k = start->cell[c->king_from], r = start->cell[c->rook_from];
-        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved\n", who,
+        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved%s\n", who,
                 k ? v->types[PIECE_TYPE(k)].name : "the piece", v->cells[c->king_from].name, v->cells[c->king_to].name,
-                r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name);
+                r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name,
+                castle_terms(v, k ? PIECE_TYPE(k) : -1));
         n++;
     }
     for (int s = 1; s < v->npromos; s++) {
