@@ -3,11 +3,13 @@
 # diagrams-read.awk); prints every difference and exits 1 when there is one.
 BEGIN { bad = 0 }
 FNR == NR { expect[NR] = $0; nexpect = NR; next }
-# a move's origin and destination: "e2e4", "e7e8q", "bonus:e4d5", "M d3-d7", "C d1-G:d1", "P@e4"
-function parse(move,    m, a, rest) {
+# a move's origin and destination: "e2e4", "e7e8q", "bonus:e4d5", "M d3-d7", "C d1-G:d1", "P@e4",
+# and in a game of draughts text the cells' numbers: "18-14", "2x9x18"
+function parse(move,    m, a, n, rest) {
     from = ""; to = ""; placed = ""
     sub(/^[a-z][a-z0-9-]*:/, "", move)
     if (move == "pass" || move ~ /^x/) return
+    if (move ~ /^[0-9]+[-x][0-9]/) { n = split(move, a, /[-x]/); from = a[1]; to = a[n]; return }
     if (index(move, "@")) { placed = move; sub(/@.*/, "", placed); to = move; sub(/.*@/, "", to); return }
     if (move ~ /^[^ ]+ [a-z]+[0-9]+-/) { # on one of several boards
         split(move, a, " "); rest = a[2]

@@ -20,18 +20,24 @@ function has(b, bit) { return int(b / bit) % 2 == 1 }
 /an enemy [^ ]+ \([^)]*\) put there/ {
     s = $0; sub(/.*an enemy [^ ]+ \(/, "", s); sub(/\).*/, "", s); enemy = s
 }
-# each piece's letter, from its heading
+# each piece's letter, from its heading (the first type's is left out of draughts text)
 /^[A-Za-z0-9_-]+ \(letter \+?[A-Z]/ {
     s = $0; sub(/.*\(letter /, "", s); sub(/[^+A-Z].*/, "", s); letter[$1] = s
+    if (first_letter == "") first_letter = s
+}
+# the players' tokens, in seat order: "Players: White (w), Black (b)"
+/^Players: / {
+    s = $0; sub(/^Players: /, "", s); nplayers = split(s, pl, ", ")
+    for (i = 1; i <= nplayers; i++) { t = pl[i]; sub(/.*\(/, "", t); sub(/\).*/, "", t); token[i] = t }
 }
 /^  position: / { if (inside) read_diagram(); inside = 0; next }
 /^  [^ ].*:$/ { inside = 1; nbuf = 0; caption = $0; sub(/^  /, "", caption); next }
 inside { buf[++nbuf] = $0 }
 function is_rank(line) { return line ~ /^ *[0-9]+ / }
-# (nb, nranks, rankcells, tokens, hands: read by with_tokens too)
+# (nb, ncells_b, nranks, rankcells, tokens, hands: read by with_tokens and the draughts text too)
 function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname, multi, b, row, x, t, lead,
                           glyph, name, fen, rest, origin, inhand, piece, boards, nboards, rk, nrk, r,
-                          ntokens, j, ch, num, tk, ncells_b, want, tok, plain, m, s) {
+                          ntokens, j, ch, num, tk, want, tok, plain, m, s) {
     ndiagrams++
     # the position line: "  position: FEN (the NAME on CELL)" or "(a NAME in the hand)"
     fen = $0; sub(/^  position: /, "", fen); rest = fen
@@ -76,14 +82,18 @@ function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname
                 cellname[b, k] = bname[b] file[b, x] r; celllead[b, k] = lead; cellglyph[b, k] = glyph
             }
         }
-    # the position text's board: boards by '|', ranks by '/', a number counts empty cells
+    # the position text's board: boards by '|', ranks by '/', a number counts empty cells; or a
+    # draughts text, "W:W18,K22:B5" (the cells numbered in reading order)
+    pdn = fen ~ /^[A-Za-z]+:/
+    if (pdn && !read_pdn(fen, nb)) return
     boards = fen; sub(/ .*/, "", boards); tail = substr(fen, length(boards) + 1)
     hands = ""
     if (boards ~ /\[.*\]$/) { hands = boards; sub(/^[^[]*/, "", hands); sub(/\[.*\]$/, "", boards) }
-    nboards = split(boards, board, "|")
+    nboards = pdn ? nb : split(boards, board, "|")
     if (nboards != nb) { fail(nboards " boards in the text, " nb " drawn"); return }
     for (b = 1; b <= nb; b++) {
-        ntokens = 0
+        ntokens = pdn ? ncells_b[b] : 0
+        if (pdn) nrk = 0; else
         nrk = split(board[b], rk, "/")
         for (r = 1; r <= nrk; r++) {
             s = rk[r]; num = ""; tk = ""
@@ -116,26 +126,33 @@ function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname
                 if (tokens[b, k] == "" && bits(cellglyph[b, k]) > 0) print ndiagrams, cellname[b, k], cellglyph[b, k] > marks
                 if (tokens[b, k] != "" && (celllead[b, k] == "x" || celllead[b, k] == "#")) print ndiagrams, cellname[b, k], celllead[b, k] > marks
             }
-    # the queries: the position as drawn, then an enemy on each empty cell in turn
+    # the queries: the position as drawn, then an enemy on each empty cell in turn (in a game of
+    # draughts text, moves name cells by their numbers)
+    for (b = 1; b <= nb; b++)
+        for (k = 1; k <= ncells_b[b]; k++) {
+            said[b, k] = pdn ? k : cellname[b, k]
+            if (cellname[b, k] == origin) origin_said = said[b, k]
+        }
+    if (origin == "-") origin_said = "-"
     want = ""
     for (b = 1; b <= nb; b++)
         for (k = 1; k <= ncells_b[b]; k++) {
             if (tokens[b, k] == "") {
                 m = bits(cellglyph[b, k])
-                if (has(m, 1)) want = want " " cellname[b, k]
-                if (has(m, 8)) want = want " @" cellname[b, k]
-            } else if (celllead[b, k] == "x") want = want " " cellname[b, k]
+                if (has(m, 1)) want = want " " said[b, k]
+                if (has(m, 8)) want = want " @" said[b, k]
+            } else if (celllead[b, k] == "x") want = want " " said[b, k]
         }
     print fen > queries
-    print "D " ndiagrams " " origin " " letter[piece] want > expects
+    print "D " ndiagrams " " origin_said " " letter[piece] want > expects
     if (inhand || enemy == "") return
     for (b = 1; b <= nb; b++)
         for (k = 1; k <= ncells_b[b]; k++) {
             if (tokens[b, k] != "" || cellname[b, k] == origin) continue
             tokens[b, k] = enemy
-            print with_tokens() tail > queries
+            print (pdn ? with_pdn() : with_tokens() tail) > queries
             tokens[b, k] = ""
-            print "C " ndiagrams " " origin " " cellname[b, k] " " (has(bits(cellglyph[b, k]), 2) ? 1 : 0) > expects
+            print "C " ndiagrams " " origin_said " " said[b, k] " " (has(bits(cellglyph[b, k]), 2) ? 1 : 0) > expects
         }
 }
 # the board part again from tokens (a number for each run of empty cells)
@@ -157,5 +174,46 @@ function with_tokens(    b, r, k, n, out, empty, i) {
         }
     }
     return out hands
+}
+# A draughts text's pieces into tokens[1, n] (n: the cell's number), as position text writes
+# pieces: the first player's in upper case. False (with the reason) when it does not read.
+function read_pdn(text, nb,    parts, n, i, j, items, k, it, owner, letter, lo, hi, m) {
+    if (nb != 1) { fail("a draughts text for " nb " boards"); return 0 }
+    for (k = 1; k <= ncells_b[1]; k++) tokens[1, k] = ""
+    n = split(text, parts, ":")
+    pdn_side = parts[1]
+    for (i = 2; i <= n; i++) {
+        owner = -1
+        for (j = 1; j <= nplayers; j++) if (toupper(token[j]) == toupper(substr(parts[i], 1, 1))) owner = j - 1
+        if (owner < 0 || owner > 1) { fail("no player '" substr(parts[i], 1, 1) "' of two"); return 0 }
+        pdn_token[owner] = toupper(substr(parts[i], 1, 1))
+        m = split(substr(parts[i], 2), items, ",")
+        for (k = 1; k <= m; k++) {
+            it = items[k]; letter = first_letter
+            if (it ~ /^[A-Z]/) { letter = substr(it, 1, 1); it = substr(it, 2) }
+            lo = it; hi = it
+            if (it ~ /-/) { lo = it; sub(/-.*/, "", lo); hi = it; sub(/.*-/, "", hi) }
+            for (j = lo + 0; j <= hi + 0; j++) {
+                if (j < 1 || j > ncells_b[1]) { fail("square " j " of " ncells_b[1]); return 0 }
+                tokens[1, j] = owner ? tolower(letter) : letter
+            }
+        }
+    }
+    return 1
+}
+# the draughts text again from tokens
+function with_pdn(    out, owner, k, t, first) {
+    out = pdn_side
+    for (owner = 0; owner < 2; owner++) {
+        out = out ":" pdn_token[owner]
+        first = 1
+        for (k = 1; k <= ncells_b[1]; k++) {
+            t = tokens[1, k]
+            if (t == "" || (owner == 0) != (t == toupper(t))) continue
+            out = out (first ? "" : ",") (toupper(t) == first_letter ? "" : toupper(t)) k
+            first = 0
+        }
+    }
+    return out
 }
 END { exit bad }

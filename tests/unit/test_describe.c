@@ -164,9 +164,8 @@ static void test_describe_program_fallback(void **state) {
 
 /* Captures away from the landing cell (#), which coordinate notation does not show: each mark
  * checked against the generator, an enemy put on each empty cell in turn. */
-static void test_describe_remote_marks(void **state) {
-    (void)state;
-    Variant *v = load_rules("rules/ultima.rules");
+static void remote_marks(const char *path) {
+    Variant *v = load_rules(path);
     int owner, enemy = describe_probe_enemy(v, &owner);
     assert_true(enemy >= 0);
     Position pos;
@@ -203,6 +202,13 @@ static void test_describe_remote_marks(void **state) {
     free(ml);
     board_free(&pos);
     variant_free(v);
+}
+
+/* (Ultima's captures by withdrawal, coordination, pincers; the jumps of draughts) */
+static void test_describe_remote_marks(void **state) {
+    (void)state;
+    remote_marks("rules/ultima.rules");
+    remote_marks("rules/checkers.rules");
 }
 
 /* The page carries the text: the words are in it, escaped, and every diagram's position. */
