@@ -218,8 +218,9 @@ bench-signature: varia
 	if [ "$$want" = "$$got" ]; then echo "bench signature ok ($$got)"; \
 	else echo "bench signature mismatch: tests/bench_signature has $$want, varia bench gives $$got"; exit 1; fi
 
-# The rulebook of every shipped game: text without a fault, well-formed SVG and HTML, and the
-# golden texts of tests/describe.
+# The rulebook of every shipped game: text without a fault, every diagram equal to the move
+# generator's moves on its position, the HTML page's text and marks equal to the text's,
+# well-formed SVG and HTML, and the golden texts of tests/describe.
 describe-tests: varia
 	@scripts/deps.sh test
 	@sh tests/describe/run.sh ./varia

@@ -51,6 +51,7 @@ typedef struct Args {
     int port;                        /* serve --port; -1 = not given */
     bool ascii, flip, verbose, compact;
     bool playouts;        /* bench --playouts */
+    bool diagram;         /* moves --diagram */
     bool trace;           /* bench --playouts --trace */
     const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
@@ -115,7 +116,8 @@ static bool setup_position(const Args *a, const Variant *v, GenContext *ctx, Pos
     /* without --fen: the rule file's start (shuffled by --seed where the rules shuffle) */
     if (!a->fen) fen_start(v, (uint64_t)a->seed, start, sizeof start);
     const char *text = a->fen ? a->fen : start;
-    if (!fen_read(pos, text, err, sizeof err) || !movegen_position_ok(ctx, pos, err, sizeof err)) {
+    /* (a diagram's position need not be one a game reaches: a piece alone, its king away) */
+    if (!fen_read(pos, text, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
         fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
         return false;
     }
@@ -320,6 +322,66 @@ static int cmd_fen(const Args *a) {
     return rc;
 }
 
+/* Prints the legal moves of pos, one per line; false on a program fault (reported). Under
+ * --diagram, the moves of a position as the rulebook's diagrams draw it: each piece's moves as
+ * its rules make them (pseudo-legal: the rule that a royal piece may not be left attacked is
+ * not applied), whatever the position's endings say. */
+static bool print_moves(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    ctx->diagram = a->diagram;
+    if (a->diagram)
+        movegen_pseudo(ctx, pos, ml, &f);
+    else
+        movegen_legal(ctx, pos, ml, &f);
+    if (!a->diagram && v->nplayers == 2 && gameend_royal_lost(pos) >= 0) {
+        /* a royal piece was taken: the game is over, whatever the phase would allow */
+        fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
+        ml->count = 0;
+    } else if (!a->diagram && gameend_pieces_out(pos) >= 0) {
+        /* `end pieces`: a player has too few pieces left, as perft sees it */
+        fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
+                v->player_names[gameend_pieces_out(pos)]);
+        ml->count = 0;
+    }
+    char buf[64];
+    for (int i = 0; i < ml->count; i++) {
+        notation_move(v, &ml->moves[i], buf, sizeof buf);
+        printf("%s\n", buf);
+    }
+    report_fault(&f);
+    free(ml);
+    return !f.set;
+}
+
+/* --fen -: a position per line of standard input, each one's moves followed by an empty line. */
+static int moves_of_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+    char line[8192];
+    int rc = 0, n = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        n++;
+        size_t len = strcspn(line, "\r\n");
+        if (line[len] == 0 && !feof(stdin)) {
+            fprintf(stderr, "varia: error: standard input line %d: position text too long\n", n);
+            int ch;
+            while ((ch = getchar()) != EOF && ch != '\n') {}
+            rc = 1;
+            printf("\n");
+            continue;
+        }
+        line[len] = 0;
+        char err[200];
+        genctx_init(ctx);
+        if (!fen_read(pos, line, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
+            fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
+            rc = 1;
+        } else if (!print_moves(a, v, ctx, pos))
+            rc = 1;
+        printf("\n");
+    }
+    return rc;
+}
+
 static int cmd_moves(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
@@ -328,31 +390,12 @@ static int cmd_moves(const Args *a) {
     GenContext ctx;
     genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &ctx, &pos)) {
-        MoveList *ml = malloc(sizeof *ml);
-        VmFault f = {0};
-        if (variant_has_secrets(v))
-            fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
-        movegen_legal(&ctx, &pos, ml, &f);
-        if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
-            /* a royal piece was taken: the game is over, whatever the phase would allow */
-            fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
-            ml->count = 0;
-        } else if (gameend_pieces_out(&pos) >= 0) {
-            /* `end pieces`: a player has too few pieces left, as perft sees it */
-            fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
-                    v->player_names[gameend_pieces_out(&pos)]);
-            ml->count = 0;
-        }
-        char buf[64];
-        for (int i = 0; i < ml->count; i++) {
-            notation_move(v, &ml->moves[i], buf, sizeof buf);
-            printf("%s\n", buf);
-        }
-        report_fault(&f);
-        rc = f.set ? 1 : 0;
-        free(ml);
-    }
+    if (variant_has_secrets(v))
+        fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
+    if (a->fen && !strcmp(a->fen, "-"))
+        rc = moves_of_lines(a, v, &ctx, &pos);
+    else if (setup_position(a, v, &ctx, &pos))
+        rc = print_moves(a, v, &ctx, &pos) ? 0 : 1;
     board_free(&pos);
     variant_free(v);
     return rc;
@@ -845,8 +888,13 @@ static const Command commands[] = {
      "--divide prints the count below each legal first move. --general turns off the fast\n"
      "ray tables (every move and attack test runs the programs) to cross-check them.",
      cmd_perft, false, true, 1},
-    {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
-     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
+    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--seed N] [--option NAME=VALUE]...",
+     "Prints every legal move of the position, one per line, in coordinate notation. --fen -\n"
+     "reads positions from standard input, one a line, and prints each one's moves followed by\n"
+     "an empty line. --diagram lists the moves as the rulebook's diagrams (varia describe) show\n"
+     "them: each piece's moves as its rules make them, without the rule that a royal piece may\n"
+     "not be left attacked, whatever the position's endings say.",
+     cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
      "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1). --moves plays the\n"
@@ -1035,6 +1083,8 @@ int main(int argc, char **argv) {
             a.playouts = true;
         else if (!strcmp(s, "--trace") && c->run == cmd_bench)
             a.trace = true;
+        else if (!strcmp(s, "--diagram") && c->run == cmd_moves)
+            a.diagram = true;
         else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
