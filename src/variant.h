@@ -164,6 +164,12 @@ typedef struct PieceProgram {
     bool atoms_then_vm;
     int rest_vm_entry;
     bool quiet_in_c; /* every ray and atom run in C is move-only: it never captures */
+    /* when every ray and atom run in C is a move-only step (no slide, no zone), the cells
+     * they reach from each cell (ncells x CELL_WORDS, allocated) and the cells where such a
+     * move promotes, with the moves each promotion makes (its choices): counting is a popcount */
+    uint64_t *step_cells;
+    uint64_t step_promotes[CELL_WORDS];
+    uint8_t promo_moves;
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
