@@ -67,9 +67,10 @@ static int cell_name(const Variant *v, Cell c, char *buf, size_t cap) {
     return snprintf(buf, cap, "%c%d", 'a' + ci->x, ci->y + (ranks == 10 ? 0 : 1));
 }
 
-/* A move of pos as XBoard writes it: e2e4, e7e8q, P@e4 (a drop); a pass as Fairy-Stockfish
- * writes it, the mover's royal piece's cell twice (e1e1), or XBoard's null move @@@@ when the
- * mover has no royal piece. */
+/* A move of pos as XBoard writes it in its plain form: e2e4, e7e8q, P@e4 (a drop); a pass as
+ * Fairy-Stockfish writes it, the mover's royal piece's cell twice (e1e1), or XBoard's null move
+ * @@@@ when the mover has no royal piece. (The pieces a capture by moving takes are left out:
+ * xb_move_legs names them.) */
 static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
     if (m->flags & MOVE_PASS) {
@@ -93,10 +94,107 @@ static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
     snprintf(buf, cap, "%s%s%s", from, to, promo);
 }
 
+/* The cells whose pieces m takes other than on its destination (captures by moving:
+ * withdrawal, custodian captures, coordination, leaps over victims), in the order of its
+ * effects; at most cap of them are written, and their number is returned. An en-passant
+ * capture names none: XBoard takes the pawn itself. */
+static int side_victims(const Position *pos, const Move *m, Cell *out, int cap) {
+    if (m->flags & (MOVE_EP | MOVE_PASS)) return 0;
+    int n = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind != FX_REMOVE || e->a == m->to || e->a == m->from || !pos->cell[e->a]) continue;
+        if (n < cap) out[n] = e->a;
+        n++;
+    }
+    return n;
+}
+
+/* The move as the engine tells it to XBoard: in a game XBoard learnt from the engine, a capture
+ * by moving names its victims, for XBoard removes only what the move text says. One victim is a
+ * second leg through it (d4c4,c4f4: from d4 over c4 to f4); two are XBoard's three-leg form
+ * (d4c4xb4-f4), the most its moves hold (a third victim stays on XBoard's board; docs/engines.md).
+ * In XBoard's own variants the plain form: XBoard applies their rules (atomic explosions). */
+static void xb_move_legs(const XboardSession *x, const Position *pos, const Move *m, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    Cell victim[2];
+    int n = xb_is_native(x->game) ? 0 : side_victims(pos, m, victim, 2);
+    if (n == 0) {
+        xb_move(pos, m, buf, cap);
+        return;
+    }
+    char from[16], to[16], a[16], b[16], promo[2] = "";
+    cell_name(v, m->from, from, sizeof from);
+    cell_name(v, m->to, to, sizeof to);
+    cell_name(v, victim[0], a, sizeof a);
+    if (m->promo != NO_TYPE) promo[0] = (char)(v->types[m->promo].letter | 0x20);
+    if (n == 1) {
+        snprintf(buf, cap, "%s%s,%s%s%s", from, a, a, to, promo);
+        return;
+    }
+    cell_name(v, victim[1], b, sizeof b);
+    snprintf(buf, cap, "%s%sx%s-%s%s", from, a, b, to, promo);
+}
+
+/* The cell XBoard names text (its leading file letter and rank digits), advancing *text past
+ * it; NO_CELL when text does not start with one. */
+static Cell read_cell(const Variant *v, const char **text) {
+    const char *t = *text;
+    if (*t < 'a' || *t > 'z' || t[1] < '0' || t[1] > '9') return NO_CELL;
+    size_t len = 2;
+    while (t[len] >= '0' && t[len] <= '9' && len < 6) len++;
+    char name[16], want[8];
+    snprintf(want, sizeof want, "%.*s", (int)len, t);
+    for (int c = 0; c < v->ncells; c++) {
+        cell_name(v, (Cell)c, name, sizeof name);
+        if (!strcmp(name, want)) {
+            *text = t + len;
+            return (Cell)c;
+        }
+    }
+    return NO_CELL;
+}
+
+/* A move in XBoard's multi-leg form, legs separated by commas, each starting where the last
+ * ended (d4c4,c4f4 and d4c4,c4b4,b4f4 as XBoard passes on an engine's capture by moving): the
+ * move of list from the first leg's start to the last leg's end (with the last leg's promotion)
+ * that takes a piece on every cell the legs pass, the one taking exactly those when several do.
+ * -1 when there is none, or when the text is no such chain. */
+static int find_legs(const Position *pos, const MoveList *list, const char *text) {
+    const Variant *v = pos->v;
+    Cell via[MAX_EFFECTS];
+    int nvia = 0;
+    const char *t = text;
+    Cell from = read_cell(v, &t), to = read_cell(v, &t);
+    if (from == NO_CELL || to == NO_CELL) return -1;
+    while (*t == ',') {
+        t++;
+        if (read_cell(v, &t) != to || nvia == MAX_EFFECTS) return -1; /* (each leg starts where the last ended) */
+        via[nvia++] = to;
+        to = read_cell(v, &t);
+        if (to == NO_CELL) return -1;
+    }
+    if (nvia == 0 || (*t && (t[1] || *t < 'a' || *t > 'z'))) return -1;
+    int best = -1, best_extra = 0;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        if (m->from != from || m->to != to || (m->flags & MOVE_PASS)) continue;
+        if (*t ? m->promo == NO_TYPE || (char)(v->types[m->promo].letter | 0x20) != *t : m->promo != NO_TYPE) continue;
+        Cell victim[MAX_EFFECTS];
+        int n = side_victims(pos, m, victim, MAX_EFFECTS), found = 0;
+        for (int k = 0; k < nvia; k++)
+            for (int j = 0; j < n; j++) found += victim[j] == via[k];
+        if (found < nvia) continue;
+        if (best < 0 || n - nvia < best_extra) best = i, best_extra = n - nvia;
+    }
+    return best;
+}
+
 /* The move of list (pos's legal moves) named text, or -1; a pass is also read as `@@@@` or
- * `pass`. */
+ * `pass`, a capture by moving also with its victims as legs (find_legs). */
 static int find_move(const Position *pos, const MoveList *list, const char *text) {
     char buf[32];
+    if (strchr(text, ',')) return find_legs(pos, list, text);
     for (int i = 0; i < list->count; i++) {
         xb_move(pos, &list->moves[i], buf, sizeof buf);
         if (!strcmp(buf, text)) return i;
@@ -119,17 +217,23 @@ static int find_move(const Position *pos, const MoveList *list, const char *text
     return -1;
 }
 
-/* Does text look like a move (so that an unknown one is an illegal move, not a command)? */
+/* Does text look like a move (so that an unknown one is an illegal move, not a command)? Legs
+ * of a multi-leg move are separated by commas. */
 static bool looks_like_move(const char *t) {
     if (!strcmp(t, "@@@@") || !strcmp(t, "pass")) return true;
     if (t[0] >= 'A' && t[0] <= 'Z' && t[1] == '@') t += 2;
-    int cells = 0;
-    while (*t >= 'a' && *t <= 'z' && t[1] >= '0' && t[1] <= '9') {
+    for (;;) {
+        int cells = 0;
+        while (*t >= 'a' && *t <= 'z' && t[1] >= '0' && t[1] <= '9') {
+            t++;
+            while (*t >= '0' && *t <= '9') t++;
+            cells++;
+        }
+        if (cells < 1 || cells > 2) return false;
+        if (*t != ',') break;
         t++;
-        while (*t >= '0' && *t <= '9') t++;
-        cells++;
     }
-    return cells >= 1 && cells <= 2 && (!*t || (t[0] >= 'a' && t[0] <= 'z' && !t[1]));
+    return !*t || (t[0] >= 'a' && t[0] <= 'z' && !t[1]);
 }
 
 /* ---- games ----------------------------------------------------------------------------------- */
@@ -164,8 +268,8 @@ static void show_info(const SearchInfo *info, void *user) {
 /* The search's move is played and said, unless a command that changes the game came first. */
 static void play_best(void *user, bool ok, const SearchResult *res, bool discarded) {
     XboardSession *x = user;
-    char buf[32];
-    if (!discarded && ok && res->has_move) xb_move(&x->e.pos, &res->best, buf, sizeof buf);
+    char buf[64];
+    if (!discarded && ok && res->has_move) xb_move_legs(x, &x->e.pos, &res->best, buf, sizeof buf);
     if (!discarded && ok && res->has_move && board_make(&x->e.pos, &res->best)) {
         engine_say(&x->e, "move %s", buf);
         claim_result(x);

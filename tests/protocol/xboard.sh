@@ -76,6 +76,16 @@ check withdraw "capture marked red" grep -q '^highlight .*R' "$tmp/withdraw.out"
 check withdraw "victim marked green" has withdraw "highlight 8/8/8/8/8/3G4/8/8"
 check withdraw "the capture accepted" lacks withdraw "Illegal move"
 # XBoard's promotion added to a pawn that does not promote: the plain move (chess keeps its own)
+# captures by moving name their victims as legs, for XBoard removes only what a move names: one
+# victim a second leg through it, two XBoard's three-leg form; legs read back as XBoard passes
+# them on, each leg starting where the last ended, every cell passed a victim
+session legs 'protover 2\nnew\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/3p4/4Q3/K7 w - - 0 1\nsd 2\ngo\nping 1\nvariant ultima\nforce\nsetboard 7k/8/8/3p4/1Pp1pP2/8/8/K2P4 w - - 0 1\nsd 1\ngo\nping 2\n'
+check legs "a withdrawal through its victim" has legs "move e2d3,d3f1"
+check legs "a pincer's two victims" has legs "move d1e4xc4-d4"
+session readlegs 'protover 2\nnew\nvariant ultima\nforce\nsetboard 7k/8/3Q4/3p4/1Pp1pP2/8/8/K2P4 w - - 0 1\nusermove d1e4,e4c4,c4d5\nusermove d1e4,e4b4,b4d4\nusermove d1e4,e5c4,c4d4\nusermove d1d4,\nusermove d1e4,e4c4,c4d4q\nusermove d1e4,e4c4,c4d4\nusermove h8h7\nping 1\n'
+check readlegs "bad chains refused" [ "$(count readlegs '^Illegal move')" = 5 ]
+check readlegs "two victims of three named" [ "$(count readlegs '^Illegal move: d1e4,e4c4,c4d4$')" = 0 ]
+check readlegs "the game goes on" lacks readlegs "Illegal move: h8h7"
 session nopromo 'protover 2\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/8/4p3/K7 b - - 0 1\nusermove e2e1q\nusermove e2e1\nnew\nforce\nsetboard 4k3/P7/8/8/8/8/8/K7 w - - 0 1\nusermove a7a8\nusermove a7a8x\n'
 check nopromo "the plain move taken" [ "$(grep -c '^Illegal move' "$tmp/nopromo.out")" = 3 ]
 check nopromo "chess promotions kept" has nopromo "Illegal move: a7a8x"
