@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ending.h"
 #include "gameend.h"
 #include "notation.h"
 #include "tt.h"
@@ -303,15 +304,20 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
     return val;
 }
 
-/* The game's verdict where it can change without a move being tried: a captured royal piece
- * with more than two players (or where royal pieces may be captured), a player with too few
- * pieces (`end pieces`). Returns true with *score when the node is settled. */
+/* The game's verdict where a move has just ended it, before any reply is tried: a royal piece
+ * gone (captured with more than two players or where royal pieces may be captured, exploded,
+ * or exposed by a mine), an ending the position decides (extinction, a bare king, a zone
+ * reached, checks given), a player with too few pieces (`end pieces`). Scored here, where the
+ * move that ended the game was made, so the search sees it at once and counts the distance to
+ * it right. Returns true with *score when the node is settled. */
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
     const Variant *v = s->v;
-    /* (with two players a royal piece can be lost only when a hidden mine exposed it, or when
-     * royal capture is allowed) */
-    bool royal = (v->nplayers > 2 || v->minefield_zone || !v->forbid_royal_capture) && gameend_royal_lost(&s->pos) >= 0;
-    if (!royal && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
+    /* (with two players and the check rule a royal piece can be lost only to an explosion, to
+     * a hidden mine, or where royal capture is allowed) */
+    bool royal = (v->nplayers > 2 || v->minefield_zone || !v->forbid_royal_capture || v->blast_mask) &&
+        gameend_royal_lost(&s->pos) >= 0;
+    bool decided = !royal && unlikely(v->decided_by_position) && ending_decided(&s->gen, &s->pos, NULL);
+    if (!royal && !decided && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
     GameResult r;
     gameend_check(&s->gen, &s->pos, &r);
     if (r.over)

@@ -86,6 +86,9 @@ session readlegs 'protover 2\nnew\nvariant ultima\nforce\nsetboard 7k/8/3Q4/3p4/
 check readlegs "bad chains refused" [ "$(count readlegs '^Illegal move')" = 5 ]
 check readlegs "two victims of three named" [ "$(count readlegs '^Illegal move: d1e4,e4c4,c4d4$')" = 0 ]
 check readlegs "the game goes on" lacks readlegs "Illegal move: h8h7"
+# XBoard's own atomic chess: XBoard explodes the pieces itself, the move stays plain
+session atomic 'protover 2\nnew\nvariant atomic\nforce\nsetboard 4k3/4pp2/8/6N1/8/8/8/4K3 w - - 0 1\nsd 1\ngo\nping 1\n'
+check atomic "the explosion not named" has atomic "move g5f7"
 session nopromo 'protover 2\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/8/4p3/K7 b - - 0 1\nusermove e2e1q\nusermove e2e1\nnew\nforce\nsetboard 4k3/P7/8/8/8/8/8/K7 w - - 0 1\nusermove a7a8\nusermove a7a8x\n'
 check nopromo "the plain move taken" [ "$(grep -c '^Illegal move' "$tmp/nopromo.out")" = 3 ]
 check nopromo "chess promotions kept" has nopromo "Illegal move: a7a8x"

@@ -171,6 +171,79 @@ static void test_search_three_players(void **state) {
     variant_free(v);
 }
 
+/* ---- endings a move brings about: scored where they happen, at once ---- */
+
+/* Searches the shipped game's position fen to depth; the best move's text and score. */
+static int best_in(const char *game, const char *fen, int depth, char *move, size_t cap) {
+    char path[64];
+    snprintf(path, sizeof path, "rules/%s.rules", game);
+    Variant *v = load_rules(path);
+    int score = best_move(v, fen, depth, move, cap, NULL);
+    variant_free(v);
+    return score;
+}
+
+/* expect_win GAME FEN DEPTH PLIES MOVES: a win PLIES plies away, by one of MOVES (space
+ * separated) */
+static void expect_win(const char *game, const char *fen, int depth, int plies, const char *moves) {
+    char move[32];
+    int score = best_in(game, fen, depth, move, sizeof move);
+    bool listed = false;
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", moves);
+    for (char *t = strtok(copy, " "); t; t = strtok(NULL, " ")) listed |= !strcmp(t, move);
+    if (!listed || score != SEARCH_MATE - plies)
+        print_error("%s %s: got %s (score %d), expected %s winning in %d plies\n", game, fen, move, score, moves,
+                    plies);
+    assert_true(listed);
+    assert_int_equal(score, SEARCH_MATE - plies);
+}
+
+/* Atomic: the knight's capture blows up the king next to its victim; a win at depth 1. */
+static void test_search_sees_explosions(void **state) {
+    (void)state;
+    expect_win("atomic", "4k3/4pp2/8/6N1/8/8/8/4K3 w - - 0 1", 1, 1, "g5f7");
+    /* after 1.Nf3 Nc6 2.Ng5 the knight to d4 loses to Nxf7 at once */
+    char move[32];
+    int score = best_in("atomic", "r1bqkbnr/pppppppp/2n5/6N1/8/8/PPPPPPPP/RNBQKB1R b KQkq - 3 2", 4, move, sizeof move);
+    if (!strcmp(move, "c6d4")) print_error("atomic: Nd4 suggested (score %d)\n", score);
+    assert_string_not_equal(move, "c6d4");
+}
+
+/* A royal piece taken where the rules allow it (Duck chess). */
+static void test_search_sees_royal_capture(void **state) {
+    (void)state;
+    expect_win("duck", "4k3/8/8/8/8/8/8/4QK2 w - - 0 1", 1, 1, "e1e8");
+}
+
+/* With three players a king exposed by another player's move is taken: its owner is out (the
+ * game goes on, so no mate score: its army is gone from the evaluation). */
+static void test_search_sees_royal_capture_with_more_players(void **state) {
+    (void)state;
+    Variant *v = load_rules("tests/play/three.rules");
+    char move[32];
+    int score = best_move(v, "2k2/7/7/6:3k/7/7/K1R2 r", 1, move, sizeof move, NULL);
+    assert_string_equal(move, "d1d7");
+    assert_true(score > 300);
+    variant_free(v);
+}
+
+/* Endings the position decides: extinction, a zone reached, checks given, a bare king after
+ * the reply the rule allows, every piece lost. */
+static void test_search_sees_position_endings(void **state) {
+    (void)state;
+    expect_win("extinction", "q1b1k2r/p7/8/3n4/8/8/P7/1NBQK2R w - - 0 1", 1, 1, "d1d5 h1h8");
+    expect_win("kingofthehill", "4k3/8/8/8/8/4K3/8/8 w - - 0 1", 1, 1, "e3d4 e3e4");
+    expect_win("3check", "4k3/8/8/8/8/8/8/3QK3 w - - 1+3 0 1", 1, 1, "d1d8 d1d7 d1a4 d1b3 d1h5 d1g4 d1e2");
+    /* the bare king loses once the other side's reply could not bare the winner too */
+    expect_win("shatranj", "4k3/8/8/8/3p4/8/8/3RK3 w - - 0 1", 2, 2, "d1d4");
+    /* antichess: the only move takes Black's last piece, and losing every piece wins */
+    char move[32];
+    int score = best_in("antichess", "8/8/8/8/8/3p4/4P3/8 w - - 0 1", 1, move, sizeof move);
+    assert_string_equal(move, "e2d3");
+    assert_int_equal(score, -(SEARCH_MATE - 1));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_search_mate_in_two),
@@ -182,6 +255,10 @@ int main(void) {
         cmocka_unit_test(test_search_greedy_takes_the_biggest_capture),
         cmocka_unit_test(test_search_formats_scores),
         cmocka_unit_test(test_search_three_players),
+        cmocka_unit_test(test_search_sees_explosions),
+        cmocka_unit_test(test_search_sees_royal_capture),
+        cmocka_unit_test(test_search_sees_royal_capture_with_more_players),
+        cmocka_unit_test(test_search_sees_position_endings),
     };
     return cmocka_run_group_tests_name("search", tests, setup, teardown);
 }
