@@ -5,7 +5,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wwrite-strings -Wundef -Werror
 OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
-LDLIBS  += -pthread
+LDLIBS  += -pthread -lm
 
 # GNU readline for line editing and history in the console, when its header is installed
 # (Debian libreadline-dev); without it the console reads plain stdin.

@@ -5,6 +5,7 @@
  * and the sign; a child of the other team negates them. */
 #include "search.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,14 +46,108 @@ struct Searcher {
     uint32_t killers[MAX_PLY + 1][2];
     int *history; /* [from * ncells + to] */
     uint64_t nodes;
+    SearchOptions opt;
+    bool null_ok;                  /* the game allows null moves (search_null_move_allowed) */
+    bool null_before[MAX_PLY + 2]; /* [ply]: the move into this ply was a null move */
     int root_player;
     int iter_depth;
     bool stop;
     bool timed;
     struct timespec start;
-    double limit;
+    double limit;        /* seconds: the hard limit */
+    double soft;         /* seconds: the share of a clock (0: a fixed time per move) */
     uint64_t node_limit; /* 0: none */
 };
+
+/* ---- options ---------------------------------------------------------------------------------- */
+
+void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20}; }
+
+void search_options_default(SearchOptions *o) {
+    search_options_classic(o);
+    o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = true;
+}
+
+static const struct {
+    const char *name;
+    size_t offset;
+} features[] = {
+    {"null", offsetof(SearchOptions, null_move)},
+    {"lmr", offsetof(SearchOptions, lmr)},
+    {"aspiration", offsetof(SearchOptions, aspiration)},
+    {"futility", offsetof(SearchOptions, futility)},
+    {"see", offsetof(SearchOptions, see)},
+    {"stable", offsetof(SearchOptions, stable)},
+};
+
+bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap) {
+    char copy[256];
+    if (strlen(spec) >= sizeof copy) {
+        snprintf(err, cap, "settings too long (at most %zu characters)", sizeof copy - 1);
+        return false;
+    }
+    snprintf(copy, sizeof copy, "%s", spec);
+    for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(w, "default")) {
+            search_options_default(o);
+            continue;
+        }
+        if (!strcmp(w, "classic")) {
+            search_options_classic(o);
+            continue;
+        }
+        if (!strncmp(w, "skill=", 6)) {
+            char *end;
+            long n = strtol(w + 6, &end, 10);
+            if (end == w + 6 || *end || n < 0 || n > 20) {
+                snprintf(err, cap, "bad skill '%s' (0..20)", w + 6);
+                return false;
+            }
+            o->skill = (int)n;
+            continue;
+        }
+        bool on = w[0] != '-';
+        const char *name = w + (w[0] == '-' || w[0] == '+');
+        size_t i = 0;
+        while (i < ARRAY_LEN(features) && strcmp(features[i].name, name)) i++;
+        if (i == ARRAY_LEN(features)) {
+            snprintf(err, cap,
+                     "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, skill=N)",
+                     w);
+            return false;
+        }
+        *(bool *)((char *)o + features[i].offset) = on;
+    }
+    return true;
+}
+
+void search_options_format(const SearchOptions *o, char *buf, size_t cap) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < ARRAY_LEN(features); i++) {
+        bool on = *(const bool *)((const char *)o + features[i].offset);
+        at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s%s", i ? "," : "", on ? "" : "-",
+                               features[i].name);
+    }
+    if (o->skill != 20) snprintf(buf + at, at < cap ? cap - at : 0, ",skill=%d", o->skill);
+}
+
+bool search_null_move_allowed(const Variant *v) {
+    return v->nplayers == 2 && v->nturns == 2 && !v->nphases && !v->pass_move && !v->must_capture && !v->nforced &&
+        !variant_has_secrets(v) && (v->has_royal || v->on_stalemate == RESULT_DRAW);
+}
+
+void search_time_budget(double clock, double increment, int moves_to_go, double *soft, double *hard) {
+    if (clock < 0) clock = 0;
+    int togo = moves_to_go > 0 ? moves_to_go : 30;
+    double share = clock / togo + 0.8 * increment;
+    double most = clock / 3;
+    if (share > most) share = most;
+    *soft = share < 0.005 ? 0.005 : share;
+    /* an unsettled move may think longer, up to three shares, never a third of the clock */
+    double h = 3 * share;
+    *hard = h > most ? (most > *soft ? most : *soft) : h;
+}
 
 /* ---- small helpers --------------------------------------------------------------------------- */
 
@@ -225,13 +320,14 @@ static bool make_legal(Searcher *s, const Move *m) {
 }
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply);
-static int search_node(Searcher *s, int depth, int alpha, int beta, int ply);
+static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, bool in_check);
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score);
 
-/* Value of the child just made, seen from the parent's team. */
-static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply) {
+/* Value of the child just made, seen from the parent's team (in_check: its mover is in check). */
+static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply, bool in_check) {
     if (depth <= 0) return same ? qsearch(s, alpha, beta, ply) : -qsearch(s, -beta, -alpha, ply);
-    return same ? search_node(s, depth, alpha, beta, ply) : -search_node(s, depth, -beta, -alpha, ply);
+    return same ? search_node(s, depth, alpha, beta, ply, in_check)
+                : -search_node(s, depth, -beta, -alpha, ply, in_check);
 }
 
 /* Does m take a piece of the other team? (With more than two players, captures among the
@@ -245,6 +341,21 @@ static bool takes_from_other_team(Searcher *s, const Move *m, int mover_team) {
         if (team(s, pos->controller[PIECE_OWNER(pos->cell[c])]) != mover_team) return true;
     }
     return false;
+}
+
+#define SEE_MARGIN 50    /* a capture giving up this much more than it takes may lose */
+#define DELTA_MARGIN 200 /* quiescence: a capture that cannot lift the score near alpha */
+
+/* The static exchange, to its first reply, from the generic attack tests: after the capture m
+ * (just made), does the piece that made it stand where the other side can take it, having
+ * taken less than it is worth? (A capture by moving whose piece lands elsewhere is judged the
+ * same way on its landing cell.) */
+static bool losing_capture(Searcher *s, const Move *m, int taken) {
+    Position *pos = &s->pos;
+    Piece p = m->to != NO_CELL ? pos->cell[m->to] : 0;
+    if (!p || (m->flags & (MOVE_PROMOTION | MOVE_DROP)) || s->v->types[PIECE_TYPE(p)].royal) return false;
+    if (eval_piece_value(&s->et, p) <= taken + SEE_MARGIN) return false;
+    return attack_is_attacked(&s->gen, pos, m->to, PIECE_OWNER(p), p);
 }
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply) {
@@ -274,10 +385,18 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (long_chains && n == ml->count) return alpha;
     ml->count = n;
     score_moves(s, ply, 0);
+    bool prune = s->v->nplayers == 2 && !long_chains;
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
         const Move *m = &ml->moves[i];
+        int taken = (s->opt.see || s->opt.futility) && prune ? search_capture_value(&s->et, pos, m) : 0;
+        /* delta pruning: even winning the piece leaves the score far below alpha */
+        if (s->opt.futility && prune && !(m->flags & MOVE_PROMOTION) && stand + taken + DELTA_MARGIN <= alpha) continue;
         if (!make_legal(s, m)) continue;
+        if (s->opt.see && prune && losing_capture(s, m, taken)) {
+            board_unmake(pos);
+            continue;
+        }
         bool same = team(s, board_mover(pos)) == mover_team;
         int val = same ? qsearch(s, alpha, beta, ply + 1) : -qsearch(s, -beta, -alpha, ply + 1);
         board_unmake(pos);
@@ -299,7 +418,7 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
     int mover_team = team(s, board_mover(pos));
     if (ply >= MAX_PLY - 2 || !board_make(pos, &m)) return evaluate(s);
     bool same = team(s, board_mover(pos)) == mover_team;
-    int val = child(s, same, depth, alpha, beta, ply + 1);
+    int val = child(s, same, depth, alpha, beta, ply + 1, false);
     board_unmake(pos);
     return val;
 }
@@ -341,7 +460,24 @@ static bool gives_check(Searcher *s) {
     return s->v->has_royal && !movegen_safe_after(&s->gen, &s->pos, board_mover(&s->pos));
 }
 
-static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
+/* Does the mover have pieces besides its royal ones and those that reset the n-move count
+ * (pawns)? Where it has none, having to move may hurt (zugzwang): no null move there. */
+static bool has_officers(const Position *pos) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    for (int t = 0; t < v->ntypes; t++) {
+        if (v->types[t].royal || v->types[t].resets_nmove) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & pos->occ[mover][w]) return true;
+    }
+    return false;
+}
+
+#define FUTILITY_MARGIN 120 /* per ply of depth left (at most FUTILITY_DEPTH) */
+#define FUTILITY_DEPTH 2
+#define LMR_FIRST 3 /* moves searched at full depth before reductions start */
+
+static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, bool in_check) {
     Position *pos = &s->pos;
     const Variant *v = s->v;
     if ((++s->nodes & (CHECK_EVERY - 1)) == 0) check_time(s);
@@ -353,6 +489,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     if (settled(s, depth, alpha, beta, ply, &settled_score)) return settled_score;
 
     int alpha0 = alpha;
+    bool pv = beta - alpha > 1;
     uint32_t hash_move = 0;
     const TTEntry *e = tt_probe(&s->tt, pos->key);
     if (e) {
@@ -371,6 +508,33 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         gameend_check(&s->gen, pos, &r);
         if (r.over) return outcome_score(s, &r, ply);
     }
+
+    /* the static score, for the pruning below (two players: the sides alternate) */
+    bool two = v->nplayers == 2 && v->nturns == 2 && !v->nphases;
+    int stand = 0;
+    if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility)) stand = evaluate(s);
+
+    /* null move: when passing still holds beta, a real move will (except in zugzwang) */
+    if (s->opt.null_move && s->null_ok && !pv && !in_check && depth >= 3 && !s->null_before[ply] && stand >= beta &&
+        beta < SEARCH_MATE_BOUND && pos->prelude >= v->nprelude && has_officers(pos)) {
+        Move null;
+        memset(&null, 0, sizeof null);
+        null.promo = NO_TYPE;
+        null.flags = MOVE_PASS;
+        null.from = null.to = NO_CELL;
+        if (board_make(pos, &null)) {
+            int r = 2 + depth / 4;
+            s->null_before[ply + 1] = true;
+            int val = child(s, false, depth - 1 - r, beta - 1, beta, ply + 1, false);
+            s->null_before[ply + 1] = false;
+            board_unmake(pos);
+            if (s->stop) return 0;
+            if (val >= beta) return val > SEARCH_MATE_BOUND ? beta : val;
+        }
+    }
+    bool futile = s->opt.futility && two && !pv && !in_check && depth <= FUTILITY_DEPTH &&
+        stand + FUTILITY_MARGIN * depth <= alpha && alpha > -SEARCH_MATE_BOUND && alpha < SEARCH_MATE_BOUND;
+
     MoveList *ml = list_at(s, ply);
     generate(s, ml);
 
@@ -385,15 +549,31 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         if (!make_legal(s, m)) continue;
         legal++;
         bool same = team(s, board_mover(pos)) == mover_team;
-        int ext = (ply < 2 * s->iter_depth && gives_check(s)) ? 1 : 0;
+        bool check = gives_check(s);
+        int ext = (ply < 2 * s->iter_depth && check) ? 1 : 0;
         int d = depth - 1 + ext;
+        /* futility: a quiet move that gives no check cannot lift a score this far below alpha */
+        if (futile && quiet && !check && legal > 1) {
+            board_unmake(pos);
+            continue;
+        }
         int val;
         if (legal == 1)
-            val = child(s, same, d, alpha, beta, ply + 1);
+            val = child(s, same, d, alpha, beta, ply + 1, check);
         else {
+            /* late quiet moves are searched shallower first; a move that beats alpha there is
+             * searched again at full depth */
+            int r = 0;
+            if (s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST &&
+                s->order[ply][i] < ORDER_KILLER) {
+                r = 1 + (legal > 2 * LMR_FIRST + 3) + (depth >= 8 && legal > 12);
+                if (pv && r > 1) r--;
+                if (r > d - 1) r = d - 1;
+            }
             /* principal variation search: prove the move is no better with a null window */
-            val = child(s, same, d, alpha, alpha + 1, ply + 1);
-            if (val > alpha && val < beta) val = child(s, same, d, alpha, beta, ply + 1);
+            val = child(s, same, d - r, alpha, alpha + 1, ply + 1, check);
+            if (r > 0 && val > alpha && !s->stop) val = child(s, same, d, alpha, alpha + 1, ply + 1, check);
+            if (val > alpha && val < beta && !s->stop) val = child(s, same, d, alpha, beta, ply + 1, check);
         }
         board_unmake(pos);
         if (s->stop) return 0;
@@ -417,6 +597,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         }
     }
     if (legal == 0) return no_move_score(s, depth, alpha, beta, ply);
+    /* every move was futile but the first: the node stays below alpha */
+    if (best == -INF) best = alpha0;
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     tt_store(&s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
     return best;
@@ -489,24 +671,26 @@ static void keep_only(MoveList *rl, const Move *only, int n) {
     if (kept > 0) rl->count = kept;
 }
 
-/* One iteration at the root: every move searched to depth (the first with a full window, the
- * others with a null window first). Returns the best move's index (-1 when the search stopped
- * before any move was searched) and its value in *best_val. */
-static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int *best_val) {
+/* One iteration at the root: every move searched to depth within (alpha, beta) (the first with
+ * the whole window, the others with a null window first), until one reaches beta. Returns the
+ * best move's index (-1 when the search stopped before any move was searched) and its value in
+ * *best_val (a bound when it is at most alpha or at least beta). */
+static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int alpha, int beta, int *best_val) {
     Position *pos = &s->pos;
     int root_team = team(s, s->root_player);
-    int alpha = -INF, beta = INF, best = -1;
+    int best = -1;
     *best_val = -INF;
     for (int i = 0; i < nroot; i++) {
         if (!board_make(pos, &root_moves[i])) continue;
         bool same = team(s, board_mover(pos)) == root_team;
-        int ext = gives_check(s) ? 1 : 0;
+        bool check = gives_check(s);
+        int d = depth - 1 + (check ? 1 : 0);
         int val;
         if (i == 0)
-            val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+            val = child(s, same, d, alpha, beta, 1, check);
         else {
-            val = child(s, same, depth - 1 + ext, alpha, alpha + 1, 1);
-            if (val > alpha && !s->stop) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+            val = child(s, same, d, alpha, alpha + 1, 1, check);
+            if (val > alpha && !s->stop) val = child(s, same, d, alpha, beta, 1, check);
         }
         board_unmake(pos);
         if (s->stop) break;
@@ -515,8 +699,27 @@ static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth
             best = i;
         }
         if (val > alpha) alpha = val;
+        if (alpha >= beta) break;
     }
     return best;
+}
+
+#define ASPIRATION_WINDOW 35 /* centipawns each side of the last score, doubled on each failure */
+#define ASPIRATION_DEPTH 4   /* the first iteration searched in a window */
+
+/* How long to think: the hard limit check_time enforces, and whether to start another
+ * iteration after `seconds`, given how settled the best move is. */
+static bool another_iteration(const Searcher *s, double seconds, int stable_iters, int drop) {
+    if (!s->timed) return true;
+    if (s->soft <= 0) return seconds <= s->limit * 0.45; /* a fixed time per move */
+    double share = s->soft;
+    if (s->opt.stable) {
+        /* a move kept for several iterations needs less time; one just changed, or a score
+         * falling, more (up to the hard limit, which check_time keeps) */
+        if (stable_iters >= 3 && drop < 15) share *= 0.6;
+        if (stable_iters == 0 || drop > 40) share *= 1.8;
+    }
+    return seconds <= share * 0.5;
 }
 
 bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
@@ -527,8 +730,13 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     s->nodes = 0;
     s->stop = false;
     s->root_player = board_mover(pos);
+    s->soft = 0;
     s->timed = lim->seconds > 0;
     s->limit = lim->seconds;
+    if (!s->timed && lim->clock > 0) {
+        search_time_budget(lim->clock, lim->increment, lim->moves_to_go, &s->soft, &s->limit);
+        s->timed = true;
+    }
     s->node_limit = lim->nodes;
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     int max_depth = lim->depth > 0 ? lim->depth : MAX_PLY - 8;
@@ -537,6 +745,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     size_t nh = (size_t)s->v->ncells * (size_t)s->v->ncells;
     for (size_t i = 0; i < nh; i++) s->history[i] /= 8;
     memset(s->killers, 0, sizeof s->killers);
+    memset(s->null_before, 0, sizeof s->null_before);
 
     MoveList *rl = list_at(s, 0);
     VmFault f = {0};
@@ -550,11 +759,36 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     int nroot = rl->count;
     memcpy(root_moves, rl->moves, sizeof(Move) * (size_t)nroot);
 
+    int last = 0, stable_iters = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->iter_depth = depth;
-        int best_val, best = search_root(s, root_moves, nroot, depth, &best_val);
+        int alpha = -INF, beta = INF, delta = ASPIRATION_WINDOW;
+        if (s->opt.aspiration && depth >= ASPIRATION_DEPTH && last > -SEARCH_MATE_BOUND && last < SEARCH_MATE_BOUND) {
+            alpha = last - delta;
+            beta = last + delta;
+        }
+        int best_val, best;
+        for (;;) {
+            best = search_root(s, root_moves, nroot, depth, alpha, beta, &best_val);
+            if (s->stop) break;
+            if (best_val <= alpha && alpha > -INF) {
+                /* failed low: every move is worse than hoped; widen below (the order stays) */
+                alpha = best_val - delta > -INF ? best_val - delta : -INF;
+                best = -1;
+            } else if (best_val >= beta && beta < INF) {
+                beta = best_val + delta < INF ? best_val + delta : INF;
+            } else
+                break;
+            if (best >= 0) {
+                Move m = root_moves[best];
+                memmove(root_moves + 1, root_moves, sizeof(Move) * (size_t)best);
+                root_moves[0] = m;
+            }
+            delta *= 2;
+        }
         if (best >= 0) {
             /* a move that beat the previous best in a cut-short iteration is still better */
+            stable_iters = search_move_sig(&root_moves[best]) == search_move_sig(&out->best) ? stable_iters + 1 : 0;
             out->best = root_moves[best];
             Move m = root_moves[best];
             memmove(root_moves + 1, root_moves, sizeof(Move) * (size_t)best);
@@ -562,6 +796,8 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         }
         if (s->stop) break;
         tt_store(&s->tt, pos->key, search_move_sig(&out->best), best_val, depth, TT_EXACT);
+        int drop = depth > 1 ? last - best_val : 0;
+        last = best_val;
         SearchInfo *info = &out->info;
         info->depth = depth;
         info->score = best_val;
@@ -576,7 +812,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         if (s->timed) {
             if (nroot == 1) break;
             /* the next iteration takes several times as long: do not start what cannot end */
-            if (info->seconds > s->limit * 0.45) break;
+            if (!another_iteration(s, info->seconds, stable_iters, drop)) break;
         }
     }
     out->info.nodes = s->nodes;
@@ -596,8 +832,14 @@ Searcher *search_new(const Variant *v, size_t tt_mb) {
     board_init(&s->pos, v);
     genctx_init(&s->gen);
     s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
+    search_options_default(&s->opt);
+    s->null_ok = search_null_move_allowed(v);
     return s;
 }
+
+void search_set_options(Searcher *s, const SearchOptions *o) { s->opt = *o; }
+
+const SearchOptions *search_options(const Searcher *s) { return &s->opt; }
 
 void search_free(Searcher *s) {
     if (!s) return;

@@ -244,6 +244,76 @@ static void test_search_sees_position_endings(void **state) {
     assert_int_equal(score, -(SEARCH_MATE - 1));
 }
 
+/* Settings of the search read from text; a bad word is named. */
+static void test_search_options_parse(void **state) {
+    (void)state;
+    SearchOptions o;
+    search_options_default(&o);
+    char err[200], text[200];
+    assert_true(search_options_parse("classic,lmr,skill=7", &o, err, sizeof err));
+    assert_true(o.lmr);
+    assert_false(o.null_move);
+    assert_int_equal(o.skill, 7);
+    search_options_format(&o, text, sizeof text);
+    assert_string_equal(text, "-null,lmr,-aspiration,-futility,-see,-stable,skill=7");
+    assert_true(search_options_parse("default,-see", &o, err, sizeof err));
+    assert_false(o.see);
+    assert_true(o.null_move);
+    assert_false(search_options_parse("default,nul", &o, err, sizeof err));
+    assert_non_null(strstr(err, "unknown setting 'nul'"));
+    assert_false(search_options_parse("skill=21", &o, err, sizeof err));
+    assert_non_null(strstr(err, "bad skill '21'"));
+}
+
+/* The null move is for games where passing changes little. */
+static void test_search_null_move_allowed(void **state) {
+    (void)state;
+    assert_true(search_null_move_allowed(chess));
+    const char *off[] = {"rules/antichess.rules", "rules/clobber.rules", "rules/duck.rules", "rules/janggi.rules",
+                         "rules/ultimate-chess-4p.rules"};
+    for (size_t i = 0; i < ARRAY_LEN(off); i++) {
+        Variant *v = load_rules(off[i]);
+        if (search_null_move_allowed(v)) print_error("%s allows the null move\n", off[i]);
+        assert_false(search_null_move_allowed(v));
+        variant_free(v);
+    }
+}
+
+/* The pruning features find the same mates as the plain search, with fewer nodes. */
+static void test_search_features_keep_mates(void **state) {
+    (void)state;
+    const char *fen = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, fen);
+    SearchOptions classic;
+    search_options_classic(&classic);
+    Searcher *a = search_new(chess, 4), *b = search_new(chess, 4);
+    search_set_options(b, &classic);
+    SearchLimits lim = {.depth = 6};
+    SearchResult ra, rb;
+    assert_true(search_run(a, &pos, &lim, &ra, NULL, NULL));
+    assert_true(search_run(b, &pos, &lim, &rb, NULL, NULL));
+    assert_int_equal(ra.info.score, SEARCH_MATE - 5);
+    assert_int_equal(rb.info.score, SEARCH_MATE - 5);
+    search_free(a);
+    search_free(b);
+    board_free(&pos);
+}
+
+/* A clock's share: most of the increment plus a part of what is left, never more than a third. */
+static void test_search_time_budget(void **state) {
+    (void)state;
+    double soft, hard;
+    search_time_budget(60, 1, 0, &soft, &hard);
+    assert_true(soft > 2.7 && soft < 2.9); /* 60/30 + 0.8 */
+    assert_true(hard > soft && hard <= 20);
+    search_time_budget(0.3, 0, 0, &soft, &hard);
+    assert_true(soft <= 0.1 && hard <= 0.1);
+    search_time_budget(10, 0, 1, &soft, &hard); /* the last move of a period */
+    assert_true(soft <= 10.0 / 3 + 1e-9);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_search_mate_in_two),
@@ -259,6 +329,10 @@ int main(void) {
         cmocka_unit_test(test_search_sees_royal_capture),
         cmocka_unit_test(test_search_sees_royal_capture_with_more_players),
         cmocka_unit_test(test_search_sees_position_endings),
+        cmocka_unit_test(test_search_options_parse),
+        cmocka_unit_test(test_search_null_move_allowed),
+        cmocka_unit_test(test_search_features_keep_mates),
+        cmocka_unit_test(test_search_time_budget),
     };
     return cmocka_run_group_tests_name("search", tests, setup, teardown);
 }
