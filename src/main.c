@@ -653,6 +653,7 @@ static int cmd_match(const Args *a) {
         if (!ok) {
         } else if (!strncmp(w, "a=", 2) || !strncmp(w, "b=", 2)) {
             SearchOptions *o = w[0] == 'a' ? &cfg.a : &cfg.b;
+            search_options_default(o); /* (settings change the defaults, unless they say classic) */
             ok = search_options_parse(eq + 1, o, err, sizeof err);
             *(w[0] == 'a' ? &cfg.name_a : &cfg.name_b) = eq + 1;
         } else if (!strncmp(w, "inc=", 4)) {

@@ -87,7 +87,7 @@ static int play_game(const MatchConfig *cfg, const Variant *v, GenContext *ctx, 
     while (!r.over && pos->ply < MAX_HISTORY - 2) {
         int mover = board_mover(pos);
         Side *me = &side[(a_seats >> mover) & 1 ? 0 : 1];
-        SearchLimits lim = {.depth = cfg->base > 0 ? 0 : cfg->depth};
+        SearchLimits lim = {.depth = cfg->base > 0 ? 0 : cfg->depth, .cpu_clock = true};
         if (cfg->base > 0) {
             lim.clock = me->clock;
             lim.increment = cfg->inc;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "ending.h"
@@ -23,7 +24,7 @@
 volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
-#define CHECK_EVERY 1024 /* nodes between clock checks */
+#define CHECK_EVERY 256 /* nodes between clock checks (slow games run a few thousand a second) */
 #define QS_MULTI_PLIES \
     4 /* quiescence plies beyond the main search, more than two players
                                     * or no check rule */
@@ -38,7 +39,18 @@ volatile sig_atomic_t search_interrupt = 0;
 struct Searcher {
     const Variant *v;
     EvalTables et;
-    TT tt;
+    TT *tt; /* &own_tt, or the main searcher's for a helper thread */
+    TT own_tt;
+    /* lazy SMP: helpers search the same root on threads of their own, sharing the table, until
+     * the main search sets halt */
+    int nthreads;
+    Searcher *helpers[SEARCH_THREADS_MAX - 1];
+    _Atomic bool halt;
+    _Atomic bool *halted_by; /* a helper's: its main searcher's halt */
+    int depth_skew;          /* a helper's: searches each iteration this much deeper */
+    bool pondering;          /* no time limit until the ponder hit */
+    _Atomic bool ponderhit;  /* set by search_ponderhit, taken by the search's thread */
+    uint64_t skill_rng;      /* the noise of a weakened player's choice */
     Position pos;
     GenContext gen; /* the search's own move generation state */
     MoveList *lists[MAX_PLY + 1];
@@ -54,6 +66,7 @@ struct Searcher {
     bool stop;
     bool timed;
     struct timespec start;
+    clockid_t clock_id;  /* wall time, or the thread's CPU time (SearchLimits.cpu_clock) */
     double limit;        /* seconds: the hard limit */
     double soft;         /* seconds: the share of a clock (0: a fixed time per move) */
     uint64_t node_limit; /* 0: none */
@@ -61,7 +74,7 @@ struct Searcher {
 
 /* ---- options ---------------------------------------------------------------------------------- */
 
-void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20}; }
+void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20, .threads = 1}; }
 
 void search_options_default(SearchOptions *o) {
     search_options_classic(o);
@@ -96,14 +109,17 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
             search_options_classic(o);
             continue;
         }
-        if (!strncmp(w, "skill=", 6)) {
+        if (!strncmp(w, "skill=", 6) || !strncmp(w, "threads=", 8)) {
+            bool skill = w[0] == 's';
+            const char *num = w + (skill ? 6 : 8);
             char *end;
-            long n = strtol(w + 6, &end, 10);
-            if (end == w + 6 || *end || n < 0 || n > 20) {
-                snprintf(err, cap, "bad skill '%s' (0..20)", w + 6);
+            long n = strtol(num, &end, 10);
+            long most = skill ? 20 : SEARCH_THREADS_MAX;
+            if (end == num || *end || n < !skill || n > most) {
+                snprintf(err, cap, "bad %s '%s' (%d..%ld)", skill ? "skill" : "threads", num, !skill, most);
                 return false;
             }
-            o->skill = (int)n;
+            *(skill ? &o->skill : &o->threads) = (int)n;
             continue;
         }
         bool on = w[0] != '-';
@@ -129,7 +145,8 @@ void search_options_format(const SearchOptions *o, char *buf, size_t cap) {
         at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s%s", i ? "," : "", on ? "" : "-",
                                features[i].name);
     }
-    if (o->skill != 20) snprintf(buf + at, at < cap ? cap - at : 0, ",skill=%d", o->skill);
+    if (o->skill != 20) at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, ",skill=%d", o->skill);
+    if (o->threads != 1) snprintf(buf + at, at < cap ? cap - at : 0, ",threads=%d", o->threads);
 }
 
 bool search_null_move_allowed(const Variant *v) {
@@ -185,9 +202,9 @@ int search_capture_value(const EvalTables *et, const Position *pos, const Move *
     return sum;
 }
 
-static double elapsed(const struct timespec *t0) {
+static double elapsed_on(clockid_t id, const struct timespec *t0) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
@@ -229,10 +246,17 @@ static int outcome_score(Searcher *s, const GameResult *r, int ply) {
     return w > 0 ? SEARCH_MATE - ply : w < 0 ? -(SEARCH_MATE - ply) : 0;
 }
 
+void search_ponderhit(Searcher *s) { atomic_store(&s->ponderhit, true); }
+
 static void check_time(Searcher *s) {
-    if (search_interrupt)
+    if (s->pondering && atomic_load_explicit(&s->ponderhit, memory_order_relaxed)) {
+        /* the move pondered on was played: the clock starts now */
+        s->pondering = false;
+        clock_gettime(s->clock_id, &s->start);
+    }
+    if (search_interrupt || (s->halted_by && atomic_load_explicit(s->halted_by, memory_order_relaxed)))
         s->stop = true;
-    else if (s->timed && elapsed(&s->start) >= s->limit)
+    else if (s->timed && !s->pondering && elapsed_on(s->clock_id, &s->start) >= s->limit)
         s->stop = true;
     else if (s->node_limit && s->nodes >= s->node_limit)
         s->stop = true;
@@ -491,12 +515,12 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
     int alpha0 = alpha;
     bool pv = beta - alpha > 1;
     uint32_t hash_move = 0;
-    const TTEntry *e = tt_probe(&s->tt, pos->key);
-    if (e) {
-        hash_move = e->move;
-        if (e->depth >= depth) {
-            int sc = from_tt(e->score, ply);
-            if (e->bound == TT_EXACT || (e->bound == TT_LOWER && sc >= beta) || (e->bound == TT_UPPER && sc <= alpha))
+    TTEntry e;
+    if (tt_probe(s->tt, pos->key, &e)) {
+        hash_move = e.move;
+        if (e.depth >= depth) {
+            int sc = from_tt(e.score, ply);
+            if (e.bound == TT_EXACT || (e.bound == TT_LOWER && sc >= beta) || (e.bound == TT_UPPER && sc <= alpha))
                 return sc;
         }
     }
@@ -600,7 +624,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
     /* every move was futile but the first: the node stays below alpha */
     if (best == -INF) best = alpha0;
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    tt_store(&s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
+    tt_store(s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
     return best;
 }
 
@@ -615,14 +639,14 @@ static void collect_pv(Searcher *s, const Move *first, SearchInfo *info) {
     if (board_make(pos, first)) {
         made++;
         while (info->pvlen < SEARCH_PV_MAX && made < MAX_PLY - 1) {
-            const TTEntry *e = tt_probe(&s->tt, pos->key);
-            if (!e || !e->move || gameend_repetitions(pos) > 0) break;
+            TTEntry e;
+            if (!tt_probe(s->tt, pos->key, &e) || !e.move || gameend_repetitions(pos) > 0) break;
             MoveList *ml = list_at(s, made);
             VmFault f = {0};
             movegen_legal(&s->gen, pos, ml, &f);
             int found = -1;
             for (int i = 0; i < ml->count && found < 0; i++)
-                if (search_move_sig(&ml->moves[i]) == e->move) found = i;
+                if (search_move_sig(&ml->moves[i]) == e.move) found = i;
             if (found < 0) break;
             info->pv[info->pvlen++] = ml->moves[found];
             if (!board_make(pos, &ml->moves[found])) break;
@@ -644,8 +668,8 @@ static void order_root_moves(Searcher *s, MoveList *rl, uint64_t seed) {
             rl->moves[j] = t;
         }
     }
-    const TTEntry *e = tt_probe(&s->tt, s->pos.key);
-    score_moves(s, 0, e ? e->move : 0);
+    TTEntry e;
+    score_moves(s, 0, tt_probe(s->tt, s->pos.key, &e) ? e.move : 0);
     for (int i = 1; i < rl->count; i++) {
         Move m = rl->moves[i];
         int sc = s->order[0][i], j = i;
@@ -675,7 +699,8 @@ static void keep_only(MoveList *rl, const Move *only, int n) {
  * the whole window, the others with a null window first), until one reaches beta. Returns the
  * best move's index (-1 when the search stopped before any move was searched) and its value in
  * *best_val (a bound when it is at most alpha or at least beta). */
-static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int alpha, int beta, int *best_val) {
+static int search_root(Searcher *s, const Move *root_moves, const int *noise, int nroot, int depth, int alpha, int beta,
+                       int *best_val) {
     Position *pos = &s->pos;
     int root_team = team(s, s->root_player);
     int best = -1;
@@ -685,13 +710,17 @@ static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth
         bool same = team(s, board_mover(pos)) == root_team;
         bool check = gives_check(s);
         int d = depth - 1 + (check ? 1 : 0);
+        /* a weakened player maximises the move's value plus its noise: the window is shifted
+         * by the noise so that alpha-beta still decides it exactly */
+        int shift = noise ? noise[i] : 0, a = alpha - shift, b = beta - shift;
         int val;
         if (i == 0)
-            val = child(s, same, d, alpha, beta, 1, check);
+            val = child(s, same, d, a, b, 1, check);
         else {
-            val = child(s, same, d, alpha, alpha + 1, 1, check);
-            if (val > alpha && !s->stop) val = child(s, same, d, alpha, beta, 1, check);
+            val = child(s, same, d, a, a + 1, 1, check);
+            if (val > a && !s->stop) val = child(s, same, d, a, b, 1, check);
         }
+        val += shift;
         board_unmake(pos);
         if (s->stop) break;
         if (val > *best_val) {
@@ -704,13 +733,16 @@ static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth
     return best;
 }
 
+#define SKILL_NOISE 20       /* centipawns of noise per skill level below 20 */
 #define ASPIRATION_WINDOW 35 /* centipawns each side of the last score, doubled on each failure */
 #define ASPIRATION_DEPTH 4   /* the first iteration searched in a window */
 
 /* How long to think: the hard limit check_time enforces, and whether to start another
  * iteration after `seconds`, given how settled the best move is. */
-static bool another_iteration(const Searcher *s, double seconds, int stable_iters, int drop) {
-    if (!s->timed) return true;
+static bool another_iteration(Searcher *s, double seconds, int stable_iters, int drop) {
+    check_time(s); /* (a ponder hit since) */
+    if (!s->timed || s->pondering) return true;
+    seconds = elapsed_on(s->clock_id, &s->start);
     if (s->soft <= 0) return seconds <= s->limit * 0.45; /* a fixed time per move */
     double share = s->soft;
     if (s->opt.stable) {
@@ -722,8 +754,51 @@ static bool another_iteration(const Searcher *s, double seconds, int stable_iter
     return seconds <= share * 0.5;
 }
 
+typedef struct HelperJob {
+    Searcher *s;
+    const Position *root;
+    SearchLimits lim;
+} HelperJob;
+
+static void *helper_main(void *arg) {
+    HelperJob *j = arg;
+    SearchResult r;
+    search_run(j->s, j->root, &j->lim, &r, NULL, NULL);
+    return NULL;
+}
+
+static bool search_run_one(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
+                           SearchInfoFn fn, void *user);
+
 bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
                 void *user) {
+    if (s->nthreads <= 1) return search_run_one(s, root, lim, out, fn, user);
+    /* the helpers think until the main search is done (or their own depth limit) */
+    atomic_store(&s->halt, false);
+    HelperJob jobs[SEARCH_THREADS_MAX];
+    pthread_t threads[SEARCH_THREADS_MAX];
+    bool started[SEARCH_THREADS_MAX] = {false};
+    for (int i = 0; i < s->nthreads - 1; i++) {
+        Searcher *h = s->helpers[i];
+        h->depth_skew = (i + 1) & 1;
+        jobs[i] = (HelperJob){
+            .s = h,
+            .root = root,
+            .lim = {.depth = lim->depth, .seed = (uint64_t)i + 1 + lim->seed, .only = lim->only, .nonly = lim->nonly}};
+        started[i] = pthread_create(&threads[i], NULL, helper_main, &jobs[i]) == 0;
+    }
+    bool ok = search_run_one(s, root, lim, out, fn, user);
+    atomic_store(&s->halt, true);
+    for (int i = 0; i < s->nthreads - 1; i++)
+        if (started[i]) {
+            pthread_join(threads[i], NULL);
+            out->info.nodes += s->helpers[i]->nodes;
+        }
+    return ok;
+}
+
+static bool search_run_one(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
+                           SearchInfoFn fn, void *user) {
     memset(out, 0, sizeof *out);
     Position *pos = &s->pos;
     board_copy(pos, root);
@@ -738,7 +813,10 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         s->timed = true;
     }
     s->node_limit = lim->nodes;
-    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    s->pondering = lim->ponder;
+    s->clock_id = lim->cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    atomic_store(&s->ponderhit, false);
+    clock_gettime(s->clock_id, &s->start);
     int max_depth = lim->depth > 0 ? lim->depth : MAX_PLY - 8;
     if (max_depth > MAX_PLY - 8) max_depth = MAX_PLY - 8;
     /* old history scores say less than new ones */
@@ -759,8 +837,20 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     int nroot = rl->count;
     memcpy(root_moves, rl->moves, sizeof(Move) * (size_t)nroot);
 
+    /* a weakened player: shallower, and each root move's value blurred by noise of up to
+     * SKILL_NOISE per level below 20 (drawn once per search) */
+    int *noise = NULL;
+    if (s->opt.skill < 20) {
+        int cap = 1 + s->opt.skill / 2;
+        if (max_depth > cap) max_depth = cap;
+        noise = xmalloc(sizeof(int) * (size_t)nroot);
+        uint64_t rng = (pos->key ^ (lim->seed + 1) * 0x9E3779B97F4A7C15ULL) | 1;
+        int most = SKILL_NOISE * (20 - s->opt.skill);
+        for (int i = 0; i < nroot; i++) noise[i] = (int)(rng_next(&rng) % (uint64_t)(most + 1));
+    }
     int last = 0, stable_iters = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    for (int iter = 1; iter <= max_depth; iter++) {
+        int depth = iter + s->depth_skew < max_depth ? iter + s->depth_skew : max_depth;
         s->iter_depth = depth;
         int alpha = -INF, beta = INF, delta = ASPIRATION_WINDOW;
         if (s->opt.aspiration && depth >= ASPIRATION_DEPTH && last > -SEARCH_MATE_BOUND && last < SEARCH_MATE_BOUND) {
@@ -769,7 +859,7 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         }
         int best_val, best;
         for (;;) {
-            best = search_root(s, root_moves, nroot, depth, alpha, beta, &best_val);
+            best = search_root(s, root_moves, noise, nroot, depth, alpha, beta, &best_val);
             if (s->stop) break;
             if (best_val <= alpha && alpha > -INF) {
                 /* failed low: every move is worse than hoped; widen below (the order stays) */
@@ -795,14 +885,14 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
             root_moves[0] = m;
         }
         if (s->stop) break;
-        tt_store(&s->tt, pos->key, search_move_sig(&out->best), best_val, depth, TT_EXACT);
+        tt_store(s->tt, pos->key, search_move_sig(&out->best), best_val, depth, TT_EXACT);
         int drop = depth > 1 ? last - best_val : 0;
         last = best_val;
         SearchInfo *info = &out->info;
         info->depth = depth;
-        info->score = best_val;
+        info->score = noise && best >= 0 ? best_val - noise[0] : best_val; /* (the best is first now) */
         info->nodes = s->nodes;
-        info->seconds = elapsed(&s->start);
+        info->seconds = elapsed_on(s->clock_id, &s->start);
         collect_pv(s, &out->best, info);
         if (fn) fn(info, user);
         /* a forced mate found within this depth cannot get better by looking deeper */
@@ -816,47 +906,94 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         }
     }
     out->info.nodes = s->nodes;
-    out->info.seconds = elapsed(&s->start);
+    out->info.seconds = elapsed_on(s->clock_id, &s->start);
     out->interrupted = search_interrupt != 0;
     free(root_moves);
+    free(noise);
     return true;
 }
 
 /* ---- lifetime and helpers -------------------------------------------------------------------- */
 
-Searcher *search_new(const Variant *v, size_t tt_mb) {
+void search_set_threads(Searcher *s, int n);
+
+static Searcher *searcher_alloc(const Variant *v) {
     Searcher *s = xcalloc(1, sizeof *s);
     s->v = v;
     eval_init(&s->et, v);
-    tt_init(&s->tt, tt_mb);
     board_init(&s->pos, v);
     genctx_init(&s->gen);
     s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
     search_options_default(&s->opt);
     s->null_ok = search_null_move_allowed(v);
+    s->nthreads = 1;
     return s;
 }
 
-void search_set_options(Searcher *s, const SearchOptions *o) { s->opt = *o; }
+Searcher *search_new(const Variant *v, size_t tt_mb) {
+    Searcher *s = searcher_alloc(v);
+    tt_init(&s->own_tt, tt_mb);
+    s->tt = &s->own_tt;
+    return s;
+}
+
+void search_set_options(Searcher *s, const SearchOptions *o) {
+    s->opt = *o;
+    search_set_threads(s, o->threads);
+    for (int i = 0; i < s->nthreads - 1; i++) s->helpers[i]->opt = *o;
+}
 
 const SearchOptions *search_options(const Searcher *s) { return &s->opt; }
 
-void search_free(Searcher *s) {
-    if (!s) return;
+static void free_searcher(Searcher *s) {
     for (int i = 0; i <= MAX_PLY; i++) {
         free(s->lists[i]);
         free(s->order[i]);
     }
     free(s->history);
-    tt_free(&s->tt);
     board_free(&s->pos);
     free(s);
 }
 
+void search_set_threads(Searcher *s, int n) {
+    if (n < 1) n = 1;
+    if (n > SEARCH_THREADS_MAX) n = SEARCH_THREADS_MAX;
+    s->opt.threads = n;
+    while (s->nthreads > n) free_searcher(s->helpers[--s->nthreads - 1]);
+    while (s->nthreads < n) {
+        Searcher *h = searcher_alloc(s->v);
+        h->tt = s->tt;
+        h->opt = s->opt;
+        h->halted_by = &s->halt;
+        s->helpers[s->nthreads++ - 1] = h;
+    }
+}
+
+int search_threads(const Searcher *s) { return s->nthreads; }
+
+void search_set_hash(Searcher *s, size_t megabytes) {
+    tt_free(&s->own_tt);
+    tt_init(&s->own_tt, megabytes);
+}
+
+size_t search_hash(const Searcher *s) { return tt_megabytes(&s->own_tt); }
+
+void search_free(Searcher *s) {
+    if (!s) return;
+    search_set_threads(s, 1);
+    tt_free(&s->own_tt);
+    free_searcher(s);
+}
+
 void search_clear(Searcher *s) {
-    tt_clear(&s->tt);
+    tt_clear(s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, (size_t)s->v->ncells * (size_t)s->v->ncells * sizeof(int));
+    for (int i = 0; i < s->nthreads - 1; i++) {
+        Searcher *h = s->helpers[i];
+        memset(h->killers, 0, sizeof h->killers);
+        memset(h->history, 0, (size_t)h->v->ncells * (size_t)h->v->ncells * sizeof(int));
+    }
 }
 
 const EvalTables *search_eval(const Searcher *s) { return &s->et; }

@@ -25,6 +25,9 @@ typedef struct SearchLimits {
      * its own share (search_time_budget); seconds must then be 0. */
     double clock, increment;
     int moves_to_go;
+    bool ponder;      /* think on the opponent's time: no time limit until search_ponderhit */
+    bool cpu_clock;   /* time is the search thread's CPU time, not the wall clock's (self-play
+                     * on a busy machine stays fair; SearchInfo.seconds is then CPU time too) */
     uint64_t seed;    /* shuffles the root moves before the first iteration; 0 = no shuffle */
     uint64_t nodes;   /* stop after about this many nodes; 0 = no limit */
     int mate;         /* stop once a mate in at most this many moves is found; 0 = none */
@@ -44,13 +47,14 @@ typedef struct SearchOptions {
                       * in quiescence, tried after the quiet moves elsewhere */
     bool stable;     /* a move kept for several iterations ends the thinking early */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
+    int threads;     /* 1..SEARCH_THREADS_MAX: lazy SMP */
 } SearchOptions;
 
 void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
  * (null, lmr, aspiration, futility, see, stable) to turn it on or with a leading `-` off,
- * `skill=N`. False with a message naming the bad word in err. */
+ * `skill=N`, `threads=N`. False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
 /* The settings as such a list (every feature named, on or off). */
 void search_options_format(const SearchOptions *o, char *buf, size_t cap);
@@ -80,6 +84,15 @@ typedef struct Searcher Searcher;
  * move lists per ply (allocated on first use). Cannot fail (aborts on out of memory). */
 Searcher *search_new(const Variant *v, size_t tt_mb);
 void search_free(Searcher *s);
+/* Threads of one search (lazy SMP: helpers search the same position sharing the hash table;
+ * the main thread's result is the answer), 1..SEARCH_THREADS_MAX. With more than one, node
+ * counts and results vary from run to run. */
+#define SEARCH_THREADS_MAX 64
+void search_set_threads(Searcher *s, int n);
+int search_threads(const Searcher *s);
+/* A new hash table of about megabytes MB (cleared). */
+void search_set_hash(Searcher *s, size_t megabytes);
+size_t search_hash(const Searcher *s);
 /* Sets what the search does (search_options_default until then). */
 void search_set_options(Searcher *s, const SearchOptions *o);
 const SearchOptions *search_options(const Searcher *s);
@@ -94,6 +107,10 @@ void search_time_budget(double clock, double increment, int moves_to_go, double 
  * the game itself. Positions where the mover has only royal pieces and pawns-like pieces (those
  * that reset the n-move count) are left out at the node. */
 bool search_null_move_allowed(const Variant *v);
+
+/* The opponent played the move pondered on: the clock of lim starts now. Safe to call from
+ * another thread while the search runs. */
+void search_ponderhit(Searcher *s);
 
 /* Forgets everything learnt (transposition table, killers, history): a new game. */
 void search_clear(Searcher *s);

@@ -38,6 +38,12 @@ struct XboardSession {
     bool analyzing;
     SearchInfo last;
     bool has_last;
+    /* pondering (`hard`): after its move the engine thinks on in the position after the reply
+     * it expects (made on e.pos), until the reply comes: the same one lets that search answer,
+     * another one (or any command that changes the game) drops it (e.lock guards pondering) */
+    bool ponder;
+    bool pondering;
+    char expected[2][64]; /* the expected reply as XBoard may write it: plain, with its legs */
 };
 
 /* The name XBoard knows a game by. */
@@ -265,6 +271,44 @@ static void show_info(const SearchInfo *info, void *user) {
                (unsigned long long)info->nodes, pv);
 }
 
+/* The limits of a search for the engine's move: `st`, else the engine's clock (the search takes
+ * its share: the moves left in the period, or a share of the game, and most of the increment),
+ * else 2 s; `sd` besides. */
+static SearchLimits move_limits(const XboardSession *x) {
+    SearchLimits lim = {.depth = x->depth};
+    if (x->fixed > 0)
+        lim.seconds = x->fixed;
+    else if (x->clock_cs >= 0) {
+        lim.clock = (double)(x->clock_cs > 0 ? x->clock_cs : 1) / 100.0;
+        lim.increment = x->inc;
+        int played = x->e.pos.ply / 2;
+        lim.moves_to_go = x->mps > 0 ? x->mps - played % x->mps : 0;
+    } else if (!x->depth)
+        lim.seconds = 2;
+    return lim;
+}
+
+/* After the engine's move (on the search thread, e.lock held): think on in the position after
+ * the reply the search expects, when pondering is on. */
+static void start_pondering(XboardSession *x, const SearchResult *res) {
+    if (!x->ponder || x->over || x->force || x->analyzing || res->info.pvlen < 2) return;
+    const Move *reply = &res->info.pv[1];
+    xb_move(&x->e.pos, reply, x->expected[0], sizeof x->expected[0]);
+    xb_move_legs(x, &x->e.pos, reply, x->expected[1], sizeof x->expected[1]);
+    if (!board_make(&x->e.pos, reply)) return;
+    GameResult r;
+    gameend_check(&x->e.gen, &x->e.pos, &r);
+    if (r.over || r.eliminated >= 0) {
+        /* (a reply that ends the game is answered by the claim, not by a move) */
+        board_unmake(&x->e.pos);
+        return;
+    }
+    SearchLimits lim = move_limits(x);
+    lim.ponder = true;
+    x->pondering = true;
+    engine_think_on(&x->e, lim);
+}
+
 /* The search's move is played and said, unless a command that changes the game came first. */
 static void play_best(void *user, bool ok, const SearchResult *res, bool discarded) {
     XboardSession *x = user;
@@ -273,26 +317,31 @@ static void play_best(void *user, bool ok, const SearchResult *res, bool discard
     if (!discarded && ok && res->has_move && board_make(&x->e.pos, &res->best)) {
         engine_say(&x->e, "move %s", buf);
         claim_result(x);
+        start_pondering(x, res);
     }
 }
 
-/* Time for this move: `st`, else a share of the engine's clock (the moves left in the period,
- * or 30 more), most of the increment, and never more than 40% of what is left; else 2 s. */
-static double move_time(const XboardSession *x) {
-    if (x->fixed > 0) return x->fixed;
-    if (x->clock_cs < 0) return x->depth ? 0 : 2;
-    double left = (double)(x->clock_cs > 0 ? x->clock_cs : 1) / 100.0;
-    int played = x->e.pos.ply / 2;
-    int togo = x->mps > 0 ? x->mps - played % x->mps : 30;
-    double share = left / togo + 0.8 * x->inc;
-    double t = share < left * 0.4 ? share : left * 0.4;
-    return t < 0.01 ? 0.01 : t;
+/* Ends the search thread; an expected reply it made to ponder on is taken back (the thread
+ * may have set one up just before it was stopped). */
+static void stop_search(XboardSession *x, EngineStop how) {
+    engine_search_stop(&x->e, how);
+    if (!x->e.searching && x->pondering) {
+        x->pondering = false;
+        board_unmake(&x->e.pos);
+    }
+}
+
+/* Ends pondering, if the engine ponders: the search dropped, the expected reply taken back. */
+static void stop_pondering(XboardSession *x) {
+    pthread_mutex_lock(&x->e.lock);
+    bool was = x->pondering;
+    pthread_mutex_unlock(&x->e.lock);
+    if (was) stop_search(x, ENGINE_STOP_DISCARD);
 }
 
 static void start_search(XboardSession *x) {
     if (!x->e.v || x->over) return;
-    SearchLimits lim = {.depth = x->depth, .seconds = move_time(x)};
-    if (!engine_search_start(&x->e, lim, false)) engine_say(&x->e, "Error (cannot start the search): go");
+    if (!engine_search_start(&x->e, move_limits(x), false)) engine_say(&x->e, "Error (cannot start the search): go");
 }
 
 /* Analysis of the current position, until it changes or analysis ends (its result dropped). */
@@ -539,7 +588,7 @@ static void describe_game(XboardSession *x) {
 
 /* Makes game i the current one, at its start position. False when it cannot be loaded. */
 static bool set_game(XboardSession *x, int i) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     Variant *v = i >= 0 ? engine_load(&x->e, x->e.games[i].path, NULL) : NULL;
     if (!v) return false;
     engine_set_game(&x->e, v, "telluser ");
@@ -557,13 +606,13 @@ static void cmd_protover(XboardSession *x) {
                                xb_name(&x->e.games[i]));
     engine_say(&x->e,
                "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
-               "playother=1 colors=0 analyze=1");
+               "playother=1 colors=0 analyze=1 memory=1 smp=1");
     engine_say(&x->e, "feature variants=\"%s\"", list);
     engine_say(&x->e, "feature done=1");
 }
 
 static void cmd_new(XboardSession *x) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!set_game(x, x->first_file >= 0 ? x->first_file : find_game(x, XB_NORMAL)))
         engine_say(&x->e, "Error (no game can be loaded): new");
     x->force = false;
@@ -582,7 +631,7 @@ static void cmd_variant(XboardSession *x, char **w, int n) {
 }
 
 static void cmd_setboard(XboardSession *x, char **w, int n) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!x->e.v) {
         engine_say(&x->e, "tellusererror Illegal position: no game is loaded");
         return;
@@ -604,7 +653,17 @@ static void cmd_setboard(XboardSession *x, char **w, int n) {
 
 /* The user's move (after `usermove`, or alone); the engine answers when it is its turn. */
 static void cmd_move(XboardSession *x, const char *text) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    pthread_mutex_lock(&x->e.lock);
+    bool hit = x->pondering && (!strcmp(text, x->expected[0]) || !strcmp(text, x->expected[1]));
+    if (hit) x->pondering = false;
+    pthread_mutex_unlock(&x->e.lock);
+    if (hit) {
+        /* the expected reply: the search thinking on it answers on its clock from now */
+        engine_search_finite(&x->e);
+        return;
+    }
+    stop_pondering(x);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!x->e.v) {
         engine_say(&x->e, "Illegal move (no game is loaded): %s", text);
         return;
@@ -625,7 +684,7 @@ static void cmd_move(XboardSession *x, const char *text) {
 }
 
 static void cmd_undo(XboardSession *x, int plies, const char *name) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!x->e.v || x->e.pos.ply < plies) {
         engine_say(&x->e, "Error (command not legal now): %s", name);
         return;
@@ -730,8 +789,13 @@ XboardSession *xboard_new(const char *rules_dir, const char *const *files, int n
 }
 
 /* Commands XBoard may send that change nothing here. */
-static const char *const ignored[] = {"xboard", "accepted", "rejected", "hard", "easy", "random", "computer",
-                                      "name",   "draw",     "otim",     "put",  "ics",  "nps",    NULL};
+static const char *const ignored[] = {"xboard", "accepted", "rejected", "random", "computer", "name",
+                                      "draw",   "otim",     "put",      "ics",    "nps",      NULL};
+
+/* Commands that leave pondering on: the rest first end it. */
+static const char *const keep_pondering[] = {"usermove", "ping",     "time",     "otim",     "post", "nopost",
+                                             "hard",     "accepted", "rejected", "computer", "name", "random",
+                                             "draw",     ".",        "ics",      "nps",      NULL};
 
 bool xboard_line(XboardSession *x, const char *line) {
     char *w[XB_MAX_WORDS];
@@ -741,6 +805,9 @@ bool xboard_line(XboardSession *x, const char *line) {
     const char *c = n ? w[0] : "";
     bool ignore = false;
     for (int i = 0; ignored[i]; i++) ignore |= !strcmp(c, ignored[i]);
+    bool keep = n == 0 || (looks_like_move(c) && n == 1);
+    for (int i = 0; keep_pondering[i]; i++) keep |= !strcmp(c, keep_pondering[i]);
+    if (!keep) stop_pondering(x);
     if (n == 0 || ignore) {
     } else if (!strcmp(c, "protover"))
         cmd_protover(x);
@@ -756,24 +823,24 @@ bool xboard_line(XboardSession *x, const char *line) {
         else
             engine_say(&x->e, "Error (usermove takes one move): usermove");
     } else if (!strcmp(c, "go")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->force = false;
         if (x->e.v) x->engine_side = board_mover(&x->e.pos);
         start_search(x);
     } else if (!strcmp(c, "playother")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->force = false;
         if (x->e.v) x->engine_side = 1 - board_mover(&x->e.pos);
     } else if (!strcmp(c, "force")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->force = true;
     } else if (!strcmp(c, "?")) {
-        if (!x->analyzing) engine_search_stop(&x->e, ENGINE_STOP_NOW);
+        if (!x->analyzing) stop_search(x, ENGINE_STOP_NOW);
     } else if (!strcmp(c, "analyze")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->analyzing = true;
     } else if (!strcmp(c, "exit")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->analyzing = false;
     } else if (!strcmp(c, "."))
         show_status(x);
@@ -782,15 +849,37 @@ bool xboard_line(XboardSession *x, const char *line) {
     else if (!strcmp(c, "remove"))
         cmd_undo(x, 2, c);
     else if (!strcmp(c, "result")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->over = true;
     } else if (!strcmp(c, "ping")) {
-        if (!x->analyzing) engine_search_stop(&x->e, ENGINE_STOP_WAIT); /* (the move comes before the pong) */
+        pthread_mutex_lock(&x->e.lock);
+        bool pondering = x->pondering;
+        pthread_mutex_unlock(&x->e.lock);
+        /* (the move comes before the pong; a search on the opponent's time goes on) */
+        if (!x->analyzing && !pondering) stop_search(x, ENGINE_STOP_WAIT);
         engine_say(&x->e, "pong %s", n > 1 ? w[1] : "");
     } else if (!strcmp(c, "post") || !strcmp(c, "nopost")) {
         pthread_mutex_lock(&x->e.lock);
         x->post = c[0] == 'p';
         pthread_mutex_unlock(&x->e.lock);
+    } else if (!strcmp(c, "hard") || !strcmp(c, "easy"))
+        x->ponder = c[0] == 'h';
+    else if ((!strcmp(c, "memory") || !strcmp(c, "cores")) && n == 2) {
+        char *end;
+        long v = strtol(w[1], &end, 10);
+        bool memory = c[0] == 'm';
+        if (end == w[1] || *end || v < 1 || v > (memory ? 1L << 20 : SEARCH_THREADS_MAX))
+            engine_say(&x->e, "Error (bad value): %s %.40s", c, w[1]);
+        else {
+            stop_search(x, ENGINE_STOP_DISCARD);
+            if (memory)
+                engine_set_hash(&x->e, (size_t)v);
+            else {
+                SearchOptions o = x->e.opt;
+                o.threads = (int)v;
+                engine_set_options(&x->e, &o);
+            }
+        }
     } else if (!strcmp(c, "level"))
         cmd_level(x, w, n);
     else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0)
@@ -829,8 +918,10 @@ int xboard_run(const char *rules_dir, const char *const *files, int nfiles, FILE
     while (go_on && engine_read_line(&x->e, in, &line, &cap, "Error (line holds a NUL byte): ?"))
         go_on = xboard_line(x, line);
     free(line);
-    /* (quit ends at once; at the end of input a search under way is waited for) */
-    if (!go_on) engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    /* (quit ends at once; at the end of input a search under way is waited for, but not one
+     * on the opponent's time) */
+    stop_pondering(x);
+    if (!go_on) stop_search(x, ENGINE_STOP_DISCARD);
     xboard_free(x);
     return 0;
 }

@@ -144,4 +144,28 @@ session pass 'protover 2\nvariant janggi\nforce\nusermove e1e1\nusermove @@@@\np
 check pass "two passes end the game" has pass "0-1 {Black wins by points after two passes}"
 check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
 
+# 11. memory, cores, hard/easy: pondering on the expected reply (ping answered at once), the
+#     expected reply answered from that search, another reply searched afresh.
+session smp 'xboard\nprotover 2\nnew\nmemory 8\ncores 2\nsd 4\nusermove e2e4\nping 1\nmemory 0\ncores x\n'
+check smp "features" has smp "memory=1 smp=1"
+check smp "a legal move on two threads" legal smp "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+check smp "bad values" [ "$(count smp '^Error (bad value)')" = 2 ]
+{
+    printf 'xboard\nprotover 2\nnew\nhard\npost\nlevel 0 1 0\ntime 1000\notim 1000\nusermove e2e4\n'
+    waitfor ponder '^move '
+    sleep 0.3
+    printf 'ping 1\n'
+    waitfor ponder '^pong 1'
+    # the expected reply: the second move of the last line of thinking before the move
+    expected=$(sed -n '/^move /q;p' "$tmp/ponder.out" | grep -E "$thinking" | tail -n 1 | cut -d' ' -f6)
+    printf 'usermove %s\n' "$expected"
+    waitfor ponder '^move .*(\n.*)*'
+    sleep 2
+    printf 'quit\n'
+} | "$varia" xboard >"$tmp/ponder.out" 2>&1
+check ponder "pong while pondering, before a second move" sh -c "grep -E '^(move|pong)' '$tmp/ponder.out' | sed -n 2p | grep -qx 'pong 1'"
+check ponder "the expected reply answered" [ "$(count ponder '^move ')" = 2 ]
+session easy 'xboard\nprotover 2\nnew\nhard\neasy\nsd 3\nusermove e2e4\nping 1\n'
+check easy "no pondering after easy" [ "$(count easy '^move ')" = 1 ]
+
 finish
