@@ -16,6 +16,7 @@
 #include "gameend.h"
 #include "load.h"
 #include "match.h"
+#include "tune.h"
 #include "movegen.h"
 #include "notation.h"
 #include "parse.h"
@@ -682,6 +683,42 @@ static int cmd_match(const Args *a) {
     return match_run(&cfg, &res, stdout, stderr) ? 0 : 1;
 }
 
+/* tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N] */
+static int cmd_tune(const Args *a) {
+    TuneConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 40;
+    cfg.depth = a->depth > 0 ? a->depth : 3;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.passes = 10;
+    cfg.open_plies = 8;
+    if (a->seconds >= 0) {
+        fprintf(stderr, "varia: tune: the games are played to a depth (--depth), not on a clock\n");
+        return 2;
+    }
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        bool ok = eq != NULL;
+        if (ok && !strncmp(w, "out=", 4))
+            cfg.out = eq + 1;
+        else if (ok && (!strncmp(w, "passes=", 7) || !strncmp(w, "open=", 5))) {
+            char *end;
+            long n = strtol(eq + 1, &end, 10);
+            ok = end != eq + 1 && !*end && n >= 0 && n <= 1000;
+            *(w[0] == 'p' ? &cfg.passes : &cfg.open_plies) = (int)n;
+        } else
+            ok = false;
+        if (!ok || (cfg.out && !*cfg.out)) {
+            fprintf(stderr, "varia: tune: bad setting '%s' (try 'varia tune --help')\n", w);
+            return 2;
+        }
+    }
+    return tune_run(&cfg, stdout, stderr);
+}
+
 static int cmd_help(const Args *a);
 
 static const Command commands[] = {
@@ -771,6 +808,14 @@ static const Command commands[] = {
      "(-name turns one off), skill=N. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
      "the two Elo differences. See docs/strength.md.",
      cmd_match, false, true, 4},
+    {"tune", "tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N]",
+     "Learns the game's evaluation (Texel's method): plays N fast games of the computer against\n"
+     "itself (default 40, to depth D, default 3, after open random plies, default 8), keeps their\n"
+     "quiet positions with the games' results, and fits the weights the evaluation reads (piece\n"
+     "values, each piece's mobility and piece-square weight from its reach, royal safety, pieces\n"
+     "in hand) to predict the results. Prints them as the rule file's 'tuned' items, or writes\n"
+     "out=PATH: the rule file with them in place of any it had. See docs/strength.md.",
+     cmd_tune, false, true, 3},
 };
 
 static const Command *find_command(const char *name) {

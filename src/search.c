@@ -78,7 +78,7 @@ void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20
 
 void search_options_default(SearchOptions *o) {
     search_options_classic(o);
-    o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = true;
+    o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = true;
 }
 
 static const struct {
@@ -91,6 +91,7 @@ static const struct {
     {"futility", offsetof(SearchOptions, futility)},
     {"see", offsetof(SearchOptions, see)},
     {"stable", offsetof(SearchOptions, stable)},
+    {"tuned", offsetof(SearchOptions, tuned)},
 };
 
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap) {
@@ -128,7 +129,8 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         while (i < ARRAY_LEN(features) && strcmp(features[i].name, name)) i++;
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
-                     "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, skill=N)",
+                     "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
+                     "skill=N, threads=N)",
                      w);
             return false;
         }
@@ -937,10 +939,23 @@ Searcher *search_new(const Variant *v, size_t tt_mb) {
     return s;
 }
 
+/* The evaluation with or without the rule file's `tuned` items. */
+static void set_eval(Searcher *s, bool tuned) {
+    if (tuned)
+        eval_init(&s->et, s->v);
+    else
+        eval_init_untuned(&s->et, s->v);
+}
+
 void search_set_options(Searcher *s, const SearchOptions *o) {
+    bool retune = o->tuned != s->opt.tuned;
     s->opt = *o;
+    if (retune) set_eval(s, o->tuned);
     search_set_threads(s, o->threads);
-    for (int i = 0; i < s->nthreads - 1; i++) s->helpers[i]->opt = *o;
+    for (int i = 0; i < s->nthreads - 1; i++) {
+        if (s->helpers[i]->opt.tuned != o->tuned) set_eval(s->helpers[i], o->tuned);
+        s->helpers[i]->opt = *o;
+    }
 }
 
 const SearchOptions *search_options(const Searcher *s) { return &s->opt; }
@@ -964,6 +979,7 @@ void search_set_threads(Searcher *s, int n) {
         Searcher *h = searcher_alloc(s->v);
         h->tt = s->tt;
         h->opt = s->opt;
+        if (!s->opt.tuned) set_eval(h, false);
         h->halted_by = &s->halt;
         s->helpers[s->nthreads++ - 1] = h;
     }

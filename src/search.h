@@ -46,6 +46,7 @@ typedef struct SearchOptions {
     bool see;        /* captures that lose the capturer for less (by the attack tests) skipped
                       * in quiescence, tried after the quiet moves elsewhere */
     bool stable;     /* a move kept for several iterations ends the thinking early */
+    bool tuned;      /* the evaluation reads the rule file's `tuned` items */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
     int threads;     /* 1..SEARCH_THREADS_MAX: lazy SMP */
 } SearchOptions;
@@ -53,7 +54,7 @@ typedef struct SearchOptions {
 void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
- * (null, lmr, aspiration, futility, see, stable) to turn it on or with a leading `-` off,
+ * (null, lmr, aspiration, futility, see, stable, tuned) to turn it on or with a leading `-` off,
  * `skill=N`, `threads=N`. False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
 /* The settings as such a list (every feature named, on or off). */

@@ -1816,6 +1816,56 @@ static void declare_worth_bonus(Sema *s, const Ast *it) {
         s->v->worth_bonus[p] = (int)it->num[0];
 }
 
+/* tuned TERM N, tuned PIECE TERM N: evaluation weights `varia tune` fitted (Variant.tuned) */
+static void declare_tuned(Sema *s, const Ast *it) {
+    TunedTerms *tt = &s->v->tuned;
+    long n = it->num[0];
+    SrcLoc at = sema_word_loc(s, it->loc, it->text);
+    if (!it->text2) {
+        bool hand = !strcmp(it->text, "hand");
+        if (!hand && strcmp(it->text, "royal-safety")) {
+            diag_error(s->sink, at,
+                       "unknown tuned term '%s' (expected royal-safety or hand, or a piece's name and mobility or "
+                       "squares)",
+                       it->text);
+        } else if (n < 0 || n > (hand ? 400 : 1000)) {
+            diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..%d)", it->text, n,
+                       hand ? 400 : 1000);
+        } else if (hand) {
+            tt->hand = (int)n;
+            tt->hand_set = true;
+        } else {
+            tt->royal_safety = (int)n;
+            tt->royal_safety_set = true;
+        }
+        return;
+    }
+    int t = sema_piece(s, it->text, at);
+    if (t < 0) return;
+    bool mobility = !strcmp(it->text2, "mobility");
+    if (!strcmp(it->text2, "value")) {
+        if (n < 0 || n > 100000)
+            diag_error(s->sink, num_loc(s, it->loc, n), "tuned value %ld is out of range (0..100000)", n);
+        else if (s->v->types[t].royal)
+            diag_error(s->sink, at, "'%s' is royal: its value is not tuned", it->text);
+        else {
+            tt->value[t] = (int)n;
+            tt->value_set |= 1u << t;
+        }
+    } else if (!mobility && strcmp(it->text2, "squares"))
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text2),
+                   "unknown tuned term '%s' for a piece (expected value, mobility or squares)", it->text2);
+    else if (n < 0 || n > 100)
+        diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..100)", it->text2, n);
+    else if (mobility) {
+        tt->mobility[t] = (int)n;
+        tt->mobility_set |= 1u << t;
+    } else {
+        tt->squares[t] = (int)n;
+        tt->squares_set |= 1u << t;
+    }
+}
+
 static void declare_forbid(Sema *s, const Ast *it) {
     if (!strcmp(it->text, "pass") && !it->sub) {
         if (s->v->nphases)
@@ -1866,6 +1916,7 @@ static void pass_rules(Sema *s) {
             v->must_capture = true;
             break;
         case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
+        case AST_TUNED: declare_tuned(s, it); break;
         default: break;
         }
     }
