@@ -5,6 +5,7 @@
  * and the sign; a child of the other team negates them. */
 #include "search.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "ending.h"
 #include "gameend.h"
+#include "mcts.h"
 #include "notation.h"
 #include "tt.h"
 #include "view.h"
@@ -110,6 +112,10 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
             search_options_classic(o);
             continue;
         }
+        if (!strcmp(w, "alphabeta") || !strcmp(w, "mcts")) {
+            o->player = w[0] == 'm' ? SEARCH_MCTS : SEARCH_ALPHABETA;
+            continue;
+        }
         if (!strncmp(w, "skill=", 6) || !strncmp(w, "threads=", 8)) {
             bool skill = w[0] == 's';
             const char *num = w + (skill ? 6 : 8);
@@ -130,7 +136,7 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
                      "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
-                     "skill=N, threads=N)",
+                     "skill=N, threads=N, alphabeta, mcts)",
                      w);
             return false;
         }
@@ -148,7 +154,9 @@ void search_options_format(const SearchOptions *o, char *buf, size_t cap) {
                                features[i].name);
     }
     if (o->skill != 20) at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, ",skill=%d", o->skill);
-    if (o->threads != 1) snprintf(buf + at, at < cap ? cap - at : 0, ",threads=%d", o->threads);
+    if (o->threads != 1) at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, ",threads=%d", o->threads);
+    if (o->player != SEARCH_GAMES_CHOICE)
+        snprintf(buf + at, at < cap ? cap - at : 0, ",%s", o->player == SEARCH_MCTS ? "mcts" : "alphabeta");
 }
 
 bool search_null_move_allowed(const Variant *v) {
@@ -772,8 +780,60 @@ static void *helper_main(void *arg) {
 static bool search_run_one(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
                            SearchInfoFn fn, void *user);
 
+static bool mcts_stop(void *user) {
+    Searcher *s = user;
+    check_time(s);
+    /* (no iterations to finish: the share of the clock is all there is) */
+    if (s->timed && !s->pondering && s->soft > 0 && elapsed_on(s->clock_id, &s->start) >= s->soft) s->stop = true;
+    return s->stop;
+}
+
+bool search_uses_mcts(const Searcher *s) {
+    return s->opt.player == SEARCH_MCTS || (s->opt.player == SEARCH_GAMES_CHOICE && s->v->tuned.mcts);
+}
+
+/* The Monte Carlo tree search player: on the clock or the time of lim, or for 100 * 2^depth
+ * playouts at a fixed depth (lim.nodes: that many playouts). */
+static bool search_run_mcts(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
+                            SearchInfoFn fn, void *user) {
+    memset(out, 0, sizeof *out);
+    board_copy(&s->pos, root);
+    s->stop = false;
+    s->soft = 0;
+    s->timed = lim->seconds > 0;
+    s->limit = lim->seconds;
+    if (!s->timed && lim->clock > 0) {
+        search_time_budget(lim->clock, lim->increment, lim->moves_to_go, &s->soft, &s->limit);
+        s->timed = true;
+    }
+    if (s->timed && s->soft <= 0) s->soft = s->limit;
+    s->node_limit = 0;
+    s->pondering = lim->ponder;
+    s->clock_id = lim->cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    atomic_store(&s->ponderhit, false);
+    clock_gettime(s->clock_id, &s->start);
+    uint64_t playouts = lim->nodes;
+    if (!playouts && !s->timed) playouts = 100ULL << (lim->depth > 0 && lim->depth < 20 ? lim->depth : 10);
+    MctsResult r;
+    if (!mcts_run(&s->gen, &s->pos, &s->et, playouts, lim->seed + s->pos.key, mcts_stop, s, &r)) return false;
+    out->has_move = true;
+    out->best = r.best;
+    out->interrupted = search_interrupt != 0;
+    SearchInfo *info = &out->info;
+    info->depth = r.depth;
+    double q = r.win_rate < 0.001 ? 0.001 : r.win_rate > 0.999 ? 0.999 : r.win_rate;
+    info->score = (int)(-400.0 * log10(1.0 / q - 1.0));
+    info->nodes = r.playouts;
+    info->seconds = elapsed_on(s->clock_id, &s->start);
+    info->pvlen = r.pvlen < SEARCH_PV_MAX ? r.pvlen : SEARCH_PV_MAX;
+    memcpy(info->pv, r.pv, sizeof(Move) * (size_t)info->pvlen);
+    if (fn) fn(info, user);
+    return true;
+}
+
 bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
                 void *user) {
+    if (search_uses_mcts(s)) return search_run_mcts(s, root, lim, out, fn, user);
     if (s->nthreads <= 1) return search_run_one(s, root, lim, out, fn, user);
     /* the helpers think until the main search is done (or their own depth limit) */
     atomic_store(&s->halt, false);

@@ -49,13 +49,19 @@ typedef struct SearchOptions {
     bool tuned;      /* the evaluation reads the rule file's `tuned` items */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
     int threads;     /* 1..SEARCH_THREADS_MAX: lazy SMP */
+    int player;      /* SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA or SEARCH_MCTS (mcts.h) */
 } SearchOptions;
+
+/* Which player searches: the one the rule file asks for (`tuned mcts 1`: Monte Carlo tree
+ * search; else alpha-beta), or one of them whatever the rule file says. */
+enum { SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA, SEARCH_MCTS };
 
 void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
  * (null, lmr, aspiration, futility, see, stable, tuned) to turn it on or with a leading `-` off,
- * `skill=N`, `threads=N`. False with a message naming the bad word in err. */
+ * `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
+ * the rule file). False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
 /* The settings as such a list (every feature named, on or off). */
 void search_options_format(const SearchOptions *o, char *buf, size_t cap);
@@ -112,6 +118,9 @@ bool search_null_move_allowed(const Variant *v);
 /* The opponent played the move pondered on: the clock of lim starts now. Safe to call from
  * another thread while the search runs. */
 void search_ponderhit(Searcher *s);
+
+/* Does the searcher play by Monte Carlo tree search (its settings, or the rule file's choice)? */
+bool search_uses_mcts(const Searcher *s);
 
 /* Forgets everything learnt (transposition table, killers, history): a new game. */
 void search_clear(Searcher *s);

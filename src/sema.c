@@ -1823,10 +1823,16 @@ static void declare_tuned(Sema *s, const Ast *it) {
     SrcLoc at = sema_word_loc(s, it->loc, it->text);
     if (!it->text2) {
         bool hand = !strcmp(it->text, "hand");
-        if (!hand && strcmp(it->text, "royal-safety")) {
+        if (!strcmp(it->text, "mcts")) {
+            if (n != 0 && n != 1)
+                diag_error(s->sink, num_loc(s, it->loc, n), "tuned mcts is 1 (Monte Carlo tree search) or 0, not %ld",
+                           n);
+            else
+                tt->mcts = n == 1;
+        } else if (!hand && strcmp(it->text, "royal-safety")) {
             diag_error(s->sink, at,
-                       "unknown tuned term '%s' (expected royal-safety or hand, or a piece's name and mobility or "
-                       "squares)",
+                       "unknown tuned term '%s' (expected royal-safety, hand or mcts, or a piece's name and mobility "
+                       "or squares)",
                        it->text);
         } else if (n < 0 || n > (hand ? 400 : 1000)) {
             diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..%d)", it->text, n,

@@ -183,6 +183,7 @@ typedef struct TunedTerms {
     int royal_safety; /* per enemy piece within two steps of a royal piece */
     int hand;         /* a piece in hand, in percent of its value on the board */
     bool royal_safety_set, hand_set;
+    bool mcts; /* `tuned mcts 1`: the computer plays by Monte Carlo tree search */
 } TunedTerms;
 
 typedef struct PieceType {

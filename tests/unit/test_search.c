@@ -314,6 +314,48 @@ static void test_search_time_budget(void **state) {
     assert_true(soft <= 10.0 / 3 + 1e-9);
 }
 
+/* Monte Carlo tree search: a mate in one is the most visited move; the same seed gives the same
+ * move; four players get a legal move. */
+static void test_search_mcts(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1");
+    Searcher *s = search_new(chess, 1);
+    SearchOptions o;
+    search_options_default(&o);
+    assert_true(search_options_parse("mcts", &o, NULL, 0));
+    search_set_options(s, &o);
+    assert_true(search_uses_mcts(s));
+    SearchLimits lim = {.nodes = 2000, .seed = 3};
+    SearchResult res;
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(board_make(&pos, &res.best));
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, 0);
+    board_unmake(&pos);
+    SearchResult again;
+    set_fen(&pos, chess->setup);
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(search_run(s, &pos, &lim, &again, NULL, NULL));
+    assert_int_equal(search_move_sig(&res.best), search_move_sig(&again.best));
+    search_free(s);
+    board_free(&pos);
+    Variant *v = load_rules("rules/ultimate-chess-4p.rules");
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    s = search_new(v, 1);
+    search_set_options(s, &o);
+    lim.nodes = 50;
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(movegen_is_legal(test_gen(), &pos, &res.best));
+    search_free(s);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_search_mate_in_two),
@@ -333,6 +375,7 @@ int main(void) {
         cmocka_unit_test(test_search_null_move_allowed),
         cmocka_unit_test(test_search_features_keep_mates),
         cmocka_unit_test(test_search_time_budget),
+        cmocka_unit_test(test_search_mcts),
     };
     return cmocka_run_group_tests_name("search", tests, setup, teardown);
 }
