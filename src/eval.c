@@ -324,3 +324,35 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
     }
     return mine - others / (v->nplayers - 1);
 }
+
+int eval_capture_value(const EvalTables *et, const Position *pos, const Move *m) {
+    int sum = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_REMOVE && pos->cell[e->a]) sum += eval_piece_value(et, pos->cell[e->a]);
+        /* a move onto an occupied cell replaces (captures) what stands there */
+        else if (e->kind == FX_MOVE && pos->cell[e->b] && e->b != e->a) {
+            bool lifted = false; /* unless that piece moves away in the same move (castling) */
+            for (int k = 0; k < m->nfx; k++)
+                if (m->fx[k].kind == FX_MOVE && m->fx[k].a == e->b) lifted = true;
+            if (!lifted) sum += eval_piece_value(et, pos->cell[e->b]);
+        }
+    }
+    return sum;
+}
+
+int eval_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng) {
+    int best = -1, best_val = 0, ties = 0;
+    for (int i = 0; i < ml->count; i++) {
+        int val = eval_capture_value(et, pos, &ml->moves[i]);
+        if (val <= 0) continue;
+        if (val > best_val) {
+            best = i;
+            best_val = val;
+            ties = 1;
+        } else if (val == best_val && rng_next(rng) % (uint64_t)++ties == 0) {
+            best = i; /* reservoir choice: each equal capture equally likely */
+        }
+    }
+    return best >= 0 ? best : (int)(rng_next(rng) % (uint64_t)ml->count);
+}

@@ -55,6 +55,12 @@ void eval_set_weights(EvalTables *et);
  * are not all 0). */
 void eval_prepare_squares(EvalTables *et);
 
+/* Total value of what m captures (pieces on its destination or removed), by et's values. */
+int eval_capture_value(const EvalTables *et, const Position *pos, const Move *m);
+/* An index into the legal list ml (count > 0): the capture of the highest value (random among
+ * equals), else a random move. */
+int eval_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng);
+
 /* Value used to order captures: the piece value, EVAL_ROYAL_VALUE for royal pieces. */
 int eval_piece_value(const EvalTables *et, Piece p);
 

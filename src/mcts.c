@@ -10,7 +10,6 @@
 
 #include "gameend.h"
 #include "movegen.h"
-#include "search.h"
 
 #define MCTS_NODES_MAX 200000 /* nodes of one tree (then it stops growing, playouts go on) */
 #define MCTS_PLAYOUT_PLIES 300
@@ -89,7 +88,7 @@ static void playout(Tree *t, float *res) {
         movegen_legal(t->ctx, pos, t->ml, &f);
         if (t->ml->count == 0) break;
         int k =
-            rng_next(&t->rng) & 1 ? search_pick_greedy(t->et, pos, t->ml, &t->rng) : search_pick_random(t->ml, &t->rng);
+            rng_next(&t->rng) & 1 ? eval_pick_greedy(t->et, pos, t->ml, &t->rng) : (int)(rng_next(&t->rng) % (uint64_t)t->ml->count);
         if (!board_make(pos, &t->ml->moves[k])) break;
         made++;
     }

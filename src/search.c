@@ -197,19 +197,7 @@ uint32_t search_move_sig(const Move *m) {
 }
 
 int search_capture_value(const EvalTables *et, const Position *pos, const Move *m) {
-    int sum = 0;
-    for (int i = 0; i < m->nfx; i++) {
-        const Effect *e = &m->fx[i];
-        if (e->kind == FX_REMOVE && pos->cell[e->a]) sum += eval_piece_value(et, pos->cell[e->a]);
-        /* a move onto an occupied cell replaces (captures) what stands there */
-        else if (e->kind == FX_MOVE && pos->cell[e->b] && e->b != e->a) {
-            bool lifted = false; /* unless that piece moves away in the same move (castling) */
-            for (int k = 0; k < m->nfx; k++)
-                if (m->fx[k].kind == FX_MOVE && m->fx[k].a == e->b) lifted = true;
-            if (!lifted) sum += eval_piece_value(et, pos->cell[e->b]);
-        }
-    }
-    return sum;
+    return eval_capture_value(et, pos, m);
 }
 
 static double elapsed_on(clockid_t id, const struct timespec *t0) {
@@ -1136,19 +1124,7 @@ int search_pick_setup(GenContext *ctx, Position *pos, const MoveList *ml, uint64
 }
 
 int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng) {
-    int best = -1, best_val = 0, ties = 0;
-    for (int i = 0; i < ml->count; i++) {
-        int val = search_capture_value(et, pos, &ml->moves[i]);
-        if (val <= 0) continue;
-        if (val > best_val) {
-            best = i;
-            best_val = val;
-            ties = 1;
-        } else if (val == best_val && rng_next(rng) % (uint64_t)++ties == 0) {
-            best = i; /* reservoir choice: each equal capture equally likely */
-        }
-    }
-    return best >= 0 ? best : search_pick_random(ml, rng);
+    return eval_pick_greedy(et, pos, ml, rng);
 }
 
 bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t seed, const SearchLimits *lim,
