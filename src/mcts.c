@@ -87,8 +87,8 @@ static void playout(Tree *t, float *res) {
         VmFault f = {0};
         movegen_legal(t->ctx, pos, t->ml, &f);
         if (t->ml->count == 0) break;
-        int k =
-            rng_next(&t->rng) & 1 ? eval_pick_greedy(t->et, pos, t->ml, &t->rng) : (int)(rng_next(&t->rng) % (uint64_t)t->ml->count);
+        int k = rng_next(&t->rng) & 1 ? eval_pick_greedy(t->et, pos, t->ml, &t->rng)
+                                      : (int)(rng_next(&t->rng) % (uint64_t)t->ml->count);
         if (!board_make(pos, &t->ml->moves[k])) break;
         made++;
     }

@@ -52,7 +52,8 @@ struct Searcher {
     int depth_skew;          /* a helper's: searches each iteration this much deeper */
     bool pondering;          /* no time limit until the ponder hit */
     _Atomic bool ponderhit;  /* set by search_ponderhit, taken by the search's thread */
-    uint64_t skill_rng;      /* the noise of a weakened player's choice */
+    uint64_t skill_seed;     /* a weakened player's noise: drawn per move from this and the move */
+    int skill_most;          /* the noise's most (0: full strength) */
     Position pos;
     GenContext gen; /* the search's own move generation state */
     MoveList *lists[MAX_PLY + 1];
@@ -697,8 +698,13 @@ static void keep_only(MoveList *rl, const Move *only, int n) {
  * the whole window, the others with a null window first), until one reaches beta. Returns the
  * best move's index (-1 when the search stopped before any move was searched) and its value in
  * *best_val (a bound when it is at most alpha or at least beta). */
-static int search_root(Searcher *s, const Move *root_moves, const int *noise, int nroot, int depth, int alpha, int beta,
-                       int *best_val) {
+/* A weakened player's noise on a root move: the same for that move all through one search. */
+static int skill_noise(const Searcher *s, const Move *m) {
+    uint64_t st = (s->skill_seed ^ search_move_sig(m)) * 0x9E3779B97F4A7C15ULL | 1;
+    return (int)(rng_next(&st) % (uint64_t)(s->skill_most + 1));
+}
+
+static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int alpha, int beta, int *best_val) {
     Position *pos = &s->pos;
     int root_team = team(s, s->root_player);
     int best = -1;
@@ -710,7 +716,7 @@ static int search_root(Searcher *s, const Move *root_moves, const int *noise, in
         int d = depth - 1 + (check ? 1 : 0);
         /* a weakened player maximises the move's value plus its noise: the window is shifted
          * by the noise so that alpha-beta still decides it exactly */
-        int shift = noise ? noise[i] : 0, a = alpha - shift, b = beta - shift;
+        int shift = s->skill_most ? skill_noise(s, &root_moves[i]) : 0, a = alpha - shift, b = beta - shift;
         int val;
         if (i == 0)
             val = child(s, same, d, a, b, 1, check);
@@ -888,15 +894,13 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
     memcpy(root_moves, rl->moves, sizeof(Move) * (size_t)nroot);
 
     /* a weakened player: shallower, and each root move's value blurred by noise of up to
-     * SKILL_NOISE per level below 20 (drawn once per search) */
-    int *noise = NULL;
+     * SKILL_NOISE per level below 20 (drawn once per search and move) */
+    s->skill_most = 0;
     if (s->opt.skill < 20) {
         int cap = 1 + s->opt.skill / 2;
         if (max_depth > cap) max_depth = cap;
-        noise = xmalloc(sizeof(int) * (size_t)nroot);
-        uint64_t rng = (pos->key ^ (lim->seed + 1) * 0x9E3779B97F4A7C15ULL) | 1;
-        int most = SKILL_NOISE * (20 - s->opt.skill);
-        for (int i = 0; i < nroot; i++) noise[i] = (int)(rng_next(&rng) % (uint64_t)(most + 1));
+        s->skill_seed = pos->key ^ (lim->seed + 1) * 0x9E3779B97F4A7C15ULL;
+        s->skill_most = SKILL_NOISE * (20 - s->opt.skill);
     }
     int last = 0, stable_iters = 0;
     for (int iter = 1; iter <= max_depth; iter++) {
@@ -909,7 +913,7 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
         }
         int best_val, best;
         for (;;) {
-            best = search_root(s, root_moves, noise, nroot, depth, alpha, beta, &best_val);
+            best = search_root(s, root_moves, nroot, depth, alpha, beta, &best_val);
             if (s->stop) break;
             if (best_val <= alpha && alpha > -INF) {
                 /* failed low: every move is worse than hoped; widen below (the order stays) */
@@ -940,7 +944,7 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
         last = best_val;
         SearchInfo *info = &out->info;
         info->depth = depth;
-        info->score = noise && best >= 0 ? best_val - noise[0] : best_val; /* (the best is first now) */
+        info->score = s->skill_most ? best_val - skill_noise(s, &out->best) : best_val;
         info->nodes = s->nodes;
         info->seconds = elapsed_on(s->clock_id, &s->start);
         collect_pv(s, &out->best, info);
@@ -959,7 +963,6 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
     out->info.seconds = elapsed_on(s->clock_id, &s->start);
     out->interrupted = search_interrupt != 0;
     free(root_moves);
-    free(noise);
     return true;
 }
 
