@@ -880,15 +880,21 @@ bool xboard_line(XboardSession *x, const char *line) {
                 engine_set_options(&x->e, &o);
             }
         }
-    } else if (!strcmp(c, "level"))
-        cmd_level(x, w, n);
-    else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0)
-        x->fixed = atof(w[1]);
-    else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0)
-        x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
-    else if (!strcmp(c, "time") && n == 2)
-        x->clock_cs = atol(w[1]);
-    else if (!strcmp(c, "lift") && n == 2)
+    } else if (!strcmp(c, "level") || !strcmp(c, "st") || !strcmp(c, "sd") || !strcmp(c, "time")) {
+        /* (the search thread reads the time control when it starts pondering) */
+        pthread_mutex_lock(&x->e.lock);
+        if (c[0] == 'l')
+            cmd_level(x, w, n);
+        else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0)
+            x->fixed = atof(w[1]);
+        else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0)
+            x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
+        else if (!strcmp(c, "time") && n == 2)
+            x->clock_cs = atol(w[1]);
+        else
+            engine_say(&x->e, "Error (bad value): %s", c);
+        pthread_mutex_unlock(&x->e.lock);
+    } else if (!strcmp(c, "lift") && n == 2)
         cmd_lift(x, w[1], false);
     else if (!strcmp(c, "hover") && n == 2)
         cmd_lift(x, w[1], true);
