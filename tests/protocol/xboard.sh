@@ -168,4 +168,7 @@ check ponder "the expected reply answered" [ "$(count ponder '^move ')" = 2 ]
 session easy 'xboard\nprotover 2\nnew\nhard\neasy\nsd 3\nusermove e2e4\nping 1\n'
 check easy "no pondering after easy" [ "$(count easy '^move ')" = 1 ]
 
+session badtc 'xboard\nprotover 2\nst x\nsd 0\ntime\nping 1\n'
+check badtc "bad time controls named" [ "$(count badtc '^Error (bad value): \(st\|sd\|time\)$')" = 3 ]
+
 finish
