@@ -14,7 +14,7 @@
 #define MCTS_NODES_MAX 200000 /* nodes of one tree (then it stops growing, playouts go on) */
 #define MCTS_PLAYOUT_PLIES 300
 #define MCTS_EXPLORE 1.2 /* the weight of the confidence bound */
-#define MCTS_CHECK 16    /* playouts between asking whether to stop */
+#define MCTS_CHECK 1     /* playouts between asking whether to stop (one may take long) */
 
 typedef struct Node {
     Move move;    /* the move into this node */

@@ -26,7 +26,7 @@
 volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
-#define CHECK_EVERY 256 /* nodes between clock checks (slow games run a few thousand a second) */
+#define CHECK_EVERY 64 /* nodes between clock checks (slow games run a few thousand a second) */
 #define QS_MULTI_PLIES \
     4 /* quiescence plies beyond the main search, more than two players
                                     * or no check rule */
