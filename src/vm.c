@@ -500,14 +500,16 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             break;
         }
         case OP_PINCER:
-            if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending)) goto too_many_effects;
+            if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
+                goto too_many_effects;
             break;
         case OP_COORD:
             if (!royal_known) {
                 royal = board_royal(pos, owner);
                 royal_known = true;
             }
-            if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending)) goto too_many_effects;
+            if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
+                goto too_many_effects;
             break;
         case OP_SLIDE: {
             /* C is decoded here only: live across the whole loop it slowed every instruction */
@@ -582,7 +584,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         }
         case OP_CONVERT:
         case OP_OUTFLANK:
-            if (!record_conversion(pos, op, cur, a, owner, pending, &npending)) goto too_many_effects;
+            if (!record_conversion(pos, op, cur, a, owner, pending, &npending))
+                goto too_many_effects;
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
