@@ -170,6 +170,7 @@ layers:
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
 	@sh tests/protocol/xboard.sh ./varia
+	@sh tests/protocol/strength.sh ./varia
 
 # XBoard itself playing Varia against Varia (chess and Ultima) and against Fairy-Stockfish
 # (chess), under a virtual X server.
