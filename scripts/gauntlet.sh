@@ -1,8 +1,9 @@
 #!/bin/sh
 # gauntlet.sh - the new search against the last release's, by self-play, in the games
 # Fairy-Stockfish does not play: `varia match GAME a=default b=classic` for each game (classic is
-# the last release's search and evaluation, node for node: `varia bench` under classic settings
-# gives the release's signature 446084), and Monte Carlo tree search against alpha-beta. Clocks
+# the last release's search and evaluation, but for endings scored where they happen: `varia
+# bench` under classic settings gives the release's signature 446084), and Monte Carlo tree
+# search against alpha-beta. Clocks
 # are each side's CPU time, so a busy machine slows the games but keeps them fair. Not part of
 # `make test`.
 #
@@ -19,7 +20,7 @@ while getopts g:t:i:o: opt; do
     t) base=$OPTARG ;;
     i) inc=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n 's/^# \{0,1\}//;9,12p' "$0" >&2; exit 2 ;;
+    *) sed -n 's/^# \{0,1\}//;10,13p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))

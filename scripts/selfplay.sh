@@ -1,9 +1,9 @@
 #!/bin/sh
 # selfplay.sh - what each search feature gains, by self-play (`varia match`): for every game
-# named, the full search against the classic one (the search of the last release, node for
-# node: `varia bench` with classic settings gives 446084), and the full search against itself
-# without each feature in turn. Clocks are each side's CPU time, so a busy machine slows the
-# games down but keeps them fair. Not part of `make test`.
+# named, the full search against the classic one (the search of the last release but for endings
+# scored where they happen: `varia bench` with classic settings gives 446084), and the full
+# search against itself without each feature in turn. Clocks are each side's CPU time, so a busy
+# machine slows the games down but keeps them fair. Not part of `make test`.
 #
 # Usage: scripts/selfplay.sh [-g GAMES] [-t BASE] [-i INC] [-f "FEATURES"] [-o DIR] [VARIA] [-- GAME...]
 #   -g  games per match (40)             -t  each side's clock in seconds (2)
@@ -21,7 +21,7 @@ while getopts g:t:i:f:o: opt; do
     i) inc=$OPTARG ;;
     f) features=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n 's/^# \{0,1\}//;7,12p' "$0" >&2; exit 2 ;;
+    *) sed -n 's/^# \{0,1\}//;8,13p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
