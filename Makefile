@@ -5,7 +5,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wwrite-strings -Wundef -Werror
 OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
-LDLIBS  += -pthread
+LDLIBS  += -pthread -lm
 # `varia serve`: HTTP from libmicrohttpd, JSON from jansson (Debian libmicrohttpd-dev,
 # libjansson-dev; src/serve.c says why)
 LDLIBS  += -lmicrohttpd -ljansson
@@ -236,6 +236,7 @@ layers:
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
 	@sh tests/protocol/xboard.sh ./varia
+	@sh tests/protocol/strength.sh ./varia
 
 # XBoard itself playing Varia against Varia (chess and Ultima) and against Fairy-Stockfish
 # (chess), under a virtual X server.

@@ -198,6 +198,20 @@ typedef struct PieceProgram {
     CapturePattern patterns[MAX_PATTERNS];
 } PieceProgram;
 
+/* Evaluation weights a rule file carries (`tuned` items, written by `varia tune`); the engine's
+ * defaults stand where a term is not given (its bit or flag clear). In hundredths of a pawn. */
+typedef struct TunedTerms {
+    int value[MAX_PIECE_TYPES];    /* the piece's value (instead of its `value` item) */
+    int mobility[MAX_PIECE_TYPES]; /* per cell a piece of the type reaches along its rays */
+    int squares[MAX_PIECE_TYPES];  /* per move the type has from its cell on an empty board,
+                                    * above its average over the board, in sixteenths */
+    uint32_t value_set, mobility_set, squares_set;
+    int royal_safety; /* per enemy piece within two steps of a royal piece */
+    int hand;         /* a piece in hand, in percent of its value on the board */
+    bool royal_safety_set, hand_set;
+    bool mcts; /* `tuned mcts 1`: the computer plays by Monte Carlo tree search */
+} TunedTerms;
+
 typedef struct PieceType {
     char name[24];
     char letter;                /* uppercase; player 0 writes it as is, player 1 in lower case */
@@ -665,6 +679,7 @@ typedef struct Variant {
     bool slow_legality;
     /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
     int worth_bonus[MAX_PLAYERS];
+    TunedTerms tuned; /* `tuned` items: evaluation weights (eval.c) */
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* Hands (`hands`): each player keeps pieces off the board, counted per type, and drops
