@@ -15,6 +15,8 @@ typedef struct CG {
     int type, owner;
     int promo; /* promotion set for this type, 0 = none */
     bool ok;
+    bool in_drop; /* compiling a drop program: no piece moves, `add` puts a new one down */
+    int probes;   /* inside so many `exists` blocks (which only ask whether a path gets through) */
 } CG;
 
 #define L(n) (n)->loc.line, (n)->loc.col
@@ -43,6 +45,22 @@ static bool atom_is_plain_capture(const Ast *atom) {
     return true;
 }
 
+/* A resolved direction (a link, or a vector as player 0 writes it) for this owner: its
+ * `symmetry` maps it where it names it, else its orientation turns a vector. -1 after an
+ * error. */
+static int owner_dir(CG *cg, int dx, int dy, int link, SrcLoc loc) {
+    Variant *v = cg->v;
+    if (v->has_symmetry) {
+        int written = link >= 0 ? link : sema_vector_dir(cg->s, dx, dy, loc);
+        if (written < 0) return -1;
+        if (v->dir_map[cg->owner][written] >= 0) return v->dir_map[cg->owner][written];
+    }
+    if (link >= 0) return link;
+    int ox, oy;
+    variant_orient_vector(v->orient[cg->owner], dx, dy, &ox, &oy);
+    return sema_vector_dir(cg->s, ox, oy, loc);
+}
+
 /* Resolves an atom's direction terms for this owner into direction indexes. */
 static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     DirList dl = {0};
@@ -53,13 +71,7 @@ static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     }
     int n = 0;
     for (int i = 0; i < dl.count && n < cap; i++) {
-        if (dl.link[i] >= 0) {
-            dirs[n++] = dl.link[i];
-            continue;
-        }
-        int ox, oy;
-        variant_orient_vector(cg->v->orient[cg->owner], dl.dx[i], dl.dy[i], &ox, &oy);
-        int d = sema_vector_dir(cg->s, ox, oy, atom->loc);
+        int d = owner_dir(cg, dl.dx[i], dl.dy[i], dl.link[i], atom->loc);
         if (d < 0) {
             cg->ok = false;
             continue;
@@ -82,10 +94,7 @@ static int single_dir(CG *cg, const Ast *t) {
         cg->ok = false;
         return -1;
     }
-    if (dl.link[0] >= 0) return dl.link[0];
-    int ox, oy;
-    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[0], dl.dy[0], &ox, &oy);
-    int d = sema_vector_dir(cg->s, ox, oy, t->loc);
+    int d = owner_dir(cg, dl.dx[0], dl.dy[0], dl.link[0], t->loc);
     if (d < 0) cg->ok = false;
     return d;
 }
@@ -847,6 +856,7 @@ static int tag_operand(CG *cg, const char *name, SrcLoc loc) {
 }
 
 static void emit_cond(CG *cg, Program *p, const Ast *c);
+static void emit_stmts(CG *cg, Program *p, const Ast *block);
 
 static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
     bool most = c->word == KEYWORD_COUNTER_AT_MOST;
@@ -861,8 +871,62 @@ static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
     if (most) bc_emit(p, OP_NOT, 0, L(c));
 }
 
+/* `in-a-row N [exactly] [by DIRS]`: INROW over the lines of DIRS (for this owner), or the
+ * board's own lines. */
+static void emit_in_a_row(CG *cg, Program *p, const Ast *c) {
+    int dirs[MAX_DIRECTIONS], n = 0;
+    if (c->nkids) {
+        DirList dl = {0};
+        for (int i = 0; i < c->nkids; i++)
+            if (!sema_dirterm(cg->s, c->kids[i], &dl)) cg->ok = false;
+        for (int i = 0; i < dl.count; i++) {
+            int d = owner_dir(cg, dl.dx[i], dl.dy[i], dl.link[i], c->loc);
+            if (d < 0)
+                cg->ok = false;
+            else
+                dirs[n++] = d;
+        }
+    } else {
+        n = sema_line_dirs(cg->s, NULL, dirs);
+    }
+    int lines = n > 0 ? sema_lineset(cg->s, dirs, n, c->loc) : -1;
+    if (c->num[0] < 2 || c->num[0] > MAX_BOARD_DIM) {
+        diag_error(cg->s->sink, c->loc, "row length %ld is out of range (2..%d)", c->num[0], MAX_BOARD_DIM);
+        cg->ok = false;
+    }
+    if (lines < 0) cg->ok = false;
+    int length = c->num[0] < 2 || c->num[0] > MAX_BOARD_DIM ? 2 : (int)c->num[0];
+    bc_emit(p, OP_INROW, length | ((c->num[1] != 0) << 8) | ((lines < 0 ? 0 : lines) << 16), L(c));
+}
+
+/* A condition or statement that needs a piece that moves, in a drop program (which has none). */
+static void no_piece_moves(CG *cg, const Ast *n, const char *what) {
+    diag_error(cg->s->sink, n->loc, "'%s' needs a piece that moves: a drop program has none", what);
+    cg->ok = false;
+}
+
 /* One condition keyword (a COND node) as the instructions that set the flag. */
 static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
+    if (cg->in_drop && (c->word == KEYWORD_ATTACKED || c->word == KEYWORD_GIVES_CHECK)) {
+        no_piece_moves(cg, c, ast_keyword_name(c->word));
+        return;
+    }
+    if (c->word == KEYWORD_IN_A_ROW) {
+        emit_in_a_row(cg, p, c);
+        return;
+    }
+    if (c->word == KEYWORD_PIECES_AT_LEAST || c->word == KEYWORD_PIECES_AT_MOST) {
+        bool most = c->word == KEYWORD_PIECES_AT_MOST;
+        long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+        if (bound < 1 || bound > 64) {
+            diag_error(cg->s->sink, c->loc, "piece count %ld is out of range (%d..%d)", c->num[0], most ? 0 : 1,
+                       most ? 63 : 64);
+            cg->ok = false;
+        }
+        bc_emit(p, OP_PIECESGE, bound < 1 || bound > 64 ? 1 : (int)bound, L(c));
+        if (most) bc_emit(p, OP_NOT, 0, L(c));
+        return;
+    }
     switch (c->word) {
     case KEYWORD_EMPTY: bc_emit(p, OP_EMPTY, 0, L(c)); return;
     case KEYWORD_ENEMY: bc_emit(p, OP_ENEMY, 0, L(c)); return;
@@ -931,6 +995,16 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
         emit_cond(cg, p, c->kids[0]);
         bc_emit(p, OP_NOT, 0, L(c));
         return;
+    case AST_EXISTS: {
+        /* a probe: the flag says whether some path through the block got to its end */
+        int probe = bc_emit(p, OP_PROBE, 0, L(c));
+        cg->probes++;
+        emit_stmts(cg, p, c->kids[0]);
+        cg->probes--;
+        bc_emit(p, OP_PROBED, 0, L(c));
+        bc_patch(p, probe, p->count);
+        return;
+    }
     case AST_AND:
     case AST_OR: {
         emit_cond(cg, p, c->kids[0]);
@@ -987,7 +1061,53 @@ static void emit_either(CG *cg, Program *p, const Ast *st) {
     free(ends);
 }
 
+/* The cursor to each cell of zone z (0xFF: every cell) in turn, each a path of its own:
+ * GOTO first; L: FORK N; JUMP B; N: NEXTIN z; JUMP L; B: (what follows). */
+static void emit_each_cell(CG *cg, Program *p, int z, const Ast *st) {
+    const Variant *v = cg->v;
+    int first = 0;
+    while (first < v->ncells && z != 0xFF && !zone_has(&v->zones[z], cg->owner, (Cell)first)) first++;
+    if (first >= v->ncells) {
+        bc_emit(p, OP_HALT, 0, L(st)); /* (no cell: no path) */
+        return;
+    }
+    bc_emit(p, OP_GOTO, first, L(st));
+    int top = bc_emit(p, OP_FORK, 0, L(st));
+    int go = bc_emit(p, OP_JUMP, 0, L(st));
+    bc_patch(p, top, p->count);
+    bc_emit(p, OP_NEXTIN, z, L(st));
+    bc_emit(p, OP_JUMP, top, L(st));
+    bc_patch(p, go, p->count);
+}
+
+/* Statements that make a move or need a moving piece: not in an `exists` block (it only asks),
+ * nor in a drop program (no piece moves). */
+static bool stmt_allowed(CG *cg, const Ast *st) {
+    static const struct {
+        AstKind kind;
+        const char *word;
+        bool emits;
+    } limited[] = {{AST_ADD, "add", true},           {AST_ADD_PARTIAL, "add-partial", true},
+                   {AST_DROP, "drop", true},         {AST_ORIGIN, "origin", false},
+                   {AST_CHANGE, "change", false},    {AST_SETEP, "set-ep", false}};
+    for (size_t i = 0; i < ARRAY_LEN(limited); i++) {
+        if (limited[i].kind != st->kind) continue;
+        if (cg->probes && limited[i].emits) {
+            diag_error(cg->s->sink, st->loc, "'%s' cannot be in an 'exists' block (it only asks whether a path gets through)",
+                       limited[i].word);
+            cg->ok = false;
+            return false;
+        }
+        if (cg->in_drop && (st->kind == AST_ADD_PARTIAL || !limited[i].emits)) {
+            no_piece_moves(cg, st, limited[i].word);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void emit_stmt(CG *cg, Program *p, const Ast *st) {
+    if (!stmt_allowed(cg, st)) return;
     switch (st->kind) {
     case AST_BLOCK: emit_stmts(cg, p, st); break;
     case AST_STEP: {
@@ -1002,7 +1122,13 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_IF: emit_if(cg, p, st); break;
     case AST_WHILE: emit_while(cg, p, st); break;
     case AST_EITHER: emit_either(cg, p, st); break;
-    case AST_ADD: bc_emit(p, OP_ADD, cg->promo, L(st)); break;
+    case AST_ADD:
+        /* (in a drop program: a new piece of the type on the cursor's cell) */
+        if (cg->in_drop)
+            bc_emit(p, OP_DROP, cg->type, L(st));
+        else
+            bc_emit(p, OP_ADD, cg->promo, L(st));
+        break;
     case AST_ADD_PARTIAL: bc_emit(p, OP_PARTIAL, cg->promo | (st->sub << 8), L(st)); break;
     case AST_SET_FLAG:
         bc_emit(p, OP_SETFLAG, flag_operand(cg, st->text, sema_word_loc(cg->s, st->loc, st->text)) | (st->sub << 8),
@@ -1018,6 +1144,22 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_SETEP: bc_emit(p, OP_SETEP, 0, L(st)); break;
     case AST_FAIL: bc_emit(p, OP_HALT, 0, L(st)); break;
     case AST_GOTO: {
+        if (st->sub == 1) {
+            emit_each_cell(cg, p, 0xFF, st);
+            break;
+        }
+        /* a zone: each of its cells in turn */
+        char full[64];
+        snprintf(full, sizeof full, "%s%s%s", st->text2 ? st->text2 : "", st->text2 ? ":" : "", st->text);
+        if (!st->text2 && variant_cell_by_name(cg->v, full) < 0) {
+            int z = -1;
+            for (int i = 0; i < cg->v->nzones; i++)
+                if (!strcmp(cg->v->zones[i].name, st->text)) z = i;
+            if (z >= 0) {
+                emit_each_cell(cg, p, z, st);
+                break;
+            }
+        }
         Ast tmp = *st;
         tmp.kind = AST_NAME;
         tmp.loc = sema_word_loc(cg->s, st->loc, st->text2 ? st->text2 : st->text);
@@ -1043,6 +1185,13 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_CREATE:
+    case AST_CHANGE_TYPE: {
+        int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
+        if (t < 0) cg->ok = false;
+        bc_emit(p, st->kind == AST_CREATE ? OP_CREATE : OP_SETTYPE, t < 0 ? 0 : t, L(st));
+        break;
+    }
     case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
     case AST_OUTFLANK: {
         /* one OUTFLANK per direction, then the path fails unless some run was converted */
@@ -1054,12 +1203,7 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
                 continue;
             }
             for (int k = 0; k < dl.count; k++) {
-                int d = dl.link[k];
-                if (d < 0) {
-                    int ox, oy;
-                    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[k], dl.dy[k], &ox, &oy);
-                    d = sema_vector_dir(cg->s, ox, oy, terms->kids[i]->loc);
-                }
+                int d = owner_dir(cg, dl.dx[k], dl.dy[k], dl.link[k], terms->kids[i]->loc);
                 if (d < 0)
                     cg->ok = false;
                 else
@@ -1870,6 +2014,38 @@ static void compile_item(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     }
 }
 
+/* The type's `drop { }` blocks: for this owner one program that starts on every cell in turn
+ * and tries each block there (PieceType.drops). */
+static void compile_drops(CG *cg, const Ast *items) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    bool any = false;
+    for (int i = 0; i < items->nkids; i++) any = any || items->kids[i]->kind == AST_DROPBLOCK;
+    if (!any) return;
+    if (!pt->drops) pt->drops = xcalloc(MAX_OWNERS, sizeof *pt->drops);
+    Program *p = &pt->drops[cg->owner];
+    char name[48];
+    snprintf(name, sizeof name, "%s/%s drop", pt->name, v->player_names[cg->owner]);
+    bc_init(p, name, v->path);
+    cg->in_drop = true;
+    emit_each_cell(cg, p, 0xFF, items);
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        if (it->kind != AST_DROPBLOCK) continue;
+        int fork = alt_begin(p, it);
+        emit_stmts(cg, p, it);
+        alt_end(p, it, fork);
+    }
+    bc_emit(p, OP_HALT, 0, L(items));
+    cg->in_drop = false;
+    v->has_drop_programs = true;
+    if (p->count > MAX_CODE) {
+        diag_error(cg->s->sink, items->loc, "the drops of piece '%s' compile to %d bytes of code (limit is %d)", pt->name,
+                   p->count, MAX_CODE);
+        cg->ok = false;
+    }
+}
+
 static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     Variant *v = cg->v;
     PieceType *pt = &v->types[cg->type];
@@ -1900,6 +2076,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             compile_item(cg, pp, it, fast_attack);
         }
     bc_emit(&pp->prog, OP_HALT, 0, L(items));
+    compile_drops(cg, items);
     /* (line moves are made with the rest, on its VM side: a piece with them has one) */
     if (pp->nlines) pp->rest_in_c = false;
     if (pp->rest.count || pp->nlines) bc_emit(&pp->rest, OP_HALT, 0, L(items));

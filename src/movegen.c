@@ -794,6 +794,17 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
     return true;
 }
 
+/* The moves of the types' drop programs (`drop { }`) for the mover: with hands, of the types it
+ * holds. */
+static bool gen_drop_programs(GenContext *ctx, Position *pos, int mover, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].drops || (v->has_hands && (mover >= v->nplayers || !pos->hand[mover][t]))) continue;
+        if (!vm_run(ctx, &v->types[t].drops[mover], pos, NO_CELL, mover, out, fault)) return false;
+    }
+    return true;
+}
+
 /* Gating: each move in out[0..end) that lifts a piece of the mover from one of its gates is
  * also made with a piece of each type in the hand entering that gate (a castle: the king's or
  * the rook's cell, when it is a gate); a type that has drop items only where it may be
@@ -853,7 +864,10 @@ static void keep_required_drops(GenContext *ctx, Position *pos, int mover, MoveL
     int n = start;
     bool any = false;
     for (int i = start; i < out->count; i++) {
-        if (!((held >> out->moves[i].fx[1].piece) & 1)) continue; /* (the type taken from the hand) */
+        int taken = -1; /* (the type taken from the hand) */
+        for (int k = 0; k < out->moves[i].nfx; k++)
+            if (out->moves[i].fx[k].kind == FX_HAND) taken = out->moves[i].fx[k].piece;
+        if (taken < 0 || !((held >> taken) & 1)) continue;
         out->moves[n] = out->moves[i];
         any = any || movegen_is_legal(ctx, pos, &out->moves[n]);
         n++;
@@ -1112,8 +1126,11 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
         if (pos->v->gate_zone && !add_gating(ctx, pos, mover, out, fault)) return false;
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
+        if (pos->v->has_drop_programs && !gen_drop_programs(ctx, pos, mover, out, fault)) return false;
         if (pos->v->must_drop && out->count > start && !ctx->diagram) keep_drops_if_legal(ctx, pos, out, start);
         if (pos->v->must_drop_types && !ctx->diagram) keep_required_drops(ctx, pos, mover, out, start);
+    } else if (unlikely(pos->v->has_drop_programs) && !gen_drop_programs(ctx, pos, mover, out, fault)) {
+        return false;
     }
     if (unlikely(pos->v->pass_move)) {
         /* (legal unless it leaves the mover in check, as any move) */
@@ -1832,7 +1849,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
  * seen, GenContext.count_seen)? Not where the list made is merged, added to or sorted out by
  * other rules after the pieces' moves. */
 static bool counted_as_made(const Variant *v) {
-    return !v->has_hands && !v->has_drops && !v->steered && !v->blast_mask && !v->nextra && !v->ndraws &&
+    return !v->has_hands && !v->has_drops && !v->has_drop_programs && !v->steered && !v->blast_mask && !v->nextra && !v->ndraws &&
         !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays && !v->forbid_check && !v->nreaches &&
         !v->must_capture && !movegen_filters(v);
 }

@@ -60,5 +60,12 @@ int sema_player(Sema *s, const char *name, SrcLoc loc);
 int sema_counter(Sema *s, const char *name, SrcLoc loc);
 int sema_kind(Sema *s, const char *name, SrcLoc loc);
 int sema_pile(Sema *s, const char *name, SrcLoc loc);
+/* The directions of an `in-a-row` or `connect` (a BLOCK of dir terms; NULL or empty: the
+ * board's own lines both ways) into dirs, as player 0 writes them; their number, or -1 after an
+ * error. */
+int sema_line_dirs(Sema *s, const Ast *terms, int *dirs);
+/* Those directions as lines (each with its reverse) in Variant.linesets: the index, or -1 with
+ * an error. */
+int sema_lineset(Sema *s, const int *dirs, int n, SrcLoc loc);
 
 #endif

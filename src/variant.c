@@ -37,6 +37,8 @@ static void build_neighbours(Variant *v) {
                     const Board *b = &v->boards[dir->link_board];
                     if (ci->x < b->width && ci->y < b->height) to = b->at[ci->y][ci->x];
                 }
+            } else if (dir->graph) {
+                /* (filled from the links below) */
             } else {
                 const Board *b = &v->boards[ci->board];
                 int x = ci->x + dir->dx, y = ci->y + dir->dy;
@@ -45,6 +47,8 @@ static void build_neighbours(Variant *v) {
             v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)d] = to;
         }
     }
+    for (int i = 0; i < v->nlinks; i++)
+        v->neighbour[(size_t)v->links[i].from * (size_t)v->ndirs + v->links[i].dir] = v->links[i].to;
 }
 
 static void build_zobrist(Variant *v) {
@@ -547,11 +551,12 @@ void variant_conclude(Variant *v) {
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
         !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases;
     /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
-    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->nextra &&
+    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs && !v->nextra &&
         !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
         !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
         !v->merge_same_captures;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
+        !v->has_drop_programs &&
         !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
         !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
@@ -567,6 +572,12 @@ void variant_free(Variant *v) {
             free(v->types[t].per_owner[o].lines);
             free(v->types[t].per_owner[o].step_cells);
         }
+    for (int t = 0; t < MAX_PIECE_TYPES; t++) {
+        if (!v->types[t].drops) continue;
+        for (int o = 0; o < MAX_OWNERS; o++) bc_free(&v->types[t].drops[o]);
+        free(v->types[t].drops);
+    }
+    free(v->links);
     for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);
     free(v->pattern_reach);

@@ -182,7 +182,7 @@ __attribute__((noinline)) static void hand_over(const Position *pos, Move *m, in
 /* Appends a drop: a new piece of `type` of the owner on the empty cell cur, with the pending
  * effects; it is written from cur to cur. Returns false when the list is full. */
 __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, int type,
-                                                const Effect *pending, int npending, PathMarks marks) {
+                                                const Effect *pending, int npending, PathMarks marks, bool placed) {
     /* with hands, the new piece comes from the mover's hand: none held, no drop */
     const bool from_hand = pos->v->has_hands && owner < pos->v->nplayers;
     if (from_hand && !pos->hand[owner][type]) return true;
@@ -190,6 +190,7 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
     Move *m = &out->moves[out->count++];
     m->from = m->to = cur;
     m->flags = marks.flags & ~PATH_HAND_OVER;
+    if (placed) m->flags |= MOVE_DROP; /* (a drop program's: no piece moves) */
     int holder = owner;
     if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
     m->promo = NO_TYPE;
@@ -210,7 +211,7 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
  * list is full. */
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner, const Effect *pending, int npending,
                  int change, int promo_type, PathMarks marks) {
-    if (unlikely(org == NO_CELL)) return emit_drop(pos, out, cur, owner, change, pending, npending, marks);
+    if (unlikely(org == NO_CELL)) return emit_drop(pos, out, cur, owner, change, pending, npending, marks, false);
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count];
     m->from = org;
@@ -344,6 +345,46 @@ __attribute__((noinline)) static bool any_flip(const Effect *pending, int npendi
     return false;
 }
 
+/* The next cell of zone z (255: any cell) for owner after cur, or NO_CELL. */
+static Cell next_in_zone(const Variant *v, int z, int owner, Cell cur) {
+    int c = cur + 1;
+    if (z == 0xFF) return c < v->ncells ? (Cell)c : NO_CELL;
+    const uint64_t *bits = v->zones[z].cells[owner];
+    for (int w = c >> 6; w < v->cell_words; w++) {
+        uint64_t b = bits[w] & (w == c >> 6 ? ~0ULL << (c & 63) : ~0ULL);
+        if (b) {
+            int found = w * 64 + __builtin_ctzll(b);
+            return found < v->ncells ? (Cell)found : NO_CELL;
+        }
+    }
+    return NO_CELL;
+}
+
+/* INROW: is cur one of `length` or more (exactly `length`) pieces of one side in a row along
+ * one of the lines? The side is that of the piece on cur, or the mover's when cur is empty or
+ * holds the moving piece (`here`); elsewhere the moving piece's cell counts as empty, and so do
+ * pieces the move takes. */
+__attribute__((noinline)) static bool in_row(const Position *pos, Cell cur, Cell here, int owner, int length,
+                                             bool exactly, const LineSet *lines, const Effect *pending,
+                                             int npending) {
+    const Variant *v = pos->v;
+    Piece own = pos->cell[cur];
+    int side = !own || cur == here || is_taken(pending, npending, cur) ? owner : PIECE_OWNER(own);
+    for (int i = 0; i < lines->n; i++) {
+        int n = 1;
+        for (int k = 0; k < 2; k++) {
+            int d = k ? v->dirs[lines->dirs[i]].reverse : lines->dirs[i];
+            if (d < 0) continue;
+            for (Cell c = variant_step(v, cur, d); c != NO_CELL && c != here && pos->cell[c] &&
+                 !board_hostile(pos, PIECE_OWNER(pos->cell[c]), side) && !is_taken(pending, npending, c);
+                 c = variant_step(v, c, d))
+                n++;
+        }
+        if (exactly ? n == length : n >= length) return true;
+    }
+    return false;
+}
+
 /* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
  * whether some move would capture the piece on target, and stops at the first that does.
  * Returns RUN_DONE, RUN_FOUND or RUN_FAULT. */
@@ -436,6 +477,32 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         } \
     } while (0)
 
+/* The path's state back from choice point c (but its pc). */
+#define RESTORE_PATH(c) \
+    do { \
+        cur = (c)->cur; \
+        flag = (c)->flag; \
+        nmarks = (c)->nmarks; \
+        if (nmarks) memcpy(marks, (c)->marks, sizeof(Cell) * (size_t)nmarks); \
+        npending = (c)->npending; \
+        change = (c)->change; \
+        pmarks.flags = (c)->marks_flags; \
+        pmarks.castle = (c)->castle; \
+        pmarks.kind = (c)->kind; \
+        if (extended) { \
+            ntags = (c)->ntags; \
+            move_flags = (c)->move_flags; \
+            capture_mark = (c)->capture_mark; \
+            capture_id = (c)->capture_id; \
+            if ((c)->here != here || (c)->prog != prog) { \
+                here = (c)->here; \
+                lifted = here == from ? NO_CELL : from; \
+                prog = (c)->prog; \
+                code = prog->code; \
+            } \
+        } \
+    } while (0)
+
     for (;;) {
         at = pc;
         if (unlikely(--budget < 0)) {
@@ -455,27 +522,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             {
                 Choice *c = &stack[--nchoices];
                 pc = c->pc;
-                cur = c->cur;
-                flag = c->flag;
-                nmarks = c->nmarks;
-                if (nmarks) memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
-                npending = c->npending;
-                change = c->change;
-                pmarks.flags = c->marks_flags;
-                pmarks.castle = c->castle;
-                pmarks.kind = c->kind;
-                if (extended) {
-                    ntags = c->ntags;
-                    move_flags = c->move_flags;
-                    capture_mark = c->capture_mark;
-                    capture_id = c->capture_id;
-                    if (c->here != here || c->prog != prog) {
-                        here = c->here;
-                        lifted = here == from ? NO_CELL : from;
-                        prog = c->prog;
-                        code = prog->code;
-                    }
-                }
+                RESTORE_PATH(c);
                 if (extended && c->pc == PC_FINISH) {
                     /* the continuation of an add-partial is over: when it made no move (or
                      * going on was optional), the move ends where it paused */
@@ -691,12 +738,13 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_DROP: {
             /* DROP A: a new piece of type A on the empty cur, moving nothing (emit's NO_CELL from) */
             const bool drop = op == OP_DROP;
-            if (unlikely(drop) && pos->cell[cur]) break;
+            /* (onto a cell the move empties, as a swap does) */
+            if (unlikely(drop) && pos->cell[cur] && !is_taken(pending, npending, cur)) break;
             if (target != NO_CELL) {
                 if (captures_target(pending, npending, drop ? NO_CELL : cur, from, target)) goto found;
                 break;
             }
-            bool ok = drop ? emit(pos, out, NO_CELL, cur, owner, pending, npending, a, NO_TYPE, pmarks)
+            bool ok = drop ? emit_drop(pos, out, cur, owner, a, pending, npending, pmarks, from == NO_CELL)
                            : add_moves(pos, out, from, cur, owner, pending, npending, change, a, pmarks);
             if (unlikely(!ok)) goto too_many_moves;
             break;
@@ -744,12 +792,57 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (!record_conversion(pos, op, cur, a, owner, pending, &npending)) goto too_many_effects;
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
+        case OP_NEXTIN:
+            cur = next_in_zone(v, a, owner, cur);
+            if (cur == NO_CELL) goto fail;
+            break;
+        case OP_PROBE:
+            if (unlikely(nchoices >= MAX_FORKS)) {
+                why = TOO_MANY_CHOICES;
+                goto fault;
+            }
+            SAVE_PATH(&stack[nchoices], a);
+            stack[nchoices].flag = false;
+            nchoices++;
+            break;
+        case OP_PROBED: {
+            /* (the probe's choice point resumes right after this instruction) */
+            int i = nchoices - 1;
+            while (i >= 0 && stack[i].pc != pc) i--;
+            if (unlikely(i < 0)) goto bad_opcode;
+            nchoices = i;
+            RESTORE_PATH(&stack[i]);
+            flag = true;
+            break;
+        }
+        case OP_INROW:
+            flag = in_row(pos, cur, here, owner, a, b != 0, &v->linesets[prog->ops[at].c], pending, npending);
+            break;
+        case OP_PIECESGE: {
+            int n = 0;
+            for (int w = 0; w < v->cell_words; w++) n += __builtin_popcountll(pos->occ[owner][w]);
+            flag = n >= a;
+            break;
+        }
+        case OP_CREATE:
+        case OP_SETTYPE: {
+            Piece p = pos->cell[cur];
+            if (op == OP_SETTYPE && !p) break;
+            if (op == OP_CREATE && p && !is_taken(pending, npending, cur)) goto fail;
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
+            *e = (Effect){.kind = op == OP_CREATE ? FX_PLACE : FX_CHANGE,
+                          .a = cur,
+                          .piece = PIECE_MAKE(a, op == OP_CREATE ? owner : PIECE_OWNER(p))};
+            break;
+        }
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
         default: goto bad_opcode;
         }
     }
 #undef SAVE_PATH
+#undef RESTORE_PATH
     /* the one way out: every exit hands back the budget left */
 found:
     result = RUN_FOUND;
