@@ -59,7 +59,8 @@ enum {
     MOVE_TILE = 128,
     MOVE_COPY = 256,
     MOVE_DROP = 512,
-    MOVE_GATE = 1024
+    MOVE_GATE = 1024,
+    MOVE_NAMES_TAKEN = 2048 /* the mover chose the pieces it takes elsewhere: its text names them */
 };
 
 typedef struct Move {

@@ -425,8 +425,31 @@ static void emit_long_leap(CG *cg, Program *p, const Ast *atom, int d, const Cap
     bc_emit(p, OP_JUMP, after, L(atom));
 }
 
-/* Slide along d landing on empty cells (and on an enemy unless move-only), with captures. */
+/* Slide along d landing on empty cells (and on an enemy unless move-only), with captures; with
+ * `to ZONE`, landing only in the zone (riding on over the cells outside it). */
 static void emit_capturing_slide(CG *cg, Program *p, const Ast *atom, int d, const Captures *c) {
+    const Ast *to = NULL;
+    if (has_mod(atom, MOD_TO, &to)) {
+        int z = zone_operand(cg, to->text, to->loc);
+        int top = bc_emit(p, OP_STEP, d, L(atom));
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+        int occupied = bc_emit(p, OP_JF, 0, L(atom));
+        bc_emit(p, OP_INZONE, z, L(to));
+        bc_emit(p, OP_JF, top, L(to));
+        emit_landing(cg, p, atom, c);
+        bc_emit(p, OP_JUMP, top, L(atom));
+        bc_patch(p, occupied, p->count);
+        if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
+            bc_emit(p, OP_HALT, 0, L(atom));
+            return;
+        }
+        bc_emit(p, OP_ENEMY, 0, L(atom));
+        bc_emit(p, OP_VERIFY, 0, L(atom));
+        bc_emit(p, OP_INZONE, z, L(to));
+        bc_emit(p, OP_VERIFY, 0, L(to));
+        emit_landing(cg, p, atom, c);
+        return;
+    }
     emit_ride(cg, p, atom, d, c, true);
     if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
         bc_emit(p, OP_HALT, 0, L(atom));
@@ -506,10 +529,14 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
         cg->ok = false;
     }
     const Ast *limit = NULL;
-    if (has_mod(atom, MOD_RANGE, &limit) || has_mod(atom, MOD_TO, &limit)) {
+    /* (`to` limits the landings of a slide that withdraws or pincers) */
+    bool to_fits = atom->sub == ATOM_SLIDE && !has_mod(atom, MOD_IMITATE, NULL) && !has_mod(atom, MOD_COORDINATE, NULL);
+    if (has_mod(atom, MOD_RANGE, &limit)) {
         /* (the code of these moves has no such limit: refused rather than ignored) */
-        diag_error(cg->s->sink, limit->loc, "'%s' does not go with long-leap, withdraw, pincer, coordinate or imitate",
-                   limit->sub == MOD_RANGE ? "range" : "to");
+        diag_error(cg->s->sink, limit->loc, "'range' does not go with long-leap, withdraw, pincer, coordinate or imitate");
+        cg->ok = false;
+    } else if (!to_fits && has_mod(atom, MOD_TO, &limit)) {
+        diag_error(cg->s->sink, limit->loc, "'to' does not go with long-leap, coordinate or imitate");
         cg->ok = false;
     }
     if (has_mod(atom, MOD_RANGE, NULL) || has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) ||
@@ -1071,6 +1098,7 @@ static void emit_each_cell(CG *cg, Program *p, int z, const Ast *st) {
         bc_emit(p, OP_HALT, 0, L(st)); /* (no cell: no path) */
         return;
     }
+    if (st->kind == AST_GOTO) bc_emit(p, OP_CHOOSE, 0, L(st)); /* (a cell the mover chooses) */
     bc_emit(p, OP_GOTO, first, L(st));
     int top = bc_emit(p, OP_FORK, 0, L(st));
     int go = bc_emit(p, OP_JUMP, 0, L(st));

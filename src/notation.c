@@ -116,7 +116,24 @@ static void path_text(const Variant *v, const Move *m, char *buf, size_t cap) {
         snprintf(buf + at, cap - at, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
 }
 
+/* After the text of a move whose mover chose the pieces it takes (MOVE_NAMES_TAKEN): 'x' and
+ * each cell it takes a piece on, but its destination ("a1d1xg7", "M@d2xg7"). */
+static void taken_suffix(const Variant *v, const Move *m, char *buf, size_t cap) {
+    if (!(m->flags & MOVE_NAMES_TAKEN)) return;
+    size_t at = strlen(buf);
+    for (int i = 0; i < m->nfx && at < cap; i++)
+        if (m->fx[i].kind == FX_REMOVE && m->fx[i].a != m->to)
+            at += (size_t)snprintf(buf + at, cap - at, "x%s", v->cells[m->fx[i].a].name);
+}
+
+static void move_text(const Variant *v, const Move *m, char *buf, size_t cap);
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
+    move_text(v, m, buf, cap);
+    if (cap) taken_suffix(v, m, buf, cap);
+}
+
+static void move_text(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
         return;
@@ -425,6 +442,7 @@ static void san_body(const Position *pos, const MoveList *list, const Move *m, c
     if (is_drop(m)) {
         char text[3];
         snprintf(buf, cap, "%s@%s", t >= 0 ? type_text(v, t, text) : "?", v->cells[m->to].name);
+        if (cap) taken_suffix(v, m, buf, cap);
         return;
     }
     char dis[32] = "", promo[8] = "", from_file[24], from_rank[24], victims[96];

@@ -749,7 +749,7 @@ static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int dept
             continue;
         }
         if ((*budget -= ast_size(it)) < 0) return;
-        if (it->kind == AST_MOVEBLOCK) {
+        if (it->kind == AST_MOVEBLOCK || it->kind == AST_DROPBLOCK) {
             Ast *block = ast_clone(it);
             DefineStack stack = {.n = 0};
             expand_statements(s, block, &stack, budget);

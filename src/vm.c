@@ -110,11 +110,91 @@ static bool record_capture(Effect *pending, int *npending, Cell c) {
     return true;
 }
 
+/* Does cell c close a custodian capture of a piece of `victim` by a move of `owner` from
+ * origin: a piece of the mover's side (the origin is empty after the move), or an empty cell of
+ * the victim's part of the hostile zone? */
+static bool closes_capture(const Position *pos, Cell c, Cell origin, int owner, int victim) {
+    const Variant *v = pos->v;
+    if (c == NO_CELL) return false;
+    Piece p = c == origin ? 0 : pos->cell[c];
+    if (p) return !board_hostile(pos, PIECE_OWNER(p), owner);
+    return v->hostile_zone && zone_has(&v->zones[v->hostile_zone - 1], victim, c);
+}
+
+/* Is the piece on cell `at` one that custodian captures take only when it is surrounded? */
+static bool needs_surround(const Variant *v, Cell at, Piece p) {
+    return ((v->surround_types >> PIECE_TYPE(p)) & 1) &&
+        (!v->surround_zone || zone_has(&v->zones[v->surround_zone - 1], PIECE_OWNER(p), at));
+}
+
+/* A shield wall along the edge from the landing cell: the run of enemies (types in set) from
+ * land + e on, each on the edge with a piece of the mover's in front of it (inward), two or
+ * more, closed at its far end; its pieces but the surround types are recorded as taken. */
+static bool shieldwall_at(const Position *pos, Cell land, Cell origin, int owner, uint32_t set, int e, int inward,
+                          int out, Effect *pending, int *npending) {
+    const Variant *v = pos->v;
+    Cell run[MAX_BOARD_DIM];
+    int n = 0;
+    Cell c = variant_step(v, land, e);
+    for (; c != NO_CELL && n < MAX_BOARD_DIM && is_victim(pos, c, owner, ALL_TYPES) && variant_step(v, c, out) == NO_CELL;
+         c = variant_step(v, c, e)) {
+        Cell front = variant_step(v, c, inward);
+        if (front == NO_CELL || front == origin || !pos->cell[front] ||
+            board_hostile(pos, PIECE_OWNER(pos->cell[front]), owner))
+            return true;
+        run[n++] = c;
+    }
+    if (n < 2 || !closes_capture(pos, c, origin, owner, PIECE_OWNER(pos->cell[run[0]]))) return true;
+    for (int i = 0; i < n; i++) {
+        Piece p = pos->cell[run[i]];
+        if (((set >> PIECE_TYPE(p)) & 1) && !((v->surround_types >> PIECE_TYPE(p)) & 1) &&
+            !record_capture(pending, npending, run[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Custodian captures with the game's rules: hostile cells close them, the surround types (in
+ * their zone) need every orthogonal side closed, shield walls on the edge. */
+__attribute__((noinline)) static bool pincer_ruled(const Position *pos, Cell land, Cell origin, int owner,
+                                                   uint32_t set, Effect *pending, int *npending) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < 4; i++) {
+        int e = v->orth_dirs[i];
+        Cell victim = variant_step(v, land, e);
+        if (victim == NO_CELL || !is_victim(pos, victim, owner, set)) continue;
+        Piece p = pos->cell[victim];
+        bool taken = true;
+        if (needs_surround(v, victim, p)) {
+            for (int k = 0; k < 4 && taken; k++) {
+                Cell side = variant_step(v, victim, v->orth_dirs[k]);
+                taken = side == land || closes_capture(pos, side, origin, owner, PIECE_OWNER(p));
+            }
+        } else {
+            taken = closes_capture(pos, variant_step(v, victim, e), origin, owner, PIECE_OWNER(p));
+        }
+        if (taken && !record_capture(pending, npending, victim)) return false;
+    }
+    if (!v->shieldwall) return true;
+    /* on the edge: each orthogonal way off the board gives the two ways along it */
+    for (int i = 0; i < 4; i++) {
+        int out = v->orth_dirs[i], inward = v->dirs[out].reverse;
+        if (variant_step(v, land, out) != NO_CELL || inward < 0) continue;
+        for (int k = 0; k < 4; k++) {
+            int e = v->orth_dirs[k];
+            if (e == out || e == inward) continue;
+            if (!shieldwall_at(pos, land, origin, owner, set, e, inward, out, pending, npending)) return false;
+        }
+    }
+    return true;
+}
+
 /* Custodian captures around the landing cell `land`: an enemy (type in set) on land+e with a
  * piece of the mover's side on land+2e, for the orthogonal e. False when pending is full. */
 static bool pincer_at(const Position *pos, Cell land, Cell origin, int owner, uint32_t set, Effect *pending,
                       int *npending) {
     const Variant *v = pos->v;
+    if (unlikely(v->custodian_rules)) return pincer_ruled(pos, land, origin, owner, set, pending, npending);
     for (int i = 0; i < 4; i++) {
         int e = v->orth_dirs[i];
         Cell victim = variant_step(v, land, e);
@@ -145,8 +225,10 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     return true;
 }
 
-/* A path mark of the VM's own (never a move flag): the moves it emits hand the piece over. */
+/* Path marks of the VM's own (never move flags): the moves it emits hand the piece over; they
+ * name the pieces they take elsewhere (MOVE_NAMES_TAKEN). */
 #define PATH_HAND_OVER 0x80
+#define PATH_CHOSEN 0x40
 
 /* The player who takes the turn after the current one. */
 static int next_player(const Position *pos) {
@@ -189,7 +271,8 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count++];
     m->from = m->to = cur;
-    m->flags = marks.flags & ~PATH_HAND_OVER;
+    m->flags = marks.flags & ~(PATH_HAND_OVER | PATH_CHOSEN);
+    if (marks.flags & PATH_CHOSEN) m->flags |= MOVE_NAMES_TAKEN;
     if (placed) m->flags |= MOVE_DROP; /* (a drop program's: no piece moves) */
     int holder = owner;
     if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
@@ -236,6 +319,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
         if (promo_type != NO_TYPE) m->flags |= MOVE_PROMOTION;
     }
     if (unlikely(marks.flags & PATH_HAND_OVER)) hand_over(pos, m, owner);
+    if (unlikely(marks.flags & PATH_CHOSEN)) m->flags = (uint16_t)((m->flags & ~PATH_CHOSEN) | MOVE_NAMES_TAKEN);
     out->count++;
     return true;
 }
@@ -792,6 +876,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (!record_conversion(pos, op, cur, a, owner, pending, &npending)) goto too_many_effects;
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
+        case OP_CHOOSE: pmarks.flags |= PATH_CHOSEN; break;
         case OP_NEXTIN:
             cur = next_in_zone(v, a, owner, cur);
             if (cur == NO_CELL) goto fail;
@@ -1080,7 +1165,10 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
     const Position *pos = r->pos;
     const Variant *v = pos->v;
     int n = npending;
-    if (pset != 0xFF) {
+    if (pset != 0xFF && unlikely(v->custodian_rules)) {
+        if (!pincer_ruled(pos, c, r->origin, r->owner, v->typesets[pset], pending, &n))
+            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+    } else if (pset != 0xFF) {
         const uint64_t *near = near_of(r, pset);
         const uint64_t *around = v->custodian_cells + (size_t)c * 2 * (size_t)v->cell_words;
         if (cells_meet(around, near, v->cell_words) &&
