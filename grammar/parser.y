@@ -238,6 +238,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_HOSTILE "'hostile'"
 %token KW_SURROUND "'surround'"
 %token KW_SHIELDWALL "'shieldwall'"
+%token KW_REFLECT "'reflect'"
 
 %type <node> item items players player names board_body board_items cellrefs cellref opt_steer_if
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
@@ -1127,6 +1128,7 @@ stmt
     | KW_CREATE             { $$ = mk(AST_CREATE, L(@$)); }
     | KW_CREATE IDENT       { $$ = parse_text_node(AST_CREATE, L(@$), $2); }
     | KW_CHANGE_TYPE IDENT  { $$ = parse_text_node(AST_CHANGE_TYPE, L(@$), $2); }
+    | KW_REFLECT IDENT      { $$ = parse_text_node(AST_REFLECT, L(@$), $2); }
     | KW_DROP               { $$ = mk(AST_DROP, L(@$)); }
     | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
     | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }

@@ -59,6 +59,7 @@ static const char *const kind_names[] = {
     "SURROUND",      "SHIELDWALL",
     "DROPBLOCK",     "CREATE",
     "CHANGE_TYPE",   "EXISTS",
+    "REFLECT",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

@@ -132,6 +132,7 @@
  *               text names a zone goes to each of its cells so
  *   CREATE      text = piece type or NULL (a new piece of the mover on the cursor's cell)
  *   CHANGE_TYPE text = piece type (the piece on the cursor's cell becomes it)
+ *   REFLECT     text = orientation (the cursor to its cell's image: transpose, mirror...)
  *
  * Conditions:
  *   COND        word = EMPTY|ENEMY|FRIEND|EP|ATTACKED|UNMOVED|LAST_TO|LAST_FROM, or
@@ -259,6 +260,7 @@ typedef enum AstKind {
     AST_CREATE,
     AST_CHANGE_TYPE,
     AST_EXISTS,
+    AST_REFLECT,
     AST__COUNT
 } AstKind;
 

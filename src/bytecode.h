@@ -27,6 +27,7 @@ typedef enum OperandKind {
     OPK_MODE,        /* u8: 0 or 1 (clear or set, compulsory or optional) */
     OPK_ZONE_OPT,    /* u8: zone, or 255 for every cell */
     OPK_LINES,       /* u8: index of Variant.linesets (the lines of `in-a-row`) */
+    OPK_ORIENT,      /* u8: an orientation (Orientation) */
     OPK__COUNT
 } OperandKind;
 

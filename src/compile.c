@@ -1213,6 +1213,18 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_REFLECT: {
+        int o = sema_orientation(st->text);
+        if (o < 0) {
+            diag_error(cg->s->sink, sema_word_loc(cg->s, st->loc, st->text),
+                       "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or "
+                       "antitranspose)",
+                       st->text);
+            cg->ok = false;
+        }
+        bc_emit(p, OP_REFLECT, o < 0 ? 0 : o, L(st));
+        break;
+    }
     case AST_CREATE:
     case AST_CHANGE_TYPE: {
         int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
@@ -1250,7 +1262,9 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_KIND: {
-        int k = sema_kind(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
+        /* (without phases a kind only names moves: it is declared where it is used) */
+        SrcLoc at = sema_word_loc(cg->s, st->loc, st->text);
+        int k = cg->v->nphases ? sema_kind(cg->s, st->text, at) : sema_name_kind(cg->s, st->text, at);
         if (k < 0) cg->ok = false;
         bc_emit(p, OP_KIND, k < 0 ? 0 : k, L(st));
         break;

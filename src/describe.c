@@ -3898,7 +3898,7 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
             moves |= bits_any(r.takes) || bits_any(r.remote);
         }
         /* (in a game of drops a piece that never moves is a placed stone or a blocker) */
-        if (!moves && !v->has_drops)
+        if (!moves && !v->has_drops && !v->types[t].drops)
             diag_warn(sink, piece_loc(root, v->types[t].name, file), "piece '%s' can never move", v->types[t].name);
     }
     for (int s = 1; s < v->npromos; s++) {

@@ -150,7 +150,8 @@ static int cmd_check(const Args *a) {
     source_free(src);
     int programs = 0;
     for (int t = 0; t < v->ntypes; t++)
-        for (int o = 0; o < v->nowners; o++) programs += v->types[t].per_owner[o].prog.count > 0;
+        for (int o = 0; o < v->nowners; o++)
+            programs += (v->types[t].per_owner[o].prog.count > 0) + (v->types[t].drops && v->types[t].drops[o].count > 0);
     printf("%s: ok: \"%s\", %d players, %d board%s, %d cells, %d piece types, %d programs\n", a->file,
            v->title ? v->title : "untitled", v->nplayers, v->nboards, v->nboards == 1 ? "" : "s", v->ncells, v->ntypes,
            programs);
@@ -448,6 +449,39 @@ static void trace_print(const Program *prog, int pc, Cell cur, bool flag, void *
     disasm_instruction(v, prog, pc, stdout);
 }
 
+/* `trace FILE drop`: the drop programs of the player to move, one after another. */
+static int trace_drops(const Variant *v, GenContext *ctx, Position *pos) {
+    int mover = board_mover(pos), rc = 0;
+    bool any = false;
+    for (int t = 0; t < v->ntypes && !rc; t++) {
+        if (!v->types[t].drops) continue;
+        any = true;
+        MoveList *ml = malloc(sizeof *ml);
+        ml->count = 0;
+        VmFault f = {0};
+        ctx->trace = trace_print;
+        ctx->trace_user = (void *)v;
+        printf("%s:\n", v->types[t].drops[mover].name);
+        vm_run(ctx, &v->types[t].drops[mover], pos, NO_CELL, mover, ml, &f);
+        ctx->trace = NULL;
+        char buf[64];
+        printf("emitted %d move%s:", ml->count, ml->count == 1 ? "" : "s");
+        for (int i = 0; i < ml->count; i++) {
+            notation_move(v, &ml->moves[i], buf, sizeof buf);
+            printf(" %s", buf);
+        }
+        printf("\n");
+        report_fault(&f);
+        rc = f.set ? 1 : 0;
+        free(ml);
+    }
+    if (!any) {
+        fprintf(stderr, "varia: error: no piece of this game has a drop program\n");
+        return 1;
+    }
+    return rc;
+}
+
 static int cmd_trace(const Args *a) {
     if (a->npositional < 1) {
         print_usage(find_command("trace"), stderr);
@@ -462,7 +496,9 @@ static int cmd_trace(const Args *a) {
     int rc = 1;
     if (setup_position(a, v, &ctx, &pos)) {
         int c = variant_cell_by_name(v, a->positional[0]);
-        if (c < 0)
+        if (c < 0 && !strcmp(a->positional[0], "drop"))
+            rc = trace_drops(v, &ctx, &pos);
+        else if (c < 0)
             fprintf(stderr, "varia: error: unknown cell '%s'\n", a->positional[0]);
         else if (!pos.cell[c])
             fprintf(stderr, "varia: error: no piece on %s\n", a->positional[0]);
@@ -997,9 +1033,9 @@ static const Command commands[] = {
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
      "from the start (or POS) and prints the final position of each: test positions.",
      cmd_random, false, true, 3},
-    {"trace", "trace FILE CELL [--fen POS]",
+    {"trace", "trace FILE CELL|drop [--fen POS]",
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
-     "emits.",
+     "emits; with 'drop', the drop programs of the player to move.",
      cmd_trace, false, true, 1},
     {"serve", "serve [FILE] [--port N] [--host ADDR] [--time S] [--depth D] [--option NAME=VALUE]...",
      "Starts a web server and prints the address to open in a browser: a page that plays any\n"

@@ -738,6 +738,25 @@ static int match_path(const Variant *v, const MoveList *list, const char *t, int
     return 0;
 }
 
+/* The last readings: a move kind's name alone ("swap") for the moves of that kind, and a drop
+ * written without its piece ("e6", "@e6", "g1xd2" for M@g1xd2), as placement games write it. */
+static int match_short(const Variant *v, const MoveList *list, const char *t, int *found, int max) {
+    int count = 0;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        char buf[64];
+        notation_move(v, m, buf, sizeof buf);
+        const char *at = strchr(buf, '@');
+        bool kind_alone = m->kind && m->kind < v->nkinds && !strcasecmp(t, v->kind_names[m->kind]);
+        bool drop = (m->flags & MOVE_DROP) && at &&
+            (!strcasecmp(t, at + 1) || (t[0] == '@' && !strcasecmp(t + 1, at + 1)));
+        if (!kind_alone && !drop) continue;
+        if (count < max) found[count] = i;
+        count++;
+    }
+    return count;
+}
+
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
     char t[96];
@@ -780,5 +799,6 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
         count = match_all(pos, list, t, found, max);
     }
     if (count == 0 && !loose) count = match_long_algebraic(pos, list, t, found, max);
+    if (count == 0) count = match_short(v, list, t, found, max);
     return count;
 }

@@ -109,45 +109,11 @@ int sema_cell(Sema *s, const Ast *n) {
 
 /* ---- orientation --------------------------------------------------------------------------- */
 
-Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
-    const CellInfo *ci = &v->cells[c];
-    const Board *b = &v->boards[ci->board];
-    int x = ci->x, y = ci->y, W = b->width, H = b->height, nx = x, ny = y;
-    switch (o) {
-    case ORIENT_IDENTITY: break;
-    case ORIENT_FLIP: ny = H - 1 - y; break;
-    case ORIENT_MIRROR: nx = W - 1 - x; break;
-    case ORIENT_ROT90:
-        nx = W - 1 - y;
-        ny = x;
-        break;
-    case ORIENT_ROT180:
-        nx = W - 1 - x;
-        ny = H - 1 - y;
-        break;
-    case ORIENT_ROT270:
-        nx = y;
-        ny = H - 1 - x;
-        break;
-    case ORIENT_TRANSPOSE:
-        nx = y;
-        ny = x;
-        break;
-    case ORIENT_ANTITRANSPOSE:
-        nx = W - 1 - y;
-        ny = H - 1 - x;
-        break;
-    default: break;
-    }
-    if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
-    return b->at[ny][nx];
-}
+Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) { return variant_orient_cell(v, o, c); }
 
-static int orientation_by_name(const char *name) {
-    static const char *names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
-                                               "rot180",   "rot270", "transpose", "antitranspose"};
+int sema_orientation(const char *name) {
     for (int i = 0; i < ORIENT__COUNT; i++)
-        if (!strcmp(names[i], name)) return i;
+        if (!strcmp(variant_orientation_name((Orientation)i), name)) return i;
     return -1;
 }
 
@@ -1029,7 +995,7 @@ static void declare_card_rule(Sema *s, const Ast *n) {
 }
 
 /* The move kind NAME, declared by naming it (in a phase or a prelude step). */
-static int name_kind(Sema *s, const char *name, SrcLoc loc) {
+int sema_name_kind(Sema *s, const char *name, SrcLoc loc) {
     Variant *v = s->v;
     for (int i = 0; i < v->nkinds; i++)
         if (!strcmp(v->kind_names[i], name)) return i;
@@ -1049,7 +1015,7 @@ static void declare_priority(Sema *s, const Ast *n) {
         return;
     }
     for (int i = 0; i < n->nkids; i++) {
-        int k = name_kind(s, n->kids[i]->text, n->kids[i]->loc);
+        int k = sema_name_kind(s, n->kids[i]->text, n->kids[i]->loc);
         if (k < 0) return;
         for (int j = 0; j < v->npriorities; j++)
             if (v->priority[j] == k) {
@@ -1089,7 +1055,7 @@ static void declare_phase(Sema *s, const Ast *n) {
         return;
     }
     for (int k = 0; k < n->nkids; k++) {
-        int kind = name_kind(s, n->kids[k]->text, n->kids[k]->loc);
+        int kind = sema_name_kind(s, n->kids[k]->text, n->kids[k]->loc);
         if (kind >= 0) ph->kinds |= 1u << kind;
     }
     v->nphases++;
@@ -1103,7 +1069,7 @@ static void declare_prelude(Sema *s, const Ast *n) {
         return;
     }
     int player = sema_player(s, n->text, sema_word_loc(s, n->loc, n->text));
-    int kind = name_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
+    int kind = sema_name_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
     if (player < 0 || kind < 0) return;
     if (n->num[0] < 1 || n->num[0] > 100) {
         diag_error(s->sink, n->loc, "move count %ld is out of range (1..100)", n->num[0]);
@@ -1963,7 +1929,7 @@ static void pass_header(Sema *s) {
 
 static void declare_orientation(Sema *s, const Ast *it) {
     int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
-    int o = orientation_by_name(it->text2);
+    int o = sema_orientation(it->text2);
     if (o < 0)
         diag_error(s->sink, sema_word_loc(s, it->loc, it->text2),
                    "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or "

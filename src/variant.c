@@ -563,6 +563,46 @@ void variant_conclude(Variant *v) {
     build_move_reach(v);
 }
 
+const char *variant_orientation_name(Orientation o) {
+    static const char *const names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
+                                                     "rot180",   "rot270", "transpose", "antitranspose"};
+    return (unsigned)o < ORIENT__COUNT ? names[o] : "?";
+}
+
+Cell variant_orient_cell(const Variant *v, Orientation o, Cell c) {
+    const CellInfo *ci = &v->cells[c];
+    const Board *b = &v->boards[ci->board];
+    int x = ci->x, y = ci->y, W = b->width, H = b->height, nx = x, ny = y;
+    switch (o) {
+    case ORIENT_IDENTITY: break;
+    case ORIENT_FLIP: ny = H - 1 - y; break;
+    case ORIENT_MIRROR: nx = W - 1 - x; break;
+    case ORIENT_ROT90:
+        nx = W - 1 - y;
+        ny = x;
+        break;
+    case ORIENT_ROT180:
+        nx = W - 1 - x;
+        ny = H - 1 - y;
+        break;
+    case ORIENT_ROT270:
+        nx = y;
+        ny = H - 1 - x;
+        break;
+    case ORIENT_TRANSPOSE:
+        nx = y;
+        ny = x;
+        break;
+    case ORIENT_ANTITRANSPOSE:
+        nx = W - 1 - y;
+        ny = H - 1 - x;
+        break;
+    default: break;
+    }
+    if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
+    return b->at[ny][nx];
+}
+
 void variant_free(Variant *v) {
     if (!v) return;
     for (int t = 0; t < MAX_PIECE_TYPES; t++)

@@ -806,6 +806,10 @@ void variant_conclude(Variant *v);
 /* Frees v and everything it owns; NULL is allowed. */
 void variant_free(Variant *v);
 
+/* The cell orientation o turns c into, on c's board (NO_CELL: off the board, or a hole). */
+Cell variant_orient_cell(const Variant *v, Orientation o, Cell c);
+/* An orientation's name as rule files write it ("transpose"). */
+const char *variant_orientation_name(Orientation o);
 /* Turns a vector from player 0's frame into the frame of orientation o. */
 void variant_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy);
 

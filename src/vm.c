@@ -877,6 +877,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
         case OP_CHOOSE: pmarks.flags |= PATH_CHOSEN; break;
+        case OP_REFLECT:
+            cur = variant_orient_cell(v, (Orientation)a, cur);
+            if (cur == NO_CELL) goto fail;
+            break;
         case OP_NEXTIN:
             cur = next_in_zone(v, a, owner, cur);
             if (cur == NO_CELL) goto fail;
