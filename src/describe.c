@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "boardart.h"
 #include "fen.h"
 #include "movegen.h"
 #include "notation.h"
@@ -1643,6 +1644,13 @@ static void choose_diagrams(Probe *p, Behaviour *b) {
         find_example(p, b, d);
         if (d->origin != NO_CELL && diagram_marks(p, d, b->type)) b->ndiagrams++;
     }
+    /* put down by its drop program, in the start position */
+    if (pt->drops && (d = diagram_new(b, NO_CELL))) {
+        d->in_hand = true;
+        memcpy(d->cells, p->start, sizeof d->cells);
+        snprintf(d->caption, sizeof d->caption, "put on the board, in the start position:");
+        diagram_keep(p, b, d);
+    }
     /* from the hand */
     if (v->has_hands && pt->droppable && (d = diagram_new(b, NO_CELL))) {
         d->in_hand = true;
@@ -1660,6 +1668,7 @@ static const char *result_words(ResultKind r) {
     case RESULT_DRAW: return "draws";
     case RESULT_PASS: return "passes the turn";
     case RESULT_WORTH: return "is decided by worth (the more worth wins)";
+    case RESULT_MOST: return "is decided by the pieces on the board (the most win)";
     default: return "plays on";
     }
 }
@@ -2295,7 +2304,10 @@ static void piece_headline(const Variant *v, int type, bool utf8, FILE *out) {
                 v->nplayers > 1 ? pt->symbol[1] : "");
     if (pt->value) fprintf(out, ", value %d.%02d", pt->value / 100, pt->value % 100);
     if (pt->worth) fprintf(out, ", worth %d", pt->worth);
-    fprintf(out, ")%s", pt->royal ? ": royal (losing it loses the game; it must not be left attacked)" : "");
+    fprintf(out, ")%s",
+            !pt->royal                    ? ""
+                : v->forbid_royal_capture ? ": royal (losing it loses the game; it must not be left attacked)"
+                                          : ": royal (losing it loses the game)");
 }
 
 /* What the piece does, in lines of words. */
@@ -2341,6 +2353,10 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
     }
     if (count_kind(v, b, DESCRIBE_PLACE) && v->has_hands && pt->droppable)
         fprintf(out, "  may be dropped from its player's hand (+ in the last diagram)\n");
+    if (pt->drops)
+        fprintf(out, "  is put on the board by a program of its own%s, where the generator allows (+ in the "
+                     "diagram of the start position)\n",
+                v->has_hands ? ", from its player's hand" : "");
     if (b->never_moves) fprintf(out, "  never moves by itself\n");
     if (b->unexplained && any_rule)
         fprintf(out,
@@ -2369,7 +2385,12 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
         int holes = bd->width * bd->height - bd->count;
         fprintf(out, "%s %s%s%s%dx%d", b ? "," : "", bd->title[0] ? bd->title : "", bd->title[0] ? " " : "",
                 v->nboards > 1 ? bd->name : "", bd->width, bd->height);
-        if (holes > 0) fprintf(out, " (%d holes)", holes);
+        if (bd->shape == BOARD_HEX)
+            fprintf(out, " hexagons, each rank half a cell right of the one below: a cell touches six (n, s, e, w, se, nw)");
+        if (bd->graph)
+            fprintf(out, " grid of which %d cells are points joined by the lines drawn", bd->count);
+        else if (holes > 0)
+            fprintf(out, " (%d holes)", holes);
     }
     fprintf(out, "\nPlayers:");
     for (int p = 0; p < v->nplayers; p++) {
@@ -2472,6 +2493,44 @@ static bool privilege_moves(const Variant *v, const Castle *c, Piece piece, char
             add(buf, cap, &at, "%s%s", at ? " or " : "to ", v->cells[x].name);
     probe_delete(p);
     return at > 0;
+}
+
+/* The game's rules of custodian captures (hostile cells, pieces taken only when surrounded,
+ * shield walls), as lines; how many. */
+static int custodian_words(const Variant *v, FILE *out) {
+    int n = 0;
+    if (v->hostile_zone) {
+        char z[40];
+        zone_name_of(v, v->hostile_zone - 1, z, sizeof z);
+        fprintf(out,
+                "- Hostile cells: an empty cell of zone %s closes a custodian capture as a piece of the capturer "
+                "would, against either side\n",
+                z);
+        n++;
+    }
+    if (v->surround_types) {
+        char types[200], z[40] = "";
+        types_words(v, v->surround_types, " or ", types, sizeof types);
+        if (v->surround_zone) zone_name_of(v, v->surround_zone - 1, z, sizeof z);
+        fprintf(out,
+                "- Surrounded: a %s%s%s is captured only when every orthogonal neighbour is an enemy of it or a hostile "
+                "empty cell (never against the board's edge)\n",
+                types, z[0] ? " standing in zone " : "", z);
+        n++;
+    }
+    if (v->shieldwall) {
+        fprintf(out, "- Shield wall: a row of two or more pieces along the board's edge, each with an enemy piece in "
+                     "front of it, is captured together when an enemy piece moves onto the edge at one end of the row "
+                     "with another enemy piece or a hostile cell at the other end");
+        if (v->surround_types) {
+            char types[200];
+            types_words(v, v->surround_types, " or ", types, sizeof types);
+            fprintf(out, "; a %s in the row stays", types);
+        }
+        fprintf(out, "\n");
+        n++;
+    }
+    return n;
 }
 
 static void write_special(const Variant *v, const Position *start, const Behaviour *const *behaviours, FILE *out) {
@@ -2675,6 +2734,7 @@ static void write_special(const Variant *v, const Position *start, const Behavio
                 v->kind_names[c->kind], v->piles[c->from].name, v->piles[c->to].name);
         n++;
     }
+    n += custodian_words(v, out);
     if (v->minefield_zone) {
         char z[40];
         zone_name_of(v, v->minefield_zone - 1, z, sizeof z);
@@ -2722,18 +2782,72 @@ static void outcome_words(ResultKind r, char *buf, size_t cap) {
         snprintf(buf, cap, "the player to move %s", result_words(r));
 }
 
+/* The directions of a line set, or of a connection, as words ("n, e, ne, se"). */
+static void dirs_words(const Variant *v, const uint8_t *dirs, int n, char *buf, size_t cap) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && at < cap; i++) {
+        const Direction *d = &v->dirs[dirs[i]];
+        if (d->name[0])
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", d->name);
+        else {
+            char w[32];
+            direction_words(d->dx, d->dy, w, sizeof w);
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", w);
+        }
+    }
+}
+
+/* The goals of placement and connection games: in a row, connected, a zone occupied. */
+static void goal_words(const Variant *v, FILE *out) {
+    for (int i = 0; i < v->nrows; i++) {
+        const RowRule *r = &v->rows[i];
+        char name[40], types[200] = "pieces", lines[200];
+        capitalised(r->name[0] ? r->name : "in a row", name, sizeof name);
+        if (r->types) types_words(v, r->types, " or ", types, sizeof types);
+        const LineSet *ls = &v->linesets[r->lines];
+        dirs_words(v, ls->dirs, ls->n, lines, sizeof lines);
+        fprintf(out, "- %s: a side with %s%d of its %s%s one after another along a line (lines: %s, each both ways) %s.\n",
+                name, r->exactly ? "exactly " : "", r->length, types, r->exactly ? " (not more)" : " or more", lines,
+                result_words(r->result));
+    }
+    for (int i = 0; i < v->nconnects; i++) {
+        const ConnectRule *r = &v->connects[i];
+        char name[40], a[40], b[40], dirs[300];
+        capitalised(r->name[0] ? r->name : "connected", name, sizeof name);
+        zone_name_of(v, r->zone_a, a, sizeof a);
+        zone_name_of(v, r->zone_b, b, sizeof b);
+        dirs_words(v, r->dirs, r->ndirs, dirs, sizeof dirs);
+        fprintf(out,
+                "- %s: a side whose pieces make a chain, each next to the next (%s), from its part of zone %s to its "
+                "part of zone %s %s.\n",
+                name, dirs, a, b, result_words(r->result));
+    }
+    for (int i = 0; i < v->noccupies; i++) {
+        const OccupyRule *r = &v->occupies[i];
+        char name[40], z[40], types[200] = "pieces";
+        capitalised(r->name[0] ? r->name : "zone occupied", name, sizeof name);
+        zone_name_of(v, r->zone, z, sizeof z);
+        if (r->types) types_words(v, r->types, " or ", types, sizeof types);
+        fprintf(out, "- %s: a side whose %s stand on every cell of its part of zone %s %s.\n", name, types, z,
+                result_words(r->result));
+    }
+}
+
 static void write_endings(const Variant *v, FILE *out) {
     if (v->has_royal && v->forbid_royal_capture)
         fprintf(out, "- A move may not leave the mover's royal piece where it could be captured.\n");
     char mate[32], stale[32];
     capitalised(v->end_name[0][0] ? v->end_name[0] : "checkmate", mate, sizeof mate);
     capitalised(v->end_name[1][0] ? v->end_name[1] : "stalemate", stale, sizeof stale);
-    if (v->on_checkmate != RESULT_NONE)
+    /* (without a royal piece nobody is in check: a player without a move is stalemated) */
+    if (v->on_checkmate != RESULT_NONE && v->has_royal && v->forbid_royal_capture)
         fprintf(out, "- %s: the player to move has no legal move and is in check: it %s.\n", mate,
                 result_words(v->on_checkmate));
     if (v->on_stalemate != RESULT_NONE)
-        fprintf(out, "- %s: the player to move has no legal move and is not in check: it %s.\n", stale,
-                result_words(v->on_stalemate));
+        fprintf(out, "- %s: the player to move has no legal move%s: it %s.\n", stale,
+                v->has_royal && v->forbid_royal_capture ? " and is not in check" : "", result_words(v->on_stalemate));
+    goal_words(v, out);
     if (v->repetition)
         fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
                 result_words(v->on_repetition));
@@ -3151,11 +3265,93 @@ static void file_name(const Variant *v, const Board *bd, int x, char *buf, size_
         }
 }
 
+/* One cell of a diagram in 3 columns, appended to *s. */
+static void cell_text3(const Variant *v, Cell c, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
+                       const DescribeStyle *st, char **s, size_t *len) {
+    char buf[96];
+    uint8_t m = marks ? marks[c] : 0;
+    char g[16] = "", lead = c == hl1 || c == hl2 ? '[' : ' ';
+    const char *fg = "";
+    if (cells[c]) {
+        piece_glyph(v, cells[c], st, g, sizeof g);
+        static const char *const owner_fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
+                                               "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
+        fg = owner_fg[PIECE_OWNER(cells[c]) & 7];
+        if (m & DESCRIBE_TAKE) lead = 'x';
+        if (m & DESCRIBE_REMOTE) lead = '#';
+    } else if (m & 15) {
+        snprintf(g, sizeof g, "%c", mark_char(m));
+        fg = mark_colour(g[0]);
+    } else
+        snprintf(g, sizeof g, "%s", st->colour ? " " : ".");
+    bool two = strlen(g) == 2 && (unsigned char)g[0] < 0x80;
+    if (st->colour) {
+        static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
+                                             {"\033[48;5;101m", "\033[48;5;143m"}};
+        bool hl = lead != ' ';
+        snprintf(buf, sizeof buf, "%s%s%c%s%s\033[0m", bg[hl][v->colour[c] ? 1 : 0], fg, lead == '[' ? ' ' : lead, g,
+                 two ? "" : " ");
+    } else
+        snprintf(buf, sizeof buf, "%c%s%s", lead, g, two ? "" : lead == '[' ? "]" : " ");
+    append(s, len, buf);
+}
+
+/* The file labels of a hexagonal board, placed over the cells of rank y. */
+static char *hex_files(const Variant *v, int b, int y) {
+    const Board *bd = &v->boards[b];
+    int width = 3 + art_text_width(v, b) + 3;
+    char *s = xmalloc((size_t)width + 1);
+    memset(s, ' ', (size_t)width);
+    s[width] = 0;
+    for (int x = 0; x < bd->width; x++) {
+        char file[8];
+        file_name(v, bd, x, file, sizeof file);
+        int at = 3 + art_text_column(v, b, x, y, false) + 1;
+        for (int i = 0; file[i] && at + i < width; i++) s[at + i] = file[i];
+    }
+    return s;
+}
+
+/* A hexagonal board as lines: each rank half a cell right of the one below, its number just
+ * before its first cell. */
+static void hex_lines(const Variant *v, int b, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
+                      const DescribeStyle *st, Lines *out) {
+    const Board *bd = &v->boards[b];
+    int width = 3 + art_text_width(v, b) + 3;
+    out->n = 0;
+    out->line[out->n++] = hex_files(v, b, bd->height - 1);
+    for (int r = 0; r < bd->height; r++) {
+        int y = bd->height - 1 - r, at = art_text_column(v, b, 0, y, false), used;
+        char *s = NULL, buf[32];
+        size_t len = 0;
+        snprintf(buf, sizeof buf, "%*s%2d ", at, "", y + 1);
+        append(&s, &len, buf);
+        for (int x = 0; x < bd->width; x++) {
+            Cell c = bd->at[y][x];
+            if (c == NO_CELL)
+                append(&s, &len, "   ");
+            else
+                cell_text3(v, c, cells, marks, hl1, hl2, st, &s, &len);
+            append(&s, &len, " ");
+        }
+        used = at + 3 + 4 * bd->width;
+        snprintf(buf, sizeof buf, "%-2d", y + 1);
+        append(&s, &len, buf);
+        for (used += 2; used < width; used++) append(&s, &len, " ");
+        out->line[out->n++] = s;
+    }
+    out->line[out->n++] = hex_files(v, b, 0);
+}
+
 /* Board b as lines of 3 columns a cell (3 more each side for the labels). A drawn piece the
  * marks say is captured has 'x' (by landing) or '#' (from afar) before it; a highlighted one '['. */
 static void board_lines(const Variant *v, int b, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
                         const DescribeStyle *st, Lines *out) {
     const Board *bd = &v->boards[b];
+    if (bd->shape == BOARD_HEX) {
+        hex_lines(v, b, cells, marks, hl1, hl2, st, out);
+        return;
+    }
     out->n = 0;
     char buf[96];
     char *s = NULL;
@@ -3183,35 +3379,10 @@ static void board_lines(const Variant *v, int b, const Piece *cells, const uint8
         append(&s, &len, buf);
         for (int x = 0; x < bd->width; x++) {
             Cell c = bd->at[y][x];
-            if (c == NO_CELL) {
-                append(&s, &len, "   ");
-                continue;
-            }
-            uint8_t m = marks ? marks[c] : 0;
-            char g[16] = "", lead = c == hl1 || c == hl2 ? '[' : ' ';
-            const char *fg = "";
-            if (cells[c]) {
-                piece_glyph(v, cells[c], st, g, sizeof g);
-                static const char *const owner_fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
-                                                       "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
-                fg = owner_fg[PIECE_OWNER(cells[c]) & 7];
-                if (m & DESCRIBE_TAKE) lead = 'x';
-                if (m & DESCRIBE_REMOTE) lead = '#';
-            } else if (m & 15) {
-                snprintf(g, sizeof g, "%c", mark_char(m));
-                fg = mark_colour(g[0]);
-            } else
-                snprintf(g, sizeof g, "%s", st->colour ? " " : ".");
-            bool two = strlen(g) == 2 && (unsigned char)g[0] < 0x80;
-            if (st->colour) {
-                static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
-                                                     {"\033[48;5;101m", "\033[48;5;143m"}};
-                bool hl = lead != ' ';
-                snprintf(buf, sizeof buf, "%s%s%c%s%s\033[0m", bg[hl][v->colour[c] ? 1 : 0], fg,
-                         lead == '[' ? ' ' : lead, g, two ? "" : " ");
-            } else
-                snprintf(buf, sizeof buf, "%c%s%s", lead, g, two ? "" : lead == '[' ? "]" : " ");
-            append(&s, &len, buf);
+            if (c == NO_CELL) /* a hole, or the line of a link over it */
+                append(&s, &len, bd->graph ? art_hole(v, b, x, y, !st->utf8) : "   ");
+            else
+                cell_text3(v, c, cells, marks, hl1, hl2, st, &s, &len);
         }
         snprintf(buf, sizeof buf, " %-2d", y + 1);
         append(&s, &len, buf);
@@ -3231,7 +3402,7 @@ static void print_boards(const Variant *v, const Piece *cells, const uint8_t *ma
     }
     for (int r = 0; r < rows; r++) {
         for (int b = 0; b < v->nboards; b++) {
-            int w = 3 * v->boards[b].width + 6;
+            int w = art_text_width(v, b) + 6;
             fprintf(out, "%-*s%s", w, r < all[b].n ? all[b].line[r] : "", b + 1 < v->nboards ? "   " : "");
         }
         fprintf(out, "\n");
@@ -3637,7 +3808,9 @@ static void out_diagram(Out *o, const Variant *v, const Behaviour *b, const Diag
         svg_diagram(o->f, v, d);
     } else
         print_boards(v, d->cells, d->mark, d->hl_from, d->hl_to, &o->style, o->f);
-    if (d->in_hand)
+    if (d->in_hand && !v->has_hands)
+        out_printf(o, "  position: %s (the %ss put down by the player to move)\n", d->fen, v->types[b->type].name);
+    else if (d->in_hand)
         out_printf(o, "  position: %s (a %s in the hand)\n", d->fen, v->types[b->type].name);
     else
         out_printf(o, "  position: %s (the %s on %s)\n", d->fen, v->types[b->type].name, v->cells[d->origin].name);
