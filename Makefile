@@ -139,10 +139,12 @@ perft: varia
 
 perft-deep: varia
 	@sh tests/run_perft.sh ./varia deep
+	@sh tests/draughts-crosscheck.sh ./varia deep
 
 crosscheck: varia
 	@scripts/deps.sh oracle
 	@sh tests/crosscheck.sh ./varia
+	@sh tests/draughts-crosscheck.sh ./varia
 
 bench: varia
 	@sh tests/bench.sh ./varia
