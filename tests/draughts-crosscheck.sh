@@ -4,8 +4,11 @@
 # tests/oracle/draughts.py: `varia perft --divide` move by move against the oracle's perft of
 # each root move, from the start and on positions of the oracle's random play (with kings
 # among them). Seeds are fixed: the same positions every run.
-#   quick (make test): the start to depth 4, 22 random positions per game to depth 3.
-#   deep (make perft-deep): the start to depth 5, 250 random positions per game to depth 4.
+#   quick (make test): the start to depth 4, 22 random positions per game and the 8 of 120 more
+#   with the longest captures to make, to depth 3; positions of long chains set by hand (and
+#   the oracle's hand-checked ones) to depth 3 in every game of their board size.
+#   deep (make perft-deep): the start to depth 5, 250 random positions per game and the 50 of
+#   1000 more with the longest captures, to depth 4.
 # Moves are compared by origin, destination and the pieces taken (in the order taken where a
 # game counts capture paths apart: English checkers); Varia's path `22x13x6` gives the pieces
 # taken as the one piece between each two landings. On a mismatch both move lists are shown.
@@ -23,14 +26,15 @@ oracle = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(oracle)
 
 GAMES = ["checkers", "international", "brazilian", "russian"]
-# (start depth, random depth, [(count, plies, seed, kings only)])
+# (start depth, random depth, [(count, plies, seed, kings only)], (of how many random positions,
+# how many with the longest captures to make))
 PLANS = {
-    "quick": (4, 3, [(10, 24, 27, False), (12, 50, 2027, True)]),
-    "deep": (5, 4, [(80, 24, 127, False), (120, 50, 3027, True), (50, 90, 4027, True)]),
+    "quick": (4, 3, [(10, 24, 27, False), (12, 50, 2027, True)], (120, 8)),
+    "deep": (5, 4, [(80, 24, 127, False), (120, 50, 3027, True), (50, 90, 4027, True)], (1000, 50)),
 }
 if mode not in PLANS:
     sys.exit("draughts-crosscheck: mode is quick or deep, not '%s'" % mode)
-start_depth, depth, batches = PLANS[mode]
+start_depth, depth, batches, (pool, chains) = PLANS[mode]
 
 
 def random_positions(name, count, plies, seed, kings):
@@ -39,6 +43,43 @@ def random_positions(name, count, plies, seed, kings):
     with contextlib.redirect_stdout(out):
         oracle.command_random(oracle.GAMES[name](), count, plies, seed, kings)
     return out.getvalue().split()
+
+
+# Positions with long chains, loops, crowning on the way and flying kings, tried in every game
+# of their board size (with the oracle's own hand-checked positions).
+HAND = {
+    8: ["W:WK27:B6,7,8,14,15,16,22,23,24", "W:WK10:B14,15,22,23", "W:W10:B14,15,22,23",
+        "W:WK29:B22,19", "W:W11:B7,6", "W:W22,23:B18,11,19", "W:WK29:B25,18,11,10,19,20,27",
+        "B:WK3,10,11,19,20,27,28:BK32,K1"],
+    10: ["W:W22:B27,28,37,38", "W:WK46:B41,32,23,24,33,34,43,44", "W:W32,33,K46:B28,19,29,41",
+         "W:W13:B8,7", "W:WK50:B44,33,22,11,34,23,12,35,24,13"],
+}
+
+
+def hand_positions(name):
+    game = oracle.GAMES[name]()
+    size = game.board.size
+    mine = [fen for g, fen, *_ in oracle.SELF_TESTS if oracle.GAMES[g]().board.size == size]
+    out = []
+    for fen in HAND[size] + mine:
+        try:
+            oracle.parse_fen(game, fen)
+        except ValueError:
+            continue  # a man on its crowning row in this game
+        if fen not in out:
+            out.append(fen)
+    return out
+
+
+def longest_captures(name, count, keep):
+    """The keep positions of count from random play (kings among them) whose side to move has
+    the longest capture to make: the chains to compare."""
+    game = oracle.GAMES[name]()
+    def longest(fen):
+        moves = oracle.generate_moves(game, oracle.parse_fen(game, fen))
+        return max((len(m[2]) for m in moves), default=0)
+    found = [(longest(fen), i, fen) for i, fen in enumerate(random_positions(name, count, 40, 5027, True))]
+    return [fen for n, i, fen in sorted(found, key=lambda f: (-f[0], f[1]))[:keep] if n > 0]
 
 
 def oracle_divide(game, fen, d):
@@ -57,10 +98,12 @@ def oracle_divide(game, fen, d):
 def varia_key(game, pos, text):
     """The key of Varia's move text FROM-TO or FROMxL1x...xTO, or a reason it has none."""
     board = game.board
+    parts = text.split("-") if "-" in text else text.split("x")
+    if not all(p.isdigit() for p in parts) or len(parts) < 2 or ("-" in text and len(parts) != 2):
+        return "%s: not a move of square numbers" % text
     if "-" in text:
-        a, b = text.split("-")
-        return (int(a), int(b), ())
-    hops = [int(s) for s in text.split("x")]
+        return (int(parts[0]), int(parts[1]), ())
+    hops = [int(s) for s in parts]
     taken = []
     for a, b in zip(hops, hops[1:]):
         ray = next((r for r in board.rays[a] if b in r), None)
@@ -96,9 +139,12 @@ def varia_divide(name, game, fen, d):
     return counts, texts, None
 
 
-def compare(name, game, fen, d):
+def compare(name, game, fen, d, seen):
     ours, our_texts, error = varia_divide(name, game, fen, d)
     theirs, their_texts = oracle_divide(game, fen, d)
+    longest = max((len(k[2]) for k in theirs), default=0)
+    seen["captures"] += longest > 0
+    seen["longest"] = max(seen["longest"], longest)
     if error is None and {k: sorted(v) for k, v in ours.items()} == \
             {k: sorted(v) for k, v in theirs.items()}:
         return True
@@ -125,13 +171,17 @@ for name in GAMES:
     jobs = [(oracle.format_fen(game, oracle.start_position(game)), start_depth)]
     for count, plies, seed, kings in batches:
         jobs += [(fen, depth) for fen in random_positions(name, count, plies, seed, kings)]
+    jobs += [(fen, depth) for fen in longest_captures(name, pool, chains)]
+    jobs += [(fen, 3) for fen in hand_positions(name)]
     kings = sum(1 for fen, _ in jobs if "K" in fen)
-    results = [compare(name, game, fen, d) for fen, d in jobs]
+    seen = {"captures": 0, "longest": 0}
+    results = [compare(name, game, fen, d, seen) for fen, d in jobs]
     passed = results.count(True)
     total_pass += passed
     total_fail += len(results) - passed
-    print("draughts-crosscheck: %s: %d positions (%d with kings), %d passed, %d failed"
-          % (name, len(results), kings, passed, len(results) - passed))
+    print("draughts-crosscheck: %s: %d positions (%d with kings, %d with a capture to make, the longest "
+          "taking %d), %d passed, %d failed" % (name, len(results), kings, seen["captures"], seen["longest"],
+                                                passed, len(results) - passed))
 print("draughts-crosscheck: %d passed, %d failed" % (total_pass, total_fail))
 sys.exit(1 if total_fail else 0)
 EOF
