@@ -5,7 +5,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wwrite-strings -Wundef -Werror
 OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
-LDLIBS  += -pthread
+LDLIBS  += -pthread -lm
 # `varia serve`: HTTP from libmicrohttpd, JSON from jansson (Debian libmicrohttpd-dev,
 # libjansson-dev; src/serve.c says why)
 LDLIBS  += -lmicrohttpd -ljansson
@@ -225,8 +225,9 @@ bench-signature: varia
 	if [ "$$want" = "$$got" ]; then echo "bench signature ok ($$got)"; \
 	else echo "bench signature mismatch: tests/bench_signature has $$want, varia bench gives $$got"; exit 1; fi
 
-# The rulebook of every shipped game: text without a fault, well-formed SVG and HTML, and the
-# golden texts of tests/describe.
+# The rulebook of every shipped game: text without a fault, every diagram equal to the move
+# generator's moves on its position, the HTML page's text and marks equal to the text's,
+# well-formed SVG and HTML, and the golden texts of tests/describe.
 describe-tests: varia
 	@scripts/deps.sh test
 	@sh tests/describe/run.sh ./varia
@@ -242,6 +243,7 @@ layers:
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
 	@sh tests/protocol/xboard.sh ./varia
+	@sh tests/protocol/strength.sh ./varia
 
 # XBoard itself playing Varia against Varia (chess and Ultima) and against Fairy-Stockfish
 # (chess), under a virtual X server.

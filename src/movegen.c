@@ -1848,6 +1848,11 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
     ctx->attack_fault.set = false;
     if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
     int mover = board_mover(pos), quiet = 0;
+    uint64_t empty[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++) {
+        empty[w] = ~0ULL;
+        for (int o = 0; o < v->nowners; o++) empty[w] &= ~pos->occ[o][w];
+    }
     ml->count = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
@@ -1857,8 +1862,18 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
                 if (pp->nlines || pp->privileged_atoms || pp->rest.plan || !pp->quiet_in_c) return -1;
                 int start = ml->count;
-                quiet += count_rays(pos, pp, o, from);
-                if ((pp->rest_in_c || pp->atoms_then_vm) && !count_atoms(pos, pp, o, from, ml, &quiet)) return -1;
+                if (pp->step_cells) {
+                    /* (the steps' empty targets, a promoting one once per choice) */
+                    const uint64_t *to = &pp->step_cells[(size_t)from * CELL_WORDS];
+                    for (int k = 0; k < v->cell_words; k++) {
+                        uint64_t open = to[k] & empty[k];
+                        quiet += __builtin_popcountll(open & ~pp->step_promotes[k]) +
+                            __builtin_popcountll(open & pp->step_promotes[k]) * pp->promo_moves;
+                    }
+                } else {
+                    quiet += count_rays(pos, pp, o, from);
+                    if ((pp->rest_in_c || pp->atoms_then_vm) && !count_atoms(pos, pp, o, from, ml, &quiet)) return -1;
+                }
                 if (!pp->rest_in_c && pp->rest.count > 1 && rest_may_emit(pos, pp, from, o) &&
                     !vm_run_at(ctx, &pp->rest, pp->atoms_then_vm ? pp->rest_vm_entry : 0, pos, from, o, ml, NULL))
                     return -1;
