@@ -455,7 +455,7 @@ static bool find_capture_guards_at(const Program *p, int pc, CaptureGuard *g, in
             find_capture_guards_at(p, next, g, n, depth + 1);
     }
     if (*n >= MAX_CAPTURE_GUARDS || !capture_guard_at(p, pc, &g[*n])) return false;
-    (*n)++;
+    g[(*n)++].pc = (uint16_t)pc;
     return true;
 }
 
@@ -526,6 +526,7 @@ void variant_conclude(Variant *v) {
                 find_capture_guards(pp);
             }
             build_step_cells(v, pp, o);
+            pp->counts_quietly = pp->quiet_in_c && !pp->nlines && !pp->privileged_atoms && !pp->rest.plan;
         }
     v->royal_types = 0;
     for (int t = 0; t < v->ntypes; t++)

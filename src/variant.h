@@ -153,6 +153,7 @@ typedef struct RestGuard {
 typedef struct CaptureGuard {
     uint8_t dir;
     bool rides, beyond;
+    uint16_t pc; /* where the branch's own code begins in rest (after its FORK) */
 } CaptureGuard;
 
 typedef struct PieceProgram {
@@ -168,6 +169,9 @@ typedef struct PieceProgram {
      * they reach from each cell (ncells x CELL_WORDS, allocated) and the cells where such a
      * move promotes, with the moves each promotion makes (its choices): counting is a popcount */
     uint64_t *step_cells;
+    /* perft's last ply may count this piece's quiet moves and list the rest (count_quiet):
+     * every ray and atom in C is move-only, and none is a line move or privileged */
+    bool counts_quietly;
     uint64_t step_promotes[CELL_WORDS];
     uint8_t promo_moves;
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
