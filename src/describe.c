@@ -2317,8 +2317,7 @@ static void chain_capture_words(const Variant *v, int type, FILE *out) {
     Cell c = NO_CELL;
     for (int r = 0; r < bd->width + bd->height && c == NO_CELL; r++)
         for (int dy = -r; dy <= r && c == NO_CELL; dy++)
-            for (int dx = -r; dx <= r && c == NO_CELL; dx++)
-                c = cell_at(v, 0, bd->width / 2 + dx, bd->height / 2 + dy);
+            for (int dx = -r; dx <= r && c == NO_CELL; dx++) c = cell_at(v, 0, bd->width / 2 + dx, bd->height / 2 + dy);
     Piece me = PIECE_MAKE(type, 0), them = PIECE_MAKE(p->dummy, p->enemy);
     int jumps[8][2], njumps = 0, flies[8][2], nflies = 0;
     bool goes_on = false;
@@ -2353,7 +2352,8 @@ static void chain_capture_words(const Variant *v, int type, FILE *out) {
                     for (int ex = -1; ex <= 1 && !goes_on; ex++) {
                         if ((!ex && !ey) || (ex == -dx && ey == -dy)) continue;
                         const CellInfo *li = &v->cells[land];
-                        Cell v2 = cell_at(v, 0, li->x + ex, li->y + ey), l2 = cell_at(v, 0, li->x + 2 * ex, li->y + 2 * ey);
+                        Cell v2 = cell_at(v, 0, li->x + ex, li->y + ey),
+                             l2 = cell_at(v, 0, li->x + 2 * ex, li->y + 2 * ey);
                         if (v2 == NO_CELL || l2 == NO_CELL || p->pos.cell[v2] || p->pos.cell[l2] || v2 == c || l2 == c)
                             continue;
                         board_put(&p->pos, v2, them);
@@ -2372,19 +2372,20 @@ static void chain_capture_words(const Variant *v, int type, FILE *out) {
     probe_delete(p);
     char dirs[200];
     if (njumps) {
-        directions_words(v, (const int (*)[2])jumps, njumps, dirs, sizeof dirs);
+        directions_words(v, (const int(*)[2])jumps, njumps, dirs, sizeof dirs);
         fprintf(out, "  captures by jumping an enemy piece next to it onto the empty cell just beyond: %s\n", dirs);
     }
     if (nflies) {
-        directions_words(v, (const int (*)[2])flies, nflies, dirs, sizeof dirs);
+        directions_words(v, (const int(*)[2])flies, nflies, dirs, sizeof dirs);
         fprintf(out,
                 "  captures by jumping an enemy piece any distance away along an empty line, landing on\n"
                 "  an empty cell beyond it: %s\n",
                 dirs);
     }
     if (goes_on || njumps || nflies)
-        fprintf(out, "  a capture goes on from where it lands while it can take again: the whole series is one\n"
-                     "  move, and the pieces it takes stay (blocking, never taken twice) until the move ends\n");
+        fprintf(out,
+                "  a capture goes on from where it lands while it can take again: the whole series is one\n"
+                "  move, and the pieces it takes stay (blocking, never taken twice) until the move ends\n");
 }
 
 /* What the piece does, in lines of words. */
@@ -2692,14 +2693,16 @@ static void write_special(const Variant *v, const Position *start, const Behavio
         n++;
     }
     if (v->must_capture && v->must_capture_most)
-        fprintf(out, "- Captures are compulsory, and a capture must take the most pieces a capture can take (each "
-                     "piece counts one)\n"),
+        fprintf(out,
+                "- Captures are compulsory, and a capture must take the most pieces a capture can take (each "
+                "piece counts one)\n"),
             n++;
     else if (v->must_capture)
         fprintf(out, "- Captures are compulsory: a player who can capture must (any capture it likes)\n"), n++;
     if (v->merge_same_captures)
-        fprintf(out, "- Moves that go between the same two cells and take the same pieces, in another order, are "
-                     "one move\n"),
+        fprintf(out,
+                "- Moves that go between the same two cells and take the same pieces, in another order, are "
+                "one move\n"),
             n++;
     if (v->npriorities) {
         fprintf(out, "- Moves of a kind come before those of the kinds after it, in this order:");
