@@ -17,6 +17,8 @@
 #include "fen.h"
 #include "gameend.h"
 #include "load.h"
+#include "match.h"
+#include "tune.h"
 #include "movegen.h"
 #include "notation.h"
 #include "parse.h"
@@ -853,6 +855,96 @@ static int cmd_selfplay(const Args *a) {
     return ui_selfplay(&cfg);
 }
 
+/* match FILE [--games N] [--time S | --depth D] [--seed N] [--verbose] [a=SETTINGS] [b=SETTINGS]
+ * [inc=S] [sprt=ELO0,ELO1]: the settings are the search's (search_options_parse). */
+static int cmd_match(const Args *a) {
+    MatchConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 20;
+    cfg.depth = a->depth;
+    cfg.base = a->seconds > 0 ? a->seconds : a->depth ? 0 : 10;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.tt_mb = 16;
+    cfg.open_plies = 4;
+    cfg.name_a = "default";
+    cfg.name_b = "classic";
+    search_options_default(&cfg.a);
+    search_options_classic(&cfg.b);
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        char err[200] = "";
+        bool ok = eq != NULL;
+        if (!ok) {
+        } else if (!strncmp(w, "a=", 2) || !strncmp(w, "b=", 2)) {
+            SearchOptions *o = w[0] == 'a' ? &cfg.a : &cfg.b;
+            search_options_default(o); /* (settings change the defaults, unless they say classic) */
+            ok = search_options_parse(eq + 1, o, err, sizeof err);
+            *(w[0] == 'a' ? &cfg.name_a : &cfg.name_b) = eq + 1;
+        } else if (!strncmp(w, "inc=", 4)) {
+            char *end;
+            cfg.inc = strtod(eq + 1, &end);
+            ok = end != eq + 1 && !*end && cfg.inc >= 0 && cfg.inc < 1e6;
+        } else if (!strncmp(w, "sprt=", 5)) {
+            char *end;
+            cfg.elo0 = strtod(eq + 1, &end);
+            ok = end != eq + 1 && *end == ',';
+            if (ok) {
+                const char *second = end + 1;
+                cfg.elo1 = strtod(second, &end);
+                ok = end != second && !*end && cfg.elo1 > cfg.elo0;
+            }
+            cfg.sprt = true;
+        } else
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "varia: match: bad setting '%s'%s%s (try 'varia match --help')\n", w, err[0] ? ": " : "",
+                    err);
+            return 2;
+        }
+    }
+    MatchResult res;
+    return match_run(&cfg, &res, stdout, stderr) ? 0 : 1;
+}
+
+/* tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N] */
+static int cmd_tune(const Args *a) {
+    TuneConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 40;
+    cfg.depth = a->depth > 0 ? a->depth : 3;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.passes = 10;
+    cfg.open_plies = 8;
+    if (a->seconds >= 0) {
+        fprintf(stderr, "varia: tune: the games are played to a depth (--depth), not on a clock\n");
+        return 2;
+    }
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        bool ok = eq != NULL;
+        if (ok && !strncmp(w, "out=", 4))
+            cfg.out = eq + 1;
+        else if (ok && (!strncmp(w, "passes=", 7) || !strncmp(w, "open=", 5))) {
+            char *end;
+            long n = strtol(eq + 1, &end, 10);
+            ok = end != eq + 1 && !*end && n >= 0 && n <= 1000;
+            *(w[0] == 'p' ? &cfg.passes : &cfg.open_plies) = (int)n;
+        } else
+            ok = false;
+        if (!ok || (cfg.out && !*cfg.out)) {
+            fprintf(stderr, "varia: tune: bad setting '%s' (try 'varia tune --help')\n", w);
+            return 2;
+        }
+    }
+    return tune_run(&cfg, stdout, stderr);
+}
+
 static int cmd_help(const Args *a);
 
 static const Command commands[] = {
@@ -944,6 +1036,26 @@ static const Command commands[] = {
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
      "takes each seat in turn; the second (--black, default greedy) plays the others.",
      cmd_selfplay, false, true, 0},
+    {"match",
+     "match FILE [--games N] [--time S | --depth D] [--seed N] [--verbose] [a=SETTINGS] [b=SETTINGS] [inc=S]\n"
+     "       [sprt=ELO0,ELO1] [--option NAME=VALUE]...",
+     "Plays N games (default 20) of the computer player with settings a (default: every search\n"
+     "feature) against itself with settings b (default: classic, the plain search), in pairs from\n"
+     "the same random opening (--seed) with the sides swapped, and prints a's wins, draws and\n"
+     "losses, its Elo difference and the 95% error. --time S is each side's clock for the game\n"
+     "(default 10), inc=S its increment per move; --depth D plays to a fixed depth instead.\n"
+     "SETTINGS is a comma list: default, classic, null, lmr, aspiration, futility, see, stable\n"
+     "(-name turns one off), skill=N. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
+     "the two Elo differences. See docs/strength.md.",
+     cmd_match, false, true, 4},
+    {"tune", "tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N]",
+     "Learns the game's evaluation (Texel's method): plays N fast games of the computer against\n"
+     "itself (default 40, to depth D, default 3, after open random plies, default 8), keeps their\n"
+     "quiet positions with the games' results, and fits the weights the evaluation reads (piece\n"
+     "values, each piece's mobility and piece-square weight from its reach, royal safety, pieces\n"
+     "in hand) to predict the results. Prints them as the rule file's 'tuned' items, or writes\n"
+     "out=PATH: the rule file with them in place of any it had. See docs/strength.md.",
+     cmd_tune, false, true, 3},
 };
 
 static const Command *find_command(const char *name) {
