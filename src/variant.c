@@ -459,7 +459,7 @@ static bool find_capture_guards_at(const Program *p, int pc, CaptureGuard *g, in
             find_capture_guards_at(p, next, g, n, depth + 1);
     }
     if (*n >= MAX_CAPTURE_GUARDS || !capture_guard_at(p, pc, &g[*n])) return false;
-    (*n)++;
+    g[(*n)++].pc = (uint16_t)pc;
     return true;
 }
 
@@ -530,6 +530,7 @@ void variant_conclude(Variant *v) {
                 find_capture_guards(pp);
             }
             build_step_cells(v, pp, o);
+            pp->counts_quietly = pp->quiet_in_c && !pp->nlines && !pp->privileged_atoms && !pp->rest.plan;
         }
     v->royal_types = 0;
     for (int t = 0; t < v->ntypes; t++)
@@ -668,6 +669,10 @@ int variant_promoted_type(const Variant *v, int t) {
 int variant_cell_by_name(const Variant *v, const char *name) {
     for (int c = 0; c < v->ncells; c++)
         if (!strcmp(v->cells[c].name, name)) return c;
+    /* (draughts squares go by their numbers too) */
+    if (v->pdn && name[0] >= '1' && name[0] <= '9' && strspn(name, "0123456789") == strlen(name))
+        for (int c = 0; c < v->ncells; c++)
+            if (v->square_number[c] == atoi(name)) return c;
     return -1;
 }
 

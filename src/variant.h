@@ -163,6 +163,7 @@ typedef struct RestGuard {
 typedef struct CaptureGuard {
     uint8_t dir;
     bool rides, beyond;
+    uint16_t pc; /* where the branch's own code begins in rest (after its FORK) */
 } CaptureGuard;
 
 typedef struct PieceProgram {
@@ -178,6 +179,9 @@ typedef struct PieceProgram {
      * they reach from each cell (ncells x CELL_WORDS, allocated) and the cells where such a
      * move promotes, with the moves each promotion makes (its choices): counting is a popcount */
     uint64_t *step_cells;
+    /* perft's last ply may count this piece's quiet moves and list the rest (count_quiet):
+     * every ray and atom in C is move-only, and none is a line move or privileged */
+    bool counts_quietly;
     uint64_t step_promotes[CELL_WORDS];
     uint8_t promo_moves;
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
@@ -832,7 +836,7 @@ static inline bool variant_stuck(const Variant *v, int t, int owner, Cell c) {
 }
 /* The promoted type of t (`letter +X` with X t's letter), or -1. */
 int variant_promoted_type(const Variant *v, int t);
-/* Cell index by name ("e4", "top:e4"), or -1. */
+/* Cell index by name ("e4", "top:e4"; under position-format pdn also its number, "22"), or -1. */
 int variant_cell_by_name(const Variant *v, const char *name);
 static inline bool zone_has(const Zone *z, int owner, Cell c) { return (z->cells[owner][c >> 6] >> (c & 63)) & 1; }
 
