@@ -54,6 +54,7 @@ typedef struct Args {
     bool ascii, flip, verbose, compact;
     bool playouts;        /* bench --playouts */
     bool diagram;         /* moves --diagram */
+    bool after;           /* moves --after */
     bool trace;           /* bench --playouts --trace */
     const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
@@ -350,7 +351,13 @@ static bool print_moves(const Args *a, const Variant *v, GenContext *ctx, Positi
     char buf[64];
     for (int i = 0; i < ml->count; i++) {
         notation_move(v, &ml->moves[i], buf, sizeof buf);
-        printf("%s\n", buf);
+        /* --after: the position the move leads to, after it */
+        char text[4096] = "";
+        if (a->after && board_make(pos, &ml->moves[i])) {
+            fen_write(pos, text, sizeof text);
+            board_unmake(pos);
+        }
+        printf("%s%s%s\n", buf, text[0] ? " " : "", text);
     }
     report_fault(&f);
     free(ml);
@@ -1016,12 +1023,13 @@ static const Command commands[] = {
      "--divide prints the count below each legal first move. --general turns off the fast\n"
      "ray tables (every move and attack test runs the programs) to cross-check them.",
      cmd_perft, false, true, 1},
-    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--seed N] [--option NAME=VALUE]...",
+    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--after] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation. --fen -\n"
      "reads positions from standard input, one a line, and prints each one's moves followed by\n"
      "an empty line. --diagram lists the moves as the rulebook's diagrams (varia describe) show\n"
      "them: each piece's moves as its rules make them, without the rule that a royal piece may\n"
-     "not be left attacked, whatever the position's endings say.",
+     "not be left attacked, whatever the position's endings say. --after writes after each move\n"
+     "the position it leads to.",
      cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
@@ -1233,6 +1241,8 @@ int main(int argc, char **argv) {
             a.trace = true;
         else if (!strcmp(s, "--diagram") && c->run == cmd_moves)
             a.diagram = true;
+        else if (!strcmp(s, "--after") && c->run == cmd_moves)
+            a.after = true;
         else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);

@@ -116,14 +116,18 @@ static void path_text(const Variant *v, const Move *m, char *buf, size_t cap) {
         snprintf(buf + at, cap - at, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
 }
 
-/* After the text of a move whose mover chose the pieces it takes (MOVE_NAMES_TAKEN): 'x' and
- * each cell it takes a piece on, but its destination ("a1d1xg7", "M@d2xg7"). */
+/* After the text of a move whose mover chose the cells it acts on (MOVE_NAMES_TAKEN): each
+ * cell but its destination it takes a piece on ('x'), puts a piece on ('@') or changes a
+ * piece on ('='), in the order the move does them ("a1d1xg7", "M@d2xg7", "a1a2@c3"). */
 static void taken_suffix(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (!(m->flags & MOVE_NAMES_TAKEN)) return;
     size_t at = strlen(buf);
-    for (int i = 0; i < m->nfx && at < cap; i++)
-        if (m->fx[i].kind == FX_REMOVE && m->fx[i].a != m->to)
-            at += (size_t)snprintf(buf + at, cap - at, "x%s", v->cells[m->fx[i].a].name);
+    for (int i = 0; i < m->nfx && at < cap; i++) {
+        const Effect *e = &m->fx[i];
+        char mark = e->kind == FX_REMOVE ? 'x' : e->kind == FX_PLACE ? '@' : e->kind == FX_CHANGE ? '=' : 0;
+        if (!mark || e->a == m->to || (i == 0 && e->kind == FX_PLACE && (m->flags & MOVE_DROP))) continue;
+        at += (size_t)snprintf(buf + at, cap - at, "%c%s", mark, v->cells[e->a].name);
+    }
 }
 
 static void move_text(const Variant *v, const Move *m, char *buf, size_t cap);
@@ -194,7 +198,7 @@ static void move_text(const Variant *v, const Move *m, char *buf, size_t cap) {
     }
     if (is_remote(m))
         snprintf(buf + at, cap - at, "x%s", to->name);
-    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE)
+    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE && m->from == m->to)
         snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
     else
         snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
@@ -231,7 +235,7 @@ static void split_cell(const char *name, char *file, char *rank, size_t cap) {
     snprintf(rank, cap, "%s", name + k);
 }
 
-static bool is_drop(const Move *m) { return m->nfx > 0 && m->fx[0].kind == FX_PLACE; }
+static bool is_drop(const Move *m) { return m->nfx > 0 && m->fx[0].kind == FX_PLACE && m->from == m->to; }
 
 /* The type that moves: the piece on the origin, or the dropped piece. */
 static int moving_type(const Position *pos, const Move *m) {
