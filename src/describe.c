@@ -3916,7 +3916,7 @@ static void out_diagram(Out *o, const Variant *v, const Behaviour *b, const Diag
     } else
         print_boards(v, d->cells, d->mark, d->hl_from, d->hl_to, &o->style, o->f);
     if (d->in_hand && !v->has_hands)
-        out_printf(o, "  position: %s (the %ss put down by the player to move)\n", d->fen, v->types[b->type].name);
+        out_printf(o, "  position: %s (a %s put down by the player to move)\n", d->fen, v->types[b->type].name);
     else if (d->in_hand)
         out_printf(o, "  position: %s (a %s in the hand)\n", d->fen, v->types[b->type].name);
     else
