@@ -2400,6 +2400,13 @@ static void chain_capture_words(const Variant *v, int type, FILE *out) {
                 "  move, and the pieces it takes stay (blocking, never taken twice) until the move ends\n");
 }
 
+/* Does the program hold the instruction op anywhere? */
+static bool program_uses(const Program *p, Opcode op) {
+    for (int pc = 0; pc < p->count; pc += bc_instr_size((Opcode)p->code[pc]))
+        if (p->code[pc] == op) return true;
+    return false;
+}
+
 /* What the piece does, in lines of words. */
 static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_used, FILE *out) {
     const PieceType *pt = &v->types[b->type];
@@ -2415,14 +2422,18 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
         said |= (uint8_t)(1u << m);
         static const char *const how[] = {
             [CAP_WITHDRAW] = "captures the enemy next to it by moving straight away from it",
-            [CAP_PINCER] =
-                "captures an enemy next to where it lands when a friendly piece stands just beyond that enemy",
             [CAP_COORDINATE] =
                 "captures the enemies on the two cells where its row and column cross its royal piece's column and row",
             [CAP_LEAP] = "captures the enemies it leaps over",
         };
         if (m < (int)ARRAY_LEN(how) && how[m]) fprintf(out, "  %s\n", how[m]);
     }
+    /* custodian captures, those the attack patterns leave out too (a slide limited by `to`) */
+    bool imitator = (v->imitator_mask >> b->type) & 1; /* (its captures are said below) */
+    if (said >> CAP_PINCER & 1 || (!imitator && program_uses(&pp->prog, OP_PINCER)))
+        fprintf(out,
+                "  captures an enemy next to where it lands when a friendly piece stands just beyond that enemy%s\n",
+                v->hostile_zone ? ", or a hostile cell lies there (see the special rules)" : "");
     if ((v->freezer_mask >> b->type) & 1) fprintf(out, "  freezes the enemy pieces next to it: they cannot move\n");
     if ((v->imitator_mask >> b->type) & 1) fprintf(out, "  captures each enemy the way that enemy captures\n");
     if (pt->influence) fprintf(out, "  influence %d over the steered armies' pieces it reaches\n", pt->influence);
@@ -2444,8 +2455,9 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
     if (count_kind(v, b, DESCRIBE_PLACE) && v->has_hands && pt->droppable)
         fprintf(out, "  may be dropped from its player's hand (+ in the last diagram)\n");
     if (pt->drops)
-        fprintf(out, "  is put on the board by a program of its own%s, where the generator allows (+ in the "
-                     "diagram of the start position)\n",
+        fprintf(out,
+                "  is put on the board by a program of its own%s, where the generator allows (+ in the "
+                "diagram of the start position)\n",
                 v->has_hands ? ", from its player's hand" : "");
     if (b->never_moves) fprintf(out, "  never moves by itself\n");
     bool chains = pp->has_chain;
@@ -2478,7 +2490,8 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
         fprintf(out, "%s %s%s%s%dx%d", b ? "," : "", bd->title[0] ? bd->title : "", bd->title[0] ? " " : "",
                 v->nboards > 1 ? bd->name : "", bd->width, bd->height);
         if (bd->shape == BOARD_HEX)
-            fprintf(out, " hexagons, each rank half a cell right of the one below: a cell touches six (n, s, e, w, se, nw)");
+            fprintf(out,
+                    " hexagons, each rank half a cell right of the one below: a cell touches six (n, s, e, w, se, nw)");
         if (bd->graph)
             fprintf(out, " grid of which %d cells are points joined by the lines drawn", bd->count);
         else if (holes > 0)
@@ -2604,16 +2617,18 @@ static int custodian_words(const Variant *v, FILE *out) {
         char types[200], z[40] = "";
         types_words(v, v->surround_types, " or ", types, sizeof types);
         if (v->surround_zone) zone_name_of(v, v->surround_zone - 1, z, sizeof z);
-        fprintf(out,
-                "- Surrounded: a %s%s%s is captured only when every orthogonal neighbour is an enemy of it or a hostile "
-                "empty cell (never against the board's edge)\n",
-                types, z[0] ? " standing in zone " : "", z);
+        fprintf(
+            out,
+            "- Surrounded: a %s%s%s is captured only when every orthogonal neighbour is an enemy of it or a hostile "
+            "empty cell (never against the board's edge)\n",
+            types, z[0] ? " standing in zone " : "", z);
         n++;
     }
     if (v->shieldwall) {
-        fprintf(out, "- Shield wall: a row of two or more pieces along the board's edge, each with an enemy piece in "
-                     "front of it, is captured together when an enemy piece moves onto the edge at one end of the row "
-                     "with another enemy piece or a hostile cell at the other end");
+        fprintf(out,
+                "- Shield wall: a row of two or more pieces along the board's edge, each with an enemy piece in "
+                "front of it, is captured together when an enemy piece moves onto the edge at one end of the row "
+                "with another enemy piece or a hostile cell at the other end");
         if (v->surround_types) {
             char types[200];
             types_words(v, v->surround_types, " or ", types, sizeof types);
@@ -2914,7 +2929,8 @@ static void goal_words(const Variant *v, FILE *out) {
         if (r->types) types_words(v, r->types, " or ", types, sizeof types);
         const LineSet *ls = &v->linesets[r->lines];
         dirs_words(v, ls->dirs, ls->n, lines, sizeof lines);
-        fprintf(out, "- %s: a side with %s%d of its %s%s one after another along a line (lines: %s, each both ways) %s.\n",
+        fprintf(out,
+                "- %s: a side with %s%d of its %s%s one after another along a line (lines: %s, each both ways) %s.\n",
                 name, r->exactly ? "exactly " : "", r->length, types, r->exactly ? " (not more)" : " or more", lines,
                 result_words(r->result));
     }
@@ -3997,6 +4013,10 @@ static void rulebook(Out *o, const Variant *v, const char *start_text) {
     for (int i = 0; i < v->nshuffles; i++) zones_used |= 1u << v->shuffle_zones[i];
     for (int i = 0; i < v->nforced; i++) zones_used |= 1u << v->forced[i].zone;
     for (int i = 0; i < v->nreaches; i++) zones_used |= 1u << v->reaches[i].zone;
+    for (int i = 0; i < v->nconnects; i++) zones_used |= 1u << v->connects[i].zone_a | 1u << v->connects[i].zone_b;
+    for (int i = 0; i < v->noccupies; i++) zones_used |= 1u << v->occupies[i].zone;
+    if (v->hostile_zone) zones_used |= 1u << (v->hostile_zone - 1);
+    if (v->surround_zone) zones_used |= 1u << (v->surround_zone - 1);
     if (zones_used) {
         out_heading(o, 2, "Zones");
         out_writer(o, v, write_zones, &zones_used);
