@@ -2407,6 +2407,26 @@ static bool program_uses(const Program *p, Opcode op) {
     return false;
 }
 
+/* What a drop program does besides putting the piece down, from its instructions: the pieces
+ * it takes or changes, the kinds of moves it makes. */
+static void drop_program_words(const Variant *v, const PieceType *pt, const Program *p, FILE *out) {
+    if (program_uses(p, OP_CAPTURE))
+        fprintf(out, "  a placing may also take pieces%s\n",
+                program_uses(p, OP_CHOOSE) ? ", on cells the player chooses among those its program allows (the "
+                                             "move is written with them, after an x)"
+                                           : "");
+    if (program_uses(p, OP_CREATE) || program_uses(p, OP_SETTYPE) || program_uses(p, OP_CONVERT))
+        fprintf(out, "  a placing may also put down or change other pieces\n");
+    if (program_uses(p, OP_REFLECT))
+        fprintf(out, "  a placing may put the piece on the mirror image of a cell its program picks\n");
+    for (int pc = 0; pc < p->count; pc += bc_instr_size((Opcode)p->code[pc]))
+        if (p->code[pc] == OP_KIND) {
+            const char *kind = v->kind_names[bc_operands(p->code, pc).a];
+            fprintf(out, "  some placings are moves of their own, '%s' (written %s:%c@ and the cell)\n", kind, kind,
+                    pt->letter);
+        }
+}
+
 /* What the piece does, in lines of words. */
 static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_used, FILE *out) {
     const PieceType *pt = &v->types[b->type];
@@ -2459,6 +2479,7 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
                 "  is put on the board by a program of its own%s, where the generator allows (+ in the "
                 "diagram of the start position)\n",
                 v->has_hands ? ", from its player's hand" : "");
+    if (pt->drops) drop_program_words(v, pt, &pt->drops[0], out);
     if (b->never_moves) fprintf(out, "  never moves by itself\n");
     bool chains = pp->has_chain;
     if (chains) chain_capture_words(v, b->type, out);
