@@ -322,6 +322,34 @@ static void test_drop_program_and_exact_rows(void **state) {
     variant_free(v);
 }
 
+/* occupy: a side's pieces on every cell of its part of a zone; most: a full board goes to the
+ * side with more pieces on it, equal numbers draw. */
+static void test_occupy_and_most(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 3x3\n"
+                              "zone goal for white = a3 b3 c3\nzone goal for black = a1 b1 c1\n"
+                              "piece P { letter P  drop { verify empty  add } }\n"
+                              "setup \"3/3/3 w\"\nend occupy goal win \"goal\"\nend stalemate most \"count\"\n");
+    int winner;
+    assert_string_equal(ending_of(v, "PPP/3/3 b", &winner), "goal");
+    assert_int_equal(winner, 0);
+    assert_string_equal(ending_of(v, "3/3/ppp w", &winner), "goal");
+    assert_int_equal(winner, 1);
+    assert_string_equal(ending_of(v, "PP1/3/ppP w", &winner), ""); /* (a goal's cell held by the other side) */
+    assert_string_equal(ending_of(v, "PpP/pPp/pPP b", &winner), "count");
+    assert_int_equal(winner, 0);
+    assert_string_equal(ending_of(v, "pPp/PpP/pPp w", &winner), "count");
+    assert_int_equal(winner, 1);
+    variant_free(v);
+    v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 2x1\n"
+                     "piece P { letter P  drop { verify empty  add } }\n"
+                     "setup \"2 w\"\nend stalemate most\n");
+    assert_string_not_equal(ending_of(v, "Pp w", &winner), "");
+    assert_int_equal(winner, -1);
+    assert_string_equal(ending_of(v, "P1 b", &winner), "");
+    variant_free(v);
+}
+
 /* create puts a piece of the mover's on another cell, change-type turns another piece, goto a
  * zone visits its cells; exists asks; reflect goes to the mirror image. */
 static void test_effects_on_other_cells(void **state) {
@@ -407,6 +435,7 @@ int main(void) {
         cmocka_unit_test(test_hnefatafl_king),
         cmocka_unit_test(test_shieldwall),
         cmocka_unit_test(test_drop_program_and_exact_rows),
+        cmocka_unit_test(test_occupy_and_most),
         cmocka_unit_test(test_effects_on_other_cells),
         cmocka_unit_test(test_symmetry_and_links),
         cmocka_unit_test(test_bad_inputs),
