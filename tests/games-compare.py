@@ -10,6 +10,7 @@ shield wall, the swap); `deep` plays more games for fresh positions and goes dee
 Each game's position text and moves are converted between the two (the generator writes them
 as the comparison formats of the games, Varia as its rule files do). Prints one line per game
 and a total; exits 1 on any difference, printing the position and the moves that differ."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -44,6 +45,26 @@ def rules_of(game):
 
 def oracle_args(game):
     return ["hex", "--swap"] if game == "hex-swap" else [game]
+
+
+_generator = None
+
+
+def generator():
+    """The independent generator as a module: run in this process, not once per position."""
+    global _generator
+    if _generator is None:
+        spec = importlib.util.spec_from_file_location("games28_oracle", ORACLE)
+        _generator = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_generator)
+    return _generator
+
+
+def generator_divide(game, text, depth):
+    """The generator's perft --divide: {move: count}."""
+    g = generator()
+    name = "hex" if game == "hex-swap" else game
+    return g.divide(g.new_game(name, text, game == "hex-swap"), depth)
 
 
 def varia_args(game):
@@ -156,7 +177,7 @@ def divide_lines(out):
 def compare(varia, game, text, depth):
     """None when both agree on the position, else a report."""
     ours_fen = position_to_varia(game, text)
-    theirs = divide_lines(run(["python3", ORACLE] + oracle_args(game) + ["perft", str(depth), "--fen", text, "--divide"]))
+    theirs = generator_divide(game, text, depth)
     out = run([varia, "perft", rules_of(game), str(depth), "--fen", ours_fen, "--divide"] + varia_args(game))
     ours_raw = divide_lines(out)
     after = {}
@@ -195,7 +216,8 @@ def stored_positions(game):
 def positions(game, count, fresh):
     """The start, the stored positions, and with `fresh` more from random play (seed 28)."""
     args = ["python3", ORACLE] + oracle_args(game)
-    found = [run(args + ["random", "--count", "1", "--plies", "0", "--seed", "1"]).split("\n")[0]]
+    g = generator()
+    found = [g.new_game("hex" if game == "hex-swap" else game, None, game == "hex-swap").text()]
     found += stored_positions(game)
     if fresh:
         plies = {"tictactoe": 6, "connect4": 20, "gomoku": 30, "hex": 40, "hex-swap": 3, "morris": 40,
