@@ -975,6 +975,7 @@ static void write_endings(const Variant *v, FILE *out) {
                     v->pieces_limit == 2 ? "" : "s", result_words(v->on_pieces));
     }
     if (v->forbid_check) fprintf(out, "- No move may give check.\n");
+    if (v->forbid_drop_check && !v->forbid_check) fprintf(out, "- No drop may give check.\n");
     if (v->nplayers > 2)
         fprintf(out, "- A defeated player is out; its pieces %s.\n",
                 v->on_defeat == DEFEAT_REMOVE     ? "are removed"

@@ -977,15 +977,17 @@ static bool gives_check(GenContext *ctx, Position *pos, const Move *m, int mover
     return check;
 }
 
-/* The rules on checks: `forbid check` drops every move that gives one, `end checks` marks each
- * as a check given (FX_CHECK). */
+/* The rules on checks: `forbid check` drops every move that gives one (`forbid drop-check`:
+ * every drop), `end checks` marks each as a check given (FX_CHECK). */
 static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int mover) {
     const Variant *v = pos->v;
     int n = 0;
     for (int i = 0; i < out->count; i++) {
         Move *m = &out->moves[i];
-        if (!(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && gives_check(ctx, pos, m, mover)) {
-            if (v->forbid_check) continue;
+        const bool forbidden = v->forbid_check || (v->forbid_drop_check && (m->flags & MOVE_DROP));
+        if (!(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && (forbidden || v->check_limit) &&
+            gives_check(ctx, pos, m, mover)) {
+            if (forbidden) continue;
             ASSERT(m->nfx < MAX_EFFECTS, "a move has room to mark its check");
             if (m->nfx < MAX_EFFECTS) m->fx[m->nfx++] = (Effect){.kind = FX_CHECK, .a = (Cell)mover};
         }
@@ -1054,7 +1056,8 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
-    if (unlikely((pos->v->check_limit && mark_checks) || pos->v->forbid_check)) apply_check_rules(ctx, pos, out, mover);
+    if (unlikely((pos->v->check_limit && mark_checks) || pos->v->forbid_check || pos->v->forbid_drop_check))
+        apply_check_rules(ctx, pos, out, mover);
     if (unlikely(pos->v->nreaches)) {
         const ReachRule *r = ending_reply_due(pos);
         if (r) require_reply(ctx, pos, out, r, mover);

@@ -1830,9 +1830,11 @@ static void declare_forbid(Sema *s, const Ast *it) {
     }
     if (!strcmp(it->text, "check"))
         s->v->forbid_check = it->sub != 0;
+    else if (!strcmp(it->text, "drop-check"))
+        s->v->forbid_drop_check = it->sub != 0;
     else if (strcmp(it->text, "royal-capture"))
         diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
-                   "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
+                   "unknown rule '%s' (expected royal-capture, check, drop-check or royal-flight)", it->text);
     else
         s->v->forbid_royal_capture = it->sub != 0;
 }

@@ -576,6 +576,7 @@ typedef struct Variant {
     ResultKind on_checks; /* for the side that gave them */
     char checks_name[32];
     bool forbid_check; /* "forbid check": no move may give check */
+    bool forbid_drop_check; /* "forbid drop-check": no drop from a hand may give check */
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];
