@@ -1024,6 +1024,10 @@ primary
         { $$ = mk_cond(L(@$), KEYWORD_COUNTER_AT_MOST, $2); $$->num[0] = $4; }
     | KW_ATTACKERS KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), KEYWORD_ATTACKERS_AT_LEAST, NULL); $$->num[0] = $3; }
+    | KW_PIECES IDENT KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_LEAST, $2); $$->num[0] = $4; }
+    | KW_PIECES IDENT KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_MOST, $2); $$->num[0] = $4; }
     | KW_INFLUENCE KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_INFLUENCE KW_AT_MOST INT

@@ -84,6 +84,8 @@ static const char *const keyword_names[] = {
     "worth",
     "privilege",
     "piece-on-board",
+    "pieces-at-least",
+    "pieces-at-most",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -269,6 +269,11 @@ static inline bool board_privilege_held(const Position *pos, int owner, Cell c) 
             return true;
     return false;
 }
+/* A capture made by a piece that `explodes`, m, becomes its explosion: every piece it moves is
+ * removed instead, with what it lands on, and so is every piece on the cells around m->to
+ * that is not `blast-proof`. Returns whether the explosion takes a royal piece of the
+ * capturer's side. Cannot fail. */
+bool board_explode(const Position *pos, Move *m);
 /* Applies a move; returns false (and changes nothing) if the history is full. */
 bool board_make(Position *pos, const Move *m);
 void board_unmake(Position *pos);

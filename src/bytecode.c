@@ -14,7 +14,8 @@ const OpInfo bc_opinfo[OP__COUNT] = {
 #define SHAPE_BYTES(shape) \
     ((shape) == SHAPE_NONE        ? 0 \
          : (shape) == SHAPE_SLIDE ? 3 \
-         : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET || (shape) == SHAPE_COUNTER) \
+         : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET || (shape) == SHAPE_COUNTER || \
+          (shape) == SHAPE_TYPENUM) \
          ? 2 \
          : 1)
 const uint8_t bc_instr_sizes[OP__COUNT] = {

@@ -15,6 +15,7 @@ typedef enum OperandShape {
     SHAPE_DIRSET,  /* u8 direction, u8 type set */
     SHAPE_SLIDE,   /* u8 direction, u8 type set or 255, u8 type set or 255 */
     SHAPE_COUNTER, /* u8 counter, i8 value */
+    SHAPE_TYPENUM, /* u8 piece type, u8 number */
     SHAPE__COUNT
 } OperandShape;
 

@@ -837,6 +837,21 @@ static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
     if (most) bc_emit(p, OP_NOT, 0, L(c));
 }
 
+/* `pieces TYPE at-least N` / `at-most N`: the mover's pieces of TYPE on the board. */
+static void emit_pieces_cond(CG *cg, Program *p, const Ast *c) {
+    bool most = c->word == KEYWORD_PIECES_AT_MOST;
+    int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+    long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+    if (c->num[0] < 0 || c->num[0] > 254) {
+        diag_error(cg->s->sink, c->loc, "piece count %ld is out of range (0..254)", c->num[0]);
+        cg->ok = false;
+        bound = 0;
+    }
+    if (t < 0) cg->ok = false;
+    bc_emit(p, OP_OWNCOUNT, (t < 0 ? 0 : t) | ((int)bound << 8), L(c));
+    if (most) bc_emit(p, OP_NOT, 0, L(c));
+}
+
 /* One condition keyword (a COND node) as the instructions that set the flag. */
 static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     switch (c->word) {
@@ -864,6 +879,8 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     }
     case KEYWORD_COUNTER_AT_LEAST:
     case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
+    case KEYWORD_PIECES_AT_LEAST:
+    case KEYWORD_PIECES_AT_MOST: emit_pieces_cond(cg, p, c); return;
     case KEYWORD_ATTACKERS_AT_LEAST:
         if (c->num[0] < 1 || c->num[0] > 64) {
             diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);

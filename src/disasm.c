@@ -28,6 +28,7 @@ static void operand_text(const Variant *v, Opcode op, Operands operand, char *bu
             snprintf(buf, cap, "%d", a);
         break;
     case SHAPE_COUNTER: snprintf(buf, cap, "%s %d", a < v->ncounters ? v->counters[a].name : "?", operand.b); break;
+    case SHAPE_TYPENUM: snprintf(buf, cap, "%s %d", a < v->ntypes ? v->types[a].name : "?", operand.b); break;
     case SHAPE_SLIDE: {
         int d = a, ps = operand.b, cs = operand.c;
         const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;

@@ -429,32 +429,7 @@ static void add_blasts(const Position *pos, MoveList *out) {
         if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer &&
             ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
             Move b = *m;
-            b.nfx = 0;
-            for (int k = 0; k < m->nfx; k++) {
-                const Effect *e = &m->fx[k];
-                if (e->kind != FX_MOVE) {
-                    b.fx[b.nfx++] = *e;
-                    continue;
-                }
-                b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->a};
-                if (pos->cell[e->b] && b.nfx < MAX_EFFECTS) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
-            }
-            for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
-                Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
-                if (c == NO_CELL || c == m->from || !pos->cell[c] ||
-                    ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1))
-                    continue;
-                bool listed = false;
-                for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
-                if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
-            }
-            bool own_royal = false;
-            for (int k = 0; k < b.nfx && !own_royal; k++) {
-                Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
-                own_royal =
-                    p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
-            }
-            if (own_royal && v->forbid_royal_capture) continue;
+            if (board_explode(pos, &b) && v->forbid_royal_capture) continue;
             *m = b;
         }
         if (n != i) out->moves[n] = *m;

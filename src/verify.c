@@ -67,6 +67,9 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
         case SHAPE_COUNTER:
             if (a >= v->ncounters) ok = bad(sink, p, pc, "counter out of range");
             break;
+        case SHAPE_TYPENUM:
+            if (a >= v->ntypes) ok = bad(sink, p, pc, "piece type out of range");
+            break;
         case SHAPE_DIR:
             if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range");
             break;

@@ -292,16 +292,40 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
     return false;
 }
 
+/* OWNCOUNT: has owner n or more pieces of type t on the board? */
+__attribute__((noinline)) static bool own_count_at_least(const Position *pos, int owner, int t, int n) {
+    int count = 0;
+    for (int w = 0; w < pos->v->cell_words && count < n; w++)
+        count += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
+    return count >= n;
+}
+
 /* Every way out of the interpreter hands back the budget left. */
 #define EXIT(...) return *budget_left = budget, (__VA_ARGS__)
 
-/* Would the piece on origin, moved to cur (what stands there taken), check a player other
- * than its owner's side? Inside an attack test the answer is "no" (tests are not nested). */
-static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner) {
-    if (ctx->attack_depth || cur == origin) return false;
+/* Would the move the path has made so far, emitted at cur, check a player other than the
+ * mover's side? That is the piece on origin moved to cur (what stands there taken) with the
+ * effects recorded (captures, en passant, a second piece moved, conversions), its change of
+ * type, and, when its type explodes and it captures, the explosion. Inside an attack test the
+ * answer is "no" (tests are not nested). */
+__attribute__((noinline)) static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner,
+                                                     const Effect *pending, int npending, int change) {
+    if (ctx->attack_depth || (cur == origin && !npending && change == NO_TYPE)) return false;
     const Variant *v = pos->v;
-    Move m = {.from = origin, .to = cur, .promo = NO_TYPE, .nfx = 1};
-    m.fx[0] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    Move m = {.from = origin, .to = cur, .promo = NO_TYPE};
+    for (int i = 0; i < npending; i++) {
+        m.fx[m.nfx++] = pending[i];
+        if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m.flags |= MOVE_CAPTURE;
+    }
+    /* (pending holds at most MAX_EFFECTS - 2: there is room for these two) */
+    if (cur != origin) {
+        if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m.flags |= MOVE_CAPTURE;
+        m.fx[m.nfx++] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    }
+    if (change != NO_TYPE) m.fx[m.nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(change, owner)};
+    if (unlikely(v->blast_mask) && (m.flags & MOVE_CAPTURE) && cur != origin && pos->cell[origin] &&
+        ((v->blast_mask >> PIECE_TYPE(pos->cell[origin])) & 1))
+        board_explode(pos, &m);
     CellJournal cj;
     board_cells_apply(pos, &m, &cj);
     bool check = false;
@@ -411,7 +435,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = attack_is_attacked(ctx, pos, cur, owner, as);
             break;
         }
-        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner); break;
+        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner, pending, npending, change); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
         case OP_PRIVILEGE: flag = board_privilege_held(pos, owner, cur); break;
@@ -422,6 +446,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = false;
             for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
             break;
+        case OP_OWNCOUNT: flag = own_count_at_least(pos, owner, a, b); break;
         case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
