@@ -50,6 +50,8 @@ static const char *const kind_names[] = {
     "AND",           "OR",
     "NAME",          "STRING",
     "WRITTEN",       "COUNTING",
+    "TRANSFER",      "CHECK_KIND",
+    "FROM",          "TO",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

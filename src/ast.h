@@ -67,6 +67,8 @@
  *   GATING      text = zone whose cells are gates (a piece from the hand enters as one leaves)
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
+ *   TRANSFER    kids = NAME links: after every move its pieces go on along them
+ *   CHECK_KIND  text = the move kind of every normal move that gives check
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
@@ -78,7 +80,8 @@
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
- *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL,
+ *               text2 = move kind or NULL;
  *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
  *               position's); sub = 1: `privilege CELL CELL [lost-to TYPE]`, kids = NAME (a
  *               cell per player), then a GROUP holding the NAME type when lost-to is given
@@ -100,6 +103,7 @@
  *   WHILE       kids = [cond, BLOCK]
  *   EITHER      kids = BLOCK alternatives (two or more)
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
+ *   FROM, TO    (no fields) the second piece: FROM chooses the one on the cursor, TO moves it there
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
  *   KIND        text = move kind
@@ -207,6 +211,10 @@ typedef enum AstKind {
     AST_STRING,
     AST_WRITTEN,
     AST_COUNTING,
+    AST_TRANSFER,
+    AST_CHECK_KIND,
+    AST_FROM,
+    AST_TO,
     AST__COUNT
 } AstKind;
 

@@ -27,9 +27,21 @@ static inline uint64_t checks_key(int player, int given) { return counter_key(0x
  * not, as the n-move clock is not: positions repeat while a count runs.) */
 static inline uint64_t count_key(int limit) { return limit ? counter_key(0x7B00, limit) : 0; }
 
+/* The en-passant cells' share of the hash: the mover's, and in a turn of phases those the
+ * turn has made (their own keys: the two are different positions). */
+static inline uint64_t ep_key(const Position *pos) {
+    const Variant *v = pos->v;
+    uint64_t k = pos->ep[0] != NO_CELL ? v->zobrist_ep[pos->ep[0]] : 0;
+    if (unlikely(pos->ep_next[0] != NO_CELL)) {
+        uint64_t z = v->zobrist_ep[pos->ep_next[0]];
+        k ^= (z << 17) | (z >> 47);
+    }
+    return k;
+}
+
 /* The phase state's share of the hash (games whose turns have phases). */
 static inline uint64_t phase_key(const Position *pos) {
-    return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
+    return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->turn_reset));
 }
 
 /* A pile's share of the hash: its cards in order. */
@@ -147,8 +159,8 @@ void board_clear(Position *pos) {
     memset(pos->type_occ, 0, sizeof pos->type_occ);
     pos->turn = 0;
     pos->rights = 0;
-    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-    pos->ep_victim = NO_CELL;
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = pos->ep_next[i] = NO_CELL;
+    pos->ep_victim = pos->ep_next_victim = NO_CELL;
     pos->halfmove = 0;
     pos->count_limit = pos->count_ply = 0;
     pos->fullmove = 1;
@@ -163,7 +175,7 @@ void board_clear(Position *pos) {
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     for (int p = 0; p < MAX_PLAYERS; p++)
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
-    pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
+    pos->phase = pos->phase_moves = pos->turn_reset = 0;
     pos->royal_open = -1;
     for (int i = 0; i < MAX_PLAYERS * MAX_CASTLES; i++) pos->castle_king[i] = pos->castle_rook[i] = NO_CELL;
     pos->debt = 0;
@@ -201,7 +213,7 @@ uint64_t board_compute_key(const Position *pos) {
     uint64_t k = v->zobrist_side[pos->turn];
     for (int c = 0; c < v->ncells; c++)
         if (pos->cell[c]) k ^= piece_key(v, (Cell)c, pos->cell[c]);
-    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
+    k ^= ep_key(pos);
     for (int r = 0; r < 32; r++)
         if (pos->rights >> r & 1) k ^= v->zobrist_rights[r];
     for (int p = 0; p < v->nplayers; p++)
@@ -360,11 +372,10 @@ void board_cells_apply(Position *pos, const Move *m, CellJournal *cj) {
 
 void board_cells_revert(Position *pos, const CellJournal *cj) { revert_cells(pos, cj->entries, cj->n); }
 
-Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
+/* The piece of a `sets-ep` type of prev that stands past the en-passant cell ep along d,
+ * over empty cells, or NO_CELL. */
+static Cell ep_victim_along(const Position *pos, Cell ep, int prev, int d) {
     const Variant *v = pos->v;
-    ASSERT(prev >= 0 && prev < v->nowners, "en-passant cells belong to a known owner");
-    int d = v->forward_dir[prev];
-    if (d < 0) return NO_CELL;
     Cell c = ep;
     for (int k = 0; k < MAX_EP_CELLS + 1; k++) {
         c = variant_step(v, c, d);
@@ -374,6 +385,36 @@ Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
         if (p) break;
     }
     return NO_CELL;
+}
+
+/* The directions the piece that made an en-passant cell of owner o may stand in past it:
+ * forward, and the last steps of its `sets-ep` legs (a diagonal double step). */
+static uint64_t ep_directions(const Variant *v, int o) {
+    uint64_t dirs = v->ep_dirs[o];
+    if (v->forward_dir[o] >= 0) dirs |= 1ull << v->forward_dir[o];
+    return dirs;
+}
+
+Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
+    const Variant *v = pos->v;
+    ASSERT(prev >= 0 && prev < v->nowners, "en-passant cells belong to a known owner");
+    /* (two candidates, as after a diagonal double step: the one on the lower file, then row) */
+    Cell best = NO_CELL;
+    for (uint64_t dirs = ep_directions(v, prev); dirs; dirs &= dirs - 1) {
+        Cell c = ep_victim_along(pos, ep, prev, __builtin_ctzll(dirs));
+        if (c != NO_CELL &&
+            (best == NO_CELL || v->cells[c].x < v->cells[best].x ||
+             (v->cells[c].x == v->cells[best].x && v->cells[c].y < v->cells[best].y)))
+            best = c;
+    }
+    return best;
+}
+
+/* Could the piece on `to` have made the en-passant cell ep of prev (it stands past it)? */
+static bool ep_victim_could_be(const Position *pos, Cell ep, int prev, Cell to) {
+    for (uint64_t dirs = ep_directions(pos->v, prev); dirs; dirs &= dirs - 1)
+        if (ep_victim_along(pos, ep, prev, __builtin_ctzll(dirs)) == to) return true;
+    return false;
 }
 
 /* Writes a tile, keeping the hash and the move's undo list. */
@@ -472,7 +513,7 @@ static bool phase_step(Position *pos, const Move *m, bool paying) {
 static inline uint64_t turn_state_key(const Position *pos) {
     const Variant *v = pos->v;
     uint64_t k = 0;
-    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
+    k ^= ep_key(pos);
     if (v->nphases) k ^= phase_key(pos);
     if (v->nprelude) k ^= prelude_key(pos);
     return k;
@@ -492,6 +533,12 @@ static inline void save_state(const Position *pos, Undo *u) {
 static inline void clear_ep(Position *pos) {
     for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
     pos->ep_victim = NO_CELL;
+}
+
+/* The same for the cells a turn of phases has made. */
+static inline void clear_ep_next(Position *pos) {
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep_next[i] = NO_CELL;
+    pos->ep_next_victim = NO_CELL;
 }
 
 /* Moves a card from pile a to pile b (FX_CARD), keeping the secret part of each stack. */
@@ -526,9 +573,14 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
         const Effect *e = &m->fx[i];
         switch (e->kind) {
         case FX_EP:
-            if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
-            pos->ep_victim = m->to;
-            pos->ep_fresh = 1;
+            /* (in a turn of phases they are the next player's, once the turn ends) */
+            if (v->nphases) {
+                if (nep < MAX_EP_CELLS) pos->ep_next[nep++] = e->a;
+                pos->ep_next_victim = m->to;
+            } else {
+                if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
+                pos->ep_victim = m->to;
+            }
             break;
         case FX_COUNTER:
             ASSERT(e->a < v->ncounter_slots, "a move adds to a counter the rules declare");
@@ -581,11 +633,12 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
  * the piece that moved to `to` standing "forward" past them (a program may mark any cell;
  * others would not read back as they were written). */
 static void keep_nameable_ep(Position *pos, int nep, Cell to, int mover) {
+    Cell *ep = pos->v->nphases ? pos->ep_next : pos->ep;
     int kept = 0;
     for (int i = 0; i < nep; i++)
-        if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == to) pos->ep[kept++] = pos->ep[i];
-    for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-    if (!kept) pos->ep_victim = NO_CELL;
+        if (!pos->cell[ep[i]] && ep_victim_could_be(pos, ep[i], mover, to)) ep[kept++] = ep[i];
+    for (int i = kept; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
+    if (!kept) *(pos->v->nphases ? &pos->ep_next_victim : &pos->ep_victim) = NO_CELL;
 }
 
 /* The pieces m captures (read before m is applied) go into the mover's hand: each as its own
@@ -702,11 +755,10 @@ static bool count_move(Position *pos, const Move *m, CellOutcome co, bool paying
     pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
     if (!pos->turn_reset) pos->halfmove++;
     pos->turn_reset = 0;
-    /* en-passant cells made in this turn last through the next player's turn */
-    if (pos->ep_fresh)
-        pos->ep_fresh = 0;
-    else
-        clear_ep(pos);
+    /* the en-passant cells made in this turn are the next player's, for its whole turn */
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = pos->ep_next[i];
+    pos->ep_victim = pos->ep_next_victim;
+    clear_ep_next(pos);
     return true;
 }
 
@@ -839,9 +891,12 @@ bool board_make(Position *pos, const Move *m) {
     const bool paying = pos->debt > 0;
     int mover = board_mover(pos);
     pos->key ^= turn_state_key(pos);
-    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
-     * made some (they are cleared at the end of the next player's turn) */
-    if (!phased || move_sets_ep(m)) clear_ep(pos);
+    /* en-passant cells belong to the last move; in a turn of phases, to the last turn (a
+     * second double step in a turn replaces the first one's) */
+    if (!phased)
+        clear_ep(pos);
+    else if (move_sets_ep(m))
+        clear_ep_next(pos);
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     if (unlikely(v->has_hands)) {
@@ -953,6 +1008,16 @@ static const char *state_inconsistency(const Position *pos) {
     if ((pos->ep[0] == NO_CELL) != (pos->ep_victim == NO_CELL))
         return "en-passant cells without a victim, or a victim without cells";
     if (pos->ep_victim != NO_CELL && pos->ep_victim >= v->ncells) return "the en-passant victim is off the board";
+    for (int i = 0; i < MAX_EP_CELLS; i++) {
+        if (pos->ep_next[i] == NO_CELL) continue;
+        if (!v->nphases) return "en-passant cells of a turn in a game without phases";
+        if (pos->ep_next[i] >= v->ncells) return "an en-passant cell is off the board";
+        if (i > 0 && pos->ep_next[i - 1] == NO_CELL) return "the en-passant cells are not packed at the front";
+    }
+    if ((pos->ep_next[0] == NO_CELL) != (pos->ep_next_victim == NO_CELL))
+        return "en-passant cells without a victim, or a victim without cells";
+    if (pos->ep_next_victim != NO_CELL && pos->ep_next_victim >= v->ncells)
+        return "the en-passant victim is off the board";
     for (int i = v->ncounter_slots; i < MAX_COUNTERS; i++)
         if (pos->counters[i]) return "a counter no rule declares has a value";
     for (int s = 0; s < MAX_PILE_SLOTS; s++) {

@@ -99,6 +99,10 @@ typedef struct JournalEntry {
     int32_t counters[MAX_COUNTERS]; \
     Cell ep[MAX_EP_CELLS]; /* en-passant cells, NO_CELL when unused */ \
     Cell ep_victim; \
+    /* in a turn of phases, the en-passant cells this turn has made and their victim: the \
+     * next player's to take once the turn ends (ep holds those the mover may take now) */ \
+    Cell ep_next[MAX_EP_CELLS]; \
+    Cell ep_next_victim; \
     Cell last_from, last_to; \
     uint16_t halfmove; /* plies since the last capture or resets-nmove move */ \
     /* `end counting`: the count's length in plies (0: none runs) and the plies it has \
@@ -109,10 +113,8 @@ typedef struct JournalEntry {
     uint8_t checks[MAX_PLAYERS];    /* checks each player has given (end checks) */ \
     uint8_t controller[MAX_OWNERS]; /* the player who moves each owner's pieces */ \
     /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, \
-     * whether the en-passant cells were made in this turn (they last through the next \
-     * player's turn), and whether this turn reset the n-move count (which then counts \
-     * turns). */ \
-    uint8_t phase, phase_moves, ep_fresh, turn_reset; \
+     * and whether this turn reset the n-move count (which then counts turns). */ \
+    uint8_t phase, phase_moves, turn_reset; \
     /* ... and whether, when this turn began, the mover could capture a royal piece of \
      * another player (one left exposed, by a mine): only then may it take one during the \
      * turn, not after checking it with the turn's own moves. -1: not known yet \
@@ -224,7 +226,9 @@ static inline bool board_answers_for(const Position *pos, int player, int o) {
     return o == player || pos->allegiance[player] == o;
 }
 /* The piece of `prev` (the player who made it) that an en-passant cell ep belongs to: the
- * piece of a `sets-ep` type standing "forward" past it in prev's frame, or NO_CELL. */
+ * piece of a `sets-ep` type standing past it, "forward" in prev's frame or along the last
+ * step of one of its `sets-ep` legs (Variant.ep_dirs), or NO_CELL; of two, the one on the
+ * lower file (position text names only the cell). */
 Cell board_ep_victim(const Position *pos, Cell ep, int prev);
 /* A player's pile of a pile declaration (the one pile when it is not per player). */
 static inline int board_pile_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }

@@ -673,11 +673,24 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
+    /* a landing on another board: that cell empty too */
+    const int board = v->cells[c->king_from].board;
+    const bool king_crosses = v->cells[c->king_to].board != board;
+    Cell lands[2] = {c->king_to, c->rook_to};
+    for (int i = 0; i < 2; i++) {
+        if (v->cells[lands[i]].board == board) continue;
+        bc_emit(p, OP_GOTO, lands[i], L(n));
+        bc_emit(p, OP_EMPTY, 0, L(n));
+        bc_emit(p, OP_VERIFY, 0, L(n));
+    }
     /* the king may not pass through check; a piece that is not a protected royal piece (no
-     * check rule) castles through attacked cells */
+     * check rule) castles through attacked cells. A king that lands on another board only
+     * passes the cells before its landing's place on its own board: where it lands, the
+     * legality rule judges it. */
     bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
     for (int u = us[0]; through_check; u += step) {
+        if (king_crosses && u == us[1] && u != us[0]) break;
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -691,6 +704,7 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     bc_emit(p, OP_CASCADE, c->rook_from, L(n));
     bc_emit(p, OP_GOTO, c->king_to, L(n));
     bc_emit(p, OP_CASTLED, c->right, L(n));
+    if (c->kind) bc_emit(p, OP_KIND, c->kind, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }
@@ -702,6 +716,7 @@ static void emit_free_castle(Program *p, const Ast *n, const Castle *c, int inde
     bc_emit(p, OP_VERIFY, 0, L(n));
     bc_emit(p, OP_FREECASTLE, index, L(n));
     bc_emit(p, OP_CASTLED, c->right, L(n));
+    if (c->kind) bc_emit(p, OP_KIND, c->kind, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }
@@ -768,9 +783,15 @@ static void declare_castle(CG *cg, const Ast *n) {
         cg->ok = false;
         return;
     }
+    /* (the king and the rook start on one board; they may castle onto another, Alice's
+     * looking-glass board, where their cells stand on the same line) */
+    if (!free_castle && !privilege && v->cells[cells[2]].board != v->cells[cells[0]].board) {
+        diag_error(cg->s->sink, n->loc, "castling needs the king and the rook to start on one board");
+        cg->ok = false;
+        return;
+    }
     bool row = true, column = true;
     for (int i = 1; i < 4 && !free_castle && !privilege; i++) {
-        if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
         if (v->cells[cells[i]].y != v->cells[cells[0]].y) row = false;
         if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
     }
@@ -798,6 +819,18 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->privilege = privilege;
     c->king_type = (uint8_t)cg->type;
     c->lost_to = 0;
+    c->kind = 0;
+    if (n->text2) {
+        /* (said once, for the first player: each player's castle names the same kind) */
+        DiagSink quiet, *sink = cg->s->sink;
+        diag_init(&quiet);
+        if (cg->owner) cg->s->sink = &quiet;
+        int k = sema_kind(cg->s, n->text2, sema_word_loc(cg->s, n->loc, n->text2));
+        cg->s->sink = sink;
+        diag_free(&quiet);
+        if (k < 0) cg->ok = false;
+        c->kind = (uint8_t)(k < 0 ? 0 : k);
+    }
     for (int i = 0; lost_to && i < lost_to->nkids; i++) {
         int t = sema_piece(cg->s, lost_to->kids[i]->text, lost_to->kids[i]->loc);
         if (t < 0)
@@ -1022,6 +1055,8 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     }
     case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
     case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
+    case AST_FROM: bc_emit(p, OP_FROM, 0, L(st)); break;
+    case AST_TO: bc_emit(p, OP_TO, 0, L(st)); break;
     case AST_OUTFLANK: {
         /* one OUTFLANK per direction, then the path fails unless some run was converted */
         const Ast *terms = st->kids[0];
@@ -1335,6 +1370,25 @@ static void note_fast_atom(CG *cg, PieceProgram *pp, const Ast *it) {
     pp->rest_in_c = true;
 }
 
+/* A `sets-ep` legs atom: the direction of its last step joins the owner's en-passant
+ * directions (Variant.ep_dirs), along which its victim stands past its cells. Its directions
+ * were reported when the atom was compiled: none is reported here. */
+static void note_ep_dir(CG *cg, const Ast *it) {
+    const Ast *last = NULL;
+    for (int i = 0; i < it->nkids; i++)
+        if (it->kids[i]->kind != AST_MOD) last = it->kids[i];
+    if (it->sub != ATOM_LEGS || !last) return;
+    DiagSink quiet, *sink = cg->s->sink;
+    diag_init(&quiet);
+    cg->s->sink = &quiet;
+    bool ok = cg->ok;
+    int d = single_dir(cg, last);
+    cg->ok = ok;
+    cg->s->sink = sink;
+    diag_free(&quiet);
+    if (d >= 0 && d < 64) cg->v->ep_dirs[cg->owner] |= 1ull << d;
+}
+
 /* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
  * becomes rays for the fast generator and attack tests instead. */
 static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
@@ -1358,7 +1412,10 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     emit_atom(cg, &pp->prog, it);
     bool capture = atom_may_capture(it);
     if (capture) pp->may_capture = true;
-    if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+    if (has_mod(it, MOD_SETS_EP, NULL)) {
+        pt->sets_ep = true;
+        note_ep_dir(cg, it);
+    }
     if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
     if (!atom_is_plain(it) && !(atom_is_zoned_plain(it) && zones_hold_every_cell(cg, it))) {
         if (!add_atom_lines(cg, pp, it)) {

@@ -709,6 +709,13 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
             fprintf(out, " move%s of kind %s\n", ph->max == 1 ? "" : "s", kinds);
         }
     }
+    if (v->check_kind) fprintf(out, "A move that gives check is of kind '%s'.\n", v->kind_names[v->check_kind]);
+    if (v->ntransfer) {
+        fprintf(out, "After every move, each piece it carried goes on to the same cell of the other board");
+        fprintf(out, " (along %s", v->dirs[v->transfer_dirs[0]].name);
+        for (int i = 1; i < v->ntransfer; i++) fprintf(out, " or %s", v->dirs[v->transfer_dirs[i]].name);
+        fprintf(out, "), which must be empty.\n");
+    }
     char fen[4096];
     fen_write(start, fen, sizeof fen);
     fprintf(out, "Start position: %s\n", fen);

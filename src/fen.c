@@ -388,9 +388,13 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
         fresh = victim != NO_CELL;
     }
     if (victim == NO_CELL) return true;
-    tmp->ep[0] = (Cell)c;
-    tmp->ep_victim = victim;
-    tmp->ep_fresh = fresh;
+    if (fresh) {
+        tmp->ep_next[0] = (Cell)c;
+        tmp->ep_next_victim = victim;
+    } else {
+        tmp->ep[0] = (Cell)c;
+        tmp->ep_victim = victim;
+    }
     return true;
 }
 
@@ -804,12 +808,15 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
 
 static void write_number(long n, char *buf, size_t cap, size_t *at);
 
-/* The en-passant cell, or while a count runs (`end counting`) its length in plies. */
+/* The en-passant cell, or while a count runs (`end counting`) its length in plies. In a
+ * turn of phases, the cell the mover may take, else the one its turn has made (the text has
+ * room for one). */
 static void write_ep(const Position *pos, char *buf, size_t cap, size_t *at) {
+    Cell ep = pos->ep[0] != NO_CELL ? pos->ep[0] : pos->ep_next[0];
     if (pos->count_limit)
         write_number(pos->count_limit, buf, cap, at);
     else
-        put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
+        put(buf, cap, at, ep != NO_CELL ? pos->v->cells[ep].name : "-");
 }
 
 static void write_number(long n, char *buf, size_t cap, size_t *at) {

@@ -17,6 +17,7 @@ typedef struct Choice {
     uint8_t change;
     uint8_t marks_flags, castle; /* MOVE_EP / MOVE_CASTLE and the castling rule, for emitted moves */
     uint8_t kind;                /* the move kind of emitted moves */
+    Cell second;                 /* the piece FROM chose for TO (NO_CELL: none) */
     Cell marks[MAX_MARKS];
 } Choice;
 
@@ -179,6 +180,10 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     for (int i = 0; i < npending; i++) {
         m->fx[m->nfx++] = pending[i];
         if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
+        /* (a second piece, `to`, landing on an enemy takes it) */
+        if (pending[i].kind == FX_MOVE && pos->cell[pending[i].b] &&
+            board_hostile(pos, PIECE_OWNER(pos->cell[pending[i].b]), owner))
+            m->flags |= MOVE_CAPTURE;
     }
     if (org != cur) {
         if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m->flags |= MOVE_CAPTURE;
@@ -315,7 +320,9 @@ __attribute__((noinline)) static bool vm_gives_check(GenContext *ctx, Position *
     Move m = {.from = origin, .to = cur, .promo = NO_TYPE};
     for (int i = 0; i < npending; i++) {
         m.fx[m.nfx++] = pending[i];
-        if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m.flags |= MOVE_CAPTURE;
+        if ((pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) ||
+            (pending[i].kind == FX_MOVE && pos->cell[pending[i].b]))
+            m.flags |= MOVE_CAPTURE;
     }
     /* (pending holds at most MAX_EFFECTS - 2: there is room for these two) */
     if (cur != origin) {
@@ -355,6 +362,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     PathMarks pmarks = {0};
     int pc = 0;
     Cell cur = origin;
+    Cell second = NO_CELL;
     bool flag = false;
     long budget = *budget_left;
 
@@ -383,6 +391,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 pmarks.flags = c->marks_flags;
                 pmarks.castle = c->castle;
                 pmarks.kind = c->kind;
+                second = c->second;
             }
             break;
         case OP_FORK:
@@ -399,6 +408,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 c->marks_flags = pmarks.flags;
                 c->castle = pmarks.castle;
                 c->kind = pmarks.kind;
+                c->second = second;
             }
             break;
         case OP_JUMP: pc = a; break;
@@ -424,9 +434,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = false;
             for (int i = 0; i < MAX_EP_CELLS; i++)
                 if (pos->ep[i] == cur) flag = true;
-            /* An en-passant cell belongs to the last move; never capture one's own piece. */
+            /* An en-passant cell belongs to the last move; never capture one's own piece. A cell
+             * taken since (a turn of phases' second move) is no longer passed over. */
             if (flag &&
-                (pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
+                (pos->cell[cur] || pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
                  !board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner)))
                 flag = false;
             break;
@@ -596,6 +607,13 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
+        case OP_FROM: second = cur; break;
+        case OP_TO:
+            if (second == NO_CELL || second == origin || !pos->cell[second]) goto fail;
+            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
+                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+            pending[npending++] = (Effect){.kind = FX_MOVE, .a = second, .b = cur};
+            break;
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
         default: EXIT(fault_at(fault, prog, at, "bad opcode"), RUN_FAULT);
