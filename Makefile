@@ -24,7 +24,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck oracle-compare
 
 all: varia
 
@@ -95,7 +95,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers
+test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers oracle-compare
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -121,6 +121,12 @@ perft: varia
 
 perft-deep: varia
 	@sh tests/run_perft.sh ./varia deep
+	@sh tests/oracle-compare.sh ./varia deep
+
+# Alice, Marseillais, Grasshopper and Berolina chess against an independent generator.
+oracle-compare: varia
+	@scripts/deps.sh oracle
+	@sh tests/oracle-compare.sh ./varia quick
 
 crosscheck: varia
 	@scripts/deps.sh oracle

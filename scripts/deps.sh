@@ -24,6 +24,8 @@ test)
     ;;
 oracle)
     [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 || need="$need fairy-stockfish"
+    # (the reference generator of tests/oracle/ is a Python program)
+    check_cmd python3 python3
     ;;
 memcheck)
     check_cmd valgrind valgrind
