@@ -50,6 +50,10 @@ static const char *const kind_names[] = {
     "AND",           "OR",
     "NAME",          "STRING",
     "WRITTEN",       "COUNTING",
+    "DEFINE",        "FOR",
+    "ADD_PARTIAL",   "SET_FLAG",
+    "TAG",           "PRIORITY",
+    "MERGE_DUPLICATES", "POSITION_FORMAT",
     "TRANSFER",      "CHECK_KIND",
     "FROM",          "TO",
 };
@@ -86,6 +90,9 @@ static const char *const keyword_names[] = {
     "worth",
     "privilege",
     "piece-on-board",
+    "taken",
+    "flag",
+    "tagged",
     "pieces-at-least",
     "pieces-at-most",
 };
