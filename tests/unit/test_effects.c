@@ -64,13 +64,14 @@ static void after(const Variant *v, const char *fen, const char *move, char *out
 static void test_effects_castling_as_a_second_piece(void **state) {
     (void)state;
     Variant *v = load_text_ok(
-        CHESS_ARMY "piece King { letter K royal step compass\n"
-                   "  move { verify unmoved and not attacked  step e  verify empty and not attacked  step e  verify empty\n"
-                   "         mark  step e  verify friend and piece Rook and unmoved  from  back  step w  to  step e  add }\n"
-                   "  move { verify unmoved and not attacked  step w  verify empty and not attacked  step w  verify empty\n"
-                   "         mark  step w  verify empty  step w  verify friend and piece Rook and unmoved  from  back\n"
-                   "         step e  to  step w  add } }\n"
-                   "setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\n");
+        CHESS_ARMY
+        "piece King { letter K royal step compass\n"
+        "  move { verify unmoved and not attacked  step e  verify empty and not attacked  step e  verify empty\n"
+        "         mark  step e  verify friend and piece Rook and unmoved  from  back  step w  to  step e  add }\n"
+        "  move { verify unmoved and not attacked  step w  verify empty and not attacked  step w  verify empty\n"
+        "         mark  step w  verify empty  step w  verify friend and piece Rook and unmoved  from  back\n"
+        "         step e  to  step w  add } }\n"
+        "setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\n");
     /* Kiwipete, and two rooks each side (chess's figures with every right) */
     assert_int_equal(perft_of(v, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 3), 97862);
     assert_int_equal(perft_of(v, "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", 3), CASTLES_PERFT3);
