@@ -27,21 +27,15 @@ static inline uint64_t checks_key(int player, int given) { return counter_key(0x
  * not, as the n-move clock is not: positions repeat while a count runs.) */
 static inline uint64_t count_key(int limit) { return limit ? counter_key(0x7B00, limit) : 0; }
 
-/* The en-passant cells' share of the hash: the mover's, and in a turn of phases those the
- * turn has made (their own keys: the two are different positions). */
-static inline uint64_t ep_key(const Position *pos) {
-    const Variant *v = pos->v;
-    uint64_t k = pos->ep[0] != NO_CELL ? v->zobrist_ep[pos->ep[0]] : 0;
-    if (unlikely(pos->ep_next[0] != NO_CELL)) {
-        uint64_t z = v->zobrist_ep[pos->ep_next[0]];
+/* The phase state's share of the hash (games whose turns have phases), with the en-passant
+ * cells the turn has made (keys of their own: they are not those the mover may take). */
+static inline uint64_t phase_key(const Position *pos) {
+    uint64_t k = counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->turn_reset));
+    if (pos->ep_next[0] != NO_CELL) {
+        uint64_t z = pos->v->zobrist_ep[pos->ep_next[0]];
         k ^= (z << 17) | (z >> 47);
     }
     return k;
-}
-
-/* The phase state's share of the hash (games whose turns have phases). */
-static inline uint64_t phase_key(const Position *pos) {
-    return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->turn_reset));
 }
 
 /* A pile's share of the hash: its cards in order. */
@@ -213,7 +207,7 @@ uint64_t board_compute_key(const Position *pos) {
     uint64_t k = v->zobrist_side[pos->turn];
     for (int c = 0; c < v->ncells; c++)
         if (pos->cell[c]) k ^= piece_key(v, (Cell)c, pos->cell[c]);
-    k ^= ep_key(pos);
+    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
     for (int r = 0; r < 32; r++)
         if (pos->rights >> r & 1) k ^= v->zobrist_rights[r];
     for (int p = 0; p < v->nplayers; p++)
@@ -374,7 +368,7 @@ void board_cells_revert(Position *pos, const CellJournal *cj) { revert_cells(pos
 
 /* The piece of a `sets-ep` type of prev that stands past the en-passant cell ep along d,
  * over empty cells, or NO_CELL. */
-static Cell ep_victim_along(const Position *pos, Cell ep, int prev, int d) {
+static inline Cell ep_victim_along(const Position *pos, Cell ep, int prev, int d) {
     const Variant *v = pos->v;
     Cell c = ep;
     for (int k = 0; k < MAX_EP_CELLS + 1; k++) {
@@ -410,10 +404,14 @@ Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
     return best;
 }
 
-/* Could the piece on `to` have made the en-passant cell ep of prev (it stands past it)? */
+/* Could the piece on `to` have made the en-passant cell ep of prev (it stands past it)?
+ * (Forward first: a double step straight ahead is the common case.) */
 static bool ep_victim_could_be(const Position *pos, Cell ep, int prev, Cell to) {
-    for (uint64_t dirs = ep_directions(pos->v, prev); dirs; dirs &= dirs - 1)
-        if (ep_victim_along(pos, ep, prev, __builtin_ctzll(dirs)) == to) return true;
+    const int forward = pos->v->forward_dir[prev];
+    if (forward >= 0 && ep_victim_along(pos, ep, prev, forward) == to) return true;
+    uint64_t others = pos->v->ep_dirs[prev] & ~(forward >= 0 ? 1ull << forward : 0);
+    for (; others; others &= others - 1)
+        if (ep_victim_along(pos, ep, prev, __builtin_ctzll(others)) == to) return true;
     return false;
 }
 
@@ -513,7 +511,7 @@ static bool phase_step(Position *pos, const Move *m, bool paying) {
 static inline uint64_t turn_state_key(const Position *pos) {
     const Variant *v = pos->v;
     uint64_t k = 0;
-    k ^= ep_key(pos);
+    if (pos->ep[0] != NO_CELL) k ^= v->zobrist_ep[pos->ep[0]];
     if (v->nphases) k ^= phase_key(pos);
     if (v->nprelude) k ^= prelude_key(pos);
     return k;
@@ -533,6 +531,18 @@ static inline void save_state(const Position *pos, Undo *u) {
 static inline void clear_ep(Position *pos) {
     for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
     pos->ep_victim = NO_CELL;
+}
+
+/* In a turn of phases, en-passant cells a piece has landed on since they were made, while the
+ * piece that made them still stands, are passed over no more: they go. (A cell whose piece
+ * was taken there en passant stays, of no use, until the turn ends.) */
+static void drop_taken_ep(Position *pos, Cell *ep, Cell *victim) {
+    if (*victim == NO_CELL || !pos->cell[*victim]) return;
+    int kept = 0;
+    for (int i = 0; i < MAX_EP_CELLS; i++)
+        if (ep[i] != NO_CELL && !pos->cell[ep[i]]) ep[kept++] = ep[i];
+    for (int i = kept; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
+    if (!kept) *victim = NO_CELL;
 }
 
 /* The same for the cells a turn of phases has made. */
@@ -917,6 +927,10 @@ bool board_make(Position *pos, const Move *m) {
     if (worth) reward_capture(pos, worth, mover);
     keep_rights(pos, co.keep);
     if (unlikely(v->castle_dropped) && (m->flags & MOVE_DROP)) castle_on_drop(pos, m->to, mover);
+    if (phased) {
+        drop_taken_ep(pos, pos->ep, &pos->ep_victim);
+        drop_taken_ep(pos, pos->ep_next, &pos->ep_next_victim);
+    }
     bool turn_ends = count_move(pos, m, co, paying);
     if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */

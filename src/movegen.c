@@ -135,9 +135,9 @@ static inline bool atom_target(const Position *pos, Cell c, int mode, int owner)
     return mode == RAY_CAPTURE ? enemy : !p || enemy;
 }
 
-/* Is c an empty en-passant cell whose victim is an enemy of owner (the code's ISEP)? */
+/* Is c an en-passant cell whose victim is an enemy of owner (the code's ISEP)? */
 static inline bool atom_ep_cell(const Position *pos, Cell c, int owner) {
-    if (pos->ep_victim == NO_CELL || pos->cell[c]) return false;
+    if (pos->ep_victim == NO_CELL) return false;
     bool listed = false;
     for (int i = 0; i < MAX_EP_CELLS; i++) listed = listed || pos->ep[i] == c;
     return listed && pos->ep_victim != NO_CELL && pos->cell[pos->ep_victim] &&

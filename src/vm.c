@@ -576,10 +576,9 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = false;
             for (int i = 0; i < MAX_EP_CELLS; i++)
                 if (pos->ep[i] == cur) flag = true;
-            /* An en-passant cell belongs to the last move; never capture one's own piece. A cell
-             * taken since (a turn of phases' second move) is no longer passed over. */
+            /* An en-passant cell belongs to the last move; never capture one's own piece. */
             if (flag &&
-                (pos->cell[cur] || pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
+                (pos->ep_victim == NO_CELL || pos->cell[pos->ep_victim] == 0 ||
                  !board_hostile(pos, PIECE_OWNER(pos->cell[pos->ep_victim]), owner)))
                 flag = false;
             break;
