@@ -1179,7 +1179,8 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
         filter_prelude(pos, out);
         return true;
     }
-    if (unlikely(pos->v->check_kind)) mark_check_kind(ctx, pos, out, mover);
+    /* (a move diagram shows how pieces move: its made-up positions play no moves) */
+    if (unlikely(pos->v->check_kind) && !ctx->diagram) mark_check_kind(ctx, pos, out, mover);
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
