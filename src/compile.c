@@ -1744,6 +1744,120 @@ static bool adds_only_on_empty(const Ast *block) {
     return true;
 }
 
+/* What the statements of a block tell of the cursor when it adds: `safe` while it stands on a
+ * cell a `verify` (or an `if`) found empty, or on the piece's own cell (no step since the start
+ * or an `origin`); `dead` once the path has failed (nothing it would do counts). */
+typedef struct CursorFacts {
+    bool safe, dead;
+} CursorFacts;
+
+#define QUIET_MARKS 8
+typedef struct QuietWalk {
+    CursorFacts at;
+    CursorFacts marks[QUIET_MARKS]; /* what `back` returns to */
+    int nmarks;
+} QuietWalk;
+
+/* What holds on both of two paths that join. */
+static CursorFacts facts_meet(CursorFacts a, CursorFacts b) {
+    if (a.dead) return b;
+    if (b.dead) return a;
+    return (CursorFacts){.safe = a.safe && b.safe};
+}
+
+/* Two walks joined (false when they leave different numbers of marks: not followed). */
+static bool walk_meet(QuietWalk *into, const QuietWalk *other) {
+    if (into->nmarks != other->nmarks) return false;
+    into->at = facts_meet(into->at, other->at);
+    for (int i = 0; i < into->nmarks; i++) into->marks[i] = facts_meet(into->marks[i], other->marks[i]);
+    return true;
+}
+
+static bool walk_same(const QuietWalk *a, const QuietWalk *b) {
+    if (a->nmarks != b->nmarks || memcmp(&a->at, &b->at, sizeof a->at)) return false;
+    return !memcmp(a->marks, b->marks, sizeof a->marks[0] * (size_t)a->nmarks);
+}
+
+static bool quiet_block(const Ast *block, QuietWalk *w);
+
+/* One statement of quiet_block: false when it may take something, or is not followed. */
+static bool quiet_stmt(const Ast *st, QuietWalk *w) {
+    switch (st->kind) {
+    case AST_VERIFY:
+        if (cond_needs_empty(st->kids[0])) w->at.safe = true;
+        return true;
+    case AST_ADD: return w->at.dead || w->at.safe;
+    case AST_STEP:
+    case AST_GOTO: w->at = (CursorFacts){.dead = w->at.dead}; return true;
+    case AST_ORIGIN: w->at = (CursorFacts){.safe = true, .dead = w->at.dead}; return true;
+    case AST_FAIL: w->at.dead = true; return true;
+    case AST_MARK:
+        if (w->nmarks >= QUIET_MARKS) return false;
+        w->marks[w->nmarks++] = w->at;
+        return true;
+    case AST_BACK: {
+        if (!w->nmarks) return false;
+        bool dead = w->at.dead;
+        w->at = w->marks[--w->nmarks];
+        w->at.dead = w->at.dead || dead;
+        return true;
+    }
+    case AST_IF: {
+        QuietWalk then = *w, other = *w;
+        if (cond_needs_empty(st->kids[0])) then.at.safe = true;
+        if (!quiet_block(st->kids[1], &then) || (st->nkids > 2 && !quiet_block(st->kids[2], &other))) return false;
+        *w = then;
+        return walk_meet(w, &other);
+    }
+    case AST_WHILE: {
+        /* (the body runs any number of times: until what holds no longer changes) */
+        for (int round = 0; round < 4; round++) {
+            QuietWalk body = *w, joined = *w;
+            if (cond_needs_empty(st->kids[0])) body.at.safe = true;
+            if (!quiet_block(st->kids[1], &body) || !walk_meet(&joined, &body)) return false;
+            if (walk_same(&joined, w)) return true;
+            *w = joined;
+        }
+        return false;
+    }
+    case AST_EITHER: {
+        QuietWalk out = {.at = {.dead = true}, .nmarks = -1};
+        for (int i = 0; i < st->nkids; i++) {
+            QuietWalk alt = *w;
+            if (!quiet_block(st->kids[i], &alt)) return false;
+            if (out.nmarks < 0)
+                out = alt;
+            else if (!walk_meet(&out, &alt))
+                return false;
+        }
+        if (out.nmarks >= 0) *w = out;
+        return true;
+    }
+    case AST_CHANGE:
+    case AST_KIND:
+    case AST_SETEP:
+    case AST_COUNT:
+    case AST_FROM:
+    case AST_HAND_OVER:
+    case AST_BLOCK: return st->kind != AST_BLOCK || quiet_block(st, w);
+    default: return false; /* (a capture, a second piece, anything else: not known quiet) */
+    }
+}
+
+static bool quiet_block(const Ast *block, QuietWalk *w) {
+    for (int i = 0; i < block->nkids; i++)
+        if (!quiet_stmt(block->kids[i], w)) return false;
+    return true;
+}
+
+/* Does every `add` of the block land on a cell a `verify` found empty, or stay on the piece's
+ * own cell (a change of type in place, after looking around with mark and back)? Then, with no
+ * `capture` nor second piece, the block never takes anything. */
+static bool adds_take_nothing(const Ast *block) {
+    QuietWalk w = {.at = {.safe = true}};
+    return quiet_block(block, &w);
+}
+
 /* Attack tests need not run a move block that has one of the shapes block_line knows: its
  * captures become an attack ray (steps and slides) or a hop pattern. True when described. */
 static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
@@ -1898,7 +2012,8 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     if (block_uses(it, AST_ADD) && !stays) {
         pp->may_capture = true;
         /* (a block that adds only on empty cells takes nothing: nothing to describe) */
-        bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
+        bool quiet = !block_uses(it, AST_CAPTURE) && !block_uses(it, AST_TO) &&
+            (adds_only_on_empty(it) || adds_take_nothing(it));
         if (!quiet &&
             !(nprivileged ? describe_privilege_moves(cg, pp, privileged, nprivileged) : describe_moveblock(cg, pp, it)))
             *fast_attack = false;

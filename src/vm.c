@@ -363,11 +363,12 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
     return false;
 }
 
-/* OWNCOUNT: has owner n or more pieces of type t on the board? */
+/* OWNCOUNT: has owner n or more pieces of type t on the board? (Counted up to n only: the
+ * bounds written are small.) */
 __attribute__((noinline)) static bool own_count_at_least(const Position *pos, int owner, int t, int n) {
     int count = 0;
     for (int w = 0; w < pos->v->cell_words && count < n; w++)
-        count += __builtin_popcountll(pos->type_occ[t][w] & pos->occ[owner][w]);
+        for (uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w]; b && count < n; b &= b - 1) count++;
     return count >= n;
 }
 

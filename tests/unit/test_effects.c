@@ -191,6 +191,29 @@ static void test_effects_diagonal_en_passant(void **state) {
     variant_free(v);
 }
 
+/* A move block whose every add lands on a cell found empty or stays on the piece's own cell
+ * (a change of type in place, after looking around) takes nothing: attack tests skip it. */
+static void test_effects_blocks_that_take_nothing(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 5x5\n"
+                              "piece King { letter K royal step n }\n"
+                              "piece Queen { letter Q slide compass }\n"
+                              "piece Pawn { letter P step ne nw capture-only\n"
+                              "  move { if on-board n { mark step n verify not enemy back }\n"
+                              "         either { } or { step ne verify empty } or { step nw verify empty }\n"
+                              "         change Queen add } }\n"
+                              "piece Man { letter M step ne nw capture-only\n"
+                              "  move { either { } or { step n } or { step n step n } add } }\n"
+                              "setup \"k4/5/5/5/K4 w\"\n");
+    assert_true(v->types[variant_type_by_letter(v, 'P')].fast_attack);
+    assert_false(v->types[variant_type_by_letter(v, 'M')].fast_attack);
+    /* the pawn's changes are moves all the same */
+    assert_true(has_move(v, "k4/5/2P2/5/K4 w", "c3c3q"));
+    assert_true(has_move(v, "k4/5/2P2/5/K4 w", "c3d4q"));
+    assert_false(has_move(v, "k4/2p2/2P2/5/K4 w", "c3c3q"));
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_effects_castling_as_a_second_piece),
@@ -200,6 +223,7 @@ int main(void) {
         cmocka_unit_test(test_effects_alice_transfer_and_castling),
         cmocka_unit_test(test_effects_check_ends_the_turn),
         cmocka_unit_test(test_effects_diagonal_en_passant),
+        cmocka_unit_test(test_effects_blocks_that_take_nothing),
     };
     return cmocka_run_group_tests_name("effects", tests, NULL, NULL);
 }
