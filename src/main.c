@@ -1,10 +1,12 @@
 /* main.c - the command line: play, check, disasm, ast, perft, moves, fen, trace, bench,
  * selfplay (and help for each).
  * The only place that prints diagnostics and chooses exit codes (0 ok, 1 error, 2 usage). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +17,8 @@
 #include "fen.h"
 #include "gameend.h"
 #include "load.h"
+#include "match.h"
+#include "tune.h"
 #include "movegen.h"
 #include "notation.h"
 #include "parse.h"
@@ -48,8 +52,10 @@ typedef struct Args {
     const char *host;                /* serve --host */
     int port;                        /* serve --port; -1 = not given */
     bool ascii, flip, verbose, compact;
-    bool playouts; /* bench --playouts */
-    bool trace;    /* bench --playouts --trace */
+    bool playouts;        /* bench --playouts */
+    bool diagram;         /* moves --diagram */
+    bool trace;           /* bench --playouts --trace */
+    const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
 } Args;
 
@@ -67,6 +73,21 @@ static const Command *find_command(const char *name);
 
 static void print_usage(const Command *c, FILE *out) { fprintf(out, "usage: varia %s\n\n%s\n", c->usage, c->help); }
 
+/* A rule file is text: a file holding a NUL byte (a program, a picture) is not one. Says so,
+ * at the first NUL byte, instead of a page of errors that print its bytes; false for text. */
+static bool refuse_binary(const Source *src) {
+    const char *nul = memchr(src->text, 0, src->len);
+    if (!nul) return false;
+    int line = 1, col = 1;
+    for (const char *p = src->text; p < nul; p++) {
+        col++;
+        if (*p == '\n') line++, col = 1;
+    }
+    fprintf(stderr, "%s:%d:%d: error: not a rule file: it holds binary data (a NUL byte), and a rule file is text\n",
+            src->path, line, col);
+    return true;
+}
+
 /* Loads the rule file with diagnostics on stderr; NULL on error. */
 static Variant *load_variant(const Args *a) {
     DiagSink sink;
@@ -75,6 +96,11 @@ static Variant *load_variant(const Args *a) {
     Source *src = source_load(a->file, &err);
     if (!src) {
         fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        diag_free(&sink);
+        return NULL;
+    }
+    if (refuse_binary(src)) {
+        source_free(src);
         diag_free(&sink);
         return NULL;
     }
@@ -92,7 +118,8 @@ static bool setup_position(const Args *a, const Variant *v, GenContext *ctx, Pos
     /* without --fen: the rule file's start (shuffled by --seed where the rules shuffle) */
     if (!a->fen) fen_start(v, (uint64_t)a->seed, start, sizeof start);
     const char *text = a->fen ? a->fen : start;
-    if (!fen_read(pos, text, err, sizeof err) || !movegen_position_ok(ctx, pos, err, sizeof err)) {
+    /* (a diagram's position need not be one a game reaches: a piece alone, its king away) */
+    if (!fen_read(pos, text, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
         fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
         return false;
     }
@@ -131,15 +158,78 @@ static int cmd_check(const Args *a) {
     return 0;
 }
 
+static bool is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Creates dir and the directories above it that are missing (mkdir -p). False with the
+ * reason in err. */
+static bool make_dirs(const char *dir, char *err, size_t cap) {
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return refuse(err, cap, "%s: path too long", dir);
+    for (char *p = path + 1;; p++) {
+        if (*p && *p != '/') continue;
+        char c = *p;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return refuse(err, cap, "cannot create %s: %s", path, strerror(errno));
+        if (!is_dir(path)) return refuse(err, cap, "cannot create %s: a file of that name is in the way", path);
+        if (!c) return true;
+        *p = c;
+    }
+}
+
+/* The .svg files of dir written at or after t0 (the pictures describe_svg just made), listed
+ * on one line; how many. */
+static int list_new_svgs(const char *dir, const struct timespec *t0) {
+    struct dirent **files = NULL;
+    int n = scandir(dir, &files, NULL, alphasort), count = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = files[i]->d_name;
+        size_t len = strlen(name);
+        char path[1400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (len > 4 && !strcmp(name + len - 4, ".svg") && stat(path, &st) == 0 &&
+            (st.st_mtim.tv_sec > t0->tv_sec || (st.st_mtim.tv_sec == t0->tv_sec && st.st_mtim.tv_nsec >= t0->tv_nsec)))
+            printf("%s%s", count++ ? " " : "  ", name);
+        free(files[i]);
+    }
+    free(files);
+    if (count) printf("\n");
+    return count;
+}
+
 static int cmd_describe(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
     char err[1600];
     int rc = 0;
-    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err))
-        rc = 1;
-    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err))
-        rc = 1;
+    if (a->svg_dir) {
+        /* a coarse clock: a file written in this second counts as new */
+        struct timespec t0;
+        clock_gettime(CLOCK_REALTIME, &t0);
+        t0.tv_nsec = 0;
+        if (!make_dirs(a->svg_dir, err, sizeof err) || !describe_svg(v, a->svg_dir, err, sizeof err))
+            rc = 1;
+        else {
+            size_t len = strlen(a->svg_dir);
+            printf("wrote the pictures to %s%s:\n", a->svg_dir, len && a->svg_dir[len - 1] == '/' ? "" : "/");
+            list_new_svgs(a->svg_dir, &t0);
+        }
+    }
+    if (!rc && a->html_path) {
+        if (!describe_html(v, a->html_path, err, sizeof err))
+            rc = 1;
+        else {
+            /* the full path: what a browser is given */
+            char cwd[1024];
+            bool relative = a->html_path[0] != '/' && getcwd(cwd, sizeof cwd);
+            printf("wrote the rulebook page to %s%s%s (open it in a web browser)\n", relative ? cwd : "",
+                   relative ? "/" : "", a->html_path);
+        }
+    }
     if (rc) fprintf(stderr, "varia: error: %s\n", err);
     if (!rc && !a->svg_dir && !a->html_path) {
         DescribeStyle style = {false, false};
@@ -164,6 +254,10 @@ static int cmd_ast(const Args *a) {
     Source *src = source_load(a->file, &err);
     if (!src) {
         fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        return 1;
+    }
+    if (refuse_binary(src)) {
+        source_free(src);
         return 1;
     }
     sink.source = src;
@@ -230,6 +324,66 @@ static int cmd_fen(const Args *a) {
     return rc;
 }
 
+/* Prints the legal moves of pos, one per line; false on a program fault (reported). Under
+ * --diagram, the moves of a position as the rulebook's diagrams draw it: each piece's moves as
+ * its rules make them (pseudo-legal: the rule that a royal piece may not be left attacked is
+ * not applied), whatever the position's endings say. */
+static bool print_moves(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    ctx->diagram = a->diagram;
+    if (a->diagram)
+        movegen_pseudo(ctx, pos, ml, &f);
+    else
+        movegen_legal(ctx, pos, ml, &f);
+    if (!a->diagram && v->nplayers == 2 && gameend_royal_lost(pos) >= 0) {
+        /* a royal piece was taken: the game is over, whatever the phase would allow */
+        fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
+        ml->count = 0;
+    } else if (!a->diagram && gameend_pieces_out(pos) >= 0) {
+        /* `end pieces`: a player has too few pieces left, as perft sees it */
+        fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
+                v->player_names[gameend_pieces_out(pos)]);
+        ml->count = 0;
+    }
+    char buf[64];
+    for (int i = 0; i < ml->count; i++) {
+        notation_move(v, &ml->moves[i], buf, sizeof buf);
+        printf("%s\n", buf);
+    }
+    report_fault(&f);
+    free(ml);
+    return !f.set;
+}
+
+/* --fen -: a position per line of standard input, each one's moves followed by an empty line. */
+static int moves_of_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+    char line[8192];
+    int rc = 0, n = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        n++;
+        size_t len = strcspn(line, "\r\n");
+        if (line[len] == 0 && !feof(stdin)) {
+            fprintf(stderr, "varia: error: standard input line %d: position text too long\n", n);
+            int ch;
+            while ((ch = getchar()) != EOF && ch != '\n') {}
+            rc = 1;
+            printf("\n");
+            continue;
+        }
+        line[len] = 0;
+        char err[200];
+        genctx_init(ctx);
+        if (!fen_read(pos, line, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
+            fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
+            rc = 1;
+        } else if (!print_moves(a, v, ctx, pos))
+            rc = 1;
+        printf("\n");
+    }
+    return rc;
+}
+
 static int cmd_moves(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
@@ -238,31 +392,12 @@ static int cmd_moves(const Args *a) {
     GenContext ctx;
     genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &ctx, &pos)) {
-        MoveList *ml = malloc(sizeof *ml);
-        VmFault f = {0};
-        if (variant_has_secrets(v))
-            fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
-        movegen_legal(&ctx, &pos, ml, &f);
-        if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
-            /* a royal piece was taken: the game is over, whatever the phase would allow */
-            fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
-            ml->count = 0;
-        } else if (gameend_pieces_out(&pos) >= 0) {
-            /* `end pieces`: a player has too few pieces left, as perft sees it */
-            fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
-                    v->player_names[gameend_pieces_out(&pos)]);
-            ml->count = 0;
-        }
-        char buf[64];
-        for (int i = 0; i < ml->count; i++) {
-            notation_move(v, &ml->moves[i], buf, sizeof buf);
-            printf("%s\n", buf);
-        }
-        report_fault(&f);
-        rc = f.set ? 1 : 0;
-        free(ml);
-    }
+    if (variant_has_secrets(v))
+        fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
+    if (a->fen && !strcmp(a->fen, "-"))
+        rc = moves_of_lines(a, v, &ctx, &pos);
+    else if (setup_position(a, v, &ctx, &pos))
+        rc = print_moves(a, v, &ctx, &pos) ? 0 : 1;
     board_free(&pos);
     variant_free(v);
     return rc;
@@ -415,12 +550,14 @@ static int cmd_random(const Args *a) {
     return rc;
 }
 
-/* The shipped rule files: $VARIA_RULES, ./rules, or rules/ next to the executable. */
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
+/* Where `make install` put the shipped games (its PREFIX's share/varia). */
+#ifndef VARIA_DATADIR
+#define VARIA_DATADIR "/usr/local/share/varia"
+#endif
 
+/* The shipped rule files: $VARIA_RULES, ./rules, rules/ beside the executable (a source tree),
+ * ../share/varia/rules from the executable's directory (an installed tree, wherever it was
+ * staged or copied), then the directory the installation was built for. */
 static void rules_dir(const Args *a, char *out, size_t cap) {
     const char *env = getenv("VARIA_RULES");
     if (env && *env) {
@@ -441,12 +578,14 @@ static void rules_dir(const Args *a, char *out, size_t cap) {
             *slash = 0;
             snprintf(out, cap, "%s/rules", exe);
             if (is_dir(out)) return;
+            snprintf(out, cap, "%s/../share/varia/rules", exe);
+            if (is_dir(out)) return;
         }
     }
+    snprintf(out, cap, "%s/rules", VARIA_DATADIR);
+    if (is_dir(out)) return;
     snprintf(out, cap, "rules");
 }
-
-static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* name as given when it is a file or a path; else the shipped game of that name ("chess" or
  * "chess.rules" in the rules directory) when there is one; else as given (for the message). */
@@ -463,64 +602,112 @@ static const char *resolve_rules(const Args *a, char *buf, size_t cap) {
     return resolve_rules_name(a, a->file, buf, cap);
 }
 
+static int is_rules_file(const struct dirent *e) {
+    size_t len = strlen(e->d_name);
+    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
+}
+
+/* The shipped games' names (the rule files of dir without ".rules"), sorted; the caller frees
+ * each and the array. Returns how many (0 when there are none or dir cannot be read). */
+static int shipped_games(const char *dir, char ***out) {
+    struct dirent **files = NULL;
+    int n = scandir(dir, &files, is_rules_file, alphasort);
+    *out = NULL;
+    if (n <= 0) return 0;
+    char **names = xmalloc((size_t)n * sizeof *names);
+    for (int i = 0; i < n; i++) {
+        names[i] = xstrndup(files[i]->d_name, strlen(files[i]->d_name) - 6);
+        free(files[i]);
+    }
+    free(files);
+    *out = names;
+    return n;
+}
+
+/* The menu of shipped games, in columns that fit 80 columns. */
+static void print_games(char *const *names, int n) {
+    size_t widest = 0;
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) > widest) widest = strlen(names[i]);
+    int cols = (int)(78 / (widest + 2));
+    if (cols < 1) cols = 1;
+    int rows = (n + cols - 1) / cols;
+    printf("%d games:\n", n);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            int i = c * rows + r;
+            if (i < n) printf("  %-*s", (int)widest, names[i]);
+        }
+        printf("\n");
+    }
+}
+
 /* Resolves FILE for play: a path, or a shipped game's name ("chess"). With no FILE, offers the
- * shipped games (asks on a terminal; chess otherwise). Writes the path; false when none. */
-static bool choose_rules(const Args *a, char *path, size_t cap) {
+ * shipped games (asks on a terminal, again after a name that is none of them; chess when
+ * standard input is not a terminal). Writes the path; false when there is none to play, with
+ * *quit set when the player left at the question (end of input). */
+static bool choose_rules(const Args *a, char *path, size_t cap, bool *quit) {
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
+    *quit = false;
     if (a->file) {
         snprintf(path, cap, "%s", a->file); /* (resolved by main) */
         return true;
     }
-    char *names[64];
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) && n < 64) {
-            size_t len = strlen(e->d_name);
-            if (len > 6 && !strcmp(e->d_name + len - 6, ".rules")) names[n++] = xstrndup(e->d_name, len - 6);
-        }
-        closedir(d);
-    }
+    char **names;
+    int n = shipped_games(dir, &names);
     if (n == 0) {
         fprintf(stderr, "varia: error: no rule files in '%s' (give a FILE, or set VARIA_RULES)\n", dir);
         return false;
     }
-    qsort(names, (size_t)n, sizeof names[0], compare_names);
     char choice[256] = "chess";
+    int found = -1;
     /* (a saved game or a PGN file to load names its own game) */
-    if (isatty(0) && !a->load) {
-        printf("games:");
-        for (int i = 0; i < n; i++) printf(" %s", names[i]);
-        printf("\nwhich game? [chess] ");
-        fflush(stdout);
-        char line[256];
-        if (fgets(line, sizeof line, stdin)) {
+    bool ask = isatty(0) && !a->load;
+    if (ask) print_games(names, n);
+    for (;;) {
+        if (ask) {
+            printf("which game? [chess] ");
+            fflush(stdout);
+            char line[256];
+            if (!fgets(line, sizeof line, stdin)) {
+                printf("\n"); /* Ctrl-D: leave without playing */
+                *quit = true;
+                break;
+            }
             char *s = line;
             while (*s == ' ' || *s == '\t') s++;
             s[strcspn(s, " \t\r\n")] = 0;
-            if (*s) snprintf(choice, sizeof choice, "%s", s);
+            snprintf(choice, sizeof choice, "%s", *s ? s : "chess");
+            size_t len = strlen(choice);
+            if (len > 6 && !strcmp(choice + len - 6, ".rules")) choice[len - 6] = 0;
         }
+        for (int i = 0; i < n && found < 0; i++)
+            if (!strcmp(names[i], choice)) found = i;
+        if (found >= 0 || !ask) break;
+        printf("no game '%s' here: type one of the names above (Ctrl-D leaves)\n", choice);
     }
-    bool found = false;
-    for (int i = 0; i < n; i++) {
-        if (!strcmp(names[i], choice)) found = true;
-        free(names[i]);
-    }
-    if (!found) {
+    if (found >= 0)
+        snprintf(path, cap, "%s/%s.rules", dir, choice);
+    else if (!*quit)
         fprintf(stderr, "varia: error: no game '%s' in %s\n", choice, dir);
-        return false;
-    }
-    snprintf(path, cap, "%s/%s.rules", dir, choice);
-    return true;
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return found >= 0;
 }
 
 static int cmd_play(const Args *a) {
     char path[1400];
-    if (!choose_rules(a, path, sizeof path)) return 1;
+    bool quit;
+    if (!choose_rules(a, path, sizeof path, &quit)) return quit ? 0 : 1;
+    const char *err = NULL;
+    Source *src = source_load(path, &err); /* (one that cannot be read is reported by the game) */
+    bool binary = src && refuse_binary(src);
+    source_free(src);
+    if (binary) return 1;
     UiConfig cfg = {0};
     cfg.rules = path;
+    cfg.bad_seat = a->bad_seat;
     cfg.options = a->options;
     cfg.noptions = a->noptions;
     memcpy(cfg.seats, a->seats, sizeof cfg.seats);
@@ -568,11 +755,6 @@ static int cmd_xboard(const Args *a) {
     if (a->file) files[n++] = a->file;
     for (int i = 0; i < a->npositional; i++) files[n++] = a->positional[i];
     return xboard_run(dir, files, n, stdin, stdout);
-}
-
-static int is_rules_file(const struct dirent *e) {
-    size_t len = strlen(e->d_name);
-    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
 }
 
 /* bench --playouts [FILE...]: the files named, or every shipped one. */
@@ -673,6 +855,96 @@ static int cmd_selfplay(const Args *a) {
     return ui_selfplay(&cfg);
 }
 
+/* match FILE [--games N] [--time S | --depth D] [--seed N] [--verbose] [a=SETTINGS] [b=SETTINGS]
+ * [inc=S] [sprt=ELO0,ELO1]: the settings are the search's (search_options_parse). */
+static int cmd_match(const Args *a) {
+    MatchConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 20;
+    cfg.depth = a->depth;
+    cfg.base = a->seconds > 0 ? a->seconds : a->depth ? 0 : 10;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.tt_mb = 16;
+    cfg.open_plies = 4;
+    cfg.name_a = "default";
+    cfg.name_b = "classic";
+    search_options_default(&cfg.a);
+    search_options_classic(&cfg.b);
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        char err[200] = "";
+        bool ok = eq != NULL;
+        if (!ok) {
+        } else if (!strncmp(w, "a=", 2) || !strncmp(w, "b=", 2)) {
+            SearchOptions *o = w[0] == 'a' ? &cfg.a : &cfg.b;
+            search_options_default(o); /* (settings change the defaults, unless they say classic) */
+            ok = search_options_parse(eq + 1, o, err, sizeof err);
+            *(w[0] == 'a' ? &cfg.name_a : &cfg.name_b) = eq + 1;
+        } else if (!strncmp(w, "inc=", 4)) {
+            char *end;
+            cfg.inc = strtod(eq + 1, &end);
+            ok = end != eq + 1 && !*end && cfg.inc >= 0 && cfg.inc < 1e6;
+        } else if (!strncmp(w, "sprt=", 5)) {
+            char *end;
+            cfg.elo0 = strtod(eq + 1, &end);
+            ok = end != eq + 1 && *end == ',';
+            if (ok) {
+                const char *second = end + 1;
+                cfg.elo1 = strtod(second, &end);
+                ok = end != second && !*end && cfg.elo1 > cfg.elo0;
+            }
+            cfg.sprt = true;
+        } else
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "varia: match: bad setting '%s'%s%s (try 'varia match --help')\n", w, err[0] ? ": " : "",
+                    err);
+            return 2;
+        }
+    }
+    MatchResult res;
+    return match_run(&cfg, &res, stdout, stderr) ? 0 : 1;
+}
+
+/* tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N] */
+static int cmd_tune(const Args *a) {
+    TuneConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 40;
+    cfg.depth = a->depth > 0 ? a->depth : 3;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.passes = 10;
+    cfg.open_plies = 8;
+    if (a->seconds >= 0) {
+        fprintf(stderr, "varia: tune: the games are played to a depth (--depth), not on a clock\n");
+        return 2;
+    }
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        bool ok = eq != NULL;
+        if (ok && !strncmp(w, "out=", 4))
+            cfg.out = eq + 1;
+        else if (ok && (!strncmp(w, "passes=", 7) || !strncmp(w, "open=", 5))) {
+            char *end;
+            long n = strtol(eq + 1, &end, 10);
+            ok = end != eq + 1 && !*end && n >= 0 && n <= 1000;
+            *(w[0] == 'p' ? &cfg.passes : &cfg.open_plies) = (int)n;
+        } else
+            ok = false;
+        if (!ok || (cfg.out && !*cfg.out)) {
+            fprintf(stderr, "varia: tune: bad setting '%s' (try 'varia tune --help')\n", w);
+            return 2;
+        }
+    }
+    return tune_run(&cfg, stdout, stderr);
+}
+
 static int cmd_help(const Args *a);
 
 static const Command commands[] = {
@@ -708,8 +980,13 @@ static const Command commands[] = {
      "--divide prints the count below each legal first move. --general turns off the fast\n"
      "ray tables (every move and attack test runs the programs) to cross-check them.",
      cmd_perft, false, true, 1},
-    {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
-     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
+    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--seed N] [--option NAME=VALUE]...",
+     "Prints every legal move of the position, one per line, in coordinate notation. --fen -\n"
+     "reads positions from standard input, one a line, and prints each one's moves followed by\n"
+     "an empty line. --diagram lists the moves as the rulebook's diagrams (varia describe) show\n"
+     "them: each piece's moves as its rules make them, without the rule that a royal piece may\n"
+     "not be left attacked, whatever the position's endings say.",
+     cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
      "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1). --moves plays the\n"
@@ -759,6 +1036,26 @@ static const Command commands[] = {
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
      "takes each seat in turn; the second (--black, default greedy) plays the others.",
      cmd_selfplay, false, true, 0},
+    {"match",
+     "match FILE [--games N] [--time S | --depth D] [--seed N] [--verbose] [a=SETTINGS] [b=SETTINGS] [inc=S]\n"
+     "       [sprt=ELO0,ELO1] [--option NAME=VALUE]...",
+     "Plays N games (default 20) of the computer player with settings a (default: every search\n"
+     "feature) against itself with settings b (default: classic, the plain search), in pairs from\n"
+     "the same random opening (--seed) with the sides swapped, and prints a's wins, draws and\n"
+     "losses, its Elo difference and the 95% error. --time S is each side's clock for the game\n"
+     "(default 10), inc=S its increment per move; --depth D plays to a fixed depth instead.\n"
+     "SETTINGS is a comma list: default, classic, null, lmr, aspiration, futility, see, stable\n"
+     "(-name turns one off), skill=N. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
+     "the two Elo differences. See docs/strength.md.",
+     cmd_match, false, true, 4},
+    {"tune", "tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N]",
+     "Learns the game's evaluation (Texel's method): plays N fast games of the computer against\n"
+     "itself (default 40, to depth D, default 3, after open random plies, default 8), keeps their\n"
+     "quiet positions with the games' results, and fits the weights the evaluation reads (piece\n"
+     "values, each piece's mobility and piece-square weight from its reach, royal safety, pieces\n"
+     "in hand) to predict the results. Prints them as the rule file's 'tuned' items, or writes\n"
+     "out=PATH: the rule file with them in place of any it had. See docs/strength.md.",
+     cmd_tune, false, true, 3},
 };
 
 static const Command *find_command(const char *name) {
@@ -823,15 +1120,17 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
         const char *eq = strchr(val, '=');
         long n = eq ? strtol(val, &end, 10) : 0;
         int kind = eq ? ui_seat_kind(eq + 1) : -1;
-        if (!eq || end != eq || n < 1 || n > MAX_PLAYERS || kind < 0) {
-            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random with N = 1..%d, not '%s'\n", MAX_PLAYERS,
-                    val);
+        if (!eq || end != eq || end == val || kind < 0) {
+            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random (N: a player's number), not '%s'\n", val);
             return 2;
         }
-        a->seats[n - 1] = kind;
+        if (n < 1 || n > MAX_PLAYERS)
+            a->bad_seat = val; /* (the game says which seats it has) */
+        else
+            a->seats[n - 1] = kind;
     } else if (!strcmp(s, "--time")) {
         double d = strtod(val, &end);
-        if (end == val || *end || !(d >= 0 && d <= 86400)) {
+        if (end == val || *end || signbit(d) || !(d >= 0 && d <= 86400)) {
             fprintf(stderr, "varia: bad --time '%s' (seconds, 0..86400)\n", val);
             return 2;
         }
@@ -896,6 +1195,8 @@ int main(int argc, char **argv) {
             a.playouts = true;
         else if (!strcmp(s, "--trace") && c->run == cmd_bench)
             a.trace = true;
+        else if (!strcmp(s, "--diagram") && c->run == cmd_moves)
+            a.diagram = true;
         else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
@@ -967,6 +1268,11 @@ int main(int argc, char **argv) {
     }
     if (!a.file && !c->file_optional) {
         print_usage(c, stderr);
+        return 2;
+    }
+    if (a.bad_seat && c->run != cmd_play) {
+        fprintf(stderr, "varia: --seat %.*s: seats are numbered from 1 to %d at most\n", (int)strcspn(a.bad_seat, "="),
+                a.bad_seat, MAX_PLAYERS);
         return 2;
     }
     if (a.npositional > c->max_args) {

@@ -147,15 +147,43 @@ typedef struct RestGuard {
     uint32_t rights;
 } RestGuard;
 
+/* The first step of a branch of rest that can only capture: the piece next to the origin along
+ * dir (with `rides`, the first piece along dir) must be an enemy, and with `beyond`, the cell
+ * past it empty (a jump). */
+typedef struct CaptureGuard {
+    uint8_t dir;
+    bool rides, beyond;
+    uint16_t pc; /* where the branch's own code begins in rest (after its FORK) */
+} CaptureGuard;
+
 typedef struct PieceProgram {
-    Program prog;          /* every move of this type for one owner (the general path) */
-    Program rest;          /* the moves not in gen[] (run after the rays on the fast path) */
-    bool rest_in_c;        /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    Program prog;   /* every move of this type for one owner (the general path) */
+    Program rest;   /* the moves not in gen[] (run after the rays on the fast path) */
+    bool rest_in_c; /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    /* rest is its atoms[], run in C, then the alternatives from rest_vm_entry on, run in the VM
+     * (a piece whose steps promote and whose captures go on with add-partial) */
+    bool atoms_then_vm;
+    int rest_vm_entry;
+    bool quiet_in_c; /* every ray and atom run in C is move-only: it never captures */
+    /* when every ray and atom run in C is a move-only step (no slide, no zone), the cells
+     * they reach from each cell (ncells x CELL_WORDS, allocated) and the cells where such a
+     * move promotes, with the moves each promotion makes (its choices): counting is a popcount */
+    uint64_t *step_cells;
+    /* perft's last ply may count this piece's quiet moves and list the rest (count_quiet):
+     * every ray and atom in C is move-only, and none is a line move or privileged */
+    bool counts_quietly;
+    uint64_t step_promotes[CELL_WORDS];
+    uint8_t promo_moves;
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
     int nrest_guards;
     RestGuard rest_guards[MAX_REST_GUARDS];
+    /* when every branch of rest starts by going to an enemy piece (a draughts capture: `STEP d
+     * ENEMY VERIFY`, or a ride first), those first steps: where none finds one, rest is not run
+     * (0: always run) */
+    int ncapture_guards;
+    CaptureGuard capture_guards[MAX_CAPTURE_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
     bool has_chain;     /* prog has add-partial blocks, from chain_entry on: the continuation */
@@ -173,6 +201,20 @@ typedef struct PieceProgram {
     int npatterns; /* ... and every capture by moving as a pattern */
     CapturePattern patterns[MAX_PATTERNS];
 } PieceProgram;
+
+/* Evaluation weights a rule file carries (`tuned` items, written by `varia tune`); the engine's
+ * defaults stand where a term is not given (its bit or flag clear). In hundredths of a pawn. */
+typedef struct TunedTerms {
+    int value[MAX_PIECE_TYPES];    /* the piece's value (instead of its `value` item) */
+    int mobility[MAX_PIECE_TYPES]; /* per cell a piece of the type reaches along its rays */
+    int squares[MAX_PIECE_TYPES];  /* per move the type has from its cell on an empty board,
+                                    * above its average over the board, in sixteenths */
+    uint32_t value_set, mobility_set, squares_set;
+    int royal_safety; /* per enemy piece within two steps of a royal piece */
+    int hand;         /* a piece in hand, in percent of its value on the board */
+    bool royal_safety_set, hand_set;
+    bool mcts; /* `tuned mcts 1`: the computer plays by Monte Carlo tree search */
+} TunedTerms;
 
 typedef struct PieceType {
     char name[24];
@@ -567,6 +609,10 @@ typedef struct Variant {
     uint8_t priority[MAX_MOVE_KINDS];
     bool merge_same_captures;
     bool has_chains; /* some program pauses (add-partial): moves go along several cells */
+    /* every move is legal and a turn is one move of a piece, but captures may be compulsory
+     * or filtered: perft's last ply counts the moves that only carry a piece and lists the
+     * rest (movegen_count_legal) */
+    bool count_quiet;
     /* `position-format pdn`: position text as draughts programs write it (W:W21,22:B1,2), the
      * cells numbered square_number[cell] (from 1: rows from the top, each from the left) */
     bool pdn;
@@ -649,6 +695,7 @@ typedef struct Variant {
     bool slow_legality;
     /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
     int worth_bonus[MAX_PLAYERS];
+    TunedTerms tuned; /* `tuned` items: evaluation weights (eval.c) */
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* Hands (`hands`): each player keeps pieces off the board, counted per type, and drops
