@@ -78,6 +78,24 @@ static void test_effects_castling_as_a_second_piece(void **state) {
     char fen[256];
     after(v, "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", "e1c1", fen, sizeof fen);
     assert_string_equal(fen, "r3k2r/8/8/8/8/8/8/2KR3R b - - 1 1");
+    variant_free(v);
+    /* gives-check sees the rook the program moves: a castle only when it checks */
+    v = load_text_ok(CHESS_ARMY "piece King { letter K royal step compass\n"
+                                "  move { step e  verify empty  step e  verify empty  mark  step e  from  back\n"
+                                "         step w  to  step e  verify gives-check  add } }\n"
+                                "setup \"5k2/8/8/8/8/8/8/4K2R w - - 0 1\"\n");
+    assert_true(has_move(v, "5k2/8/8/8/8/8/8/4K2R w - - 0 1", "e1g1"));
+    assert_false(has_move(v, "k7/8/8/8/8/8/8/4K2R w - - 0 1", "e1g1"));
+    variant_free(v);
+    v = load_text_ok(
+        CHESS_ARMY
+        "piece King { letter K royal step compass\n"
+        "  move { verify unmoved and not attacked  step e  verify empty and not attacked  step e  verify empty\n"
+        "         mark  step e  verify friend and piece Rook and unmoved  from  back  step w  to  step e  add }\n"
+        "  move { verify unmoved and not attacked  step w  verify empty and not attacked  step w  verify empty\n"
+        "         mark  step w  verify empty  step w  verify friend and piece Rook and unmoved  from  back\n"
+        "         step e  to  step w  add } }\n"
+        "setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\n");
     /* a piece between: no castle; a knight on the rook's cell: no castle */
     assert_false(has_move(v, "r3k2r/8/8/8/8/8/8/R3KB1R w - - 0 1", "e1g1"));
     assert_false(has_move(v, "r3k2r/8/8/8/8/8/8/R3K2N w - - 0 1", "e1g1"));
