@@ -29,9 +29,8 @@ test)
     check_cmd xmllint libxml2-utils
     ;;
 oracle)
-    [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 || need="$need fairy-stockfish"
-    # (the reference generator of tests/oracle/ is a Python program)
     check_cmd python3 python3
+    [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 || need="$need fairy-stockfish"
     ;;
 memcheck)
     check_cmd valgrind valgrind

@@ -814,7 +814,11 @@ static bool screened(Finder *f, Cell ref, int ux, int uy, int k, int screens, ui
     const Variant *v = f->p->v;
     probe_empty(f->p);
     board_put(&f->p->pos, ref, f->piece);
-    for (int i = 1; i <= screens; i++) board_put(&f->p->pos, cell_off(v, ref, i * ux, i * uy), friend_blocker(f));
+    for (int i = 1; i <= screens; i++) {
+        Cell s = cell_off(v, ref, i * ux, i * uy);
+        if (s == NO_CELL) return false; /* (a hole on the line: no screen there) */
+        board_put(&f->p->pos, s, friend_blocker(f));
+    }
     Cell t = cell_off(v, ref, k * ux, k * uy);
     if (mode == RULE_TAKE) board_put(&f->p->pos, t, enemy_of(f, f->p->dummy));
     probe_reach(f->p, ref, &f->scratch);
@@ -2298,6 +2302,92 @@ static void piece_headline(const Variant *v, int type, bool utf8, FILE *out) {
     fprintf(out, ")%s", pt->royal ? ": royal (losing it loses the game; it must not be left attacked)" : "");
 }
 
+/* A capture chain (a piece whose captures go on with add-partial), found by probing: from a cell
+ * near the middle of the first board, in which directions the piece takes an enemy next to it
+ * by landing just beyond (a jump), or one further away along an empty line (a flying capture),
+ * and whether it goes on from there to take a second. Lines of words, or nothing when the
+ * probes find none. */
+static void chain_capture_words(const Variant *v, int type, FILE *out) {
+    const Board *bd = &v->boards[0];
+    Probe *p = probe_new(v);
+    if (!p->enemy) {
+        probe_delete(p);
+        return;
+    }
+    Cell c = NO_CELL;
+    for (int r = 0; r < bd->width + bd->height && c == NO_CELL; r++)
+        for (int dy = -r; dy <= r && c == NO_CELL; dy++)
+            for (int dx = -r; dx <= r && c == NO_CELL; dx++) c = cell_at(v, 0, bd->width / 2 + dx, bd->height / 2 + dy);
+    Piece me = PIECE_MAKE(type, 0), them = PIECE_MAKE(p->dummy, p->enemy);
+    int jumps[8][2], njumps = 0, flies[8][2], nflies = 0;
+    bool goes_on = false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy) continue;
+            const CellInfo *ci = &v->cells[c];
+            Cell n1 = cell_at(v, 0, ci->x + dx, ci->y + dy), n2 = cell_at(v, 0, ci->x + 2 * dx, ci->y + 2 * dy);
+            Cell n3 = cell_at(v, 0, ci->x + 3 * dx, ci->y + 3 * dy);
+            for (int far = 0; far < 2; far++) {
+                Cell victim = far ? n2 : n1, land = far ? n3 : n2;
+                if (victim == NO_CELL || land == NO_CELL || (far && n1 == NO_CELL)) continue;
+                probe_empty(p);
+                board_put(&p->pos, c, me);
+                board_put(&p->pos, victim, them);
+                VmFault fault = {0};
+                if (!movegen_pseudo(p->gen, &p->pos, p->list, &fault)) continue;
+                bool takes = false;
+                for (int i = 0; i < p->list->count && !takes; i++) {
+                    const Move *m = &p->list->moves[i];
+                    for (int k = 0; k < m->nfx; k++)
+                        takes |= m->from == c && m->to == land && m->fx[k].kind == FX_REMOVE && m->fx[k].a == victim;
+                }
+                if (!takes) continue;
+                if (far) {
+                    flies[nflies][0] = dx, flies[nflies++][1] = dy;
+                } else {
+                    jumps[njumps][0] = dx, jumps[njumps++][1] = dy;
+                }
+                /* a second enemy beside the landing, in a direction that does not come back */
+                for (int ey = -1; ey <= 1 && !goes_on && !far; ey++)
+                    for (int ex = -1; ex <= 1 && !goes_on; ex++) {
+                        if ((!ex && !ey) || (ex == -dx && ey == -dy)) continue;
+                        const CellInfo *li = &v->cells[land];
+                        Cell v2 = cell_at(v, 0, li->x + ex, li->y + ey),
+                             l2 = cell_at(v, 0, li->x + 2 * ex, li->y + 2 * ey);
+                        if (v2 == NO_CELL || l2 == NO_CELL || p->pos.cell[v2] || p->pos.cell[l2] || v2 == c || l2 == c)
+                            continue;
+                        board_put(&p->pos, v2, them);
+                        VmFault f2 = {0};
+                        if (movegen_pseudo(p->gen, &p->pos, p->spare, &f2))
+                            for (int i = 0; i < p->spare->count; i++) {
+                                const Move *m = &p->spare->moves[i];
+                                int taken = 0;
+                                for (int k = 0; k < m->nfx; k++) taken += m->fx[k].kind == FX_REMOVE;
+                                goes_on |= m->from == c && taken >= 2;
+                            }
+                        board_put(&p->pos, v2, 0);
+                    }
+            }
+        }
+    probe_delete(p);
+    char dirs[200];
+    if (njumps) {
+        directions_words(v, (const int(*)[2])jumps, njumps, dirs, sizeof dirs);
+        fprintf(out, "  captures by jumping an enemy piece next to it onto the empty cell just beyond: %s\n", dirs);
+    }
+    if (nflies) {
+        directions_words(v, (const int(*)[2])flies, nflies, dirs, sizeof dirs);
+        fprintf(out,
+                "  captures by jumping an enemy piece any distance away along an empty line, landing on\n"
+                "  an empty cell beyond it: %s\n",
+                dirs);
+    }
+    if (goes_on || njumps || nflies)
+        fprintf(out,
+                "  a capture goes on from where it lands while it can take again: the whole series is one\n"
+                "  move, and the pieces it takes stay (blocking, never taken twice) until the move ends\n");
+}
+
 /* What the piece does, in lines of words. */
 static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_used, FILE *out) {
     const PieceType *pt = &v->types[b->type];
@@ -2342,11 +2432,13 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
     if (count_kind(v, b, DESCRIBE_PLACE) && v->has_hands && pt->droppable)
         fprintf(out, "  may be dropped from its player's hand (+ in the last diagram)\n");
     if (b->never_moves) fprintf(out, "  never moves by itself\n");
-    if (b->unexplained && any_rule)
+    bool chains = pp->has_chain;
+    if (chains) chain_capture_words(v, b->type, out);
+    if (b->unexplained && any_rule && !chains)
         fprintf(out,
                 "  its other moves are a program these words do not cover: the diagrams show them in real "
                 "positions\n");
-    else if (b->unexplained || (b->too_many && !b->never_moves))
+    else if (!chains && (b->unexplained || (b->too_many && !b->never_moves)))
         fprintf(out,
                 "  its moves are a program the rulebook cannot put in words: the diagrams show them in real "
                 "positions\n");
@@ -2607,8 +2699,23 @@ static void write_special(const Variant *v, const Position *start, const Behavio
         fprintf(out, "\n");
         n++;
     }
-    if (v->must_capture)
+    if (v->must_capture && v->must_capture_most)
+        fprintf(out,
+                "- Captures are compulsory, and a capture must take the most pieces a capture can take (each "
+                "piece counts one)\n"),
+            n++;
+    else if (v->must_capture)
         fprintf(out, "- Captures are compulsory: a player who can capture must (any capture it likes)\n"), n++;
+    if (v->merge_same_captures)
+        fprintf(out,
+                "- Moves that go between the same two cells and take the same pieces, in another order, are "
+                "one move\n"),
+            n++;
+    if (v->npriorities) {
+        fprintf(out, "- Moves of a kind come before those of the kinds after it, in this order:");
+        for (int i = 0; i < v->npriorities; i++) fprintf(out, "%s %s", i ? "," : "", v->kind_names[v->priority[i]]);
+        fprintf(out, " (a player with a move of an earlier kind may make none of a later one)\n"), n++;
+    }
     if (v->forbid_royal_flight)
         fprintf(out, "- A royal piece in check may not move, except to capture the one piece giving check\n"), n++;
     if (v->pass_move) fprintf(out, "- A player may pass instead of moving, unless in check\n"), n++;
