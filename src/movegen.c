@@ -1181,7 +1181,8 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
-    if (unlikely(pos->v->ntransfer)) add_transfers(pos, out);
+    /* (a move diagram shows how a piece moves on its board: the rulebook says where it goes on) */
+    if (unlikely(pos->v->ntransfer) && !ctx->diagram) add_transfers(pos, out);
     if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers) {
         if (pos->v->gate_zone && !add_gating(ctx, pos, mover, out, fault)) return false;
         int start = out->count;
