@@ -619,6 +619,10 @@ int variant_promoted_type(const Variant *v, int t) {
 int variant_cell_by_name(const Variant *v, const char *name) {
     for (int c = 0; c < v->ncells; c++)
         if (!strcmp(v->cells[c].name, name)) return c;
+    /* (draughts squares go by their numbers too) */
+    if (v->pdn && name[0] >= '1' && name[0] <= '9' && strspn(name, "0123456789") == strlen(name))
+        for (int c = 0; c < v->ncells; c++)
+            if (v->square_number[c] == atoi(name)) return c;
     return -1;
 }
 

@@ -758,7 +758,7 @@ static inline bool variant_stuck(const Variant *v, int t, int owner, Cell c) {
 }
 /* The promoted type of t (`letter +X` with X t's letter), or -1. */
 int variant_promoted_type(const Variant *v, int t);
-/* Cell index by name ("e4", "top:e4"), or -1. */
+/* Cell index by name ("e4", "top:e4"; under position-format pdn also its number, "22"), or -1. */
 int variant_cell_by_name(const Variant *v, const char *name);
 static inline bool zone_has(const Zone *z, int owner, Cell c) { return (z->cells[owner][c >> 6] >> (c & 63)) & 1; }
 
