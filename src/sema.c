@@ -168,6 +168,7 @@ static const char *declared_as(AstKind kind) {
     case AST_LINK: return "link";
     case AST_DIRSET: return "direction set";
     case AST_MACRO: return "macro";
+    case AST_DEFINE: return "define";
     case AST_BOARD: return "board";
     case AST_ZONE: return "zone";
     case AST_PIECE: return "piece";
@@ -204,22 +205,24 @@ static void declared_twice(Sema *s, SrcLoc at, const Ast *n) {
 }
 
 /* Names the declarations' own passes do not compare: directions, links and direction sets
- * share one set of names with the built-in ones, and macros have theirs. Each one declared
- * again is an error naming both lines. */
+ * share one set of names with the built-in ones, and macros and defines (both `use`d) have
+ * theirs. Each one declared again is an error naming both lines. */
 static void check_names(Sema *s) {
     static const AstKind directions[] = {AST_DIRECTION, AST_LINK, AST_DIRSET};
+    static const AstKind macros[] = {AST_MACRO, AST_DEFINE};
     static const char *const builtin_sets[] = {"orth", "diag", "compass"};
     for (int i = 0; i < s->items->nkids; i++) {
         const Ast *n = s->items->kids[i];
         bool direction = n->kind == AST_DIRECTION || n->kind == AST_LINK || n->kind == AST_DIRSET;
-        if ((!direction && n->kind != AST_MACRO) || !n->text) continue;
+        bool macro = n->kind == AST_MACRO || n->kind == AST_DEFINE;
+        if ((!direction && !macro) || !n->text) continue;
         SrcLoc at = sema_word_loc(s, n->loc, n->text);
         bool builtin = false;
         for (size_t k = 0; direction && k < ARRAY_LEN(builtin_dirs); k++)
             builtin = builtin || !strcmp(builtin_dirs[k].name, n->text);
         for (size_t k = 0; direction && k < ARRAY_LEN(builtin_sets); k++)
             builtin = builtin || !strcmp(builtin_sets[k], n->text);
-        const Ast *first = direction ? declared_before(s, n, directions, 3) : declared_before(s, n, NULL, 0);
+        const Ast *first = direction ? declared_before(s, n, directions, 3) : declared_before(s, n, macros, 2);
         if (builtin)
             diag_error(s->sink, at, "%s '%s' has the name of a built-in direction", declared_as(n->kind), n->text);
         else if (first && first->kind == n->kind)
