@@ -381,32 +381,40 @@ static inline Cell ep_victim_along(const Position *pos, Cell ep, int prev, int d
     return NO_CELL;
 }
 
-/* The directions the piece that made an en-passant cell of owner o may stand in past it:
- * forward, and the last steps of its `sets-ep` legs (a diagonal double step). */
-static uint64_t ep_directions(const Variant *v, int o) {
-    uint64_t dirs = v->ep_dirs[o];
-    if (v->forward_dir[o] >= 0) dirs |= 1ull << v->forward_dir[o];
-    return dirs;
-}
-
-Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
+int board_ep_makers(const Position *pos, Cell ep, int prev, Cell out[2]) {
     const Variant *v = pos->v;
     ASSERT(prev >= 0 && prev < v->nowners, "en-passant cells belong to a known owner");
-    /* (two candidates, as after a diagonal double step: the one on the lower file, then row) */
-    Cell best = NO_CELL;
-    for (uint64_t dirs = ep_directions(v, prev); dirs; dirs &= dirs - 1) {
-        Cell c = ep_victim_along(pos, ep, prev, __builtin_ctzll(dirs));
-        if (c != NO_CELL &&
-            (best == NO_CELL || v->cells[c].x < v->cells[best].x ||
-             (v->cells[c].x == v->cells[best].x && v->cells[c].y < v->cells[best].y)))
-            best = c;
+    uint64_t dirs = v->ep_dirs[prev];
+    if (!dirs && v->forward_dir[prev] >= 0) dirs = 1ull << v->forward_dir[prev];
+    /* (of several, only those whose cell before ep, where they came from, is empty) */
+    int n = 0, came = 0;
+    Cell found[2], from_empty[2];
+    for (; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctzll(dirs);
+        Cell c = ep_victim_along(pos, ep, prev, d);
+        if (c == NO_CELL) continue;
+        if (n < 2) found[n] = c;
+        n++;
+        Cell origin = v->dirs[d].reverse >= 0 ? variant_step(v, ep, v->dirs[d].reverse) : NO_CELL;
+        if (origin == NO_CELL || pos->cell[origin]) continue;
+        if (came < 2) from_empty[came] = c;
+        came++;
     }
-    return best;
+    const Cell *pick = n > 1 && came ? from_empty : found;
+    if (n > 1 && came) n = came;
+    for (int i = 0; i < n && i < 2; i++) out[i] = pick[i];
+    return n;
 }
 
-/* Could the piece on `to` have made the en-passant cell ep of prev (it stands past it)?
- * (Forward first: a double step straight ahead is the common case.) */
-static bool ep_victim_could_be(const Position *pos, Cell ep, int prev, Cell to) {
+bool board_ep_named_by_cell(const Position *pos, Cell ep, int prev, Cell victim) {
+    const int forward = pos->v->forward_dir[prev];
+    Cell makers[2];
+    return forward >= 0 && ep_victim_along(pos, ep, prev, forward) == victim &&
+        board_ep_makers(pos, ep, prev, makers) == 1 && makers[0] == victim;
+}
+
+/* (Forward first: a double step straight ahead is the common case.) */
+static inline bool ep_could_make(const Position *pos, Cell ep, int prev, Cell to) {
     const int forward = pos->v->forward_dir[prev];
     if (forward >= 0 && ep_victim_along(pos, ep, prev, forward) == to) return true;
     uint64_t others = pos->v->ep_dirs[prev] & ~(forward >= 0 ? 1ull << forward : 0);
@@ -414,6 +422,8 @@ static bool ep_victim_could_be(const Position *pos, Cell ep, int prev, Cell to) 
         if (ep_victim_along(pos, ep, prev, __builtin_ctzll(others)) == to) return true;
     return false;
 }
+
+bool board_ep_could_make(const Position *pos, Cell ep, int prev, Cell to) { return ep_could_make(pos, ep, prev, to); }
 
 /* Writes a tile, keeping the hash and the move's undo list. */
 static void set_tile(Position *pos, Undo *u, Cell c, uint8_t tile) {
@@ -533,11 +543,16 @@ static inline void clear_ep(Position *pos) {
     pos->ep_victim = NO_CELL;
 }
 
-/* In a turn of phases, en-passant cells a piece has landed on since they were made, while the
- * piece that made them still stands, are passed over no more: they go. (A cell whose piece
- * was taken there en passant stays, of no use, until the turn ends.) */
-static void drop_taken_ep(Position *pos, Cell *ep, Cell *victim) {
-    if (*victim == NO_CELL || !pos->cell[*victim]) return;
+/* In a turn of phases, en-passant cells of owner o a piece has landed on since they were
+ * made are passed over no more, and none is of use once the piece that made them has left
+ * its cell or been taken: they go. */
+static void drop_taken_ep(Position *pos, Cell *ep, Cell *victim, int o) {
+    if (*victim == NO_CELL) return;
+    if (!pos->cell[*victim] || PIECE_OWNER(pos->cell[*victim]) != o) {
+        for (int i = 0; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
+        *victim = NO_CELL;
+        return;
+    }
     int kept = 0;
     for (int i = 0; i < MAX_EP_CELLS; i++)
         if (ep[i] != NO_CELL && !pos->cell[ep[i]]) ep[kept++] = ep[i];
@@ -646,7 +661,7 @@ static void keep_nameable_ep(Position *pos, int nep, Cell to, int mover) {
     Cell *ep = pos->v->nphases ? pos->ep_next : pos->ep;
     int kept = 0;
     for (int i = 0; i < nep; i++)
-        if (!pos->cell[ep[i]] && ep_victim_could_be(pos, ep[i], mover, to)) ep[kept++] = ep[i];
+        if (!pos->cell[ep[i]] && ep_could_make(pos, ep[i], mover, to)) ep[kept++] = ep[i];
     for (int i = kept; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
     if (!kept) *(pos->v->nphases ? &pos->ep_next_victim : &pos->ep_victim) = NO_CELL;
 }
@@ -928,8 +943,8 @@ bool board_make(Position *pos, const Move *m) {
     keep_rights(pos, co.keep);
     if (unlikely(v->castle_dropped) && (m->flags & MOVE_DROP)) castle_on_drop(pos, m->to, mover);
     if (phased) {
-        drop_taken_ep(pos, pos->ep, &pos->ep_victim);
-        drop_taken_ep(pos, pos->ep_next, &pos->ep_next_victim);
+        drop_taken_ep(pos, pos->ep, &pos->ep_victim, v->turn_order[(pos->turn + v->nturns - 1) % v->nturns]);
+        drop_taken_ep(pos, pos->ep_next, &pos->ep_next_victim, mover);
     }
     bool turn_ends = count_move(pos, m, co, paying);
     if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {

@@ -227,11 +227,19 @@ static inline bool board_active(const Position *pos, int o) {
 static inline bool board_answers_for(const Position *pos, int player, int o) {
     return o == player || pos->allegiance[player] == o;
 }
-/* The piece of `prev` (the player who made it) that an en-passant cell ep belongs to: the
- * piece of a `sets-ep` type standing past it, "forward" in prev's frame or along the last
- * step of one of its `sets-ep` legs (Variant.ep_dirs), or NO_CELL; of two, the one on the
- * lower file (position text names only the cell). */
-Cell board_ep_victim(const Position *pos, Cell ep, int prev);
+/* The pieces of `prev` (the player who made it) that could have made the en-passant cell
+ * ep: of a `sets-ep` type, standing past it along the last step of one of their `sets-ep`
+ * legs (Variant.ep_dirs; forward in prev's frame when there are none); of several, those
+ * whose cell before ep, where they came from, is empty. The first two go into out; returns how
+ * many there are. */
+int board_ep_makers(const Position *pos, Cell ep, int prev, Cell out[2]);
+/* Could the piece of prev on `to` have made the en-passant cell ep (it stands past it,
+ * forward or along a `sets-ep` leg's last step)? */
+bool board_ep_could_make(const Position *pos, Cell ep, int prev, Cell to);
+/* Does position text name the en-passant cell ep of prev, made by the piece on victim, by
+ * the cell alone? Yes when that piece stands forward past it and no other could have made
+ * it; otherwise the victim's cell follows ("d3e4"). */
+bool board_ep_named_by_cell(const Position *pos, Cell ep, int prev, Cell victim);
 /* A player's pile of a pile declaration (the one pile when it is not per player). */
 static inline int board_pile_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
 /* The cards of a pile added up. */

@@ -203,7 +203,7 @@ static void test_effects_diagonal_en_passant(void **state) {
     Variant *v = load_rules("rules/berolina.rules");
     char fen[256];
     after(v, "4k3/8/8/8/2p5/8/1P6/4K3 w - - 0 1", "b2d4", fen, sizeof fen);
-    assert_string_equal(fen, "4k3/8/8/8/2pP4/8/8/4K3 b - c3 0 1");
+    assert_string_equal(fen, "4k3/8/8/8/2pP4/8/8/4K3 b - c3d4 0 1");
     after(v, fen, "c4c3", fen, sizeof fen);
     assert_string_equal(fen, "4k3/8/8/8/8/2p5/8/4K3 w - - 0 2");
     variant_free(v);
