@@ -2160,6 +2160,15 @@ static void declare_transfer(Sema *s, const Ast *it) {
 
 /* `kind NAME if gives-check`: the kind of the moves that give check. */
 static void declare_check_kind(Sema *s, const Ast *it) {
+    /* (a second one after one that was taken; one refused already had its message) */
+    for (int i = 0; s->v->check_kind && i < s->items->nkids && s->items->kids[i] != it; i++) {
+        const Ast *first = s->items->kids[i];
+        if (first->kind == AST_CHECK_KIND && !strcmp(first->text, s->v->kind_names[s->v->check_kind])) {
+            diag_error(s->sink, it->loc, "the kind of the moves that give check is declared twice (first at line %d)",
+                       first->loc.line);
+            return;
+        }
+    }
     int k = sema_kind(s, it->text, sema_word_loc(s, it->loc, it->text));
     if (k == 0)
         diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
