@@ -128,6 +128,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_SHUFFLE "'shuffle'"
 %token KW_ARMIES "'armies'"
 %token KW_STEER "'steer'"
+%token KW_TRANSFER "'transfer'"
 %token KW_COPY "'copy'"
 %token KW_INFLUENCE "'influence'"
 %token KW_RIVAL "'rival'"
@@ -560,6 +561,9 @@ item
             ast_add($$, $4);
             if ($6) ast_add($$, $6);
         }
+    | KW_TRANSFER names     { $$ = parse_adopt(mk(AST_TRANSFER, L(@$)), $2); }
+    | KW_KIND IDENT KW_IF KW_GIVES_CHECK
+        { $$ = parse_text_node(AST_CHECK_KIND, L(@$), $2); }
     | KW_HELPS names        { $$ = parse_adopt(mk(AST_ALLEGIANCE, L(@$)), $2); }
     | KW_HELPS names KW_AT_RANDOM
         { $$ = parse_adopt(mk_sub(AST_ALLEGIANCE, L(@$), 1), $2); }
@@ -958,6 +962,19 @@ closed_item
             $$->text = $3;  /* the node takes the string (same allocator as ast_new_text) */
             $$->loc = L(@$);
         }
+    | castle_base KW_LETTER IDENT KW_KIND IDENT
+        {
+            $$ = $1;
+            $$->text = $3;
+            $$->text2 = $5;
+            $$->loc = L(@$);
+        }
+    | castle_base KW_KIND IDENT
+        {
+            $$ = $1;
+            $$->text2 = $3;
+            $$->loc = L(@$);
+        }
     | KW_MOVE LBRACE stmts '}'  { $$ = parse_adopt(mk(AST_MOVEBLOCK, L(@$)), $3); }
     | KW_DROP LBRACE stmts '}'  { $$ = parse_adopt(mk(AST_DROPBLOCK, L(@$)), $3); }
     | KW_USE IDENT '(' opt_args ')'
@@ -1134,6 +1151,8 @@ stmt
     | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
     | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
     | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
+    | KW_FROM               { $$ = mk(AST_FROM, L(@$)); }
+    | KW_TO                 { $$ = mk(AST_TO, L(@$)); }
     | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }
@@ -1236,6 +1255,10 @@ primary
         { $$ = mk_cond(L(@$), KEYWORD_COUNTER_AT_MOST, $2); $$->num[0] = $4; }
     | KW_ATTACKERS KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), KEYWORD_ATTACKERS_AT_LEAST, NULL); $$->num[0] = $3; }
+    | KW_PIECES IDENT KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_LEAST, $2); $$->num[0] = $4; }
+    | KW_PIECES IDENT KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_MOST, $2); $$->num[0] = $4; }
     | KW_INFLUENCE KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_INFLUENCE KW_AT_MOST INT

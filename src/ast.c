@@ -60,6 +60,8 @@ static const char *const kind_names[] = {
     "DROPBLOCK",     "CREATE",
     "CHANGE_TYPE",   "EXISTS",
     "REFLECT",
+    "TRANSFER",      "CHECK_KIND",
+    "FROM",          "TO",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

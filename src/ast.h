@@ -85,6 +85,8 @@
  *   SURROUND    kids = NAME types, text = zone or NULL: such pieces (there) are taken only
  *               when enclosed on every orthogonal side
  *   SHIELDWALL  (rows along the board's edge are captured together)
+ *   TRANSFER    kids = NAME links: after every move its pieces go on along them
+ *   CHECK_KIND  text = the move kind of every normal move that gives check
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
@@ -96,7 +98,8 @@
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
- *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL,
+ *               text2 = move kind or NULL;
  *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
  *               position's); sub = 1: `privilege CELL CELL [lost-to TYPE]`, kids = NAME (a
  *               cell per player), then a GROUP holding the NAME type when lost-to is given
@@ -119,6 +122,7 @@
  *   WHILE       kids = [cond, BLOCK]
  *   EITHER      kids = BLOCK alternatives (two or more)
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
+ *   FROM, TO    (no fields) the second piece: FROM chooses the one on the cursor, TO moves it there
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
  *   KIND        text = move kind
@@ -261,6 +265,10 @@ typedef enum AstKind {
     AST_CHANGE_TYPE,
     AST_EXISTS,
     AST_REFLECT,
+    AST_TRANSFER,
+    AST_CHECK_KIND,
+    AST_FROM,
+    AST_TO,
     AST__COUNT
 } AstKind;
 

@@ -709,11 +709,24 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
+    /* a landing on another board: that cell empty too */
+    const int board = v->cells[c->king_from].board;
+    const bool king_crosses = v->cells[c->king_to].board != board;
+    Cell lands[2] = {c->king_to, c->rook_to};
+    for (int i = 0; i < 2; i++) {
+        if (v->cells[lands[i]].board == board) continue;
+        bc_emit(p, OP_GOTO, lands[i], L(n));
+        bc_emit(p, OP_EMPTY, 0, L(n));
+        bc_emit(p, OP_VERIFY, 0, L(n));
+    }
     /* the king may not pass through check; a piece that is not a protected royal piece (no
-     * check rule) castles through attacked cells */
+     * check rule) castles through attacked cells. A king that lands on another board only
+     * passes the cells before its landing's place on its own board: where it lands, the
+     * legality rule judges it. */
     bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
     for (int u = us[0]; through_check; u += step) {
+        if (king_crosses && u == us[1] && u != us[0]) break;
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -727,6 +740,7 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     bc_emit(p, OP_CASCADE, c->rook_from, L(n));
     bc_emit(p, OP_GOTO, c->king_to, L(n));
     bc_emit(p, OP_CASTLED, c->right, L(n));
+    if (c->kind) bc_emit(p, OP_KIND, c->kind, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }
@@ -738,6 +752,7 @@ static void emit_free_castle(Program *p, const Ast *n, const Castle *c, int inde
     bc_emit(p, OP_VERIFY, 0, L(n));
     bc_emit(p, OP_FREECASTLE, index, L(n));
     bc_emit(p, OP_CASTLED, c->right, L(n));
+    if (c->kind) bc_emit(p, OP_KIND, c->kind, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }
@@ -804,9 +819,15 @@ static void declare_castle(CG *cg, const Ast *n) {
         cg->ok = false;
         return;
     }
+    /* (the king and the rook start on one board; they may castle onto another, Alice's
+     * looking-glass board, where their cells stand on the same line) */
+    if (!free_castle && !privilege && v->cells[cells[2]].board != v->cells[cells[0]].board) {
+        diag_error(cg->s->sink, n->loc, "castling needs the king and the rook to start on one board");
+        cg->ok = false;
+        return;
+    }
     bool row = true, column = true;
     for (int i = 1; i < 4 && !free_castle && !privilege; i++) {
-        if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
         if (v->cells[cells[i]].y != v->cells[cells[0]].y) row = false;
         if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
     }
@@ -834,6 +855,18 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->privilege = privilege;
     c->king_type = (uint8_t)cg->type;
     c->lost_to = 0;
+    c->kind = 0;
+    if (n->text2) {
+        /* (said once, for the first player: each player's castle names the same kind) */
+        DiagSink quiet, *sink = cg->s->sink;
+        diag_init(&quiet);
+        if (cg->owner) cg->s->sink = &quiet;
+        int k = sema_kind(cg->s, n->text2, sema_word_loc(cg->s, n->loc, n->text2));
+        cg->s->sink = sink;
+        diag_free(&quiet);
+        if (k < 0) cg->ok = false;
+        c->kind = (uint8_t)(k < 0 ? 0 : k);
+    }
     for (int i = 0; lost_to && i < lost_to->nkids; i++) {
         int t = sema_piece(cg->s, lost_to->kids[i]->text, lost_to->kids[i]->loc);
         if (t < 0)
@@ -932,6 +965,21 @@ static void no_piece_moves(CG *cg, const Ast *n, const char *what) {
     cg->ok = false;
 }
 
+/* `pieces TYPE at-least N` / `at-most N`: the mover's pieces of TYPE on the board. */
+static void emit_pieces_cond(CG *cg, Program *p, const Ast *c) {
+    bool most = c->word == KEYWORD_PIECES_AT_MOST;
+    int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+    long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+    if (c->num[0] < 0 || c->num[0] > 126) {
+        diag_error(cg->s->sink, c->loc, "piece count %ld is out of range (0..126)", c->num[0]);
+        cg->ok = false;
+        bound = 0;
+    }
+    if (t < 0) cg->ok = false;
+    bc_emit(p, OP_OWNCOUNT, (t < 0 ? 0 : t) | ((int)bound << 8), L(c));
+    if (most) bc_emit(p, OP_NOT, 0, L(c));
+}
+
 /* One condition keyword (a COND node) as the instructions that set the flag. */
 static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     if (cg->in_drop && (c->word == KEYWORD_ATTACKED || c->word == KEYWORD_GIVES_CHECK)) {
@@ -942,7 +990,8 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
         emit_in_a_row(cg, p, c);
         return;
     }
-    if (c->word == KEYWORD_PIECES_AT_LEAST || c->word == KEYWORD_PIECES_AT_MOST) {
+    if ((c->word == KEYWORD_PIECES_AT_LEAST || c->word == KEYWORD_PIECES_AT_MOST) && !c->text2) {
+        /* (without a type: all the mover's pieces on the board) */
         bool most = c->word == KEYWORD_PIECES_AT_MOST;
         long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
         if (bound < 1 || bound > 64) {
@@ -986,6 +1035,8 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     }
     case KEYWORD_COUNTER_AT_LEAST:
     case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
+    case KEYWORD_PIECES_AT_LEAST:
+    case KEYWORD_PIECES_AT_MOST: emit_pieces_cond(cg, p, c); return;
     case KEYWORD_ATTACKERS_AT_LEAST:
         if (c->num[0] < 1 || c->num[0] > 64) {
             diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
@@ -1233,6 +1284,8 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
+    case AST_FROM: bc_emit(p, OP_FROM, 0, L(st)); break;
+    case AST_TO: bc_emit(p, OP_TO, 0, L(st)); break;
     case AST_OUTFLANK: {
         /* one OUTFLANK per direction, then the path fails unless some run was converted */
         const Ast *terms = st->kids[0];
@@ -1543,6 +1596,25 @@ static void note_fast_atom(CG *cg, PieceProgram *pp, const Ast *it) {
     pp->rest_in_c = true;
 }
 
+/* A `sets-ep` legs atom: the direction of its last step joins the owner's en-passant
+ * directions (Variant.ep_dirs), along which its victim stands past its cells. Its directions
+ * were reported when the atom was compiled: none is reported here. */
+static void note_ep_dir(CG *cg, const Ast *it) {
+    const Ast *last = NULL;
+    for (int i = 0; i < it->nkids; i++)
+        if (it->kids[i]->kind != AST_MOD) last = it->kids[i];
+    if (it->sub != ATOM_LEGS || !last) return;
+    DiagSink quiet, *sink = cg->s->sink;
+    diag_init(&quiet);
+    cg->s->sink = &quiet;
+    bool ok = cg->ok;
+    int d = single_dir(cg, last);
+    cg->ok = ok;
+    cg->s->sink = sink;
+    diag_free(&quiet);
+    if (d >= 0 && d < 64) cg->v->ep_dirs[cg->owner] |= 1ull << d;
+}
+
 /* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
  * becomes rays for the fast generator and attack tests instead. */
 static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
@@ -1566,7 +1638,10 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     emit_atom(cg, &pp->prog, it);
     bool capture = atom_may_capture(it);
     if (capture) pp->may_capture = true;
-    if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+    if (has_mod(it, MOD_SETS_EP, NULL)) {
+        pt->sets_ep = true;
+        note_ep_dir(cg, it);
+    }
     if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
     if (!atom_is_plain(it) && !(atom_is_zoned_plain(it) && zones_hold_every_cell(cg, it))) {
         if (!add_atom_lines(cg, pp, it)) {
@@ -1856,6 +1931,120 @@ static bool adds_only_on_empty(const Ast *block) {
     return true;
 }
 
+/* What the statements of a block tell of the cursor when it adds: `safe` while it stands on a
+ * cell a `verify` (or an `if`) found empty, or on the piece's own cell (no step since the start
+ * or an `origin`); `dead` once the path has failed (nothing it would do counts). */
+typedef struct CursorFacts {
+    bool safe, dead;
+} CursorFacts;
+
+#define QUIET_MARKS 8
+typedef struct QuietWalk {
+    CursorFacts at;
+    CursorFacts marks[QUIET_MARKS]; /* what `back` returns to */
+    int nmarks;
+} QuietWalk;
+
+/* What holds on both of two paths that join. */
+static CursorFacts facts_meet(CursorFacts a, CursorFacts b) {
+    if (a.dead) return b;
+    if (b.dead) return a;
+    return (CursorFacts){.safe = a.safe && b.safe};
+}
+
+/* Two walks joined (false when they leave different numbers of marks: not followed). */
+static bool walk_meet(QuietWalk *into, const QuietWalk *other) {
+    if (into->nmarks != other->nmarks) return false;
+    into->at = facts_meet(into->at, other->at);
+    for (int i = 0; i < into->nmarks; i++) into->marks[i] = facts_meet(into->marks[i], other->marks[i]);
+    return true;
+}
+
+static bool walk_same(const QuietWalk *a, const QuietWalk *b) {
+    if (a->nmarks != b->nmarks || memcmp(&a->at, &b->at, sizeof a->at)) return false;
+    return !memcmp(a->marks, b->marks, sizeof a->marks[0] * (size_t)a->nmarks);
+}
+
+static bool quiet_block(const Ast *block, QuietWalk *w);
+
+/* One statement of quiet_block: false when it may take something, or is not followed. */
+static bool quiet_stmt(const Ast *st, QuietWalk *w) {
+    switch (st->kind) {
+    case AST_VERIFY:
+        if (cond_needs_empty(st->kids[0])) w->at.safe = true;
+        return true;
+    case AST_ADD: return w->at.dead || w->at.safe;
+    case AST_STEP:
+    case AST_GOTO: w->at = (CursorFacts){.dead = w->at.dead}; return true;
+    case AST_ORIGIN: w->at = (CursorFacts){.safe = true, .dead = w->at.dead}; return true;
+    case AST_FAIL: w->at.dead = true; return true;
+    case AST_MARK:
+        if (w->nmarks >= QUIET_MARKS) return false;
+        w->marks[w->nmarks++] = w->at;
+        return true;
+    case AST_BACK: {
+        if (!w->nmarks) return false;
+        bool dead = w->at.dead;
+        w->at = w->marks[--w->nmarks];
+        w->at.dead = w->at.dead || dead;
+        return true;
+    }
+    case AST_IF: {
+        QuietWalk then = *w, other = *w;
+        if (cond_needs_empty(st->kids[0])) then.at.safe = true;
+        if (!quiet_block(st->kids[1], &then) || (st->nkids > 2 && !quiet_block(st->kids[2], &other))) return false;
+        *w = then;
+        return walk_meet(w, &other);
+    }
+    case AST_WHILE: {
+        /* (the body runs any number of times: until what holds no longer changes) */
+        for (int round = 0; round < 4; round++) {
+            QuietWalk body = *w, joined = *w;
+            if (cond_needs_empty(st->kids[0])) body.at.safe = true;
+            if (!quiet_block(st->kids[1], &body) || !walk_meet(&joined, &body)) return false;
+            if (walk_same(&joined, w)) return true;
+            *w = joined;
+        }
+        return false;
+    }
+    case AST_EITHER: {
+        QuietWalk out = {.at = {.dead = true}, .nmarks = -1};
+        for (int i = 0; i < st->nkids; i++) {
+            QuietWalk alt = *w;
+            if (!quiet_block(st->kids[i], &alt)) return false;
+            if (out.nmarks < 0)
+                out = alt;
+            else if (!walk_meet(&out, &alt))
+                return false;
+        }
+        if (out.nmarks >= 0) *w = out;
+        return true;
+    }
+    case AST_CHANGE:
+    case AST_KIND:
+    case AST_SETEP:
+    case AST_COUNT:
+    case AST_FROM:
+    case AST_HAND_OVER:
+    case AST_BLOCK: return st->kind != AST_BLOCK || quiet_block(st, w);
+    default: return false; /* (a capture, a second piece, anything else: not known quiet) */
+    }
+}
+
+static bool quiet_block(const Ast *block, QuietWalk *w) {
+    for (int i = 0; i < block->nkids; i++)
+        if (!quiet_stmt(block->kids[i], w)) return false;
+    return true;
+}
+
+/* Does every `add` of the block land on a cell a `verify` found empty, or stay on the piece's
+ * own cell (a change of type in place, after looking around with mark and back)? Then, with no
+ * `capture` nor second piece, the block never takes anything. */
+static bool adds_take_nothing(const Ast *block) {
+    QuietWalk w = {.at = {.safe = true}};
+    return quiet_block(block, &w);
+}
+
 /* Attack tests need not run a move block that has one of the shapes block_line knows: its
  * captures become an attack ray (steps and slides) or a hop pattern. True when described. */
 static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
@@ -2010,7 +2199,8 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     if (block_uses(it, AST_ADD) && !stays) {
         pp->may_capture = true;
         /* (a block that adds only on empty cells takes nothing: nothing to describe) */
-        bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
+        bool quiet = !block_uses(it, AST_CAPTURE) && !block_uses(it, AST_TO) &&
+            (adds_only_on_empty(it) || adds_take_nothing(it));
         if (!quiet &&
             !(nprivileged ? describe_privilege_moves(cg, pp, privileged, nprivileged) : describe_moveblock(cg, pp, it)))
             *fast_attack = false;

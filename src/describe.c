@@ -2568,6 +2568,15 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
             fprintf(out, " move%s of kind %s\n", ph->max == 1 ? "" : "s", kinds);
         }
     }
+    if (v->check_kind)
+        fprintf(out, "A move of kind 'normal' that gives check, castling included, is of kind '%s' instead.\n",
+                v->kind_names[v->check_kind]);
+    if (v->ntransfer) {
+        fprintf(out, "After every move, each piece it carried goes on to the same cell of the other board");
+        fprintf(out, " (along %s", v->dirs[v->transfer_dirs[0]].name);
+        for (int i = 1; i < v->ntransfer; i++) fprintf(out, " or %s", v->dirs[v->transfer_dirs[i]].name);
+        fprintf(out, "), which must be empty.\n");
+    }
     char fen[4096];
     fen_write(start, fen, sizeof fen);
     fprintf(out, "Start position: %s\n", fen);
@@ -2591,6 +2600,17 @@ static const char *castle_terms(const Variant *v, int king) {
         ? ", the cells between them empty and none of the king's cells, from where it starts to where it ends, "
           "attacked"
         : ", the cells between them empty";
+}
+
+/* What a castle onto another board needs (docs/language.md, "Castling"). */
+static void castle_across(const Variant *v, const Castle *c, int king, FILE *out) {
+    const char *from = v->boards[v->cells[c->king_from].board].name;
+    fprintf(out, ", the cells between them on board %s empty and %s and %s empty", from, v->cells[c->king_to].name,
+            v->cells[c->rook_to].name);
+    if (king >= 0 && v->types[king].royal && v->forbid_royal_capture)
+        fprintf(out,
+                ", the king neither in check nor passing over an attacked cell on board %s, nor left in check on %s",
+                from, v->cells[c->king_to].name);
 }
 
 /* The moves a first-move right gives its piece, found by running the generator on the piece
@@ -2691,10 +2711,15 @@ static void write_special(const Variant *v, const Position *start, const Behavio
             continue;
         }
         Piece k = start->cell[c->king_from], r = start->cell[c->rook_from];
-        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved%s\n", who,
+        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved", who,
                 k ? v->types[PIECE_TYPE(k)].name : "the piece", v->cells[c->king_from].name, v->cells[c->king_to].name,
-                r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name,
-                castle_terms(v, k ? PIECE_TYPE(k) : -1));
+                r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name);
+        if (v->cells[c->king_to].board != v->cells[c->king_from].board)
+            castle_across(v, c, k ? PIECE_TYPE(k) : -1, out);
+        else
+            fprintf(out, "%s", castle_terms(v, k ? PIECE_TYPE(k) : -1));
+        if (c->kind) fprintf(out, "; a move of kind '%s'", v->kind_names[c->kind]);
+        fprintf(out, "\n");
         n++;
     }
     for (int s = 1; s < v->npromos; s++) {
@@ -2827,8 +2852,10 @@ static void write_special(const Variant *v, const Position *start, const Behavio
     }
     for (int t = 0; t < v->ntypes; t++)
         if (v->types[t].sets_ep) {
-            fprintf(out, "- En passant: a %s passing over cells leaves them to be captured on for the next move\n",
-                    v->types[t].name);
+            fprintf(out, "- En passant: a %s passing over cells leaves them%s to be captured on %s\n", v->types[t].name,
+                    v->ntransfer ? ", on the board it goes on to," : "",
+                    v->nphases ? "during the next player's whole turn, while it stands past them"
+                               : "for the next move");
             n++;
         }
     if (v->steered) {
@@ -2996,7 +3023,7 @@ static void write_endings(const Variant *v, FILE *out) {
         fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
                 result_words(v->on_repetition));
     if (v->nmove) {
-        fprintf(out, "- %d moves each without a capture or a move of", v->nmove);
+        fprintf(out, "- %d %s each without a capture or a move of", v->nmove, v->nphases ? "turns" : "moves");
         int k = 0;
         for (int t = 0; t < v->ntypes; t++)
             if (v->types[t].resets_nmove) fprintf(out, "%s %s", k++ ? "," : "", v->types[t].name);
@@ -3117,6 +3144,7 @@ static void write_endings(const Variant *v, FILE *out) {
             capitalised(v->player_names[p], who, sizeof who);
             fprintf(out, "- Worth: %s counts %d besides its pieces' worth.\n", who, v->worth_bonus[p]);
         }
+    if (v->forbid_drop_check && !v->forbid_check) fprintf(out, "- No drop may give check.\n");
     if (v->nplayers > 2)
         fprintf(out, "- A defeated player is out; its pieces %s.\n",
                 v->on_defeat == DEFEAT_REMOVE     ? "are removed"

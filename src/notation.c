@@ -804,7 +804,20 @@ static int match_short(const Variant *v, const MoveList *list, const char *t, in
     return count;
 }
 
+static int parse_as_written(Position *pos, const MoveList *list, const char *text, int *found, int max);
+
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
+    int count = parse_as_written(pos, list, text, found, max);
+    const Variant *v = pos->v;
+    if (count || !v->check_kind || strchr(text, ':')) return count;
+    /* the kind of a move that gives check (`kind NAME if gives-check`) is no choice of the
+     * player's: it may be typed without it ("e1g1" for check:e1g1) */
+    char prefixed[160];
+    snprintf(prefixed, sizeof prefixed, "%s:%s", v->kind_names[v->check_kind], text);
+    return parse_as_written(pos, list, prefixed, found, max);
+}
+
+static int parse_as_written(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
     char t[96];
     squeeze(text, t, sizeof t);

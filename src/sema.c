@@ -126,6 +126,80 @@ static const struct {
     {"n", 0, 1}, {"s", 0, -1}, {"e", 1, 0}, {"w", -1, 0}, {"ne", 1, 1}, {"nw", -1, 1}, {"se", 1, -1}, {"sw", -1, -1},
 };
 
+/* ---- names declared twice ----------------------------------------------------------------- */
+
+/* The word a declaration uses for its kind of item, in messages. */
+static const char *declared_as(AstKind kind) {
+    switch (kind) {
+    case AST_DIRECTION: return "direction";
+    case AST_LINK: return "link";
+    case AST_DIRSET: return "direction set";
+    case AST_MACRO: return "macro";
+    case AST_DEFINE: return "define";
+    case AST_BOARD: return "board";
+    case AST_ZONE: return "zone";
+    case AST_PIECE: return "piece";
+    case AST_OPTION: return "option";
+    case AST_COUNTER: return "counter";
+    case AST_PHASE: return "phase";
+    case AST_PILE: return "pile";
+    default: return "item";
+    }
+}
+
+/* The first item of s->items before n of the same kind and name (any of kinds, when given);
+ * NULL when n is the first. */
+static const Ast *declared_before(const Sema *s, const Ast *n, const AstKind *kinds, int nkinds) {
+    /* (options are read before the items are chosen by them: from the file's own) */
+    const Ast *items = s->items ? s->items : s->root;
+    for (int i = 0; i < items->nkids && items->kids[i] != n; i++) {
+        const Ast *it = items->kids[i];
+        bool kind = it->kind == n->kind;
+        for (int k = 0; k < nkinds; k++) kind = kind || it->kind == kinds[k];
+        if (kind && it->text && n->text && !strcmp(it->text, n->text)) return it;
+    }
+    return NULL;
+}
+
+/* "KIND 'NAME' declared twice (first at line L)", at n's name. */
+static void declared_twice(Sema *s, SrcLoc at, const Ast *n) {
+    const Ast *first = declared_before(s, n, NULL, 0);
+    if (first)
+        diag_error(s->sink, at, "%s '%s' declared twice (first at line %d)", declared_as(n->kind), n->text,
+                   first->loc.line);
+    else
+        diag_error(s->sink, at, "%s '%s' declared twice", declared_as(n->kind), n->text);
+}
+
+/* Names the declarations' own passes do not compare: directions, links and direction sets
+ * share one set of names with the built-in ones, and macros and defines (both `use`d) have
+ * theirs. Each one declared again is an error naming both lines. */
+static void check_names(Sema *s) {
+    static const AstKind directions[] = {AST_DIRECTION, AST_LINK, AST_DIRSET};
+    static const AstKind macros[] = {AST_MACRO, AST_DEFINE};
+    static const char *const builtin_sets[] = {"orth", "diag", "compass"};
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *n = s->items->kids[i];
+        bool direction = n->kind == AST_DIRECTION || n->kind == AST_LINK || n->kind == AST_DIRSET;
+        bool macro = n->kind == AST_MACRO || n->kind == AST_DEFINE;
+        if ((!direction && !macro) || !n->text) continue;
+        SrcLoc at = sema_word_loc(s, n->loc, n->text);
+        bool builtin = false;
+        for (size_t k = 0; direction && k < ARRAY_LEN(builtin_dirs); k++)
+            builtin = builtin || !strcmp(builtin_dirs[k].name, n->text);
+        for (size_t k = 0; direction && k < ARRAY_LEN(builtin_sets); k++)
+            builtin = builtin || !strcmp(builtin_sets[k], n->text);
+        const Ast *first = direction ? declared_before(s, n, directions, 3) : declared_before(s, n, macros, 2);
+        if (builtin)
+            diag_error(s->sink, at, "%s '%s' has the name of a built-in direction", declared_as(n->kind), n->text);
+        else if (first && first->kind == n->kind)
+            declared_twice(s, at, n);
+        else if (first)
+            diag_error(s->sink, at, "%s '%s' has the name of the %s at line %d", declared_as(n->kind), n->text,
+                       declared_as(first->kind), first->loc.line);
+    }
+}
+
 int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc) {
     Variant *v = s->v;
     for (int i = 0; i < v->ndirs; i++)
@@ -327,8 +401,7 @@ static void declare_board(Sema *s, const Ast *n) {
     if (!n->text && v->nboards > 0) diag_error(s->sink, n->loc, "a second board needs a name (board NAME WxH)");
     if (n->text && v->nboards > 0 && !v->boards[0].name[0])
         diag_error(s->sink, n->loc, "the first board needs a name too, when there are several");
-    if (n->text && board_by_name(v, n->text) >= 0)
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "board '%s' declared twice", n->text);
+    if (n->text && board_by_name(v, n->text) >= 0) declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
     b->width = (int)w;
     b->height = (int)h;
     b->first_cell = v->ncells;
@@ -495,7 +568,7 @@ static void declare_zone(Sema *s, const Ast *n) {
     for (int i = 0; i < v->nzones; i++)
         if (!strcmp(v->zones[i].name, n->text)) zi = i;
     if (zi >= 0 && n->sub != ZONE_FOR) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "zone '%s' declared twice", n->text);
+        declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
         return;
     }
     if (zi < 0) {
@@ -763,7 +836,7 @@ static void declare_piece(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->ntypes; i++)
         if (!strcmp(v->types[i].name, n->text)) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "piece '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     if (v->ntypes >= MAX_PIECE_TYPES) {
@@ -928,7 +1001,7 @@ static void declare_pile(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->npiles; i++)
         if (!strcmp(v->piles[i].name, n->text)) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "pile '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     int slots = (n->sub & 1) ? v->nplayers : 1;
@@ -1035,7 +1108,7 @@ static void declare_phase(Sema *s, const Ast *n) {
     }
     for (int i = 0; i < v->nphases; i++)
         if (!strcmp(v->phases[i].name, n->text)) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "phase '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     PhaseDef *ph = &v->phases[v->nphases];
@@ -1138,7 +1211,7 @@ static void declare_counter(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->ncounters; i++)
         if (!strcmp(v->counters[i].name, n->text)) {
-            diag_error(s->sink, n->loc, "counter '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     int slots = n->sub ? v->nplayers : 1;
@@ -1203,7 +1276,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
 static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {
     Variant *v = s->v;
     if (option_index(v, n->text) >= 0) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "option '%s' declared twice", n->text);
+        declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
         return;
     }
     if (v->noptions >= MAX_OPTIONS) {
@@ -1925,6 +1998,7 @@ static void pass_header(Sema *s) {
     else
         declare_players(s, players);
     if (armies && players) declare_armies(s, armies);
+    check_names(s);
 }
 
 static void declare_orientation(Sema *s, const Ast *it) {
@@ -2379,9 +2453,11 @@ static void declare_forbid(Sema *s, const Ast *it) {
     }
     if (!strcmp(it->text, "check"))
         s->v->forbid_check = it->sub != 0;
+    else if (!strcmp(it->text, "drop-check"))
+        s->v->forbid_drop_check = it->sub != 0;
     else if (strcmp(it->text, "royal-capture"))
         diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
-                   "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
+                   "unknown rule '%s' (expected royal-capture, check, drop-check or royal-flight)", it->text);
     else
         s->v->forbid_royal_capture = it->sub != 0;
 }
@@ -2407,6 +2483,42 @@ static void declare_position_format(Sema *s, const Ast *n) {
     for (int y = b->height - 1; y >= 0; y--)
         for (int x = 0; x < b->width; x++)
             if (b->at[y][x] != NO_CELL) v->square_number[b->at[y][x]] = (uint16_t)++n_squares;
+}
+
+/* `transfer LINK...`: the links every move's pieces go on along. */
+static void declare_transfer(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    for (int i = 0; i < it->nkids; i++) {
+        const Ast *n = it->kids[i];
+        int d = -1;
+        for (int k = 0; k < v->ndirs && d < 0; k++)
+            if (!strcmp(v->dirs[k].name, n->text)) d = k;
+        if (d < 0 || v->dirs[d].link_board < 0) {
+            diag_error(s->sink, n->loc, "'%s' is not a link (a transfer goes along links between boards)", n->text);
+            continue;
+        }
+        if (v->ntransfer >= MAX_DIRECTIONS) continue;
+        v->transfer_dirs[v->ntransfer++] = (uint8_t)d;
+    }
+}
+
+/* `kind NAME if gives-check`: the kind of the moves that give check. */
+static void declare_check_kind(Sema *s, const Ast *it) {
+    /* (a second one after one that was taken; one refused already had its message) */
+    for (int i = 0; s->v->check_kind && i < s->items->nkids && s->items->kids[i] != it; i++) {
+        const Ast *first = s->items->kids[i];
+        if (first->kind == AST_CHECK_KIND && !strcmp(first->text, s->v->kind_names[s->v->check_kind])) {
+            diag_error(s->sink, it->loc, "the kind of the moves that give check is declared twice (first at line %d)",
+                       first->loc.line);
+            return;
+        }
+    }
+    int k = sema_kind(s, it->text, sema_word_loc(s, it->loc, it->text));
+    if (k == 0)
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
+                   "the moves that give check need a kind of their own, not 'normal'");
+    else if (k > 0)
+        s->v->check_kind = k;
 }
 
 /* The start position and the rules of play: how a game ends, who steers and helps whom. */
@@ -2471,6 +2583,8 @@ static void pass_rules(Sema *s) {
         case AST_HOSTILE:
         case AST_SURROUND:
         case AST_SHIELDWALL: declare_custodian(s, it); break;
+        case AST_TRANSFER: declare_transfer(s, it); break;
+        case AST_CHECK_KIND: declare_check_kind(s, it); break;
         default: break;
         }
     }

@@ -546,11 +546,12 @@ void variant_conclude(Variant *v) {
     /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
     v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
         v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
-        !v->has_allegiance && !v->nphases;
+        !v->has_allegiance && !v->nphases && !v->ntransfer;
     /* no royal piece to keep safe and nothing else that decides legality: every move the
      * pieces make is legal */
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
-        !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases;
+        !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases &&
+        !v->ntransfer;
     /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs && !v->nextra &&
         !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&

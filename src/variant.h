@@ -303,6 +303,7 @@ typedef struct Castle {
                               * ends it */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;     /* bit index in Position.rights */
+    uint8_t kind;      /* the move kind of the castling move (0: normal) */
     uint8_t rook_type; /* the type standing on rook_from in the setup (NO_TYPE: any) */
 } Castle;
 
@@ -518,6 +519,9 @@ typedef struct Variant {
     char player_token[MAX_OWNERS][8]; /* side-to-move token in position text */
     Orientation orient[MAX_OWNERS];
     int8_t forward_dir[MAX_OWNERS]; /* each owner's "forward" (0,1) as a direction, -1 if none */
+    /* the directions (bits) of the last step of each owner's `sets-ep` legs: past its
+     * en-passant cells along one of these (or forward) stands the piece that made them */
+    uint64_t ep_dirs[MAX_OWNERS];
     int nturns;
     uint8_t turn_order[MAX_HISTORY > 64 ? 64 : MAX_HISTORY]; /* players by turn slot */
     /* pieces */
@@ -721,7 +725,15 @@ typedef struct Variant {
     bool shieldwall;
     bool custodian_rules;
     char checks_name[32];
-    bool forbid_check; /* "forbid check": no move may give check */
+    bool forbid_check;      /* "forbid check": no move may give check */
+    bool forbid_drop_check; /* "forbid drop-check": no drop from a hand may give check */
+    /* `kind NAME if gives-check`: every normal move that gives check is of this move kind
+     * (0: no such rule) */
+    int check_kind;
+    /* `transfer LINK...`: after every move, each piece it carried within a board goes on
+     * along the first of these links that leaves that board, onto an empty cell */
+    int ntransfer;
+    uint8_t transfer_dirs[MAX_DIRECTIONS];
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];

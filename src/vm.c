@@ -24,6 +24,7 @@ typedef struct Choice {
     int capture_id;
     Cell here;           /* the cell the moving piece stands on (it moves on add-partial) */
     const Program *prog; /* the program the path runs (add-partial may go on in another) */
+    Cell second;         /* the piece FROM chose for TO (NO_CELL: none) */
     Cell marks[MAX_MARKS];
     /* PC_FINISH only: the moves emitted when the continuation began (none more: the move ends
      * where it paused), and the pause's promotion set and mode */
@@ -307,6 +308,10 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     for (int i = 0; i < npending; i++) {
         m->fx[m->nfx++] = pending[i];
         if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
+        /* (a second piece, `to`, landing on an enemy takes it) */
+        if (pending[i].kind == FX_MOVE && pos->cell[pending[i].b] &&
+            board_hostile(pos, PIECE_OWNER(pos->cell[pending[i].b]), owner))
+            m->flags |= MOVE_CAPTURE;
     }
     if (org != cur) {
         if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m->flags |= MOVE_CAPTURE;
@@ -483,13 +488,40 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
     return false;
 }
 
-/* Would the piece on origin, moved to cur (what stands there taken), check a player other
- * than its owner's side? Inside an attack test the answer is "no" (tests are not nested). */
-static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner) {
-    if (ctx->attack_depth || cur == origin) return false;
+/* OWNCOUNT: has owner n or more pieces of type t on the board? (Counted up to n only: the
+ * bounds written are small.) */
+__attribute__((noinline)) static bool own_count_at_least(const Position *pos, int owner, int t, int n) {
+    int count = 0;
+    for (int w = 0; w < pos->v->cell_words && count < n; w++)
+        for (uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w]; b && count < n; b &= b - 1) count++;
+    return count >= n;
+}
+
+/* Would the move the path has made so far, emitted at cur, check a player other than the
+ * mover's side? That is the piece on origin moved to cur (what stands there taken) with the
+ * effects recorded (captures, en passant, a second piece moved, conversions), its change of
+ * type, and, when its type explodes and it captures, the explosion. Inside an attack test the
+ * answer is "no" (tests are not nested). */
+__attribute__((noinline)) static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner,
+                                                     const Effect *pending, int npending, int change) {
+    if (ctx->attack_depth || (cur == origin && !npending && change == NO_TYPE)) return false;
     const Variant *v = pos->v;
-    Move m = {.from = origin, .to = cur, .promo = NO_TYPE, .nfx = 1};
-    m.fx[0] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    Move m = {.from = origin, .to = cur, .promo = NO_TYPE};
+    for (int i = 0; i < npending; i++) {
+        m.fx[m.nfx++] = pending[i];
+        if ((pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) ||
+            (pending[i].kind == FX_MOVE && pos->cell[pending[i].b]))
+            m.flags |= MOVE_CAPTURE;
+    }
+    /* (pending holds at most MAX_EFFECTS - 2: there is room for these two) */
+    if (cur != origin) {
+        if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m.flags |= MOVE_CAPTURE;
+        m.fx[m.nfx++] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    }
+    if (change != NO_TYPE) m.fx[m.nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(change, owner)};
+    if (unlikely(v->blast_mask) && (m.flags & MOVE_CAPTURE) && cur != origin && pos->cell[origin] &&
+        ((v->blast_mask >> PIECE_TYPE(pos->cell[origin])) & 1))
+        board_explode(pos, &m);
     CellJournal cj;
     board_cells_apply(pos, &m, &cj);
     bool check = false;
@@ -533,6 +565,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     /* the finishes of one capture's landings come one after another: the moves those of
      * finish_group made (finish_made) are not a landing going on */
     int finish_group = -1, finish_made = 0;
+    Cell second = NO_CELL; /* the second piece (`from`, `to`) */
     long budget = *budget_left;
     int result = RUN_DONE;
     const char *why = NULL; /* the fault met (goto fault) */
@@ -558,6 +591,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             (c)->prog = prog; \
             (c)->capture_mark = capture_mark; \
             (c)->capture_id = capture_id; \
+            (c)->second = second; \
         } \
     } while (0)
 
@@ -578,6 +612,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             move_flags = (c)->move_flags; \
             capture_mark = (c)->capture_mark; \
             capture_id = (c)->capture_id; \
+            second = (c)->second; \
             if ((c)->here != here || (c)->prog != prog) { \
                 here = (c)->here; \
                 lifted = here == from ? NO_CELL : from; \
@@ -684,7 +719,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = attack_is_attacked(ctx, pos, cur, owner, as);
             break;
         }
-        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, from, cur, owner); break;
+        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, from, cur, owner, pending, npending, change); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
         case OP_PRIVILEGE: flag = board_privilege_held(pos, owner, cur); break;
@@ -695,6 +730,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = false;
             for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
             break;
+        case OP_OWNCOUNT: flag = own_count_at_least(pos, owner, a, b); break;
         case OP_TYPEIN:
             flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1) && cur != lifted;
             break;
@@ -923,6 +959,18 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             *e = (Effect){.kind = op == OP_CREATE ? FX_PLACE : FX_CHANGE,
                           .a = cur,
                           .piece = PIECE_MAKE(a, op == OP_CREATE ? owner : PIECE_OWNER(p))};
+            break;
+        }
+        case OP_FROM:
+            if (!extended) goto bad_opcode;
+            second = cur;
+            break;
+        case OP_TO: {
+            if (!extended) goto bad_opcode;
+            if (second == NO_CELL || second == from || !pos->cell[second]) goto fail;
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
+            *e = (Effect){.kind = FX_MOVE, .a = second, .b = cur};
             break;
         }
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;

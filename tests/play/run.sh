@@ -74,6 +74,15 @@ play long-algebraic 'e2-e4\nE7E5\nNg1-f3\nb8-c6\nf1xc4\na7-a4\nfen\n' "$root/rul
 expect long-algebraic "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
 expect long-algebraic "illegal move 'a7-a4'"
 
+# 2d. Alice chess: typed moves go through the looking glass (a capture on board B lands on A);
+# Marseillais: two moves a turn, a castle that gives check typed without its kind ends it.
+play alice-typed 'A e2-B:e4\nA d7-B:d5\nB e4-A:d5\nfen\nquit\n' "$root/rules/alice.rules" --white human --black human
+expect alice-typed "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR|8/8/8/8/8/8/8/8 b KQkq - 0 2"
+play marseillais-typed 'e2e4\ne7e5\nd7d5\nNf3\nfen\nquit\n' "$root/rules/marseillais.rules" --white human --black human
+expect marseillais-typed "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq d6 0 2 second"
+play castle-check 'e1g1\nfen\nquit\n' "$root/rules/marseillais.rules" --fen '5k2/8/8/8/8/8/8/4K2R w K - 0 2 first' --white human --black human
+expect castle-check "5k2/8/8/8/8/8/8/5RK1 b - - 1 2 first"
+
 # 2c. Arguments that do not fit the game or the command are refused.
 play seat3 '' "$root/rules/chess.rules" --seat 3=ai
 expect seat3 "varia: --seat 3: Chess has 2 players"
