@@ -484,3 +484,16 @@ int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played
     }
     return n;
 }
+
+void gameend_sides(const Position *pos, const GameResult *r, int *winner, int *loser) {
+    *winner = r->over ? r->winner : -1;
+    *loser = -1;
+    if (!r->over || r->winner >= 0 || pos->v->nplayers <= 2) return;
+    ResultKind k = !strcmp(r->reason, "checkmate") ? pos->v->on_checkmate
+        : !strcmp(r->reason, "stalemate")          ? pos->v->on_stalemate
+                                                   : RESULT_DRAW;
+    if (k == RESULT_LOSS)
+        *loser = board_mover(pos);
+    else if (k == RESULT_WIN)
+        *winner = board_mover(pos);
+}

@@ -132,19 +132,8 @@ static void game_update_result(Game *g) {
     gameend_check(&g->gen, &g->pos, &r);
     if (r.fault.set) report_fault(g, &r.fault);
     g->over = r.over;
-    g->winner = r.over ? r.winner : -1;
-    g->loser = -1;
+    gameend_sides(&g->pos, &r, &g->winner, &g->loser);
     snprintf(g->reason, sizeof g->reason, "%s", r.over && r.name ? r.name : r.over && r.reason ? r.reason : "");
-    if (r.over && r.winner < 0 && g->v->nplayers > 2) {
-        /* more than two players: the rule's loss names the loser, not a winner */
-        ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate
-            : !strcmp(r.reason, "stalemate")          ? g->v->on_stalemate
-                                                      : RESULT_DRAW;
-        if (k == RESULT_LOSS)
-            g->loser = board_mover(&g->pos);
-        else if (k == RESULT_WIN)
-            g->winner = board_mover(&g->pos);
-    }
 }
 
 /* A seed for a deal nobody asked to repeat: the time and the process. */
