@@ -533,7 +533,8 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
     bool to_fits = atom->sub == ATOM_SLIDE && !has_mod(atom, MOD_IMITATE, NULL) && !has_mod(atom, MOD_COORDINATE, NULL);
     if (has_mod(atom, MOD_RANGE, &limit)) {
         /* (the code of these moves has no such limit: refused rather than ignored) */
-        diag_error(cg->s->sink, limit->loc, "'range' does not go with long-leap, withdraw, pincer, coordinate or imitate");
+        diag_error(cg->s->sink, limit->loc,
+                   "'range' does not go with long-leap, withdraw, pincer, coordinate or imitate");
         cg->ok = false;
     } else if (!to_fits && has_mod(atom, MOD_TO, &limit)) {
         diag_error(cg->s->sink, limit->loc, "'to' does not go with long-leap, coordinate or imitate");
@@ -1166,13 +1167,13 @@ static bool stmt_allowed(CG *cg, const Ast *st) {
         AstKind kind;
         const char *word;
         bool emits;
-    } limited[] = {{AST_ADD, "add", true},           {AST_ADD_PARTIAL, "add-partial", true},
-                   {AST_DROP, "drop", true},         {AST_ORIGIN, "origin", false},
-                   {AST_CHANGE, "change", false},    {AST_SETEP, "set-ep", false}};
+    } limited[] = {{AST_ADD, "add", true},        {AST_ADD_PARTIAL, "add-partial", true}, {AST_DROP, "drop", true},
+                   {AST_ORIGIN, "origin", false}, {AST_CHANGE, "change", false},          {AST_SETEP, "set-ep", false}};
     for (size_t i = 0; i < ARRAY_LEN(limited); i++) {
         if (limited[i].kind != st->kind) continue;
         if (cg->probes && limited[i].emits) {
-            diag_error(cg->s->sink, st->loc, "'%s' cannot be in an 'exists' block (it only asks whether a path gets through)",
+            diag_error(cg->s->sink, st->loc,
+                       "'%s' cannot be in an 'exists' block (it only asks whether a path gets through)",
                        limited[i].word);
             cg->ok = false;
             return false;
@@ -2272,8 +2273,8 @@ static void compile_drops(CG *cg, const Ast *items) {
     cg->in_drop = false;
     v->has_drop_programs = true;
     if (p->count > MAX_CODE) {
-        diag_error(cg->s->sink, items->loc, "the drops of piece '%s' compile to %d bytes of code (limit is %d)", pt->name,
-                   p->count, MAX_CODE);
+        diag_error(cg->s->sink, items->loc, "the drops of piece '%s' compile to %d bytes of code (limit is %d)",
+                   pt->name, p->count, MAX_CODE);
         cg->ok = false;
     }
 }

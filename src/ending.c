@@ -108,7 +108,8 @@ static bool has_row(const Position *pos, int owner, const RowRule *r) {
  * of zone A to its part of zone B? */
 static bool connected(const Position *pos, int owner, const ConnectRule *r) {
     const Variant *v = pos->v;
-    const uint64_t *mine = pos->occ[owner], *a = v->zones[r->zone_a].cells[owner], *b = v->zones[r->zone_b].cells[owner];
+    const uint64_t *mine = pos->occ[owner], *a = v->zones[r->zone_a].cells[owner],
+                   *b = v->zones[r->zone_b].cells[owner];
     uint64_t seen[CELL_WORDS] = {0};
     Cell todo[MAX_CELLS];
     int n = 0;

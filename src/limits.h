@@ -13,8 +13,8 @@
 #define MAX_INFLUENCE 100 /* a piece's influence over steered pieces (steer) */
 #define MAX_DIRECTIONS 64 /* distinct vectors and links */
 #define MAX_ZONES 32
-#define MAX_LINE_SETS 16   /* distinct sets of lines `in-a-row` follows */
-#define MAX_LINKS 2048     /* links between the cells of graph boards */
+#define MAX_LINE_SETS 16 /* distinct sets of lines `in-a-row` follows */
+#define MAX_LINKS 2048   /* links between the cells of graph boards */
 #define MAX_OPTIONS 16
 #define MAX_OPTION_VALUES 16
 #define MAX_CASTLES 4 /* castling definitions per player */
@@ -34,12 +34,12 @@
 #define MAX_PATTERN_REFS \
     24 /* capture patterns that can take one victim type, per owner */ /* captures by moving, per piece type and owner */
 #define MAX_PROMO_CHOICES 8
-#define MAX_FAST_ATOMS 8     /* atoms of a piece run in C beside its rays (more: the VM runs them) */
+#define MAX_FAST_ATOMS 8      /* atoms of a piece run in C beside its rays (more: the VM runs them) */
 #define MAX_CAPTURE_GUARDS 16 /* branches of a rest program that go to an enemy first (more: none are kept) */
-#define MAX_REST_GUARDS 4    /* branches of a rest program whose guards are kept (more: none are) */
-#define MAX_FAST_ATOM_DIRS 8 /* directions of one such atom (more: the VM runs it) */
-#define MAX_MACRO_DEPTH 8    /* nested macro expansion */
-#define MAX_EXPANSION 65536  /* syntax nodes of one piece after macro expansion */
+#define MAX_REST_GUARDS 4     /* branches of a rest program whose guards are kept (more: none are) */
+#define MAX_FAST_ATOM_DIRS 8  /* directions of one such atom (more: the VM runs it) */
+#define MAX_MACRO_DEPTH 8     /* nested macro expansion */
+#define MAX_EXPANSION 65536   /* syntax nodes of one piece after macro expansion */
 #define MAX_MATERIAL_RULES 16
 #define MAX_COUNTING_LINES 16   /* lines of the pieces' honour (`end counting`) */
 #define MAX_COUNTING_MOVES 1000 /* moves one count may allow */

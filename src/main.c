@@ -152,7 +152,8 @@ static int cmd_check(const Args *a) {
     int programs = 0;
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
-            programs += (v->types[t].per_owner[o].prog.count > 0) + (v->types[t].drops && v->types[t].drops[o].count > 0);
+            programs +=
+                (v->types[t].per_owner[o].prog.count > 0) + (v->types[t].drops && v->types[t].drops[o].count > 0);
     printf("%s: ok: \"%s\", %d players, %d board%s, %d cells, %d piece types, %d programs\n", a->file,
            v->title ? v->title : "untitled", v->nplayers, v->nboards, v->nboards == 1 ? "" : "s", v->ncells, v->ntypes,
            programs);

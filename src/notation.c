@@ -795,8 +795,8 @@ static int match_short(const Variant *v, const MoveList *list, const char *t, in
         notation_move(v, m, buf, sizeof buf);
         const char *at = strchr(buf, '@');
         bool kind_alone = m->kind && m->kind < v->nkinds && !strcasecmp(t, v->kind_names[m->kind]);
-        bool drop = (m->flags & MOVE_DROP) && at &&
-            (!strcasecmp(t, at + 1) || (t[0] == '@' && !strcasecmp(t + 1, at + 1)));
+        bool drop =
+            (m->flags & MOVE_DROP) && at && (!strcasecmp(t, at + 1) || (t[0] == '@' && !strcasecmp(t + 1, at + 1)));
         if (!kind_alone && !drop) continue;
         if (count < max) found[count] = i;
         count++;

@@ -345,8 +345,9 @@ static void board_shape_and_cells(Sema *s, const Ast *n, Board *b, bool (*hole)[
             int x = -1, y = -1;
             if (c->sub == 1) {
                 if (c->num[0] < 1 || c->num[0] > b->width || c->num[1] < 1 || c->num[1] > b->height) {
-                    diag_error(s->sink, c->loc, "cell '%s' at (%ld, %ld) is off the %dx%d board (file and rank count from 1)",
-                               c->text, c->num[0], c->num[1], b->width, b->height);
+                    diag_error(s->sink, c->loc,
+                               "cell '%s' at (%ld, %ld) is off the %dx%d board (file and rank count from 1)", c->text,
+                               c->num[0], c->num[1], b->width, b->height);
                     continue;
                 }
                 x = (int)c->num[0] - 1, y = (int)c->num[1] - 1;
@@ -1346,10 +1347,9 @@ static void declare_goal(Sema *s, const Ast *n, ResultKind r);
  * given): two sides, one rule of each kind but extinction and reach, up to four of those. */
 static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     Variant *v = s->v;
-    static const char *const what[] = {[END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king",
-                                       [END_REACH] = "reach",           [END_CHECKS] = "checks",
-                                       [END_IN_A_ROW] = "in-a-row",     [END_CONNECT] = "connect",
-                                       [END_OCCUPY] = "occupy"};
+    static const char *const what[] = {
+        [END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king", [END_REACH] = "reach",  [END_CHECKS] = "checks",
+        [END_IN_A_ROW] = "in-a-row",     [END_CONNECT] = "connect",     [END_OCCUPY] = "occupy"};
     if (v->nplayers != 2) {
         diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
         return;
@@ -1515,8 +1515,11 @@ static void declare_goal(Sema *s, const Ast *n, ResultKind r) {
         int lines = sema_lineset(s, dirs, ndirs, terms && terms->nkids ? terms->loc : n->loc);
         if (lines < 0) return;
         RowRule *rr = &v->rows[v->nrows++];
-        *rr = (RowRule){.length = (uint8_t)n->num[0], .exactly = n->num[1] != 0, .types = types,
-                        .lines = (uint8_t)lines, .result = r};
+        *rr = (RowRule){.length = (uint8_t)n->num[0],
+                        .exactly = n->num[1] != 0,
+                        .types = types,
+                        .lines = (uint8_t)lines,
+                        .result = r};
         end_name(s, n, rr->name, sizeof rr->name);
         break;
     }
@@ -2128,7 +2131,8 @@ static void declare_graph_link(Sema *s, const Ast *it) {
         return;
     }
     if (r >= 0) {
-        if ((v->dirs[d].reverse >= 0 && v->dirs[d].reverse != r) || (v->dirs[r].reverse >= 0 && v->dirs[r].reverse != d))
+        if ((v->dirs[d].reverse >= 0 && v->dirs[d].reverse != r) ||
+            (v->dirs[r].reverse >= 0 && v->dirs[r].reverse != d))
             diag_error(s->sink, it->loc, "'%s' and '%s' were declared with other reverses", it->text, it->text2);
         v->dirs[d].reverse = (int8_t)r;
         v->dirs[r].reverse = (int8_t)d;

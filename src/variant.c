@@ -553,14 +553,14 @@ void variant_conclude(Variant *v) {
         !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases &&
         !v->ntransfer;
     /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
-    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs && !v->nextra &&
-        !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
-        !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
+    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs &&
+        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
+        !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
         !v->merge_same_captures;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
-        !v->has_drop_programs &&
-        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
-        !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases && v->on_stalemate != RESULT_PASS;
+        !v->has_drop_programs && !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
+        !v->forbid_check && !v->nreaches && !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases &&
+        v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
     build_move_reach(v);
 }

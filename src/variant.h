@@ -28,7 +28,15 @@ typedef enum Orientation {
  * RESULT_WORTH: the player whose pieces are worth more wins (plus Variant.worth_bonus); equal
  * worth draws. */
 /* RESULT_MOST: the player with the most pieces on the board wins; equal numbers draw. */
-typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS, RESULT_WORTH, RESULT_MOST } ResultKind;
+typedef enum ResultKind {
+    RESULT_NONE,
+    RESULT_WIN,
+    RESULT_LOSS,
+    RESULT_DRAW,
+    RESULT_PASS,
+    RESULT_WORTH,
+    RESULT_MOST
+} ResultKind;
 
 /* What happens to a defeated player's pieces when others play on. */
 typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;
@@ -501,8 +509,8 @@ typedef struct Variant {
     CellInfo cells[MAX_CELLS];
     int ndirs;
     Direction dirs[MAX_DIRECTIONS];
-    Cell *neighbour;           /* [cell * ndirs + dir] -> cell or NO_CELL */
-    int nlinks;                /* the links of graph boards (directions with `graph`) */
+    Cell *neighbour; /* [cell * ndirs + dir] -> cell or NO_CELL */
+    int nlinks;      /* the links of graph boards (directions with `graph`) */
     GraphLink *links;
     /* `symmetry PLAYER D1 D2, ...`: for each owner, a direction as the rule file writes it ->
      * the one it means for that owner (-1: its orientation turns it) */

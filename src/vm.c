@@ -137,7 +137,8 @@ static bool shieldwall_at(const Position *pos, Cell land, Cell origin, int owner
     Cell run[MAX_BOARD_DIM];
     int n = 0;
     Cell c = variant_step(v, land, e);
-    for (; c != NO_CELL && n < MAX_BOARD_DIM && is_victim(pos, c, owner, ALL_TYPES) && variant_step(v, c, out) == NO_CELL;
+    for (;
+         c != NO_CELL && n < MAX_BOARD_DIM && is_victim(pos, c, owner, ALL_TYPES) && variant_step(v, c, out) == NO_CELL;
          c = variant_step(v, c, e)) {
         Cell front = variant_step(v, c, inward);
         if (front == NO_CELL || front == origin || !pos->cell[front] ||
@@ -157,8 +158,8 @@ static bool shieldwall_at(const Position *pos, Cell land, Cell origin, int owner
 
 /* Custodian captures with the game's rules: hostile cells close them, the surround types (in
  * their zone) need every orthogonal side closed, shield walls on the edge. */
-__attribute__((noinline)) static bool pincer_ruled(const Position *pos, Cell land, Cell origin, int owner,
-                                                   uint32_t set, Effect *pending, int *npending) {
+__attribute__((noinline)) static bool pincer_ruled(const Position *pos, Cell land, Cell origin, int owner, uint32_t set,
+                                                   Effect *pending, int *npending) {
     const Variant *v = pos->v;
     for (int i = 0; i < 4; i++) {
         int e = v->orth_dirs[i];
@@ -454,8 +455,7 @@ static Cell next_in_zone(const Variant *v, int z, int owner, Cell cur) {
  * holds the moving piece (`here`); elsewhere the moving piece's cell counts as empty, and so do
  * pieces the move takes. */
 __attribute__((noinline)) static bool in_row(const Position *pos, Cell cur, Cell here, int owner, int length,
-                                             bool exactly, const LineSet *lines, const Effect *pending,
-                                             int npending) {
+                                             bool exactly, const LineSet *lines, const Effect *pending, int npending) {
     const Variant *v = pos->v;
     Piece own = pos->cell[cur];
     int side = !own || cur == here || is_taken(pending, npending, cur) ? owner : PIECE_OWNER(own);

@@ -17,8 +17,8 @@
 /* One move of the game with its texts, as the move list shows it. */
 typedef struct WebPly {
     Move move;
-    int mover;    /* -1: a defeat the game played */
-    int fullmove; /* the move number it was made at */
+    int mover;      /* -1: a defeat the game played */
+    int fullmove;   /* the move number it was made at */
     char san[64];   /* the game's own notation (algebraic where the game has letters) */
     char coord[64]; /* coordinate notation, what the move is typed and saved as */
 } WebPly;

@@ -29,9 +29,7 @@ static void shape(const Variant *v, const Program *p, char *out, size_t cap) {
         Opcode op = (Opcode)p->code[pc];
         char item[48];
         switch (bc_opinfo[op].kinds[0]) {
-        case OPK_JUMP:
-            snprintf(item, sizeof item, "%s>%d ", bc_opinfo[op].name, bc_read_u16(p->code + pc + 1));
-            break;
+        case OPK_JUMP: snprintf(item, sizeof item, "%s>%d ", bc_opinfo[op].name, bc_read_u16(p->code + pc + 1)); break;
         case OPK_DIR: {
             const Direction *d = &v->dirs[p->code[pc + 1]];
             snprintf(item, sizeof item, "%s(%d,%d) ", bc_opinfo[op].name, d->dx, d->dy);

@@ -201,13 +201,11 @@ static void test_hex_connection_around_the_edge(void **state) {
     assert_string_equal(ending_of(hex, "S10/S10/S10/S10/S10/S10/S10/S10/S10/S10/S10 w", &winner), "connected");
     assert_int_equal(winner, 0);
     /* around a corner: up file a to a6, along rank 6 to k6, up file k to k11 */
-    assert_string_equal(ending_of(hex, "10S/10S/10S/10S/10S/SSSSSSSSSSS/S10/S10/S10/S10/S10 w", &winner),
-                        "connected");
+    assert_string_equal(ending_of(hex, "10S/10S/10S/10S/10S/SSSSSSSSSSS/S10/S10/S10/S10/S10 w", &winner), "connected");
     /* a1 b2 c3 ... k11 (up-right steps are no neighbours on this board): nothing yet */
     assert_string_equal(ending_of(hex, "10S/9S1/8S2/7S3/6S4/5S5/4S6/3S7/2S8/1S9/S10 w", &winner), "");
     /* the same stones with their other neighbours (b1 c2 ...): a chain, and a win */
-    assert_string_equal(ending_of(hex, "10S/9SS/8SS1/7SS2/6SS3/5SS4/4SS5/3SS6/2SS7/1SS8/SS9 w", &winner),
-                        "connected");
+    assert_string_equal(ending_of(hex, "10S/9SS/8SS1/7SS2/6SS3/5SS4/4SS5/3SS6/2SS7/1SS8/SS9 w", &winner), "connected");
     /* White joins file a to file k: rank 6 across, white stones */
     assert_string_equal(ending_of(hex, "11/11/11/11/11/sssssssssss/11/11/11/11/11 b", &winner), "connected");
     assert_int_equal(winner, 1);
@@ -312,9 +310,10 @@ static void test_shieldwall(void **state) {
 /* A drop program with gravity, and in-a-row exactly: five in a row wins, six does not. */
 static void test_drop_program_and_exact_rows(void **state) {
     (void)state;
-    Variant *v = load_text_ok("version 1\nplayers black(b) white(w)\nboard 7x3\n"
-                              "piece Stone { letter S  drop { verify not on-board s  while not empty { step n }  add } }\n"
-                              "setup \"7/7/7 b\"\nend in-a-row 5 exactly win \"five\"\nend stalemate draw\n");
+    Variant *v =
+        load_text_ok("version 1\nplayers black(b) white(w)\nboard 7x3\n"
+                     "piece Stone { letter S  drop { verify not on-board s  while not empty { step n }  add } }\n"
+                     "setup \"7/7/7 b\"\nend in-a-row 5 exactly win \"five\"\nend stalemate draw\n");
     expect_moves(v, "7/7/SS5 w", "S@c1 S@d1 S@e1 S@f1 S@g1 S@a2 S@b2");
     int winner;
     assert_string_equal(ending_of(v, "7/7/SSSSS2 w", &winner), "five");
