@@ -71,6 +71,8 @@ struct WebApi {
     bool running; /* the computer's thread was started */
     uint64_t clock;
     pthread_t worker;
+    unsigned long wait_tickets; /* state requests that have waited, in order of arrival */
+    int waiters;                /* ... and are waiting now */
 };
 
 /* ---- replies ------------------------------------------------------------------------------ */
@@ -660,12 +662,17 @@ static size_t action_fields(Action a, Field *f) {
 }
 
 /* Waits (the lock held, released while waiting) until s's version passes after, the wait is
- * over or s is closed. */
+ * over, s is closed, or WEBAPI_WAITERS_MAX newer requests wait: a page that was closed or left
+ * does not tell a waiting request, which would hold its connection to the end of the wait, and
+ * enough of those would fill the server's connections. A page still there asks again. */
 static void wait_change(WebApi *api, Slot *s, unsigned after, double seconds) {
     struct timespec until = mono_after((long)(seconds * 1000));
+    unsigned long ticket = api->wait_tickets++;
     s->waiting++;
-    while (s->version <= after && !s->closed && !api->quit)
+    if (++api->waiters > WEBAPI_WAITERS_MAX) pthread_cond_broadcast(&api->changed); /* the oldest goes */
+    while (s->version <= after && !s->closed && !api->quit && api->wait_tickets - ticket <= WEBAPI_WAITERS_MAX)
         if (pthread_cond_timedwait(&api->changed, &api->lock, &until) == ETIMEDOUT) break;
+    api->waiters--;
     s->waiting--;
 }
 

@@ -14,6 +14,7 @@
 #define WEBAPI_BODY_MAX (512 * 1024) /* a request's body (a saved game of MAX_HISTORY moves fits) */
 #define WEBAPI_GAMES_MAX 32          /* games kept at once; the one idle longest goes first */
 #define WEBAPI_WAIT_MAX 30           /* seconds a state request may wait for a change */
+#define WEBAPI_WAITERS_MAX 16        /* state requests waiting at once; a newer one ends the oldest */
 
 typedef struct WebApiConfig {
     const char *rules_dir;        /* the shipped games: every NAME.rules in it */

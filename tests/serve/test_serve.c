@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -641,6 +642,52 @@ static void test_serve_malformed_requests(void **st) {
            statuses[404], statuses[409]);
 }
 
+/* Pages that were left do not tell their waiting state requests: more than WEBAPI_WAITERS_MAX
+ * of them, and the oldest is answered at once (the game as it was) instead of holding its
+ * connection to the end of its wait. */
+static void test_serve_waiting_requests_make_room(void **st) {
+    (void)st;
+    char id[40];
+    Reply r = new_game("{\"game\":\"chess\",\"seats\":[\"human\",\"human\"]}", id);
+    json_int_t v = version_of(&r);
+    reply_free(&r);
+    enum { N = WEBAPI_WAITERS_MAX + 1 };
+    struct pollfd fds[N];
+    char body[200], text[400];
+    snprintf(body, sizeof body, "{\"id\":\"%s\",\"after\":%lld,\"wait\":25}", id, (long long)v);
+    int len = snprintf(text, sizeof text,
+                       "POST /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n"
+                       "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                       port, strlen(body), body);
+    for (int i = 0; i < N; i++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        assert_true(fd >= 0);
+        struct sockaddr_in a = {0};
+        a.sin_family = AF_INET;
+        a.sin_port = htons((uint16_t)port);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+        assert_int_equal(send(fd, text, (size_t)len, MSG_NOSIGNAL), len);
+        fds[i] = (struct pollfd){.fd = fd, .events = POLLIN};
+    }
+    /* well before the 25 s wait ends, one of them has its answer: the game unchanged */
+    int ready = poll(fds, N, 10000);
+    assert_true(ready >= 1);
+    for (int i = 0; i < N; i++) {
+        if (fds[i].revents & POLLIN) {
+            char buf[256] = {0};
+            assert_true(recv(fds[i].fd, buf, sizeof buf - 1, 0) > 0);
+            int status = 0;
+            assert_int_equal(sscanf(buf, "HTTP/1.%*d %d", &status), 1);
+            assert_int_equal(status, 200);
+        }
+        close(fds[i].fd);
+    }
+    r = state(id);
+    assert_int_equal(version_of(&r), v);
+    reply_free(&r);
+}
+
 static int group_setup(void **st) {
     (void)st;
     ServeConfig cfg = {0};
@@ -669,6 +716,7 @@ int main(void) {
         cmocka_unit_test(test_serve_save_and_load),    cmocka_unit_test(test_serve_computer),
         cmocka_unit_test(test_serve_boards_and_rules), cmocka_unit_test(test_serve_hidden_information),
         cmocka_unit_test(test_serve_bad_requests),     cmocka_unit_test(test_serve_malformed_requests),
+        cmocka_unit_test(test_serve_waiting_requests_make_room),
     };
     return cmocka_run_group_tests_name("serve", tests, group_setup, group_teardown);
 }
