@@ -1,0 +1,2050 @@
+/* zrf_lower.c - a Zillions game, read by zrf_read.c, lowered into the rule language's syntax
+ * tree: players and turns, grid boards and zones, directions and their per-player meaning,
+ * pieces with their move programs (the common shapes as atoms, so they run as fast as the
+ * same atoms written by hand), drops, the start position and the goals. What has no
+ * counterpart yet is named in a warning (the move or goal is left out) or an error. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "variant.h"
+#include "zrf.h"
+#include "zrf_internal.h"
+
+#define ZRF_MAX_POSITIONS 1024
+#define ZRF_MAX_DIRS 64
+#define ZRF_MAX_NAMES 256
+
+typedef struct Names {
+    const char *zrf[ZRF_MAX_NAMES];
+    char varia[ZRF_MAX_NAMES][MAX_NAME + 1];
+    int n;
+} Names;
+
+typedef struct Pos {
+    const char *name;
+    int board, x, y;
+    bool killed;
+} Pos;
+
+typedef struct Dir {
+    const char *name; /* as the file writes it */
+    int dx, dy;       /* the vector on the Varia board */
+    int same;         /* the first direction of the same vector (itself when none before) */
+    char vname[MAX_NAME + 1];
+} Dir;
+
+typedef struct Piece {
+    const char *name;
+    const ZrfNode *form;
+    char vname[MAX_NAME + 1];
+    char letter;
+    bool royal;
+} Piece;
+
+typedef struct Lower {
+    ZrfReader *r;
+    DiagSink *sink;
+    const ZrfNode *forms; /* the chosen game's forms */
+    SrcLoc at;            /* the game form, for what has no place of its own */
+    Ast *root;
+    /* players */
+    int nplayers;
+    const char *player_zrf[MAX_PLAYERS];
+    char player_name[MAX_PLAYERS][MAX_NAME + 1];
+    int first_mover;
+    /* boards */
+    Pos *pos;
+    int npos;
+    int nboards;
+    int bw[MAX_BOARDS], bh[MAX_BOARDS];
+    bool holes_ok; /* no hole anywhere: a leap through two steps needs no middle cell */
+    Dir dirs[ZRF_MAX_DIRS];
+    int ndirs;
+    /* names */
+    Names player_names, piece_names, zone_names;
+    Piece pieces[MAX_PIECE_TYPES];
+    int npieces;
+    bool letters[26];
+    int hidden; /* hidden zones and directions made so far */
+    bool has_drops, has_off;
+    bool failed; /* an error that stops the lowering */
+} Lower;
+
+/* ---- small helpers --------------------------------------------------------------------------- */
+
+static SrcLoc loc_of(const ZrfNode *n) { return n->loc; }
+
+static Ast *node(AstKind kind, const ZrfNode *at) { return ast_new(kind, loc_of(at)); }
+
+static Ast *node_text(AstKind kind, const ZrfNode *at, const char *text) {
+    return ast_new_text(kind, loc_of(at), text);
+}
+
+static void set_text2(Ast *a, const char *text2) {
+    free(a->text2);
+    a->text2 = text2 ? xstrdup(text2) : NULL;
+}
+
+static const char *atom_text(const ZrfNode *n) { return n && n->kind != ZRF_LIST ? n->text : NULL; }
+
+/* A name of the rule language: letters, digits, '_' and inner '-', at most MAX_NAME
+ * characters, unique among the names of its table. */
+static const char *names_find(const Names *t, const char *zrf) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcasecmp(t->zrf[i], zrf)) return t->varia[i];
+    return NULL;
+}
+
+static bool names_taken(const Names *t, const char *v) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->varia[i], v)) return true;
+    return false;
+}
+
+static const char *names_add(Lower *L, Names *t, const char *zrf, const ZrfNode *at) {
+    const char *had = names_find(t, zrf);
+    if (had) return had;
+    if (t->n >= ZRF_MAX_NAMES) {
+        zrf_error(L->r, at, "too many names (limit is %d)", ZRF_MAX_NAMES);
+        L->failed = true;
+        return "x";
+    }
+    char base[MAX_NAME + 1];
+    int k = 0;
+    for (const char *p = zrf; *p && k < MAX_NAME; p++) {
+        char c = *p;
+        if (isalnum((unsigned char)c) || c == '_')
+            base[k++] = c;
+        else if (k > 0 && base[k - 1] != '-' && base[k - 1] != '_')
+            base[k++] = c == '-' ? '-' : '_';
+    }
+    while (k > 0 && (base[k - 1] == '-' || base[k - 1] == '_')) k--;
+    if (k == 0) base[k++] = 'x';
+    base[k] = 0;
+    char *out = t->varia[t->n];
+    snprintf(out, MAX_NAME + 1, "%s", base);
+    for (int i = 2; names_taken(t, out); i++) {
+        char suffix[12];
+        int sl = snprintf(suffix, sizeof suffix, "%d", i);
+        int keep = k + sl > MAX_NAME ? MAX_NAME - sl : k;
+        snprintf(out, MAX_NAME + 1, "%.*s%s", keep, base, suffix);
+    }
+    t->zrf[t->n] = zrf;
+    return t->varia[t->n++];
+}
+
+/* Forms of the game with this head, in order. */
+static int find_forms(const Lower *L, const char *head, const ZrfNode **out, int cap) {
+    int n = 0;
+    for (int i = 0; i < L->forms->nkids; i++)
+        if (zrf_is_form(L->forms->kids[i], head)) {
+            if (n < cap) out[n] = L->forms->kids[i];
+            n++;
+        }
+    return n;
+}
+
+static const ZrfNode *find_form(const Lower *L, const char *head) {
+    const ZrfNode *f = NULL;
+    find_forms(L, head, &f, 1);
+    return f;
+}
+
+static const ZrfNode *sub_form(const ZrfNode *f, const char *head) {
+    for (int i = 1; f && i < f->nkids; i++)
+        if (zrf_is_form(f->kids[i], head)) return f->kids[i];
+    return NULL;
+}
+
+static bool parse_long(const ZrfNode *n, long *out) {
+    const char *t = atom_text(n);
+    if (!t || !*t) return false;
+    char *end;
+    long v = strtol(t, &end, 10);
+    if (*end) return false;
+    *out = v;
+    return true;
+}
+
+/* ---- players and turns ----------------------------------------------------------------------- */
+
+static int player_index(const Lower *L, const char *zrf) {
+    for (int i = 0; i < L->nplayers; i++)
+        if (!strcasecmp(L->player_zrf[i], zrf)) return i;
+    return -1;
+}
+
+static void lower_players(Lower *L) {
+    const ZrfNode *f = find_form(L, "players");
+    if (!f) {
+        diag_error(L->sink, L->at, "the game has no (players ...)");
+        L->failed = true;
+        return;
+    }
+    if (f->nkids - 1 > MAX_PLAYERS) {
+        zrf_error(L->r, f, "%d players: this version plays at most %d", f->nkids - 1, MAX_PLAYERS);
+        L->failed = true;
+        return;
+    }
+    if (f->nkids < 2) {
+        zrf_error(L->r, f, "(players ...) names no player");
+        L->failed = true;
+        return;
+    }
+    Ast *players = node(AST_PLAYERS, f);
+    bool used[128] = {false};
+    for (int i = 1; i < f->nkids; i++) {
+        const char *name = atom_text(f->kids[i]);
+        if (!name || f->kids[i]->kind != ZRF_ATOM) {
+            zrf_error(L->r, f->kids[i], "a player is a name");
+            L->failed = true;
+            continue;
+        }
+        if (player_index(L, name) >= 0) {
+            zrf_error(L->r, f->kids[i], "player '%s' named twice", name);
+            L->failed = true;
+            continue;
+        }
+        int p = L->nplayers++;
+        L->player_zrf[p] = name;
+        snprintf(L->player_name[p], sizeof L->player_name[p], "%s", names_add(L, &L->player_names, name, f->kids[i]));
+        /* the side-to-move token: a letter of the name not taken, else a digit */
+        char token[2] = {0, 0};
+        for (const char *c = name; *c && !token[0]; c++) {
+            char l = (char)tolower((unsigned char)*c);
+            if (isalpha((unsigned char)l) && !used[(int)l]) token[0] = l;
+        }
+        for (char d = '1'; !token[0] && d <= '9'; d++)
+            if (!used[(int)d]) token[0] = d;
+        used[(int)token[0]] = true;
+        Ast *pl = node_text(AST_PLAYER, f->kids[i], L->player_name[p]);
+        set_text2(pl, token);
+        ast_add(players, pl);
+    }
+    ast_add(L->root, players);
+}
+
+static void lower_turn_order(Lower *L) {
+    const ZrfNode *f = find_form(L, "turn-order");
+    if (!f) return;
+    Ast *order = node(AST_TURN_ORDER, f);
+    int first_repeat = 1;
+    for (int i = 1; i < f->nkids; i++)
+        if (zrf_is(f->kids[i], "repeat")) first_repeat = i + 1;
+    if (first_repeat > 1)
+        zrf_warn(L->r, f,
+                 "the turns before 'repeat' are played once in Zillions; here the game starts with the "
+                 "repeated part");
+    bool any = false;
+    for (int i = first_repeat; i < f->nkids; i++) {
+        const ZrfNode *t = f->kids[i];
+        const char *name = NULL;
+        if (t->kind == ZRF_ATOM)
+            name = t->text;
+        else if (t->kind == ZRF_LIST && t->nkids >= 1 && t->kids[0]->kind == ZRF_ATOM) {
+            name = t->kids[0]->text;
+            zrf_warn(L->r, t, "a turn limited to some move types is played here with every move type");
+        }
+        if (name && !strcasecmp(name, "pass")) {
+            zrf_warn(L->r, t, "a passing turn in the turn order is left out");
+            continue;
+        }
+        int p = name ? player_index(L, name) : -1;
+        if (p < 0) {
+            zrf_error(L->r, t, "unknown player '%s' in the turn order", name ? name : zrf_print(L->r, t));
+            L->failed = true;
+            continue;
+        }
+        if (!any) L->first_mover = p;
+        any = true;
+        ast_add(order, node_text(AST_NAME, t, L->player_name[p]));
+    }
+    if (order->nkids > 64) {
+        zrf_error(L->r, f, "turn order too long (limit is 64)");
+        L->failed = true;
+    }
+    ast_add(L->root, order);
+}
+
+/* ---- boards ---------------------------------------------------------------------------------- */
+
+static int pos_index(const Lower *L, const char *name) {
+    for (int i = 0; i < L->npos; i++)
+        if (!strcasecmp(L->pos[i].name, name)) return i;
+    return -1;
+}
+
+/* The Varia name of a position (its board qualifier when there are several). */
+static Ast *cell_name(const Lower *L, const Pos *p, const ZrfNode *at) {
+    char cell[16];
+    if (p->x < 26)
+        snprintf(cell, sizeof cell, "%c%d", 'a' + p->x, p->y + 1);
+    else
+        snprintf(cell, sizeof cell, "%c%c%d", 'a' + p->x / 26 - 1, 'a' + p->x % 26, p->y + 1);
+    Ast *n = node_text(AST_NAME, at, cell);
+    if (L->nboards > 1) {
+        char b[16];
+        snprintf(b, sizeof b, "b%d", p->board + 1);
+        set_text2(n, b);
+    }
+    return n;
+}
+
+static Dir *dir_find(Lower *L, const char *name) {
+    for (int i = 0; i < L->ndirs; i++)
+        if (!strcasecmp(L->dirs[i].name, name)) return &L->dirs[i];
+    return NULL;
+}
+
+static Dir *dir_by_vector(Lower *L, int dx, int dy) {
+    for (int i = 0; i < L->ndirs; i++)
+        if (L->dirs[i].dx == dx && L->dirs[i].dy == dy) return &L->dirs[L->dirs[i].same];
+    return NULL;
+}
+
+static Dir *dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *at) {
+    if (L->ndirs >= ZRF_MAX_DIRS) {
+        zrf_error(L->r, at, "too many directions (limit is %d)", ZRF_MAX_DIRS);
+        L->failed = true;
+        return NULL;
+    }
+    Dir *same = dir_by_vector(L, dx, dy);
+    Dir *d = &L->dirs[L->ndirs];
+    d->name = name;
+    d->dx = dx;
+    d->dy = dy;
+    d->same = same ? (int)(same - L->dirs) : L->ndirs;
+    L->ndirs++;
+    if (!same) {
+        /* the directions' names are kept, made unique among themselves */
+        Names tmp = {.n = 0};
+        for (int i = 0; i < L->ndirs - 1; i++)
+            if (L->dirs[i].same == i) {
+                tmp.zrf[tmp.n] = L->dirs[i].name;
+                snprintf(tmp.varia[tmp.n++], MAX_NAME + 1, "%s", L->dirs[i].vname);
+            }
+        const char *vname = names_add(L, &tmp, name, at);
+        memmove(d->vname, vname, strlen(vname) + 1);
+        Ast *a = node_text(AST_DIRECTION, at, d->vname);
+        a->num[0] = dx;
+        a->num[1] = dy;
+        ast_add(L->root, a);
+    } else
+        memcpy(d->vname, same->vname, sizeof d->vname);
+    return d;
+}
+
+/* A hidden direction for a vector the file names no direction for (an opposite). */
+static Dir *dir_for_vector(Lower *L, int dx, int dy, const ZrfNode *at) {
+    Dir *d = dir_by_vector(L, dx, dy);
+    if (d) return d;
+    char *name = zrf_strdup(L->r, "opposite");
+    return dir_add(L, name, dx, dy, at);
+}
+
+typedef struct Grid {
+    const ZrfNode *form;
+    int ndims;
+    int size[3];
+    const char **labels[3];
+    long off[3][2]; /* screen offset per step of each dimension */
+    long start[2];
+} Grid;
+
+/* Splits "a/b/c" into its labels (in the arena). */
+static int split_labels(Lower *L, const char *text, const char ***out) {
+    int n = 1;
+    for (const char *p = text; *p; p++) n += *p == '/';
+    const char **labels = xcalloc((size_t)n, sizeof *labels);
+    int k = 0;
+    const char *start = text;
+    for (const char *p = text;; p++) {
+        if (*p == '/' || !*p) {
+            char *s = xstrndup(start, (size_t)(p - start));
+            labels[k++] = zrf_strdup(L->r, s);
+            free(s);
+            start = p + 1;
+            if (!*p) break;
+        }
+    }
+    *out = labels;
+    return n;
+}
+
+/* Reads one (grid ...) into positions of board b and its directions; false on error. */
+static bool lower_grid(Lower *L, const ZrfNode *g, int b) {
+    Grid G = {.form = g};
+    const ZrfNode *dims = sub_form(g, "dimensions");
+    const ZrfNode *start = sub_form(g, "start-rectangle");
+    if (start && start->nkids >= 3) {
+        parse_long(start->kids[1], &G.start[0]);
+        parse_long(start->kids[2], &G.start[1]);
+    }
+    if (!dims || dims->nkids < 2) {
+        zrf_error(L->r, g, "a grid needs (dimensions ...)");
+        return false;
+    }
+    G.ndims = dims->nkids - 1;
+    if (G.ndims > 2) {
+        zrf_error(L->r, dims, "a grid of %d dimensions is not supported yet (only 2)", G.ndims);
+        return false;
+    }
+    for (int k = 0; k < G.ndims; k++) {
+        const ZrfNode *d = dims->kids[k + 1];
+        if (d->kind != ZRF_LIST || d->nkids < 1 || d->kids[0]->kind == ZRF_LIST) {
+            zrf_error(L->r, d, "a dimension is (\"a/b/c\" (dx dy))");
+            return false;
+        }
+        G.size[k] = split_labels(L, d->kids[0]->text, &G.labels[k]);
+        if (d->nkids >= 2 && d->kids[1]->kind == ZRF_LIST && d->kids[1]->nkids >= 2) {
+            parse_long(d->kids[1]->kids[0], &G.off[k][0]);
+            parse_long(d->kids[1]->kids[1], &G.off[k][1]);
+        }
+    }
+    if (G.ndims == 1) {
+        G.size[1] = 1;
+        G.labels[1] = xcalloc(1, sizeof *G.labels[1]);
+        G.labels[1][0] = "";
+    }
+    /* which dimension runs across the screen, and which way is up */
+    int h = 0;
+    if (G.ndims == 2) {
+        double r0 = (double)labs(G.off[0][0]) / (double)(labs(G.off[0][1]) + 1);
+        double r1 = (double)labs(G.off[1][0]) / (double)(labs(G.off[1][1]) + 1);
+        h = r1 > r0 ? 1 : 0;
+    }
+    int v = 1 - h;
+    int W = G.size[h], H = G.size[v];
+    bool flip_x = G.off[h][0]<0, flip_y = G.off[v][1]> 0 || (G.off[v][1] == 0 && G.ndims == 2);
+    if (G.ndims == 1) flip_y = false;
+    if (W > MAX_BOARD_DIM || H > MAX_BOARD_DIM) {
+        zrf_error(L->r, dims, "a %dx%d grid is too large (limit is %dx%d)", W, H, MAX_BOARD_DIM, MAX_BOARD_DIM);
+        for (int k = 0; k < G.ndims; k++) free(G.labels[k]);
+        if (G.ndims == 1) free(G.labels[1]);
+        return false;
+    }
+    L->bw[b] = W;
+    L->bh[b] = H;
+    for (int i = 0; i < G.size[0]; i++)
+        for (int j = 0; j < G.size[1]; j++) {
+            char name[128];
+            snprintf(name, sizeof name, "%s%s", G.labels[0][i], G.labels[1][j]);
+            if (pos_index(L, name) >= 0) {
+                zrf_error(L->r, dims, "position '%s' is made twice", name);
+                continue;
+            }
+            if (L->npos >= ZRF_MAX_POSITIONS) {
+                zrf_error(L->r, dims, "too many positions (limit is %d)", ZRF_MAX_POSITIONS);
+                for (int k = 0; k < 2; k++) free(G.labels[k]);
+                return false;
+            }
+            int idx[2] = {i, j};
+            Pos *p = &L->pos[L->npos++];
+            p->name = zrf_strdup(L->r, name);
+            p->board = b;
+            p->x = flip_x ? W - 1 - idx[h] : idx[h];
+            p->y = flip_y ? H - 1 - idx[v] : idx[v];
+            p->killed = false;
+        }
+    for (int k = 0; k < 2; k++) free(G.labels[k]);
+    const ZrfNode *dirs = sub_form(g, "directions");
+    for (int i = 1; dirs && i < dirs->nkids; i++) {
+        const ZrfNode *d = dirs->kids[i];
+        long delta[2] = {0, 0};
+        if (d->kind != ZRF_LIST || d->nkids < 2 || d->kids[0]->kind != ZRF_ATOM || !parse_long(d->kids[1], &delta[0]) ||
+            (G.ndims == 2 && (d->nkids < 3 || !parse_long(d->kids[2], &delta[1])))) {
+            zrf_error(L->r, d, "a direction is (NAME d1 d2)");
+            continue;
+        }
+        long dx = delta[h] * (flip_x ? -1 : 1), dy = delta[v] * (flip_y ? -1 : 1);
+        if (G.ndims == 1) dy = 0;
+        if (dx == 0 && dy == 0) {
+            zrf_error(L->r, d, "direction '%s' goes nowhere", d->kids[0]->text);
+            continue;
+        }
+        if (labs(dx) > MAX_BOARD_DIM || labs(dy) > MAX_BOARD_DIM) {
+            zrf_error(L->r, d, "direction '%s' is longer than any board", d->kids[0]->text);
+            continue;
+        }
+        Dir *had = dir_find(L, d->kids[0]->text);
+        if (had) {
+            if (had->dx != dx || had->dy != dy) {
+                zrf_error(L->r, d,
+                          "direction '%s' means another step on this grid than on the one before (not "
+                          "supported yet)",
+                          d->kids[0]->text);
+                return false;
+            }
+            continue;
+        }
+        dir_add(L, d->kids[0]->text, (int)dx, (int)dy, d);
+    }
+    return true;
+}
+
+static void lower_board(Lower *L) {
+    const ZrfNode *boards[2];
+    int nb = find_forms(L, "board", boards, 2);
+    if (nb == 0) {
+        diag_error(L->sink, L->at, "the game has no (board ...)");
+        L->failed = true;
+        return;
+    }
+    if (nb > 1) zrf_warn(L->r, boards[1], "a second (board ...) form is ignored");
+    const ZrfNode *bf = boards[0];
+    L->pos = xcalloc(ZRF_MAX_POSITIONS, sizeof *L->pos);
+    for (int i = 1; i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        const char *h = zrf_head(f);
+        if (!h) {
+            zrf_warn(L->r, f, "'%s' in a board is ignored", zrf_print(L->r, f));
+            continue;
+        }
+        if (!strcasecmp(h, "grid")) {
+            if (L->nboards >= MAX_BOARDS) {
+                zrf_error(L->r, f, "too many grids (limit is %d)", MAX_BOARDS);
+                L->failed = true;
+                continue;
+            }
+            if (!lower_grid(L, f, L->nboards)) {
+                L->failed = true;
+                continue;
+            }
+            L->nboards++;
+        } else if (!strcasecmp(h, "positions") || !strcasecmp(h, "links") || !strcasecmp(h, "unlink") ||
+                   !strcasecmp(h, "dummy")) {
+            zrf_error(L->r, f, "(%s ...): boards of named positions and links are not supported yet", h);
+            L->failed = true;
+        }
+    }
+    if (L->nboards == 0) {
+        if (!L->failed) zrf_error(L->r, bf, "the board has no (grid ...)");
+        L->failed = true;
+        return;
+    }
+    /* kill-positions: holes */
+    for (int i = 1; i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        if (!zrf_is_form(f, "kill-positions")) continue;
+        for (int k = 1; k < f->nkids; k++) {
+            const char *name = atom_text(f->kids[k]);
+            int p = name ? pos_index(L, name) : -1;
+            if (p < 0)
+                zrf_error(L->r, f->kids[k], "unknown position '%s'", name ? name : "?");
+            else
+                L->pos[p].killed = true;
+        }
+    }
+    int cells = 0;
+    L->holes_ok = true;
+    for (int p = 0; p < L->npos; p++) {
+        cells += !L->pos[p].killed;
+        if (L->pos[p].killed) L->holes_ok = false;
+    }
+    if (cells > MAX_CELLS) {
+        zrf_error(L->r, bf, "%d positions: this version plays at most %d", cells, MAX_CELLS);
+        L->failed = true;
+        return;
+    }
+    for (int b = 0; b < L->nboards; b++) {
+        Ast *board = node(AST_BOARD, bf);
+        if (L->nboards > 1) {
+            char name[16];
+            snprintf(name, sizeof name, "b%d", b + 1);
+            board->text = xstrdup(name);
+        }
+        board->num[0] = L->bw[b];
+        board->num[1] = L->bh[b];
+        Ast *holes = node(AST_HOLES, bf);
+        bool taken[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{false}};
+        for (int p = 0; p < L->npos; p++)
+            if (L->pos[p].board == b && !L->pos[p].killed) taken[L->pos[p].y][L->pos[p].x] = true;
+        for (int y = 0; y < L->bh[b]; y++)
+            for (int x = 0; x < L->bw[b]; x++)
+                if (!taken[y][x]) {
+                    Pos tmp = {NULL, b, x, y, false};
+                    Ast *n = cell_name(L, &tmp, bf);
+                    free(n->text2); /* holes are named on their own board */
+                    n->text2 = NULL;
+                    ast_add(holes, n);
+                    L->holes_ok = false;
+                }
+        if (holes->nkids)
+            ast_add(board, holes);
+        else
+            ast_free(holes);
+        ast_add(L->root, board);
+    }
+}
+
+/* (symmetry PLAYER (a b) ...): player PLAYER's direction a is b. Lowered to the orientation
+ * that turns every direction's vector into its image's. */
+static void lower_symmetry(Lower *L) {
+    const ZrfNode *bf = find_form(L, "board");
+    for (int i = 1; bf && i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        if (!zrf_is_form(f, "symmetry")) continue;
+        const char *pname = f->nkids >= 2 ? atom_text(f->kids[1]) : NULL;
+        int p = pname ? player_index(L, pname) : -1;
+        if (p < 0) {
+            zrf_error(L->r, f, "symmetry of an unknown player '%s'", pname ? pname : "?");
+            L->failed = true;
+            continue;
+        }
+        int image[ZRF_MAX_DIRS];
+        for (int d = 0; d < L->ndirs; d++) image[d] = d;
+        bool ok = true;
+        for (int k = 2; k < f->nkids; k++) {
+            const ZrfNode *m = f->kids[k];
+            Dir *a = m->kind == ZRF_LIST && m->nkids == 2 ? dir_find(L, atom_text(m->kids[0]) ? m->kids[0]->text : "")
+                                                          : NULL;
+            Dir *b = a ? dir_find(L, atom_text(m->kids[1]) ? m->kids[1]->text : "") : NULL;
+            if (!a || !b) {
+                zrf_error(L->r, m, "a symmetry maps one direction to another: (a b)");
+                ok = false;
+                continue;
+            }
+            image[a - L->dirs] = (int)(b - L->dirs);
+        }
+        if (!ok) {
+            L->failed = true;
+            continue;
+        }
+        int found = -1;
+        for (int o = 0; o < ORIENT__COUNT && found < 0; o++) {
+            bool fits = true;
+            for (int d = 0; d < L->ndirs && fits; d++) {
+                int ox, oy;
+                variant_orient_vector((Orientation)o, L->dirs[d].dx, L->dirs[d].dy, &ox, &oy);
+                fits = ox == L->dirs[image[d]].dx && oy == L->dirs[image[d]].dy;
+            }
+            if (fits) found = o;
+        }
+        static const char *const names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
+                                                         "rot180",   "rot270", "transpose", "antitranspose"};
+        if (found < 0) {
+            zrf_error(L->r, f,
+                      "this symmetry is not a turn or reflection of the board: per-player direction maps "
+                      "are not supported yet");
+            L->failed = true;
+            continue;
+        }
+        if (found == ORIENT_IDENTITY) continue;
+        Ast *o = node_text(AST_ORIENTATION, f, L->player_name[p]);
+        set_text2(o, names[found]);
+        ast_add(L->root, o);
+    }
+}
+
+/* A zone made for the lowering (a goal's positions, a complement). */
+static const char *hidden_name(Lower *L, const char *what) {
+    char buf[MAX_NAME + 1];
+    snprintf(buf, sizeof buf, "%s-%d", what, ++L->hidden);
+    return names_add(L, &L->zone_names, zrf_strdup(L->r, buf), NULL);
+}
+
+/* Adds `zone NAME for PLAYER = cells` for each player whose flag is set. */
+static void add_zone(Lower *L, const char *vname, const bool *in_pos, const bool *players, const ZrfNode *at) {
+    for (int p = 0; p < L->nplayers; p++) {
+        if (!players[p]) continue;
+        Ast *z = node_text(AST_ZONE, at, vname);
+        z->sub = ZONE_FOR;
+        set_text2(z, L->player_name[p]);
+        for (int i = 0; i < L->npos; i++)
+            if (in_pos[i] && !L->pos[i].killed) ast_add(z, cell_name(L, &L->pos[i], at));
+        ast_add(L->root, z);
+    }
+}
+
+static bool read_players(Lower *L, const ZrfNode *list, bool *players) {
+    memset(players, 0, MAX_PLAYERS * sizeof *players);
+    if (!list || list->kind != ZRF_LIST) return false;
+    for (int k = list == NULL ? 0 : (zrf_is(list->kids[0], "players") ? 1 : 0); k < list->nkids; k++) {
+        const char *n = atom_text(list->kids[k]);
+        int p = n ? player_index(L, n) : -1;
+        if (p < 0) {
+            zrf_error(L->r, list->kids[k], "unknown player '%s'", n ? n : zrf_print(L->r, list->kids[k]));
+            return false;
+        }
+        players[p] = true;
+    }
+    return true;
+}
+
+static void lower_zones(Lower *L) {
+    const ZrfNode *bf = find_form(L, "board");
+    for (int i = 1; bf && i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        if (!zrf_is_form(f, "zone")) continue;
+        const ZrfNode *name = sub_form(f, "name"), *pl = sub_form(f, "players"), *ps = sub_form(f, "positions");
+        if (!name || name->nkids < 2 || !atom_text(name->kids[1])) {
+            zrf_error(L->r, f, "a zone needs (name ...)");
+            continue;
+        }
+        bool players[MAX_PLAYERS];
+        if (!pl) {
+            for (int p = 0; p < MAX_PLAYERS; p++) players[p] = p < L->nplayers;
+        } else if (!read_players(L, pl, players))
+            continue;
+        bool *in = xcalloc((size_t)L->npos + 1, sizeof *in);
+        for (int k = 1; ps && k < ps->nkids; k++) {
+            const char *pn = atom_text(ps->kids[k]);
+            int p = pn ? pos_index(L, pn) : -1;
+            if (p < 0)
+                zrf_error(L->r, ps->kids[k], "unknown position '%s'", pn ? pn : "?");
+            else
+                in[p] = true;
+        }
+        const char *vname = names_add(L, &L->zone_names, name->kids[1]->text, name->kids[1]);
+        add_zone(L, vname, in, players, f);
+        free(in);
+    }
+}
+
+/* ---- pieces ---------------------------------------------------------------------------------- */
+
+static Piece *piece_find(Lower *L, const char *name) {
+    for (int i = 0; i < L->npieces; i++)
+        if (!strcasecmp(L->pieces[i].name, name)) return &L->pieces[i];
+    return NULL;
+}
+
+/* A letter for position text: the conventional one of a chess piece's name, else the first
+ * letter of the name not taken, else any. */
+static char pick_letter(Lower *L, const char *name) {
+    static const struct {
+        const char *name;
+        char letter;
+    } conventional[] = {{"knight", 'N'}};
+    for (size_t i = 0; i < ARRAY_LEN(conventional); i++)
+        if (!strcasecmp(name, conventional[i].name) && !L->letters[conventional[i].letter - 'A'])
+            return conventional[i].letter;
+    for (const char *p = name; *p; p++)
+        if (isalpha((unsigned char)*p) && !L->letters[toupper((unsigned char)*p) - 'A'])
+            return (char)toupper((unsigned char)*p);
+    for (int c = 0; c < 26; c++)
+        if (!L->letters[c]) return (char)('A' + c);
+    return 0;
+}
+
+static void declare_pieces(Lower *L) {
+    for (int i = 0; i < L->forms->nkids; i++) {
+        const ZrfNode *f = L->forms->kids[i];
+        if (!zrf_is_form(f, "piece")) continue;
+        const ZrfNode *name = sub_form(f, "name");
+        const char *n = name && name->nkids >= 2 ? atom_text(name->kids[1]) : NULL;
+        if (!n) {
+            zrf_error(L->r, f, "a piece needs (name ...)");
+            L->failed = true;
+            continue;
+        }
+        if (piece_find(L, n)) {
+            zrf_error(L->r, name, "piece '%s' defined twice", n);
+            L->failed = true;
+            continue;
+        }
+        if (L->npieces >= MAX_PIECE_TYPES) {
+            zrf_error(L->r, f, "too many piece types (limit is %d)", MAX_PIECE_TYPES);
+            L->failed = true;
+            return;
+        }
+        Piece *p = &L->pieces[L->npieces++];
+        p->name = n;
+        p->form = f;
+        snprintf(p->vname, sizeof p->vname, "%s", names_add(L, &L->piece_names, n, name));
+    }
+    /* letters: first the pieces whose first letter is theirs alone, so a clash moves the
+     * later piece only */
+    for (int i = 0; i < L->npieces; i++) {
+        char l = pick_letter(L, L->pieces[i].name);
+        if (!l) {
+            zrf_error(L->r, L->pieces[i].form, "no letter left for piece '%s' (at most 26 piece types)",
+                      L->pieces[i].name);
+            L->failed = true;
+            continue;
+        }
+        L->pieces[i].letter = l;
+        L->letters[l - 'A'] = true;
+    }
+}
+
+/* ---- move programs --------------------------------------------------------------------------- */
+
+/* The lowering of one move or drop: statements into a block. An unsupported construct sets
+ * `left_out` (named in one warning) and the move is dropped. */
+typedef struct Prog {
+    Lower *L;
+    const ZrfNode *move;
+    const char *left_out; /* the construct that could not be lowered */
+    const ZrfNode *left_at;
+    int marks;              /* Varia marks held for Zillions' mark register (0 or 1) */
+    const ZrfNode **events; /* the move's marks and backs in the order written */
+    int nevents;
+} Prog;
+
+static void unsupported(Prog *g, const ZrfNode *at, const char *what) {
+    if (g->left_out) return;
+    g->left_out = what;
+    g->left_at = at;
+}
+
+static bool is_stmt_list(const ZrfNode *n) { return n->kind == ZRF_LIST; }
+
+/* A direction named by an atom, or NULL. */
+static Dir *as_dir(Lower *L, const ZrfNode *n) { return n && n->kind == ZRF_ATOM ? dir_find(L, n->text) : NULL; }
+
+static Ast *dir_ast(const Dir *d, const ZrfNode *at) { return node_text(AST_DIR, at, d->vname); }
+
+static Ast *cond_word(Keyword w, const ZrfNode *at) {
+    Ast *c = node(AST_COND, at);
+    c->word = w;
+    return c;
+}
+
+static Ast *cond_not(Ast *c, const ZrfNode *at) { return ast_add(node(AST_NOT, at), c); }
+
+static Ast *cond_bin(AstKind k, Ast *a, Ast *b, const ZrfNode *at) { return ast_add(ast_add(node(k, at), a), b); }
+
+typedef enum Pred { PRED_NONE, PRED_EMPTY, PRED_FRIEND, PRED_ENEMY, PRED_LAST_FROM, PRED_LAST_TO, PRED_ATTACKED } Pred;
+
+/* A one-word condition: its predicate and whether it is negated. */
+static Pred word_pred(const char *w, bool *neg) {
+    static const struct {
+        const char *word;
+        Pred pred;
+        bool neg;
+    } words[] = {
+        {"empty?", PRED_EMPTY, false},         {"not-empty?", PRED_EMPTY, true},
+        {"friend?", PRED_FRIEND, false},       {"not-friend?", PRED_FRIEND, true},
+        {"enemy?", PRED_ENEMY, false},         {"not-enemy?", PRED_ENEMY, true},
+        {"last-from?", PRED_LAST_FROM, false}, {"not-last-from?", PRED_LAST_FROM, true},
+        {"last-to?", PRED_LAST_TO, false},     {"not-last-to?", PRED_LAST_TO, true},
+        {"attacked?", PRED_ATTACKED, false},   {"not-attacked?", PRED_ATTACKED, true},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(words); i++)
+        if (!strcasecmp(w, words[i].word)) {
+            *neg = words[i].neg;
+            return words[i].pred;
+        }
+    return PRED_NONE;
+}
+
+static Keyword pred_keyword(Pred p) {
+    switch (p) {
+    case PRED_EMPTY: return KEYWORD_EMPTY;
+    case PRED_FRIEND: return KEYWORD_FRIEND;
+    case PRED_ENEMY: return KEYWORD_ENEMY;
+    case PRED_LAST_FROM: return KEYWORD_LAST_FROM;
+    case PRED_LAST_TO: return KEYWORD_LAST_TO;
+    case PRED_ATTACKED: return KEYWORD_ATTACKED;
+    default: return KEYWORD_NONE;
+    }
+}
+
+static const char *zone_vname(Lower *L, const char *zrf) { return names_find(&L->zone_names, zrf); }
+
+/* A condition the rule language says at the cursor, or NULL (with *needs_move when it names
+ * another cell: a direction or position argument). */
+static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
+    Lower *L = g->L;
+    if (c->kind == ZRF_ATOM) {
+        bool neg = false;
+        Pred p = word_pred(c->text, &neg);
+        if (p != PRED_NONE) {
+            Ast *a = cond_word(pred_keyword(p), c);
+            return neg ? cond_not(a, c) : a;
+        }
+        unsupported(g, c, c->text);
+        return NULL;
+    }
+    const char *h = zrf_head(c);
+    if (!h) {
+        unsupported(g, c, "a condition that is a list of lists");
+        return NULL;
+    }
+    if (!strcasecmp(h, "not") && c->nkids == 2) {
+        Ast *a = lower_cond(g, c->kids[1], needs_move);
+        return a ? cond_not(a, c) : NULL;
+    }
+    if ((!strcasecmp(h, "and") || !strcasecmp(h, "or")) && c->nkids >= 2) {
+        Ast *acc = NULL;
+        for (int i = 1; i < c->nkids; i++) {
+            Ast *a = lower_cond(g, c->kids[i], needs_move);
+            if (!a) {
+                ast_free(acc);
+                return NULL;
+            }
+            acc = acc ? cond_bin(!strcasecmp(h, "and") ? AST_AND : AST_OR, acc, a, c) : a;
+        }
+        return acc;
+    }
+    bool neg = false;
+    Pred p = word_pred(h, &neg);
+    if (p != PRED_NONE) {
+        if (c->nkids == 1) {
+            Ast *a = cond_word(pred_keyword(p), c);
+            return neg ? cond_not(a, c) : a;
+        }
+        *needs_move = true;
+        return NULL;
+    }
+    bool not_piece = !strcasecmp(h, "not-piece?");
+    if (!strcasecmp(h, "piece?") || not_piece) {
+        Piece *pc = c->nkids >= 2 && atom_text(c->kids[1]) ? piece_find(L, c->kids[1]->text) : NULL;
+        if (!pc) {
+            unsupported(g, c, "(piece? ...) of an unknown piece");
+            return NULL;
+        }
+        if (c->nkids > 2) {
+            *needs_move = true;
+            return NULL;
+        }
+        Ast *a = cond_word(KEYWORD_PIECE, c);
+        set_text2(a, pc->vname);
+        return not_piece ? cond_not(a, c) : a;
+    }
+    bool not_zone = !strcasecmp(h, "not-in-zone?");
+    if (!strcasecmp(h, "in-zone?") || not_zone) {
+        const char *z = c->nkids >= 2 ? atom_text(c->kids[1]) : NULL;
+        const char *vz = z ? zone_vname(L, z) : NULL;
+        if (!vz) {
+            unsupported(g, c, "(in-zone? ...) of an unknown zone");
+            return NULL;
+        }
+        if (c->nkids > 2) {
+            *needs_move = true;
+            return NULL;
+        }
+        Ast *a = cond_word(KEYWORD_IN, c);
+        set_text2(a, vz);
+        return not_zone ? cond_not(a, c) : a;
+    }
+    if (!strcasecmp(h, "on-board?") && c->nkids == 2) {
+        Dir *d = as_dir(L, c->kids[1]);
+        if (d) return ast_add(node(AST_ONBOARD, c), dir_ast(d, c->kids[1]));
+        if (atom_text(c->kids[1]) && pos_index(L, c->kids[1]->text) >= 0 &&
+            !L->pos[pos_index(L, c->kids[1]->text)].killed)
+            return cond_bin(AST_OR, cond_word(KEYWORD_EMPTY, c), cond_not(cond_word(KEYWORD_EMPTY, c), c), c);
+    }
+    unsupported(g, c, h);
+    return NULL;
+}
+
+/* Statements that go to the cell a condition's argument names and back: a direction or a
+ * position. Returns the statements' first node (a BLOCK to splice), or NULL. */
+static bool cond_target(Prog *g, const ZrfNode *arg, Ast *block) {
+    Lower *L = g->L;
+    Dir *d = as_dir(L, arg);
+    if (d) {
+        ast_add(block, ast_add(node(AST_STEP, arg), dir_ast(d, arg)));
+        return true;
+    }
+    int p = atom_text(arg) ? pos_index(L, arg->text) : -1;
+    if (p >= 0 && !L->pos[p].killed) {
+        Ast *go = node(AST_GOTO, arg);
+        Ast *cn = cell_name(L, &L->pos[p], arg);
+        go->text = cn->text;
+        go->text2 = cn->text2;
+        cn->text = cn->text2 = NULL;
+        ast_free(cn);
+        ast_add(block, go);
+        return true;
+    }
+    unsupported(g, arg, "a condition's argument that is neither a direction nor a position");
+    return false;
+}
+
+/* Appends to block statements that go on only when c holds (want) or fails (!want), the
+ * cursor where it was. */
+static void guard(Prog *g, const ZrfNode *c, bool want, Ast *block) {
+    Lower *L = g->L;
+    bool needs_move = false;
+    Ast *simple = lower_cond(g, c, &needs_move);
+    if (simple) {
+        ast_add(block, ast_add(node(AST_VERIFY, c), want ? simple : cond_not(simple, c)));
+        return;
+    }
+    if (!needs_move || g->left_out) return;
+    g->left_out = NULL;
+    const char *h = zrf_head(c);
+    if (!strcasecmp(h, "not")) {
+        guard(g, c->kids[1], !want, block);
+        return;
+    }
+    bool is_and = !strcasecmp(h, "and"), is_or = !strcasecmp(h, "or");
+    if (is_and || is_or) {
+        /* all must hold: one after another; one must: the first that holds, the others
+         * failing before it, so a path is taken once */
+        if (is_and == want) {
+            for (int i = 1; i < c->nkids; i++) guard(g, c->kids[i], want, block);
+            return;
+        }
+        Ast *either = node(AST_EITHER, c);
+        for (int i = 1; i < c->nkids; i++) {
+            Ast *alt = node(AST_BLOCK, c);
+            for (int k = 1; k < i; k++) guard(g, c->kids[k], !want, alt);
+            guard(g, c->kids[i], want, alt);
+            ast_add(either, alt);
+        }
+        if (either->nkids == 1) ast_add(either, ast_add(node(AST_BLOCK, c), node(AST_FAIL, c)));
+        ast_add(block, either);
+        return;
+    }
+    /* (pred ARG ...): at the argument's cell; off the board it is false */
+    ZrfNode bare = *c;
+    ZrfNode *kids[2] = {c->kids[0], NULL};
+    int arg = c->nkids - 1;
+    bool has_type = !strcasecmp(h, "piece?") || !strcasecmp(h, "not-piece?") || !strcasecmp(h, "in-zone?") ||
+        !strcasecmp(h, "not-in-zone?");
+    if (has_type) {
+        kids[1] = c->kids[1];
+        bare.nkids = 2;
+    } else
+        bare.nkids = 1;
+    bare.kids = kids;
+    Ast *at_cell = lower_cond(g, &bare, &needs_move);
+    if (!at_cell) return;
+    Ast *go = node(AST_BLOCK, c);
+    ast_add(go, node(AST_MARK, c));
+    if (!cond_target(g, c->kids[arg], go)) {
+        ast_free(go);
+        ast_free(at_cell);
+        return;
+    }
+    bool by_dir = as_dir(L, c->kids[arg]) != NULL;
+    ast_add(go, ast_add(node(AST_VERIFY, c), want ? at_cell : cond_not(at_cell, c)));
+    ast_add(go, node(AST_BACK, c));
+    if (want || !by_dir) {
+        for (int i = 0; i < go->nkids; i++) ast_add(block, go->kids[i]);
+        go->nkids = 0;
+        ast_free(go);
+        return;
+    }
+    /* false off the board too */
+    Ast *iff = node(AST_IF, c);
+    ast_add(iff, ast_add(node(AST_ONBOARD, c), dir_ast(as_dir(L, c->kids[arg]), c)));
+    go->kind = AST_BLOCK;
+    ast_add(iff, go);
+    ast_add(block, iff);
+}
+
+static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail);
+
+/* The mark register: is its value read again after the back at events[i] before a mark sets
+ * it anew? (In the order written; a back inside a loop may also read the mark its body set
+ * before it, which the next turn of the loop sets again.) */
+static bool read_again(const Prog *g, const ZrfNode *back) {
+    int i = 0;
+    while (i < g->nevents && g->events[i] != back) i++;
+    for (int k = i + 1; k < g->nevents; k++) {
+        if (zrf_is(g->events[k], "back") || zrf_is_form(g->events[k], "back")) return true;
+        return false; /* a mark comes first */
+    }
+    return false;
+}
+
+static void collect_events(Prog *g, const ZrfNode *n) {
+    if (zrf_is(n, "mark") || zrf_is(n, "back") || zrf_is_form(n, "mark") || zrf_is_form(n, "back")) {
+        g->events = xrealloc((void *)g->events, (size_t)(g->nevents + 1) * sizeof *g->events);
+        g->events[g->nevents++] = n;
+        return;
+    }
+    if (n->kind == ZRF_LIST)
+        for (int i = 0; i < n->nkids; i++) collect_events(g, n->kids[i]);
+}
+
+/* The piece types of (add T...) / (add-partial T...). */
+static bool promo_types(Prog *g, const ZrfNode *f, Piece **out, int *n) {
+    *n = 0;
+    for (int i = 1; i < f->nkids; i++) {
+        Piece *p = atom_text(f->kids[i]) ? piece_find(g->L, f->kids[i]->text) : NULL;
+        if (!p) {
+            unsupported(g, f->kids[i], "a promotion to an unknown piece");
+            return false;
+        }
+        if (*n < MAX_PIECE_TYPES) out[(*n)++] = p;
+    }
+    return true;
+}
+
+static void lower_add(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
+    Piece *types[MAX_PIECE_TYPES];
+    int n = 0;
+    if (f->kind == ZRF_LIST && !promo_types(g, f, types, &n)) return;
+    if (n == 0) {
+        ast_add(block, node(AST_ADD, f));
+        return;
+    }
+    if (n == 1 && tail) {
+        ast_add(block, node_text(AST_CHANGE, f, types[0]->vname));
+        ast_add(block, node(AST_ADD, f));
+        return;
+    }
+    /* each choice its own path; a path that goes on afterwards goes on unchanged */
+    Ast *either = node(AST_EITHER, f);
+    for (int i = 0; i < n; i++) {
+        Ast *alt = node(AST_BLOCK, f);
+        ast_add(alt, node_text(AST_CHANGE, f, types[i]->vname));
+        ast_add(alt, node(AST_ADD, f));
+        if (!tail) ast_add(alt, node(AST_FAIL, f));
+        ast_add(either, alt);
+    }
+    if (!tail) ast_add(either, node(AST_BLOCK, f));
+    if (either->nkids == 1) ast_add(either, ast_add(node(AST_BLOCK, f), node(AST_FAIL, f)));
+    ast_add(block, either);
+}
+
+static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
+    if (f->nkids < 2) {
+        unsupported(g, f, "an (if) without a condition");
+        return;
+    }
+    int els = -1;
+    for (int i = 2; i < f->nkids; i++)
+        if (zrf_is(f->kids[i], "else")) {
+            els = i;
+            break;
+        }
+    int marks = g->marks;
+    Ast *then_b = node(AST_BLOCK, f), *else_b = node(AST_BLOCK, f);
+    /* the then-part: kids 2..els-1; the else-part: kids els+1.. */
+    ZrfNode then_list = *f, else_list = *f;
+    then_list.kids = f->kids + 2;
+    then_list.nkids = (els < 0 ? f->nkids : els) - 2;
+    else_list.kids = els < 0 ? NULL : f->kids + els + 1;
+    else_list.nkids = els < 0 ? 0 : f->nkids - els - 1;
+    lower_stmts(g, &then_list, 0, then_b, tail);
+    int then_marks = g->marks;
+    g->marks = marks;
+    lower_stmts(g, &else_list, 0, else_b, tail);
+    int else_marks = g->marks;
+    if (then_marks != else_marks) {
+        /* a branch that did not mark holds no register value: mark anything there */
+        if (marks == 0)
+            ast_add(then_marks < else_marks ? then_b : else_b, node(AST_MARK, f));
+        else
+            unsupported(g, f, "a mark set again in one branch of an (if) only");
+    }
+    g->marks = then_marks > else_marks ? then_marks : else_marks;
+    bool needs_move = false;
+    Ast *c = lower_cond(g, f->kids[1], &needs_move);
+    if (c) {
+        Ast *iff = ast_add(ast_add(node(AST_IF, f), c), then_b);
+        if (else_b->nkids)
+            ast_add(iff, else_b);
+        else
+            ast_free(else_b);
+        ast_add(block, iff);
+        return;
+    }
+    if (!needs_move) {
+        ast_free(then_b);
+        ast_free(else_b);
+        return;
+    }
+    g->left_out = NULL;
+    /* a condition on another cell: two exclusive paths */
+    Ast *either = node(AST_EITHER, f);
+    Ast *a = node(AST_BLOCK, f), *b = node(AST_BLOCK, f);
+    guard(g, f->kids[1], true, a);
+    guard(g, f->kids[1], false, b);
+    for (int i = 0; i < then_b->nkids; i++) ast_add(a, then_b->kids[i]);
+    for (int i = 0; i < else_b->nkids; i++) ast_add(b, else_b->kids[i]);
+    then_b->nkids = else_b->nkids = 0;
+    ast_free(then_b);
+    ast_free(else_b);
+    ast_add(either, a);
+    ast_add(either, b);
+    ast_add(block, either);
+}
+
+static void lower_while(Prog *g, const ZrfNode *f, Ast *block) {
+    if (f->nkids < 2) {
+        unsupported(g, f, "a (while) without a condition");
+        return;
+    }
+    bool needs_move = false;
+    Ast *c = lower_cond(g, f->kids[1], &needs_move);
+    if (!c) {
+        if (needs_move) unsupported(g, f->kids[1], "a (while) whose condition looks at another cell");
+        return;
+    }
+    int marks = g->marks;
+    Ast *body = node(AST_BLOCK, f);
+    lower_stmts(g, f, 2, body, false);
+    if (g->marks != marks) unsupported(g, f, "a mark set inside a (while) and read after it");
+    ast_add(block, ast_add(ast_add(node(AST_WHILE, f), c), body));
+}
+
+/* Statements that have no counterpart yet, by the feature they need. */
+static const struct {
+    const char *word;
+    const char *why;
+} later[] = {
+    {"add-partial", "multi-part moves (add-partial)"},
+    {"add-copy", "moves that leave a copy (add-copy)"},
+    {"cascade", "moving a second piece (cascade)"},
+    {"from", "moving another piece than the one the move started with (from)"},
+    {"to", "a destination set before the move goes on (to)"},
+    {"set-flag", "flags local to a move (set-flag)"},
+    {"set-position-flag", "flags on cells (set-position-flag)"},
+    {"set-attribute", "piece attributes (set-attribute)"},
+    {"create", "creating pieces (create)"},
+    {"change-type", "changing another piece's type (change-type)"},
+    {"change-owner", "changing another piece's owner (change-owner)"},
+    {"flip", "flipping a piece's owner (flip)"},
+    {"go", "going to a remembered position (go)"},
+};
+
+static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
+    Lower *L = g->L;
+    if (g->left_out) return;
+    if (s->kind == ZRF_STRING) {
+        unsupported(g, s, "a string as a statement");
+        return;
+    }
+    if (s->kind == ZRF_ATOM) {
+        Dir *d = as_dir(L, s);
+        if (d) {
+            ast_add(block, ast_add(node(AST_STEP, s), dir_ast(d, s)));
+            return;
+        }
+        if (zrf_is(s, "add")) {
+            lower_add(g, s, block, tail);
+            return;
+        }
+        if (zrf_is(s, "capture")) {
+            ast_add(block, node(AST_CAPTURE, s));
+            return;
+        }
+    }
+    const char *h = s->kind == ZRF_ATOM ? s->text : zrf_head(s);
+    if (!h || (s->kind == ZRF_LIST && as_dir(L, s->kids[0]))) {
+        /* statements grouped in a list */
+        lower_stmts(g, s, 0, block, tail);
+        return;
+    }
+    if (!strcasecmp(h, "mark")) {
+        if (s->kind == ZRF_LIST && s->nkids > 1) {
+            unsupported(g, s, "(mark POSITION)");
+            return;
+        }
+        if (g->marks) {
+            unsupported(g, s, "a second mark before the first is read back");
+            return;
+        }
+        ast_add(block, node(AST_MARK, s));
+        g->marks = 1;
+        return;
+    }
+    if (!strcasecmp(h, "back")) {
+        if (s->kind == ZRF_LIST && s->nkids > 1) {
+            unsupported(g, s, "(back POSITION)");
+            return;
+        }
+        if (!g->marks) {
+            unsupported(g, s, "back without a mark before it");
+            return;
+        }
+        ast_add(block, node(AST_BACK, s));
+        if (read_again(g, s))
+            ast_add(block, node(AST_MARK, s));
+        else
+            g->marks = 0;
+        return;
+    }
+    if (s->kind == ZRF_ATOM) {
+        for (size_t i = 0; i < ARRAY_LEN(later); i++)
+            if (!strcasecmp(h, later[i].word)) {
+                unsupported(g, s, later[i].why);
+                return;
+            }
+        unsupported(g, s, s->text);
+        return;
+    }
+    if (!strcasecmp(h, "verify")) {
+        if (s->nkids != 2) {
+            unsupported(g, s, "a (verify) of other than one condition");
+            return;
+        }
+        guard(g, s->kids[1], true, block);
+        return;
+    }
+    if (!strcasecmp(h, "if")) {
+        lower_if(g, s, block, tail);
+        return;
+    }
+    if (!strcasecmp(h, "while")) {
+        lower_while(g, s, block);
+        return;
+    }
+    if (!strcasecmp(h, "add")) {
+        lower_add(g, s, block, tail);
+        return;
+    }
+    if (!strcasecmp(h, "opposite") && s->nkids == 2) {
+        Dir *d = as_dir(L, s->kids[1]);
+        if (!d) {
+            unsupported(g, s, "(opposite ...) of an unknown direction");
+            return;
+        }
+        Dir *o = dir_for_vector(L, -d->dx, -d->dy, s);
+        if (o) ast_add(block, ast_add(node(AST_STEP, s), dir_ast(o, s)));
+        return;
+    }
+    if (!strcasecmp(h, "capture") && s->nkids == 2) {
+        Ast *go = node(AST_BLOCK, s);
+        ast_add(block, node(AST_MARK, s));
+        if (!cond_target(g, s->kids[1], go)) {
+            ast_free(go);
+            return;
+        }
+        for (int i = 0; i < go->nkids; i++) ast_add(block, go->kids[i]);
+        go->nkids = 0;
+        ast_free(go);
+        ast_add(block, node(AST_CAPTURE, s));
+        ast_add(block, node(AST_BACK, s));
+        return;
+    }
+    if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
+        ast_add(block, node(AST_CONVERT, s));
+        return;
+    }
+    for (size_t i = 0; i < ARRAY_LEN(later); i++)
+        if (!strcasecmp(h, later[i].word)) {
+            unsupported(g, s, later[i].why);
+            return;
+        }
+    unsupported(g, s, h);
+}
+
+static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail) {
+    for (int i = first; i < list->nkids && !g->left_out; i++)
+        lower_stmt(g, list->kids[i], block, tail && i == list->nkids - 1);
+}
+
+/* ---- the shapes that are atoms --------------------------------------------------------------- */
+
+/* Is n the one-word condition w (or (verify w))? */
+static bool is_verify(const ZrfNode *n, const char *w) {
+    return zrf_is_form(n, "verify") && n->nkids == 2 && zrf_is(n->kids[1], w);
+}
+
+static Ast *atom(int kind, const ZrfNode *at) {
+    Ast *a = node(AST_ATOM, at);
+    a->sub = kind;
+    return a;
+}
+
+static Ast *mod(int kind, const ZrfNode *at) {
+    Ast *m = node(AST_MOD, at);
+    m->sub = kind;
+    return m;
+}
+
+/* The modifier of the last check before `add`: not-friend? (none), empty? (move-only),
+ * enemy? (capture-only); -2 when it is none of these. */
+static int end_mod(const ZrfNode *n) {
+    if (is_verify(n, "not-friend?")) return -1;
+    if (is_verify(n, "empty?")) return MOD_MOVE_ONLY;
+    if (is_verify(n, "enemy?")) return MOD_CAPTURE_ONLY;
+    return -2;
+}
+
+/* A move that is one of the shapes written as atoms: a step, a leap through several
+ * directions, a slide (with the same last check). NULL when it is none. */
+static Ast *as_atom(Lower *L, const ZrfNode *m) {
+    int n = m->nkids;
+    if (n < 2 || !zrf_is(m->kids[n - 1], "add")) return NULL;
+    /* D... (verify X) add: a step or leap */
+    int k = 0;
+    int dx = 0, dy = 0;
+    Dir *first = NULL;
+    while (k < n - 2 && as_dir(L, m->kids[k])) {
+        Dir *d = as_dir(L, m->kids[k]);
+        if (!first) first = d;
+        dx += d->dx;
+        dy += d->dy;
+        k++;
+    }
+    if (k >= 1 && k == n - 2) {
+        int em = end_mod(m->kids[n - 2]);
+        if (em == -2 || (dx == 0 && dy == 0)) return NULL;
+        if (k > 1 && !L->holes_ok) return NULL; /* the middle cells must exist */
+        Ast *a;
+        if (k == 1) {
+            a = atom(ATOM_STEP, m);
+            ast_add(a, dir_ast(first, m->kids[0]));
+        } else {
+            a = atom(ATOM_LEAP, m);
+            Ast *vec = node(AST_VEC, m);
+            vec->num[0] = dx;
+            vec->num[1] = dy;
+            ast_add(a, vec);
+        }
+        if (em >= 0) ast_add(a, mod(em, m));
+        return a;
+    }
+    /* D (while empty? add D) [(verify X) add]: a slide */
+    Dir *d = as_dir(L, m->kids[0]);
+    if (!d || n < 2) return NULL;
+    const ZrfNode *w = m->kids[1];
+    if (!zrf_is_form(w, "while") || w->nkids != 4 || !zrf_is(w->kids[1], "empty?") || !zrf_is(w->kids[2], "add") ||
+        as_dir(L, w->kids[3]) != d)
+        return NULL;
+    int em;
+    if (n == 2)
+        em = MOD_MOVE_ONLY;
+    else if (n == 4) {
+        em = end_mod(m->kids[2]);
+        if (em == -2) return NULL;
+        if (em == MOD_MOVE_ONLY) return NULL; /* (verify empty?) after the loop never holds */
+        em = -1;                              /* after the loop the cell is not empty */
+    } else
+        return NULL;
+    Ast *a = atom(ATOM_SLIDE, m);
+    ast_add(a, dir_ast(d, m->kids[0]));
+    if (em >= 0) ast_add(a, mod(em, m));
+    return a;
+}
+
+static void warn_left_out(Lower *L, const Prog *g, const char *kind, const char *piece) {
+    zrf_warn(L->r, g->left_at, "%s of '%s' left out: %s is not supported yet", kind, piece, g->left_out);
+}
+
+/* One (moves ...) item: a move's statements. */
+static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
+    if (!is_stmt_list(m)) {
+        zrf_warn(L->r, m, "move of '%s' left out: '%s' is not a move (a list of statements)", pc->name,
+                 zrf_print(L->r, m));
+        return;
+    }
+    Ast *a = as_atom(L, m);
+    if (a) {
+        ast_add(piece, a);
+        return;
+    }
+    Prog g = {.L = L, .move = m};
+    collect_events(&g, m);
+    Ast *block = node(AST_MOVEBLOCK, m);
+    lower_stmts(&g, m, 0, block, true);
+    free((void *)g.events);
+    if (g.left_out) {
+        warn_left_out(L, &g, "a move", pc->name);
+        ast_free(block);
+        return;
+    }
+    ast_add(piece, block);
+}
+
+/* One (drops ...) item: the placement shapes the language has, `drop [to ZONE]`. */
+static void lower_drop(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
+    L->has_drops = true;
+    if (!is_stmt_list(m) || m->nkids < 2 || !zrf_is(m->kids[m->nkids - 1], "add")) {
+        zrf_warn(L->r, m,
+                 "a drop of '%s' left out: only drops that verify an empty cell (in a zone) and add are "
+                 "supported yet",
+                 pc->name);
+        return;
+    }
+    bool empty = false;
+    const char *zone = NULL;
+    bool not_zone = false;
+    for (int i = 0; i < m->nkids - 1; i++) {
+        const ZrfNode *s = m->kids[i];
+        if (is_verify(s, "empty?")) {
+            empty = true;
+            continue;
+        }
+        if (zrf_is_form(s, "verify") && s->nkids == 2 &&
+            (zrf_is_form(s->kids[1], "in-zone?") || zrf_is_form(s->kids[1], "not-in-zone?")) &&
+            s->kids[1]->nkids == 2 && atom_text(s->kids[1]->kids[1]) && !zone) {
+            zone = s->kids[1]->kids[1]->text;
+            not_zone = zrf_is_form(s->kids[1], "not-in-zone?");
+            continue;
+        }
+        zone = NULL;
+        empty = false;
+        break;
+    }
+    if (!empty) {
+        zrf_warn(L->r, m, "a drop of '%s' left out: placement programs are not supported yet", pc->name);
+        return;
+    }
+    Ast *a = atom(ATOM_DROP, m);
+    if (zone) {
+        const char *vz = zone_vname(L, zone);
+        if (!vz) {
+            zrf_warn(L->r, m, "a drop of '%s' left out: unknown zone '%s'", pc->name, zone);
+            ast_free(a);
+            return;
+        }
+        if (not_zone) {
+            /* the complement, per player */
+            const ZrfNode *bf = find_form(L, "board");
+            const char *hname = hidden_name(L, "outside");
+            for (int p = 0; p < L->nplayers; p++) {
+                bool *in = xcalloc((size_t)L->npos + 1, sizeof *in);
+                for (int i = 0; i < L->npos; i++) in[i] = true;
+                for (int i = 1; bf && i < bf->nkids; i++) {
+                    const ZrfNode *f = bf->kids[i];
+                    const ZrfNode *nm = sub_form(f, "name"), *pl = sub_form(f, "players"),
+                                  *ps = sub_form(f, "positions");
+                    if (!zrf_is_form(f, "zone") || !nm || nm->nkids < 2 || !zrf_is(nm->kids[1], zone)) continue;
+                    bool players[MAX_PLAYERS];
+                    if (pl && !read_players(L, pl, players)) continue;
+                    if (pl && !players[p]) continue;
+                    for (int k = 1; ps && k < ps->nkids; k++) {
+                        int q = atom_text(ps->kids[k]) ? pos_index(L, ps->kids[k]->text) : -1;
+                        if (q >= 0) in[q] = false;
+                    }
+                }
+                bool only[MAX_PLAYERS] = {false};
+                only[p] = true;
+                add_zone(L, hname, in, only, m);
+                free(in);
+            }
+            vz = hname;
+        }
+        Ast *to = node_text(AST_MOD, m, vz);
+        to->sub = MOD_TO;
+        ast_add(a, to);
+    }
+    ast_add(piece, a);
+}
+
+static void lower_piece(Lower *L, Piece *pc) {
+    Ast *piece = node_text(AST_PIECE, pc->form, pc->vname);
+    char letter[2] = {pc->letter, 0};
+    ast_add(piece, node_text(AST_LETTER, pc->form, letter));
+    if (pc->royal) ast_add(piece, node_text(AST_FLAG, pc->form, "royal"));
+    for (int i = 1; i < pc->form->nkids; i++) {
+        const ZrfNode *f = pc->form->kids[i];
+        const char *h = zrf_head(f);
+        if (!h) continue;
+        bool drops = !strcasecmp(h, "drops");
+        if (!strcasecmp(h, "moves") || drops) {
+            for (int k = 1; k < f->nkids; k++) {
+                const ZrfNode *m = f->kids[k];
+                if (zrf_is_form(m, "move-type")) continue;
+                if (drops)
+                    lower_drop(L, pc, m, piece);
+                else
+                    lower_move(L, pc, m, piece);
+            }
+        } else if (!strcasecmp(h, "attribute"))
+            zrf_warn(L->r, f, "attribute of '%s' ignored: piece attributes are not supported yet", pc->name);
+    }
+    ast_add(L->root, piece);
+}
+
+/* ---- the start position ---------------------------------------------------------------------- */
+
+typedef struct Setup {
+    int owner[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM]; /* -1: empty */
+    int type[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM];
+    int hand[MAX_PLAYERS][MAX_PIECE_TYPES];
+} Setup;
+
+static void put_text(char **buf, size_t *len, size_t *cap, const char *s) {
+    size_t k = strlen(s);
+    if (*len + k + 1 > *cap) {
+        *cap = (*len + k + 1) * 2;
+        *buf = xrealloc(*buf, *cap);
+    }
+    memcpy(*buf + *len, s, k + 1);
+    *len += k;
+}
+
+static void lower_setup(Lower *L) {
+    Setup *S = xmalloc(sizeof *S);
+    memset(S->owner, 0xff, sizeof S->owner);
+    memset(S->hand, 0, sizeof S->hand);
+    const ZrfNode *bs = find_form(L, "board-setup");
+    for (int i = 1; bs && i < bs->nkids; i++) {
+        const ZrfNode *pf = bs->kids[i];
+        const char *pn = pf->kind == ZRF_LIST && pf->nkids ? atom_text(pf->kids[0]) : NULL;
+        int p = pn ? player_index(L, pn) : -1;
+        if (p < 0) {
+            zrf_error(L->r, pf, "a board setup names a player: (PLAYER (PIECE POSITION...)...)");
+            L->failed = true;
+            continue;
+        }
+        for (int k = 1; k < pf->nkids; k++) {
+            const ZrfNode *tf = pf->kids[k];
+            const char *tn = tf->kind == ZRF_LIST && tf->nkids ? atom_text(tf->kids[0]) : NULL;
+            Piece *pc = tn ? piece_find(L, tn) : NULL;
+            if (!pc) {
+                zrf_error(L->r, tf, "unknown piece '%s' in the board setup", tn ? tn : zrf_print(L->r, tf));
+                L->failed = true;
+                continue;
+            }
+            int t = (int)(pc - L->pieces);
+            for (int q = 1; q < tf->nkids; q++) {
+                const ZrfNode *x = tf->kids[q];
+                long count;
+                if (zrf_is(x, "off") && q + 1 < tf->nkids && parse_long(tf->kids[q + 1], &count)) {
+                    if (count < 0 || count > 255) {
+                        zrf_error(L->r, tf->kids[q + 1], "%ld pieces off the board (limit is 255)", count);
+                        L->failed = true;
+                    } else
+                        S->hand[p][t] += (int)count;
+                    L->has_off = true;
+                    q++;
+                    continue;
+                }
+                const char *name = atom_text(x);
+                int at = name ? pos_index(L, name) : -1;
+                if (at < 0 || L->pos[at].killed) {
+                    zrf_error(L->r, x, "unknown position '%s' in the board setup", name ? name : zrf_print(L->r, x));
+                    L->failed = true;
+                    continue;
+                }
+                const Pos *ps = &L->pos[at];
+                S->owner[ps->board][ps->y][ps->x] = p;
+                S->type[ps->board][ps->y][ps->x] = t;
+            }
+        }
+    }
+    /* position text: boards from the first, ranks from the top, then the hands */
+    size_t len = 0, cap = 256;
+    char *text = xmalloc(cap);
+    text[0] = 0;
+    for (int b = 0; b < L->nboards; b++) {
+        if (b) put_text(&text, &len, &cap, "|");
+        bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM];
+        for (int y = 0; y < L->bh[b]; y++)
+            for (int x = 0; x < L->bw[b]; x++) hole[y][x] = true;
+        for (int p = 0; p < L->npos; p++)
+            if (L->pos[p].board == b && !L->pos[p].killed) hole[L->pos[p].y][L->pos[p].x] = false;
+        for (int y = L->bh[b] - 1; y >= 0; y--) {
+            int empty = 0;
+            char tmp[24];
+            for (int x = 0; x < L->bw[b]; x++) {
+                if (hole[y][x]) continue;
+                int o = S->owner[b][y][x];
+                if (o < 0) {
+                    empty++;
+                    continue;
+                }
+                if (empty) {
+                    snprintf(tmp, sizeof tmp, "%d", empty);
+                    put_text(&text, &len, &cap, tmp);
+                    empty = 0;
+                }
+                char l = L->pieces[S->type[b][y][x]].letter;
+                if (o == 0)
+                    snprintf(tmp, sizeof tmp, "%c", l);
+                else if (o == 1)
+                    snprintf(tmp, sizeof tmp, "%c", tolower((unsigned char)l));
+                else
+                    snprintf(tmp, sizeof tmp, ":%d%c", o + 1, tolower((unsigned char)l));
+                put_text(&text, &len, &cap, tmp);
+            }
+            if (empty) {
+                snprintf(tmp, sizeof tmp, "%d", empty);
+                put_text(&text, &len, &cap, tmp);
+            }
+            if (y) put_text(&text, &len, &cap, "/");
+        }
+    }
+    if (L->has_off || L->has_drops) {
+        if (L->nplayers != 2) {
+            diag_error(L->sink, bs ? bs->loc : L->at,
+                       "pieces off the board (to drop) are supported for two players only");
+            L->failed = true;
+        }
+        put_text(&text, &len, &cap, "[");
+        for (int p = 0; p < 2 && p < L->nplayers; p++)
+            for (int t = 0; t < L->npieces; t++)
+                for (int n = 0; n < S->hand[p][t]; n++) {
+                    char tmp[4] = {p ? (char)tolower((unsigned char)L->pieces[t].letter) : L->pieces[t].letter, 0};
+                    put_text(&text, &len, &cap, tmp);
+                }
+        put_text(&text, &len, &cap, "]");
+        ast_add(L->root, ast_add(node(AST_HANDS, bs ? bs : L->forms), node_text(AST_NAME, bs ? bs : L->forms, "none")));
+    }
+    char side[40];
+    snprintf(side, sizeof side, " %s - - 0 1", "?");
+    /* the side is the first mover's token, which the players item holds */
+    const Ast *players = NULL;
+    for (int i = 0; i < L->root->nkids; i++)
+        if (L->root->kids[i]->kind == AST_PLAYERS) players = L->root->kids[i];
+    if (players && L->first_mover < players->nkids)
+        snprintf(side, sizeof side, " %s - - 0 1", players->kids[L->first_mover]->text2);
+    put_text(&text, &len, &cap, side);
+    ast_add(L->root, node_text(AST_SETUP, bs ? bs : L->forms, text));
+    free(text);
+    free(S);
+}
+
+/* ---- goals ----------------------------------------------------------------------------------- */
+
+typedef enum GoalKind { GOAL_WIN, GOAL_LOSS, GOAL_DRAW } GoalKind;
+
+static Ast *end_item(const ZrfNode *at, EndKind kind, GoalKind result) {
+    Ast *e = node(AST_END, at);
+    e->sub = kind;
+    e->word = result == GOAL_WIN ? KEYWORD_WIN : result == GOAL_LOSS ? KEYWORD_LOSS : KEYWORD_DRAW;
+    return e;
+}
+
+static bool all_players(const Lower *L, const bool *players) {
+    for (int p = 0; p < L->nplayers; p++)
+        if (!players[p]) return false;
+    return true;
+}
+
+static void goal_left_out(Lower *L, const ZrfNode *c, const char *why) {
+    zrf_warn(L->r, c, "goal left out: %s is not supported yet", why);
+}
+
+/* One goal for the players flagged. Conditions joined by `and`/`or` are not split yet. */
+static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *players, const ZrfNode *c) {
+    const char *h = c->kind == ZRF_ATOM ? c->text : zrf_head(c);
+    if (!h) {
+        goal_left_out(L, c, "this goal");
+        return;
+    }
+    bool everyone = all_players(L, players);
+    if (!strcasecmp(h, "stalemated")) {
+        if (!everyone) {
+            goal_left_out(L, c, "a stalemate goal for some players only");
+            return;
+        }
+        ast_add(L->root, end_item(f, END_STALEMATE, result));
+        return;
+    }
+    if (!strcasecmp(h, "repetition")) {
+        Ast *e = end_item(f, END_REPETITION, result);
+        e->num[0] = 3;
+        ast_add(L->root, e);
+        return;
+    }
+    if (!strcasecmp(h, "checkmated")) {
+        Piece *pc =
+            c->kind == ZRF_LIST && c->nkids == 2 && atom_text(c->kids[1]) ? piece_find(L, c->kids[1]->text) : NULL;
+        if (!pc) {
+            goal_left_out(L, c, "checkmate of other than one piece type");
+            return;
+        }
+        if (!everyone) {
+            goal_left_out(L, c, "checkmate for some players only");
+            return;
+        }
+        if (result == GOAL_DRAW) {
+            goal_left_out(L, c, "a draw by checkmate");
+            return;
+        }
+        pc->royal = true;
+        ast_add(L->root, end_item(f, END_CHECKMATE, result));
+        return;
+    }
+    if (!strcasecmp(h, "pieces-remaining") && c->kind == ZRF_LIST && c->nkids >= 2) {
+        long n;
+        if (!parse_long(c->kids[1], &n) || n < 0) {
+            goal_left_out(L, c, "this count of pieces");
+            return;
+        }
+        if (!everyone) {
+            goal_left_out(L, c, "pieces remaining for some players only");
+            return;
+        }
+        if (c->nkids == 2) {
+            Ast *e = end_item(f, END_PIECES, result);
+            e->num[0] = n;
+            ast_add(L->root, e);
+            return;
+        }
+        Ast *e = end_item(f, END_EXTINCTION, result);
+        e->num[0] = n;
+        for (int k = 2; k < c->nkids; k++) {
+            Piece *pc = atom_text(c->kids[k]) ? piece_find(L, c->kids[k]->text) : NULL;
+            if (!pc) {
+                ast_free(e);
+                goal_left_out(L, c, "pieces remaining of an unknown piece");
+                return;
+            }
+            ast_add(e, node_text(AST_NAME, c->kids[k], pc->vname));
+        }
+        ast_add(L->root, e);
+        return;
+    }
+    if (!strcasecmp(h, "captured") && c->kind == ZRF_LIST && c->nkids >= 2) {
+        if (!everyone) {
+            goal_left_out(L, c, "a capture goal for some players only");
+            return;
+        }
+        Ast *e = end_item(f, END_EXTINCTION, result);
+        for (int k = 1; k < c->nkids; k++) {
+            Piece *pc = atom_text(c->kids[k]) ? piece_find(L, c->kids[k]->text) : NULL;
+            if (!pc) {
+                ast_free(e);
+                goal_left_out(L, c, "capture of an unknown piece");
+                return;
+            }
+            ast_add(e, node_text(AST_NAME, c->kids[k], pc->vname));
+        }
+        ast_add(L->root, e);
+        return;
+    }
+    if (!strcasecmp(h, "absolute-config") && c->kind == ZRF_LIST && c->nkids == 3 && c->kids[2]->kind == ZRF_LIST &&
+        result == GOAL_WIN) {
+        /* a piece of the type on one of the positions (or zones) */
+        Piece *pc = atom_text(c->kids[1]) ? piece_find(L, c->kids[1]->text) : NULL;
+        if (!pc) {
+            goal_left_out(L, c, "a configuration of other than one piece type");
+            return;
+        }
+        bool *in = xcalloc((size_t)L->npos + 1, sizeof *in);
+        const ZrfNode *where = c->kids[2];
+        for (int k = 0; k < where->nkids; k++) {
+            const char *name = atom_text(where->kids[k]);
+            int q = name ? pos_index(L, name) : -1;
+            if (q >= 0) {
+                in[q] = true;
+                continue;
+            }
+            /* a zone: its cells for each player (taken from the board's zone forms) */
+            const ZrfNode *bf = find_form(L, "board");
+            bool found = false;
+            for (int i = 1; name && bf && i < bf->nkids; i++) {
+                const ZrfNode *z = bf->kids[i];
+                const ZrfNode *nm = sub_form(z, "name"), *ps = sub_form(z, "positions");
+                if (!zrf_is_form(z, "zone") || !nm || nm->nkids < 2 || !zrf_is(nm->kids[1], name)) continue;
+                found = true;
+                if (sub_form(z, "players")) {
+                    bool zp[MAX_PLAYERS];
+                    if (!read_players(L, sub_form(z, "players"), zp)) continue;
+                    bool same = true;
+                    for (int p = 0; p < L->nplayers; p++) same = same && (zp[p] || !players[p]);
+                    if (!same) {
+                        found = false;
+                        break;
+                    }
+                }
+                for (int j = 1; ps && j < ps->nkids; j++) {
+                    int qq = atom_text(ps->kids[j]) ? pos_index(L, ps->kids[j]->text) : -1;
+                    if (qq >= 0) in[qq] = true;
+                }
+            }
+            if (!found) {
+                free(in);
+                goal_left_out(L, where->kids[k], "a configuration over a zone that differs per player");
+                return;
+            }
+        }
+        const char *zone = hidden_name(L, "goal");
+        add_zone(L, zone, in, players, c);
+        free(in);
+        Ast *e = end_item(f, END_REACH, result);
+        ast_add(e, node_text(AST_NAME, c->kids[1], pc->vname));
+        ast_add(e, node_text(AST_NAME, c, zone));
+        ast_add(L->root, e);
+        return;
+    }
+    goal_left_out(L, c, h);
+}
+
+static void lower_goals(Lower *L) {
+    static const struct {
+        const char *head;
+        GoalKind kind;
+    } heads[] = {{"win-condition", GOAL_WIN}, {"loss-condition", GOAL_LOSS}, {"draw-condition", GOAL_DRAW}};
+    for (int i = 0; i < L->forms->nkids; i++) {
+        const ZrfNode *f = L->forms->kids[i];
+        for (size_t k = 0; k < ARRAY_LEN(heads); k++) {
+            if (!zrf_is_form(f, heads[k].head)) continue;
+            if (f->nkids != 3 || f->kids[1]->kind != ZRF_LIST) {
+                zrf_warn(L->r, f, "goal left out: a goal is (%s (PLAYER...) CONDITION)", heads[k].head);
+                continue;
+            }
+            bool players[MAX_PLAYERS];
+            if (!read_players(L, f->kids[1], players)) continue;
+            lower_goal(L, f, heads[k].kind, players, f->kids[2]);
+        }
+        if (zrf_is_form(f, "count-condition")) goal_left_out(L, f, "a count condition");
+    }
+}
+
+/* ---- options and the rest -------------------------------------------------------------------- */
+
+static void lower_options(Lower *L) {
+    for (int i = 0; i < L->forms->nkids; i++) {
+        const ZrfNode *f = L->forms->kids[i];
+        if (!zrf_is_form(f, "option")) continue;
+        if (f->nkids != 3 || f->kids[1]->kind != ZRF_STRING) {
+            zrf_warn(L->r, f, "an option is (option \"NAME\" VALUE): ignored");
+            continue;
+        }
+        const char *name = f->kids[1]->text, *value = atom_text(f->kids[2]);
+        bool off = value && (!strcasecmp(value, "false") || !strcmp(value, "0"));
+        if (!strcasecmp(name, "pass turn")) {
+            if (off) continue;
+            if (value && !strcasecmp(value, "forced")) {
+                Ast *e = node(AST_END, f);
+                e->sub = END_STALEMATE;
+                e->word = KEYWORD_PASS;
+                ast_add(L->root, e);
+            } else
+                ast_add(L->root, node_text(AST_FORBID, f, "pass"));
+            continue;
+        }
+        static const char *const display[] = {"animate captures", "animate drops",   "smart moves",
+                                              "show moves list",  "chess invariant", "prevent flipping",
+                                              "highlight goals",  "allow flipping",  "board rotation",
+                                              "animate moves",    "show captures"};
+        bool known = false;
+        for (size_t k = 0; k < ARRAY_LEN(display); k++) known = known || !strcasecmp(name, display[k]);
+        if (known) continue;
+        if (off) continue;
+        zrf_warn(L->r, f, "option \"%s\" is not supported yet: ignored", name);
+    }
+}
+
+static void check_forms(Lower *L) {
+    static const char *const known[] = {
+        "title",          "description",     "history",         "strategy",   "players",       "turn-order",
+        "board",          "board-setup",     "piece",           "option",     "win-condition", "loss-condition",
+        "draw-condition", "count-condition", "move-priorities", "default",    "music",         "opening-sound",
+        "win-sound",      "loss-sound",      "draw-sound",      "move-sound", "release-sound", "capture-sound",
+        "drop-sound",     "change-sound",    "click-sound",     "credits",    "engine",        "version",
+    };
+    for (int i = 0; i < L->forms->nkids; i++) {
+        const ZrfNode *f = L->forms->kids[i];
+        const char *h = zrf_head(f);
+        if (!h) {
+            zrf_warn(L->r, f, "'%s' in the game is ignored", zrf_print(L->r, f));
+            continue;
+        }
+        bool ok = false;
+        for (size_t k = 0; k < ARRAY_LEN(known) && !ok; k++) ok = !strcasecmp(h, known[k]);
+        if (!ok) zrf_warn(L->r, f->kids[0], "unknown form '%s' in the game ignored", h);
+    }
+    const ZrfNode *mp = find_form(L, "move-priorities");
+    if (mp) zrf_warn(L->r, mp, "move priorities are not supported yet: every move type is allowed");
+}
+
+/* ---- the whole game -------------------------------------------------------------------------- */
+
+static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
+    Lower *L = xcalloc(1, sizeof *L);
+    L->r = r;
+    L->sink = sink;
+    L->forms = zrf_entry_forms(r, entry);
+    L->at = r->entries[entry].form->loc;
+    L->root = ast_new(AST_FILE, L->at);
+    Ast *ver = ast_new(AST_VERSION, L->at);
+    ver->num[0] = 1;
+    ast_add(L->root, ver);
+    ast_add(L->root, ast_new_text(AST_GAME, L->at, r->entries[entry].title));
+    check_forms(L);
+    lower_players(L);
+    if (!L->failed) lower_turn_order(L);
+    if (!L->failed) lower_board(L);
+    if (!L->failed) lower_symmetry(L);
+    if (!L->failed) lower_zones(L);
+    if (!L->failed) declare_pieces(L);
+    if (!L->failed) lower_options(L);
+    if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
+    for (int i = 0; !L->failed && i < L->npieces; i++) lower_piece(L, &L->pieces[i]);
+    if (!L->failed) lower_setup(L);
+    Ast *root = L->root;
+    if (L->failed) {
+        ast_free(root);
+        root = NULL;
+    }
+    free(L->pos);
+    free(L);
+    return root;
+}
+
+/* ---- the front end's entry points ------------------------------------------------------------ */
+
+struct ZrfKeep {
+    ZrfReader r;
+};
+
+bool zrf_detect(const Source *src) {
+    size_t n = strlen(src->path);
+    if (n >= 4 && !strcasecmp(src->path + n - 4, ".zrf")) return true;
+    const char *p = src->text;
+    for (;;) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (*p != ';') break;
+        while (*p && *p != '\n') p++;
+    }
+    return *p == '(';
+}
+
+/* The entry a --variant value names: a number of the listing, or a title. -1 when none. */
+static int pick_entry(ZrfReader *r, const char *variant, DiagSink *sink, const Source *src) {
+    int listed = 0;
+    if (!variant) {
+        for (int i = 0; i < r->nentries; i++)
+            if (r->entries[i].is_default && !r->entries[i].separator) return i;
+        for (int i = 0; i < r->nentries; i++)
+            if (!r->entries[i].separator) return i;
+        return -1;
+    }
+    char *end;
+    long k = strtol(variant, &end, 10);
+    for (int i = 0; i < r->nentries; i++) {
+        if (r->entries[i].separator) continue;
+        listed++;
+        if ((*variant && !*end && k == listed) || !strcasecmp(variant, r->entries[i].title)) return i;
+    }
+    diag_error(sink, (SrcLoc){.file = src->path}, "no game or variant '%s' in this file (%d listed by 'varia check')",
+               variant, listed);
+    return -1;
+}
+
+Ast *zrf_load(const Source *src, const char *variant, DiagSink *sink, ZrfKeep **keep) {
+    ZrfKeep *k = xcalloc(1, sizeof *k);
+    *keep = k;
+    int before = sink->errors;
+    zrf_read(&k->r, src, sink);
+    if (k->r.engine) {
+        diag_error(sink, k->r.engine_at,
+                   "this game needs an Axiom engine (a program of its own beside the rule file), which Varia cannot "
+                   "run");
+        return NULL;
+    }
+    if (sink->errors > before) return NULL;
+    int e = pick_entry(&k->r, variant, sink, src);
+    if (e < 0) return NULL;
+    Ast *root = lower_game(&k->r, e, sink);
+    if (sink->errors > before) {
+        ast_free(root);
+        return NULL;
+    }
+    return root;
+}
+
+void zrf_keep_free(ZrfKeep *keep) {
+    if (!keep) return;
+    zrf_reader_free(&keep->r);
+    free(keep);
+}
+
+bool zrf_list_variants(const Source *src, DiagSink *sink, FILE *out) {
+    ZrfReader r;
+    int before = sink->errors;
+    zrf_read(&r, src, sink);
+    bool ok = sink->errors == before;
+    int listed = 0, def = pick_entry(&r, NULL, sink, src);
+    for (int i = 0; ok && i < r.nentries; i++) {
+        const ZrfEntry *e = &r.entries[i];
+        if (e->separator) continue;
+        listed++;
+        fprintf(out, "  %2d%s %s", listed, i == def ? "*" : " ", e->title);
+        if (e->is_variant) fprintf(out, " (variant of %s)", r.entries[e->game].title);
+        fputc('\n', out);
+    }
+    zrf_reader_free(&r);
+    return ok;
+}
