@@ -937,19 +937,23 @@ static void emit_while(CG *cg, Program *p, const Ast *st) {
     bc_patch(p, jf, p->count);
 }
 
-/* Each alternative but the last forks, and jumps past the others when it is done. */
+/* Each alternative but the last forks, and jumps past the others when it is done. The jumps
+ * past the end wait in a list as long as the alternatives (no fixed table: loops over
+ * directions write long chains). */
 static void emit_either(CG *cg, Program *p, const Ast *st) {
-    int ends[64], nends = 0;
+    int *ends = xmalloc(sizeof *ends * (size_t)(st->nkids > 0 ? st->nkids : 1));
+    int nends = 0;
     for (int i = 0; i < st->nkids; i++) {
         int fork = -1;
         if (i + 1 < st->nkids) fork = bc_emit(p, OP_FORK, 0, L(st->kids[i]));
         emit_stmts(cg, p, st->kids[i]);
         if (i + 1 < st->nkids) {
-            if (nends < 64) ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
+            ends[nends++] = bc_emit(p, OP_JUMP, 0, L(st->kids[i]));
             bc_patch(p, fork, p->count);
         }
     }
     for (int i = 0; i < nends; i++) bc_patch(p, ends[i], p->count);
+    free(ends);
 }
 
 static void emit_stmt(CG *cg, Program *p, const Ast *st) {

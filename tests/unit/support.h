@@ -84,6 +84,22 @@ static inline void set_fen(Position *pos, const char *fen) {
     assert_true(ok);
 }
 
+/* The legal moves of a position, in the generator's order, written in coordinate notation and
+ * separated by spaces ("a1a2 a1b1"), into out. */
+static inline void legal_moves_text(Position *pos, char *out, size_t cap) {
+    MoveList *ml = malloc(sizeof *ml);
+    VmFault fault = {0};
+    assert_true(movegen_legal(test_gen(), pos, ml, &fault));
+    out[0] = 0;
+    for (int i = 0; i < ml->count; i++) {
+        char buf[64];
+        notation_move(pos->v, &ml->moves[i], buf, sizeof buf);
+        if (i) strncat(out, " ", cap - strlen(out) - 1);
+        strncat(out, buf, cap - strlen(out) - 1);
+    }
+    free(ml);
+}
+
 /* The chess rules loaded once for a whole test group: a file that defines
  * SUPPORT_CHESS_FIXTURE before including this header gets `chess` and the group's setup and
  * teardown (pass them to cmocka_run_group_tests_name). */

@@ -235,6 +235,30 @@ static void test_compile_castles(void **state) {
     variant_free(v);
 }
 
+/* An either of many alternatives jumps past all of them from each: 64 that fail, then a step
+ * north and a step east (once, the jump after the 64th was lost and the north step ran on into
+ * the east one). */
+static void test_compile_long_either(void **state) {
+    (void)state;
+    char pieces[4096] = "piece Walker { letter W move { either { fail }";
+    for (int i = 1; i < 64; i++) strcat(pieces, " or { fail }");
+    strcat(pieces, " or { step n } or { step e } verify empty add } }");
+    char text[8192];
+    snprintf(text, sizeof text,
+             "version 1\nplayers white(w) black(b)\nboard 8x8\npiece King { letter K step n }\n%s\n"
+             "setup \"8/8/8/8/8/8/8/W7 w - - 0 1\"\n",
+             pieces);
+    Variant *v = load_ok(text);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "8/8/8/8/8/8/8/W7 w - - 0 1");
+    char moves[256];
+    legal_moves_text(&pos, moves, sizeof moves);
+    assert_string_equal(moves, "a1a2 a1b1");
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compile_slide_loop),
@@ -246,6 +270,7 @@ int main(void) {
         cmocka_unit_test(test_compile_chess_ray_tables),
         cmocka_unit_test(test_compile_fast_attack_flags),
         cmocka_unit_test(test_compile_castles),
+        cmocka_unit_test(test_compile_long_either),
     };
     return cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 }
