@@ -24,7 +24,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
 
 all: varia
 
@@ -69,7 +69,7 @@ $(GEN) $(OBJ) $(BUILD)/tests $(BUILD)/fuzz-obj:
 # fuzz/fuzz_<target>.c holds LLVMFuzzerTestOneInput. Built with clang and libFuzzer by
 # `make fuzz`; built with any compiler and fuzz/replay.c they replay their committed corpus
 # (fuzz/corpus/<target>) and the regression inputs (tests/fuzz/<target>) in `make test`.
-FUZZ_TARGETS = rules fen move save uci xboard pgn
+FUZZ_TARGETS = rules fen move save uci xboard pgn zrf
 FUZZ_SECONDS ?= 60
 REPLAY_BIN   = $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 
@@ -95,7 +95,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers
+test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers zrf-tests
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -118,6 +118,11 @@ golden-update: varia
 
 perft: varia
 	@sh tests/run_perft.sh ./varia shallow
+
+# The Zillions front end: its .zrf files against their twin rule files (perft), its golden
+# diagnostics (tests/zrf).
+zrf-tests: varia
+	@sh tests/zrf/run.sh ./varia
 
 perft-deep: varia
 	@sh tests/run_perft.sh ./varia deep

@@ -43,7 +43,25 @@ typedef struct Piece {
     char vname[MAX_NAME + 1];
     char letter;
     bool royal;
+    const char *promo_zone; /* a promotion its moves make (split_promotion) */
+    const ZrfNode *promo_types;
 } Piece;
+
+/* A piece attribute. One that starts true, and that every move of each piece having it sets
+ * false, says only that the piece has not moved yet: the language's `unmoved`. */
+typedef struct Attr {
+    const char *name;
+    bool starts_true;
+    bool unmoved; /* lowered as `unmoved` */
+} Attr;
+
+#define ZRF_MAX_ATTRS 16
+
+/* A zone's positions for each player (also the hidden zones the lowering makes). */
+typedef struct ZoneInfo {
+    const char *vname;
+    bool *in[MAX_PLAYERS]; /* by position index; NULL: none for that player */
+} ZoneInfo;
 
 typedef struct Lower {
     ZrfReader *r;
@@ -69,6 +87,12 @@ typedef struct Lower {
     Piece pieces[MAX_PIECE_TYPES];
     int npieces;
     bool letters[26];
+    ZoneInfo zones[MAX_ZONES + 8];
+    int nzones;
+    Orientation orient[MAX_PLAYERS];
+    int cell_at[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM]; /* position index of each cell; -1: none */
+    Attr attrs[ZRF_MAX_ATTRS];
+    int nattrs;
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
     bool failed; /* an error that stops the lowering */
@@ -206,7 +230,6 @@ static void lower_players(Lower *L) {
         }
         if (player_index(L, name) >= 0) {
             zrf_error(L->r, f->kids[i], "player '%s' named twice", name);
-            L->failed = true;
             continue;
         }
         int p = L->nplayers++;
@@ -256,7 +279,6 @@ static void lower_turn_order(Lower *L) {
         int p = name ? player_index(L, name) : -1;
         if (p < 0) {
             zrf_error(L->r, t, "unknown player '%s' in the turn order", name ? name : zrf_print(L->r, t));
-            L->failed = true;
             continue;
         }
         if (!any) L->first_mover = p;
@@ -539,6 +561,9 @@ static void lower_board(Lower *L) {
                 L->pos[p].killed = true;
         }
     }
+    memset(L->cell_at, 0xff, sizeof L->cell_at);
+    for (int p = 0; p < L->npos; p++)
+        if (!L->pos[p].killed) L->cell_at[L->pos[p].board][L->pos[p].y][L->pos[p].x] = p;
     int cells = 0;
     L->holes_ok = true;
     for (int p = 0; p < L->npos; p++) {
@@ -633,6 +658,7 @@ static void lower_symmetry(Lower *L) {
             L->failed = true;
             continue;
         }
+        L->orient[p] = (Orientation)found;
         if (found == ORIENT_IDENTITY) continue;
         Ast *o = node_text(AST_ORIENTATION, f, L->player_name[p]);
         set_text2(o, names[found]);
@@ -648,9 +674,24 @@ static const char *hidden_name(Lower *L, const char *what) {
 }
 
 /* Adds `zone NAME for PLAYER = cells` for each player whose flag is set. */
+static ZoneInfo *zone_info(Lower *L, const char *vname) {
+    for (int i = 0; i < L->nzones; i++)
+        if (!strcmp(L->zones[i].vname, vname)) return &L->zones[i];
+    if (L->nzones >= (int)ARRAY_LEN(L->zones)) return NULL;
+    ZoneInfo *z = &L->zones[L->nzones++];
+    memset(z, 0, sizeof *z);
+    z->vname = vname;
+    return z;
+}
+
 static void add_zone(Lower *L, const char *vname, const bool *in_pos, const bool *players, const ZrfNode *at) {
+    ZoneInfo *zi = zone_info(L, vname);
     for (int p = 0; p < L->nplayers; p++) {
         if (!players[p]) continue;
+        if (zi) {
+            if (!zi->in[p]) zi->in[p] = xcalloc((size_t)L->npos + 1, sizeof(bool));
+            for (int i = 0; i < L->npos; i++) zi->in[p][i] = zi->in[p][i] || in_pos[i];
+        }
         Ast *z = node_text(AST_ZONE, at, vname);
         z->sub = ZONE_FOR;
         set_text2(z, L->player_name[p]);
@@ -772,6 +813,91 @@ static void declare_pieces(Lower *L) {
     }
 }
 
+/* ---- attributes ------------------------------------------------------------------------------ */
+
+static Attr *attr_find(Lower *L, const char *name) {
+    for (int i = 0; i < L->nattrs; i++)
+        if (!strcasecmp(L->attrs[i].name, name)) return &L->attrs[i];
+    return NULL;
+}
+
+/* Does n set attribute a (to false: *to_false)? Any set-attribute of a anywhere in n. */
+static bool sets_attr(const ZrfNode *n, const char *a, bool *to_true) {
+    if (zrf_is_form(n, "set-attribute") && n->nkids >= 2 && zrf_is(n->kids[1], a)) {
+        if (!(n->nkids == 3 && zrf_is(n->kids[2], "false"))) *to_true = true;
+        return true;
+    }
+    bool any = false;
+    for (int i = 0; n->kind == ZRF_LIST && i < n->nkids; i++) any = sets_attr(n->kids[i], a, to_true) || any;
+    return any;
+}
+
+static void declare_attrs(Lower *L) {
+    for (int i = 0; i < L->npieces; i++) {
+        const ZrfNode *pf = L->pieces[i].form;
+        for (int k = 1; k < pf->nkids; k++) {
+            const ZrfNode *f = pf->kids[k];
+            if (!zrf_is_form(f, "attribute") || f->nkids != 3 || f->kids[1]->kind != ZRF_ATOM) continue;
+            Attr *a = attr_find(L, f->kids[1]->text);
+            if (!a && L->nattrs < ZRF_MAX_ATTRS) {
+                a = &L->attrs[L->nattrs++];
+                a->name = f->kids[1]->text;
+                a->starts_true = true;
+                a->unmoved = true;
+            }
+            if (!a) continue;
+            if (!zrf_is(f->kids[2], "true")) a->starts_true = a->unmoved = false;
+        }
+    }
+    /* every move of a piece with the attribute sets it false; nothing sets it true */
+    for (int i = 0; i < L->nattrs; i++) {
+        Attr *a = &L->attrs[i];
+        for (int p = 0; a->unmoved && p < L->npieces; p++) {
+            const ZrfNode *pf = L->pieces[p].form;
+            bool has = false;
+            for (int k = 1; k < pf->nkids; k++)
+                has = has ||
+                    (zrf_is_form(pf->kids[k], "attribute") && pf->kids[k]->nkids == 3 &&
+                     zrf_is(pf->kids[k]->kids[1], a->name));
+            for (int k = 1; k < pf->nkids; k++) {
+                const ZrfNode *f = pf->kids[k];
+                if (!zrf_is_form(f, "moves") && !zrf_is_form(f, "drops")) continue;
+                for (int m = 1; m < f->nkids; m++) {
+                    if (zrf_is_form(f->kids[m], "move-type")) continue;
+                    bool to_true = false;
+                    bool sets = sets_attr(f->kids[m], a->name, &to_true);
+                    if (to_true || (has && zrf_is_form(f, "moves") && !sets)) a->unmoved = false;
+                }
+            }
+        }
+    }
+}
+
+/* n without its (set-attribute A false) of attributes lowered as `unmoved` (the language
+ * keeps that itself), so the shapes of atoms show through. */
+static const ZrfNode *strip_unmoved(Lower *L, const ZrfNode *n) {
+    if (n->kind != ZRF_LIST) return n;
+    bool any = false;
+    for (int i = 0; i < n->nkids && !any; i++) {
+        const ZrfNode *k = n->kids[i];
+        Attr *a = zrf_is_form(k, "set-attribute") && k->nkids == 3 && atom_text(k->kids[1])
+            ? attr_find(L, k->kids[1]->text)
+            : NULL;
+        any = (a && a->unmoved) || (k->kind == ZRF_LIST && strip_unmoved(L, k) != k);
+    }
+    if (!any) return n;
+    ZrfNode *copy = zrf_new(L->r, ZRF_LIST, NULL, n->loc, n->exp);
+    for (int i = 0; i < n->nkids; i++) {
+        const ZrfNode *k = n->kids[i];
+        Attr *a = zrf_is_form(k, "set-attribute") && k->nkids == 3 && atom_text(k->kids[1])
+            ? attr_find(L, k->kids[1]->text)
+            : NULL;
+        if (a && a->unmoved) continue;
+        zrf_push(L->r, copy, (ZrfNode *)strip_unmoved(L, k));
+    }
+    return copy;
+}
+
 /* ---- move programs --------------------------------------------------------------------------- */
 
 /* The lowering of one move or drop: statements into a block. An unsupported construct sets
@@ -847,6 +973,34 @@ static Keyword pred_keyword(Pred p) {
 
 static const char *zone_vname(Lower *L, const char *zrf) { return names_find(&L->zone_names, zrf); }
 
+/* Conditions that have no counterpart yet, by the feature they need. */
+static const struct {
+    const char *word;
+    const char *why;
+} later_conds[] = {
+    {"flag?", "flags local to a move (flag?)"},
+    {"not-flag?", "flags local to a move (not-flag?)"},
+    {"position-flag?", "flags on cells (position-flag?)"},
+    {"not-position-flag?", "flags on cells (not-position-flag?)"},
+    {"neutral?", "neutral pieces (neutral?)"},
+    {"not-neutral?", "neutral pieces (not-neutral?)"},
+    {"defended?", "asking whether a cell is defended (defended?)"},
+    {"not-defended?", "asking whether a cell is defended (not-defended?)"},
+    {"adjacent-to-enemy?", "asking for an adjacent enemy (adjacent-to-enemy?)"},
+    {"not-adjacent-to-enemy?", "asking for an adjacent enemy (not-adjacent-to-enemy?)"},
+    {"attribute?", "piece attributes (attribute?)"},
+    {"on-board?", "on-board? of other than one direction or position"},
+};
+
+static void unsupported_cond(Prog *g, const ZrfNode *at, const char *word) {
+    for (size_t i = 0; i < ARRAY_LEN(later_conds); i++)
+        if (!strcasecmp(word, later_conds[i].word)) {
+            unsupported(g, at, later_conds[i].why);
+            return;
+        }
+    unsupported(g, at, word);
+}
+
 /* A condition the rule language says at the cursor, or NULL (with *needs_move when it names
  * another cell: a direction or position argument). */
 static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
@@ -858,7 +1012,12 @@ static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
             Ast *a = cond_word(pred_keyword(p), c);
             return neg ? cond_not(a, c) : a;
         }
-        unsupported(g, c, c->text);
+        Attr *at = attr_find(L, c->text);
+        if (at && at->unmoved) return cond_word(KEYWORD_UNMOVED, c);
+        if (at)
+            unsupported(g, c, "piece attributes other than one every move clears (set-attribute)");
+        else
+            unsupported_cond(g, c, c->text);
         return NULL;
     }
     const char *h = zrf_head(c);
@@ -930,7 +1089,7 @@ static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
             !L->pos[pos_index(L, c->kids[1]->text)].killed)
             return cond_bin(AST_OR, cond_word(KEYWORD_EMPTY, c), cond_not(cond_word(KEYWORD_EMPTY, c), c), c);
     }
-    unsupported(g, c, h);
+    unsupported_cond(g, c, h);
     return NULL;
 }
 
@@ -1310,6 +1469,9 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         ast_add(block, node(AST_BACK, s));
         return;
     }
+    if (!strcasecmp(h, "set-attribute") && s->nkids == 3 &&
+        attr_find(L, atom_text(s->kids[1]) ? s->kids[1]->text : "") && attr_find(L, s->kids[1]->text)->unmoved)
+        return; /* the piece moves: it is no longer unmoved */
     if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
         ast_add(block, node(AST_CONVERT, s));
         return;
@@ -1323,8 +1485,21 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
 }
 
 static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail) {
-    for (int i = first; i < list->nkids && !g->left_out; i++)
+    for (int i = first; i < list->nkids && !g->left_out; i++) {
+        int before = block->nkids;
         lower_stmt(g, list->kids[i], block, tail && i == list->nkids - 1);
+        /* checks in a row are one (the shapes the compiler runs in C are written so) */
+        if (block->nkids == before + 1 && before > 0 && block->kids[before]->kind == AST_VERIFY &&
+            block->kids[before - 1]->kind == AST_VERIFY) {
+            Ast *prev = block->kids[before - 1], *next = block->kids[before];
+            Ast *both = cond_bin(AST_AND, prev->kids[0], next->kids[0], list->kids[i]);
+            both->loc = prev->loc;
+            prev->kids[0] = both;
+            next->nkids = 0;
+            ast_free(next);
+            block->nkids--;
+        }
+    }
 }
 
 /* ---- the shapes that are atoms --------------------------------------------------------------- */
@@ -1355,43 +1530,13 @@ static int end_mod(const ZrfNode *n) {
     return -2;
 }
 
-/* A move that is one of the shapes written as atoms: a step, a leap through several
- * directions, a slide (with the same last check). NULL when it is none. */
-static Ast *as_atom(Lower *L, const ZrfNode *m) {
+/* A move that rides along one direction while cells are empty, adding each, and takes what
+ * ends the line (or not): the atom `slide D`. NULL when it is not one. */
+static Ast *as_slide(Lower *L, const ZrfNode *m) {
     int n = m->nkids;
-    if (n < 2 || !zrf_is(m->kids[n - 1], "add")) return NULL;
-    /* D... (verify X) add: a step or leap */
-    int k = 0;
-    int dx = 0, dy = 0;
-    Dir *first = NULL;
-    while (k < n - 2 && as_dir(L, m->kids[k])) {
-        Dir *d = as_dir(L, m->kids[k]);
-        if (!first) first = d;
-        dx += d->dx;
-        dy += d->dy;
-        k++;
-    }
-    if (k >= 1 && k == n - 2) {
-        int em = end_mod(m->kids[n - 2]);
-        if (em == -2 || (dx == 0 && dy == 0)) return NULL;
-        if (k > 1 && !L->holes_ok) return NULL; /* the middle cells must exist */
-        Ast *a;
-        if (k == 1) {
-            a = atom(ATOM_STEP, m);
-            ast_add(a, dir_ast(first, m->kids[0]));
-        } else {
-            a = atom(ATOM_LEAP, m);
-            Ast *vec = node(AST_VEC, m);
-            vec->num[0] = dx;
-            vec->num[1] = dy;
-            ast_add(a, vec);
-        }
-        if (em >= 0) ast_add(a, mod(em, m));
-        return a;
-    }
     /* D (while empty? add D) [(verify X) add]: a slide */
-    Dir *d = as_dir(L, m->kids[0]);
-    if (!d || n < 2) return NULL;
+    Dir *d = n >= 2 ? as_dir(L, m->kids[0]) : NULL;
+    if (!d) return NULL;
     const ZrfNode *w = m->kids[1];
     if (!zrf_is_form(w, "while") || w->nkids != 4 || !zrf_is(w->kids[1], "empty?") || !zrf_is(w->kids[2], "add") ||
         as_dir(L, w->kids[3]) != d)
@@ -1399,7 +1544,7 @@ static Ast *as_atom(Lower *L, const ZrfNode *m) {
     int em;
     if (n == 2)
         em = MOD_MOVE_ONLY;
-    else if (n == 4) {
+    else if (n == 4 && zrf_is(m->kids[3], "add")) {
         em = end_mod(m->kids[2]);
         if (em == -2) return NULL;
         if (em == MOD_MOVE_ONLY) return NULL; /* (verify empty?) after the loop never holds */
@@ -1416,29 +1561,514 @@ static void warn_left_out(Lower *L, const Prog *g, const char *kind, const char 
     zrf_warn(L->r, g->left_at, "%s of '%s' left out: %s is not supported yet", kind, piece, g->left_out);
 }
 
-/* One (moves ...) item: a move's statements. */
-static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
-    if (!is_stmt_list(m)) {
-        zrf_warn(L->r, m, "move of '%s' left out: '%s' is not a move (a list of statements)", pc->name,
-                 zrf_print(L->r, m));
-        return;
+/* ---- straight paths -------------------------------------------------------------------------- */
+
+/* A move without branches, run symbolically: the cells it visits as offsets from the origin
+ * (in the first player's frame), what it checks and captures where, and where it adds. */
+typedef enum FactKind {
+    FACT_EMPTY,
+    FACT_NOT_EMPTY,
+    FACT_ENEMY,
+    FACT_FRIEND,
+    FACT_NOT_FRIEND,
+    FACT_NOT_ENEMY,
+    FACT_PIECE,
+    FACT_ZONE,
+    FACT_LAST_TO,
+    FACT_LAST_FROM,
+    FACT_CAPTURE,
+} FactKind;
+
+#define PATH_MAX_CELLS 16
+
+typedef struct Path {
+    int ncells;
+    int x[PATH_MAX_CELLS], y[PATH_MAX_CELLS]; /* visited offsets; [0] is the origin */
+    const Dir *dir[PATH_MAX_CELLS];           /* the step that reached it; NULL for a back */
+    bool back;                                /* the cursor went back (mark/back, opposite) */
+    struct {
+        int at;
+        FactKind kind;
+        const char *arg; /* piece or zone (Varia name) */
+    } facts[PATH_MAX_CELLS * 2];
+    int nfacts;
+    int add_at;
+} Path;
+
+static bool path_fact(Path *p, int at, FactKind k, const char *arg) {
+    if (p->nfacts >= (int)ARRAY_LEN(p->facts)) return false;
+    p->facts[p->nfacts].at = at;
+    p->facts[p->nfacts].kind = k;
+    p->facts[p->nfacts].arg = arg;
+    p->nfacts++;
+    return true;
+}
+
+static bool path_cond(Lower *L, Path *p, int at, const ZrfNode *c) {
+    static const struct {
+        const char *word;
+        FactKind kind;
+    } words[] = {{"empty?", FACT_EMPTY},     {"not-empty?", FACT_NOT_EMPTY},   {"enemy?", FACT_ENEMY},
+                 {"friend?", FACT_FRIEND},   {"not-friend?", FACT_NOT_FRIEND}, {"not-enemy?", FACT_NOT_ENEMY},
+                 {"last-to?", FACT_LAST_TO}, {"last-from?", FACT_LAST_FROM}};
+    if (c->kind == ZRF_ATOM) {
+        for (size_t i = 0; i < ARRAY_LEN(words); i++)
+            if (!strcasecmp(c->text, words[i].word)) return path_fact(p, at, words[i].kind, NULL);
+        return false;
     }
-    Ast *a = as_atom(L, m);
-    if (a) {
-        ast_add(piece, a);
-        return;
+    if (zrf_is_form(c, "and")) {
+        for (int i = 1; i < c->nkids; i++)
+            if (!path_cond(L, p, at, c->kids[i])) return false;
+        return true;
     }
+    if (zrf_is_form(c, "piece?") && c->nkids == 2 && atom_text(c->kids[1])) {
+        Piece *pc = piece_find(L, c->kids[1]->text);
+        return pc && path_fact(p, at, FACT_PIECE, pc->vname);
+    }
+    if (zrf_is_form(c, "in-zone?") && c->nkids == 2 && atom_text(c->kids[1])) {
+        const char *z = zone_vname(L, c->kids[1]->text);
+        return z && path_fact(p, at, FACT_ZONE, z);
+    }
+    return false;
+}
+
+/* Runs move m (no branch, no loop) into p; false when it is not such a move. */
+static bool path_of(Lower *L, const ZrfNode *m, Path *p) {
+    memset(p, 0, sizeof *p);
+    p->ncells = 1;
+    p->add_at = -1;
+    int cur = 0, mark = -1;
+    for (int i = 0; i < m->nkids; i++) {
+        const ZrfNode *s = m->kids[i];
+        Dir *d = as_dir(L, s);
+        int sign = 1;
+        if (!d && zrf_is_form(s, "opposite") && s->nkids == 2) {
+            d = as_dir(L, s->kids[1]);
+            sign = -1;
+            if (!d) return false;
+            p->back = true;
+        }
+        if (d) {
+            if (p->ncells >= PATH_MAX_CELLS) return false;
+            p->x[p->ncells] = p->x[cur] + sign * d->dx;
+            p->y[p->ncells] = p->y[cur] + sign * d->dy;
+            p->dir[p->ncells] = sign > 0 ? d : NULL;
+            cur = p->ncells++;
+            continue;
+        }
+        if (zrf_is(s, "mark") || (zrf_is_form(s, "mark") && s->nkids == 1)) {
+            mark = cur;
+            continue;
+        }
+        if (zrf_is(s, "back") || (zrf_is_form(s, "back") && s->nkids == 1)) {
+            if (mark < 0) return false;
+            cur = mark;
+            p->back = true;
+            continue;
+        }
+        if (zrf_is_form(s, "verify") && s->nkids == 2) {
+            if (!path_cond(L, p, cur, s->kids[1])) return false;
+            continue;
+        }
+        if (zrf_is(s, "capture")) {
+            if (!path_fact(p, cur, FACT_CAPTURE, NULL)) return false;
+            continue;
+        }
+        if (zrf_is(s, "add") && i == m->nkids - 1) {
+            p->add_at = cur;
+            continue;
+        }
+        return false;
+    }
+    return p->add_at >= 0;
+}
+
+/* The facts at one visited cell, as a bit set. */
+static unsigned facts_at(const Path *p, int at) {
+    unsigned bits = 0;
+    for (int i = 0; i < p->nfacts; i++)
+        if (p->facts[i].at == at) bits |= 1u << p->facts[i].kind;
+    return bits;
+}
+
+static const char *fact_arg(const Path *p, int at, FactKind k) {
+    for (int i = 0; i < p->nfacts; i++)
+        if (p->facts[i].at == at && p->facts[i].kind == k) return p->facts[i].arg;
+    return NULL;
+}
+
+/* The atom modifier of a landing cell's checks: -1 none (not friend), MOD_MOVE_ONLY,
+ * MOD_CAPTURE_ONLY; -2 when the checks are other than one of these (a zone aside). */
+static int landing_mod(unsigned bits) {
+    bits &= ~(1u << FACT_ZONE);
+    if (bits == 1u << FACT_NOT_FRIEND) return -1;
+    if (bits == 1u << FACT_EMPTY) return MOD_MOVE_ONLY;
+    if (bits == 1u << FACT_ENEMY || bits == ((1u << FACT_ENEMY) | (1u << FACT_NOT_FRIEND))) return MOD_CAPTURE_ONLY;
+    return -2;
+}
+
+static void add_zone_mod(Ast *a, int kind, const char *zone, const ZrfNode *at) {
+    if (!zone) return;
+    Ast *z = node_text(AST_MOD, at, zone);
+    z->sub = kind;
+    ast_add(a, z);
+}
+
+/* A straight path as an atom: a step or leap (checks on the landing cell only), or legs (every
+ * cell before the landing checked empty); zones checked at the origin and the landing become
+ * `from` and `to`. NULL when it is neither. */
+static Ast *path_atom(Lower *L, const Path *p, const ZrfNode *m) {
+    int k = p->ncells - 1;
+    if (p->back || k < 1 || p->add_at != k) return NULL;
+    unsigned origin = facts_at(p, 0), landing = facts_at(p, k);
+    if (origin & ~(1u << FACT_ZONE)) return NULL;
+    int em = landing_mod(landing);
+    if (em == -2) return NULL;
+    /* (one zone at each end at most) */
+    int nz0 = 0, nzk = 0;
+    for (int i = 0; i < p->nfacts; i++) {
+        nz0 += p->facts[i].at == 0 && p->facts[i].kind == FACT_ZONE;
+        nzk += p->facts[i].at == k && p->facts[i].kind == FACT_ZONE;
+    }
+    if (nz0 > 1 || nzk > 1) return NULL;
+    bool all_empty = true, none = true;
+    for (int i = 1; i < k; i++) {
+        unsigned b = facts_at(p, i);
+        all_empty = all_empty && b == 1u << FACT_EMPTY;
+        none = none && b == 0;
+    }
+    Ast *a;
+    if (k == 1 || none) {
+        if (k > 1) {
+            /* a leap: its middle cells must exist wherever the landing does */
+            if (!L->holes_ok) return NULL;
+            for (int i = 1; i < k; i++) {
+                bool between_x = (p->x[i] >= 0 && p->x[i] <= p->x[k]) || (p->x[i] <= 0 && p->x[i] >= p->x[k]);
+                bool between_y = (p->y[i] >= 0 && p->y[i] <= p->y[k]) || (p->y[i] <= 0 && p->y[i] >= p->y[k]);
+                if (!between_x || !between_y) return NULL;
+            }
+        }
+        if (p->x[k] == 0 && p->y[k] == 0) return NULL;
+        if (k == 1) {
+            a = atom(ATOM_STEP, m);
+            ast_add(a, dir_ast(p->dir[1], m));
+        } else {
+            a = atom(ATOM_LEAP, m);
+            Ast *vec = node(AST_VEC, m);
+            vec->num[0] = p->x[k];
+            vec->num[1] = p->y[k];
+            ast_add(a, vec);
+        }
+    } else if (all_empty) {
+        a = atom(ATOM_LEGS, m);
+        for (int i = 1; i <= k; i++) ast_add(a, dir_ast(p->dir[i], m));
+    } else
+        return NULL;
+    if (em >= 0) ast_add(a, mod(em, m));
+    add_zone_mod(a, MOD_FROM, fact_arg(p, 0, FACT_ZONE), m);
+    add_zone_mod(a, MOD_TO, fact_arg(p, k, FACT_ZONE), m);
+    return a;
+}
+
+/* En passant as Zillions writes it: beside the piece (X) an enemy that made the last move
+ * (last-to), from two cells further (last-from at Y), is captured and the piece lands on the
+ * cell between (A). That is the language's `en-passant` when the victim's double step sets
+ * the en-passant cell. Returns the atom, and the victim type in *victim (NULL: any). */
+static Ast *path_en_passant(Lower *L, const Path *p, const ZrfNode *m, const char **victim) {
+    int x = -1, y = -1, a = p->add_at;
+    for (int i = 0; i < p->ncells; i++) {
+        unsigned b = facts_at(p, i);
+        if (b & (1u << FACT_LAST_TO)) {
+            if (x >= 0 && (p->x[x] != p->x[i] || p->y[x] != p->y[i])) return NULL;
+            if (x < 0) x = i;
+        }
+        if (b & (1u << FACT_LAST_FROM)) y = i;
+    }
+    if (x < 0 || y < 0 || a < 0) return NULL;
+    int fx = p->x[a] - p->x[x], fy = p->y[a] - p->y[x];
+    if (p->x[y] - p->x[x] != 2 * fx || p->y[y] - p->y[x] != 2 * fy || (fx == 0 && fy == 0) || abs(fx) > 1 ||
+        abs(fy) > 1)
+        return NULL;
+    /* what the path checks and does, cell by cell (several visits of one cell together) */
+    *victim = NULL;
+    bool captured = false, enemy = false;
+    for (int i = 0; i < p->nfacts; i++) {
+        int at = p->facts[i].at;
+        bool at_x = p->x[at] == p->x[x] && p->y[at] == p->y[x];
+        bool at_y = p->x[at] == p->x[y] && p->y[at] == p->y[y];
+        bool at_a = p->x[at] == p->x[a] && p->y[at] == p->y[a];
+        switch (p->facts[i].kind) {
+        case FACT_LAST_TO:
+        case FACT_NOT_EMPTY:
+        case FACT_NOT_FRIEND:
+            if (!at_x) return NULL;
+            break;
+        case FACT_ENEMY:
+            if (!at_x) return NULL;
+            enemy = true;
+            break;
+        case FACT_PIECE:
+            if (!at_x) return NULL;
+            *victim = p->facts[i].arg;
+            break;
+        case FACT_CAPTURE:
+            if (!at_x) return NULL;
+            captured = true;
+            break;
+        case FACT_LAST_FROM:
+            if (!at_y) return NULL;
+            break;
+        case FACT_EMPTY:
+            if (!at_a) return NULL;
+            break;
+        default: return NULL;
+        }
+    }
+    if (!captured || !enemy) return NULL;
+    /* the piece steps from the origin onto A */
+    Dir *d = dir_for_vector(L, p->x[a], p->y[a], m);
+    if (!d) return NULL;
+    Ast *ep = atom(ATOM_EN_PASSANT, m);
+    ast_add(ep, dir_ast(d, m));
+    return ep;
+}
+
+/* The cells a straight path may land on from each origin, for each player (in the board's
+ * frame): bits by position index. The path's every visited cell must exist; its zone checks
+ * hold. */
+static void path_landings(Lower *L, const Path *p, int player, bool *out) {
+    for (int o = 0; o < L->npos; o++) {
+        const Pos *org = &L->pos[o];
+        if (org->killed) continue;
+        int land = -1;
+        bool ok = true;
+        for (int i = 0; i < p->ncells && ok; i++) {
+            int dx, dy;
+            variant_orient_vector(L->orient[player], p->x[i], p->y[i], &dx, &dy);
+            int x = org->x + dx, y = org->y + dy, b = org->board;
+            int at = x >= 0 && y >= 0 && x < L->bw[b] && y < L->bh[b] ? L->cell_at[b][y][x] : -1;
+            if (at < 0) {
+                ok = false;
+                break;
+            }
+            for (int f = 0; f < p->nfacts; f++) {
+                if (p->facts[f].at != i || p->facts[f].kind != FACT_ZONE) continue;
+                ZoneInfo *z = zone_info(L, p->facts[f].arg);
+                ok = ok && z && z->in[player] && z->in[player][at];
+            }
+            if (i == p->add_at) land = at;
+        }
+        if (ok && land >= 0) out[land] = true;
+    }
+}
+
+/* The cells a slide may land on: every cell of its line from any origin. */
+static void slide_landings(Lower *L, const Dir *d, int player, bool *out) {
+    int dx, dy;
+    variant_orient_vector(L->orient[player], d->dx, d->dy, &dx, &dy);
+    for (int o = 0; o < L->npos; o++) {
+        const Pos *org = &L->pos[o];
+        if (org->killed) continue;
+        int x = org->x + dx, y = org->y + dy, b = org->board;
+        if (x >= 0 && y >= 0 && x < L->bw[b] && y < L->bh[b] && L->cell_at[b][y][x] >= 0)
+            out[L->cell_at[b][y][x]] = true;
+    }
+}
+
+/* ---- moves ----------------------------------------------------------------------------------- */
+
+/* The lowering of a piece's moves, before it is known whether its promotions can be a rule
+ * of the piece (`promote in ZONE to TYPE...`). */
+typedef struct MoveOut {
+    const ZrfNode *src;  /* the move as written, without attributes lowered as unmoved */
+    Ast *item;           /* the atom or block */
+    bool promotes;       /* its promotion was taken off (the atom adds plainly) */
+    bool landings_known; /* land[] holds every cell it may land on, per player */
+    bool *land[MAX_PLAYERS];
+    const char *ep_victim; /* an en-passant atom: the victim type (NULL: any) */
+    bool is_ep;
+} MoveOut;
+
+/* A move that ends (if (in-zone? Z) (add T...) else add): the zone and the types, and the
+ * move with a plain add in place of the if. NULL when it does not end so. */
+static const ZrfNode *split_promotion(Lower *L, const ZrfNode *m, const char **zone, const ZrfNode **types) {
+    if (m->nkids < 2) return NULL;
+    const ZrfNode *last = m->kids[m->nkids - 1];
+    if (!zrf_is_form(last, "if") || last->nkids != 5 || !zrf_is(last->kids[3], "else")) return NULL;
+    const ZrfNode *c = last->kids[1], *then = last->kids[2], *other = last->kids[4];
+    bool neg = zrf_is_form(c, "not-in-zone?");
+    if ((!zrf_is_form(c, "in-zone?") && !neg) || c->nkids != 2 || !atom_text(c->kids[1])) return NULL;
+    if (neg) {
+        const ZrfNode *t = then;
+        then = other;
+        other = t;
+    }
+    if (!zrf_is_form(then, "add") || then->nkids < 2 || !zrf_is(other, "add")) return NULL;
+    for (int i = 1; i < then->nkids; i++)
+        if (!atom_text(then->kids[i]) || !piece_find(L, then->kids[i]->text)) return NULL;
+    *zone = zone_vname(L, c->kids[1]->text);
+    if (!*zone) return NULL;
+    *types = then;
+    ZrfNode *copy = zrf_new(L->r, ZRF_LIST, NULL, m->loc, m->exp);
+    for (int i = 0; i < m->nkids - 1; i++) zrf_push(L->r, copy, m->kids[i]);
+    zrf_push(L->r, copy, zrf_new(L->r, ZRF_ATOM, "add", other->loc, other->exp));
+    return copy;
+}
+
+/* The move as a block of statements; NULL (after a warning) when a construct has no
+ * counterpart. */
+static Ast *move_block(Lower *L, Piece *pc, const ZrfNode *m, const char *what) {
     Prog g = {.L = L, .move = m};
     collect_events(&g, m);
     Ast *block = node(AST_MOVEBLOCK, m);
     lower_stmts(&g, m, 0, block, true);
     free((void *)g.events);
     if (g.left_out) {
-        warn_left_out(L, &g, "a move", pc->name);
+        warn_left_out(L, &g, what, pc->name);
         ast_free(block);
+        return NULL;
+    }
+    return block;
+}
+
+/* One (moves ...) item: an atom when its shape is one, else a block. */
+static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, MoveOut *out) {
+    memset(out, 0, sizeof *out);
+    m = strip_unmoved(L, m);
+    out->src = m;
+    const char *zone = NULL;
+    const ZrfNode *types = NULL;
+    const ZrfNode *plain = split_promotion(L, m, &zone, &types);
+    const ZrfNode *shape = plain ? plain : m;
+    Ast *a = as_slide(L, shape);
+    Path path;
+    bool straight = !a && path_of(L, shape, &path);
+    if (straight) a = path_atom(L, &path, shape);
+    if (!a && straight && !plain) {
+        const char *victim = NULL;
+        a = path_en_passant(L, &path, shape, &victim);
+        if (a) {
+            out->is_ep = true;
+            out->ep_victim = victim;
+        }
+    }
+    if (a) {
+        out->item = a;
+        out->promotes = plain != NULL;
+        /* where it lands, for the promotion rule */
+        out->landings_known = true;
+        for (int p = 0; p < L->nplayers; p++) {
+            out->land[p] = xcalloc((size_t)L->npos + 1, sizeof(bool));
+            if (a->sub == ATOM_SLIDE)
+                slide_landings(L, as_dir(L, shape->kids[0]), p, out->land[p]);
+            else
+                path_landings(L, &path, p, out->land[p]);
+        }
+        if (plain) {
+            pc->promo_zone = zone;
+            pc->promo_types = types;
+        }
         return;
     }
-    ast_add(piece, block);
+    out->item = move_block(L, pc, m, "a move");
+}
+
+static bool same_types(const ZrfNode *a, const ZrfNode *b) {
+    if (a->nkids != b->nkids) return false;
+    for (int i = 1; i < a->nkids; i++)
+        if (strcasecmp(a->kids[i]->text, b->kids[i]->text)) return false;
+    return true;
+}
+
+/* Can the promotions of the piece's moves be one rule of the piece? They name the same zone
+ * and types, and no other move may land in the zone. */
+static bool promotion_is_rule(Lower *L, MoveOut *mv, int n) {
+    const char *zone = NULL;
+    const ZrfNode *types = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!mv[i].promotes) continue;
+        const char *z = NULL;
+        const ZrfNode *t = NULL;
+        split_promotion(L, mv[i].src, &z, &t);
+        if (zone && (strcmp(zone, z) || !same_types(types, t))) return false;
+        zone = z;
+        types = t;
+    }
+    if (!zone) return false;
+    ZoneInfo *zi = zone_info(L, zone);
+    for (int i = 0; i < n; i++) {
+        if (mv[i].promotes || !mv[i].item) continue;
+        if (!mv[i].landings_known) return false;
+        for (int p = 0; p < L->nplayers; p++)
+            for (int c = 0; c < L->npos; c++)
+                if (mv[i].land[p][c] && zi && zi->in[p] && zi->in[p][c]) return false;
+    }
+    return true;
+}
+
+static void lower_moves(Lower *L, Piece *pc, Ast *piece) {
+    MoveOut *mv = NULL;
+    int n = 0;
+    for (int i = 1; i < pc->form->nkids; i++) {
+        const ZrfNode *f = pc->form->kids[i];
+        if (!zrf_is_form(f, "moves")) continue;
+        for (int k = 1; k < f->nkids; k++) {
+            const ZrfNode *m = f->kids[k];
+            if (zrf_is_form(m, "move-type")) continue;
+            if (m->kind != ZRF_LIST) {
+                zrf_warn(L->r, m, "a move of '%s' left out: '%s' is not a move (a list of statements)", pc->name,
+                         zrf_print(L->r, m));
+                continue;
+            }
+            mv = xrealloc(mv, (size_t)(n + 1) * sizeof *mv);
+            lower_move(L, pc, m, &mv[n++]);
+        }
+    }
+    bool rule = promotion_is_rule(L, mv, n);
+    if (!rule) {
+        /* each promotion stays in its move's program */
+        for (int i = 0; i < n; i++)
+            if (mv[i].promotes) {
+                ast_free(mv[i].item);
+                mv[i].item = move_block(L, pc, mv[i].src, "a move");
+            }
+    }
+    /* en passant needs the victim's double step to mark the cell it passes */
+    for (int i = 0; i < n; i++) {
+        if (!mv[i].is_ep) continue;
+        Ast *legs = NULL;
+        for (int k = 0; k < n && !legs; k++)
+            if (mv[k].item && mv[k].item->kind == AST_ATOM && mv[k].item->sub == ATOM_LEGS && mv[k].item->nkids >= 2 &&
+                mv[k].item->kids[0]->kind == AST_DIR && mv[k].item->kids[1]->kind == AST_DIR &&
+                !strcmp(mv[k].item->kids[0]->text, mv[k].item->kids[1]->text) &&
+                (mv[k].item->nkids == 2 || mv[k].item->kids[2]->kind == AST_MOD))
+                legs = mv[k].item;
+        bool self = !mv[i].ep_victim || !strcmp(mv[i].ep_victim, pc->vname);
+        if (legs && self) {
+            bool has = false;
+            for (int k = 0; k < legs->nkids; k++)
+                has = has || (legs->kids[k]->kind == AST_MOD && legs->kids[k]->sub == MOD_SETS_EP);
+            if (!has) ast_add(legs, mod(MOD_SETS_EP, mv[i].src));
+        } else {
+            ast_free(mv[i].item);
+            mv[i].item = move_block(L, pc, mv[i].src, "a move");
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (mv[i].item) ast_add(piece, mv[i].item);
+        for (int p = 0; p < MAX_PLAYERS; p++) free(mv[i].land[p]);
+    }
+    if (rule) {
+        const char *zone = NULL;
+        const ZrfNode *types = NULL;
+        for (int i = 0; i < n && !zone; i++)
+            if (mv[i].promotes) split_promotion(L, mv[i].src, &zone, &types);
+        Ast *pr = node_text(AST_PROMOTE, types, zone);
+        for (int k = 1; k < types->nkids; k++)
+            ast_add(pr, node_text(AST_NAME, types->kids[k], piece_find(L, types->kids[k]->text)->vname));
+        ast_add(piece, pr);
+    }
+    free(mv);
 }
 
 /* One (drops ...) item: the placement shapes the language has, `drop [to ZONE]`. */
@@ -1522,21 +2152,16 @@ static void lower_piece(Lower *L, Piece *pc) {
     char letter[2] = {pc->letter, 0};
     ast_add(piece, node_text(AST_LETTER, pc->form, letter));
     if (pc->royal) ast_add(piece, node_text(AST_FLAG, pc->form, "royal"));
+    lower_moves(L, pc, piece);
     for (int i = 1; i < pc->form->nkids; i++) {
         const ZrfNode *f = pc->form->kids[i];
         const char *h = zrf_head(f);
         if (!h) continue;
-        bool drops = !strcasecmp(h, "drops");
-        if (!strcasecmp(h, "moves") || drops) {
-            for (int k = 1; k < f->nkids; k++) {
-                const ZrfNode *m = f->kids[k];
-                if (zrf_is_form(m, "move-type")) continue;
-                if (drops)
-                    lower_drop(L, pc, m, piece);
-                else
-                    lower_move(L, pc, m, piece);
-            }
-        } else if (!strcasecmp(h, "attribute"))
+        if (!strcasecmp(h, "drops")) {
+            for (int k = 1; k < f->nkids; k++)
+                if (!zrf_is_form(f->kids[k], "move-type")) lower_drop(L, pc, f->kids[k], piece);
+        } else if (!strcasecmp(h, "attribute") && f->nkids == 3 && atom_text(f->kids[1]) &&
+                   !(attr_find(L, f->kids[1]->text) && attr_find(L, f->kids[1]->text)->unmoved))
             zrf_warn(L->r, f, "attribute of '%s' ignored: piece attributes are not supported yet", pc->name);
     }
     ast_add(L->root, piece);
@@ -1949,6 +2574,7 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     if (!L->failed) lower_symmetry(L);
     if (!L->failed) lower_zones(L);
     if (!L->failed) declare_pieces(L);
+    if (!L->failed) declare_attrs(L);
     if (!L->failed) lower_options(L);
     if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
     for (int i = 0; !L->failed && i < L->npieces; i++) lower_piece(L, &L->pieces[i]);
@@ -1958,6 +2584,8 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
         ast_free(root);
         root = NULL;
     }
+    for (int i = 0; i < L->nzones; i++)
+        for (int p = 0; p < MAX_PLAYERS; p++) free(L->zones[i].in[p]);
     free(L->pos);
     free(L);
     return root;

@@ -89,8 +89,20 @@ void zrf_reader_free(ZrfReader *r) {
 /* ---- diagnostics ----------------------------------------------------------------------------- */
 
 void zrf_notes(ZrfReader *r, int exp) {
-    for (int e = exp, guard = 0; e > 0 && guard < ZRF_MAX_MACRO_DEPTH + 1; e = r->exps[e].parent, guard++)
-        diag_note(r->sink, r->exps[e].at, "in macro '%s', used here", r->exps[e].macro);
+    /* one note per use; a use repeated at the same place (a macro using itself) once, counted */
+    for (int e = exp, guard = 0; e > 0 && guard < ZRF_MAX_MACRO_DEPTH + 1; guard++) {
+        int same = 1, next = r->exps[e].parent;
+        while (next > 0 && r->exps[next].at.line == r->exps[e].at.line && r->exps[next].at.col == r->exps[e].at.col &&
+               r->exps[next].at.file == r->exps[e].at.file && !strcmp(r->exps[next].macro, r->exps[e].macro)) {
+            same++;
+            next = r->exps[next].parent;
+        }
+        if (same > 1)
+            diag_note(r->sink, r->exps[e].at, "in macro '%s', used here (%d times over)", r->exps[e].macro, same);
+        else
+            diag_note(r->sink, r->exps[e].at, "in macro '%s', used here", r->exps[e].macro);
+        e = next;
+    }
 }
 
 static void report(ZrfReader *r, DiagLevel level, const ZrfNode *n, const char *fmt, va_list ap) {
