@@ -294,7 +294,10 @@ static void lower_turn_order(Lower *L) {
 
 /* ---- boards ---------------------------------------------------------------------------------- */
 
+/* A position by name: as written, else ignoring case (two positions may differ by case only). */
 static int pos_index(const Lower *L, const char *name) {
+    for (int i = 0; i < L->npos; i++)
+        if (!strcmp(L->pos[i].name, name)) return i;
     for (int i = 0; i < L->npos; i++)
         if (!strcasecmp(L->pos[i].name, name)) return i;
     return -1;
@@ -360,6 +363,32 @@ static Dir *dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *a
     return d;
 }
 
+/* A link to the same column and row of another board. */
+static Dir *dir_add_link(Lower *L, const char *name, int from, int to, const ZrfNode *at) {
+    if (L->ndirs >= ZRF_MAX_DIRS) return NULL;
+    Dir *d = &L->dirs[L->ndirs];
+    d->name = name;
+    d->dx = 1000 + from; /* (no vector: never equal to one) */
+    d->dy = 1000 + to;
+    d->same = L->ndirs++;
+    Names tmp = {.n = 0};
+    for (int i = 0; i < L->ndirs - 1; i++)
+        if (L->dirs[i].same == i) {
+            tmp.zrf[tmp.n] = L->dirs[i].name;
+            snprintf(tmp.varia[tmp.n++], MAX_NAME + 1, "%s", L->dirs[i].vname);
+        }
+    const char *vname = names_add(L, &tmp, name, at);
+    memmove(d->vname, vname, strlen(vname) + 1);
+    Ast *a = node_text(AST_LINK, at, d->vname);
+    char b[16];
+    snprintf(b, sizeof b, "b%d", from + 1);
+    ast_add(a, node_text(AST_NAME, at, b));
+    snprintf(b, sizeof b, "b%d", to + 1);
+    ast_add(a, node_text(AST_NAME, at, b));
+    ast_add(L->root, a);
+    return d;
+}
+
 /* A hidden direction for a vector the file names no direction for (an opposite). */
 static Dir *dir_for_vector(Lower *L, int dx, int dy, const ZrfNode *at) {
     Dir *d = dir_by_vector(L, dx, dy);
@@ -374,7 +403,6 @@ typedef struct Grid {
     int size[3];
     const char **labels[3];
     long off[3][2]; /* screen offset per step of each dimension */
-    long start[2];
 } Grid;
 
 /* Splits "a/b/c" into its labels (in the arena). */
@@ -397,29 +425,40 @@ static int split_labels(Lower *L, const char *text, const char ***out) {
     return n;
 }
 
-/* Reads one (grid ...) into positions of board b and its directions; false on error. */
+/* Reads one (grid ...) into positions of board b and its directions; false on error. Two
+ * dimensions are the board's columns and rows (the one more across the screen the columns,
+ * the top row the last rank); a third lays its levels side by side, with columns of holes
+ * between them as wide as the longest sideways step, so no step leaves a level but by its
+ * own third coordinate. */
 static bool lower_grid(Lower *L, const ZrfNode *g, int b) {
     Grid G = {.form = g};
     const ZrfNode *dims = sub_form(g, "dimensions");
-    const ZrfNode *start = sub_form(g, "start-rectangle");
-    if (start && start->nkids >= 3) {
-        parse_long(start->kids[1], &G.start[0]);
-        parse_long(start->kids[2], &G.start[1]);
-    }
+    const ZrfNode *dirs = sub_form(g, "directions");
     if (!dims || dims->nkids < 2) {
         zrf_error(L->r, g, "a grid needs (dimensions ...)");
         return false;
     }
     G.ndims = dims->nkids - 1;
-    if (G.ndims > 2) {
-        zrf_error(L->r, dims, "a grid of %d dimensions is not supported yet (only 2)", G.ndims);
+    if (G.ndims > 3) {
+        zrf_error(L->r, dims, "a grid of %d dimensions (at most 3)", G.ndims);
         return false;
     }
-    for (int k = 0; k < G.ndims; k++) {
+    bool ok = true;
+    for (int k = 0; k < 3; k++) {
+        if (k >= G.ndims) {
+            G.size[k] = 1;
+            G.labels[k] = xcalloc(1, sizeof *G.labels[k]);
+            G.labels[k][0] = "";
+            continue;
+        }
         const ZrfNode *d = dims->kids[k + 1];
         if (d->kind != ZRF_LIST || d->nkids < 1 || d->kids[0]->kind == ZRF_LIST) {
             zrf_error(L->r, d, "a dimension is (\"a/b/c\" (dx dy))");
-            return false;
+            G.size[k] = 1;
+            G.labels[k] = xcalloc(1, sizeof *G.labels[k]);
+            G.labels[k][0] = "";
+            ok = false;
+            continue;
         }
         G.size[k] = split_labels(L, d->kids[0]->text, &G.labels[k]);
         if (d->nkids >= 2 && d->kids[1]->kind == ZRF_LIST && d->kids[1]->nkids >= 2) {
@@ -427,63 +466,66 @@ static bool lower_grid(Lower *L, const ZrfNode *g, int b) {
             parse_long(d->kids[1]->kids[1], &G.off[k][1]);
         }
     }
-    if (G.ndims == 1) {
-        G.size[1] = 1;
-        G.labels[1] = xcalloc(1, sizeof *G.labels[1]);
-        G.labels[1][0] = "";
-    }
     /* which dimension runs across the screen, and which way is up */
     int h = 0;
-    if (G.ndims == 2) {
+    if (G.ndims >= 2) {
         double r0 = (double)labs(G.off[0][0]) / (double)(labs(G.off[0][1]) + 1);
         double r1 = (double)labs(G.off[1][0]) / (double)(labs(G.off[1][1]) + 1);
         h = r1 > r0 ? 1 : 0;
     }
-    int v = 1 - h;
-    int W = G.size[h], H = G.size[v];
-    bool flip_x = G.off[h][0]<0, flip_y = G.off[v][1]> 0 || (G.off[v][1] == 0 && G.ndims == 2);
-    if (G.ndims == 1) flip_y = false;
-    if (W > MAX_BOARD_DIM || H > MAX_BOARD_DIM) {
-        zrf_error(L->r, dims, "a %dx%d grid is too large (limit is %dx%d)", W, H, MAX_BOARD_DIM, MAX_BOARD_DIM);
-        for (int k = 0; k < G.ndims; k++) free(G.labels[k]);
-        if (G.ndims == 1) free(G.labels[1]);
-        return false;
-    }
-    L->bw[b] = W;
-    L->bh[b] = H;
-    for (int i = 0; i < G.size[0]; i++)
-        for (int j = 0; j < G.size[1]; j++) {
-            char name[128];
-            snprintf(name, sizeof name, "%s%s", G.labels[0][i], G.labels[1][j]);
-            if (pos_index(L, name) >= 0) {
-                zrf_error(L->r, dims, "position '%s' is made twice", name);
-                continue;
-            }
-            if (L->npos >= ZRF_MAX_POSITIONS) {
-                zrf_error(L->r, dims, "too many positions (limit is %d)", ZRF_MAX_POSITIONS);
-                for (int k = 0; k < 2; k++) free(G.labels[k]);
-                return false;
-            }
-            int idx[2] = {i, j};
-            Pos *p = &L->pos[L->npos++];
-            p->name = zrf_strdup(L->r, name);
-            p->board = b;
-            p->x = flip_x ? W - 1 - idx[h] : idx[h];
-            p->y = flip_y ? H - 1 - idx[v] : idx[v];
-            p->killed = false;
-        }
-    for (int k = 0; k < 2; k++) free(G.labels[k]);
-    const ZrfNode *dirs = sub_form(g, "directions");
+    int v = 1 - h, lv = 2;
+    int W = G.size[h], H = G.size[v], levels = G.size[lv];
+    bool flip_x = G.off[h][0] < 0, flip_y = G.ndims >= 2 && G.off[v][1] >= 0;
+    /* the directions, in index steps per dimension */
+    long(*delta)[3] = xcalloc((size_t)(dirs ? dirs->nkids : 1), sizeof *delta);
+    int gap = 1;
     for (int i = 1; dirs && i < dirs->nkids; i++) {
         const ZrfNode *d = dirs->kids[i];
-        long delta[2] = {0, 0};
-        if (d->kind != ZRF_LIST || d->nkids < 2 || d->kids[0]->kind != ZRF_ATOM || !parse_long(d->kids[1], &delta[0]) ||
-            (G.ndims == 2 && (d->nkids < 3 || !parse_long(d->kids[2], &delta[1])))) {
-            zrf_error(L->r, d, "a direction is (NAME d1 d2)");
+        /* (steps left out are 0) */
+        bool good = d->kind == ZRF_LIST && d->nkids >= 2 && d->nkids <= G.ndims + 1 && d->kids[0]->kind == ZRF_ATOM;
+        for (int k = 0; good && k + 1 < d->nkids; k++) good = parse_long(d->kids[k + 1], &delta[i][k]);
+        if (!good) {
+            zrf_error(L->r, d, "a direction is (NAME STEP...) with one step per dimension (%d)", G.ndims);
+            delta[i][0] = delta[i][1] = delta[i][2] = 0;
+            ok = false;
             continue;
         }
-        long dx = delta[h] * (flip_x ? -1 : 1), dy = delta[v] * (flip_y ? -1 : 1);
-        if (G.ndims == 1) dy = 0;
+        if (labs(delta[i][h]) > gap && labs(delta[i][h]) <= MAX_BOARD_DIM) gap = (int)labs(delta[i][h]);
+    }
+    int width = levels * W + (levels - 1) * gap;
+    if (width > MAX_BOARD_DIM || H > MAX_BOARD_DIM) {
+        zrf_error(L->r, dims, "a grid of %dx%d cells%s is too large (limit is %dx%d)", width, H,
+                  levels > 1 ? " (its levels side by side)" : "", MAX_BOARD_DIM, MAX_BOARD_DIM);
+        ok = false;
+    }
+    L->bw[b] = width;
+    L->bh[b] = H;
+    for (int i = 0; ok && i < G.size[0]; i++)
+        for (int j = 0; ok && j < G.size[1]; j++)
+            for (int l = 0; ok && l < G.size[2]; l++) {
+                char name[160];
+                snprintf(name, sizeof name, "%s%s%s", G.labels[0][i], G.labels[1][j], G.labels[2][l]);
+                if (pos_index(L, name) >= 0 && !strcmp(L->pos[pos_index(L, name)].name, name)) {
+                    zrf_error(L->r, dims, "position '%s' is made twice", name);
+                    continue;
+                }
+                if (L->npos >= ZRF_MAX_POSITIONS) {
+                    zrf_error(L->r, dims, "too many positions (limit is %d)", ZRF_MAX_POSITIONS);
+                    ok = false;
+                    break;
+                }
+                int idx[3] = {i, j, l};
+                Pos *p = &L->pos[L->npos++];
+                p->name = zrf_strdup(L->r, name);
+                p->board = b;
+                p->x = (flip_x ? W - 1 - idx[h] : idx[h]) + idx[lv] * (W + gap);
+                p->y = flip_y ? H - 1 - idx[v] : idx[v];
+                p->killed = false;
+            }
+    for (int k = 0; k < 3; k++) free(G.labels[k]);
+    for (int i = 1; ok && dirs && i < dirs->nkids; i++) {
+        const ZrfNode *d = dirs->kids[i];
+        long dx = delta[i][h] * (flip_x ? -1 : 1) + delta[i][lv] * (W + gap), dy = delta[i][v] * (flip_y ? -1 : 1);
         if (dx == 0 && dy == 0) {
             zrf_error(L->r, d, "direction '%s' goes nowhere", d->kids[0]->text);
             continue;
@@ -499,13 +541,96 @@ static bool lower_grid(Lower *L, const ZrfNode *g, int b) {
                           "direction '%s' means another step on this grid than on the one before (not "
                           "supported yet)",
                           d->kids[0]->text);
-                return false;
+                ok = false;
             }
             continue;
         }
         dir_add(L, d->kids[0]->text, (int)dx, (int)dy, d);
     }
-    return true;
+    free(delta);
+    return ok;
+}
+
+/* (links DIR (A B) ...): a direction given cell by cell. It is the language's direction when
+ * every link is one same step on one board and every cell that step leads to another from
+ * is linked; or a link between two boards (the same column and row) when every cell of one
+ * is linked to the other's. Other links need boards as graphs. */
+static void lower_links(Lower *L, const ZrfNode *bf) {
+    for (int i = 1; i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        if (!zrf_is_form(f, "links")) continue;
+        const char *name = f->nkids >= 2 ? atom_text(f->kids[1]) : NULL;
+        if (!name) {
+            zrf_error(L->r, f, "links are (links DIRECTION (FROM TO)...)");
+            L->failed = true;
+            continue;
+        }
+        bool first_form = true;
+        for (int k = 1; k < i; k++)
+            if (zrf_is_form(bf->kids[k], "links") && bf->kids[k]->nkids >= 2 && zrf_is(bf->kids[k]->kids[1], name))
+                first_form = false;
+        if (!first_form) continue;
+        if (dir_find(L, name)) {
+            zrf_error(L->r, f, "links of direction '%s', which a grid declares too, are not supported yet", name);
+            L->failed = true;
+            continue;
+        }
+        /* every pair of every links form of this direction */
+        int dx = 0, dy = 0, from_b = -1, to_b = -1, npairs = 0;
+        bool step = true, link = true;
+        bool *linked = xcalloc((size_t)L->npos + 1, sizeof(bool));
+        for (int k = i; k < bf->nkids; k++) {
+            const ZrfNode *g = bf->kids[k];
+            if (!zrf_is_form(g, "links") || g->nkids < 2 || !zrf_is(g->kids[1], name)) continue;
+            for (int q = 2; q < g->nkids; q++) {
+                const ZrfNode *pr = g->kids[q];
+                int a = pr->kind == ZRF_LIST && pr->nkids == 2 && atom_text(pr->kids[0])
+                    ? pos_index(L, pr->kids[0]->text)
+                    : -1;
+                int b = a >= 0 && atom_text(pr->kids[1]) ? pos_index(L, pr->kids[1]->text) : -1;
+                if (a < 0 || b < 0) {
+                    zrf_error(L->r, pr, "a link is (FROM TO), two positions");
+                    L->failed = true;
+                    continue;
+                }
+                const Pos *pa = &L->pos[a], *pb = &L->pos[b];
+                if (npairs == 0) {
+                    dx = pb->x - pa->x;
+                    dy = pb->y - pa->y;
+                    from_b = pa->board;
+                    to_b = pb->board;
+                }
+                step = step && pa->board == pb->board && pb->x - pa->x == dx && pb->y - pa->y == dy;
+                link = link && pa->board == from_b && pb->board == to_b && pa->x == pb->x && pa->y == pb->y &&
+                    from_b != to_b;
+                linked[a] = true;
+                npairs++;
+            }
+        }
+        /* complete: every cell the step (or link) leads to another from is linked */
+        for (int p = 0; p < L->npos && (step || link); p++) {
+            const Pos *pp = &L->pos[p];
+            int x = pp->x + (step ? dx : 0), y = pp->y + (step ? dy : 0), b = step ? pp->board : to_b;
+            if (link && pp->board != from_b) continue;
+            bool lands = x >= 0 && y >= 0 && x < L->bw[b] && y < L->bh[b];
+            bool has_target = false;
+            for (int q = 0; lands && q < L->npos && !has_target; q++)
+                has_target = L->pos[q].board == b && L->pos[q].x == x && L->pos[q].y == y;
+            if (has_target && !linked[p]) step = link = false;
+        }
+        free(linked);
+        if (npairs && step && (dx || dy) && abs(dx) <= MAX_BOARD_DIM && abs(dy) <= MAX_BOARD_DIM) {
+            dir_add(L, name, dx, dy, f);
+            continue;
+        }
+        if (npairs && link) {
+            Dir *d = dir_add_link(L, name, from_b, to_b, f);
+            if (d) continue;
+        }
+        zrf_error(L->r, f, "links of '%s' that are not one step of the grid: boards as graphs are not supported yet",
+                  name);
+        L->failed = true;
+    }
 }
 
 static void lower_board(Lower *L) {
@@ -537,8 +662,9 @@ static void lower_board(Lower *L) {
                 continue;
             }
             L->nboards++;
-        } else if (!strcasecmp(h, "positions") || !strcasecmp(h, "links") || !strcasecmp(h, "unlink") ||
-                   !strcasecmp(h, "dummy")) {
+        } else if (!strcasecmp(h, "links"))
+            ; /* after the grids: see lower_links */
+        else if (!strcasecmp(h, "positions") || !strcasecmp(h, "unlink") || !strcasecmp(h, "dummy")) {
             zrf_error(L->r, f, "(%s ...): boards of named positions and links are not supported yet", h);
             L->failed = true;
         }
@@ -548,6 +674,7 @@ static void lower_board(Lower *L) {
         L->failed = true;
         return;
     }
+    lower_links(L, bf);
     /* kill-positions: holes */
     for (int i = 1; i < bf->nkids; i++) {
         const ZrfNode *f = bf->kids[i];
