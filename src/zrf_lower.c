@@ -2773,6 +2773,22 @@ Ast *zrf_load(const Source *src, const char *variant, DiagSink *sink, ZrfKeep **
     int e = pick_entry(&k->r, variant, sink, src);
     if (e < 0) return NULL;
     Ast *root = lower_game(&k->r, e, sink);
+    /* the choice is an option of the game, so saved games and the console keep it: its one
+     * value, the entry's number in the listing */
+    int listed = 0, number = 0;
+    for (int i = 0; i < k->r.nentries; i++)
+        if (!k->r.entries[i].separator) {
+            listed++;
+            if (i == e) number = listed;
+        }
+    if (root && listed > 1) {
+        char value[16];
+        snprintf(value, sizeof value, "%d", number);
+        Ast *opt = ast_new_text(AST_OPTION, k->r.entries[e].form->loc, ZRF_VARIANT_SETTING);
+        opt->text2 = xstrdup(value);
+        ast_add(opt, ast_new_text(AST_NAME, opt->loc, value));
+        ast_add(root, opt);
+    }
     if (sink->errors > before) {
         ast_free(root);
         return NULL;
