@@ -95,6 +95,7 @@ typedef struct Lower {
     int nattrs;
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
+    bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
     bool failed; /* an error that stops the lowering */
 } Lower;
 
@@ -2463,6 +2464,11 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         return;
     }
     bool everyone = all_players(L, players);
+    if (!strcasecmp(h, "or") && c->kind == ZRF_LIST) {
+        /* either one: a rule for each */
+        for (int i = 1; i < c->nkids; i++) lower_goal(L, f, result, players, c->kids[i]);
+        return;
+    }
     if (!strcasecmp(h, "stalemated")) {
         if (!everyone) {
             goal_left_out(L, c, "a stalemate goal for some players only");
@@ -2619,7 +2625,18 @@ static void lower_goals(Lower *L) {
             if (!read_players(L, f->kids[1], players)) continue;
             lower_goal(L, f, heads[k].kind, players, f->kids[2]);
         }
-        if (zrf_is_form(f, "count-condition")) goal_left_out(L, f, "a count condition");
+        if (zrf_is_form(f, "count-condition")) {
+            /* when the condition holds, the player with the most pieces wins */
+            bool players[MAX_PLAYERS];
+            bool stalemate = f->nkids == 3 && zrf_is(f->kids[2], "stalemated");
+            if (!stalemate || !read_players(L, f->kids[1], players) || !all_players(L, players) || L->nplayers != 2) {
+                goal_left_out(L, f, "a count condition other than stalemated, for two players");
+                continue;
+            }
+            Ast *e = end_item(f, L->pass_forced ? END_BLOCKED : END_STALEMATE, L->pass_forced ? GOAL_WIN : GOAL_LOSS);
+            if (!L->pass_forced) e->num[0] = 1; /* fewer pieces: the loss */
+            ast_add(L->root, e);
+        }
     }
 }
 
@@ -2638,6 +2655,7 @@ static void lower_options(Lower *L) {
         if (!strcasecmp(name, "pass turn")) {
             if (off) continue;
             if (value && !strcasecmp(value, "forced")) {
+                L->pass_forced = true;
                 Ast *e = node(AST_END, f);
                 e->sub = END_STALEMATE;
                 e->word = KEYWORD_PASS;
