@@ -10,7 +10,7 @@
 #define ZRF_MAX_NESTING 200    /* nested parentheses in one file */
 #define ZRF_MAX_INCLUDES 16    /* nested includes */
 #define ZRF_MAX_MACRO_DEPTH 64 /* macros expanding macros */
-#define ZRF_MAX_NODES 4000000  /* nodes after macro expansion */
+#define ZRF_MAX_NODES 400000   /* nodes after macro expansion (the largest real files: about 110000) */
 #define ZRF_MAX_INCLUDE_BYTES (16L * 1024 * 1024)
 
 typedef enum ZrfKind { ZRF_ATOM, ZRF_STRING, ZRF_LIST } ZrfKind;
@@ -35,7 +35,10 @@ typedef struct ZrfExpansion {
 typedef struct ZrfDefine {
     const char *name;
     const ZrfNode *form; /* the whole (define NAME BODY...) */
+    int next;            /* the define before it in its hash bucket, or -1 */
 } ZrfDefine;
+
+#define ZRF_DEFINE_BUCKETS 256
 
 /* A game or variant form of the file, in file order. */
 typedef struct ZrfEntry {
@@ -59,6 +62,7 @@ typedef struct ZrfReader {
     int nexps, capexps;
     ZrfDefine *defines;
     int ndefines, capdefines;
+    int bucket[ZRF_DEFINE_BUCKETS]; /* the latest define of each hash bucket, or -1 */
     ZrfEntry *entries;
     int nentries, capentries;
     long nodes;     /* made so far (a bound on macro expansion) */

@@ -333,8 +333,16 @@ static void lex_items(Lexer *lx, ZrfNode *list, int depth) {
 
 /* ---- macros ---------------------------------------------------------------------------------- */
 
+/* The bucket of a macro name (case ignored, as names are compared). */
+static unsigned name_hash(const char *name) {
+    unsigned h = 2166136261u;
+    for (const char *p = name; *p; p++) h = (h ^ (unsigned char)tolower((unsigned char)*p)) * 16777619u;
+    return h % ZRF_DEFINE_BUCKETS;
+}
+
+/* The latest define of that name. */
 static const ZrfDefine *find_define(const ZrfReader *r, const char *name) {
-    for (int i = r->ndefines - 1; i >= 0; i--)
+    for (int i = r->bucket[name_hash(name)]; i >= 0; i = r->defines[i].next)
         if (!strcasecmp(r->defines[i].name, name)) return &r->defines[i];
     return NULL;
 }
@@ -555,7 +563,9 @@ static void add_define(ZrfReader *r, const ZrfNode *form) {
         r->capdefines = r->capdefines ? r->capdefines * 2 : 32;
         r->defines = xrealloc(r->defines, (size_t)r->capdefines * sizeof *r->defines);
     }
-    r->defines[r->ndefines++] = (ZrfDefine){form->kids[1]->text, form};
+    unsigned h = name_hash(form->kids[1]->text);
+    r->defines[r->ndefines] = (ZrfDefine){form->kids[1]->text, form, r->bucket[h]};
+    r->bucket[h] = r->ndefines++;
 }
 
 /* The top-level forms in order: a define applies to what follows it. */
@@ -593,6 +603,7 @@ static void read_forms(ZrfReader *r, const ZrfNode *top) {
 void zrf_read(ZrfReader *r, const Source *src, DiagSink *sink) {
     memset(r, 0, sizeof *r);
     r->sink = sink;
+    for (int i = 0; i < ZRF_DEFINE_BUCKETS; i++) r->bucket[i] = -1;
     r->sources = xmalloc(sizeof *r->sources);
     r->sources[r->nsources++] = (Source *)src;
     new_expansion(r, "", (SrcLoc){0}, 0); /* index 0 stands for "no expansion" */
