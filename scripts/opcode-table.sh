@@ -2,7 +2,22 @@
 # opcode-table.sh - prints the opcode table of docs/bytecode.md from src/opcodes.def, so the
 # list of instructions is written in one place only. tests/run_golden.sh checks they agree.
 dir=$(dirname "$0")/..
-echo "| opcode | operand | marks | synopsis |"
+echo "| opcode | operands | marks | synopsis |"
 echo "|---|---|---|---|"
-sed -n 's/^OP(\([A-Z]*\), *SHAPE_\([A-Z]*\), *\(-*[0-9]*\), *"\(.*\)")$/| `\1` | \2 | \3 | \4 |/p' "$dir/src/opcodes.def" |
-    sed 's/| NONE |/| - |/; s/| JUMP |/| code offset |/; s/| DIR |/| direction |/; s/| CELL |/| cell |/; s/| TYPE |/| piece type |/; s/| ZONE |/| zone |/; s/| BYTE |/| small integer |/; s/| DIRSET |/| direction, type set |/; s/| SLIDE |/| direction, two type sets |/; s/| COUNTER |/| counter, signed value |/'
+sed -n 's/^OP(\([A-Z]*\), *\([A-Z_]*\), *\([A-Z_]*\), *\([A-Z_]*\), *\(-*[0-9]*\), *"\(.*\)")$/\1|\2|\3|\4|\5|\6/p' \
+    "$dir/src/opcodes.def" |
+    awk -F'|' '
+        BEGIN {
+            word["JUMP"] = "code offset"; word["CELL"] = "cell"; word["DIR"] = "direction"
+            word["TYPE"] = "piece type"; word["ZONE"] = "zone"; word["TYPESET"] = "type set"
+            word["TYPESET_OPT"] = "type set or none"; word["COUNTER"] = "counter"
+            word["AMOUNT"] = "signed value"; word["COUNT"] = "count"; word["CASTLE"] = "castling right"
+            word["KIND"] = "move kind"; word["PROMO"] = "promotion set"
+        }
+        {
+            ops = ""
+            for (i = 2; i <= 4; i++)
+                if ($i != "NONE") ops = ops (ops == "" ? "" : ", ") word[$i]
+            if (ops == "") ops = "-"
+            printf "| `%s` | %s | %s | %s |\n", $1, ops, $5, $6
+        }'

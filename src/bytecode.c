@@ -6,19 +6,14 @@
 #include <string.h>
 
 const OpInfo bc_opinfo[OP__COUNT] = {
-#define OP(name, shape, stack, synopsis) {#name, shape, stack, synopsis},
+#define OP(name, a, b, c, stack, synopsis) {#name, {OPK_##a, OPK_##b, OPK_##c}, stack, synopsis},
 #include "opcodes.def"
 #undef OP
 };
 
-#define SHAPE_BYTES(shape) \
-    ((shape) == SHAPE_NONE        ? 0 \
-         : (shape) == SHAPE_SLIDE ? 3 \
-         : ((shape) == SHAPE_JUMP || (shape) == SHAPE_CELL || (shape) == SHAPE_DIRSET || (shape) == SHAPE_COUNTER) \
-         ? 2 \
-         : 1)
+#define KIND_BYTES(k) ((k) == OPK_NONE ? 0 : ((k) == OPK_JUMP || (k) == OPK_CELL) ? 2 : 1)
 const uint8_t bc_instr_sizes[OP__COUNT] = {
-#define OP(name, shape, stack, synopsis) 1 + SHAPE_BYTES(shape),
+#define OP(name, a, b, c, stack, synopsis) 1 + KIND_BYTES(OPK_##a) + KIND_BYTES(OPK_##b) + KIND_BYTES(OPK_##c),
 #include "opcodes.def"
 #undef OP
 };
@@ -73,7 +68,7 @@ int bc_emit(Program *p, Opcode op, int operand, int line, int col) {
 }
 
 void bc_patch(Program *p, int at, int target) {
-    ASSERT(bc_opinfo[p->code[at]].shape == SHAPE_JUMP, "only jumps are patched");
+    ASSERT(bc_jumps((Opcode)p->code[at]), "only jumps are patched");
     p->code[at + 1] = (uint8_t)(target & 0xFF);
     p->code[at + 2] = (uint8_t)((target >> 8) & 0xFF);
     p->ops[at] = bc_operands(p->code, at);

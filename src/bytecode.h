@@ -4,22 +4,31 @@
 
 #include "common.h"
 
-typedef enum OperandShape {
-    SHAPE_NONE,    /* no operand */
-    SHAPE_JUMP,    /* u16 absolute code offset */
-    SHAPE_DIR,     /* u8 direction index */
-    SHAPE_CELL,    /* u16 cell index */
-    SHAPE_TYPE,    /* u8 piece type index */
-    SHAPE_ZONE,    /* u8 zone index */
-    SHAPE_BYTE,    /* u8 small integer */
-    SHAPE_DIRSET,  /* u8 direction, u8 type set */
-    SHAPE_SLIDE,   /* u8 direction, u8 type set or 255, u8 type set or 255 */
-    SHAPE_COUNTER, /* u8 counter, i8 value */
-    SHAPE__COUNT
-} OperandShape;
+/* The kinds of operand an instruction takes, as opcodes.def names them (without OPK_): each
+ * kind fixes the operand's size, the range the verifier checks it against and how the
+ * disassembler writes it. */
+typedef enum OperandKind {
+    OPK_NONE,        /* no operand */
+    OPK_JUMP,        /* u16: code offset of an instruction */
+    OPK_CELL,        /* u16: cell */
+    OPK_DIR,         /* u8: direction */
+    OPK_TYPE,        /* u8: piece type */
+    OPK_ZONE,        /* u8: zone */
+    OPK_TYPESET,     /* u8: index of Variant.typesets */
+    OPK_TYPESET_OPT, /* u8: index of Variant.typesets, or 255 for none */
+    OPK_COUNTER,     /* u8: counter */
+    OPK_AMOUNT,      /* i8: a signed amount or bound */
+    OPK_COUNT,       /* u8: a count, 1..64 */
+    OPK_CASTLE,      /* u8: castling rule (its right) */
+    OPK_KIND,        /* u8: move kind */
+    OPK_PROMO,       /* u8: promotion set, 0 for none */
+    OPK__COUNT
+} OperandKind;
+
+#define BC_MAX_OPERANDS 3
 
 typedef enum Opcode {
-#define OP(name, shape, stack, synopsis) OP_##name,
+#define OP(name, a, b, c, stack, synopsis) OP_##name,
 #include "opcodes.def"
 #undef OP
     OP__COUNT
@@ -29,7 +38,7 @@ _Static_assert(OP__COUNT <= 256, "an opcode must fit in a byte");
 
 typedef struct OpInfo {
     const char *name;
-    OperandShape shape;
+    OperandKind kinds[BC_MAX_OPERANDS]; /* OPK_NONE after the last operand */
     int stack;
     const char *synopsis;
 } OpInfo;
@@ -42,31 +51,34 @@ static inline int bc_instr_size(Opcode op) { return bc_instr_sizes[op]; }
 
 static inline int bc_read_u16(const uint8_t *c) { return c[0] | (c[1] << 8); }
 
-/* The operands A, B, C of one instruction, as opcodes.def names them; 0 where the shape has none. */
+/* The operands A, B, C of one instruction, as opcodes.def names them; 0 where it has none. */
 typedef struct Operands {
     int a, b, c;
 } Operands;
 
-/* The one operand decoder (VM, verifier, disassembler): the operands of the instruction at
- * code[pc], whose opcode is valid and whose bytes are all there. Inline: the VM decodes every step. */
+/* Bytes an operand of this kind takes in the code. */
+static inline int bc_kind_size(OperandKind k) { return k == OPK_NONE ? 0 : (k == OPK_JUMP || k == OPK_CELL) ? 2 : 1; }
+
+/* The one operand decoder (emitter, verifier, disassembler): the operands of the instruction at
+ * code[pc], whose opcode is valid and whose bytes are all there, read by their kinds. */
 static inline Operands bc_operands(const uint8_t *code, int pc) {
-    const Opcode op = (Opcode)code[pc];
+    const OpInfo *info = &bc_opinfo[code[pc]];
     const uint8_t *x = code + pc + 1;
-    const int size = bc_instr_size(op);
-    Operands o = {0, 0, 0};
-    /* by length first: most instructions have one byte of operand or none */
-    if (size > 1) o.a = x[0];
-    if (size > 2) {
-        const OperandShape shape = bc_opinfo[op].shape;
-        if (shape == SHAPE_JUMP || shape == SHAPE_CELL) {
-            o.a |= x[1] << 8;
-        } else {
-            o.b = shape == SHAPE_COUNTER ? (int8_t)x[1] : x[1];
-            if (size > 3) o.c = x[2];
+    int val[BC_MAX_OPERANDS] = {0, 0, 0};
+    for (int i = 0; i < BC_MAX_OPERANDS && info->kinds[i] != OPK_NONE; i++) {
+        switch (info->kinds[i]) {
+        case OPK_JUMP:
+        case OPK_CELL: val[i] = bc_read_u16(x); break;
+        case OPK_AMOUNT: val[i] = (int8_t)x[0]; break;
+        default: val[i] = x[0]; break;
         }
+        x += bc_kind_size(info->kinds[i]);
     }
-    return o;
+    return (Operands){val[0], val[1], val[2]};
 }
+
+/* Does the instruction's operand A jump (a code offset)? */
+static inline bool bc_jumps(Opcode op) { return bc_opinfo[op].kinds[0] == OPK_JUMP; }
 
 /* One alternative `FORK next; ...; next:` of a program, of a shape run in C (vm_plan):
  *   ALT_SLIDE   [WITHDRAW]; SLIDE d p c
@@ -105,7 +117,8 @@ typedef struct Program {
 
 void bc_init(Program *p, const char *name, const char *file);
 void bc_free(Program *p);
-/* Appends an instruction; returns its offset. operand is ignored for SHAPE_NONE. */
+/* Appends an instruction; returns its offset. operand holds the operand bytes in order, low byte
+ * first (ignored for an instruction without operands). */
 int bc_emit(Program *p, Opcode op, int operand, int line, int col);
 /* Patches the u16 jump target of the jump instruction at offset `at`. */
 void bc_patch(Program *p, int at, int target);

@@ -3,12 +3,11 @@
 
 #include <string.h>
 
-static void operand_text(const Variant *v, Opcode op, Operands operand, char *buf, size_t cap) {
-    int a = operand.a;
-    switch (bc_opinfo[op].shape) {
-    case SHAPE_NONE: buf[0] = 0; break;
-    case SHAPE_JUMP: snprintf(buf, cap, "-> %04d", a); break;
-    case SHAPE_DIR: {
+/* One operand, named by its kind ("" for none and for an absent type set). */
+static void operand_word(const Variant *v, OperandKind kind, int a, char *buf, size_t cap) {
+    switch (kind) {
+    case OPK_JUMP: snprintf(buf, cap, "-> %04d", a); break;
+    case OPK_DIR: {
         const Direction *d = a < v->ndirs ? &v->dirs[a] : NULL;
         if (!d)
             snprintf(buf, cap, "dir?%d", a);
@@ -18,41 +17,33 @@ static void operand_text(const Variant *v, Opcode op, Operands operand, char *bu
             snprintf(buf, cap, "(%d,%d)", d->dx, d->dy);
         break;
     }
-    case SHAPE_CELL: snprintf(buf, cap, "%s", a < v->ncells ? v->cells[a].name : "?"); break;
-    case SHAPE_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
-    case SHAPE_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
-    case SHAPE_BYTE:
-        if (op == OP_KIND && a < v->nkinds)
-            snprintf(buf, cap, "%s", v->kind_names[a]);
-        else
-            snprintf(buf, cap, "%d", a);
-        break;
-    case SHAPE_COUNTER: snprintf(buf, cap, "%s %d", a < v->ncounters ? v->counters[a].name : "?", operand.b); break;
-    case SHAPE_SLIDE: {
-        int d = a, ps = operand.b, cs = operand.c;
-        const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
-        char dn[24];
-        if (!dir)
-            snprintf(dn, sizeof dn, "dir?%d", d);
-        else if (dir->name[0])
-            snprintf(dn, sizeof dn, "%s", dir->name);
-        else
-            snprintf(dn, sizeof dn, "(%d,%d)", dir->dx, dir->dy);
-        snprintf(buf, cap, "%s%s%s", dn, ps != 0xFF ? " pincer" : "", cs != 0xFF ? " coord" : "");
-        break;
+    case OPK_CELL: snprintf(buf, cap, "%s", a < v->ncells ? v->cells[a].name : "?"); break;
+    case OPK_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
+    case OPK_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
+    case OPK_TYPESET_OPT:
+        if (a == 0xFF) {
+            buf[0] = 0;
+            break;
+        }
+        /* fall through */
+    case OPK_TYPESET: snprintf(buf, cap, "set%d", a); break;
+    case OPK_COUNTER: snprintf(buf, cap, "%s", a < v->ncounters ? v->counters[a].name : "?"); break;
+    case OPK_KIND: snprintf(buf, cap, "%s", a < v->nkinds ? v->kind_names[a] : "?"); break;
+    case OPK_NONE: buf[0] = 0; break;
+    default: snprintf(buf, cap, "%d", a); break;
     }
-    case SHAPE_DIRSET: {
-        int d = a, set = operand.b;
-        const Direction *dir = d < v->ndirs ? &v->dirs[d] : NULL;
-        if (!dir)
-            snprintf(buf, cap, "dir?%d set%d", d, set);
-        else if (dir->name[0])
-            snprintf(buf, cap, "%s set%d", dir->name, set);
-        else
-            snprintf(buf, cap, "(%d,%d) set%d", dir->dx, dir->dy, set);
-        break;
-    }
-    default: buf[0] = 0; break;
+}
+
+/* The operands of an instruction, each named by its kind, separated by spaces. */
+static void operand_text(const Variant *v, Opcode op, Operands operand, char *buf, size_t cap) {
+    const int values[BC_MAX_OPERANDS] = {operand.a, operand.b, operand.c};
+    buf[0] = 0;
+    for (int i = 0; i < BC_MAX_OPERANDS; i++) {
+        char word[32];
+        operand_word(v, bc_opinfo[op].kinds[i], values[i], word, sizeof word);
+        if (!word[0]) continue;
+        size_t len = strlen(buf);
+        snprintf(buf + len, cap - len, "%s%s", len ? " " : "", word);
     }
 }
 

@@ -30,6 +30,28 @@ static bool unbalanced(DiagSink *sink, const Program *p, int pc, const char *msg
     return false;
 }
 
+/* Why an operand of this kind and value is out of range for the game, or NULL. */
+static const char *operand_fault(const Variant *v, const Program *p, OperandKind kind, int value) {
+    switch (kind) {
+    case OPK_NONE:
+    case OPK_AMOUNT: return NULL;
+    case OPK_JUMP: return value < p->count ? NULL : "jump out of the program";
+    case OPK_CELL: return value < v->ncells ? NULL : "cell out of range";
+    case OPK_DIR: return value < v->ndirs ? NULL : "direction out of range";
+    case OPK_TYPE: return value < v->ntypes ? NULL : "piece type out of range";
+    case OPK_ZONE: return value < v->nzones ? NULL : "zone out of range";
+    case OPK_TYPESET: return value < v->ntypesets ? NULL : "type set out of range";
+    case OPK_TYPESET_OPT: return value == 0xFF || value < v->ntypesets ? NULL : "type set out of range";
+    case OPK_COUNTER: return value < v->ncounters ? NULL : "counter out of range";
+    case OPK_COUNT: return value >= 1 && value <= 64 ? NULL : "count out of range";
+    case OPK_CASTLE: return value < v->ncastles ? NULL : "castling right out of range";
+    case OPK_KIND: return value < v->nkinds ? NULL : "move kind out of range";
+    case OPK_PROMO: return value == 0 || value < v->npromos ? NULL : "promotion set out of range";
+    case OPK__COUNT: break;
+    }
+    return "unknown operand kind";
+}
+
 bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
     if (p->count == 0) return true;
     bool *start = xcalloc((size_t)p->count + 1, sizeof(bool));
@@ -48,46 +70,10 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             break;
         }
         const Operands operand = bc_operands(p->code, pc);
-        const int a = operand.a;
-        switch (bc_opinfo[op].shape) {
-        case SHAPE_NONE: break;
-        case SHAPE_JUMP:
-            if (a >= p->count) ok = bad(sink, p, pc, "jump out of the program");
-            break;
-        case SHAPE_DIRSET:
-            if (operand.b >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
-            if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range");
-            break;
-        case SHAPE_SLIDE:
-            /* 255: no set */
-            if (operand.b != 0xFF && operand.b >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
-            if (operand.c != 0xFF && operand.c >= v->ntypesets) ok = bad(sink, p, pc, "type set out of range");
-            if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range");
-            break;
-        case SHAPE_COUNTER:
-            if (a >= v->ncounters) ok = bad(sink, p, pc, "counter out of range");
-            break;
-        case SHAPE_DIR:
-            if (a >= v->ndirs) ok = bad(sink, p, pc, "direction out of range");
-            break;
-        case SHAPE_CELL:
-            if (a >= v->ncells) ok = bad(sink, p, pc, "cell out of range");
-            break;
-        case SHAPE_TYPE:
-            if (a >= v->ntypes) ok = bad(sink, p, pc, "piece type out of range");
-            break;
-        case SHAPE_ZONE:
-            if (a >= v->nzones) ok = bad(sink, p, pc, "zone out of range");
-            break;
-        case SHAPE_BYTE:
-            if (op == OP_ADD && a != 0 && a >= v->npromos) ok = bad(sink, p, pc, "promotion set out of range");
-            if ((op == OP_RIGHT || op == OP_CASTLED || op == OP_FREECASTLE) && a >= v->ncastles)
-                ok = bad(sink, p, pc, "castling right out of range");
-            if ((op == OP_TYPEIN || op == OP_PINCER || op == OP_COORD) && a >= v->ntypesets)
-                ok = bad(sink, p, pc, "type set out of range");
-            if (op == OP_KIND && a >= v->nkinds) ok = bad(sink, p, pc, "move kind out of range");
-            break;
-        case SHAPE__COUNT: break;
+        const int values[BC_MAX_OPERANDS] = {operand.a, operand.b, operand.c};
+        for (int i = 0; i < BC_MAX_OPERANDS && ok; i++) {
+            const char *why = operand_fault(v, p, bc_opinfo[op].kinds[i], values[i]);
+            if (why) ok = bad(sink, p, pc, why);
         }
         pc += size;
     }
@@ -114,7 +100,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             }
             int succ[2], ns = 0;
             int next = pc + bc_instr_size((Opcode)op);
-            int a = bc_opinfo[op].shape == SHAPE_JUMP ? bc_operands(p->code, pc).a : -1;
+            int a = bc_jumps((Opcode)op) ? bc_operands(p->code, pc).a : -1;
             switch (op) {
             case OP_HALT: break;
             case OP_JUMP: succ[ns++] = a; break;

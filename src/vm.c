@@ -54,13 +54,21 @@ static inline bool is_victim(const Position *pos, Cell c, int owner, uint32_t se
     return p && board_hostile(pos, PIECE_OWNER(p), owner) && ((set >> PIECE_TYPE(p)) & 1);
 }
 
+/* The next free entry of the pending effects, zeroed, or NULL when no more fit in one move
+ * (the move itself needs room for its displacement and a change of type). */
+static inline Effect *pending_push(Effect *pending, int *npending) {
+    if (unlikely(*npending >= MAX_PENDING || *npending >= MAX_EFFECTS - 2)) return NULL;
+    Effect *e = &pending[(*npending)++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
 /* Records "remove the piece on c" once; false when the pending list is full. */
 static bool record_capture(Effect *pending, int *npending, Cell c) {
     for (int i = 0; i < *npending; i++)
         if (pending[i].kind == FX_REMOVE && pending[i].a == c) return true;
-    if (*npending >= MAX_PENDING || *npending >= MAX_EFFECTS - 2) return false;
-    Effect *e = &pending[(*npending)++];
-    memset(e, 0, sizeof *e);
+    Effect *e = pending_push(pending, npending);
+    if (!e) return false;
     e->kind = FX_REMOVE;
     e->a = c;
     return true;
@@ -266,8 +274,9 @@ __attribute__((noinline)) static bool record_conversion(const Position *pos, Opc
         if (!k || c == NO_CELL || !pos->cell[c] || board_hostile(pos, PIECE_OWNER(pos->cell[c]), owner)) return true;
         e = (Effect){.kind = FX_FLIP, .pad = (uint8_t)k, .a = first, .b = (Cell)dir, .piece = (Piece)owner};
     }
-    if (*npending >= MAX_PENDING || *npending >= MAX_EFFECTS - 2) return false;
-    pending[(*npending)++] = e;
+    Effect *slot = pending_push(pending, npending);
+    if (!slot) return false;
+    *slot = e;
     return true;
 }
 
@@ -291,9 +300,6 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
             return true;
     return false;
 }
-
-/* Every way out of the interpreter hands back the budget left. */
-#define EXIT(...) return *budget_left = budget, (__VA_ARGS__)
 
 /* Would the piece on origin, moved to cur (what stands there taken), check a player other
  * than its owner's side? Inside an attack test the answer is "no" (tests are not nested). */
@@ -333,20 +339,26 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     Cell cur = origin;
     bool flag = false;
     long budget = *budget_left;
+    int result = RUN_DONE;
+    const char *why = NULL; /* the fault met (goto fault) */
+    int at = 0;             /* the offset of the instruction being run */
 
     for (;;) {
-        if (unlikely(--budget < 0)) EXIT(fault_at(fault, prog, pc, budget_msg), RUN_FAULT);
+        at = pc;
+        if (unlikely(--budget < 0)) {
+            why = budget_msg;
+            goto fault;
+        }
         ASSERT(pc >= 0 && pc < prog->count, "the verifier keeps pc inside the program");
         if (traced) trace(prog, pc, cur, flag, ctx->trace_user);
         Opcode op = (Opcode)code[pc];
         const Operands operand = prog->ops[pc];
         const int a = operand.a, b = operand.b;
-        int at = pc;
         pc += bc_instr_size(op);
         switch (op) {
         case OP_HALT:
         fail:
-            if (nchoices == 0) EXIT(RUN_DONE);
+            if (nchoices == 0) goto out;
             {
                 Choice *c = &stack[--nchoices];
                 pc = c->pc;
@@ -362,7 +374,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             }
             break;
         case OP_FORK:
-            if (unlikely(nchoices >= MAX_FORKS)) EXIT(fault_at(fault, prog, at, TOO_MANY_CHOICES), RUN_FAULT);
+            if (unlikely(nchoices >= MAX_FORKS)) {
+                why = TOO_MANY_CHOICES;
+                goto fault;
+            }
             {
                 Choice *c = &stack[nchoices++];
                 c->pc = a;
@@ -430,21 +445,25 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (!flag) goto fail;
             break;
         case OP_MARK:
-            if (unlikely(nmarks >= MAX_MARKS)) EXIT(fault_at(fault, prog, at, TOO_MANY_MARKS), RUN_FAULT);
+            if (unlikely(nmarks >= MAX_MARKS)) {
+                why = TOO_MANY_MARKS;
+                goto fault;
+            }
             marks[nmarks++] = cur;
             break;
         case OP_BACK:
-            if (unlikely(nmarks == 0)) EXIT(fault_at(fault, prog, at, "back without mark"), RUN_FAULT);
+            if (unlikely(nmarks == 0)) {
+                why = "back without mark";
+                goto fault;
+            }
             cur = marks[--nmarks];
             break;
         case OP_CAPTURE:
         case OP_CAPTUREEP:
         case OP_SETEP:
         case OP_CASCADE: {
-            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
-            Effect *e = &pending[npending++];
-            memset(e, 0, sizeof *e);
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
             if (op == OP_CAPTURE) {
                 e->kind = FX_REMOVE;
                 e->a = cur;
@@ -468,21 +487,21 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             const Castle *c = &v->castles[a];
             Cell kf = pos->castle_king[a], rf = pos->castle_rook[a];
             if (kf != origin || rf == NO_CELL || !free_castle_open(ctx, pos, c, kf, rf, owner)) goto fail;
-            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
-            pending[npending++] = (Effect){.kind = FX_MOVE, .a = rf, .b = c->rook_to};
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
+            *e = (Effect){.kind = FX_MOVE, .a = rf, .b = c->rook_to};
             cur = c->king_to;
             break;
         }
         case OP_WITHDRAW: {
             Cell c = variant_step(v, origin, a);
             if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) && !record_capture(pending, &npending, c))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+                goto too_many_effects;
             break;
         }
         case OP_PINCER:
             if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+                goto too_many_effects;
             break;
         case OP_COORD:
             if (!royal_known) {
@@ -490,7 +509,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 royal_known = true;
             }
             if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+                goto too_many_effects;
             break;
         case OP_SLIDE: {
             /* C is decoded here only: live across the whole loop it slowed every instruction */
@@ -508,11 +527,11 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 int n = npending;
                 bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
                     (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
-                if (!room) EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+                if (!room) goto too_many_effects;
                 if (target != NO_CELL) {
-                    if (captures_target(pending, n, c, origin, target)) EXIT(RUN_FOUND);
+                    if (captures_target(pending, n, c, origin, target)) goto found;
                 } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE, pmarks)) {
-                    EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
+                    goto too_many_moves;
                 }
             }
             break;
@@ -526,10 +545,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_CHANGE: change = a; break;
         case OP_KIND: pmarks.kind = (uint8_t)a; break;
         case OP_COUNT: {
-            if (unlikely(npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
-            Effect *e = &pending[npending++];
-            memset(e, 0, sizeof *e);
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
             e->kind = FX_COUNTER;
             e->a = (Cell)counter_slot(pos, a, owner);
             e->piece = (Piece)(int16_t)b;
@@ -545,7 +562,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             const bool drop = op == OP_DROP;
             if (unlikely(drop) && pos->cell[cur]) break;
             if (target != NO_CELL) {
-                if (captures_target(pending, npending, drop ? NO_CELL : cur, origin, target)) EXIT(RUN_FOUND);
+                if (captures_target(pending, npending, drop ? NO_CELL : cur, origin, target)) goto found;
                 break;
             }
             bool ok = true;
@@ -562,23 +579,36 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 ok = emit(pos, out, drop ? NO_CELL : origin, cur, owner, pending, npending, drop ? a : change, NO_TYPE,
                           pmarks);
             }
-            if (unlikely(!ok)) EXIT(fault_at(fault, prog, at, TOO_MANY_MOVES), RUN_FAULT);
+            if (unlikely(!ok)) goto too_many_moves;
             break;
         }
         case OP_CONVERT:
         case OP_OUTFLANK:
             if (!record_conversion(pos, op, cur, a, owner, pending, &npending))
-                EXIT(fault_at(fault, prog, at, TOO_MANY_EFFECTS), RUN_FAULT);
+                goto too_many_effects;
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
-        default: EXIT(fault_at(fault, prog, at, "bad opcode"), RUN_FAULT);
+        default: why = "bad opcode"; goto fault;
         }
     }
+    /* the one way out: every exit hands back the budget left */
+found:
+    result = RUN_FOUND;
+    goto out;
+too_many_effects:
+    why = TOO_MANY_EFFECTS;
+    goto fault;
+too_many_moves:
+    why = TOO_MANY_MOVES;
+fault:
+    fault_at(fault, prog, at, why);
+    result = RUN_FAULT;
+out:
+    *budget_left = budget;
+    return result;
 }
-
-#undef EXIT
 
 /* Runs prog within the smaller of the per-run budget and what the position has left, and takes
  * the steps it used from the position's. */
@@ -889,10 +919,8 @@ static bool plan_run_alt(PlanRun *r, const PlannedAlt *alt) {
     }
     /* c is the piece met: jump it when a victim with an empty cell beyond, land, slide on */
     while (c != NO_CELL && is_victim(pos, c, r->owner, v->typesets[alt->victims])) {
-        if (npending >= MAX_PENDING || npending >= MAX_EFFECTS - 2)
-            return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
-        Effect *e = &pending[npending++];
-        memset(e, 0, sizeof *e);
+        Effect *e = pending_push(pending, &npending);
+        if (!e) return fault_at(r->fault, prog, alt->pc, TOO_MANY_EFFECTS);
         e->kind = FX_REMOVE;
         e->a = c;
         c = variant_step(v, c, alt->dir);

@@ -28,17 +28,20 @@ static void shape(const Variant *v, const Program *p, char *out, size_t cap) {
     for (int pc = 0; pc < p->count;) {
         Opcode op = (Opcode)p->code[pc];
         char item[48];
-        switch (bc_opinfo[op].shape) {
-        case SHAPE_JUMP:
+        switch (bc_opinfo[op].kinds[0]) {
+        case OPK_JUMP:
             snprintf(item, sizeof item, "%s>%d ", bc_opinfo[op].name, bc_read_u16(p->code + pc + 1));
             break;
-        case SHAPE_DIR:
-        case SHAPE_SLIDE: {
+        case OPK_DIR: {
             const Direction *d = &v->dirs[p->code[pc + 1]];
             snprintf(item, sizeof item, "%s(%d,%d) ", bc_opinfo[op].name, d->dx, d->dy);
             break;
         }
-        case SHAPE_BYTE: snprintf(item, sizeof item, "%s%d ", bc_opinfo[op].name, p->code[pc + 1]); break;
+        case OPK_PROMO:
+        case OPK_CASTLE:
+        case OPK_TYPESET:
+        case OPK_COUNT:
+        case OPK_KIND: snprintf(item, sizeof item, "%s%d ", bc_opinfo[op].name, p->code[pc + 1]); break;
         default: snprintf(item, sizeof item, "%s ", bc_opinfo[op].name); break;
         }
         strncat(out, item, cap - strlen(out) - 1);

@@ -73,7 +73,13 @@ static void test_verify_bad_operands(void **state) {
         {OP_STEP, 200, "direction out of range"},     {OP_ONBOARD, 63, "direction out of range"},
         {OP_GOTO, 64, "cell out of range"},           {OP_ISTYPE, 6, "piece type out of range"},
         {OP_INZONE, 2, "zone out of range"},          {OP_ADD, 9, "promotion set out of range"},
-        {OP_RIGHT, 4, "castling right out of range"},
+        {OP_RIGHT, 4, "castling right out of range"}, {OP_CASTLED, 4, "castling right out of range"},
+        {OP_KIND, 1, "move kind out of range"},       {OP_ATTACKERS, 0, "count out of range"},
+        {OP_TYPEIN, 60, "type set out of range"},     {OP_COUNT, 0, "counter out of range"},
+        /* a slide's second and third operands are type sets or 255 (none) */
+        {OP_SLIDE, 0 | (60 << 8) | (0xFF << 16), "type set out of range"},
+        {OP_SLIDE, 0 | (0xFF << 8) | (60 << 16), "type set out of range"},
+        {OP_WITHDRAW, 0 | (60 << 8), "type set out of range"},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         Program p;
