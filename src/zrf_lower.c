@@ -96,7 +96,7 @@ typedef struct Lower {
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
     bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
-    bool failed; /* an error that stops the lowering */
+    bool failed;      /* an error that stops the lowering */
 } Lower;
 
 /* ---- small helpers --------------------------------------------------------------------------- */
