@@ -151,6 +151,28 @@ static void lower_players(Lower *L) {
     ast_add(L->root, players);
 }
 
+/* The player a turn names ("White" or "(White move-type)"); -1 after an error, -2 for a
+ * passing turn (left out). */
+static int turn_player(Lower *L, const ZrfNode *t) {
+    const char *name = NULL;
+    if (t->kind == ZRF_ATOM)
+        name = t->text;
+    else if (t->kind == ZRF_LIST && t->nkids >= 1 && t->kids[0]->kind == ZRF_ATOM) {
+        name = t->kids[0]->text;
+        zrf_warn(L->r, t, "a turn limited to some move types is played here with every move type");
+    }
+    if (name && !strcasecmp(name, "pass")) {
+        zrf_warn(L->r, t, "a passing turn in the turn order is left out");
+        return -2;
+    }
+    int p = name ? player_index(L, name) : -1;
+    if (p < 0) zrf_error(L->r, t, "unknown player '%s' in the turn order", name ? name : zrf_print(L->r, t));
+    return p;
+}
+
+/* (turn-order T... [repeat T...]): the turns after `repeat` (all when there is none) are the
+ * turn order; those before it are played once first, as set-up steps (`prelude`) of every
+ * move, one step per run of one player's turns. */
 static void lower_turn_order(Lower *L) {
     const ZrfNode *f = zrf_find_form(L, "turn-order");
     if (!f) return;
@@ -158,32 +180,34 @@ static void lower_turn_order(Lower *L) {
     int first_repeat = 1;
     for (int i = 1; i < f->nkids; i++)
         if (zrf_is(f->kids[i], "repeat")) first_repeat = i + 1;
-    if (first_repeat > 1)
-        zrf_warn(L->r, f,
-                 "the turns before 'repeat' are played once in Zillions; here the game starts with the "
-                 "repeated part");
+    Ast *step = NULL;
+    int step_player = -1;
+    for (int i = 1; i < first_repeat - 1; i++) {
+        int p = turn_player(L, f->kids[i]);
+        if (p < 0) continue;
+        if (step && p == step_player && step->num[0] < 100) {
+            step->num[0]++;
+            continue;
+        }
+        if (L->nprelude >= MAX_PRELUDE) {
+            zrf_error(L->r, f->kids[i], "too many turns before 'repeat' (at most %d runs of one player's turns)",
+                      MAX_PRELUDE);
+            break;
+        }
+        step = zrf_node_text(AST_PRELUDE, f->kids[i], L->player_name[p]);
+        zrf_set_text2(step, "normal");
+        step->num[0] = 1;
+        step_player = p;
+        L->nprelude++;
+        ast_add(L->root, step);
+    }
     bool any = false;
     for (int i = first_repeat; i < f->nkids; i++) {
-        const ZrfNode *t = f->kids[i];
-        const char *name = NULL;
-        if (t->kind == ZRF_ATOM)
-            name = t->text;
-        else if (t->kind == ZRF_LIST && t->nkids >= 1 && t->kids[0]->kind == ZRF_ATOM) {
-            name = t->kids[0]->text;
-            zrf_warn(L->r, t, "a turn limited to some move types is played here with every move type");
-        }
-        if (name && !strcasecmp(name, "pass")) {
-            zrf_warn(L->r, t, "a passing turn in the turn order is left out");
-            continue;
-        }
-        int p = name ? player_index(L, name) : -1;
-        if (p < 0) {
-            zrf_error(L->r, t, "unknown player '%s' in the turn order", name ? name : zrf_print(L->r, t));
-            continue;
-        }
+        int p = turn_player(L, f->kids[i]);
+        if (p < 0) continue;
         if (!any) L->first_mover = p;
         any = true;
-        ast_add(order, zrf_node_text(AST_NAME, t, L->player_name[p]));
+        ast_add(order, zrf_node_text(AST_NAME, f->kids[i], L->player_name[p]));
     }
     if (order->nkids > 64) {
         zrf_error(L->r, f, "turn order too long (limit is 64)");
@@ -978,6 +1002,7 @@ static void lower_setup(Lower *L) {
     if (players && L->first_mover < players->nkids)
         snprintf(side, sizeof side, " %s - - 0 1", players->kids[L->first_mover]->text2);
     put_text(&text, &len, &cap, side);
+    if (L->nprelude) put_text(&text, &len, &cap, " 1"); /* (the set-up steps are still to come) */
     ast_add(L->root, zrf_node_text(AST_SETUP, bs ? bs : L->forms, text));
     free(text);
     free(S);
