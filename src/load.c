@@ -93,6 +93,7 @@ static Variant *run_pipeline(const Source *src, const OptionSetting *settings, i
     ZrfKeep *keep;
     Ast *root = front_end(src, settings, &nsettings, kept, &keep, sink);
     settings = kept;
+    int first_diag = sink->count; /* (the diagnostics of the stages after the front end) */
     if (sink->errors || !root) {
         ast_free(root);
         zrf_keep_free(keep);
@@ -113,6 +114,7 @@ static Variant *run_pipeline(const Source *src, const OptionSetting *settings, i
         ok = read_setup(v, setup_loc, sink);
     }
     if (ok) ok = verify_programs(v, sink);
+    zrf_keep_annotate(keep, sink, first_diag);
     zrf_keep_free(keep);
     free(kept);
     if (!ok || sink->errors) {

@@ -123,6 +123,7 @@ static int cmd_check(const Args *a) {
     } else if (src)
         root = parse_source(src, &sink);
     describe_warnings(v, root, &sink);
+    zrf_keep_annotate(keep, &sink, 0);
     diag_render(&sink, stderr);
     sink.source = NULL;
     ast_free(root);

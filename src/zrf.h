@@ -25,6 +25,9 @@ typedef struct ZrfKeep ZrfKeep;
  * which the caller frees with zrf_keep_free once the tree and the diagnostics are used. */
 Ast *zrf_load(const Source *src, const char *variant, DiagSink *sink, ZrfKeep **keep);
 void zrf_keep_free(ZrfKeep *keep);
+/* Notes for the diagnostics sink got from index `first` on, placed in the file zrf_load
+ * read: the macros each place came through. */
+void zrf_keep_annotate(ZrfKeep *keep, DiagSink *sink, int first);
 
 /* Writes the file's games and variants, one a line ("  2  Horde Chess (variant of Chess)"),
  * the default marked. Returns false (errors in sink) when the file cannot be read. */

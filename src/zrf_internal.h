@@ -88,6 +88,10 @@ void zrf_warn(ZrfReader *r, const ZrfNode *n, const char *fmt, ...) PRINTF_LIKE(
 /* The notes of a location's expansion chain. */
 void zrf_notes(ZrfReader *r, int exp);
 
+/* Adds to the diagnostics of sink from index `first` on (those of the stages after the
+ * lowering: the checker, the compiler) the notes of the macros their places came through. */
+void zrf_annotate(ZrfReader *r, DiagSink *sink, int first);
+
 /* Node helpers. */
 bool zrf_is(const ZrfNode *n, const char *word); /* an atom equal to word, ignoring case */
 const char *zrf_head(const ZrfNode *n);          /* a list's first atom, or NULL */

@@ -1389,6 +1389,10 @@ Ast *zrf_load(const Source *src, const char *variant, DiagSink *sink, ZrfKeep **
     return root;
 }
 
+void zrf_keep_annotate(ZrfKeep *keep, DiagSink *sink, int first) {
+    if (keep) zrf_annotate(&keep->r, sink, first);
+}
+
 void zrf_keep_free(ZrfKeep *keep) {
     if (!keep) return;
     zrf_reader_free(&keep->r);

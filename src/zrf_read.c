@@ -652,3 +652,44 @@ ZrfNode *zrf_entry_forms(ZrfReader *r, int e) {
     for (int i = 1; i < en->form->nkids; i++) zrf_push(r, out, en->form->kids[i]);
     return out;
 }
+
+/* ---- notes for diagnostics of later stages ---------------------------------------------------- */
+
+/* The macro expansion of the node written at loc (searching the games' trees), or 0. */
+static int exp_at(const ZrfNode *n, SrcLoc loc, int depth) {
+    if (n->exp > 0 && n->loc.line == loc.line && n->loc.col == loc.col && n->loc.file && loc.file &&
+        !strcmp(n->loc.file, loc.file))
+        return n->exp;
+    if (n->kind != ZRF_LIST || depth > ZRF_MAX_NESTING + ZRF_MAX_MACRO_DEPTH) return 0;
+    for (int i = 0; i < n->nkids; i++) {
+        int e = exp_at(n->kids[i], loc, depth + 1);
+        if (e) return e;
+    }
+    return 0;
+}
+
+void zrf_annotate(ZrfReader *r, DiagSink *sink, int first) {
+    if (first >= sink->count) return;
+    /* the diagnostics from `first` on, each followed by the notes of its macros */
+    int n = sink->count - first;
+    Diag *later = xmalloc((size_t)n * sizeof *later);
+    memcpy(later, sink->items + first, (size_t)n * sizeof *later);
+    sink->count = first;
+    for (int i = 0; i < n; i++) {
+        if (sink->count == sink->cap) {
+            sink->cap = sink->cap ? sink->cap * 2 : 8;
+            sink->items = xrealloc(sink->items, (size_t)sink->cap * sizeof *sink->items);
+        }
+        sink->items[sink->count++] = later[i];
+        if (later[i].level == DIAG_NOTE || later[i].loc.line <= 0) continue;
+        int e = 0;
+        for (int k = 0; k < r->nentries && !e; k++) e = exp_at(r->entries[k].form, later[i].loc, 0);
+        if (!e) continue;
+        /* (notes go through the sink's own bookkeeping, after this diagnostic) */
+        DiagSink *saved = r->sink;
+        r->sink = sink;
+        zrf_notes(r, e);
+        r->sink = saved;
+    }
+    free(later);
+}
