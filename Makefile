@@ -6,6 +6,9 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
 OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
 LDLIBS  += -pthread
+# `varia serve`: HTTP from libmicrohttpd, JSON from jansson (Debian libmicrohttpd-dev,
+# libjansson-dev; src/serve.c says why)
+LDLIBS  += -lmicrohttpd -ljansson
 
 # GNU readline for line editing and history in the console, when its header is installed
 # (Debian libreadline-dev); without it the console reads plain stdin.
@@ -19,11 +22,13 @@ GEN      = $(BUILD)/gen
 OBJ      = $(BUILD)/obj
 
 LIB_SRC  = $(filter-out src/main.c,$(wildcard src/*.c))
-LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o
+LIB_OBJ  = $(LIB_SRC:src/%.c=$(OBJ)/%.o) $(OBJ)/parser.o $(OBJ)/lexer.o $(OBJ)/webassets.o
+# the web page of `varia serve`, compiled into the binary
+WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
+.PHONY: serve serve-tests browser-tests serve-paint all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
 
 all: varia
@@ -48,6 +53,18 @@ $(OBJ)/lexer.o: $(GEN)/lexer.c $(GEN)/parser.h | $(OBJ)
 	$(CC) $(CSTD) $(OPT) -Wall -Werror -Wno-unused-function -Wno-sign-compare -MMD -MP -iquote src -I$(GEN) -c $< -o $@
 
 $(OBJ)/parse.o: $(GEN)/parser.h $(GEN)/lexer.h
+
+# The server's modules need the HTTP and JSON libraries' headers (a build tree made before
+# they were needed gets them here too).
+$(OBJ)/serve.o $(OBJ)/webapi.o $(OBJ)/webgame.o: | $(BUILD)/serve-deps.stamp
+$(BUILD)/serve-deps.stamp: | $(OBJ)
+	@scripts/deps.sh build
+	@touch $@
+
+$(GEN)/webassets.c: web/embed.sh $(WEB_FILES) | $(GEN)
+	sh web/embed.sh $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+$(OBJ)/webassets.o: $(GEN)/webassets.c | $(OBJ)
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(OBJ)/%.o: src/%.c | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -92,10 +109,11 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: varia
 	@scripts/deps.sh test && scripts/deps.sh oracle && scripts/deps.sh memcheck
 	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
+	@scripts/deps.sh browser
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck gui-tests perft play-tests unit fuzz-replay protocol-tests bench-signature golden describe-tests layers zrf-tests
+test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers zrf-tests
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -167,14 +185,42 @@ gui-tests: varia
 play: varia
 	./varia play
 
+# The web page: `varia serve` prints the address to open.
+serve: varia
+	./varia serve
+
+# The server's JSON API with good and bad requests, and a thousand malformed requests that must
+# each get an error and change nothing (tests/serve/test_serve.c, in-process over real sockets);
+# `varia fen --moves`, which the browser test checks the page against.
+serve-tests: varia $(BUILD)/tests/test_serve
+	@$(BUILD)/tests/test_serve
+	@sh tests/serve/fen_moves.sh ./varia
+
+$(BUILD)/tests/test_serve: tests/serve/test_serve.c $(BUILD)/libvaria.a | $(BUILD)/tests
+	@scripts/deps.sh test
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libvaria.a -lcmocka $(LDLIBS)
+
+# Chromium, headless, plays chess, Ultima, Ultimate Chess (4 players) and Above and Below by
+# clicks against the computer and checks the board after every move (tests/serve/browser.cjs);
+# screenshots go to build/browser/.
+browser-tests: varia
+	@scripts/deps.sh browser
+	@sh tests/serve/browser.sh ./varia
+
+# How long each shipped game's board takes to appear in the page (fails over one second).
+serve-paint: varia
+	@scripts/deps.sh browser
+	@sh tests/serve/browser.sh ./varia --paint
+
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.
 asan:
 	@scripts/deps.sh test
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined" asan-inner
 
-asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN)
+asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
+	@LSAN_OPTIONS=suppressions=tests/serve/lsan.supp $(BUILD)/tests/test_serve
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin

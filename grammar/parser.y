@@ -70,6 +70,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_TURN_ORDER "'turn-order'"
 %token KW_BOARD "'board'"
 %token KW_HOLES "'holes'"
+%token KW_LIGHT "'light'"
+%token KW_DARK "'dark'"
 %token KW_X "'x'"
 %token KW_ORIENTATION "'orientation'"
 %token KW_DIRECTION "'direction'"
@@ -88,6 +90,18 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_WHEN "'when'"
 %token KW_PIECE "'piece'"
 %token KW_MACRO "'macro'"
+%token KW_DEFINE "'define'"
+%token KW_PRIORITY "'priority'"
+%token KW_MERGE_DUPLICATES "'merge-duplicates'"
+%token KW_MOST "'most'"
+%token KW_ADD_PARTIAL "'add-partial'"
+%token KW_SET_FLAG "'set-flag'"
+%token KW_CLEAR_FLAG "'clear-flag'"
+%token KW_FLAG "'flag'"
+%token KW_TAG "'tag'"
+%token KW_UNTAG "'untag'"
+%token KW_TAGGED "'tagged'"
+%token KW_TAKEN "'taken'"
 %token KW_SETUP "'setup'"
 %token KW_END "'end'"
 %token KW_CHECKMATE "'checkmate'"
@@ -167,6 +181,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_IMITATE "'imitate'"
 %token KW_LEAPS_ALONE "'leaps-alone'"
 %token KW_POSITION_FIELDS "'position-fields'"
+%token KW_POSITION_FORMAT "'position-format'"
 %token KW_CASTLE "'castle'"
 %token KW_PRIVILEGE "'privilege'"
 %token KW_KING "'king'"
@@ -310,7 +325,18 @@ item
             parse_adopt($$, $4);
             parse_adopt($$, $7);
         }
+    | KW_DEFINE IDENT '(' opt_params ')' LBRACE stmts '}'
+        {
+            $$ = parse_text_node(AST_DEFINE, L(@$), $2);
+            $$->num[0] = $4->nkids;
+            parse_adopt($$, $4);
+            ast_add($$, $7);
+        }
+    | KW_PRIORITY names     { $$ = parse_adopt(mk(AST_PRIORITY, L(@$)), $2); }
+    | KW_MERGE_DUPLICATES   { $$ = mk(AST_MERGE_DUPLICATES, L(@$)); }
     | KW_SETUP STRING       { $$ = parse_text_node(AST_SETUP, L(@$), $2); }
+    | KW_POSITION_FORMAT IDENT
+        { $$ = parse_text_node(AST_POSITION_FORMAT, L(@$), $2); }
     | KW_POSITION_FIELDS STRING
         { $$ = parse_text_node(AST_POSITION_FIELDS, L(@$), $2); }
     | KW_END KW_CHECKMATE result
@@ -357,6 +383,7 @@ item
     | KW_END KW_ROYAL_CAPTURED result opt_end_name
         { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
     | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
+    | KW_MUST_CAPTURE KW_MOST { $$ = mk_sub(AST_MUST_CAPTURE, L(@$), 1); }
     | KW_END KW_MATERIAL result LBRACE matlines '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
@@ -585,6 +612,10 @@ board_items
                                                              @3.last_line, @3.last_column)), $3);
             $$ = ast_add($1, holes);
         }
+    | board_items KW_HOLES KW_LIGHT
+        { $$ = ast_add($1, mk_sub(AST_HOLES, L(@2), HOLES_LIGHT)); }
+    | board_items KW_HOLES KW_DARK
+        { $$ = ast_add($1, mk_sub(AST_HOLES, L(@2), HOLES_DARK)); }
     | board_items ';'
     ;
 
@@ -904,6 +935,16 @@ stmt
     | KW_WHILE cond block   { $$ = ast_add(ast_add(mk(AST_WHILE, L(@$)), $2), $3); }
     | either_alts
     | KW_ADD                { $$ = mk(AST_ADD, L(@$)); }
+    | KW_ADD_PARTIAL        { $$ = mk(AST_ADD_PARTIAL, L(@$)); }
+    | KW_ADD_PARTIAL KW_OPTIONAL { $$ = mk_sub(AST_ADD_PARTIAL, L(@$), 1); }
+    | KW_USE IDENT '(' opt_args ')'
+        { $$ = parse_adopt(parse_text_node(AST_USE, L(@$), $2), $4); }
+    | KW_FOR IDENT KW_IN dirterms block
+        { $$ = ast_add(ast_add(parse_text_node(AST_FOR, L(@$), $2), $4), $5); }
+    | KW_SET_FLAG IDENT     { $$ = parse_text_node(AST_SET_FLAG, L(@$), $2); $$->sub = 1; }
+    | KW_CLEAR_FLAG IDENT   { $$ = parse_text_node(AST_SET_FLAG, L(@$), $2); }
+    | KW_TAG IDENT          { $$ = parse_text_node(AST_TAG, L(@$), $2); $$->sub = 1; }
+    | KW_UNTAG IDENT        { $$ = parse_text_node(AST_TAG, L(@$), $2); }
     | KW_CAPTURE            { $$ = mk(AST_CAPTURE, L(@$)); }
     | KW_MARK               { $$ = mk(AST_MARK, L(@$)); }
     | KW_BACK               { $$ = mk(AST_BACK, L(@$)); }
@@ -1014,6 +1055,9 @@ primary
     | KW_PRIVILEGE          { $$ = mk_cond(L(@$), KEYWORD_PRIVILEGE, NULL); }
     | KW_LAST_TO            { $$ = mk_cond(L(@$), KEYWORD_LAST_TO, NULL); }
     | KW_LAST_FROM          { $$ = mk_cond(L(@$), KEYWORD_LAST_FROM, NULL); }
+    | KW_TAKEN              { $$ = mk_cond(L(@$), KEYWORD_TAKEN, NULL); }
+    | KW_FLAG IDENT         { $$ = mk_cond(L(@$), KEYWORD_FLAG, $2); }
+    | KW_TAGGED IDENT       { $$ = mk_cond(L(@$), KEYWORD_TAGGED, $2); }
     | KW_PIECE IDENT        { $$ = mk_cond(L(@$), KEYWORD_PIECE, $2); }
     | KW_PIECE IDENT KW_ON_BOARD { $$ = mk_cond(L(@$), KEYWORD_PIECE_ON_BOARD, $2); }
     | KW_IN IDENT           { $$ = mk_cond(L(@$), KEYWORD_IN, $2); }

@@ -1,8 +1,10 @@
 #!/bin/sh
 # deps.sh - make sure the build tools are present; install them with apt-get when run as root,
 # otherwise print the exact command to run and fail.
-# Usage: scripts/deps.sh build | test | oracle | memcheck | fuzz | gui
-# (test includes xmllint, which checks that the rulebook's SVG pictures are well-formed XML)
+# Usage: scripts/deps.sh build | test | oracle | memcheck | fuzz | gui | browser
+# (test includes xmllint, which checks that the rulebook's SVG pictures are well-formed XML;
+# build includes the HTTP and JSON libraries of `varia serve`; browser is Chromium and Node.js
+# with npm, which fetches puppeteer-core for the browser test)
 set -e
 need=""
 again=""
@@ -14,11 +16,15 @@ build)
     check_cmd flex flex
     check_cmd bison bison
     check_cmd cc gcc
+    check_hdr /usr/include/microhttpd.h libmicrohttpd-dev
+    check_hdr /usr/include/jansson.h libjansson-dev
     ;;
 test)
     check_cmd flex flex
     check_cmd bison bison
     check_cmd cc gcc
+    check_hdr /usr/include/microhttpd.h libmicrohttpd-dev
+    check_hdr /usr/include/jansson.h libjansson-dev
     check_hdr /usr/include/cmocka.h libcmocka-dev
     check_cmd xmllint libxml2-utils
     ;;
@@ -33,6 +39,11 @@ gui)
     [ -x /usr/games/xboard ] || command -v xboard >/dev/null 2>&1 || need="$need xboard"
     check_cmd xvfb-run xvfb
     check_cmd xauth xauth
+    ;;
+browser)
+    check_cmd chromium chromium
+    check_cmd node nodejs
+    check_cmd npm npm
     ;;
 fuzz)
     # clang with libFuzzer and the sanitizer runtimes (Debian 12: clang 14 and

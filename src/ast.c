@@ -50,6 +50,10 @@ static const char *const kind_names[] = {
     "AND",           "OR",
     "NAME",          "STRING",
     "WRITTEN",       "COUNTING",
+    "DEFINE",        "FOR",
+    "ADD_PARTIAL",   "SET_FLAG",
+    "TAG",           "PRIORITY",
+    "MERGE_DUPLICATES", "POSITION_FORMAT",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 
@@ -84,6 +88,9 @@ static const char *const keyword_names[] = {
     "worth",
     "privilege",
     "piece-on-board",
+    "taken",
+    "flag",
+    "tagged",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -20,7 +20,8 @@
  *   TURN_ORDER  kids = NAME (player names, repeats allowed)
  *   BOARD       text = board name or NULL, text2 = title shown to players or NULL,
  *               num[0] = width, num[1] = height, kids = HOLES
- *   HOLES       kids = NAME (cells)
+ *   HOLES       kids = NAME (cells); or sub = HOLES_LIGHT / HOLES_DARK: every cell of that colour
+ *               (a1 is dark, as on a chess board)
  *   ORIENTATION text = player, text2 = identity|flip|mirror|rot90|rot180|rot270
  *   DIRECTION   text = name, num[0] = dx, num[1] = dy
  *   LINK        text = name, kids = [NAME from-board, NAME to-board]  (same x,y on the other board)
@@ -34,6 +35,11 @@
  *   WHEN        text = option, text2 = value, kids = items (top-level or piece items)
  *   PIECE       text = name, kids = piece items
  *   MACRO       text = name, num[0] = parameter count, kids = NAME params then piece items
+ *   DEFINE      text = name, num[0] = parameter count, kids = NAME params then a BLOCK of
+ *               statements (a macro of statements, used inside move blocks)
+ *   PRIORITY    kids = NAME move kinds, the first preferred (move priorities)
+ *   MERGE_DUPLICATES (moves with the same origin, destination and taken pieces are one)
+ *   POSITION_FORMAT text = the format of position text (pdn)
  *   SETUP       text = position text
  *   POSITION_FIELDS text = field names separated by spaces (board side castling ep halfmove
  *               fullmove plies)
@@ -47,7 +53,8 @@
  *               (BOARD, PIECES), kids = NAME piece types (PIECES, WORD), text = the word that
  *               begins a WORD or WORD_PIECES item
  *   GROUP       kids = NAME (piece names, repeats mean several)
- *   MUST_CAPTURE (a capture must be made whenever one is legal)
+ *   MUST_CAPTURE (a capture must be made whenever one is legal); sub = 1 (`most`): only the
+ *               captures taking the most pieces
  *   FORBID      text = what ("royal-capture"); sub = 1 for forbid, 0 for allow
  *   DEFEATED    text = remove | stay | join-victor (a defeated player's pieces)
  *   SHUFFLE     text = zone whose pieces are shuffled per player at the start of a game
@@ -104,12 +111,19 @@
  *   CHANGE      text = piece type
  *   KIND        text = move kind
  *   COUNT       text = counter, num[0] = amount added (may be negative)
+ *   USE         text = define name, kids = arguments (DIR, VEC, SYM, NAME)
+ *   FOR         text = the loop's direction name, kids = [BLOCK of dir terms, BLOCK body]
+ *   ADD_PARTIAL (no fields: the move goes on from the cursor, see docs/language.md)
+ *   SET_FLAG    text = flag, sub = 1 set / 0 clear (a flag of the move being made)
+ *   TAG         text = tag, sub = 1 tag / 0 untag the cursor's cell (for the move being made)
  *
  * Conditions:
  *   COND        word = EMPTY|ENEMY|FRIEND|EP|ATTACKED|UNMOVED|LAST_TO|LAST_FROM, or
  *               COUNTER_AT_LEAST/COUNTER_AT_MOST with text2 = counter, num[0] = bound,
  *               ATTACKERS_AT_LEAST with num[0] = the count, INFLUENCE_.../RIVAL_... (steer
- *               conditions) with num[0] = the bound, or PIECE/IN with text2 = piece type / zone
+ *               conditions) with num[0] = the bound, or PIECE/IN with text2 = piece type / zone,
+ *               TAKEN (the piece on the cursor is taken by the move so far), FLAG/TAGGED with
+ *               text2 = the flag / tag
  *   ONBOARD     kids = [dir term]
  *   NOT         kids = [cond]
  *   AND, OR     kids = [cond, cond]
@@ -207,6 +221,14 @@ typedef enum AstKind {
     AST_STRING,
     AST_WRITTEN,
     AST_COUNTING,
+    AST_DEFINE,
+    AST_FOR,
+    AST_ADD_PARTIAL,
+    AST_SET_FLAG,
+    AST_TAG,
+    AST_PRIORITY,
+    AST_MERGE_DUPLICATES,
+    AST_POSITION_FORMAT,
     AST__COUNT
 } AstKind;
 
@@ -277,6 +299,8 @@ typedef enum EndKind {
 
 /* The keywords the grammar hands the checker as values (END results, COND conditions); their
  * spelling is in one table (ast_keyword_name). */
+enum { HOLES_LISTED, HOLES_LIGHT, HOLES_DARK };
+
 typedef enum Keyword {
     KEYWORD_NONE,
     KEYWORD_WIN,
@@ -306,6 +330,9 @@ typedef enum Keyword {
     KEYWORD_WORTH,
     KEYWORD_PRIVILEGE,
     KEYWORD_PIECE_ON_BOARD,
+    KEYWORD_TAKEN,
+    KEYWORD_FLAG,
+    KEYWORD_TAGGED,
     KEYWORD__COUNT
 } Keyword;
 

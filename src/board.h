@@ -31,6 +31,8 @@ typedef enum EffectKind {
     FX_HAND,        /* one piece of type `piece` leaves player a's hand (a drop) */
     FX_CHECK,       /* the move checks: player a has given one more check (end checks) */
     FX_FLIP,        /* `pad` pieces from a on along direction b become owner `piece`'s */
+    FX_VIA,         /* the moving piece paused on a (a part of a multi-part move ended there):
+                     * for move text only, no cell changes */
 } EffectKind;
 
 typedef struct Effect {

@@ -22,6 +22,9 @@ typedef enum OperandKind {
     OPK_CASTLE,      /* u8: castling rule (its right) */
     OPK_KIND,        /* u8: move kind */
     OPK_PROMO,       /* u8: promotion set, 0 for none */
+    OPK_FLAG,        /* u8: a flag of the move being made (`set-flag`) */
+    OPK_TAG,         /* u8: a cell tag of the move being made (`tag`) */
+    OPK_MODE,        /* u8: 0 or 1 (clear or set, compulsory or optional) */
     OPK__COUNT
 } OperandKind;
 
@@ -109,6 +112,9 @@ typedef struct Program {
      * vm_run_plan runs them without the interpreter */
     struct PlannedAlt *plan;
     int nplan;
+    /* the program keeps a memory of the move it makes (add-partial, flags, tags): it runs in the
+     * interpreter's copy that carries them (bc_emit sets it) */
+    bool extended;
     int *lines; /* rule-file line of each code byte (parallel to code) */
     int *cols;
     const char *file;

@@ -822,6 +822,30 @@ static void declare_castle(CG *cg, const Ast *n) {
 
 /* ---- move blocks --------------------------------------------------------------------------- */
 
+/* The index of a move flag or cell tag by name, added on first use (names[cap][16]); -1,
+ * with an error naming the limit, when there is no room. */
+static int move_name(CG *cg, char (*names)[16], int *n, int cap, const char *name, const char *what, SrcLoc loc) {
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(names[i], name)) return i;
+    if (*n >= cap) {
+        diag_error(cg->s->sink, loc, "too many %ss (limit is %d)", what, cap);
+        cg->ok = false;
+        return -1;
+    }
+    snprintf(names[*n], sizeof names[*n], "%s", name);
+    return (*n)++;
+}
+
+static int flag_operand(CG *cg, const char *name, SrcLoc loc) {
+    int f = move_name(cg, cg->v->move_flag_names, &cg->v->nmove_flags, MAX_MOVE_FLAGS, name, "move flag", loc);
+    return f < 0 ? 0 : f;
+}
+
+static int tag_operand(CG *cg, const char *name, SrcLoc loc) {
+    int t = move_name(cg, cg->v->tag_names, &cg->v->ntags, MAX_TAGS, name, "cell tag", loc);
+    return t < 0 ? 0 : t;
+}
+
 static void emit_cond(CG *cg, Program *p, const Ast *c);
 
 static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
@@ -850,6 +874,13 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     case KEYWORD_PRIVILEGE: bc_emit(p, OP_PRIVILEGE, 0, L(c)); return;
     case KEYWORD_LAST_TO: bc_emit(p, OP_LASTTO, 0, L(c)); return;
     case KEYWORD_LAST_FROM: bc_emit(p, OP_LASTFROM, 0, L(c)); return;
+    case KEYWORD_TAKEN: bc_emit(p, OP_TAKEN, 0, L(c)); return;
+    case KEYWORD_FLAG:
+        bc_emit(p, OP_FLAG, flag_operand(cg, c->text2, sema_word_loc(cg->s, c->loc, c->text2)), L(c));
+        return;
+    case KEYWORD_TAGGED:
+        bc_emit(p, OP_TAGGED, tag_operand(cg, c->text2, sema_word_loc(cg->s, c->loc, c->text2)), L(c));
+        return;
     case KEYWORD_PIECE: {
         int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
         if (t < 0) cg->ok = false;
@@ -972,6 +1003,14 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_WHILE: emit_while(cg, p, st); break;
     case AST_EITHER: emit_either(cg, p, st); break;
     case AST_ADD: bc_emit(p, OP_ADD, cg->promo, L(st)); break;
+    case AST_ADD_PARTIAL: bc_emit(p, OP_PARTIAL, cg->promo | (st->sub << 8), L(st)); break;
+    case AST_SET_FLAG:
+        bc_emit(p, OP_SETFLAG, flag_operand(cg, st->text, sema_word_loc(cg->s, st->loc, st->text)) | (st->sub << 8),
+                L(st));
+        break;
+    case AST_TAG:
+        bc_emit(p, OP_TAG, tag_operand(cg, st->text, sema_word_loc(cg->s, st->loc, st->text)) | (st->sub << 8), L(st));
+        break;
     case AST_CAPTURE: bc_emit(p, OP_CAPTURE, 0, L(st)); break;
     case AST_MARK: bc_emit(p, OP_MARK, 0, L(st)); break;
     case AST_BACK: bc_emit(p, OP_BACK, 0, L(st)); break;
@@ -1793,6 +1832,44 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     if (block_uses(it, AST_SETEP)) pt->sets_ep = true;
 }
 
+/* One piece item into the piece's programs and fast tables. */
+static void compile_item(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    switch (it->kind) {
+    case AST_ATOM:
+        if (it->sub == ATOM_DROP)
+            compile_drop(cg, it);
+        else
+            compile_atom(cg, pp, it, fast_attack);
+        break;
+    case AST_CASTLE: {
+        declare_castle(cg, it);
+        /* (castles run in the VM; a privilege is only a right, which the piece's own
+         * programs test) */
+        if (it->sub != 1) pp->rest_in_c = false;
+        if (cg->ok && v->ncastles > 0) {
+            const Castle *c = &v->castles[v->ncastles - 1];
+            if (c->privilege) {
+                /* (no code) */
+            } else if (c->free) {
+                emit_free_castle(&pp->prog, it, c, v->ncastles - 1);
+                emit_free_castle(&pp->rest, it, c, v->ncastles - 1);
+            } else {
+                emit_castle(cg, &pp->prog, it, c);
+                emit_castle(cg, &pp->rest, it, c);
+            }
+        }
+        break;
+    }
+    case AST_MOVEBLOCK:
+        compile_moveblock(cg, pp, it, fast_attack);
+        pt->always_mobile = true;
+        break;
+    default: break;
+    }
+}
+
 static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     Variant *v = cg->v;
     PieceType *pt = &v->types[cg->type];
@@ -1802,41 +1879,20 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     bc_init(&pp->prog, name, v->path);
     bc_init(&pp->rest, name, v->path);
     pp->rest_in_c = true;
-    for (int i = 0; i < items->nkids; i++) {
-        const Ast *it = items->kids[i];
-        switch (it->kind) {
-        case AST_ATOM:
-            if (it->sub == ATOM_DROP)
-                compile_drop(cg, it);
-            else
-                compile_atom(cg, pp, it, fast_attack);
-            break;
-        case AST_CASTLE: {
-            declare_castle(cg, it);
-            /* (castles run in the VM; a privilege is only a right, which the piece's own
-             * programs test) */
-            if (it->sub != 1) pp->rest_in_c = false;
-            if (cg->ok && v->ncastles > 0) {
-                const Castle *c = &v->castles[v->ncastles - 1];
-                if (c->privilege) {
-                    /* (no code) */
-                } else if (c->free) {
-                    emit_free_castle(&pp->prog, it, c, v->ncastles - 1);
-                    emit_free_castle(&pp->rest, it, c, v->ncastles - 1);
-                } else {
-                    emit_castle(cg, &pp->prog, it, c);
-                    emit_castle(cg, &pp->rest, it, c);
-                }
+    /* The move blocks with add-partial come last, together: the continuation of a paused move
+     * runs them from chain_entry on. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < items->nkids; i++) {
+            const Ast *it = items->kids[i];
+            bool chain = it->kind == AST_MOVEBLOCK && block_uses(it, AST_ADD_PARTIAL);
+            if (chain != (pass == 1)) continue;
+            if (chain && !pp->has_chain) {
+                pp->has_chain = true;
+                v->has_chains = true;
+                pp->chain_entry = pp->prog.count;
             }
-            break;
+            compile_item(cg, pp, it, fast_attack);
         }
-        case AST_MOVEBLOCK:
-            compile_moveblock(cg, pp, it, fast_attack);
-            pt->always_mobile = true;
-            break;
-        default: break;
-        }
-    }
     bc_emit(&pp->prog, OP_HALT, 0, L(items));
     /* (line moves are made with the rest, on its VM side: a piece with them has one) */
     if (pp->nlines) pp->rest_in_c = false;

@@ -29,6 +29,8 @@ static void operand_word(const Variant *v, OperandKind kind, int a, char *buf, s
     case OPK_TYPESET: snprintf(buf, cap, "set%d", a); break;
     case OPK_COUNTER: snprintf(buf, cap, "%s", a < v->ncounters ? v->counters[a].name : "?"); break;
     case OPK_KIND: snprintf(buf, cap, "%s", a < v->nkinds ? v->kind_names[a] : "?"); break;
+    case OPK_FLAG: snprintf(buf, cap, "%s", a < v->nmove_flags ? v->move_flag_names[a] : "?"); break;
+    case OPK_TAG: snprintf(buf, cap, "%s", a < v->ntags ? v->tag_names[a] : "?"); break;
     case OPK_NONE: buf[0] = 0; break;
     default: snprintf(buf, cap, "%d", a); break;
     }

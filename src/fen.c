@@ -990,6 +990,123 @@ void fen_field_list(char *buf, size_t cap) {
 }
 
 /* Reads text into the scratch position *tmp (no history, no key). */
+/* ---- draughts position text (position-format pdn) --------------------------------------- */
+
+/* The player whose token is letter c in either case, or -1. */
+static int pdn_player(const Variant *v, char c) {
+    for (int p = 0; p < v->nplayers; p++)
+        if (strlen(v->player_token[p]) == 1 &&
+            tolower((unsigned char)v->player_token[p][0]) == tolower((unsigned char)c))
+            return p;
+    return -1;
+}
+
+/* The cell numbered n (1-based, as square_number numbers them), or NO_CELL. */
+static Cell pdn_cell(const Variant *v, long n) {
+    for (int c = 0; c < v->ncells; c++)
+        if (v->square_number[c] == n) return (Cell)c;
+    return NO_CELL;
+}
+
+/* One player's pieces: "W21,22,K23" or with ranges "W21-32", each square number with the
+ * letter of its piece type in front, but for the first type. */
+static bool pdn_read_pieces(Position *tmp, const char *part, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    int player = pdn_player(v, part[0]);
+    if (player < 0) return refuse(err, cap, "'%c' names no player (expected a player's letter)", part[0]);
+    const char *p = part + 1;
+    while (*p) {
+        int type = 0;
+        if (isalpha((unsigned char)*p)) {
+            type = variant_type_by_letter(v, (char)toupper((unsigned char)*p));
+            if (type < 0) return refuse(err, cap, "'%c' is no piece's letter", *p);
+            p++;
+        }
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p) return refuse(err, cap, "expected a square number at '%s'", p);
+        p = end;
+        if (*p == '-') {
+            hi = strtol(p + 1, &end, 10);
+            if (end == p + 1) return refuse(err, cap, "expected a square number after '-'");
+            p = end;
+        }
+        if (lo > hi) return refuse(err, cap, "the range %ld-%ld runs backwards", lo, hi);
+        for (long n = lo; n <= hi; n++) {
+            Cell c = pdn_cell(v, n);
+            if (c == NO_CELL) return refuse(err, cap, "no square %ld (the board has %d)", n, v->ncells);
+            if (tmp->cell[c]) return refuse(err, cap, "square %ld is given twice", n);
+            place(tmp, c, PIECE_MAKE(type, player));
+        }
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return refuse(err, cap, "unexpected '%c' after square %ld", *p, hi);
+    }
+    return true;
+}
+
+/* "W:W21,22:B1,2": the side to move, then each player's pieces (white space and a final '.'
+ * allowed, as draughts programs write it). */
+static bool pdn_read(Position *tmp, const char *text, char *err, size_t cap) {
+    char buf[4200];
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < sizeof buf; p++)
+        if (!isspace((unsigned char)*p)) buf[n++] = *p;
+    buf[n] = 0;
+    if (n && buf[n - 1] == '.') buf[--n] = 0;
+    char *parts[4];
+    int nparts = 0;
+    for (char *p = buf; nparts < 4;) {
+        parts[nparts++] = p;
+        p = strchr(p, ':');
+        if (!p) break;
+        *p++ = 0;
+    }
+    if (nparts < 1 || !parts[0][0]) return refuse(err, cap, "empty position");
+    if (strlen(parts[0]) != 1 || pdn_player(tmp->v, parts[0][0]) < 0)
+        return refuse(err, cap, "'%s' is not the side to move (expected a player's letter, as in W:W21,22:B1,2)",
+                      parts[0]);
+    if (nparts > 3) return refuse(err, cap, "too many parts (expected the side to move and two players' pieces)");
+    int side = pdn_player(tmp->v, parts[0][0]);
+    for (int t = 0; t < tmp->v->nturns; t++)
+        if (tmp->v->turn_order[t] == side) {
+            tmp->turn = (uint8_t)t;
+            break;
+        }
+    for (int i = 1; i < nparts; i++) {
+        if (!parts[i][0]) return refuse(err, cap, "an empty part (expected a player's letter and squares)");
+        if (!pdn_read_pieces(tmp, parts[i], err, cap)) return false;
+    }
+    return true;
+}
+
+/* The side to move, then each player's pieces in seat order, squares ascending. */
+static void pdn_write(const Position *pos, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    size_t at = 0;
+    char s[16];
+    snprintf(s, sizeof s, "%c", toupper((unsigned char)v->player_token[board_mover(pos)][0]));
+    put(buf, cap, &at, s);
+    for (int p = 0; p < v->nplayers; p++) {
+        snprintf(s, sizeof s, ":%c", toupper((unsigned char)v->player_token[p][0]));
+        put(buf, cap, &at, s);
+        bool first = true;
+        for (int n = 1; n <= v->ncells; n++) {
+            Cell c = pdn_cell(v, n);
+            Piece pc = c == NO_CELL ? 0 : pos->cell[c];
+            if (!pc || PIECE_OWNER(pc) != p) continue;
+            int t = PIECE_TYPE(pc);
+            if (t == 0)
+                snprintf(s, sizeof s, "%s%d", first ? "" : ",", n);
+            else
+                snprintf(s, sizeof s, "%s%c%d", first ? "" : ",", v->types[t].letter, n);
+            put(buf, cap, &at, s);
+            first = false;
+        }
+    }
+}
+
 static bool parse(Position *tmp, const Variant *v, const char *text, char *err, size_t cap) {
     if (!text) return refuse(err, cap, "empty position");
     size_t len = strlen(text);
@@ -1000,6 +1117,7 @@ static bool parse(Position *tmp, const Variant *v, const char *text, char *err, 
     board_clear(tmp);
     tmp->prelude = (uint8_t)v->nprelude; /* position text without the field: the set-up is over */
     board_sync_prelude(tmp);
+    if (v->pdn) return pdn_read(tmp, text, err, cap);
     char *copy = xstrdup(text);
     char *f[ARRAY_LEN(v->fen_fields)];
     int n = split(copy, f, v->nfen_fields);
@@ -1062,6 +1180,10 @@ void fen_write(const Position *pos, char *buf, size_t cap) {
     size_t at = 0;
     if (cap == 0) return;
     buf[0] = 0;
+    if (v->pdn) {
+        pdn_write(pos, buf, cap);
+        return;
+    }
     int nfields = fields_to_write(pos);
     for (int i = 0; i < nfields; i++) {
         if (i) put(buf, cap, &at, " ");

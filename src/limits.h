@@ -43,14 +43,18 @@
 
 #define MAX_CODE 65536        /* bytes of bytecode in one program */
 #define MAX_MARKS 8           /* mark stack depth in the VM */
+#define MAX_MOVE_FLAGS 16     /* flags of a move being made (`set-flag`) */
+#define MAX_TAGS 8            /* cell tags of a move being made (`tag`) */
+#define MAX_TAGGED 64         /* cells tagged or untagged on one path */
 #define MAX_FORKS 64          /* pending choice points in the VM */
-#define MAX_PENDING 16        /* effects recorded before one emit */
+#define MAX_PENDING 32        /* effects recorded before one emit */
 #define VM_STEP_BUDGET 200000 /* instructions per program run; more is a runtime fault */
-#define POSITION_STEP_BUDGET \
-    10000000 /* instructions of every program run to find one position's
-                                        * moves (their legality tests included) */
+/* instructions of every program run to find one position's moves (their legality tests
+ * included) */
+#define POSITION_STEP_BUDGET 10000000
 
-#define MAX_EFFECTS 12   /* effects in one move */
+/* effects in one move (a capture chain takes a removal and a cell passed per part) */
+#define MAX_EFFECTS 32
 #define MAX_MOVES 1024   /* moves in one position */
 #define MAX_EP_CELLS 2   /* cells passed by a multi-step move */
 #define MAX_PLY 128      /* search/perft depth */

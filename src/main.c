@@ -19,6 +19,8 @@
 #include "notation.h"
 #include "parse.h"
 #include "perft.h"
+#include "savegame.h"
+#include "serve.h"
 #include "source.h"
 #include "uci.h"
 #include "xboard.h"
@@ -43,6 +45,9 @@ typedef struct Args {
     int games;
     const char *load;
     const char *svg_dir, *html_path; /* describe */
+    const char *moves;               /* fen --moves */
+    const char *host;                /* serve --host */
+    int port;                        /* serve --port; -1 = not given */
     bool ascii, flip, verbose, compact;
     const char *variant; /* --variant: a Zillions file's game or variant */
     bool playouts;       /* bench --playouts */
@@ -202,6 +207,32 @@ static int cmd_disasm(const Args *a) {
     return 0;
 }
 
+/* --moves "m1,m2,...": the moves played from pos as a saved game's are (checked one by one, the
+ * defeats they cause played too). False with the reason on stderr. */
+static bool play_moves(const Args *a, Position *pos) {
+    char start[4096], err[400];
+    fen_write(pos, start, sizeof start);
+    char *list = xstrdup(a->moves);
+    SavedGame g = {0};
+    g.start = start;
+    g.moves = xmalloc(sizeof *g.moves * (strlen(list) + 1));
+    g.move_lines = xmalloc(sizeof *g.move_lines * (strlen(list) + 1));
+    for (char *m = strtok(list, ","); m; m = strtok(NULL, ",")) {
+        while (*m == ' ') m++;
+        if (!*m) continue;
+        g.move_lines[g.nmoves] = g.nmoves + 1;
+        g.moves[g.nmoves++] = m;
+    }
+    Move *played = xmalloc(sizeof *played * MAX_HISTORY);
+    bool ok = savegame_replay(&g, "--moves", pos, played, MAX_HISTORY, err, sizeof err);
+    if (!ok) fprintf(stderr, "varia: error: %s (the number is the move's place in the list)\n", err);
+    free(played);
+    free(g.moves);
+    free(g.move_lines);
+    free(list);
+    return ok;
+}
+
 static int cmd_fen(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
@@ -210,7 +241,7 @@ static int cmd_fen(const Args *a) {
     GenContext ctx;
     genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &ctx, &pos)) {
+    if (setup_position(a, v, &ctx, &pos) && (!a->moves || play_moves(a, &pos))) {
         char buf[4096];
         fen_write(&pos, buf, sizeof buf);
         printf("%s\n", buf);
@@ -538,6 +569,21 @@ static const char *engine_path(const Args *a, char *buf, size_t cap) {
     return buf;
 }
 
+static int cmd_serve(const Args *a) {
+    char dir[1024];
+    rules_dir(a, dir, sizeof dir);
+    ServeConfig cfg = {0};
+    cfg.host = a->host;
+    cfg.port = a->port >= 0 ? a->port : SERVE_PORT;
+    cfg.api.rules_dir = dir;
+    cfg.api.game = a->file;
+    cfg.api.options = a->options;
+    cfg.api.noptions = a->noptions;
+    cfg.api.depth = a->depth;
+    cfg.api.seconds = a->seconds >= 0 ? a->seconds : a->depth ? 0 : 1;
+    return serve_run(&cfg, stdout, stderr);
+}
+
 static int cmd_uci(const Args *a) {
     char dir[1024], path[1600];
     rules_dir(a, dir, sizeof dir);
@@ -694,9 +740,11 @@ static const Command commands[] = {
      cmd_perft, false, true, 1},
     {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
-    {"fen", "fen FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
+    {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
-     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1).",
+     "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1). --moves plays the\n"
+     "moves first (coordinate or algebraic notation, separated by commas), each checked as a\n"
+     "saved game's moves are.",
      cmd_fen, false, true, 0},
     {"random", "random FILE [count=N] [plies=N] [seed=N] [--fen POS]",
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
@@ -706,6 +754,13 @@ static const Command commands[] = {
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
      "emits.",
      cmd_trace, false, true, 1},
+    {"serve", "serve [FILE] [--port N] [--host ADDR] [--time S] [--depth D] [--option NAME=VALUE]...",
+     "Starts a web server and prints the address to open in a browser: a page that plays any\n"
+     "shipped game, or FILE (offered first; chess by default), by clicking, against people or the\n"
+     "computer. It listens on 127.0.0.1 (this machine only) port 8080 unless --host and --port say\n"
+     "otherwise (--port 0: any free port). --time and --depth are the computer's in new games\n"
+     "(default 1 s a move). Ctrl-C stops it. See docs/playing.md.",
+     cmd_serve, true, true, 0},
     {"uci", "uci [FILE]",
      "Speaks the UCI engine protocol on standard input and output, for GUIs and match tools.\n"
      "Every shipped game of two players on one board without hidden information is offered as\n"
@@ -854,6 +909,7 @@ int main(int argc, char **argv) {
     a.argv0 = argv[0];
     a.seconds = -1;
     a.seed = 1;
+    a.port = -1;
     for (int p = 0; p < MAX_PLAYERS; p++) a.seats[p] = -1;
     for (int i = 2; i < argc; i++) {
         const char *s = argv[i];
@@ -870,7 +926,28 @@ int main(int argc, char **argv) {
             a.playouts = true;
         else if (!strcmp(s, "--trace") && c->run == cmd_bench)
             a.trace = true;
-        else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
+        else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            const char *val = argv[++i];
+            char *end;
+            long n = strtol(val, &end, 10);
+            if (s[2] == 'h')
+                a.host = val;
+            else if (end == val || *end || n < 0 || n > 65535) {
+                fprintf(stderr, "varia: bad --port '%s' (0 to 65535; 0 = any free port)\n", val);
+                return 2;
+            } else
+                a.port = (int)n;
+        } else if (!strcmp(s, "--moves") && c->run == cmd_fen) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            a.moves = argv[++i];
+        } else if (!strcmp(s, "--svg") || !strcmp(s, "--html")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
                 return 2;

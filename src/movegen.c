@@ -1011,6 +1011,71 @@ static void require_reply(GenContext *ctx, Position *pos, MoveList *out, const R
 
 /* movegen_pseudo; mark_checks false leaves out the marks of `end checks` (FX_CHECK), which
  * cost a make and an attack test per move and change no move's legality: for counting. */
+/* How many pieces m takes: those its removals find standing, and one it lands on. */
+static int pieces_taken(const Position *pos, const Move *m) {
+    int n = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_REMOVE && pos->cell[e->a]) n++;
+        if (e->kind == FX_MOVE && e->a != e->b && pos->cell[e->b] &&
+            board_hostile(pos, PIECE_OWNER(pos->cell[e->b]), PIECE_OWNER(pos->cell[e->a])))
+            n++;
+    }
+    return n;
+}
+
+/* Do a and b do the same, whatever way they went (the cells they passed and the order of
+ * their captures aside)? */
+static bool same_outcome(const Move *a, const Move *b) {
+    if (a->from != b->from || a->to != b->to || a->promo != b->promo || a->kind != b->kind) return false;
+    int na = 0, nb = 0;
+    for (int i = 0; i < a->nfx; i++) na += a->fx[i].kind != FX_VIA;
+    for (int i = 0; i < b->nfx; i++) nb += b->fx[i].kind != FX_VIA;
+    if (na != nb) return false;
+    for (int i = 0; i < a->nfx; i++) {
+        const Effect *e = &a->fx[i];
+        if (e->kind == FX_VIA) continue;
+        bool found = false;
+        for (int k = 0; k < b->nfx && !found; k++)
+            found = b->fx[k].kind == e->kind && b->fx[k].a == e->a && b->fx[k].b == e->b && b->fx[k].piece == e->piece;
+        if (!found) return false;
+    }
+    return true;
+}
+
+/* The rule file's filters of the moves as generated: the moves of the kind `priority` puts
+ * first among those there are (kinds it does not name come last), the captures taking the most
+ * pieces (`must-capture most`: moves that take nothing stay, for must-capture to judge), and
+ * one move of several with the same outcome (merge-duplicates). */
+static void filter_moves(const Position *pos, MoveList *out) {
+    const Variant *v = pos->v;
+    int best = v->npriorities, most = 0;
+    for (int i = 0; i < out->count; i++) {
+        const Move *m = &out->moves[i];
+        for (int r = 0; r < best; r++)
+            if (v->priority[r] == m->kind) best = r;
+        if (v->must_capture_most) {
+            int taken = pieces_taken(pos, m);
+            if (taken > most) most = taken;
+        }
+    }
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        const Move *m = &out->moves[i];
+        if (best < v->npriorities && m->kind != v->priority[best]) continue;
+        if (most) {
+            int taken = pieces_taken(pos, m);
+            if (taken && taken < most) continue;
+        }
+        bool dup = false;
+        for (int k = 0; k < n && v->merge_same_captures && !dup; k++) dup = same_outcome(&out->moves[k], m);
+        if (dup) continue;
+        if (n != i) out->moves[n] = *m;
+        n++;
+    }
+    out->count = n;
+}
+
 static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault, bool mark_checks) {
     out->count = 0;
     /* the budget of this position's programs and legality tests; a position made from it
@@ -1043,6 +1108,7 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
     }
     if (unlikely(pos->v->blast_mask)) add_blasts(pos, out);
     if (unlikely(pos->v->has_drops)) merge_duplicates(out, 0); /* (two pieces may drop the same) */
+    if (unlikely(movegen_filters(pos->v))) filter_moves(pos, out);
     if (unlikely(pos->v->nextra) && !add_extra_captures(pos, out, fault)) return false;
     if (unlikely(pos->v->ndraws) && !add_draws(pos, out, fault)) return false;
     if (unlikely(pos->v->minefield_zone) && pos->prelude < pos->v->nprelude && !add_mine_marks(pos, out, fault))
@@ -1414,7 +1480,8 @@ static inline int seen_verdict(const Pins *pins, const Position *pos, const Move
         case FX_DEBT:
         case FX_MARK:
         case FX_HAND:
-        case FX_CHECK: break; /* (no cell written) */
+        case FX_CHECK:
+        case FX_VIA: break; /* (no cell written) */
         default: return -1;
         }
     }
@@ -1750,7 +1817,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
 static bool counted_as_made(const Variant *v) {
     return !v->has_hands && !v->has_drops && !v->steered && !v->blast_mask && !v->nextra && !v->ndraws &&
         !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays && !v->forbid_check && !v->nreaches &&
-        !v->must_capture;
+        !v->must_capture && !movegen_filters(v);
 }
 
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {

@@ -28,6 +28,11 @@ int movegen_forced(const Position *pos, Cell *cells);
  * are legal. False when the game has no such rule. */
 bool movegen_must_capture(GenContext *ctx, Position *pos, const MoveList *ml);
 /* May m be played when only captures are (captures_only)? */
+/* Does the rule file filter the moves as generated (priority, must-capture most,
+ * merge-duplicates)? */
+static inline bool movegen_filters(const Variant *v) {
+    return v->npriorities || v->must_capture_most || v->merge_same_captures;
+}
 static inline bool movegen_allowed(const Move *m, bool captures_only) {
     return !captures_only || (m->flags & MOVE_CAPTURE);
 }

@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <stdlib.h>
 
 #include "movegen.h"
 
@@ -77,6 +79,43 @@ static Piece gate_piece(const Move *m) {
     return 0;
 }
 
+/* Does m pause on its way (a multi-part move)? */
+static bool has_via(const Move *m) {
+    for (int i = 0; i < m->nfx; i++)
+        if (m->fx[i].kind == FX_VIA) return true;
+    return false;
+}
+
+/* A cell as moves name it: its number under `position-format pdn`, else its name. */
+static void cell_text(const Variant *v, Cell c, char *buf, size_t cap) {
+    if (v->pdn)
+        snprintf(buf, cap, "%d", v->square_number[c]);
+    else
+        snprintf(buf, cap, "%s", v->cells[c].name);
+}
+
+/* A move along its cells: the origin, every cell it paused on, the destination. Draughts
+ * numbers are joined by 'x' for a capture and '-' otherwise ("22x13x6", "11-15"); cell names
+ * are written one after another ("b6d4f6") with the promotion's letter after. */
+static void path_text(const Variant *v, const Move *m, char *buf, size_t cap) {
+    bool capture = (m->flags & MOVE_CAPTURE) != 0;
+    for (int i = 0; i < m->nfx; i++) capture = capture || m->fx[i].kind == FX_REMOVE;
+    const char *sep = v->pdn ? (capture ? "x" : "-") : "";
+    size_t at = 0;
+    char c[32];
+    cell_text(v, m->from, c, sizeof c);
+    at += (size_t)snprintf(buf + at, cap - at, "%s", c);
+    for (int i = 0; i < m->nfx && at < cap; i++)
+        if (m->fx[i].kind == FX_VIA) {
+            cell_text(v, m->fx[i].a, c, sizeof c);
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", sep, c);
+        }
+    cell_text(v, m->to, c, sizeof c);
+    if (at < cap) at += (size_t)snprintf(buf + at, cap - at, "%s%s", sep, c);
+    if (!v->pdn && m->promo != NO_TYPE && at < cap)
+        snprintf(buf + at, cap - at, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
+}
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
@@ -96,6 +135,10 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         int t = m->nfx ? PIECE_TYPE(m->fx[0].piece) : -1;
         char text[3];
         snprintf(buf + at, cap - at, "%s@%s", t >= 0 ? type_text(v, t, text) : "?", v->cells[m->to].name);
+        return;
+    }
+    if ((v->pdn || has_via(m)) && !is_remote(m) && !(m->flags & MOVE_DROP)) {
+        path_text(v, m, buf + at, cap - at);
         return;
     }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
@@ -306,7 +349,8 @@ static void san_body(const Position *pos, const MoveList *list, const Move *m, c
 
 void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     /* moves on several boards have no algebraic form: they are written as coordinates */
-    if ((m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) || pos->v->nboards > 1) {
+    if ((m->flags & (MOVE_PASS | MOVE_ELIMINATION | MOVE_CARDS | MOVE_TILE)) || pos->v->nboards > 1 || pos->v->pdn ||
+        has_via(m)) {
         notation_move(pos->v, m, buf, cap);
         return;
     }
@@ -477,6 +521,79 @@ static int match_long_algebraic(const Position *pos, const MoveList *list, const
     return count;
 }
 
+/* The cells a typed move names, in order: draughts numbers, or cell names (the longest that
+ * fits at each place), separated or not by '-', 'x' or ':'. False when the text is something
+ * else. */
+static bool typed_cells(const Variant *v, const char *t, Cell *cells, int *n, int cap) {
+    *n = 0;
+    for (const char *p = t; *p;) {
+        int best = -1;
+        size_t len = 0;
+        if (v->pdn && isdigit((unsigned char)*p)) {
+            char *end;
+            long num = strtol(p, &end, 10);
+            for (int c = 0; c < v->ncells; c++)
+                if (v->square_number[c] == num) best = c;
+            len = (size_t)(end - p);
+        } else if (!v->pdn) {
+            for (int c = 0; c < v->ncells; c++) {
+                size_t l = strlen(v->cells[c].name);
+                if (l > len && !strncasecmp(p, v->cells[c].name, l)) best = c, len = l;
+            }
+        }
+        if (best >= 0) {
+            if (*n >= cap) return false;
+            cells[(*n)++] = (Cell)best;
+            p += len;
+        } else if (strchr("-xX:", *p)) {
+            p++;
+        } else {
+            return false;
+        }
+    }
+    return *n >= 2;
+}
+
+/* The moves whose way through the board fits the typed cells: all of it, or its origin and
+ * destination with some of the cells it paused on between; failing those, the moves whose way
+ * begins with the typed cells (a long move entered hop by hop). */
+static int match_path(const Variant *v, const MoveList *list, const char *t, int *found, int max) {
+    Cell typed[MAX_EFFECTS + 2];
+    int ntyped;
+    if (!typed_cells(v, t, typed, &ntyped, (int)ARRAY_LEN(typed))) return 0;
+    for (int prefix = 0; prefix < 2; prefix++) {
+        int count = 0;
+        for (int i = 0; i < list->count; i++) {
+            const Move *m = &list->moves[i];
+            if (m->flags & (MOVE_DROP | MOVE_PASS | MOVE_CARDS | MOVE_TILE)) continue;
+            Cell way[MAX_EFFECTS + 2];
+            int nway = 0;
+            way[nway++] = m->from;
+            for (int k = 0; k < m->nfx; k++)
+                if (m->fx[k].kind == FX_VIA) way[nway++] = m->fx[k].a;
+            way[nway++] = m->to;
+            bool fits;
+            if (prefix) {
+                fits = ntyped < nway;
+                for (int k = 0; fits && k < ntyped; k++) fits = typed[k] == way[k];
+            } else {
+                /* origin and destination, and the cells between in order among the pauses */
+                fits = typed[0] == way[0] && typed[ntyped - 1] == way[nway - 1];
+                for (int k = 1, w = 1; fits && k < ntyped - 1; k++) {
+                    while (w < nway - 1 && way[w] != typed[k]) w++;
+                    fits = w < nway - 1;
+                    w++;
+                }
+            }
+            if (!fits) continue;
+            if (count < max) found[count] = i;
+            count++;
+        }
+        if (count) return count;
+    }
+    return 0;
+}
+
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
     char t[96];
@@ -488,6 +605,9 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     bool loose = v->nboards > 1;
     int count = match_coordinates(v, list, t, false, found, max);
     if (!count && loose) count = match_coordinates(v, list, t, true, found, max);
+    if (count) return count;
+    /* a move along its cells ("22x6", "b6xd4xf6"), whole or begun */
+    if (v->pdn || v->has_chains) count = match_path(v, list, t, found, max);
     if (count) return count;
     /* annotations and check marks say nothing about which move it is; but where a move may
      * carry a copy, a trailing "+" asks for the copy, and is never dropped */

@@ -307,6 +307,10 @@ static void declare_board(Sema *s, const Ast *n) {
     bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{false}};
     for (int i = 0; i < n->nkids; i++) {
         const Ast *hs = n->kids[i];
+        if (hs->sub != HOLES_LISTED)
+            for (int y = 0; y < b->height; y++)
+                for (int x = 0; x < b->width; x++)
+                    if (((x + y) % 2 == 0) == (hs->sub == HOLES_DARK)) hole[y][x] = true;
         for (int k = 0; k < hs->nkids; k++) {
             const Ast *c = hs->kids[k];
             char f[8];
@@ -516,6 +520,119 @@ static long ast_size(const Ast *n) {
     return k;
 }
 
+/* The macro (MACRO: piece items) or define (DEFINE: statements) of that name, or NULL. */
+static const Ast *find_macro(const Sema *s, const char *name, AstKind kind) {
+    for (int k = 0; k < s->nmacros; k++)
+        if (s->macros[k]->kind == kind && !strcmp(s->macros[k]->text, name)) return s->macros[k];
+    return NULL;
+}
+
+/* The defines being expanded, outermost first: a define met again inside itself would never
+ * end (expansion is inline), so it is an error. */
+typedef struct DefineStack {
+    const Ast *defs[MAX_MACRO_DEPTH];
+    int n;
+} DefineStack;
+
+static void expand_statements(Sema *s, Ast *block, DefineStack *stack, long *budget);
+
+/* `use NAME(ARGS)` in a move block: the define's statements with its parameters replaced by
+ * the arguments, themselves expanded (a BLOCK); NULL after an error. */
+static Ast *expand_use(Sema *s, const Ast *use, DefineStack *stack, long *budget) {
+    SrcLoc at = sema_word_loc(s, use->loc, use->text);
+    const Ast *d = find_macro(s, use->text, AST_DEFINE);
+    if (!d) {
+        if (find_macro(s, use->text, AST_MACRO))
+            diag_error(s->sink, at, "'%s' is a macro of piece items: a move block uses a define", use->text);
+        else
+            diag_error(s->sink, at, "unknown define '%s'", use->text);
+        return NULL;
+    }
+    if (use->nkids != d->num[0]) {
+        diag_error(s->sink, use->loc, "define '%s' takes %ld argument%s, not %d", use->text, d->num[0],
+                   d->num[0] == 1 ? "" : "s", use->nkids);
+        return NULL;
+    }
+    for (int i = 0; i < stack->n; i++)
+        if (stack->defs[i] == d) {
+            if (i == stack->n - 1)
+                diag_error(s->sink, at, "define '%s' uses itself", use->text);
+            else
+                diag_error(s->sink, at, "define '%s' uses itself (through '%s')", use->text, stack->defs[i + 1]->text);
+            return NULL;
+        }
+    if (stack->n >= MAX_MACRO_DEPTH) {
+        diag_error(s->sink, use->loc, "macros nested too deep (limit is %d)", MAX_MACRO_DEPTH);
+        return NULL;
+    }
+    const Ast *body = d->kids[d->num[0]];
+    if ((*budget -= ast_size(body)) < 0) return NULL;
+    Ast *copy = ast_clone(body);
+    substitute(copy, d, use);
+    stack->defs[stack->n++] = d;
+    expand_statements(s, copy, stack, budget);
+    stack->n--;
+    return copy;
+}
+
+/* `for D in DIRS { BODY }`: an either of BODY once per direction of DIRS, with D replaced by
+ * it (the body alone for a single direction); NULL after an error. */
+static Ast *expand_for(Sema *s, const Ast *loop, DefineStack *stack, long *budget) {
+    DirList dl = {0};
+    const Ast *terms = loop->kids[0];
+    bool ok = true;
+    for (int i = 0; i < terms->nkids; i++) ok = sema_dirterm(s, terms->kids[i], &dl) && ok;
+    if (!ok) return NULL;
+    /* the loop's variable as a one-parameter macro, each direction as the argument of a use */
+    Ast *param = ast_new_text(AST_NAME, loop->loc, loop->text);
+    Ast *as_macro = ast_add(ast_new_text(AST_DEFINE, loop->loc, loop->text), param);
+    as_macro->num[0] = 1;
+    Ast *alts = ast_new(dl.count == 1 ? AST_BLOCK : AST_EITHER, loop->loc);
+    for (int k = 0; k < dl.count && *budget >= 0; k++) {
+        Ast *arg;
+        if (dl.link[k] >= 0) {
+            arg = ast_new_text(AST_DIR, terms->loc, s->v->dirs[dl.link[k]].name);
+        } else {
+            arg = ast_new(AST_VEC, terms->loc);
+            arg->num[0] = dl.dx[k];
+            arg->num[1] = dl.dy[k];
+        }
+        Ast *use = ast_add(ast_new_text(AST_USE, loop->loc, loop->text), arg);
+        if ((*budget -= ast_size(loop->kids[1])) < 0) {
+            ast_free(use);
+            break;
+        }
+        Ast *body = ast_clone(loop->kids[1]);
+        substitute(body, as_macro, use);
+        expand_statements(s, body, stack, budget);
+        ast_free(use);
+        if (dl.count == 1) {
+            ast_free(alts);
+            alts = body;
+        } else {
+            ast_add(alts, body);
+        }
+    }
+    ast_free(as_macro);
+    return alts;
+}
+
+/* Expands, in place, every `use` of a define and every `for` loop among the statements of
+ * block and the blocks inside them. */
+static void expand_statements(Sema *s, Ast *block, DefineStack *stack, long *budget) {
+    for (int i = 0; i < block->nkids && *budget >= 0; i++) {
+        Ast *st = block->kids[i];
+        if (st->kind == AST_USE || st->kind == AST_FOR) {
+            Ast *rep = st->kind == AST_USE ? expand_use(s, st, stack, budget) : expand_for(s, st, stack, budget);
+            block->kids[i] = rep ? rep : ast_new(AST_BLOCK, st->loc);
+            ast_free(st);
+            continue;
+        }
+        for (int k = 0; k < st->nkids; k++)
+            if (st->kids[k]->kind == AST_BLOCK) expand_statements(s, st->kids[k], stack, budget);
+    }
+}
+
 /* budget: syntax nodes this piece may still copy (MAX_EXPANSION). Macros that use each other
  * several times grow exponentially: the copying stops when the budget goes below 0 (the
  * caller reports it) instead of running out of memory. */
@@ -527,15 +644,24 @@ static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int dept
             continue;
         }
         if ((*budget -= ast_size(it)) < 0) return;
+        if (it->kind == AST_MOVEBLOCK) {
+            Ast *block = ast_clone(it);
+            DefineStack stack = {.n = 0};
+            expand_statements(s, block, &stack, budget);
+            ast_add(out, block);
+            continue;
+        }
         if (it->kind != AST_USE) {
             ast_add(out, ast_clone(it));
             continue;
         }
-        const Ast *m = NULL;
-        for (int k = 0; k < s->nmacros; k++)
-            if (!strcmp(s->macros[k]->text, it->text)) m = s->macros[k];
+        const Ast *m = find_macro(s, it->text, AST_MACRO);
         if (!m) {
-            diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown macro '%s'", it->text);
+            if (find_macro(s, it->text, AST_DEFINE))
+                diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
+                           "'%s' is a define of statements: use it inside a move block", it->text);
+            else
+                diag_error(s->sink, sema_word_loc(s, it->loc, it->text), "unknown macro '%s'", it->text);
             continue;
         }
         if (it->nkids != m->num[0]) {
@@ -778,8 +904,10 @@ static void declare_card_rule(Sema *s, const Ast *n) {
         diag_error(s->sink, n->kids[1]->loc, "a payment goes to another pile than the one it is paid from");
         return;
     }
-    if (!n->sub && (n->num[0] < 1 || n->num[0] > MAX_EFFECTS)) {
-        diag_error(s->sink, n->loc, "card count %ld is out of range (1..%d)", n->num[0], MAX_EFFECTS);
+    /* (each card is an effect of the move, and no pile holds more than MAX_PILE_CARDS) */
+    const int most_cards = MAX_PILE_CARDS < MAX_EFFECTS ? MAX_PILE_CARDS : MAX_EFFECTS;
+    if (!n->sub && (n->num[0] < 1 || n->num[0] > most_cards)) {
+        diag_error(s->sink, n->loc, "card count %ld is out of range (1..%d)", n->num[0], most_cards);
         return;
     }
     if (n->text2 && strcmp(n->text2, "own")) {
@@ -806,6 +934,25 @@ static int name_kind(Sema *s, const char *name, SrcLoc loc) {
     }
     copy_name(v->kind_names[v->nkinds], sizeof v->kind_names[0], name);
     return v->nkinds++;
+}
+
+/* `priority KIND ...`: the kinds, most preferred first (declared by naming them). */
+static void declare_priority(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (v->npriorities) {
+        diag_error(s->sink, n->loc, "a game has one 'priority' list");
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++) {
+        int k = name_kind(s, n->kids[i]->text, n->kids[i]->loc);
+        if (k < 0) return;
+        for (int j = 0; j < v->npriorities; j++)
+            if (v->priority[j] == k) {
+                diag_error(s->sink, n->kids[i]->loc, "move kind '%s' is named twice", n->kids[i]->text);
+                return;
+            }
+        v->priority[v->npriorities++] = (uint8_t)k;
+    }
 }
 
 /* A phase of the turn; the move kinds it names are declared by naming them. */
@@ -1550,10 +1697,11 @@ static void pass_header(Sema *s) {
                 armies = it;
             break;
         case AST_MACRO:
+        case AST_DEFINE:
             if (s->nmacros < (int)ARRAY_LEN(s->macros))
                 s->macros[s->nmacros++] = it;
             else
-                diag_error(s->sink, it->loc, "too many macros (limit is %d)", (int)ARRAY_LEN(s->macros));
+                diag_error(s->sink, it->loc, "too many macros and defines (limit is %d)", (int)ARRAY_LEN(s->macros));
             break;
         case AST_DIRSET:
             if (s->ndirsets < MAX_DIRECTIONS)
@@ -1737,6 +1885,7 @@ static void pass_state(Sema *s) {
     v->nkinds = 1;
     copy_name(v->kind_names[0], sizeof v->kind_names[0], "normal");
     declare_each(s, AST_PHASE, declare_phase);
+    declare_each(s, AST_PRIORITY, declare_priority);
     declare_each(s, AST_PRELUDE, declare_prelude);
     declare_each(s, AST_PILE, declare_pile);
     declare_each(s, AST_MINEFIELD, declare_minefield);
@@ -1837,6 +1986,29 @@ static void declare_forbid(Sema *s, const Ast *it) {
         s->v->forbid_royal_capture = it->sub != 0;
 }
 
+/* `position-format pdn`: draughts position text. It names squares by number and carries only
+ * the pieces and the side to move, so the game may have no more than that. */
+static void declare_position_format(Sema *s, const Ast *n) {
+    Variant *v = s->v;
+    if (strcmp(n->text, "pdn")) {
+        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "unknown position format '%s' (expected pdn)", n->text);
+        return;
+    }
+    if (v->nplayers != 2 || v->nowners != 2 || v->nboards != 1 || v->has_hands || v->ncounters || v->nphases ||
+        v->npiles || v->minefield_zone || v->nprelude) {
+        diag_error(s->sink, n->loc,
+                   "'position-format pdn' needs two players on one board and no state but the pieces and the side "
+                   "to move (no armies, hands, counters, phases, piles, minefield or set-up steps)");
+        return;
+    }
+    v->pdn = true;
+    int n_squares = 0;
+    const Board *b = &v->boards[0];
+    for (int y = b->height - 1; y >= 0; y--)
+        for (int x = 0; x < b->width; x++)
+            if (b->at[y][x] != NO_CELL) v->square_number[b->at[y][x]] = (uint16_t)++n_squares;
+}
+
 /* The start position and the rules of play: how a game ends, who steers and helps whom. */
 static void pass_rules(Sema *s) {
     Variant *v = s->v;
@@ -1864,7 +2036,10 @@ static void pass_rules(Sema *s) {
         case AST_MUST_CAPTURE:
             if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
             v->must_capture = true;
+            if (it->sub) v->must_capture_most = true;
             break;
+        case AST_MERGE_DUPLICATES: v->merge_same_captures = true; break;
+        case AST_POSITION_FORMAT: declare_position_format(s, it); break;
         case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
         default: break;
         }

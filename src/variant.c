@@ -457,7 +457,8 @@ void variant_conclude(Variant *v) {
     /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->nextra &&
         !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
-        !v->nforced && v->on_stalemate != RESULT_PASS;
+        !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
+        !v->merge_same_captures;
     build_leap_from(v);
     build_move_reach(v);
 }

@@ -158,6 +158,8 @@ typedef struct PieceProgram {
     RestGuard rest_guards[MAX_REST_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
+    bool has_chain;     /* prog has add-partial blocks, from chain_entry on: the continuation */
+    int chain_entry;    /* of a paused move runs them */
     bool may_capture;   /* prog can remove an enemy piece */
     bool may_duplicate; /* two paths of prog can emit the same move (they are merged) */
     int ngen;           /* fast generation: plain moves as rays */
@@ -553,6 +555,18 @@ typedef struct Variant {
     ForcedCapture forced[4];
     /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
     bool must_capture;
+    /* Filters of the moves as generated (movegen_pseudo): only the captures taking the most
+     * pieces (`must-capture most`); moves of the first kind in `priority` that has one; one
+     * move of several with the same origin, destination and pieces taken (merge-duplicates) */
+    bool must_capture_most;
+    int npriorities;
+    uint8_t priority[MAX_MOVE_KINDS];
+    bool merge_same_captures;
+    bool has_chains; /* some program pauses (add-partial): moves go along several cells */
+    /* `position-format pdn`: position text as draughts programs write it (W:W21,22:B1,2), the
+     * cells numbered square_number[cell] (from 1: rows from the top, each from the left) */
+    bool pdn;
+    uint16_t square_number[MAX_CELLS];
     /* "end pieces at-most N RESULT": a player left with N or fewer pieces gets on_pieces */
     int pieces_limit; /* N + 1; 0 = off */
     ResultKind on_pieces;
@@ -582,6 +596,10 @@ typedef struct Variant {
     /* turns made of phases (nphases 0: one move per turn, the plain case) */
     int nphases;
     PhaseDef phases[MAX_PHASES];
+    int nmove_flags; /* flags and cell tags of a move being made, by name */
+    char move_flag_names[MAX_MOVE_FLAGS][16];
+    int ntags;
+    char tag_names[MAX_TAGS][16];
     int nkinds; /* move kinds; kind 0 is "normal" */
     char kind_names[MAX_MOVE_KINDS][16];
     int capture_reward; /* counter index + 1 the capturer gains captured worth in; 0 = none */

@@ -47,6 +47,9 @@ static const char *operand_fault(const Variant *v, const Program *p, OperandKind
     case OPK_CASTLE: return value < v->ncastles ? NULL : "castling right out of range";
     case OPK_KIND: return value < v->nkinds ? NULL : "move kind out of range";
     case OPK_PROMO: return value == 0 || value < v->npromos ? NULL : "promotion set out of range";
+    case OPK_FLAG: return value < v->nmove_flags ? NULL : "move flag out of range";
+    case OPK_TAG: return value < v->ntags ? NULL : "tag out of range";
+    case OPK_MODE: return value <= 1 ? NULL : "mode out of range";
     case OPK__COUNT: break;
     }
     return "unknown operand kind";

@@ -10,15 +10,36 @@
 #include "attack.h"
 
 typedef struct Choice {
-    int pc;
+    int pc; /* where the path resumes; PC_FINISH: the end of an `add-partial`'s continuation */
     Cell cur;
     bool flag;
     uint8_t nmarks, npending;
     uint8_t change;
     uint8_t marks_flags, castle; /* MOVE_EP / MOVE_CASTLE and the castling rule, for emitted moves */
     uint8_t kind;                /* the move kind of emitted moves */
+    uint8_t ntags;               /* cells tagged on the path so far */
+    uint16_t move_flags;         /* the move's flags (`set-flag`) */
+    int capture_mark;            /* the moves emitted at the path's last capture since it went on
+                                  * from a pause, or -1; and which capture of the run it was */
+    int capture_id;
+    Cell here;           /* the cell the moving piece stands on (it moves on add-partial) */
+    const Program *prog; /* the program the path runs (add-partial may go on in another) */
     Cell marks[MAX_MARKS];
+    /* PC_FINISH only: the moves emitted when the continuation began (none more: the move ends
+     * where it paused), and the pause's promotion set and mode */
+    int since, group; /* group: the capture whose landings these are, or -1 */
+    uint8_t promo, partial_mode;
 } Choice;
+
+#define PC_FINISH (-1)
+
+/* A cell tagged (or untagged) on the path (`tag NAME`): the newest entry for a cell and tag
+ * decides. */
+typedef struct TagEntry {
+    Cell cell;
+    uint8_t tag;
+    bool on;
+} TagEntry;
 
 /* Runtime limits name themselves, as the rule file's do. */
 #define STR_(x) #x
@@ -28,6 +49,7 @@ typedef struct Choice {
     "step budget for one position exceeded (limit is " STR(POSITION_STEP_BUDGET) " instructions)"
 #define TOO_MANY_CHOICES "too many open choices (limit is " STR(MAX_FORKS) ")"
 #define TOO_MANY_MARKS "mark stack overflow (limit is " STR(MAX_MARKS) ")"
+#define TOO_MANY_TAGS "too many cells tagged in one move (limit is " STR(MAX_TAGGED) ")"
 #define TOO_MANY_EFFECTS "too many effects in one move (limit is " STR(MAX_EFFECTS) ")"
 #define TOO_MANY_MOVES "too many moves in one position (limit is " STR(MAX_MOVES) ")"
 
@@ -61,6 +83,20 @@ static inline Effect *pending_push(Effect *pending, int *npending) {
     Effect *e = &pending[(*npending)++];
     memset(e, 0, sizeof *e);
     return e;
+}
+
+/* Is the piece on c taken by the move so far (a capture recorded on the path)? */
+static inline bool is_taken(const Effect *pending, int npending, Cell c) {
+    for (int i = 0; i < npending; i++)
+        if (pending[i].kind == FX_REMOVE && pending[i].a == c) return true;
+    return false;
+}
+
+/* The newest entry of the tag list for cell c and tag t: whether c is tagged t. */
+static bool is_tagged(const TagEntry *tags, int ntags, Cell c, int t) {
+    for (int i = ntags - 1; i >= 0; i--)
+        if (tags[i].cell == c && tags[i].tag == t) return tags[i].on;
+    return false;
 }
 
 /* Records "remove the piece on c" once; false when the pending list is full. */
@@ -225,6 +261,27 @@ static bool promotion_in_stock(const Position *pos, int owner, int t) {
     return n < pos->v->start_count[owner][t];
 }
 
+/* What ADD emits: the move org -> cur with the pending effects and the change of type, or,
+ * where a promote rule applies, one move per choice (and the move without it, when the rule
+ * is optional). False when the list is full. */
+__attribute__((always_inline)) static inline bool add_moves(const Position *pos, MoveList *out, Cell org, Cell cur,
+                                                            int owner, const Effect *pending, int npending, int change,
+                                                            int promo, PathMarks marks) {
+    const Variant *v = pos->v;
+    const PromoSet *ps = promo ? &v->promos[promo] : NULL;
+    if (!ps || !promotes_here(v, ps, owner, org, cur) ||
+        (ps->on_capture && !captures_here(pos, pending, npending, cur, org, owner)))
+        return emit(pos, out, org, cur, owner, pending, npending, change, NO_TYPE, marks);
+    int mover = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[org]);
+    bool ok = true;
+    if (ps->optional && !(v->types[mover].never_stuck && variant_stuck(v, mover, owner, cur)))
+        ok = emit(pos, out, org, cur, owner, pending, npending, change, NO_TYPE, marks);
+    for (int i = 0; ok && i < ps->count; i++)
+        if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
+            ok = emit(pos, out, org, cur, owner, pending, npending, change, ps->types[i], marks);
+    return ok;
+}
+
 /* A free castle from kf with the rook on rf: every cell between the outermost of the four is
  * empty but for the king and the rook, and no cell of the king's way is attacked. */
 static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Cell kf, Cell rf, int owner) {
@@ -319,9 +376,10 @@ static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur
 
 /* `traced` is a constant at each of the two calls, each an inlined copy: the untraced one
  * tests no hook per instruction. */
-__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell origin,
+__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell from,
                                                      int owner, MoveList *out, Cell target, VmFault *fault,
-                                                     long *budget_left, const char *budget_msg, const bool traced) {
+                                                     long *budget_left, const char *budget_msg, const bool traced,
+                                                     const bool extended) {
     const Variant *v = pos->v;
     const VmTraceFn trace = traced ? ctx->trace : NULL;
     Cell royal = NO_CELL; /* the owner's royal piece, looked up once per run (coordination) */
@@ -336,12 +394,47 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     int change = NO_TYPE;
     PathMarks pmarks = {0};
     int pc = 0;
-    Cell cur = origin;
+    Cell cur = from;
     bool flag = false;
+    /* Multi-part moves: the moving piece stands on `here` (from, until an add-partial moves it
+     * on), and `lifted` is its empty first cell while it is away (NO_CELL before); the path
+     * runs `prog`, which add-partial may change to its new type's. Move-local memory: flags
+     * and the tag list. */
+    Cell here = from, lifted = NO_CELL;
+    uint16_t move_flags = 0;
+    TagEntry tags[MAX_TAGGED];
+    int ntags = 0;
+    int capture_mark = -1, capture_id = -1, ncaptures = 0;
+    /* the finishes of one capture's landings come one after another: the moves those of
+     * finish_group made (finish_made) are not a landing going on */
+    int finish_group = -1, finish_made = 0;
     long budget = *budget_left;
     int result = RUN_DONE;
     const char *why = NULL; /* the fault met (goto fault) */
     int at = 0;             /* the offset of the instruction being run */
+
+/* The path's state into choice point c, resuming at resume_pc. */
+#define SAVE_PATH(c, resume_pc) \
+    do { \
+        (c)->pc = (resume_pc); \
+        (c)->cur = cur; \
+        (c)->flag = flag; \
+        (c)->nmarks = (uint8_t)nmarks; \
+        if (nmarks) memcpy((c)->marks, marks, sizeof(Cell) * (size_t)nmarks); \
+        (c)->npending = (uint8_t)npending; \
+        (c)->change = (uint8_t)change; \
+        (c)->marks_flags = pmarks.flags; \
+        (c)->castle = pmarks.castle; \
+        (c)->kind = pmarks.kind; \
+        if (extended) { \
+            (c)->ntags = (uint8_t)ntags; \
+            (c)->move_flags = move_flags; \
+            (c)->here = here; \
+            (c)->prog = prog; \
+            (c)->capture_mark = capture_mark; \
+            (c)->capture_id = capture_id; \
+        } \
+    } while (0)
 
     for (;;) {
         at = pc;
@@ -371,6 +464,31 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 pmarks.flags = c->marks_flags;
                 pmarks.castle = c->castle;
                 pmarks.kind = c->kind;
+                if (extended) {
+                    ntags = c->ntags;
+                    move_flags = c->move_flags;
+                    capture_mark = c->capture_mark;
+                    capture_id = c->capture_id;
+                    if (c->here != here || c->prog != prog) {
+                        here = c->here;
+                        lifted = here == from ? NO_CELL : from;
+                        prog = c->prog;
+                        code = prog->code;
+                    }
+                }
+                if (extended && c->pc == PC_FINISH) {
+                    /* the continuation of an add-partial is over: when it made no move (or
+                     * going on was optional), the move ends where it paused */
+                    int made = c->group >= 0 && c->group == finish_group ? finish_made : 0;
+                    if (target == NO_CELL && (c->partial_mode || out->count - c->since == made)) {
+                        int before = out->count;
+                        if (!add_moves(pos, out, from, cur, owner, pending, npending, change, c->promo, pmarks))
+                            goto too_many_moves;
+                        finish_made = made + (out->count - before);
+                        finish_group = c->group;
+                    }
+                    goto fail;
+                }
             }
             break;
         case OP_FORK:
@@ -378,19 +496,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 why = TOO_MANY_CHOICES;
                 goto fault;
             }
-            {
-                Choice *c = &stack[nchoices++];
-                c->pc = a;
-                c->cur = cur;
-                c->flag = flag;
-                c->nmarks = (uint8_t)nmarks;
-                if (nmarks) memcpy(c->marks, marks, sizeof(Cell) * (size_t)nmarks);
-                c->npending = (uint8_t)npending;
-                c->change = (uint8_t)change;
-                c->marks_flags = pmarks.flags;
-                c->castle = pmarks.castle;
-                c->kind = pmarks.kind;
-            }
+            SAVE_PATH(&stack[nchoices], a);
+            nchoices++;
             break;
         case OP_JUMP: pc = a; break;
         case OP_JT:
@@ -399,17 +506,37 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_JF:
             if (!flag) pc = a;
             break;
-        case OP_ORIGIN: cur = origin; break;
+        case OP_ORIGIN: cur = here; break;
         case OP_STEP:
             cur = variant_step(v, cur, a);
             if (cur == NO_CELL) goto fail;
             break;
         case OP_GOTO: cur = (Cell)a; break;
         case OP_ONBOARD: flag = variant_step(v, cur, a) != NO_CELL; break;
-        case OP_EMPTY: flag = pos->cell[cur] == 0; break;
-        case OP_ENEMY: flag = pos->cell[cur] != 0 && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner); break;
-        case OP_FRIEND: flag = pos->cell[cur] != 0 && !board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner); break;
-        case OP_ISTYPE: flag = pos->cell[cur] != 0 && PIECE_TYPE(pos->cell[cur]) == a; break;
+        /* (a piece taken by the move so far is no enemy; the cell the piece left while it is
+         * away is empty) */
+        case OP_EMPTY: flag = pos->cell[cur] == 0 || cur == lifted; break;
+        case OP_ENEMY:
+            flag = pos->cell[cur] != 0 && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner) &&
+                !(npending && is_taken(pending, npending, cur));
+            break;
+        case OP_FRIEND:
+            flag = pos->cell[cur] != 0 && !board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner) && cur != lifted;
+            break;
+        case OP_ISTYPE: flag = pos->cell[cur] != 0 && PIECE_TYPE(pos->cell[cur]) == a && cur != lifted; break;
+        case OP_TAKEN: flag = is_taken(pending, npending, cur); break;
+        case OP_FLAG: flag = (move_flags >> a) & 1; break;
+        case OP_SETFLAG:
+            move_flags = b ? (uint16_t)(move_flags | (1u << a)) : (uint16_t)(move_flags & ~(1u << a));
+            break;
+        case OP_TAGGED: flag = is_tagged(tags, ntags, cur, a); break;
+        case OP_TAG:
+            if (unlikely(ntags >= MAX_TAGGED)) {
+                why = TOO_MANY_TAGS;
+                goto fault;
+            }
+            tags[ntags++] = (TagEntry){.cell = cur, .tag = (uint8_t)a, .on = b != 0};
+            break;
         case OP_INZONE: flag = zone_has(&v->zones[a], owner, cur); break;
         case OP_ISEP:
             flag = false;
@@ -422,22 +549,24 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 flag = false;
             break;
         case OP_ATTACKED: {
-            Piece as = pos->cell[origin];
+            Piece as = pos->cell[from];
             flag = attack_is_attacked(ctx, pos, cur, owner, as);
             break;
         }
-        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, origin, cur, owner); break;
+        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, from, cur, owner); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
         case OP_PRIVILEGE: flag = board_privilege_held(pos, owner, cur); break;
-        case OP_ISORIGIN: flag = cur == origin; break;
+        case OP_ISORIGIN: flag = cur == here; break;
         case OP_LASTTO: flag = cur == pos->last_to; break;
         case OP_LASTFROM: flag = cur == pos->last_from; break;
         case OP_ONBOARDTYPE:
             flag = false;
             for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
             break;
-        case OP_TYPEIN: flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1); break;
+        case OP_TYPEIN:
+            flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1) && cur != lifted;
+            break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
@@ -467,6 +596,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (op == OP_CAPTURE) {
                 e->kind = FX_REMOVE;
                 e->a = cur;
+                if (extended && out) {
+                    capture_mark = out->count;
+                    capture_id = ncaptures++;
+                }
             } else if (op == OP_CAPTUREEP) {
                 e->kind = FX_REMOVE;
                 e->a = pos->ep_victim;
@@ -486,7 +619,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (target != NO_CELL) goto fail; /* (castling captures nothing) */
             const Castle *c = &v->castles[a];
             Cell kf = pos->castle_king[a], rf = pos->castle_rook[a];
-            if (kf != origin || rf == NO_CELL || !free_castle_open(ctx, pos, c, kf, rf, owner)) goto fail;
+            if (kf != from || rf == NO_CELL || !free_castle_open(ctx, pos, c, kf, rf, owner)) goto fail;
             Effect *e = pending_push(pending, &npending);
             if (!e) goto too_many_effects;
             *e = (Effect){.kind = FX_MOVE, .a = rf, .b = c->rook_to};
@@ -494,22 +627,20 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             break;
         }
         case OP_WITHDRAW: {
-            Cell c = variant_step(v, origin, a);
+            Cell c = variant_step(v, here, a);
             if (c != NO_CELL && is_victim(pos, c, owner, v->typesets[b]) && !record_capture(pending, &npending, c))
                 goto too_many_effects;
             break;
         }
         case OP_PINCER:
-            if (!pincer_at(pos, cur, origin, owner, v->typesets[a], pending, &npending))
-                goto too_many_effects;
+            if (!pincer_at(pos, cur, from, owner, v->typesets[a], pending, &npending)) goto too_many_effects;
             break;
         case OP_COORD:
             if (!royal_known) {
                 royal = board_royal(pos, owner);
                 royal_known = true;
             }
-            if (!coord_at(pos, cur, origin, owner, royal, v->typesets[a], pending, &npending))
-                goto too_many_effects;
+            if (!coord_at(pos, cur, from, owner, royal, v->typesets[a], pending, &npending)) goto too_many_effects;
             break;
         case OP_SLIDE: {
             /* C is decoded here only: live across the whole loop it slowed every instruction */
@@ -525,12 +656,12 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
                 if (pos->cell[c]) break;
                 /* this landing's captures extend pending for this move only */
                 int n = npending;
-                bool room = (pset == 0xFF || pincer_at(pos, c, origin, owner, v->typesets[pset], pending, &n)) &&
-                    (cset == 0xFF || coord_at(pos, c, origin, owner, royal, v->typesets[cset], pending, &n));
+                bool room = (pset == 0xFF || pincer_at(pos, c, from, owner, v->typesets[pset], pending, &n)) &&
+                    (cset == 0xFF || coord_at(pos, c, from, owner, royal, v->typesets[cset], pending, &n));
                 if (!room) goto too_many_effects;
                 if (target != NO_CELL) {
-                    if (captures_target(pending, n, c, origin, target)) goto found;
-                } else if (!emit(pos, out, origin, c, owner, pending, n, change, NO_TYPE, pmarks)) {
+                    if (captures_target(pending, n, c, from, target)) goto found;
+                } else if (!emit(pos, out, from, c, owner, pending, n, change, NO_TYPE, pmarks)) {
                     goto too_many_moves;
                 }
             }
@@ -558,41 +689,67 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             break;
         case OP_ADD:
         case OP_DROP: {
-            /* DROP A: a new piece of type A on the empty cur, moving nothing (emit's NO_CELL origin) */
+            /* DROP A: a new piece of type A on the empty cur, moving nothing (emit's NO_CELL from) */
             const bool drop = op == OP_DROP;
             if (unlikely(drop) && pos->cell[cur]) break;
             if (target != NO_CELL) {
-                if (captures_target(pending, npending, drop ? NO_CELL : cur, origin, target)) goto found;
+                if (captures_target(pending, npending, drop ? NO_CELL : cur, from, target)) goto found;
                 break;
             }
-            bool ok = true;
-            const PromoSet *ps = a && !drop ? &v->promos[a] : NULL;
-            if (ps && promotes_here(v, ps, owner, origin, cur) &&
-                (!ps->on_capture || captures_here(pos, pending, npending, cur, origin, owner))) {
-                int mover = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[origin]);
-                if (ps->optional && !(v->types[mover].never_stuck && variant_stuck(v, mover, owner, cur)))
-                    ok = emit(pos, out, origin, cur, owner, pending, npending, change, NO_TYPE, pmarks);
-                for (int i = 0; ok && i < ps->count; i++)
-                    if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
-                        ok = emit(pos, out, origin, cur, owner, pending, npending, change, ps->types[i], pmarks);
-            } else {
-                ok = emit(pos, out, drop ? NO_CELL : origin, cur, owner, pending, npending, drop ? a : change, NO_TYPE,
-                          pmarks);
-            }
+            bool ok = drop ? emit(pos, out, NO_CELL, cur, owner, pending, npending, a, NO_TYPE, pmarks)
+                           : add_moves(pos, out, from, cur, owner, pending, npending, change, a, pmarks);
             if (unlikely(!ok)) goto too_many_moves;
+            break;
+        }
+        case OP_PARTIAL: {
+            if (!extended) goto bad_opcode;
+            /* The move pauses on cur and goes on from there: first the continuation (the
+             * add-partial blocks of the piece's type, its new type after a change), then, when
+             * that made no move, the move as it stands (PC_FINISH), then the rest of this path. */
+            if (target != NO_CELL && captures_target(pending, npending, cur, from, target)) goto found;
+            if (unlikely(nchoices + 2 > MAX_FORKS)) {
+                why = TOO_MANY_CHOICES;
+                goto fault;
+            }
+            /* After a capture, the move may end only where no landing after that capture goes on
+             * (the finish waits below the rest of the path, which tries the other landings);
+             * with nothing taken since it went on, where this pause leads nowhere. */
+            const int since = capture_mark >= 0 ? capture_mark : (out ? out->count : 0);
+            for (int k = 0; k < 2; k++) {
+                bool finish = (k == 0) == (capture_mark >= 0);
+                Choice *c = &stack[nchoices++];
+                SAVE_PATH(c, finish ? PC_FINISH : pc);
+                c->since = since;
+                c->group = capture_mark >= 0 ? capture_id : -1;
+                c->promo = (uint8_t)a;
+                c->partial_mode = (uint8_t)b;
+            }
+            int type = change != NO_TYPE ? change : PIECE_TYPE(pos->cell[from]);
+            const PieceProgram *pp = &v->types[type].per_owner[owner];
+            if (!pp->has_chain) goto fail;
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
+            e->kind = FX_VIA;
+            e->a = cur;
+            here = cur;
+            lifted = cur == from ? NO_CELL : from;
+            prog = &pp->prog;
+            code = prog->code;
+            pc = pp->chain_entry;
+            capture_mark = -1;
             break;
         }
         case OP_CONVERT:
         case OP_OUTFLANK:
-            if (!record_conversion(pos, op, cur, a, owner, pending, &npending))
-                goto too_many_effects;
+            if (!record_conversion(pos, op, cur, a, owner, pending, &npending)) goto too_many_effects;
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
-        default: why = "bad opcode"; goto fault;
+        default: goto bad_opcode;
         }
     }
+#undef SAVE_PATH
     /* the one way out: every exit hands back the budget left */
 found:
     result = RUN_FOUND;
@@ -602,6 +759,9 @@ too_many_effects:
     goto fault;
 too_many_moves:
     why = TOO_MANY_MOVES;
+    goto fault;
+bad_opcode:
+    why = "bad opcode";
 fault:
     fault_at(fault, prog, at, why);
     result = RUN_FAULT;
@@ -618,28 +778,22 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
     bool by_position = *steps_left < VM_STEP_BUDGET;
     long limit = by_position ? *steps_left : VM_STEP_BUDGET, left = limit;
     const char *msg = by_position ? POSITION_BUDGET_EXCEEDED : STEP_BUDGET_EXCEEDED;
-    int r = unlikely(ctx->trace != NULL) ? run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, true)
-                                         : run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false);
+    /* a copy of the interpreter for each case: the one that runs most programs neither traces
+     * nor keeps a move's memory (a program that pauses, flags or tags is `extended`) */
+    int r;
+    if (unlikely(ctx->trace != NULL))
+        r = run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, true, true);
+    else if (unlikely(prog->extended))
+        r = run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false, true);
+    else
+        r = run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false, false);
     *steps_left -= limit - (left < 0 ? 0 : left);
     return r;
 }
 
 bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending,
                   int npending, uint8_t flags, int promo) {
-    const Variant *v = pos->v;
-    const PathMarks marks = {.flags = flags};
-    const PromoSet *ps = promo ? &v->promos[promo] : NULL;
-    if (!ps || !promotes_here(v, ps, owner, origin, cur) ||
-        (ps->on_capture && !captures_here(pos, pending, npending, cur, origin, owner)))
-        return emit(pos, out, origin, cur, owner, pending, npending, NO_TYPE, NO_TYPE, marks);
-    int mover = PIECE_TYPE(pos->cell[origin]);
-    bool ok = true;
-    if (ps->optional && !(v->types[mover].never_stuck && variant_stuck(v, mover, owner, cur)))
-        ok = emit(pos, out, origin, cur, owner, pending, npending, NO_TYPE, NO_TYPE, marks);
-    for (int i = 0; ok && i < ps->count; i++)
-        if (!ps->lost_only || promotion_in_stock(pos, owner, ps->types[i]))
-            ok = emit(pos, out, origin, cur, owner, pending, npending, NO_TYPE, ps->types[i], marks);
-    return ok;
+    return add_moves(pos, out, origin, cur, owner, pending, npending, NO_TYPE, promo, (PathMarks){.flags = flags});
 }
 
 /* Do two cell sets meet? */
