@@ -976,7 +976,7 @@ static void lower_setup(Lower *L) {
             if (y) put_text(&text, &len, &cap, "/");
         }
     }
-    if (L->has_off || L->has_drops) {
+    if (L->has_off || L->has_drops || L->recycle) {
         if (L->nplayers != 2) {
             diag_error(L->sink, bs ? bs->loc : L->at,
                        "pieces off the board (to drop) are supported for two players only");
@@ -990,8 +990,9 @@ static void lower_setup(Lower *L) {
                     put_text(&text, &len, &cap, tmp);
                 }
         put_text(&text, &len, &cap, "]");
+        const ZrfNode *at = bs ? bs : L->forms;
         ast_add(L->root,
-                ast_add(zrf_node(AST_HANDS, bs ? bs : L->forms), zrf_node_text(AST_NAME, bs ? bs : L->forms, "none")));
+                ast_add(zrf_node(AST_HANDS, at), zrf_node_text(AST_NAME, at, L->recycle ? "captured" : "none")));
     }
     char side[40];
     snprintf(side, sizeof side, " %s - - 0 1", "?");
@@ -1227,6 +1228,11 @@ static void lower_options(Lower *L) {
         }
         const char *name = f->kids[1]->text, *value = zrf_atom_text(f->kids[2]);
         bool off = value && (!strcasecmp(value, "false") || !strcmp(value, "0"));
+        if (!strcasecmp(name, "recycle captures")) {
+            /* a captured piece goes to its captor's pieces off the board, to be dropped */
+            if (!off) L->recycle = true;
+            continue;
+        }
         if (!strcasecmp(name, "pass turn")) {
             if (off) continue;
             if (value && !strcasecmp(value, "forced")) {
@@ -1274,6 +1280,22 @@ static void check_forms(Lower *L) {
     if (mp) zrf_warn(L->r, mp, "move priorities are not supported yet: every move type is allowed");
 }
 
+/* Whether the game keeps pieces off the board (to drop): known before the moves are lowered,
+ * which differ with it (a copy left behind comes from the hand then). */
+static void find_hands(Lower *L) {
+    const ZrfNode *bs = zrf_find_form(L, "board-setup");
+    for (int i = 1; bs && i < bs->nkids; i++)
+        for (int k = 1; bs->kids[i]->kind == ZRF_LIST && k < bs->kids[i]->nkids; k++) {
+            const ZrfNode *tf = bs->kids[i]->kids[k];
+            for (int q = 1; tf->kind == ZRF_LIST && q < tf->nkids; q++)
+                L->has_off = L->has_off || zrf_is(tf->kids[q], "off");
+        }
+    for (int i = 0; i < L->npieces; i++) {
+        const ZrfNode *d = zrf_sub_form(L->pieces[i].form, "drops");
+        L->has_drops = L->has_drops || (d && d->nkids > 1);
+    }
+}
+
 /* ---- the whole game -------------------------------------------------------------------------- */
 
 static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
@@ -1295,6 +1317,7 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     if (!L->failed) lower_zones(L);
     if (!L->failed) declare_pieces(L);
     if (!L->failed) zrf_declare_attrs(L);
+    if (!L->failed) find_hands(L);
     if (!L->failed) lower_options(L);
     if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
     for (int i = 0; !L->failed && i < L->npieces; i++) zrf_lower_piece(L, &L->pieces[i]);

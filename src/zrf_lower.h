@@ -89,6 +89,7 @@ typedef struct Lower {
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
     int nprelude;     /* set-up steps: the turns before `repeat` */
+    bool recycle; /* (option "recycle captures" true): captures fill the captor's hand */
     bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
     bool failed;      /* an error that stops the lowering */
 } Lower;

@@ -107,6 +107,7 @@ typedef struct Prog {
     const ZrfNode *left_at;
     int marks;              /* Varia marks held for Zillions' mark register (0 or 1) */
     const ZrfNode **events; /* the move's marks and backs in the order written */
+    bool checked_empty;     /* the statement being lowered follows a check that the cell is empty */
     int nevents;
 } Prog;
 
@@ -326,7 +327,6 @@ static void guard(Prog *g, const ZrfNode *c, bool want, Ast *block) {
         return;
     }
     if (!needs_move || g->left_out) return;
-    g->left_out = NULL;
     const char *h = zrf_head(c);
     if (!strcasecmp(h, "not")) {
         guard(g, c->kids[1], !want, block);
@@ -498,12 +498,11 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
         ast_add(block, iff);
         return;
     }
-    if (!needs_move) {
+    if (!needs_move || g->left_out) {
         ast_free(then_b);
         ast_free(else_b);
         return;
     }
-    g->left_out = NULL;
     /* a condition on another cell: two exclusive paths */
     Ast *either = zrf_node(AST_EITHER, f);
     Ast *a = zrf_node(AST_BLOCK, f), *b = zrf_node(AST_BLOCK, f);
@@ -543,7 +542,7 @@ static const struct {
     const char *why;
 } later[] = {
     {"add-partial", "multi-part moves (add-partial)"},
-    {"add-copy", "moves that leave a copy (add-copy)"},
+    {"add-copy", "moves that leave a copy (add-copy) other than onto a cell checked empty"},
     {"cascade", "moving a second piece (cascade)"},
     {"from", "moving another piece than the one the move started with (from)"},
     {"to", "a destination set before the move goes on (to)"},
@@ -576,6 +575,21 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         }
         if (zrf_is(s, "capture")) {
             ast_add(block, zrf_node(AST_CAPTURE, s));
+            return;
+        }
+        if (zrf_is(s, "change-owner")) {
+            ast_add(block, zrf_node(AST_CONVERT, s));
+            return;
+        }
+        if (zrf_is(s, "add-copy") && !L->has_off && !L->has_drops && !L->recycle) {
+            /* the piece stays, a copy lands: a new piece of its type there, onto an empty cell
+             * (a copy that would capture is not made: said when the move does not check) */
+            if (!g->checked_empty)
+                zrf_warn(L->r, s,
+                         "add-copy onto a cell the move does not check empty: only its moves onto an "
+                         "empty cell are made");
+            ast_add(block, ast_add(zrf_node(AST_VERIFY, s), cond_word(KEYWORD_EMPTY, s)));
+            ast_add(block, zrf_node(AST_DROP, s));
             return;
         }
     }
@@ -683,9 +697,25 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
     unsupported(g, s, h);
 }
 
+/* Does list check that the cursor's cell is empty before statement i, the cursor not moved
+ * since (by a direction, a back)? */
+static bool checks_empty_before(Lower *L, const ZrfNode *list, int i) {
+    for (int k = i - 1; k >= 0; k--) {
+        const ZrfNode *s = list->kids[k];
+        if (as_dir(L, s) || zrf_is_form(s, "opposite") || zrf_is(s, "back") || zrf_is_form(s, "back")) return false;
+        if (!zrf_is_form(s, "verify") || s->nkids != 2) continue;
+        const ZrfNode *c = s->kids[1];
+        if (zrf_is(c, "empty?")) return true;
+        for (int j = 1; zrf_is_form(c, "and") && j < c->nkids; j++)
+            if (zrf_is(c->kids[j], "empty?")) return true;
+    }
+    return false;
+}
+
 static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail) {
     for (int i = first; i < list->nkids && !g->left_out; i++) {
         int before = block->nkids;
+        g->checked_empty = checks_empty_before(g->L, list, i);
         lower_stmt(g, list->kids[i], block, tail && i == list->nkids - 1);
         /* checks in a row are one (the shapes the compiler runs in C are written so) */
         if (block->nkids == before + 1 && before > 0 && block->kids[before]->kind == AST_VERIFY &&
