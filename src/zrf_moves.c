@@ -480,11 +480,9 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
     lower_stmts(g, &else_list, 0, else_b, tail);
     int else_marks = g->marks;
     if (then_marks != else_marks) {
-        /* a branch that did not mark holds no register value: mark anything there */
-        if (marks == 0)
-            ast_add(then_marks < else_marks ? then_b : else_b, zrf_node(AST_MARK, f));
-        else
-            unsupported(g, f, "a mark set again in one branch of an (if) only");
+        /* the branch that holds no mark (none made, or its value read for the last time):
+         * whatever it marks is never read, and the paths meet alike */
+        ast_add(then_marks < else_marks ? then_b : else_b, zrf_node(AST_MARK, f));
     }
     g->marks = then_marks > else_marks ? then_marks : else_marks;
     bool needs_move = false;
