@@ -1233,6 +1233,23 @@ static void lower_options(Lower *L) {
             if (!off) L->recycle = true;
             continue;
         }
+        if (!strcasecmp(name, "pass partial")) {
+            L->pass_partial = !off;
+            continue;
+        }
+        if (!strcasecmp(name, "maximal captures")) {
+            /* only the captures taking the most pieces (each piece counting one) */
+            if (off) continue;
+            Ast *most = zrf_node(AST_MUST_CAPTURE, f);
+            most->sub = 1;
+            ast_add(L->root, most);
+            if (value && strcasecmp(value, "true"))
+                zrf_warn(L->r, f,
+                         "option \"maximal captures\" %s (pieces counted unequally) is not supported yet: "
+                         "every piece counts one",
+                         value ? value : "?");
+            continue;
+        }
         if (!strcasecmp(name, "pass turn")) {
             if (off) continue;
             if (value && !strcasecmp(value, "forced")) {
@@ -1257,6 +1274,28 @@ static void lower_options(Lower *L) {
     }
 }
 
+/* (move-priorities T1 T2 ... Tn): `priority` of the move kinds T1 .. Tn-1; the moves of Tn and
+ * of types not named are the language's normal moves, which come after every kind named. */
+static void lower_priorities(Lower *L) {
+    const ZrfNode *mp = zrf_find_form(L, "move-priorities");
+    if (!mp || mp->nkids < 3) return;
+    Ast *pr = zrf_node(AST_PRIORITY, mp);
+    for (int i = 1; i < mp->nkids - 1; i++) {
+        const char *t = zrf_atom_text(mp->kids[i]);
+        if (!t) {
+            zrf_error(L->r, mp->kids[i], "a move priority is a move type's name");
+            continue;
+        }
+        if (zrf_names_find(&L->kind_names, t)) continue;
+        if (L->kind_names.n >= MAX_MOVE_KINDS - 1) {
+            zrf_error(L->r, mp->kids[i], "too many move priorities (limit is %d)", MAX_MOVE_KINDS - 1);
+            break;
+        }
+        ast_add(pr, zrf_node_text(AST_NAME, mp->kids[i], zrf_names_add(L, &L->kind_names, t, mp->kids[i])));
+    }
+    ast_add(L->root, pr);
+}
+
 static void check_forms(Lower *L) {
     static const char *const known[] = {
         "title",          "description",     "history",         "strategy",   "players",       "turn-order",
@@ -1276,8 +1315,7 @@ static void check_forms(Lower *L) {
         for (size_t k = 0; k < ARRAY_LEN(known) && !ok; k++) ok = !strcasecmp(h, known[k]);
         if (!ok) zrf_warn(L->r, f->kids[0], "unknown form '%s' in the game ignored", h);
     }
-    const ZrfNode *mp = zrf_find_form(L, "move-priorities");
-    if (mp) zrf_warn(L->r, mp, "move priorities are not supported yet: every move type is allowed");
+    lower_priorities(L);
 }
 
 /* Whether the game keeps pieces off the board (to drop): known before the moves are lowered,
@@ -1318,6 +1356,7 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     if (!L->failed) declare_pieces(L);
     if (!L->failed) zrf_declare_attrs(L);
     if (!L->failed) find_hands(L);
+    if (!L->failed) zrf_plan_partials(L);
     if (!L->failed) lower_options(L);
     if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
     for (int i = 0; !L->failed && i < L->npieces; i++) zrf_lower_piece(L, &L->pieces[i]);

@@ -76,7 +76,7 @@ typedef struct Lower {
     Dir dirs[ZRF_MAX_DIRS];
     int ndirs;
     /* names */
-    Names player_names, piece_names, zone_names;
+    Names player_names, piece_names, zone_names, flag_names, tag_names, kind_names;
     Piece pieces[MAX_PIECE_TYPES];
     int npieces;
     bool letters[26];
@@ -88,8 +88,15 @@ typedef struct Lower {
     int nattrs;
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
-    int nprelude;     /* set-up steps: the turns before `repeat` */
-    bool recycle; /* (option "recycle captures" true): captures fill the captor's hand */
+    int nprelude;      /* set-up steps: the turns before `repeat` */
+    bool recycle;      /* (option "recycle captures" true): captures fill the captor's hand */
+    bool pass_partial; /* (option "pass partial" true): a move that goes on may stop */
+    /* add-partial: the move types parts go on with; flags tell them apart when there are
+     * several, or when the blocks that pause are not exactly that type's moves */
+    const char *partial_types[7];
+    int npartial_types;
+    bool partial_flags;
+    const char *go_flag, *type_flags[7], *visit_tag;
     bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
     bool failed;      /* an error that stops the lowering */
 } Lower;
@@ -140,6 +147,8 @@ const char *zrf_hidden_name(Lower *L, const char *what);
 /* Finds the attributes that only say a piece has not moved (lowered as `unmoved`). */
 void zrf_declare_attrs(Lower *L);
 Attr *zrf_attr_find(Lower *L, const char *name);
+/* How moves that go on (add-partial) are told apart: before the pieces are lowered. */
+void zrf_plan_partials(Lower *L);
 /* The piece item of pc: letter, flags, its moves and drops. */
 void zrf_lower_piece(Lower *L, Piece *pc);
 

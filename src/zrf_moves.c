@@ -108,6 +108,8 @@ typedef struct Prog {
     int marks;              /* Varia marks held for Zillions' mark register (0 or 1) */
     const ZrfNode **events; /* the move's marks and backs in the order written */
     bool checked_empty;     /* the statement being lowered follows a check that the cell is empty */
+    const char *mtype;      /* the move's move type (Zillions' name), or NULL */
+    bool loop_guard;        /* a part that may take nothing: it may not land where the move has been */
     int nevents;
 } Prog;
 
@@ -172,15 +174,22 @@ static Keyword pred_keyword(Pred p) {
 
 static const char *zone_vname(Lower *L, const char *zrf) { return zrf_names_find(&L->zone_names, zrf); }
 
+/* The language's name of a flag (of the move) or of a position flag (a tag of cells). */
+static const char *flag_name(Lower *L, const ZrfNode *n, bool position) {
+    Names *t = position ? &L->tag_names : &L->flag_names;
+    if (!zrf_names_find(t, n->text) && t->n >= (position ? 8 : 16)) return NULL;
+    return zrf_names_add(L, t, n->text, n);
+}
+
 /* Conditions that have no counterpart yet, by the feature they need. */
 static const struct {
     const char *word;
     const char *why;
 } later_conds[] = {
-    {"flag?", "flags local to a move (flag?)"},
-    {"not-flag?", "flags local to a move (not-flag?)"},
-    {"position-flag?", "flags on cells (position-flag?)"},
-    {"not-position-flag?", "flags on cells (not-position-flag?)"},
+    {"flag?", "flag? of other than a name"},
+    {"not-flag?", "not-flag? of other than a name"},
+    {"position-flag?", "position-flag? of other than a name"},
+    {"not-position-flag?", "not-position-flag? of other than a name"},
     {"neutral?", "neutral pieces (neutral?)"},
     {"not-neutral?", "neutral pieces (not-neutral?)"},
     {"defended?", "asking whether a cell is defended (defended?)"},
@@ -249,6 +258,26 @@ static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
         }
         *needs_move = true;
         return NULL;
+    }
+    bool not_flag = !strcasecmp(h, "not-flag?"), not_pflag = !strcasecmp(h, "not-position-flag?");
+    bool pflag = not_pflag || !strcasecmp(h, "position-flag?");
+    if ((not_flag || pflag || !strcasecmp(h, "flag?")) && c->nkids >= 2 && zrf_atom_text(c->kids[1])) {
+        if (c->nkids > 2) {
+            if (!pflag) {
+                unsupported(g, c, "a flag of the move asked at a cell");
+                return NULL;
+            }
+            *needs_move = true;
+            return NULL;
+        }
+        const char *name = flag_name(L, c->kids[1], pflag);
+        if (!name) {
+            unsupported(g, c, pflag ? "more position flags than tags" : "more flags than the language's");
+            return NULL;
+        }
+        Ast *a = cond_word(pflag ? KEYWORD_TAGGED : KEYWORD_FLAG, c);
+        zrf_set_text2(a, name);
+        return not_flag || not_pflag ? cond_not(a, c) : a;
     }
     bool not_piece = !strcasecmp(h, "not-piece?");
     if (!strcasecmp(h, "piece?") || not_piece) {
@@ -356,7 +385,7 @@ static void guard(Prog *g, const ZrfNode *c, bool want, Ast *block) {
     ZrfNode *kids[2] = {c->kids[0], NULL};
     int arg = c->nkids - 1;
     bool has_type = !strcasecmp(h, "piece?") || !strcasecmp(h, "not-piece?") || !strcasecmp(h, "in-zone?") ||
-        !strcasecmp(h, "not-in-zone?");
+        !strcasecmp(h, "not-in-zone?") || !strcasecmp(h, "position-flag?") || !strcasecmp(h, "not-position-flag?");
     if (has_type) {
         kids[1] = c->kids[1];
         bare.nkids = 2;
@@ -426,6 +455,69 @@ static bool promo_types(Prog *g, const ZrfNode *f, Piece **out, int *n) {
         if (*n < MAX_PIECE_TYPES) out[(*n)++] = p;
     }
     return true;
+}
+
+/* The move type an add-partial goes on with: its argument that names no piece (Zillions'
+ * `(add-partial [TYPE...] MOVE-TYPE)`), else the move's own. */
+static const char *partial_target(Lower *L, const ZrfNode *ap, const char *own) {
+    for (int i = ap->kind == ZRF_LIST ? ap->nkids - 1 : 0; i >= 1; i--)
+        if (zrf_atom_text(ap->kids[i]) && !zrf_piece_find(L, ap->kids[i]->text)) return ap->kids[i]->text;
+    return own;
+}
+
+static int partial_type_index(const Lower *L, const char *t) {
+    for (int i = 0; i < L->npartial_types; i++)
+        if ((!t && !L->partial_types[i]) || (t && L->partial_types[i] && !strcasecmp(t, L->partial_types[i]))) return i;
+    return -1;
+}
+
+static Ast *flag_stmt(const ZrfNode *at, const char *name, bool set) {
+    Ast *f = zrf_node_text(AST_SET_FLAG, at, name);
+    f->sub = set;
+    return f;
+}
+
+/* add-partial: the move pauses and goes on. When continuations are told apart by move type,
+ * flags say which type goes on; a part that may take nothing may not land where the move has
+ * been (a canter back and forth would never end). Promotions as for add. */
+static void lower_add_partial(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
+    Lower *L = g->L;
+    Piece *types[MAX_PIECE_TYPES];
+    int n = 0;
+    for (int i = 1; f->kind == ZRF_LIST && i < f->nkids; i++) {
+        Piece *p = zrf_atom_text(f->kids[i]) ? zrf_piece_find(L, f->kids[i]->text) : NULL;
+        if (p && n < MAX_PIECE_TYPES) types[n++] = p;
+    }
+    if (g->loop_guard) {
+        Ast *c = cond_word(KEYWORD_TAGGED, f);
+        zrf_set_text2(c, L->visit_tag);
+        ast_add(block, ast_add(zrf_node(AST_VERIFY, f), cond_not(c, f)));
+        Ast *t = zrf_node_text(AST_TAG, f, L->visit_tag);
+        t->sub = 1;
+        ast_add(block, t);
+    }
+    if (L->partial_flags) {
+        int target = partial_type_index(L, partial_target(L, f, g->mtype));
+        ast_add(block, flag_stmt(f, L->go_flag, true));
+        for (int i = 0; i < L->npartial_types; i++) ast_add(block, flag_stmt(f, L->type_flags[i], i == target));
+    }
+    Ast *ap = zrf_node(AST_ADD_PARTIAL, f);
+    ap->sub = L->pass_partial; /* (the player may stop there) */
+    if (n == 0) {
+        ast_add(block, ap);
+        return;
+    }
+    Ast *either = zrf_node(AST_EITHER, f);
+    for (int i = 0; i < n; i++) {
+        Ast *alt = zrf_node(AST_BLOCK, f);
+        ast_add(alt, zrf_node_text(AST_CHANGE, f, types[i]->vname));
+        ast_add(alt, i ? ast_clone(ap) : ap);
+        if (!tail) ast_add(alt, zrf_node(AST_FAIL, f));
+        ast_add(either, alt);
+    }
+    if (!tail) ast_add(either, zrf_node(AST_BLOCK, f));
+    if (either->nkids == 1) ast_add(either, ast_add(zrf_node(AST_BLOCK, f), zrf_node(AST_FAIL, f)));
+    ast_add(block, either);
 }
 
 static void lower_add(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
@@ -539,13 +631,12 @@ static const struct {
     const char *word;
     const char *why;
 } later[] = {
-    {"add-partial", "multi-part moves (add-partial)"},
     {"add-copy", "moves that leave a copy (add-copy) other than onto a cell checked empty"},
     {"cascade", "moving a second piece (cascade)"},
     {"from", "moving another piece than the one the move started with (from)"},
     {"to", "a destination set before the move goes on (to)"},
-    {"set-flag", "flags local to a move (set-flag)"},
-    {"set-position-flag", "flags on cells (set-position-flag)"},
+    {"set-flag", "set-flag of other than a name and true or false"},
+    {"set-position-flag", "set-position-flag of other than a name and true or false"},
     {"set-attribute", "piece attributes (set-attribute)"},
     {"create", "creating pieces (create)"},
     {"change-type", "changing another piece's type (change-type)"},
@@ -573,6 +664,10 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         }
         if (zrf_is(s, "capture")) {
             ast_add(block, zrf_node(AST_CAPTURE, s));
+            return;
+        }
+        if (zrf_is(s, "add-partial")) {
+            lower_add_partial(g, s, block, tail);
             return;
         }
         if (zrf_is(s, "change-owner")) {
@@ -683,6 +778,24 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         zrf_attr_find(L, zrf_atom_text(s->kids[1]) ? s->kids[1]->text : "") &&
         zrf_attr_find(L, s->kids[1]->text)->unmoved)
         return; /* the piece moves: it is no longer unmoved */
+    if (!strcasecmp(h, "add-partial")) {
+        lower_add_partial(g, s, block, tail);
+        return;
+    }
+    bool pos_flag = !strcasecmp(h, "set-position-flag");
+    if ((!strcasecmp(h, "set-flag") || pos_flag) && s->nkids == 3 && zrf_atom_text(s->kids[1]) &&
+        (zrf_is(s->kids[2], "true") || zrf_is(s->kids[2], "false"))) {
+        /* a flag of the move, or a tag of the cursor's cell */
+        const char *name = flag_name(L, s->kids[1], pos_flag);
+        if (!name) {
+            unsupported(g, s, pos_flag ? "more position flags than tags" : "more flags than the language's");
+            return;
+        }
+        Ast *f = zrf_node_text(pos_flag ? AST_TAG : AST_SET_FLAG, s, name);
+        f->sub = zrf_is(s->kids[2], "true");
+        ast_add(block, f);
+        return;
+    }
     if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
         ast_add(block, zrf_node(AST_CONVERT, s));
         return;
@@ -1114,6 +1227,8 @@ typedef struct MoveOut {
     bool *land[MAX_PLAYERS];
     const char *ep_victim; /* an en-passant atom: the victim type (NULL: any) */
     bool is_ep;
+    const char *kind;  /* the move kind of its move type (move-priorities); NULL: normal */
+    const char *mtype; /* its move type as the file names it, or NULL */
 } MoveOut;
 
 /* A move that ends (if (in-zone? Z) (add T...) else add): the zone and the types, and the
@@ -1142,12 +1257,48 @@ static const ZrfNode *split_promotion(Lower *L, const ZrfNode *m, const char **z
     return copy;
 }
 
+/* Does the move contain an add-partial? */
+static bool goes_on(const ZrfNode *m) {
+    if (zrf_is(m, "add-partial") || zrf_is_form(m, "add-partial")) return true;
+    for (int i = 0; m->kind == ZRF_LIST && i < m->nkids; i++)
+        if (goes_on(m->kids[i])) return true;
+    return false;
+}
+
+/* Does the move capture on every path (a capture among its own statements, not under an if)? */
+static bool takes_always(const ZrfNode *m) {
+    for (int i = 0; i < m->nkids; i++)
+        if (zrf_is(m->kids[i], "capture") || zrf_is_form(m->kids[i], "capture")) return true;
+    return false;
+}
+
 /* The move as a block of statements; NULL (after a warning) when a construct has no
  * counterpart. */
-static Ast *move_block(Lower *L, Piece *pc, const ZrfNode *m, const char *what) {
-    Prog g = {.L = L, .move = m};
+static Ast *move_block(Lower *L, Piece *pc, const ZrfNode *m, const char *kind, const char *mtype, const char *what) {
+    Prog g = {.L = L, .move = m, .mtype = mtype};
     collect_events(&g, m);
     Ast *block = zrf_node(AST_MOVEBLOCK, m);
+    if (kind) ast_add(block, zrf_node_text(AST_KIND, m, kind));
+    if (goes_on(m)) {
+        if (L->partial_flags) {
+            /* a first part, or the part of the move type the last one named */
+            Ast *first = cond_not(cond_word(KEYWORD_FLAG, m), m);
+            zrf_set_text2(first->kids[0], L->go_flag);
+            int t = partial_type_index(L, mtype);
+            if (t >= 0) {
+                Ast *mine = cond_word(KEYWORD_FLAG, m);
+                zrf_set_text2(mine, L->type_flags[t]);
+                first = cond_bin(AST_OR, first, mine, m);
+            }
+            ast_add(block, ast_add(zrf_node(AST_VERIFY, m), first));
+        }
+        g.loop_guard = !takes_always(m);
+        if (g.loop_guard) {
+            Ast *t = zrf_node_text(AST_TAG, m, L->visit_tag);
+            t->sub = 1;
+            ast_add(block, t); /* (the cell the piece stands on, in every part) */
+        }
+    }
     lower_stmts(&g, m, 0, block, true);
     free((void *)g.events);
     if (g.left_out) {
@@ -1159,10 +1310,17 @@ static Ast *move_block(Lower *L, Piece *pc, const ZrfNode *m, const char *what) 
 }
 
 /* One (moves ...) item: an atom when its shape is one, else a block. */
-static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, MoveOut *out) {
+static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, const char *kind, const char *mtype, MoveOut *out) {
     memset(out, 0, sizeof *out);
     m = strip_unmoved(L, m);
     out->src = m;
+    out->kind = kind;
+    out->mtype = mtype;
+    if (kind) {
+        /* (a kind is said in a program: no atom) */
+        out->item = move_block(L, pc, m, kind, mtype, "a move");
+        return;
+    }
     const char *zone = NULL;
     const ZrfNode *types = NULL;
     const ZrfNode *plain = split_promotion(L, m, &zone, &types);
@@ -1197,7 +1355,7 @@ static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, MoveOut *out) {
         }
         return;
     }
-    out->item = move_block(L, pc, m, "a move");
+    out->item = move_block(L, pc, m, NULL, mtype, "a move");
 }
 
 static bool same_types(const ZrfNode *a, const ZrfNode *b) {
@@ -1239,16 +1397,22 @@ static void lower_moves(Lower *L, Piece *pc, Ast *piece) {
     for (int i = 1; i < pc->form->nkids; i++) {
         const ZrfNode *f = pc->form->kids[i];
         if (!zrf_is_form(f, "moves")) continue;
+        const char *kind = NULL;  /* the move type's kind, when move priorities name it */
+        const char *mtype = NULL; /* the move type */
         for (int k = 1; k < f->nkids; k++) {
             const ZrfNode *m = f->kids[k];
-            if (zrf_is_form(m, "move-type")) continue;
+            if (zrf_is_form(m, "move-type")) {
+                mtype = m->nkids == 2 ? zrf_atom_text(m->kids[1]) : NULL;
+                kind = mtype ? zrf_names_find(&L->kind_names, mtype) : NULL;
+                continue;
+            }
             if (m->kind != ZRF_LIST) {
                 zrf_warn(L->r, m, "a move of '%s' left out: '%s' is not a move (a list of statements)", pc->name,
                          zrf_print(L->r, m));
                 continue;
             }
             mv = xrealloc(mv, (size_t)(n + 1) * sizeof *mv);
-            lower_move(L, pc, m, &mv[n++]);
+            lower_move(L, pc, m, kind, mtype, &mv[n++]);
         }
     }
     bool rule = promotion_is_rule(L, mv, n);
@@ -1257,7 +1421,7 @@ static void lower_moves(Lower *L, Piece *pc, Ast *piece) {
         for (int i = 0; i < n; i++)
             if (mv[i].promotes) {
                 ast_free(mv[i].item);
-                mv[i].item = move_block(L, pc, mv[i].src, "a move");
+                mv[i].item = move_block(L, pc, mv[i].src, mv[i].kind, mv[i].mtype, "a move");
             }
     }
     /* en passant needs the victim's double step to mark the cell it passes */
@@ -1278,7 +1442,7 @@ static void lower_moves(Lower *L, Piece *pc, Ast *piece) {
             if (!has) ast_add(legs, mod(MOD_SETS_EP, mv[i].src));
         } else {
             ast_free(mv[i].item);
-            mv[i].item = move_block(L, pc, mv[i].src, "a move");
+            mv[i].item = move_block(L, pc, mv[i].src, mv[i].kind, mv[i].mtype, "a move");
         }
     }
     for (int i = 0; i < n; i++) {
@@ -1392,4 +1556,69 @@ void zrf_lower_piece(Lower *L, Piece *pc) {
             zrf_warn(L->r, f, "attribute of '%s' ignored: piece attributes are not supported yet", pc->name);
     }
     ast_add(L->root, piece);
+}
+
+/* ---- moves that go on ------------------------------------------------------------------------ */
+
+/* Calls fn for every move of every piece, with its move type. */
+static void each_move(Lower *L, void (*fn)(Lower *L, const ZrfNode *m, const char *mtype, void *arg), void *arg) {
+    for (int p = 0; p < L->npieces; p++)
+        for (int i = 1; i < L->pieces[p].form->nkids; i++) {
+            const ZrfNode *f = L->pieces[p].form->kids[i];
+            if (!zrf_is_form(f, "moves")) continue;
+            const char *mtype = NULL;
+            for (int k = 1; k < f->nkids; k++) {
+                if (zrf_is_form(f->kids[k], "move-type")) {
+                    mtype = f->kids[k]->nkids == 2 ? zrf_atom_text(f->kids[k]->kids[1]) : NULL;
+                    continue;
+                }
+                if (f->kids[k]->kind == ZRF_LIST) fn(L, f->kids[k], mtype, arg);
+            }
+        }
+}
+
+static void collect_targets(Lower *L, const ZrfNode *n, const char *mtype) {
+    if (zrf_is(n, "add-partial") || zrf_is_form(n, "add-partial")) {
+        const char *t = partial_target(L, n, mtype);
+        if (partial_type_index(L, t) < 0 && L->npartial_types < (int)ARRAY_LEN(L->partial_types))
+            L->partial_types[L->npartial_types++] = t;
+        return;
+    }
+    for (int i = 0; n->kind == ZRF_LIST && i < n->nkids; i++) collect_targets(L, n->kids[i], mtype);
+}
+
+static void targets_of_move(Lower *L, const ZrfNode *m, const char *mtype, void *arg) {
+    (void)arg;
+    collect_targets(L, m, mtype);
+}
+
+/* A move of a type some part goes on with that does not go on itself, or one that goes on
+ * while its type is none of those: the language goes on with exactly the blocks that pause. */
+static void check_alike(Lower *L, const ZrfNode *m, const char *mtype, void *arg) {
+    bool *alike = arg;
+    if (goes_on(m) != (partial_type_index(L, mtype) >= 0)) *alike = false;
+}
+
+static void warn_no_pause(Lower *L, const ZrfNode *m, const char *mtype, void *arg) {
+    (void)arg;
+    if (!goes_on(m) && partial_type_index(L, mtype) >= 0)
+        zrf_warn(L->r, m, "a move of type '%s' that does not go on is not taken as a further part of a move",
+                 mtype ? mtype : "(none)");
+}
+
+void zrf_plan_partials(Lower *L) {
+    each_move(L, targets_of_move, NULL);
+    if (L->npartial_types == 0) return;
+    L->visit_tag = zrf_names_add(L, &L->tag_names, "zrf-visited", NULL);
+    bool alike = L->npartial_types == 1;
+    if (alike) each_move(L, check_alike, &alike);
+    if (alike) return; /* the blocks that pause are the moves of the one type parts go on with */
+    L->partial_flags = true;
+    L->go_flag = zrf_names_add(L, &L->flag_names, "zrf-goes-on", NULL);
+    for (int i = 0; i < L->npartial_types; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "zrf-type-%d", i + 1);
+        L->type_flags[i] = zrf_names_add(L, &L->flag_names, zrf_strdup(L->r, name), NULL);
+    }
+    each_move(L, warn_no_pause, NULL);
 }
