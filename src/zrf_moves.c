@@ -211,15 +211,25 @@ static void unsupported_cond(Prog *g, const ZrfNode *at, const char *word) {
 
 /* A condition the rule language says at the cursor, or NULL (with *needs_move when it names
  * another cell: a direction or position argument). */
+/* A one-word predicate. In a game whose moves go on, a piece an earlier part took is gone
+ * for Zillions (the parts are made one after the other), while the language keeps it on its
+ * cell until the whole move is made (not an enemy then): it is no friend and nothing
+ * not-empty? finds. (A cell taken from is still not empty?-true: within one part, Zillions
+ * keeps the piece there too.) */
+static Ast *pred_cond(Lower *L, Pred p, bool neg, const ZrfNode *c) {
+    Ast *a = cond_word(pred_keyword(p), c);
+    bool gone = L->npartial_types && ((p == PRED_EMPTY && neg) || (p == PRED_FRIEND && !neg));
+    if (neg) a = cond_not(a, c);
+    if (gone) a = cond_bin(AST_AND, a, cond_not(cond_word(KEYWORD_TAKEN, c), c), c);
+    return a;
+}
+
 static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
     Lower *L = g->L;
     if (c->kind == ZRF_ATOM) {
         bool neg = false;
         Pred p = word_pred(c->text, &neg);
-        if (p != PRED_NONE) {
-            Ast *a = cond_word(pred_keyword(p), c);
-            return neg ? cond_not(a, c) : a;
-        }
+        if (p != PRED_NONE) return pred_cond(L, p, neg, c);
         Attr *at = zrf_attr_find(L, c->text);
         if (at && at->unmoved) return cond_word(KEYWORD_UNMOVED, c);
         if (at)
@@ -252,10 +262,7 @@ static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
     bool neg = false;
     Pred p = word_pred(h, &neg);
     if (p != PRED_NONE) {
-        if (c->nkids == 1) {
-            Ast *a = cond_word(pred_keyword(p), c);
-            return neg ? cond_not(a, c) : a;
-        }
+        if (c->nkids == 1) return pred_cond(L, p, neg, c);
         *needs_move = true;
         return NULL;
     }
@@ -292,6 +299,8 @@ static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
         }
         Ast *a = cond_word(KEYWORD_PIECE, c);
         zrf_set_text2(a, pc->vname);
+        /* (a piece an earlier part of the move took is gone, in Zillions) */
+        if (L->npartial_types) a = cond_bin(AST_AND, a, cond_not(cond_word(KEYWORD_TAKEN, c), c), c);
         return not_piece ? cond_not(a, c) : a;
     }
     bool not_zone = !strcasecmp(h, "not-in-zone?");
