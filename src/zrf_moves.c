@@ -644,8 +644,8 @@ static const struct {
     {"cascade", "moving a second piece (cascade)"},
     {"from", "moving another piece than the one the move started with (from)"},
     {"to", "a destination set before the move goes on (to)"},
-    {"set-flag", "set-flag of other than a name and true or false"},
-    {"set-position-flag", "set-position-flag of other than a name and true or false"},
+    {"set-flag", "set-flag of other than a name and a value"},
+    {"set-position-flag", "set-position-flag of other than a name and a value"},
     {"set-attribute", "piece attributes (set-attribute)"},
     {"create", "creating pieces (create)"},
     {"change-type", "changing another piece's type (change-type)"},
@@ -792,17 +792,41 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         return;
     }
     bool pos_flag = !strcasecmp(h, "set-position-flag");
-    if ((!strcasecmp(h, "set-flag") || pos_flag) && s->nkids == 3 && zrf_atom_text(s->kids[1]) &&
-        (zrf_is(s->kids[2], "true") || zrf_is(s->kids[2], "false"))) {
-        /* a flag of the move, or a tag of the cursor's cell */
+    if ((!strcasecmp(h, "set-flag") || pos_flag) && s->nkids == 3 && zrf_atom_text(s->kids[1])) {
+        /* a flag of the move, or a tag of the cursor's cell; to a condition's value: set where
+         * it holds, cleared where not */
         const char *name = flag_name(L, s->kids[1], pos_flag);
         if (!name) {
             unsupported(g, s, pos_flag ? "more position flags than tags" : "more flags than the language's");
             return;
         }
-        Ast *f = zrf_node_text(pos_flag ? AST_TAG : AST_SET_FLAG, s, name);
-        f->sub = zrf_is(s->kids[2], "true");
-        ast_add(block, f);
+        Ast *on = zrf_node_text(pos_flag ? AST_TAG : AST_SET_FLAG, s, name), *off = ast_clone(on);
+        on->sub = 1;
+        off->sub = 0;
+        if (zrf_is(s->kids[2], "true") || zrf_is(s->kids[2], "false")) {
+            ast_add(block, zrf_is(s->kids[2], "true") ? on : off);
+            ast_free(zrf_is(s->kids[2], "true") ? off : on);
+            return;
+        }
+        bool needs_move = false;
+        Ast *c = lower_cond(g, s->kids[2], &needs_move);
+        if (c) {
+            ast_add(block,
+                    ast_add(ast_add(ast_add(zrf_node(AST_IF, s), c), ast_add(zrf_node(AST_BLOCK, s), on)),
+                            ast_add(zrf_node(AST_BLOCK, s), off)));
+            return;
+        }
+        if (!needs_move || g->left_out) {
+            ast_free(on);
+            ast_free(off);
+            return;
+        }
+        Ast *a = zrf_node(AST_BLOCK, s), *b = zrf_node(AST_BLOCK, s);
+        guard(g, s->kids[2], true, a);
+        guard(g, s->kids[2], false, b);
+        ast_add(a, on);
+        ast_add(b, off);
+        ast_add(block, ast_add(ast_add(zrf_node(AST_EITHER, s), a), b));
         return;
     }
     if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
@@ -1560,9 +1584,9 @@ void zrf_lower_piece(Lower *L, Piece *pc) {
         if (!strcasecmp(h, "drops")) {
             for (int k = 1; k < f->nkids; k++)
                 if (!zrf_is_form(f->kids[k], "move-type")) lower_drop(L, pc, f->kids[k], piece);
-        } else if (!strcasecmp(h, "attribute") && f->nkids == 3 && zrf_atom_text(f->kids[1]) &&
-                   !(zrf_attr_find(L, f->kids[1]->text) && zrf_attr_find(L, f->kids[1]->text)->unmoved))
-            zrf_warn(L->r, f, "attribute of '%s' ignored: piece attributes are not supported yet", pc->name);
+        }
+        /* (an attribute no move reads does nothing; a move that reads one the language has no
+         * counterpart for is named where it reads it) */
     }
     ast_add(L->root, piece);
 }
