@@ -110,6 +110,7 @@ typedef struct Prog {
     bool checked_empty;     /* the statement being lowered follows a check that the cell is empty */
     const char *mtype;      /* the move's move type (Zillions' name), or NULL */
     bool loop_guard;        /* a part that may take nothing: it may not land where the move has been */
+    bool moved;             /* a statement lowered so far may have moved the cursor */
     int nevents;
 } Prog;
 
@@ -429,6 +430,12 @@ static void guard(Prog *g, const ZrfNode *c, bool want, Ast *block) {
 
 static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail);
 
+/* A statement that returns to the mark: back, (back), (go mark). */
+static bool is_back(const ZrfNode *n) {
+    return zrf_is(n, "back") || zrf_is_form(n, "back") ||
+        (zrf_is_form(n, "go") && n->nkids == 2 && zrf_is(n->kids[1], "mark"));
+}
+
 /* The mark register: is its value read again after the back at events[i] before a mark sets
  * it anew? (In the order written; a back inside a loop may also read the mark its body set
  * before it, which the next turn of the loop sets again.) */
@@ -436,14 +443,14 @@ static bool read_again(const Prog *g, const ZrfNode *back) {
     int i = 0;
     while (i < g->nevents && g->events[i] != back) i++;
     for (int k = i + 1; k < g->nevents; k++) {
-        if (zrf_is(g->events[k], "back") || zrf_is_form(g->events[k], "back")) return true;
+        if (is_back(g->events[k])) return true;
         return false; /* a mark comes first */
     }
     return false;
 }
 
 static void collect_events(Prog *g, const ZrfNode *n) {
-    if (zrf_is(n, "mark") || zrf_is(n, "back") || zrf_is_form(n, "mark") || zrf_is_form(n, "back")) {
+    if (zrf_is(n, "mark") || zrf_is_form(n, "mark") || is_back(n)) {
         g->events = xrealloc((void *)g->events, (size_t)(g->nevents + 1) * sizeof *g->events);
         g->events[g->nevents++] = n;
         return;
@@ -648,10 +655,10 @@ static const struct {
     {"set-position-flag", "set-position-flag of other than a name and a value"},
     {"set-attribute", "piece attributes (set-attribute)"},
     {"create", "creating pieces (create)"},
-    {"change-type", "changing another piece's type (change-type)"},
+    {"change-type", "changing the type of a piece other than the one moving, on its own cell (change-type)"},
     {"change-owner", "changing another piece's owner (change-owner)"},
     {"flip", "flipping a piece's owner (flip)"},
-    {"go", "going to a remembered position (go)"},
+    {"go", "going to the destination or the last move's cells (go)"},
 };
 
 static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
@@ -665,6 +672,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         Dir *d = as_dir(L, s);
         if (d) {
             ast_add(block, ast_add(zrf_node(AST_STEP, s), dir_ast(d, s)));
+            g->moved = true;
             return;
         }
         if (zrf_is(s, "add")) {
@@ -714,8 +722,15 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         g->marks = 1;
         return;
     }
-    if (!strcasecmp(h, "back")) {
-        if (s->kind == ZRF_LIST && s->nkids > 1) {
+    if (!strcasecmp(h, "go") && s->nkids == 2 && zrf_is(s->kids[1], "from")) {
+        /* the piece's cell (no other piece is taken up: `from` is not lowered) */
+        ast_add(block, zrf_node(AST_ORIGIN, s));
+        g->moved = true;
+        return;
+    }
+    if (is_back(s)) {
+        g->moved = true;
+        if (s->kind == ZRF_LIST && s->nkids > 1 && !zrf_is_form(s, "go")) {
             unsupported(g, s, "(back POSITION)");
             return;
         }
@@ -767,6 +782,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         }
         Dir *o = zrf_dir_for_vector(L, -d->dx, -d->dy, s);
         if (o) ast_add(block, ast_add(zrf_node(AST_STEP, s), dir_ast(o, s)));
+        g->moved = true;
         return;
     }
     if (!strcasecmp(h, "capture") && s->nkids == 2) {
@@ -827,6 +843,12 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         ast_add(a, on);
         ast_add(b, off);
         ast_add(block, ast_add(ast_add(zrf_node(AST_EITHER, s), a), b));
+        return;
+    }
+    if (!strcasecmp(h, "change-type") && s->nkids == 2 && !g->moved && zrf_atom_text(s->kids[1]) &&
+        zrf_piece_find(L, s->kids[1]->text)) {
+        /* the moving piece, on its own cell: it becomes the type when the move is made */
+        ast_add(block, zrf_node_text(AST_CHANGE, s, zrf_piece_find(L, s->kids[1]->text)->vname));
         return;
     }
     if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
