@@ -28,10 +28,15 @@ WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+<<<<<<< HEAD
 .PHONY: serve serve-tests browser-tests serve-paint all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
+=======
+.PHONY: all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
+>>>>>>> main
 
-all: varia
+all: varia editors
 
 deps:
 	@scripts/deps.sh build
@@ -69,6 +74,14 @@ $(OBJ)/webassets.o: $(GEN)/webassets.c | $(OBJ)
 $(OBJ)/%.o: src/%.c | $(OBJ)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# Where an installed varia finds the shipped games when nothing nearer has them (see
+# rules_dir in src/main.c): built in, and rebuilt when PREFIX changes.
+$(BUILD)/pkgdatadir: FORCE | $(OBJ)
+	@echo '$(pkgdatadir)' | cmp -s - $@ || echo '$(pkgdatadir)' > $@
+$(OBJ)/main.o: $(BUILD)/pkgdatadir
+$(OBJ)/main.o: CFLAGS += -DVARIA_DATADIR='"$(pkgdatadir)"'
+FORCE:
+
 $(BUILD)/libvaria.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
@@ -81,6 +94,63 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvaria.a | $(BUILD)/tests
 
 $(GEN) $(OBJ) $(BUILD)/tests $(BUILD)/fuzz-obj:
 	mkdir -p $@
+
+# ---- editors and installation -----------------------------------------------------------------
+# Syntax highlighting of rule files (Vim, a TextMate grammar, a VS Code extension), made from
+# the lexer's keyword list so it never falls behind the language.
+EDITOR_FILES = $(addprefix $(BUILD)/editors/,vim/syntax/varia.vim vim/ftdetect/varia.vim varia.tmLanguage.json \
+               vscode/package.json vscode/language-configuration.json vscode/syntaxes/varia.tmLanguage.json)
+editors: $(EDITOR_FILES)
+$(EDITOR_FILES) &: grammar/lexer.l scripts/editor-syntax.sh
+	sh scripts/editor-syntax.sh grammar/lexer.l $(BUILD)/editors
+
+# `make install` as GNU and Debian expect: PREFIX (or prefix; default /usr/local) says where
+# varia lives, DESTDIR where the tree is staged (a package's root), and each directory may be
+# given alone (bindir, datadir, mandir, docdir, vimdir). `make uninstall` removes what it put.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+bindir      ?= $(prefix)/bin
+datarootdir ?= $(prefix)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+man1dir     ?= $(mandir)/man1
+docdir      ?= $(datarootdir)/doc/varia
+vimdir      ?= $(datarootdir)/vim/vimfiles
+pkgdatadir   = $(datadir)/varia
+INSTALL         ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA    ?= $(INSTALL) -m 644
+DOC_FILES    = README.md $(wildcard docs/*.md)
+
+# The manual page names the installed directories, not the default ones it is written with.
+$(BUILD)/varia.1: docs/varia.1 $(BUILD)/pkgdatadir
+	sed -e 's|/usr/local/share/varia|$(pkgdatadir)|g' -e 's|/usr/local/share/doc/varia|$(docdir)|g' \
+	    -e 's|/usr/local/share/vim/vimfiles|$(vimdir)|g' docs/varia.1 > $@
+
+install: all $(BUILD)/varia.1
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(pkgdatadir)/rules $(DESTDIR)$(man1dir) $(DESTDIR)$(docdir) \
+	    $(DESTDIR)$(vimdir)/syntax $(DESTDIR)$(vimdir)/ftdetect $(DESTDIR)$(pkgdatadir)/editors/vscode/syntaxes
+	$(INSTALL_PROGRAM) varia $(DESTDIR)$(bindir)/varia
+	$(INSTALL_DATA) rules/*.rules $(DESTDIR)$(pkgdatadir)/rules
+	$(INSTALL_DATA) $(BUILD)/varia.1 $(DESTDIR)$(man1dir)/varia.1
+	$(INSTALL_DATA) $(DOC_FILES) $(DESTDIR)$(docdir)
+	$(INSTALL_DATA) $(BUILD)/editors/vim/syntax/varia.vim $(DESTDIR)$(vimdir)/syntax/varia.vim
+	$(INSTALL_DATA) $(BUILD)/editors/vim/ftdetect/varia.vim $(DESTDIR)$(vimdir)/ftdetect/varia.vim
+	$(INSTALL_DATA) $(BUILD)/editors/varia.tmLanguage.json $(DESTDIR)$(pkgdatadir)/editors
+	$(INSTALL_DATA) $(BUILD)/editors/vscode/package.json $(BUILD)/editors/vscode/language-configuration.json \
+	    $(DESTDIR)$(pkgdatadir)/editors/vscode
+	$(INSTALL_DATA) $(BUILD)/editors/vscode/syntaxes/varia.tmLanguage.json $(DESTDIR)$(pkgdatadir)/editors/vscode/syntaxes
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/varia $(DESTDIR)$(man1dir)/varia.1
+	rm -f $(DESTDIR)$(vimdir)/syntax/varia.vim $(DESTDIR)$(vimdir)/ftdetect/varia.vim
+	rm -rf $(DESTDIR)$(pkgdatadir) $(DESTDIR)$(docdir)
+
+# An installation into a temporary DESTDIR: the installed varia plays a shipped game from
+# another directory, its manual page reads, the editor files know every keyword, and
+# uninstall leaves nothing behind.
+install-tests: all
+	@sh tests/install.sh "$(MAKE)" "$(prefix)"
 
 # ---- fuzz targets ------------------------------------------------------------------------
 # fuzz/fuzz_<target>.c holds LLVMFuzzerTestOneInput. Built with clang and libFuzzer by
@@ -113,7 +183,11 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
+<<<<<<< HEAD
 test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers zrf-tests
+=======
+test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests
+>>>>>>> main
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test

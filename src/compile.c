@@ -1889,6 +1889,12 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             if (chain && !pp->has_chain) {
                 pp->has_chain = true;
                 v->has_chains = true;
+                /* atoms that run in C before the blocks that go on from a pause: those run in
+                 * the VM after them (the same order as the program's) */
+                if (pp->rest_in_c && pp->natoms && !pp->privileged_atoms && !pp->nlines) {
+                    pp->atoms_then_vm = true;
+                    pp->rest_vm_entry = pp->rest.count;
+                }
                 pp->chain_entry = pp->prog.count;
             }
             compile_item(cg, pp, it, fast_attack);

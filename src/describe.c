@@ -1261,9 +1261,13 @@ void describe_piece_text(const Variant *v, int type, const DescribeStyle *style,
     free(d);
 }
 
-void describe_text(const Variant *v, const DescribeStyle *style, FILE *out) {
+void describe_text(const Variant *v, const DescribeStyle *style, FILE *out) { describe_game_text(v, NULL, style, out); }
+
+void describe_game_text(const Variant *v, const char *start_text, const DescribeStyle *style, FILE *out) {
     Position *start = xmalloc(sizeof *start);
     start_position(v, start);
+    char err[200];
+    if (start_text) fen_read(start, start_text, err, sizeof err); /* (unchanged when it is bad) */
     PieceDiagram *d = xcalloc((size_t)v->ntypes, sizeof *d);
     all_diagrams(v, d);
     write_overview(v, start, out);
@@ -1565,13 +1569,13 @@ static FILE *html_text(char **text, size_t *len) {
     return open_memstream(text, len);
 }
 
-static void html_pre(FILE *f, FILE *mem, char *text) {
+static void html_pre(FILE *f, FILE *mem, char **text) {
     if (!mem) return;
-    fclose(mem);
+    fclose(mem); /* (sets *text: read it only now) */
     fputs("<pre>", f);
-    if (text) xml_text(f, text);
+    if (*text) xml_text(f, *text);
     fputs("</pre>\n", f);
-    free(text);
+    free(*text);
 }
 
 bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
@@ -1590,7 +1594,7 @@ bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
     size_t len;
     FILE *mem = html_text(&text, &len);
     if (mem) write_overview(v, start, mem);
-    html_pre(f, mem, text);
+    html_pre(f, mem, &text);
     svg_start(f, v, start);
     fputs("<h2>Pieces</h2>\n", f);
     for (int t = 0; t < v->ntypes; t++) {
@@ -1599,7 +1603,7 @@ bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
         fputs("</h3>\n", f);
         mem = html_text(&text, &len);
         if (mem) piece_words(v, &d[t], true, mem);
-        html_pre(f, mem, text);
+        html_pre(f, mem, &text);
         svg_diagram(f, v, &d[t]);
         if (d[t].example.found) svg_example(f, v, &d[t]);
     }
@@ -1608,7 +1612,7 @@ bool describe_html(const Variant *v, const char *path, char *err, size_t cap) {
         write_special(v, start, d, mem);
         write_endings(v, mem);
     }
-    html_pre(f, mem, text);
+    html_pre(f, mem, &text);
     fputs("</body></html>\n", f);
     free(d);
     board_free(start);

@@ -52,6 +52,9 @@ typedef struct DescribeStyle {
 void describe_piece(const Variant *v, int type, PieceDiagram *out);
 /* Writes the whole rulebook as text. */
 void describe_text(const Variant *v, const DescribeStyle *style, FILE *out);
+/* The same for a game under way: its start position is start (position text: the game's own
+ * deal of a shuffle or an allegiance drawn at random), not the rule file's. */
+void describe_game_text(const Variant *v, const char *start, const DescribeStyle *style, FILE *out);
 /* Writes one piece's words and diagram (and example) as text. */
 void describe_piece_text(const Variant *v, int type, const DescribeStyle *style, FILE *out);
 /* What the set-up step or the phase of the turn under way expects, in words ("" when the

@@ -168,6 +168,24 @@ static void disasm_plan(const Variant *v, const Program *rest, FILE *out) {
     fprintf(out, "\n");
 }
 
+/* The first steps of the rest program's branches when each goes to an enemy first
+ * (PieceProgram.capture_guards): where none finds one, rest is not run. */
+static void disasm_capture_guards(const Variant *v, const PieceProgram *pp, FILE *out) {
+    if (!pp->ncapture_guards) return;
+    fprintf(out, "   runs only with an enemy at:");
+    for (int i = 0; i < pp->ncapture_guards; i++) {
+        const CaptureGuard *g = &pp->capture_guards[i];
+        const Direction *d = &v->dirs[g->dir];
+        fprintf(out, " %s", g->rides ? "ride" : "step");
+        if (d->link_board >= 0)
+            fprintf(out, "(%s)", d->name);
+        else
+            fprintf(out, "(%d,%d)", d->dx, d->dy);
+        if (g->beyond) fprintf(out, "+empty");
+    }
+    fprintf(out, "\n");
+}
+
 void disasm_variant(const Variant *v, FILE *out) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) {
@@ -190,6 +208,7 @@ void disasm_variant(const Variant *v, FILE *out) {
             }
             disasm_lines(v, pp, out);
             disasm_plan(v, &pp->rest, out);
+            disasm_capture_guards(v, pp, out);
             if (pt->fast_attack) disasm_attack_filters(v, pp, out);
             fprintf(out, "\n");
         }

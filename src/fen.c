@@ -1230,3 +1230,28 @@ void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap) {
     }
     fen_write(&pos, buf, cap);
 }
+
+bool fen_royals_ok(const Position *pos, char *err, size_t cap) {
+    const Variant *v = pos->v;
+    for (int o = 0; o < v->nowners; o++) {
+        if (!((v->royal_owners >> o) & 1)) continue;
+        if (o < v->nplayers && !((pos->alive >> o) & 1)) continue; /* defeated: out of the game */
+        const char *name = NULL;
+        bool has = false;
+        for (int t = 0; t < v->ntypes && !has; t++) {
+            if (!v->types[t].royal) continue;
+            if (!name || v->start_count[o][t]) name = v->types[t].name;
+            if (v->has_hands && o < v->nplayers && pos->hand[o][t]) has = true;
+            for (int w = 0; w < v->cell_words && !has; w++)
+                if (pos->type_occ[t][w] & pos->occ[o][w]) has = true;
+        }
+        if (!has) {
+            char who[16];
+            snprintf(who, sizeof who, "%s", v->player_names[o]);
+            who[0] = (char)toupper((unsigned char)who[0]);
+            return refuse(err, cap, "%s has no %s: the game is lost without one, so it cannot start here", who,
+                          name ? name : "royal piece");
+        }
+    }
+    return true;
+}

@@ -43,6 +43,11 @@ bool fen_read(Position *pos, const char *text, char *err, size_t errcap);
 void fen_start(const Variant *v, uint64_t seed, char *buf, size_t cap);
 /* Writes the position text into buf (always NUL-terminated). */
 void fen_write(const Position *pos, char *buf, size_t cap);
+/* Whether every owner that starts the game with a royal piece (on the board or in hand) still
+ * has one in pos, unless it is a player already defeated: a game cannot start from a position
+ * where one is missing (it would be over before its first move). False with the reason
+ * ("White has no King...") in err. */
+bool fen_royals_ok(const Position *pos, char *err, size_t cap);
 /* How many whitespace-separated fields text has (FEN_MAX_FIELDS + 1 when there are more). */
 #define FEN_MAX_FIELDS 16
 int fen_count_fields(const char *text);

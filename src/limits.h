@@ -33,6 +33,7 @@
     24 /* capture patterns that can take one victim type, per owner */ /* captures by moving, per piece type and owner */
 #define MAX_PROMO_CHOICES 8
 #define MAX_FAST_ATOMS 8     /* atoms of a piece run in C beside its rays (more: the VM runs them) */
+#define MAX_CAPTURE_GUARDS 16 /* branches of a rest program that go to an enemy first (more: none are kept) */
 #define MAX_REST_GUARDS 4    /* branches of a rest program whose guards are kept (more: none are) */
 #define MAX_FAST_ATOM_DIRS 8 /* directions of one such atom (more: the VM runs it) */
 #define MAX_MACRO_DEPTH 8    /* nested macro expansion */

@@ -1,10 +1,12 @@
 /* main.c - the command line: play, check, disasm, ast, perft, moves, fen, trace, bench,
  * selfplay (and help for each).
  * The only place that prints diagnostics and chooses exit codes (0 ok, 1 error, 2 usage). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,9 +51,10 @@ typedef struct Args {
     const char *host;                /* serve --host */
     int port;                        /* serve --port; -1 = not given */
     bool ascii, flip, verbose, compact;
-    const char *variant; /* --variant: a Zillions file's game or variant */
-    bool playouts;       /* bench --playouts */
-    bool trace;          /* bench --playouts --trace */
+    const char *variant;  /* --variant: a Zillions file's game or variant */
+    bool playouts;        /* bench --playouts */
+    bool trace;           /* bench --playouts --trace */
+    const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
 } Args;
 
@@ -69,6 +72,21 @@ static const Command *find_command(const char *name);
 
 static void print_usage(const Command *c, FILE *out) { fprintf(out, "usage: varia %s\n\n%s\n", c->usage, c->help); }
 
+/* A rule file is text: a file holding a NUL byte (a program, a picture) is not one. Says so,
+ * at the first NUL byte, instead of a page of errors that print its bytes; false for text. */
+static bool refuse_binary(const Source *src) {
+    const char *nul = memchr(src->text, 0, src->len);
+    if (!nul) return false;
+    int line = 1, col = 1;
+    for (const char *p = src->text; p < nul; p++) {
+        col++;
+        if (*p == '\n') line++, col = 1;
+    }
+    fprintf(stderr, "%s:%d:%d: error: not a rule file: it holds binary data (a NUL byte), and a rule file is text\n",
+            src->path, line, col);
+    return true;
+}
+
 /* Loads the rule file with diagnostics on stderr; NULL on error. */
 static Variant *load_variant(const Args *a) {
     DiagSink sink;
@@ -77,6 +95,11 @@ static Variant *load_variant(const Args *a) {
     Source *src = source_load(a->file, &err);
     if (!src) {
         fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        diag_free(&sink);
+        return NULL;
+    }
+    if (refuse_binary(src)) {
+        source_free(src);
         diag_free(&sink);
         return NULL;
     }
@@ -153,15 +176,78 @@ static int cmd_check(const Args *a) {
     return 0;
 }
 
+static bool is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Creates dir and the directories above it that are missing (mkdir -p). False with the
+ * reason in err. */
+static bool make_dirs(const char *dir, char *err, size_t cap) {
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return refuse(err, cap, "%s: path too long", dir);
+    for (char *p = path + 1;; p++) {
+        if (*p && *p != '/') continue;
+        char c = *p;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return refuse(err, cap, "cannot create %s: %s", path, strerror(errno));
+        if (!is_dir(path)) return refuse(err, cap, "cannot create %s: a file of that name is in the way", path);
+        if (!c) return true;
+        *p = c;
+    }
+}
+
+/* The .svg files of dir written at or after t0 (the pictures describe_svg just made), listed
+ * on one line; how many. */
+static int list_new_svgs(const char *dir, const struct timespec *t0) {
+    struct dirent **files = NULL;
+    int n = scandir(dir, &files, NULL, alphasort), count = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = files[i]->d_name;
+        size_t len = strlen(name);
+        char path[1400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (len > 4 && !strcmp(name + len - 4, ".svg") && stat(path, &st) == 0 &&
+            (st.st_mtim.tv_sec > t0->tv_sec || (st.st_mtim.tv_sec == t0->tv_sec && st.st_mtim.tv_nsec >= t0->tv_nsec)))
+            printf("%s%s", count++ ? " " : "  ", name);
+        free(files[i]);
+    }
+    free(files);
+    if (count) printf("\n");
+    return count;
+}
+
 static int cmd_describe(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
     char err[1600];
     int rc = 0;
-    if (a->svg_dir && !describe_svg(v, a->svg_dir, err, sizeof err))
-        rc = 1;
-    else if (a->html_path && !describe_html(v, a->html_path, err, sizeof err))
-        rc = 1;
+    if (a->svg_dir) {
+        /* a coarse clock: a file written in this second counts as new */
+        struct timespec t0;
+        clock_gettime(CLOCK_REALTIME, &t0);
+        t0.tv_nsec = 0;
+        if (!make_dirs(a->svg_dir, err, sizeof err) || !describe_svg(v, a->svg_dir, err, sizeof err))
+            rc = 1;
+        else {
+            size_t len = strlen(a->svg_dir);
+            printf("wrote the pictures to %s%s:\n", a->svg_dir, len && a->svg_dir[len - 1] == '/' ? "" : "/");
+            list_new_svgs(a->svg_dir, &t0);
+        }
+    }
+    if (!rc && a->html_path) {
+        if (!describe_html(v, a->html_path, err, sizeof err))
+            rc = 1;
+        else {
+            /* the full path: what a browser is given */
+            char cwd[1024];
+            bool relative = a->html_path[0] != '/' && getcwd(cwd, sizeof cwd);
+            printf("wrote the rulebook page to %s%s%s (open it in a web browser)\n", relative ? cwd : "",
+                   relative ? "/" : "", a->html_path);
+        }
+    }
     if (rc) fprintf(stderr, "varia: error: %s\n", err);
     if (!rc && !a->svg_dir && !a->html_path) {
         DescribeStyle style = {false, false};
@@ -186,6 +272,10 @@ static int cmd_ast(const Args *a) {
     Source *src = source_load(a->file, &err);
     if (!src) {
         fprintf(stderr, "%s: error: cannot read rule file: %s\n", a->file, err ? err : "unknown error");
+        return 1;
+    }
+    if (refuse_binary(src)) {
+        source_free(src);
         return 1;
     }
     sink.source = src;
@@ -437,12 +527,14 @@ static int cmd_random(const Args *a) {
     return rc;
 }
 
-/* The shipped rule files: $VARIA_RULES, ./rules, or rules/ next to the executable. */
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
+/* Where `make install` put the shipped games (its PREFIX's share/varia). */
+#ifndef VARIA_DATADIR
+#define VARIA_DATADIR "/usr/local/share/varia"
+#endif
 
+/* The shipped rule files: $VARIA_RULES, ./rules, rules/ beside the executable (a source tree),
+ * ../share/varia/rules from the executable's directory (an installed tree, wherever it was
+ * staged or copied), then the directory the installation was built for. */
 static void rules_dir(const Args *a, char *out, size_t cap) {
     const char *env = getenv("VARIA_RULES");
     if (env && *env) {
@@ -463,12 +555,14 @@ static void rules_dir(const Args *a, char *out, size_t cap) {
             *slash = 0;
             snprintf(out, cap, "%s/rules", exe);
             if (is_dir(out)) return;
+            snprintf(out, cap, "%s/../share/varia/rules", exe);
+            if (is_dir(out)) return;
         }
     }
+    snprintf(out, cap, "%s/rules", VARIA_DATADIR);
+    if (is_dir(out)) return;
     snprintf(out, cap, "rules");
 }
-
-static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* name as given when it is a file or a path; else the shipped game of that name ("chess" or
  * "chess.rules" in the rules directory) when there is one; else as given (for the message). */
@@ -485,64 +579,112 @@ static const char *resolve_rules(const Args *a, char *buf, size_t cap) {
     return resolve_rules_name(a, a->file, buf, cap);
 }
 
+static int is_rules_file(const struct dirent *e) {
+    size_t len = strlen(e->d_name);
+    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
+}
+
+/* The shipped games' names (the rule files of dir without ".rules"), sorted; the caller frees
+ * each and the array. Returns how many (0 when there are none or dir cannot be read). */
+static int shipped_games(const char *dir, char ***out) {
+    struct dirent **files = NULL;
+    int n = scandir(dir, &files, is_rules_file, alphasort);
+    *out = NULL;
+    if (n <= 0) return 0;
+    char **names = xmalloc((size_t)n * sizeof *names);
+    for (int i = 0; i < n; i++) {
+        names[i] = xstrndup(files[i]->d_name, strlen(files[i]->d_name) - 6);
+        free(files[i]);
+    }
+    free(files);
+    *out = names;
+    return n;
+}
+
+/* The menu of shipped games, in columns that fit 80 columns. */
+static void print_games(char *const *names, int n) {
+    size_t widest = 0;
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) > widest) widest = strlen(names[i]);
+    int cols = (int)(78 / (widest + 2));
+    if (cols < 1) cols = 1;
+    int rows = (n + cols - 1) / cols;
+    printf("%d games:\n", n);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            int i = c * rows + r;
+            if (i < n) printf("  %-*s", (int)widest, names[i]);
+        }
+        printf("\n");
+    }
+}
+
 /* Resolves FILE for play: a path, or a shipped game's name ("chess"). With no FILE, offers the
- * shipped games (asks on a terminal; chess otherwise). Writes the path; false when none. */
-static bool choose_rules(const Args *a, char *path, size_t cap) {
+ * shipped games (asks on a terminal, again after a name that is none of them; chess when
+ * standard input is not a terminal). Writes the path; false when there is none to play, with
+ * *quit set when the player left at the question (end of input). */
+static bool choose_rules(const Args *a, char *path, size_t cap, bool *quit) {
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
+    *quit = false;
     if (a->file) {
         snprintf(path, cap, "%s", a->file); /* (resolved by main) */
         return true;
     }
-    char *names[64];
-    int n = 0;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) && n < 64) {
-            size_t len = strlen(e->d_name);
-            if (len > 6 && !strcmp(e->d_name + len - 6, ".rules")) names[n++] = xstrndup(e->d_name, len - 6);
-        }
-        closedir(d);
-    }
+    char **names;
+    int n = shipped_games(dir, &names);
     if (n == 0) {
         fprintf(stderr, "varia: error: no rule files in '%s' (give a FILE, or set VARIA_RULES)\n", dir);
         return false;
     }
-    qsort(names, (size_t)n, sizeof names[0], compare_names);
     char choice[256] = "chess";
+    int found = -1;
     /* (a saved game or a PGN file to load names its own game) */
-    if (isatty(0) && !a->load) {
-        printf("games:");
-        for (int i = 0; i < n; i++) printf(" %s", names[i]);
-        printf("\nwhich game? [chess] ");
-        fflush(stdout);
-        char line[256];
-        if (fgets(line, sizeof line, stdin)) {
+    bool ask = isatty(0) && !a->load;
+    if (ask) print_games(names, n);
+    for (;;) {
+        if (ask) {
+            printf("which game? [chess] ");
+            fflush(stdout);
+            char line[256];
+            if (!fgets(line, sizeof line, stdin)) {
+                printf("\n"); /* Ctrl-D: leave without playing */
+                *quit = true;
+                break;
+            }
             char *s = line;
             while (*s == ' ' || *s == '\t') s++;
             s[strcspn(s, " \t\r\n")] = 0;
-            if (*s) snprintf(choice, sizeof choice, "%s", s);
+            snprintf(choice, sizeof choice, "%s", *s ? s : "chess");
+            size_t len = strlen(choice);
+            if (len > 6 && !strcmp(choice + len - 6, ".rules")) choice[len - 6] = 0;
         }
+        for (int i = 0; i < n && found < 0; i++)
+            if (!strcmp(names[i], choice)) found = i;
+        if (found >= 0 || !ask) break;
+        printf("no game '%s' here: type one of the names above (Ctrl-D leaves)\n", choice);
     }
-    bool found = false;
-    for (int i = 0; i < n; i++) {
-        if (!strcmp(names[i], choice)) found = true;
-        free(names[i]);
-    }
-    if (!found) {
+    if (found >= 0)
+        snprintf(path, cap, "%s/%s.rules", dir, choice);
+    else if (!*quit)
         fprintf(stderr, "varia: error: no game '%s' in %s\n", choice, dir);
-        return false;
-    }
-    snprintf(path, cap, "%s/%s.rules", dir, choice);
-    return true;
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return found >= 0;
 }
 
 static int cmd_play(const Args *a) {
     char path[1400];
-    if (!choose_rules(a, path, sizeof path)) return 1;
+    bool quit;
+    if (!choose_rules(a, path, sizeof path, &quit)) return quit ? 0 : 1;
+    const char *err = NULL;
+    Source *src = source_load(path, &err); /* (one that cannot be read is reported by the game) */
+    bool binary = src && refuse_binary(src);
+    source_free(src);
+    if (binary) return 1;
     UiConfig cfg = {0};
     cfg.rules = path;
+    cfg.bad_seat = a->bad_seat;
     cfg.options = a->options;
     cfg.noptions = a->noptions;
     memcpy(cfg.seats, a->seats, sizeof cfg.seats);
@@ -598,11 +740,6 @@ static int cmd_xboard(const Args *a) {
     if (a->file) files[n++] = engine_path(a, path, sizeof path);
     for (int i = 0; i < a->npositional; i++) files[n++] = a->positional[i];
     return xboard_run(dir, files, n, stdin, stdout);
-}
-
-static int is_rules_file(const struct dirent *e) {
-    size_t len = strlen(e->d_name);
-    return len > 6 && !strcmp(e->d_name + len - 6, ".rules");
 }
 
 /* bench --playouts [FILE...]: the files named, or every shipped one. */
@@ -853,15 +990,17 @@ static int parse_play_flag(Args *a, int argc, char **argv, int *i) {
         const char *eq = strchr(val, '=');
         long n = eq ? strtol(val, &end, 10) : 0;
         int kind = eq ? ui_seat_kind(eq + 1) : -1;
-        if (!eq || end != eq || n < 1 || n > MAX_PLAYERS || kind < 0) {
-            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random with N = 1..%d, not '%s'\n", MAX_PLAYERS,
-                    val);
+        if (!eq || end != eq || end == val || kind < 0) {
+            fprintf(stderr, "varia: --seat takes N=human|ai|greedy|random (N: a player's number), not '%s'\n", val);
             return 2;
         }
-        a->seats[n - 1] = kind;
+        if (n < 1 || n > MAX_PLAYERS)
+            a->bad_seat = val; /* (the game says which seats it has) */
+        else
+            a->seats[n - 1] = kind;
     } else if (!strcmp(s, "--time")) {
         double d = strtod(val, &end);
-        if (end == val || *end || !(d >= 0 && d <= 86400)) {
+        if (end == val || *end || signbit(d) || !(d >= 0 && d <= 86400)) {
             fprintf(stderr, "varia: bad --time '%s' (seconds, 0..86400)\n", val);
             return 2;
         }
@@ -1010,6 +1149,11 @@ int main(int argc, char **argv) {
     }
     if (!a.file && !c->file_optional) {
         print_usage(c, stderr);
+        return 2;
+    }
+    if (a.bad_seat && c->run != cmd_play) {
+        fprintf(stderr, "varia: --seat %.*s: seats are numbered from 1 to %d at most\n", (int)strcspn(a.bad_seat, "="),
+                a.bad_seat, MAX_PLAYERS);
         return 2;
     }
     if (a.npositional > c->max_args) {

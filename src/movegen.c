@@ -265,7 +265,19 @@ static bool count_atoms(Position *pos, const PieceProgram *pp, int owner, Cell f
 
 /* Could the rest program emit a move for the piece on `from`? Not when every branch requires
  * it on another cell or a castling right not held (PieceProgram.rest_guards). */
-static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Cell from) {
+static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Cell from, int owner) {
+    if (pp->ncapture_guards) {
+        const Variant *v = pos->v;
+        for (int i = 0; i < pp->ncapture_guards; i++) {
+            const CaptureGuard *g = &pp->capture_guards[i];
+            Cell c = variant_step(v, from, g->dir);
+            while (g->rides && c != NO_CELL && !pos->cell[c]) c = variant_step(v, c, g->dir);
+            if (c == NO_CELL || !pos->cell[c] || !board_hostile(pos, PIECE_OWNER(pos->cell[c]), owner)) continue;
+            Cell beyond = g->beyond ? variant_step(v, c, g->dir) : c;
+            if (beyond != NO_CELL && (!g->beyond || !pos->cell[beyond])) return true;
+        }
+        return false;
+    }
     if (!pp->nrest_guards) return true;
     for (int i = 0; i < pp->nrest_guards; i++)
         if (pp->rest_guards[i].at == from && (pos->rights & pp->rest_guards[i].rights) == pp->rest_guards[i].rights)
@@ -288,7 +300,7 @@ __attribute__((noinline)) static bool gen_rest_vm(GenContext *ctx, Position *pos
                                                   Cell from, MoveList *out, VmFault *fault) {
     if (pp->nlines && !gen_lines(pos, pp, owner, from, out)) return fault_full(fault);
     /* (a HALT alone: nothing to run) */
-    if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from)) return true;
+    if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from, owner)) return true;
     if (pp->rest.plan) return gen_planned(ctx, pos, pp, owner, from, out, fault);
     return vm_run(ctx, &pp->rest, pos, from, owner, out, fault);
 }
@@ -305,6 +317,11 @@ __attribute__((noinline)) static bool gen_rest_planned(GenContext *ctx, Position
 static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, MoveList *out,
                             VmFault *fault) {
     if (pp->rest_in_c) return gen_atoms(ctx, pos, pp, owner, from, out) || fault_full(fault);
+    if (pp->atoms_then_vm) {
+        if (!gen_atoms(ctx, pos, pp, owner, from, out)) return fault_full(fault);
+        return !rest_may_emit(pos, pp, from, owner) ||
+            vm_run_at(ctx, &pp->rest, pp->rest_vm_entry, pos, from, owner, out, fault);
+    }
     return pp->rest.plan ? gen_rest_planned(ctx, pos, pp, owner, from, out, fault)
                          : gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
@@ -1633,7 +1650,7 @@ static inline int royal_rays_legal(const Pins *pins, Position *pos, const PieceP
                                    uint64_t *legal) {
     const Variant *v = pos->v;
     Cell from = pins->royal;
-    bool rest_silent = pp->rest.count <= 1 || (!pp->rest_in_c && !pp->nlines && !rest_may_emit(pos, pp, from));
+    bool rest_silent = pp->rest.count <= 1 || (!pp->rest_in_c && !pp->nlines && !rest_may_emit(pos, pp, from, owner));
     if (!rest_silent || pp->may_duplicate || !mobility_can_move(pos, from) || pos->controller[owner] != pins->mover ||
         !royal_by_lines(pins, pos))
         return -1;
@@ -1820,11 +1837,49 @@ static bool counted_as_made(const Variant *v) {
         !v->must_capture && !movegen_filters(v);
 }
 
+/* movegen_count_legal where every move is legal but captures may be compulsory or filtered
+ * (Variant.count_quiet: draughts): the moves that only carry a piece (its move-only rays and
+ * atoms) are counted, the others (captures, promotions) listed into ml; when a capture is listed and
+ * captures are compulsory, only the captures count. -1 when a piece needs more than that (the
+ * usual count then decides, and reports any fault). */
+static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) {
+    const Variant *v = pos->v;
+    ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
+    ctx->attack_fault.set = false;
+    if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
+    int mover = board_mover(pos), quiet = 0;
+    ml->count = 0;
+    for (int o = 0; o < v->nowners; o++) {
+        if (pos->controller[o] != mover) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
+                Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+                const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
+                if (pp->nlines || pp->privileged_atoms || pp->rest.plan || !pp->quiet_in_c) return -1;
+                int start = ml->count;
+                quiet += count_rays(pos, pp, o, from);
+                if ((pp->rest_in_c || pp->atoms_then_vm) && !count_atoms(pos, pp, o, from, ml, &quiet)) return -1;
+                if (!pp->rest_in_c && pp->rest.count > 1 && rest_may_emit(pos, pp, from, o) &&
+                    !vm_run_at(ctx, &pp->rest, pp->atoms_then_vm ? pp->rest_vm_entry : 0, pos, from, o, ml, NULL))
+                    return -1;
+                if (pp->may_duplicate) merge_duplicates(ml, start);
+            }
+    }
+    if (movegen_filters(v)) filter_moves(pos, ml);
+    int captures = 0;
+    for (int i = 0; i < ml->count; i++) captures += (ml->moves[i].flags & MOVE_CAPTURE) != 0;
+    return v->must_capture && captures ? captures : quiet + ml->count;
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
     Pins pins;
     bool found = false;
+    if (v->count_quiet && ctx->fast) {
+        int n = count_quiet_and_listed(ctx, pos, &ml);
+        if (n >= 0) return n;
+    }
     if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
         /* (a game the position has ended has no moves, as in pseudo_moves) */
         if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;

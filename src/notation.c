@@ -142,6 +142,11 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
         return;
     }
     const CellInfo *from = &v->cells[m->from], *to = &v->cells[m->to];
+    if (v->nboards > 1 && m->nfx > 0 && m->fx[0].kind == FX_PLACE && !(m->flags & MOVE_GATE)) {
+        /* a piece a program drops, as a drop from the hand is written: "T@main:b1" */
+        snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
+        return;
+    }
     if (v->nboards > 1 && !is_remote(m)) {
         /* on one of several boards: "M d3-d7", "M c6-c7=Q", " +" when the move is copied; to
          * another board, the destination with its board: "C d1-G:d1" */
@@ -299,6 +304,101 @@ static void gate_suffix(const Variant *v, const Move *m, char *out, size_t cap) 
 
 static void san_body(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap);
 
+/* ---- promotions written as shogi writes them ------------------------------------------------ */
+
+/* Does the game have promoted types (`letter +P`)? Then its promotions are written '+' after
+ * the move, as shogi writes them, and a '+' never marks a check. */
+static bool plus_promotions(const Variant *v) {
+    for (int t = 0; t < v->ntypes; t++)
+        if (v->types[t].promoted) return true;
+    return false;
+}
+
+/* How SAN writes m's change of type: '+' onto a promoted type, '-' back to a type a promoted
+ * type demotes to (as coordinate notation writes them), "=Q" onto any other type, "=" when m
+ * declines a '+' promotion another legal move makes (shogi's mark: "Bxh8=" and "Bxh8+" are
+ * two moves), "" otherwise. */
+static bool declines_promotion(const Position *pos, const MoveList *list, const Move *m) {
+    const Variant *v = pos->v;
+    if (m->promo != NO_TYPE || !list) return false;
+    for (int i = 0; i < list->count; i++) {
+        const Move *o = &list->moves[i];
+        if (o->from == m->from && o->to == m->to && o->kind == m->kind && o->promo != NO_TYPE &&
+            v->types[o->promo].promoted && !is_drop(o))
+            return true;
+    }
+    return false;
+}
+
+static void promotion_text(const Position *pos, const MoveList *list, const Move *m, char *out, size_t cap) {
+    const Variant *v = pos->v;
+    char text[3];
+    if (m->promo != NO_TYPE && v->types[m->promo].promoted)
+        snprintf(out, cap, "+");
+    else if (m->promo != NO_TYPE && variant_promoted_type(v, m->promo) >= 0)
+        snprintf(out, cap, "-");
+    else if (m->promo != NO_TYPE)
+        snprintf(out, cap, "=%s", type_text(v, m->promo, text));
+    else
+        snprintf(out, cap, "%s", declines_promotion(pos, list, m) ? "=" : "");
+}
+
+static bool san_accepts(const Position *pos, const Move *m, const char *text);
+
+/* Algebraic text whose last mark is a shogi promotion ("Bxh8+", "Lxe4-") or a declined one
+ * ("Bxh8="): the moves it names. Read before a trailing '+' could be taken for a check mark.
+ * Writes up to max indices into found; returns how many (0: none reads so). */
+static int match_promotion_mark(Position *pos, const MoveList *list, const char *text, int *found, int max) {
+    const Variant *v = pos->v;
+    char t[96];
+    snprintf(t, sizeof t, "%s", text);
+    size_t n = strlen(t);
+    while (n > 0 && strchr("#!?", t[n - 1])) t[--n] = 0;
+    if (!plus_promotions(v) || n < 2 || !strchr("+-=", t[n - 1])) return 0;
+    char mark = t[n - 1];
+    t[--n] = 0;
+    int count = 0;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        char want[128], text3[3];
+        if (mark == '=') {
+            if (!declines_promotion(pos, list, m) || !san_accepts(pos, m, t)) continue;
+        } else {
+            bool up = m->promo != NO_TYPE && v->types[m->promo].promoted;
+            bool down = m->promo != NO_TYPE && !up && variant_promoted_type(v, m->promo) >= 0;
+            if (!(mark == '+' ? up : down)) continue;
+            snprintf(want, sizeof want, "%s=%s", t, type_text(v, m->promo, text3));
+            if (!san_accepts(pos, m, want)) continue;
+        }
+        if (count < max) found[count] = i;
+        count++;
+    }
+    return count;
+}
+
+/* ---- USI coordinates ------------------------------------------------------------------------- */
+
+/* A cell in USI coordinates: the file numbered from the right (1 = the rightmost), the rank
+ * lettered from the top (a = the top rank), as the first player sees the board. */
+static const char *usi_cell(const Variant *v, const char *s) {
+    const Board *bd = &v->boards[0];
+    int file = s[0] - '0', rank = s[1] - 'a';
+    if (file < 1 || file > bd->width || rank < 0 || rank >= bd->height) return NULL;
+    Cell c = bd->at[bd->height - 1 - rank][bd->width - file];
+    return c == NO_CELL ? NULL : v->cells[c].name;
+}
+
+bool notation_from_usi(const Variant *v, const char *text, char *out, size_t cap) {
+    if (v->nboards != 1 || v->boards[0].width > 9 || v->boards[0].height > 26) return false;
+    size_t n = strlen(text);
+    const char *a, *b;
+    if (n == 4 && isupper((unsigned char)text[0]) && text[1] == '*' && (a = usi_cell(v, text + 2)))
+        return (size_t)snprintf(out, cap, "%c@%s", text[0], a) < cap; /* a drop: "P*5e" */
+    if ((n == 4 || (n == 5 && text[4] == '+')) && (a = usi_cell(v, text)) && (b = usi_cell(v, text + 2)))
+        return (size_t)snprintf(out, cap, "%s%s%s", a, b, n == 5 ? "+" : "") < cap;
+    return false;
+}
+
 static void san_core(const Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap) {
     san_body(pos, list, m, buf, cap);
     char suffix[32];
@@ -342,7 +442,7 @@ static void san_body(const Position *pos, const MoveList *list, const Move *m, c
             snprintf(dis, sizeof dis, "%s", from_file);
     }
     char text[3];
-    if (m->promo != NO_TYPE) snprintf(promo, sizeof promo, "=%s", type_text(v, m->promo, text));
+    promotion_text(pos, list, m, promo, sizeof promo);
     const char *letter = pawn_like(v, t) || t < 0 ? "" : type_text(v, t, text);
     snprintf(buf, cap, "%s%s%s%s%s%s", letter, dis, cap_ ? "x" : "", v->cells[m->to].name, promo, victims);
 }
@@ -359,7 +459,8 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
     const char *mark = "";
     if (!movegen_safe_after(ctx, pos, board_mover(pos))) {
         VmFault f = {0};
-        mark = movegen_count_legal(ctx, pos, &f) == 0 ? "#" : "+";
+        /* (where '+' is a promotion, a check goes unmarked; a mate keeps its '#') */
+        mark = movegen_count_legal(ctx, pos, &f) == 0 ? "#" : plus_promotions(pos->v) ? "" : "+";
     }
     board_unmake(pos);
     size_t n = strlen(buf);
@@ -491,6 +592,31 @@ static int match_coordinates(const Variant *v, const MoveList *list, const char 
     return count;
 }
 
+/* On several boards, a move typed without its board ("b4-b6", the drop "T@b1"), or a drop
+ * typed with its board first ("main T@b1"): the moves that read so with the board's name in
+ * its place, loosened as coordinates on several boards are. When several boards have such a
+ * move, all of them are returned (the caller lists them as ambiguous). */
+static int match_any_board(const Variant *v, const MoveList *list, const char *t, int *found, int max) {
+    int count = 0;
+    const char *at = strchr(t, '@');
+    for (int b = 0; b < v->nboards; b++) {
+        const char *name = v->boards[b].name;
+        size_t len = strlen(name);
+        char with[160];
+        if (at && at == t + len + 1 && !strncasecmp(t, name, len))
+            snprintf(with, sizeof with, "%c@%s:%s", t[len], name, at + 1);
+        else if (at)
+            snprintf(with, sizeof with, "%.*s%s:%s", (int)(at - t + 1), t, name, at + 1);
+        else
+            snprintf(with, sizeof with, "%s%s", name, t);
+        int got[16];
+        int n = match_coordinates(v, list, with, true, got, 16);
+        for (int i = 0; i < n && i < 16; i++, count++)
+            if (count < max) found[count] = got[i];
+    }
+    return count;
+}
+
 /* Long algebraic notation, the last reading tried on one board: an optional piece letter, the
  * origin, '-', 'x' or ':' and the destination, in any case ("e2-e4", "Ng1-f3", "e2xe4", "E2E4",
  * "e7-e8=Q"). Reduced to the loosened coordinate text; with a piece letter, that letter must be
@@ -606,6 +732,10 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     int count = match_coordinates(v, list, t, false, found, max);
     if (!count && loose) count = match_coordinates(v, list, t, true, found, max);
     if (count) return count;
+    char usi[64];
+    if (notation_from_usi(v, t, usi, sizeof usi) && (count = match_coordinates(v, list, usi, false, found, max)))
+        return count;
+    if ((count = match_promotion_mark(pos, list, t, found, max))) return count;
     /* a move along its cells ("22x6", "b6xd4xf6"), whole or begun */
     if (v->pdn || v->has_chains) count = match_path(v, list, t, found, max);
     if (count) return count;
@@ -618,6 +748,7 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
     if (n == 0) return 0;
     count = match_coordinates(v, list, t, false, found, max);
     if (!count && loose) count = match_coordinates(v, list, t, true, found, max);
+    if (!count && loose) count = match_any_board(v, list, t, found, max);
     if (count) return count;
     for (char *p = t; *p; p++)
         if (*p == '0') {

@@ -13,10 +13,12 @@ int notation_find(const Variant *v, const MoveList *list, const char *text);
 
 /* Writes m in algebraic notation: piece letter (none for the pawn-like type, letter P),
  * the origin's file, rank or cell when another move of the same type reaches the same cell,
- * 'x' for captures, the destination, "=L" for a promotion, "O-O" / "O-O-O" for castling
+ * 'x' for captures, the destination, "=L" for a promotion ('+' onto a promoted type and '='
+ * when such a promotion is declined, '-' back to a demoted type), "O-O" / "O-O-O" for castling
  * (rook on the right / left of the king), "L@cell" for drops, and "+" or "#" when the next
  * player is in check or checkmated. list holds the moves m is told apart from (pos's legal
- * moves). pos is used for make/unmake and restored. Cannot fail (truncates to cap). */
+ * moves). In a game with promoted types a check is not marked ('+' is a promotion there).
+ * pos is used for make/unmake and restored. Cannot fail (truncates to cap). */
 void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Move *m, char *buf, size_t cap);
 
 /* Finds the moves of list that text names, in coordinate notation or algebraic notation
@@ -24,5 +26,11 @@ void notation_san(GenContext *ctx, Position *pos, const MoveList *list, const Mo
  * max indices into found and returns how many distinct moves match (0 = none, >1 = ambiguous).
  * Cannot fail. */
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max);
+
+/* Rewrites a move in USI coordinates, as shogi engines write moves (files numbered from the
+ * right, ranks lettered from the top: "7g7f", "8h2b+", the drop "P*5e"), in the board's own
+ * cell names ("c3c4", "b2h8+", "P@e5"). False when text is not of that form, names no cell,
+ * or the game is not on one board of at most 9 files. notation_parse reads it too. */
+bool notation_from_usi(const Variant *v, const char *text, char *out, size_t cap);
 
 #endif

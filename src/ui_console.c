@@ -4,6 +4,7 @@
 #include "ui_console.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -324,6 +325,22 @@ static const char *owner_fg(const Variant *v, int owner) {
     return fg[owner & 7];
 }
 
+/* Does another type show the same glyph for this owner (Ultima's Coordinator and Immobilizer,
+ * both a rook's)? Then the board adds the letter to tell them apart, as the pictures do. */
+static bool glyph_shared(const Variant *v, int type, int owner) {
+    const char *mine = v->types[type].symbol[owner];
+    for (int t = 0; t < v->ntypes; t++)
+        if (t != type && !strcmp(v->types[t].symbol[owner], mine)) return true;
+    return false;
+}
+
+/* Columns a UTF-8 text takes (one per character: the glyphs are one column wide). */
+static int text_columns(const char *s) {
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 /* One cell as 3 columns: a piece glyph or letter, '.' when empty, brackets (no colour) or a
  * highlight (colour) for the last move. */
 static void draw_cell(const Game *g, Cell c, Text *t) {
@@ -342,14 +359,15 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     else {
         const PieceType *pt = &v->types[PIECE_TYPE(p)];
         if (v->nowners > v->nplayers) {
-            /* with armies that are not players, every piece says whose it is: "wK", "AP" (a
-             * one-letter symbol stands for the letter) */
-            bool one_letter = pt->symbol[owner][0] && !pt->symbol[owner][1];
-            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0],
-                     one_letter ? pt->symbol[owner][0] : pt->letter);
-        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour))
+            /* with armies that are not players, every piece says whose it is, with its letter as
+             * the rulebook and the position text write it: "wK", "AI" */
+            snprintf(glyph, sizeof glyph, "%c%c", v->player_token[owner][0], pt->letter);
+        } else if (g->utf8 && pt->symbol[owner][0] && (owner < 2 || g->colour)) {
             snprintf(glyph, sizeof glyph, "%s", pt->symbol[owner]);
-        else if (pt->promoted && owner < 2) /* "+P", as in position text */
+            if (glyph_shared(v, PIECE_TYPE(p), owner) && text_columns(glyph) == 1)
+                snprintf(glyph + strlen(glyph), sizeof glyph - strlen(glyph), "%c",
+                         owner ? (char)tolower((unsigned char)pt->letter) : pt->letter);
+        } else if (pt->promoted && owner < 2) /* "+P", as in position text */
             snprintf(glyph, sizeof glyph, "+%c", owner ? (char)tolower((unsigned char)pt->letter) : pt->letter);
         else if (owner == 0)
             snprintf(glyph, sizeof glyph, "%c", pt->letter);
@@ -363,10 +381,10 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
         static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
                                              {"\033[48;5;101m", "\033[48;5;143m"}};
         const char *fg = p ? owner_fg(v, owner) : "";
-        bool two = p && strlen(glyph) == 2; /* letter + player digit */
+        bool two = p && text_columns(glyph) == 2; /* letter + player digit, glyph + letter */
         snprintf(cell, sizeof cell, "%s%s %s%s" ESC_RESET, bg[last][v->colour[c] ? 1 : 0], fg, glyph, two ? "" : " ");
     } else {
-        bool two = strlen(glyph) == 2;
+        bool two = text_columns(glyph) == 2;
         snprintf(cell, sizeof cell, "%c%s%s", last ? '[' : ' ', glyph, two ? "" : last ? "]" : " ");
     }
     text_add(t, cell);
@@ -428,6 +446,16 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     *lines_out = lines;
     *width_out = width;
     return li;
+}
+
+/* Is passing the only legal move of the player to move? */
+static bool only_pass(Game *g) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    bool only = !f.set && ml->count == 1 && (ml->moves[0].flags & MOVE_PASS);
+    free(ml);
+    return only;
 }
 
 /* Whose turn, check, and off-board state under the boards. */
@@ -511,6 +539,12 @@ static void draw_status(Game *g) {
            v->has_royal && !movegen_safe_after(&g->gen, pos, mover) ? " - check!" : "");
     if (pos->count_limit)
         printf("%s: %d of %d plies counted\n", gameend_count_name(pos), pos->count_ply, pos->count_limit);
+    /* when a turn can only end, say so and what to type (a phase that "may be skipped" is
+     * skipped by the pass) */
+    if (g->seats[mover] == SEAT_HUMAN && only_pass(g)) {
+        printf("your only move is 'pass', which ends your turn: type pass\n");
+        return;
+    }
     char step[512];
     describe_step(pos, step, sizeof step);
     if (step[0]) printf("%s; 'moves' lists them\n", step);
@@ -1040,10 +1074,45 @@ static bool explain_step(Game *g, const char *text, const MoveList *legal) {
 
 /* Explains why text is not a legal move (the game is untouched). */
 static void explain_illegal(Game *g, const char *text, const MoveList *legal) {
+    char usi[64];
+    if (notation_from_usi(g->v, text, usi, sizeof usi)) {
+        /* USI coordinates: explained in the board's own cell names */
+        printf("(%s in USI coordinates is %s)\n", text, usi);
+        text = usi;
+    }
     if (explain_step(g, text, legal) || explain_pseudo_legal(g, text) || explain_board_move(g, text, legal) ||
         explain_origin(g, text, legal) || explain_algebraic(g, text, legal))
         return;
+    if (g->v->nboards > 1) {
+        /* no board has such a move: say how moves are written here */
+        printf("unknown command or illegal move '%s' (no board has that move; a move is written with its board's "
+               "name first:",
+               text);
+        for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);
+        printf("; 'moves' lists them)\n");
+        return;
+    }
     printf("unknown command or illegal move '%s' (type 'help' for commands, 'moves' for the legal moves)\n", text);
+}
+
+/* A move typed without its kind ("c3" for place:c3 in a set-up step, "xd5" for bonus:xd5):
+ * the legal moves of the kinds other than normal that read so with the kind in front. Writes
+ * up to max indices into found; returns how many (several when several kinds or moves fit). */
+static int parse_without_kind(Game *g, const MoveList *ml, const char *text, int *found, int max) {
+    const Variant *v = g->v;
+    int total = 0;
+    for (int k = 1; k < v->nkinds; k++) {
+        bool offered = false;
+        for (int i = 0; i < ml->count && !offered; i++) offered = ml->moves[i].kind == k;
+        if (!offered) continue;
+        char t[160];
+        int got[16];
+        snprintf(t, sizeof t, "%s:%s", v->kind_names[k], text);
+        int n = notation_parse(&g->pos, ml, t, got, 16);
+        for (int i = 0; i < n && i < 16; i++)
+            if (ml->moves[got[i]].kind == k && total < max) found[total++] = got[i];
+    }
+    return total;
 }
 
 /* Tries text as a move; true when it was one (played). */
@@ -1063,6 +1132,7 @@ static bool try_move(Game *g, const char *text) {
     }
     int found[16];
     int n = notation_parse(&g->pos, ml, text, found, 16);
+    if (n == 0) n = parse_without_kind(g, ml, text, found, 16);
     if (n == 1) {
         Move m = ml->moves[found[0]];
         free(ml);
@@ -1076,7 +1146,10 @@ static bool try_move(Game *g, const char *text) {
         for (int i = 0; i < n && i < 16; i++) {
             notation_san(&g->gen, &g->pos, ml, &ml->moves[found[i]], san, sizeof san);
             notation_move(g->v, &ml->moves[found[i]], coord, sizeof coord);
-            printf("%s %s (%s)", i ? "," : "", san, coord);
+            if (!strcmp(san, coord))
+                printf("%s %s", i ? "," : "", coord);
+            else
+                printf("%s %s (%s)", i ? "," : "", san, coord);
         }
         printf("\n");
     } else {
@@ -1121,6 +1194,12 @@ static void cmd_help(Game *g) {
     if (g->v->nboards > 1)
         printf(";\non several boards: the board's name, then the move (%s b2-b3)", g->v->boards[0].name);
     if (g->v->steer_copy) printf(", then + for the copy");
+    bool plus = false;
+    for (int t = 0; t < g->v->ntypes; t++) plus = plus || g->v->types[t].promoted;
+    if (plus) printf(";\nas shogi writes them: Bxh8+ promotes, Bxh8= does not; USI coordinates too (7g7f, P*5e)");
+    if (g->v->nkinds > 1)
+        printf(";\nmoves of another kind start with it (%s:...), which may be left out when no other kind fits",
+               g->v->kind_names[1]);
     printf(".\nCommands:\n");
     for (size_t i = 0; i < ARRAY_LEN(command_help); i++)
         if (find_command(g, command_help[i].name)) printf("%s\n", command_help[i].line);
@@ -1128,8 +1207,9 @@ static void cmd_help(Game *g) {
 }
 
 static void cmd_rules(Game *g) {
+    /* the start this game was dealt (shuffled pieces, an allegiance drawn at random) */
     DescribeStyle style = {g->utf8, g->colour};
-    describe_text(g->v, &style, stdout);
+    describe_game_text(g->v, g->start, &style, stdout);
 }
 
 /* `piece X`: X is a piece's letter or name, or a cell (BOARD CELL on several boards). */
@@ -1387,6 +1467,18 @@ static bool load_saved(Game *g, const char *path) {
     board_init(tmp, v);
     Move *moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     bool ok = savegame_replay(&sg, path, tmp, moves, MAX_HISTORY, err, sizeof err);
+    if (ok && sg.start) {
+        /* a start without the royal pieces the game needs would be over before it began */
+        char why[200];
+        Position *st = xmalloc(sizeof *st);
+        board_init(st, v);
+        if (fen_read(st, sg.start, why, sizeof why) && !fen_royals_ok(st, why, sizeof why)) {
+            snprintf(err, sizeof err, "%s:%d: bad start position: %s", path, sg.start_line, why);
+            ok = false;
+        }
+        board_free(st);
+        free(st);
+    }
     if (!ok) {
         printf("error: %s\n", err);
         variant_free(loaded);
@@ -1456,7 +1548,8 @@ static bool parse_number(const char *s, double lo, double hi, double *out) {
     if (!s) return false;
     char *end;
     double d = strtod(s, &end);
-    if (end == s || *end || !(d >= lo && d <= hi)) return false;
+    /* (a minus sign is refused even on zero: "-0" is no time anyone means) */
+    if (end == s || *end || signbit(d) || !(d >= lo && d <= hi)) return false;
     *out = d;
     return true;
 }
@@ -1683,19 +1776,30 @@ static const ConsoleCommand *find_command(const Game *g, const char *word) {
     return NULL;
 }
 
+/* Does text name at least one legal move (a move, or an ambiguous one)? */
+static bool names_a_move(Game *g, const char *text) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    movegen_legal(&g->gen, &g->pos, ml, &f);
+    int found[1];
+    bool named = !f.set && !g->over && notation_parse(&g->pos, ml, text, found, 1) > 0;
+    free(ml);
+    return named;
+}
+
 /* Runs one input line; returns false on quit. */
 static bool handle_line(Game *g, char *line) {
     char *words[5] = {0}; /* at most four, and a NULL after them */
     int nw = 0;
     char whole[256];
     snprintf(whole, sizeof whole, "%s", line);
+    whole[strcspn(whole, "\r\n")] = 0;
     for (char *p = strtok(line, " \t\r\n"); p && nw < 4; p = strtok(NULL, " \t\r\n")) words[nw++] = p;
     if (nw == 0) return true;
     const char *cmd = words[0];
     /* with several boards a move starts with the board's name: "M d3-d7 +" */
     for (int b = 0; b < g->v->nboards && g->v->nboards > 1; b++)
         if (!strcasecmp(cmd, g->v->boards[b].name)) {
-            whole[strcspn(whole, "\r\n")] = 0;
             try_move(g, whole);
             return true;
         }
@@ -1707,6 +1811,8 @@ static bool handle_line(Game *g, char *line) {
         c->run(g);
     else if (c)
         c->run_args(g, words + 1);
+    else if (nw > 1 && g->v->nboards > 1 && names_a_move(g, whole))
+        try_move(g, whole); /* a move without its board's name: "b4-b6 +" */
     else if (nw > 1 && g->v->nboards > 1) {
         printf("unknown command or board '%s' (type 'help'; a move starts with a board's name:", cmd);
         for (int b = 0; b < g->v->nboards; b++) printf("%s %s", b ? "," : "", g->v->boards[b].name);
@@ -1779,7 +1885,8 @@ static bool locale_utf8(void) {
 /* --fen: a position the game can start from (else the reason on stderr). */
 static bool start_position_ok(Game *g, const char *text) {
     char err[200];
-    if (!fen_read(&g->pos, text, err, sizeof err) || !movegen_position_ok(&g->gen, &g->pos, err, sizeof err)) {
+    if (!fen_read(&g->pos, text, err, sizeof err) || !movegen_position_ok(&g->gen, &g->pos, err, sizeof err) ||
+        !fen_royals_ok(&g->pos, err, sizeof err)) {
         fprintf(stderr, "varia: bad --fen '%s': %s\n", text, err);
         return false;
     }
@@ -1789,13 +1896,17 @@ static bool start_position_ok(Game *g, const char *text) {
 int ui_play(const UiConfig *cfg) {
     Variant *v = load_rules(cfg->rules, cfg->options, cfg->noptions);
     if (!v) return 1;
-    for (int p = v->nplayers; p < MAX_PLAYERS; p++)
-        if (cfg->seats[p] >= 0) {
-            fprintf(stderr, "varia: --seat %d: %s has %d players\n", p + 1, v->title ? v->title : cfg->rules,
-                    v->nplayers);
-            variant_free(v);
-            return 1;
-        }
+    char seat[16] = "";
+    if (cfg->bad_seat) snprintf(seat, sizeof seat, "%.*s", (int)strcspn(cfg->bad_seat, "="), cfg->bad_seat);
+    for (int p = v->nplayers; p < MAX_PLAYERS && !seat[0]; p++)
+        if (cfg->seats[p] >= 0) snprintf(seat, sizeof seat, "%d", p + 1);
+    if (seat[0]) {
+        /* the seats the game has, whatever number was given */
+        fprintf(stderr, "varia: --seat %s: %s has %d players: seats 1 to %d\n", seat, v->title ? v->title : cfg->rules,
+                v->nplayers, v->nplayers);
+        variant_free(v);
+        return 1;
+    }
     Game *g = xcalloc(1, sizeof *g);
     g->moves = xmalloc(sizeof(Move) * MAX_HISTORY);
     g->redo = xmalloc(sizeof(Move) * MAX_HISTORY);

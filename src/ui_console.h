@@ -17,6 +17,8 @@ typedef struct UiConfig {
     const OptionSetting *options; /* --option settings */
     int noptions;
     int seats[MAX_PLAYERS]; /* SeatKind, or -1: player 1 human, the others ai */
+    const char *bad_seat;   /* a --seat N=KIND with N outside 1..MAX_PLAYERS, refused with the game's
+                             * seats; NULL when none */
     double seconds;         /* computer's time per move; 0 = no limit */
     int depth;              /* computer's depth limit; 0 = none */
     uint64_t seed;          /* root shuffle and the random/greedy players */

@@ -386,6 +386,54 @@ static void find_rest_guards(PieceProgram *pp) {
     pp->nrest_guards = n;
 }
 
+/* Does the code at pc go to an enemy first: `STEP d ENEMY VERIFY`, or a ride `STEP d; L: EMPTY
+ * JF x; STEP d; JUMP L; x: ENEMY VERIFY`, perhaps then `CAPTURE STEP d EMPTY VERIFY` (a jump:
+ * the cell beyond must be empty)? */
+static bool capture_guard_at(const Program *p, int pc, CaptureGuard *g) {
+    if (!code_has(p, pc, OP_STEP)) return false;
+    int d = bc_operands(p->code, pc).a, at = pc + bc_instr_size(OP_STEP);
+    g->dir = (uint8_t)d;
+    g->rides = false;
+    int loop = at, jf = loop + bc_instr_size(OP_EMPTY), step = jf + bc_instr_size(OP_JF),
+        jump = step + bc_instr_size(OP_STEP);
+    if (code_has(p, loop, OP_EMPTY) && code_has(p, jf, OP_JF) && code_has(p, step, OP_STEP) &&
+        bc_operands(p->code, step).a == d && code_has(p, jump, OP_JUMP) && bc_operands(p->code, jump).a == loop &&
+        bc_operands(p->code, jf).a == jump + bc_instr_size(OP_JUMP)) {
+        g->rides = true;
+        at = jump + bc_instr_size(OP_JUMP);
+    }
+    if (!code_has(p, at, OP_ENEMY) || !code_has(p, at + 1, OP_VERIFY)) return false;
+    at += 2;
+    int beyond = at + bc_instr_size(OP_CAPTURE);
+    g->beyond = code_has(p, at, OP_CAPTURE) && code_has(p, beyond, OP_STEP) && bc_operands(p->code, beyond).a == d &&
+        code_has(p, beyond + bc_instr_size(OP_STEP), OP_EMPTY);
+    return true;
+}
+
+/* The capture guards of the alternatives from pc on (FORK splits a path in two, HALT ends it);
+ * false when some path starts otherwise, or there are too many. */
+static bool find_capture_guards_at(const Program *p, int pc, CaptureGuard *g, int *n, int depth) {
+    if (depth > 64 || pc < 0 || pc >= p->count) return false;
+    if (code_has(p, pc, OP_HALT)) return true;
+    if (code_has(p, pc, OP_FORK)) {
+        int next = bc_operands(p->code, pc).a;
+        return next > pc && find_capture_guards_at(p, pc + bc_instr_size(OP_FORK), g, n, depth + 1) &&
+            find_capture_guards_at(p, next, g, n, depth + 1);
+    }
+    if (*n >= MAX_CAPTURE_GUARDS || !capture_guard_at(p, pc, &g[*n])) return false;
+    (*n)++;
+    return true;
+}
+
+/* PieceProgram.capture_guards: every path of rest begins by finding an enemy piece. */
+static void find_capture_guards(PieceProgram *pp) {
+    CaptureGuard g[MAX_CAPTURE_GUARDS];
+    int n = 0;
+    if (!find_capture_guards_at(&pp->rest, pp->rest_vm_entry, g, &n, 0) || !n) return;
+    memcpy(pp->capture_guards, g, sizeof g[0] * (size_t)n);
+    pp->ncapture_guards = n;
+}
+
 /* The cells the privileged captures (CAP_PRIVILEGE) could land on from their owners'
  * privilege cells, whatever stands there. */
 static void build_privilege_reach(Variant *v) {
@@ -433,8 +481,17 @@ void variant_conclude(Variant *v) {
     build_privilege_reach(v);
     build_line_refs(v);
     for (int t = 0; t < v->ntypes; t++)
-        for (int o = 0; o < v->nowners; o++)
-            if (v->types[t].per_owner[o].rest.count) find_rest_guards(&v->types[t].per_owner[o]);
+        for (int o = 0; o < v->nowners; o++) {
+            PieceProgram *pp = &v->types[t].per_owner[o];
+            pp->quiet_in_c = true;
+            for (int i = 0; i < pp->ngen; i++) pp->quiet_in_c = pp->quiet_in_c && pp->gen[i].mode == RAY_MOVE;
+            for (int i = 0; i < pp->natoms; i++)
+                pp->quiet_in_c = pp->quiet_in_c && pp->atoms[i].mode == RAY_MOVE && pp->atoms[i].kind == FAST_STEP;
+            if (pp->rest.count) {
+                find_rest_guards(pp);
+                find_capture_guards(pp);
+            }
+        }
     v->royal_types = 0;
     for (int t = 0; t < v->ntypes; t++)
         if (v->types[t].royal) v->royal_types |= 1u << t;
@@ -459,6 +516,9 @@ void variant_conclude(Variant *v) {
         !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
         !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
         !v->merge_same_captures;
+    v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
+        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
+        !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
     build_move_reach(v);
 }

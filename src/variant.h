@@ -147,15 +147,33 @@ typedef struct RestGuard {
     uint32_t rights;
 } RestGuard;
 
+/* The first step of a branch of rest that can only capture: the piece next to the origin along
+ * dir (with `rides`, the first piece along dir) must be an enemy, and with `beyond`, the cell
+ * past it empty (a jump). */
+typedef struct CaptureGuard {
+    uint8_t dir;
+    bool rides, beyond;
+} CaptureGuard;
+
 typedef struct PieceProgram {
-    Program prog;          /* every move of this type for one owner (the general path) */
-    Program rest;          /* the moves not in gen[] (run after the rays on the fast path) */
-    bool rest_in_c;        /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    Program prog;   /* every move of this type for one owner (the general path) */
+    Program rest;   /* the moves not in gen[] (run after the rays on the fast path) */
+    bool rest_in_c; /* every atom of rest is in atoms[] (the fast path runs no VM) */
+    /* rest is its atoms[], run in C, then the alternatives from rest_vm_entry on, run in the VM
+     * (a piece whose steps promote and whose captures go on with add-partial) */
+    bool atoms_then_vm;
+    int rest_vm_entry;
+    bool quiet_in_c; /* every ray and atom run in C is move-only: it never captures */
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
     int nrest_guards;
     RestGuard rest_guards[MAX_REST_GUARDS];
+    /* when every branch of rest starts by going to an enemy piece (a draughts capture: `STEP d
+     * ENEMY VERIFY`, or a ride first), those first steps: where none finds one, rest is not run
+     * (0: always run) */
+    int ncapture_guards;
+    CaptureGuard capture_guards[MAX_CAPTURE_GUARDS];
     int natoms;
     FastAtom atoms[MAX_FAST_ATOMS];
     bool has_chain;     /* prog has add-partial blocks, from chain_entry on: the continuation */
@@ -563,6 +581,10 @@ typedef struct Variant {
     uint8_t priority[MAX_MOVE_KINDS];
     bool merge_same_captures;
     bool has_chains; /* some program pauses (add-partial): moves go along several cells */
+    /* every move is legal and a turn is one move of a piece, but captures may be compulsory
+     * or filtered: perft's last ply counts the moves that only carry a piece and lists the
+     * rest (movegen_count_legal) */
+    bool count_quiet;
     /* `position-format pdn`: position text as draughts programs write it (W:W21,22:B1,2), the
      * cells numbered square_number[cell] (from 1: rows from the top, each from the left) */
     bool pdn;

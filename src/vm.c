@@ -376,8 +376,8 @@ static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur
 
 /* `traced` is a constant at each of the two calls, each an inlined copy: the untraced one
  * tests no hook per instruction. */
-__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, Position *pos, Cell from,
-                                                     int owner, MoveList *out, Cell target, VmFault *fault,
+__attribute__((always_inline)) static inline int run(GenContext *ctx, const Program *prog, int start, Position *pos,
+                                                     Cell from, int owner, MoveList *out, Cell target, VmFault *fault,
                                                      long *budget_left, const char *budget_msg, const bool traced,
                                                      const bool extended) {
     const Variant *v = pos->v;
@@ -393,7 +393,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     int npending = 0;
     int change = NO_TYPE;
     PathMarks pmarks = {0};
-    int pc = 0;
+    int pc = start;
     Cell cur = from;
     bool flag = false;
     /* Multi-part moves: the moving piece stands on `here` (from, until an add-partial moves it
@@ -772,8 +772,8 @@ out:
 
 /* Runs prog within the smaller of the per-run budget and what the position has left, and takes
  * the steps it used from the position's. */
-static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out,
-                        Cell target, VmFault *fault) {
+static int run_budgeted(GenContext *ctx, const Program *prog, int start, Position *pos, Cell origin, int owner,
+                        MoveList *out, Cell target, VmFault *fault) {
     long *steps_left = genctx_budget(ctx, pos);
     bool by_position = *steps_left < VM_STEP_BUDGET;
     long limit = by_position ? *steps_left : VM_STEP_BUDGET, left = limit;
@@ -782,11 +782,11 @@ static int run_budgeted(GenContext *ctx, const Program *prog, Position *pos, Cel
      * nor keeps a move's memory (a program that pauses, flags or tags is `extended`) */
     int r;
     if (unlikely(ctx->trace != NULL))
-        r = run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, true, true);
+        r = run(ctx, prog, start, pos, origin, owner, out, target, fault, &left, msg, true, true);
     else if (unlikely(prog->extended))
-        r = run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false, true);
+        r = run(ctx, prog, start, pos, origin, owner, out, target, fault, &left, msg, false, true);
     else
-        r = run(ctx, prog, pos, origin, owner, out, target, fault, &left, msg, false, false);
+        r = run(ctx, prog, start, pos, origin, owner, out, target, fault, &left, msg, false, false);
     *steps_left -= limit - (left < 0 ? 0 : left);
     return r;
 }
@@ -1122,10 +1122,15 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
 
 bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out,
             VmFault *fault) {
-    return run_budgeted(ctx, prog, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
+    return run_budgeted(ctx, prog, 0, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
+}
+
+bool vm_run_at(GenContext *ctx, const Program *prog, int start, Position *pos, Cell origin, int owner, MoveList *out,
+               VmFault *fault) {
+    return run_budgeted(ctx, prog, start, pos, origin, owner, out, NO_CELL, fault) == RUN_DONE;
 }
 
 bool vm_captures(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, Cell target,
                  VmFault *fault) {
-    return run_budgeted(ctx, prog, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
+    return run_budgeted(ctx, prog, 0, pos, origin, owner, NULL, target, fault) == RUN_FOUND;
 }

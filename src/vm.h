@@ -13,6 +13,11 @@
  * The instructions are charged to pos's budget in ctx; ctx->trace, when set, sees each one. */
 bool vm_run(GenContext *ctx, const Program *prog, Position *pos, Cell origin, int owner, MoveList *out, VmFault *fault);
 
+/* vm_run from the instruction at `start` (an alternative's FORK, or the last HALT) rather than
+ * from the first: the alternatives from there on. */
+bool vm_run_at(GenContext *ctx, const Program *prog, int start, Position *pos, Cell origin, int owner, MoveList *out,
+               VmFault *fault);
+
 /* Recognises a program made only of alternatives of the shapes PlannedAlt lists, and a last
  * HALT: sets prog->plan (freed with the program) and returns true; else leaves it NULL. */
 bool vm_plan(Program *prog);

@@ -13,8 +13,8 @@ for f in "$rules"/*.rules; do
     name=$(basename "$f" .rules)
     mkdir -p "$tmp/$name"
     if ! "$varia" describe "$f" > "$tmp/$name.txt" 2> "$tmp/err" ||
-       ! "$varia" describe "$f" --svg "$tmp/$name" 2>> "$tmp/err" ||
-       ! "$varia" describe "$f" --html "$tmp/$name.html" 2>> "$tmp/err"; then
+       ! "$varia" describe "$f" --svg "$tmp/$name" > /dev/null 2>> "$tmp/err" ||
+       ! "$varia" describe "$f" --html "$tmp/$name.html" > /dev/null 2>> "$tmp/err"; then
         echo "describe: FAIL $name:" >&2; cat "$tmp/err" >&2; fail=$((fail + 1)); continue
     fi
     if [ -s "$tmp/err" ]; then echo "describe: FAIL $name printed:" >&2; cat "$tmp/err" >&2; fail=$((fail + 1)); continue; fi

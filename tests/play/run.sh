@@ -79,6 +79,27 @@ play seat3 '' "$root/rules/chess.rules" --seat 3=ai
 expect seat3 "varia: --seat 3: Chess has 2 players"
 play extra '' chess ultima
 expect extra "varia: play: unexpected argument 'ultima'"
+# a seat number no game has is refused with the game's own seats; a minus sign on a time is
+# refused, even on zero; a file that is not text is not read as a rule file
+play seat0 '' "$root/rules/chess.rules" --seat 0=ai
+expect seat0 "varia: --seat 0: Chess has 2 players: seats 1 to 2"
+play seat9 '' "$root/rules/ultimate-chess-4p.rules" --seat 9=ai
+expect seat9 "has 4 players: seats 1 to 4"
+play minus-time 'time -0\ntime -1\ndepth -0\ntime 0.5\n' "$root/rules/chess.rules" --white human --black human
+expect minus-time "usage: time SECONDS"
+reject minus-time "time per move: -"
+reject minus-time "depth limit: 0"
+expect minus-time "time per move: 0.5 s"
+play minus-time-arg '' "$root/rules/chess.rules" --time -0
+expect minus-time-arg "varia: bad --time '-0'"
+printf 'version 1\ngame "Binary"\n\001\000\002ELF' >"$tmp/binary.rules"
+"$varia" check "$tmp/binary.rules" >"$tmp/check-binary.out" 2>&1
+expect check-binary "$tmp/binary.rules:3:2: error: not a rule file: it holds binary data (a NUL byte), and a rule file is text"
+reject check-binary "unexpected character"
+n=$((n + 1))
+[ "$(wc -l <"$tmp/check-binary.out")" = 1 ] || { echo "play test 'check-binary': more than one line" >&2; fail=1; }
+play play-binary '' "$tmp/binary.rules"
+expect play-binary "not a rule file: it holds binary data"
 
 # 3. Bad input leaves the game as it was.
 play bad 'fen\ne2e5\nxyzzy\nNc3d\ne1g1\nNd2\nfoo bar\nmoves e9\n\n   \nfen\n' "$root/rules/chess.rules" --white human --black human
@@ -202,7 +223,7 @@ play ab 'A b4-b6\nB c4-c6\nmoves M b6\nM b6-b5 +\nM c6-c5\nfen\nM a1-a2\nA b4-b2
     "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
 expect ab "   Above (A)            Middle (M)           Below (B)"
 expect ab " 7  bR bK bQ bN 7"
-expect ab " 5  AP .  AP .  5"
+expect ab " 5  AI .  AI .  5"
 expect ab "Above helps White, Below helps Black"
 expect ab "M b6-b5  M b6-b5 +"
 expect ab "last move: M b6-b5 +"
@@ -242,6 +263,31 @@ play ab-seed 'fen\n' "$ab" --seat 1=human --seed 2
 expect ab-seed " A 0 1 w,b"
 play ab-seed3 'fen\n' "$ab" --seat 1=human --seed 1
 expect ab-seed3 " A 0 1 b,w"
+# One name for each piece everywhere: the board, the rulebook's diagrams and the position
+# text write the Prince I (AI, BI); the rulebook's start is the game's deal (w,b by seed 2).
+play ab-names 'rules\n' "$ab" --seat 1=human --seed 2
+n=$((n + 1))
+[ "$(grep -c '^ 5  AI .  AI .  5 ' "$tmp/ab-names.out")" -ge 2 ] ||
+    { echo "play test 'ab-names': the board and the rulebook name the Prince differently" >&2; fail=1; }
+expect ab-names " 4  o  AI o  .  4 "
+expect ab-names "Start position: 4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3k:3r|4/4/1i1i/2c1/i1i1/4/4 A 0 1 w,b"
+
+# 11b'. On several boards a move may leave out its board when only one board has it (both
+# listed when two do); a dropped piece is written as a drop, T@main:b1, also typed T@b1 or
+# main T@b1, never "main b1-b1".
+play boards 'moves\nT@b1\nundo\nmain T@b1\nundo\na1a2\nb2b3\nfen\nd6d5\n' "$dir/boards.rules" --white human --black human
+expect boards "T@main:b1"
+expect boards "T@side:c2"
+reject boards "main b1-b1"
+expect boards "last move: T@main:b1"
+expect boards "ambiguous move 'a1a2': it could be main a1-a2, side a1-a2"
+expect boards "last move: side b2-b3"
+expect boards "3k/4/4/S3|4/1S2/4/K3 b - - 1 1"
+expect boards "unknown command or illegal move 'd6d5' (no board has that move; a move is written with its board's name first: main, side;"
+play ab-noboard 'b4-b6\nc4-c6\nb6-b5 +\n' "$ab" --seat 1=human --seat 2=human --option allegiance=above-white
+expect ab-noboard "last move: A b4-b6"
+expect ab-noboard "last move: B c4-c6"
+expect ab-noboard "last move: M b6-b5 +"
 
 # 11c. Hidden information (Ultra Chess). Hot seat: the screen is cleared and handed over
 # between seats; each sees its own tiles (* mine, o blank) and the other's as '?'; what only the
@@ -298,6 +344,28 @@ expect remote "Qd2:d4 (d3d2)"
 expect remote "last move: Qd2:d4 (d3d2)"
 expect remote "4k3/8/8/8/8/8/3Q4/3pK2N b 1"
 
+# 13a. Shogi's own notation: USI coordinates (files from the right, ranks from the top, drops
+# with '*'); a promotion written '+' after the move and a declined one '=', one mark each, and
+# no check mark that could read as a promotion; a game with a declined promotion saves as PGN
+# and loads back.
+play shogi-usi '7g7f\n3c3d\n8h2b+\n3a2b\nB*4e\n5e5d\nhistory\n' "$root/rules/shogi.rules" --white human --black human
+expect shogi-usi "last move: c4 (c3c4)"
+expect shogi-usi "last move: Bxh8+ (b2h8+)"
+expect shogi-usi "last move: B@f5"
+expect shogi-usi "(5e5d in USI coordinates is e5e6)"
+expect shogi-usi "illegal move 'e5e6': no piece of yours on e5"
+expect shogi-usi "  2. Bxh8+ Sxh8"
+play shogi-marks "moves b2\nBxh8\nBxh8+\nundo\nb2g7+\nundo\nBxh8=\nsave $tmp/shogi.pgn\nload $tmp/shogi.pgn\nfen\n" \
+    "$root/rules/shogi.rules" --white human --black human --fen '4k4/7p1/9/9/9/9/9/1B7/4K4[] w - - 0 1'
+expect shogi-marks "Bg7= (b2g7)  Bg7+ (b2g7+)"
+expect shogi-marks "ambiguous move 'Bxh8': it could be Bxh8= (b2h8), Bxh8+ (b2h8+)"
+expect shogi-marks "last move: Bxh8+ (b2h8+)"
+expect shogi-marks "last move: Bg7+ (b2g7+)"
+expect shogi-marks "last move: Bxh8= (b2h8)"
+expect shogi-marks "loaded $tmp/shogi.pgn: Shogi, 1 move"
+expect shogi-marks "4k4/7B1/9/9/9/9/9/9/4K4[P] b - - 0 1"
+reject shogi-marks "=+B"
+
 # 14. The command line: a shipped game by name for perft; a start position for play.
 n=$((n + 1))
 VARIA_RULES="$root/rules" "$varia" perft chess 3 2>&1 | grep -q "^Nodes searched: 8902" ||
@@ -306,6 +374,41 @@ play fen-start 'fen\n' "$root/rules/chess.rules" --fen '4k3/8/8/8/8/8/4P3/4K3 w 
 expect fen-start "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 play fen-bad '' "$root/rules/chess.rules" --fen '4k3/8/8 w'
 expect fen-bad "varia: bad --fen '4k3/8/8 w'"
+# A start without the royal pieces the game needs is refused, never announced as a result; a
+# player already defeated needs none (four players, Silver conceded); an army no player owns
+# needs its King (Above and Below); a saved game's start is held to the same rule.
+play fen-noking '' "$root/rules/chess.rules" --fen '8/8/8/8/8/8/8/8 w - - 0 1'
+expect fen-noking "varia: bad --fen '8/8/8/8/8/8/8/8 w - - 0 1': White has no King"
+reject fen-noking "game over"
+n=$((n + 1))
+[ "$(cat "$tmp/fen-noking.rc")" = 1 ] || { echo "play test 'fen-noking': a start without kings must fail" >&2; fail=1; }
+play fen-noking-black '' "$root/rules/shogi.rules" --fen '9/9/9/9/9/9/9/9/4K4[] w - - 0 1'
+expect fen-noking-black "Black has no King"
+conceded=':3m:3w:3r:3n:3b:3k:3q:3b:3n:3r:3w:3m/:3p:3p:3p:3p:3p:3p:3p:3p:3p:3p:3p:3p/mp12:4p:4m/wp12:4p:4w/rp12:4p:4r/np12:4p:4n/bp12:4p:4b/qp12:4p:4q/kp12:4p:4k/bp12:4p:4b/np12:4p:4n/rp12:4p:4r/wp12:4p:4w/mp12:4p:4m/12/12 r kq:3K:3Q:4K:4Q - 0 1 s'
+play fen-conceded 'fen\n' "$root/rules/ultimate-chess-4p.rules" --seat 1=human --seat 2=human --seat 3=human --seat 4=human --fen "$conceded"
+expect fen-conceded "$conceded"
+play fen-noking-army '' "$root/rules/above-below.rules" --seat 2=human \
+    --fen '4/4/I1I1/1C2/1I1I/4/4|:4r:4k:4q:4n/:4p:4p:4p:4p/4/4/4/:3p:3p:3p:3p/:3n:3q:3r1|4/4/1i1i/2c1/i1i1/4/4 A 0 1'
+expect fen-noking-army "White has no King"
+printf 'rules %s\nstart 4k3/8/8/8/8/8/8/8 w - - 0 1\n' "$root/rules/chess.rules" >"$tmp/noking.game"
+play load-noking "load $tmp/noking.game\nfen\n" "$root/rules/chess.rules" --white human --black human
+expect load-noking "noking.game:2: bad start position: White has no King"
+expect load-noking "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# 14a. The rulebook's files: --svg creates its directory and lists the pictures it wrote;
+# --html says where the page is (its full path); a file in the way of the directory is named.
+abs_varia=$(cd "$(dirname "$varia")" && pwd)/$(basename "$varia")
+abs_root=$(cd "$root" && pwd)
+(cd "$tmp" && "$abs_varia" describe "$abs_root/rules/chess.rules" --svg pics/new --html book.html) >"$tmp/describe-files.out" 2>&1
+expect describe-files "wrote the pictures to pics/new/:"
+expect describe-files "  piece-Bishop.svg piece-King.svg piece-Knight.svg piece-Pawn.svg piece-Queen.svg piece-Rook.svg start.svg"
+expect describe-files "wrote the rulebook page to $(cd "$tmp" && pwd)/book.html (open it in a web browser)"
+n=$((n + 1))
+[ -s "$tmp/pics/new/piece-King.svg" ] && [ -s "$tmp/book.html" ] ||
+    { echo "play test 'describe-files': the pictures or the page are missing" >&2; fail=1; }
+: >"$tmp/in-the-way"
+"$varia" describe "$root/rules/chess.rules" --svg "$tmp/in-the-way/pics" >"$tmp/describe-blocked.out" 2>&1
+expect describe-blocked "varia: error: cannot create $tmp/in-the-way: a file of that name is in the way"
 
 # 15. Regressions in the console's messages and commands.
 # A hint whose algebraic text is its coordinate text says it once.
@@ -333,6 +436,14 @@ for want in "$(printf '\033[1;31m r')" "$(printf '\033[1;30m R3')" "$(printf '\0
     n=$((n + 1))
     grep -qF -- "$want" "$tmp/colours.out" || { echo "play test 'colours': a player's colour is wrong" >&2; fail=1; }
 done
+# Pieces that share a glyph (Ultima's Immobilizer and Coordinator, both a rook's) carry their
+# letter after it, in colour or not; the others are drawn as before.
+printf 'quit\n' | LC_ALL=C.UTF-8 NO_COLOR=1 "$varia" play "$root/rules/ultima.rules" --black human >"$tmp/glyphs.out" 2>&1
+expect glyphs " 8  ♜r ♞  ♝  ♚  ♛  ♝  ♞  ♜m 8 "
+expect glyphs " 1  ♖M ♘  ♗  ♕  ♔  ♗  ♘  ♖R 1 "
+printf 'quit\n' | LC_ALL=C.UTF-8 CLICOLOR_FORCE=1 "$varia" play "$root/rules/ultima.rules" --black human >"$tmp/glyphs-colour.out" 2>&1
+expect glyphs-colour "$(printf '\033[1;97m ♖M\033[0m')"
+expect glyphs-colour "$(printf '\033[1;97m ♘ \033[0m')"
 # What the rules leave to chance is dealt afresh for each game unless --seed is given.
 play deals "$(printf 'fen\\nnew\\n%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)" "$ab" --seat 1=human --seat 2=human
 n=$((n + 1))
@@ -393,18 +504,35 @@ expect refuse-san "illegal move 'Ncd2': the Knight that can reach d2 is written 
 
 # 19. Set-up steps and phases say what they expect: Ultra Chess places mines in ascending cell
 # order (each leaving room for the rest), and a turn starts by drawing a card.
-play steps '\nplace:g4\nplace:c3\ne4\n' "$ultra" --white human --black human
+play steps '\nplace:g4\nplace:c3\ne2e4\n' "$ultra" --white human --black human
 expect steps "set-up: place (1 of 4)"
 expect steps "illegal move 'place:g4': the set-up step 'place' offers now only (its moves may have to come in an order, each leaving room for the rest): place:a3,"
 expect steps ", place:e4"
 expect steps "set-up: place (2 of 4)"
-expect steps "illegal move 'e4': the set-up step 'place' allows only place moves now: place:d3,"
+expect steps "illegal move 'e2e4': the set-up step 'place' allows only place moves now: place:d3,"
 # history keeps the computer's secret set-up moves secret
 play hidden-history 'place:b5\nplace:g5\nplace:c6\nplace:f6\narrange:9\narrange:5\narrange:3\narrange:3\narrange:1\narrange:1\nhistory\n' \
     "$ultra" --white ai --black human --depth 1
 expect hidden-history "  1. place (secret) place (secret)"
 expect hidden-history "place:b5 place:g5"
 reject hidden-history "  1. place:"
+# A move of another kind than normal may be typed without its kind when only that kind reads
+# so (a set-up's place:c3 as c3, arrange:9 as 9; last:Qe5 as Qe5); a turn that can only pass
+# says so, and what to type.
+play nokind '\nc3\nf3\nb4\ng4\n9\nfen\n' "$ultra" --white human --black human
+expect nokind "set-up: place (2 of 4)"
+expect nokind "last move: place:c3"
+expect nokind "last move: arrange:9"
+expect nokind "set-up: arrange (2 of 6)"
+play kinds 'Qd4\nQe5\nQf6\nlast:Qg7\nQh8\npass\nfen\n' "$dir/kinds.rules" --white human --black human
+expect kinds "last move: last:Qe5 (last:d4e5)"
+expect kinds "last move: last:Qf6 (last:e5f6)"
+expect kinds "last move: last:Qh8 (last:g7h8)"
+expect kinds "your only move is 'pass', which ends your turn: type pass"
+expect kinds "4k2Q/8/8/8/8/8/8/4K3 b - - 1 1 main"
+play ultra-pass "$setup"'\ntake:b\ne2e4\npay:1>w\n' "$ultra" --white human --black human
+expect ultra-pass "last move: pay:1>w"
+expect ultra-pass "your only move is 'pass', which ends your turn: type pass"
 play draw-first "$setup"'\nb1c3\n' "$ultra" --white human --black human
 expect draw-first "illegal move 'b1c3': the phase 'drawing' of the turn allows only take moves now: take:w, take:b"
 

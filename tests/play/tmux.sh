@@ -1,6 +1,7 @@
 #!/bin/sh
 # tmux.sh VARIA RULES-DIR - terminal sessions driven through tmux. Chess: the board is drawn, a
-# typed move is accepted, the computer answers, undo takes both moves back. Ultra Chess hot
+# typed move is accepted, the computer answers, undo takes both moves back. The game menu
+# offers every shipped game. Ultra Chess hot
 # seat: after the hand-over nothing of the first seat's set-up is left to the second, neither
 # in the terminal's scrollback nor in the line-editing history. Uses its own tmux server, with
 # its socket in a directory of its own, and ends only that. When tmux itself cannot start a
@@ -59,6 +60,31 @@ t send-keys -t play "fen" Enter
 wait_for "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" || fail "undo did not restore the start"
 t send-keys -t play "quit" Enter
 t kill-session -t play 2>/dev/null
+
+# The game menu: every shipped game is offered and can be chosen by name; a name that is none
+# of them is asked again; Ctrl-D at the question leaves without playing.
+t kill-server 2>/dev/null
+start "env VARIA_RULES=$rules LC_ALL=C.UTF-8 TERM=xterm-256color $varia play; echo \"exit status \$?\"; sleep 30" ||
+    fail "cannot start tmux ($(cat "$TMUX_TMPDIR/err"))"
+wait_for "which game?" || fail "no game menu"
+menu=$(t capture-pane -p -t play -S -200)
+for f in "$rules"/*.rules; do
+    name=$(basename "$f" .rules)
+    echo "$menu" | grep -qE "(^| )$name( |\$)" || fail "the game menu does not offer '$name'"
+done
+t send-keys -t play "dck" Enter
+wait_for "no game 'dck' here" || fail "a wrong name at the menu is not asked again"
+t send-keys -t play "duck" Enter
+wait_for "Duck Chess - type 'help'" || fail "'duck' typed at the menu does not start Duck Chess"
+t send-keys -t play "quit" Enter
+wait_for "exit status 0" || fail "quit after the menu did not end the session"
+t kill-server 2>/dev/null
+start "env VARIA_RULES=$rules LC_ALL=C.UTF-8 TERM=xterm-256color $varia play; echo \"exit status \$?\"; sleep 30" ||
+    fail "cannot start tmux ($(cat "$TMUX_TMPDIR/err"))"
+wait_for "which game?" || fail "no game menu"
+t send-keys -t play C-d
+wait_for "exit status 0" || fail "Ctrl-D at the game menu did not leave"
+t capture-pane -p -t play | grep -qF "white>" && fail "Ctrl-D at the game menu started a game"
 
 t kill-server 2>/dev/null
 start "env LC_ALL=C.UTF-8 TERM=xterm-256color $varia play $rules/ultra-chess.rules --white human --black human; sleep 30" ||

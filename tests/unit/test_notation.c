@@ -187,6 +187,82 @@ static void test_notation_moves_between_boards(void **state) {
     variant_free(v);
 }
 
+/* Games whose promoted types are written '+' (the shogi family): a promotion is "Bxh8+", the
+ * promotion declined "Bxh8=", a check is not marked; each legal move's algebraic text, read
+ * back, names that move alone (so a saved PGN loads), in positions of random play. */
+static void test_notation_plus_promotions(void **state) {
+    (void)state;
+    static const char *const games[] = {"shogi", "minishogi", "kyotoshogi", "judkins", "dobutsu"};
+    uint64_t seed = 7;
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        char path[64];
+        snprintf(path, sizeof path, "rules/%s.rules", games[g]);
+        Variant *v = load_rules(path);
+        Position pos;
+        board_init(&pos, v);
+        for (int game = 0; game < 6; game++) {
+            set_fen(&pos, v->setup);
+            for (int ply = 0; ply < 60; ply++) {
+                VmFault f = {0};
+                movegen_legal(test_gen(), &pos, &ml, &f);
+                if (!ml.count) break;
+                for (int i = 0; i < ml.count; i++) {
+                    char san[64], coord[64];
+                    notation_san(test_gen(), &pos, &ml, &ml.moves[i], san, sizeof san);
+                    notation_move(v, &ml.moves[i], coord, sizeof coord);
+                    int found[4];
+                    int n = notation_parse(&pos, &ml, san, found, 4);
+                    if (n != 1 || found[0] != i)
+                        print_error("%s: '%s' (%s) reads as %d moves\n", games[g], san, coord, n);
+                    assert_int_equal(n, 1);
+                    assert_int_equal(found[0], i);
+                    assert_null(strstr(san, "=+"));
+                }
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                board_make(&pos, &ml.moves[(seed >> 33) % (uint64_t)ml.count]);
+            }
+        }
+        board_free(&pos);
+        variant_free(v);
+    }
+    /* the bishop takes on h8: promoting is "+", declining "=", the bare text is ambiguous */
+    Variant *shogi = load_rules("rules/shogi.rules");
+    Position pos;
+    board_init(&pos, shogi);
+    set_fen(&pos, "4k4/7p1/9/9/9/9/9/1B7/4K4[] w - - 0 1");
+    VmFault f = {0};
+    movegen_legal(test_gen(), &pos, &ml, &f);
+    int found[4];
+    char coord[64], san[64];
+    assert_int_equal(notation_parse(&pos, &ml, "Bxh8+", found, 4), 1);
+    notation_move(shogi, &ml.moves[found[0]], coord, sizeof coord);
+    assert_string_equal(coord, "b2h8+");
+    assert_int_equal(notation_parse(&pos, &ml, "Bxh8=", found, 4), 1);
+    notation_move(shogi, &ml.moves[found[0]], coord, sizeof coord);
+    assert_string_equal(coord, "b2h8");
+    assert_int_equal(notation_parse(&pos, &ml, "Bxh8", found, 4), 2);
+    /* a promotion that gives check is one promotion, not "=+B+" */
+    assert_int_equal(notation_parse(&pos, &ml, "b2g7+", found, 4), 1);
+    notation_san(test_gen(), &pos, &ml, &ml.moves[found[0]], san, sizeof san);
+    assert_string_equal(san, "Bg7+");
+    /* USI coordinates: files from the right, ranks from the top; drops with '*' */
+    set_fen(&pos, shogi->setup);
+    movegen_legal(test_gen(), &pos, &ml, &f);
+    assert_int_equal(notation_parse(&pos, &ml, "7g7f", found, 4), 1);
+    notation_move(shogi, &ml.moves[found[0]], coord, sizeof coord);
+    assert_string_equal(coord, "c3c4");
+    assert_true(notation_from_usi(shogi, "P*5e", coord, sizeof coord));
+    assert_string_equal(coord, "P@e5");
+    assert_true(notation_from_usi(shogi, "8h2b+", coord, sizeof coord));
+    assert_string_equal(coord, "b2h8+");
+    assert_false(notation_from_usi(shogi, "0a1a", coord, sizeof coord));
+    assert_false(notation_from_usi(shogi, "7j7f", coord, sizeof coord));
+    assert_false(notation_from_usi(shogi, "7g7f++", coord, sizeof coord));
+    assert_int_equal(notation_parse(&pos, &ml, "7g7e", found, 4), 0);
+    board_free(&pos);
+    variant_free(shogi);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notation_san_out),
@@ -195,6 +271,7 @@ int main(void) {
         cmocka_unit_test(test_notation_parse_long_algebraic),
         cmocka_unit_test(test_notation_coordinates_round_trip),
         cmocka_unit_test(test_notation_moves_between_boards),
+        cmocka_unit_test(test_notation_plus_promotions),
     };
     return cmocka_run_group_tests_name("notation", tests, setup, teardown);
 }
