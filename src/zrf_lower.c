@@ -1240,9 +1240,7 @@ static void lower_options(Lower *L) {
         if (!strcasecmp(name, "maximal captures")) {
             /* only the captures taking the most pieces (each piece counting one) */
             if (off) continue;
-            Ast *most = zrf_node(AST_MUST_CAPTURE, f);
-            most->sub = 1;
-            ast_add(L->root, most);
+            L->maximal = true; /* (said with the move priorities) */
             if (value && strcasecmp(value, "true"))
                 zrf_warn(L->r, f,
                          "option \"maximal captures\" %s (pieces counted unequally) is not supported yet: "
@@ -1274,11 +1272,57 @@ static void lower_options(Lower *L) {
     }
 }
 
-/* (move-priorities T1 T2 ... Tn): `priority` of the move kinds T1 .. Tn-1; the moves of Tn and
- * of types not named are the language's normal moves, which come after every kind named. */
+/* Flags the kinds of move-priorities' types whose every move captures; *rest: the moves of
+ * the other types never capture. */
+static void sort_captures(Lower *L, const ZrfNode *mp, bool *captures_first, bool *rest_quiet) {
+    *captures_first = *rest_quiet = true;
+    for (int p = 0; p < L->npieces; p++)
+        for (int i = 1; i < L->pieces[p].form->nkids; i++) {
+            const ZrfNode *f = L->pieces[p].form->kids[i];
+            if (!zrf_is_form(f, "moves")) continue;
+            bool first = false;
+            for (int k = 1; k < f->nkids; k++) {
+                const ZrfNode *m = f->kids[k];
+                if (zrf_is_form(m, "move-type")) {
+                    first = false;
+                    for (int q = 1; q < mp->nkids - 1; q++)
+                        first = first ||
+                            (m->nkids == 2 && zrf_is(m->kids[1], zrf_atom_text(mp->kids[q]) ? mp->kids[q]->text : ""));
+                    continue;
+                }
+                if (m->kind != ZRF_LIST) continue;
+                int c = zrf_move_captures(L, m);
+                if (first && c != 1) *captures_first = false;
+                if (!first && c != 0) *rest_quiet = false;
+            }
+        }
+}
+
+/* (move-priorities T1 T2 ... Tn): when the moves of T1 .. Tn-1 all capture and the others
+ * never do, and no piece is royal (Zillions applies priorities before the check rule), that is
+ * compulsory capture (`must-capture`); else `priority` of the move kinds T1 .. Tn-1, the moves
+ * of Tn and of types not named being the language's normal moves, which come after every kind
+ * named. (`maximal captures`: `must-capture most`.) */
 static void lower_priorities(Lower *L) {
     const ZrfNode *mp = zrf_find_form(L, "move-priorities");
-    if (!mp || mp->nkids < 3) return;
+    bool royal = false;
+    for (int i = 0; i < L->npieces; i++) royal = royal || L->pieces[i].royal;
+    if (!mp || mp->nkids < 3) {
+        if (L->maximal) {
+            Ast *most = zrf_node(AST_MUST_CAPTURE, zrf_find_form(L, "option"));
+            most->sub = 1;
+            ast_add(L->root, most);
+        }
+        return;
+    }
+    bool captures_first, rest_quiet;
+    sort_captures(L, mp, &captures_first, &rest_quiet);
+    if ((captures_first && rest_quiet && !royal) || L->maximal) {
+        Ast *must = zrf_node(AST_MUST_CAPTURE, mp);
+        must->sub = L->maximal;
+        ast_add(L->root, must);
+        if (captures_first && rest_quiet && !royal) return;
+    }
     Ast *pr = zrf_node(AST_PRIORITY, mp);
     for (int i = 1; i < mp->nkids - 1; i++) {
         const char *t = zrf_atom_text(mp->kids[i]);
@@ -1315,7 +1359,6 @@ static void check_forms(Lower *L) {
         for (size_t k = 0; k < ARRAY_LEN(known) && !ok; k++) ok = !strcasecmp(h, known[k]);
         if (!ok) zrf_warn(L->r, f->kids[0], "unknown form '%s' in the game ignored", h);
     }
-    lower_priorities(L);
 }
 
 /* Whether the game keeps pieces off the board (to drop): known before the moves are lowered,
@@ -1359,6 +1402,7 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     if (!L->failed) zrf_plan_partials(L);
     if (!L->failed) lower_options(L);
     if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
+    if (!L->failed) lower_priorities(L);
     for (int i = 0; !L->failed && i < L->npieces; i++) zrf_lower_piece(L, &L->pieces[i]);
     if (!L->failed) lower_setup(L);
     Ast *root = L->root;

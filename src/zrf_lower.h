@@ -97,6 +97,7 @@ typedef struct Lower {
     int npartial_types;
     bool partial_flags;
     const char *go_flag, *type_flags[7], *visit_tag;
+    bool maximal;     /* (option "maximal captures" true) */
     bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
     bool failed;      /* an error that stops the lowering */
 } Lower;
@@ -149,6 +150,8 @@ void zrf_declare_attrs(Lower *L);
 Attr *zrf_attr_find(Lower *L, const char *name);
 /* How moves that go on (add-partial) are told apart: before the pieces are lowered. */
 void zrf_plan_partials(Lower *L);
+/* Does move m capture: 1 on every way it goes, 0 never, -1 when that is not plain? */
+int zrf_move_captures(Lower *L, const ZrfNode *m);
 /* The piece item of pc: letter, flags, its moves and drops. */
 void zrf_lower_piece(Lower *L, Piece *pc);
 

@@ -1677,3 +1677,24 @@ void zrf_plan_partials(Lower *L) {
     }
     each_move(L, warn_no_pause, NULL);
 }
+
+/* ---- captures ------------------------------------------------------------------------------- */
+
+int zrf_move_captures(Lower *L, const ZrfNode *m) {
+    m = strip_unmoved(L, m);
+    if (takes_always(m)) return 1;
+    const char *zone = NULL;
+    const ZrfNode *types = NULL;
+    const ZrfNode *plain = split_promotion(L, m, &zone, &types);
+    const ZrfNode *shape = plain ? plain : m;
+    /* a slide onto empty cells only */
+    if (shape->nkids == 2 && as_slide(L, shape)) return 0;
+    Path p;
+    if (!path_of(L, shape, &p)) return -1;
+    bool takes = false;
+    for (int i = 0; i < p.nfacts; i++) takes = takes || p.facts[i].kind == FACT_CAPTURE;
+    unsigned landing = facts_at(&p, p.add_at);
+    if (takes || (landing & (1u << FACT_ENEMY))) return 1;
+    if (landing & (1u << FACT_EMPTY)) return 0;
+    return -1;
+}
