@@ -657,8 +657,18 @@ static void lower_board(Lower *L) {
     }
 }
 
+/* Flags the directions n names anywhere (a piece's moves and drops). */
+static void mark_used_dirs(Lower *L, const ZrfNode *n, bool *used) {
+    if (n->kind == ZRF_ATOM) {
+        Dir *d = zrf_dir_find(L, n->text);
+        if (d) used[d - L->dirs] = true;
+        return;
+    }
+    for (int i = 0; n->kind == ZRF_LIST && i < n->nkids; i++) mark_used_dirs(L, n->kids[i], used);
+}
+
 /* (symmetry PLAYER (a b) ...): player PLAYER's direction a is b. Lowered to the orientation
- * that turns every direction's vector into its image's. */
+ * that turns the vector of every direction the pieces step along into its image's. */
 static void lower_symmetry(Lower *L) {
     const ZrfNode *bf = zrf_find_form(L, "board");
     for (int i = 1; bf && i < bf->nkids; i++) {
@@ -691,10 +701,18 @@ static void lower_symmetry(Lower *L) {
             L->failed = true;
             continue;
         }
+        bool used[ZRF_MAX_DIRS] = {false};
+        for (int k = 0; k < L->forms->nkids; k++)
+            if (zrf_is_form(L->forms->kids[k], "piece")) mark_used_dirs(L, L->forms->kids[k], used);
         int found = -1;
         for (int o = 0; o < ORIENT__COUNT && found < 0; o++) {
             bool fits = true;
             for (int d = 0; d < L->ndirs && fits; d++) {
+                if (!used[d]) continue; /* (a direction no piece steps along turns as it may) */
+                if (L->dirs[d].dx >= 1000) {
+                    fits = image[d] == d; /* (a link between boards turns with no board) */
+                    continue;
+                }
                 int ox, oy;
                 variant_orient_vector((Orientation)o, L->dirs[d].dx, L->dirs[d].dy, &ox, &oy);
                 fits = ox == L->dirs[image[d]].dx && oy == L->dirs[image[d]].dy;
