@@ -5,7 +5,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-proto
            -Wwrite-strings -Wundef -Werror
 OPT     ?= -O2 -DNDEBUG
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -iquote src -I$(GEN)
-LDLIBS  += -pthread
+LDLIBS  += -pthread -lm
 # `varia serve`: HTTP from libmicrohttpd, JSON from jansson (Debian libmicrohttpd-dev,
 # libjansson-dev; src/serve.c says why)
 LDLIBS  += -lmicrohttpd -ljansson
@@ -28,13 +28,8 @@ WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-<<<<<<< HEAD
-.PHONY: serve serve-tests browser-tests serve-paint all deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
-=======
 .PHONY: all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck
->>>>>>> main
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
 
 all: varia editors
 
@@ -183,11 +178,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-<<<<<<< HEAD
-test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers zrf-tests
-=======
-test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests
->>>>>>> main
+test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests zrf-tests
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -232,8 +223,9 @@ bench-signature: varia
 	if [ "$$want" = "$$got" ]; then echo "bench signature ok ($$got)"; \
 	else echo "bench signature mismatch: tests/bench_signature has $$want, varia bench gives $$got"; exit 1; fi
 
-# The rulebook of every shipped game: text without a fault, well-formed SVG and HTML, and the
-# golden texts of tests/describe.
+# The rulebook of every shipped game: text without a fault, every diagram equal to the move
+# generator's moves on its position, the HTML page's text and marks equal to the text's,
+# well-formed SVG and HTML, and the golden texts of tests/describe.
 describe-tests: varia
 	@scripts/deps.sh test
 	@sh tests/describe/run.sh ./varia
@@ -249,6 +241,7 @@ layers:
 protocol-tests: varia
 	@sh tests/protocol/uci.sh ./varia
 	@sh tests/protocol/xboard.sh ./varia
+	@sh tests/protocol/strength.sh ./varia
 
 # XBoard itself playing Varia against Varia (chess and Ultima) and against Fairy-Stockfish
 # (chess), under a virtual X server.

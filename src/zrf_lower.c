@@ -95,7 +95,7 @@ static bool parse_long(const ZrfNode *n, long *out) {
 
 /* ---- players and turns ----------------------------------------------------------------------- */
 
-static int player_index(const Lower *L, const char *zrf) {
+int zrf_player_index(const Lower *L, const char *zrf) {
     for (int i = 0; i < L->nplayers; i++)
         if (!strcasecmp(L->player_zrf[i], zrf)) return i;
     return -1;
@@ -127,7 +127,7 @@ static void lower_players(Lower *L) {
             L->failed = true;
             continue;
         }
-        if (player_index(L, name) >= 0) {
+        if (zrf_player_index(L, name) >= 0) {
             zrf_error(L->r, f->kids[i], "player '%s' named twice", name);
             continue;
         }
@@ -165,7 +165,7 @@ static int turn_player(Lower *L, const ZrfNode *t) {
         zrf_warn(L->r, t, "a passing turn in the turn order is left out");
         return -2;
     }
-    int p = name ? player_index(L, name) : -1;
+    int p = name ? zrf_player_index(L, name) : -1;
     if (p < 0) zrf_error(L->r, t, "unknown player '%s' in the turn order", name ? name : zrf_print(L->r, t));
     return p;
 }
@@ -251,11 +251,25 @@ Dir *zrf_dir_find(Lower *L, const char *name) {
 
 static Dir *dir_by_vector(Lower *L, int dx, int dy) {
     for (int i = 0; i < L->ndirs; i++)
-        if (L->dirs[i].dx == dx && L->dirs[i].dy == dy) return &L->dirs[L->dirs[i].same];
+        if (!L->dirs[i].nclass && L->dirs[i].dx == dx && L->dirs[i].dy == dy) return &L->dirs[L->dirs[i].same];
     return NULL;
 }
 
-static Dir *dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *at) {
+Dir *zrf_dir_add_split(Lower *L, const char *name, const ZrfNode *at) {
+    if (L->ndirs >= ZRF_MAX_DIRS) {
+        zrf_error(L->r, at, "too many directions (limit is %d)", ZRF_MAX_DIRS);
+        return NULL;
+    }
+    Dir *d = &L->dirs[L->ndirs];
+    memset(d, 0, sizeof *d);
+    d->name = name;
+    d->dx = d->dy = 2000; /* (no vector) */
+    d->same = L->ndirs++;
+    snprintf(d->vname, sizeof d->vname, "%s", "split");
+    return d;
+}
+
+Dir *zrf_dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *at) {
     if (L->ndirs >= ZRF_MAX_DIRS) {
         zrf_error(L->r, at, "too many directions (limit is %d)", ZRF_MAX_DIRS);
         L->failed = true;
@@ -263,6 +277,7 @@ static Dir *dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *a
     }
     Dir *same = dir_by_vector(L, dx, dy);
     Dir *d = &L->dirs[L->ndirs];
+    memset(d, 0, sizeof *d);
     d->name = name;
     d->dx = dx;
     d->dy = dy;
@@ -291,6 +306,7 @@ static Dir *dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *a
 static Dir *dir_add_link(Lower *L, const char *name, int from, int to, const ZrfNode *at) {
     if (L->ndirs >= ZRF_MAX_DIRS) return NULL;
     Dir *d = &L->dirs[L->ndirs];
+    memset(d, 0, sizeof *d);
     d->name = name;
     d->dx = 1000 + from; /* (no vector: never equal to one) */
     d->dy = 1000 + to;
@@ -318,7 +334,7 @@ Dir *zrf_dir_for_vector(Lower *L, int dx, int dy, const ZrfNode *at) {
     Dir *d = dir_by_vector(L, dx, dy);
     if (d) return d;
     char *name = zrf_strdup(L->r, "opposite");
-    return dir_add(L, name, dx, dy, at);
+    return zrf_dir_add(L, name, dx, dy, at);
 }
 
 typedef struct Grid {
@@ -469,7 +485,7 @@ static bool lower_grid(Lower *L, const ZrfNode *g, int b) {
             }
             continue;
         }
-        dir_add(L, d->kids[0]->text, (int)dx, (int)dy, d);
+        zrf_dir_add(L, d->kids[0]->text, (int)dx, (int)dy, d);
     }
     free(delta);
     return ok;
@@ -495,8 +511,8 @@ static void lower_links(Lower *L, const ZrfNode *bf) {
                 first_form = false;
         if (!first_form) continue;
         if (zrf_dir_find(L, name)) {
-            zrf_error(L->r, f, "links of direction '%s', which a grid declares too, are not supported yet", name);
-            L->failed = true;
+            /* (a grid's steps and more links: a board of links) */
+            L->links_failed = true;
             continue;
         }
         /* every pair of every links form of this direction */
@@ -544,18 +560,30 @@ static void lower_links(Lower *L, const ZrfNode *bf) {
         }
         free(linked);
         if (npairs && step && (dx || dy) && abs(dx) <= MAX_BOARD_DIM && abs(dy) <= MAX_BOARD_DIM) {
-            dir_add(L, name, dx, dy, f);
+            zrf_dir_add(L, name, dx, dy, f);
             continue;
         }
         if (npairs && link) {
             Dir *d = dir_add_link(L, name, from_b, to_b, f);
             if (d) continue;
         }
-        zrf_error(L->r, f, "links of '%s' that are not one step of the grid: boards as graphs are not supported yet",
-                  name);
-        L->failed = true;
+        L->links_failed = true; /* (a board of links) */
     }
 }
+
+/* Is the board one the grids of the language cannot say: positions, holding cells, unlinks,
+ * more grids than boards? (Links that are no grid's steps are found as the grids are laid.) */
+static bool needs_graph(const ZrfNode *bf) {
+    int grids = 0;
+    for (int i = 1; i < bf->nkids; i++) {
+        const char *h = zrf_head(bf->kids[i]);
+        if (h && (!strcasecmp(h, "positions") || !strcasecmp(h, "dummy") || !strcasecmp(h, "unlink"))) return true;
+        grids += h && !strcasecmp(h, "grid");
+    }
+    return grids > MAX_BOARDS;
+}
+
+static void grid_board(Lower *L, const ZrfNode *bf);
 
 static void lower_board(Lower *L) {
     const ZrfNode *boards[2];
@@ -568,6 +596,20 @@ static void lower_board(Lower *L) {
     if (nb > 1) zrf_warn(L->r, boards[1], "a second (board ...) form is ignored");
     const ZrfNode *bf = boards[0];
     L->pos = xcalloc(ZRF_MAX_POSITIONS, sizeof *L->pos);
+    if (!needs_graph(bf)) {
+        /* grids first; links that are no grid's steps make it a board of links after all */
+        int kids = L->root->nkids;
+        grid_board(L, bf);
+        if (!L->links_failed) return;
+        for (int i = kids; i < L->root->nkids; i++) ast_free(L->root->kids[i]);
+        L->root->nkids = kids;
+        L->npos = L->ndirs = L->nboards = 0;
+        L->failed = false;
+    }
+    if (!zrf_lower_graph_board(L, bf)) L->failed = true;
+}
+
+static void grid_board(Lower *L, const ZrfNode *bf) {
     for (int i = 1; i < bf->nkids; i++) {
         const ZrfNode *f = bf->kids[i];
         const char *h = zrf_head(f);
@@ -586,12 +628,8 @@ static void lower_board(Lower *L) {
                 continue;
             }
             L->nboards++;
-        } else if (!strcasecmp(h, "links"))
-            ; /* after the grids: see lower_links */
-        else if (!strcasecmp(h, "positions") || !strcasecmp(h, "unlink") || !strcasecmp(h, "dummy")) {
-            zrf_error(L->r, f, "(%s ...): boards of named positions and links are not supported yet", h);
-            L->failed = true;
         }
+        /* (links: after the grids, see lower_links) */
     }
     if (L->nboards == 0) {
         if (!L->failed) zrf_error(L->r, bf, "the board has no (grid ...)");
@@ -675,7 +713,7 @@ static void lower_symmetry(Lower *L) {
         const ZrfNode *f = bf->kids[i];
         if (!zrf_is_form(f, "symmetry")) continue;
         const char *pname = f->nkids >= 2 ? zrf_atom_text(f->kids[1]) : NULL;
-        int p = pname ? player_index(L, pname) : -1;
+        int p = pname ? zrf_player_index(L, pname) : -1;
         if (p < 0) {
             zrf_error(L->r, f, "symmetry of an unknown player '%s'", pname ? pname : "?");
             L->failed = true;
@@ -776,7 +814,7 @@ bool zrf_read_players(Lower *L, const ZrfNode *list, bool *players) {
     if (!list || list->kind != ZRF_LIST) return false;
     for (int k = list == NULL ? 0 : (zrf_is(list->kids[0], "players") ? 1 : 0); k < list->nkids; k++) {
         const char *n = zrf_atom_text(list->kids[k]);
-        int p = n ? player_index(L, n) : -1;
+        int p = n ? zrf_player_index(L, n) : -1;
         if (p < 0) {
             zrf_error(L->r, list->kids[k], "unknown player '%s'", n ? n : zrf_print(L->r, list->kids[k]));
             return false;
@@ -910,7 +948,7 @@ static void lower_setup(Lower *L) {
     for (int i = 1; bs && i < bs->nkids; i++) {
         const ZrfNode *pf = bs->kids[i];
         const char *pn = pf->kind == ZRF_LIST && pf->nkids ? zrf_atom_text(pf->kids[0]) : NULL;
-        int p = pn ? player_index(L, pn) : -1;
+        int p = pn ? zrf_player_index(L, pn) : -1;
         if (p < 0) {
             zrf_error(L->r, pf, "a board setup names a player: (PLAYER (PIECE POSITION...)...)");
             L->failed = true;
@@ -1412,7 +1450,7 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     lower_players(L);
     if (!L->failed) lower_turn_order(L);
     if (!L->failed) lower_board(L);
-    if (!L->failed) lower_symmetry(L);
+    if (!L->failed && !L->graph) lower_symmetry(L);
     if (!L->failed) lower_zones(L);
     if (!L->failed) declare_pieces(L);
     if (!L->failed) zrf_declare_attrs(L);

@@ -23,11 +23,23 @@ typedef struct Pos {
     bool killed;
 } Pos;
 
+#define ZRF_MAX_CLASSES 8
+
+/* One step of a direction given link by link: along vector direction vdir, from the cells of
+ * zone (per player). */
+typedef struct DirClass {
+    int vdir;
+    const char *zone;
+} DirClass;
+
 typedef struct Dir {
     const char *name; /* as the file writes it */
-    int dx, dy;       /* the vector on the Varia board */
+    int dx, dy;       /* the vector on the Varia board (a link's, or a split one's: >= 1000) */
     int same;         /* the first direction of the same vector (itself when none before) */
     char vname[MAX_NAME + 1];
+    int nclass;       /* > 0: split, steps by classes (a board of links, zrf_graph.c) */
+    DirClass cls[ZRF_MAX_CLASSES];
+    struct Dir *opposite; /* a board of links: the direction that goes back along its links */
 } Dir;
 
 typedef struct Piece {
@@ -73,6 +85,8 @@ typedef struct Lower {
     int nboards;
     int bw[MAX_BOARDS], bh[MAX_BOARDS];
     bool holes_ok; /* no hole anywhere: a leap through two steps needs no middle cell */
+    bool graph;        /* a board of links laid on one grid (zrf_graph.c) */
+    bool links_failed; /* links the grids cannot say: the board is one of links */
     Dir dirs[ZRF_MAX_DIRS];
     int ndirs;
     /* names */
@@ -136,12 +150,24 @@ Ast *zrf_cell_name(const Lower *L, const Pos *p, const ZrfNode *at);
 Dir *zrf_dir_find(Lower *L, const char *name);
 /* The direction of a vector, declared (hidden) when the file names none. */
 Dir *zrf_dir_for_vector(Lower *L, int dx, int dy, const ZrfNode *at);
+/* A direction of vector (dx, dy), declared; NULL after an error. zrf_dir_add_split: one
+ * whose steps are classes (no vector of its own). */
+Dir *zrf_dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *at);
+Dir *zrf_dir_add_split(Lower *L, const char *name, const ZrfNode *at);
+int zrf_player_index(const Lower *L, const char *zrf);
 /* A zone's table entry by its Varia name (made when new; NULL when the table is full). */
 ZoneInfo *zrf_zone_info(Lower *L, const char *vname);
 /* Adds `zone NAME for PLAYER = cells` for each player flagged. */
 void zrf_add_zone(Lower *L, const char *vname, const bool *in_pos, const bool *players, const ZrfNode *at);
 /* A name for a zone the lowering makes. */
 const char *zrf_hidden_name(Lower *L, const char *what);
+
+/* ---- zrf_graph.c ---- */
+
+/* The board of a (board ...) with positions, dummies or links that are not a grid's steps:
+ * one grid of the language, with its directions and the players' orientations; false after
+ * an error. */
+bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf);
 
 /* ---- zrf_moves.c ---- */
 

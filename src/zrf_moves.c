@@ -127,6 +127,38 @@ static Dir *as_dir(Lower *L, const ZrfNode *n) { return n && n->kind == ZRF_ATOM
 
 static Ast *dir_ast(const Dir *d, const ZrfNode *at) { return zrf_node_text(AST_DIR, at, d->vname); }
 
+static Ast *in_zone(const char *zone, const ZrfNode *at);
+
+/* A step along d: one statement, or for a direction given link by link each of its steps from
+ * the cells of its zone (one applies at most). */
+static Ast *step_along(Lower *L, const Dir *d, const ZrfNode *at) {
+    if (!d->nclass) return ast_add(zrf_node(AST_STEP, at), dir_ast(d, at));
+    Ast *either = d->nclass > 1 ? zrf_node(AST_EITHER, at) : NULL;
+    Ast *one = NULL;
+    for (int k = 0; k < d->nclass; k++) {
+        Ast *b = zrf_node(AST_BLOCK, at);
+        ast_add(b, ast_add(zrf_node(AST_VERIFY, at), in_zone(d->cls[k].zone, at)));
+        ast_add(b, ast_add(zrf_node(AST_STEP, at), dir_ast(&L->dirs[d->cls[k].vdir], at)));
+        if (either)
+            ast_add(either, b);
+        else
+            one = b;
+    }
+    return either ? either : one;
+}
+
+/* Is there a cell along d from the cursor? */
+static Ast *on_board(Lower *L, const Dir *d, const ZrfNode *at) {
+    if (!d->nclass) return ast_add(zrf_node(AST_ONBOARD, at), dir_ast(d, at));
+    Ast *c = NULL;
+    for (int k = 0; k < d->nclass; k++) {
+        Ast *z = in_zone(d->cls[k].zone, at);
+        c = c ? ast_add(ast_add(zrf_node(AST_OR, at), c), z) : z;
+    }
+    (void)L;
+    return c;
+}
+
 static Ast *cond_word(Keyword w, const ZrfNode *at) {
     Ast *c = zrf_node(AST_COND, at);
     c->word = w;
@@ -136,6 +168,12 @@ static Ast *cond_word(Keyword w, const ZrfNode *at) {
 static Ast *cond_not(Ast *c, const ZrfNode *at) { return ast_add(zrf_node(AST_NOT, at), c); }
 
 static Ast *cond_bin(AstKind k, Ast *a, Ast *b, const ZrfNode *at) { return ast_add(ast_add(zrf_node(k, at), a), b); }
+
+static Ast *in_zone(const char *zone, const ZrfNode *at) {
+    Ast *c = cond_word(KEYWORD_IN, at);
+    zrf_set_text2(c, zone);
+    return c;
+}
 
 typedef enum Pred { PRED_NONE, PRED_EMPTY, PRED_FRIEND, PRED_ENEMY, PRED_LAST_FROM, PRED_LAST_TO, PRED_ATTACKED } Pred;
 
@@ -322,7 +360,7 @@ static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
     }
     if (!strcasecmp(h, "on-board?") && c->nkids == 2) {
         Dir *d = as_dir(L, c->kids[1]);
-        if (d) return ast_add(zrf_node(AST_ONBOARD, c), dir_ast(d, c->kids[1]));
+        if (d) return on_board(L, d, c->kids[1]);
         if (zrf_atom_text(c->kids[1]) && zrf_pos_index(L, c->kids[1]->text) >= 0 &&
             !L->pos[zrf_pos_index(L, c->kids[1]->text)].killed)
             return cond_bin(AST_OR, cond_word(KEYWORD_EMPTY, c), cond_not(cond_word(KEYWORD_EMPTY, c), c), c);
@@ -337,7 +375,7 @@ static bool cond_target(Prog *g, const ZrfNode *arg, Ast *block) {
     Lower *L = g->L;
     Dir *d = as_dir(L, arg);
     if (d) {
-        ast_add(block, ast_add(zrf_node(AST_STEP, arg), dir_ast(d, arg)));
+        ast_add(block, step_along(L, d, arg));
         return true;
     }
     int p = zrf_atom_text(arg) ? zrf_pos_index(L, arg->text) : -1;
@@ -422,7 +460,7 @@ static void guard(Prog *g, const ZrfNode *c, bool want, Ast *block) {
     }
     /* false off the board too */
     Ast *iff = zrf_node(AST_IF, c);
-    ast_add(iff, ast_add(zrf_node(AST_ONBOARD, c), dir_ast(as_dir(L, c->kids[arg]), c)));
+    ast_add(iff, on_board(L, as_dir(L, c->kids[arg]), c));
     go->kind = AST_BLOCK;
     ast_add(iff, go);
     ast_add(block, iff);
@@ -671,7 +709,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
     if (s->kind == ZRF_ATOM) {
         Dir *d = as_dir(L, s);
         if (d) {
-            ast_add(block, ast_add(zrf_node(AST_STEP, s), dir_ast(d, s)));
+            ast_add(block, step_along(L, d, s));
             g->moved = true;
             return;
         }
@@ -780,8 +818,16 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             unsupported(g, s, "(opposite ...) of an unknown direction");
             return;
         }
-        Dir *o = zrf_dir_for_vector(L, -d->dx, -d->dy, s);
-        if (o) ast_add(block, ast_add(zrf_node(AST_STEP, s), dir_ast(o, s)));
+        Dir *o = NULL;
+        if (d->opposite)
+            o = d->opposite; /* (a board of links: the direction that goes back) */
+        else if (!d->nclass && d->dx < 1000)
+            o = zrf_dir_for_vector(L, -d->dx, -d->dy, s);
+        if (!o) {
+            unsupported(g, s, "(opposite ...) of a direction no direction goes back along");
+            return;
+        }
+        ast_add(block, step_along(L, o, s));
         g->moved = true;
         return;
     }
@@ -931,7 +977,7 @@ static Ast *as_slide(Lower *L, const ZrfNode *m) {
     int n = m->nkids;
     /* D (while empty? add D) [(verify X) add]: a slide */
     Dir *d = n >= 2 ? as_dir(L, m->kids[0]) : NULL;
-    if (!d) return NULL;
+    if (!d || d->nclass) return NULL;
     const ZrfNode *w = m->kids[1];
     if (!zrf_is_form(w, "while") || w->nkids != 4 || !zrf_is(w->kids[1], "empty?") || !zrf_is(w->kids[2], "add") ||
         as_dir(L, w->kids[3]) != d)
@@ -1043,6 +1089,7 @@ static bool path_of(Lower *L, const ZrfNode *m, Path *p) {
             if (!d) return false;
             p->back = true;
         }
+        if (d && (d->nclass || d->dx >= 1000)) return false; /* (no vector: not a straight path) */
         if (d) {
             if (p->ncells >= PATH_MAX_CELLS) return false;
             p->x[p->ncells] = p->x[cur] + sign * d->dx;
