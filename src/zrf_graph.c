@@ -216,8 +216,9 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     }
     if (ndummy) H += (ndummy + W - 1) / W;
     if (W > MAX_BOARD_DIM || H > MAX_BOARD_DIM) {
-        zrf_error(L->r, bf, "the board's drawing has %d columns and %d rows: laid on a grid it is too large (limit is %dx%d)",
-                  W, H, MAX_BOARD_DIM, MAX_BOARD_DIM);
+        zrf_error(L->r, bf,
+                  "the board's drawing has %d columns and %d rows: laid on a grid it is too large (limit is %dx%d)", W,
+                  H, MAX_BOARD_DIM, MAX_BOARD_DIM);
         return false;
     }
     L->nboards = 1;
@@ -270,7 +271,9 @@ static bool read_links(Lower *L, Graph *G, const ZrfNode *bf) {
         }
         for (int k = 2; k < f->nkids; k++) {
             const ZrfNode *pr = f->kids[k];
-            int a = pr->kind == ZRF_LIST && pr->nkids == 2 && zrf_atom_text(pr->kids[0]) ? zrf_pos_index(L, pr->kids[0]->text) : -1;
+            int a = pr->kind == ZRF_LIST && pr->nkids == 2 && zrf_atom_text(pr->kids[0])
+                ? zrf_pos_index(L, pr->kids[0]->text)
+                : -1;
             int b = a >= 0 && zrf_atom_text(pr->kids[1]) ? zrf_pos_index(L, pr->kids[1]->text) : -1;
             if (a < 0 || b < 0) {
                 zrf_error(L->r, pr, "a link is (FROM TO), two positions");
@@ -404,6 +407,22 @@ static int orientation_for(Lower *L, Graph *G, const Images *im, int p, const bo
     return -1;
 }
 
+/* The vector in the first player's frame that orientation o turns into (wx, wy). */
+static void frame_vector(Orientation o, int wx, int wy, int *v) {
+    for (int x = -MAX_BOARD_DIM; x <= MAX_BOARD_DIM; x++)
+        for (int y = -MAX_BOARD_DIM; y <= MAX_BOARD_DIM; y++) {
+            int ox, oy;
+            variant_orient_vector(o, x, y, &ox, &oy);
+            if (ox == wx && oy == wy) {
+                v[0] = x;
+                v[1] = y;
+                return;
+            }
+        }
+    v[0] = wx;
+    v[1] = wy;
+}
+
 bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
     Graph *G = xcalloc(1, sizeof *G);
     G->at = xcalloc(ZRF_MAX_POSITIONS, sizeof *G->at);
@@ -424,7 +443,8 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
                     break;
                 }
                 int p = add_position(L, G, ps->kids[0]->text, ps);
-                if (p < 0) ok = false;
+                if (p < 0)
+                    ok = false;
                 else {
                     G->at[p].px = (r[0] + r[2]) / 2.0;
                     G->at[p].py = (r[1] + r[3]) / 2.0;
@@ -433,7 +453,8 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
         else if (zrf_is_form(f, "dummy"))
             for (int k = 1; ok && k < f->nkids; k++) {
                 int p = zrf_atom_text(f->kids[k]) ? add_position(L, G, f->kids[k]->text, f->kids[k]) : -1;
-                if (p < 0) ok = false;
+                if (p < 0)
+                    ok = false;
                 else
                     G->at[p].dummy = true;
             }
@@ -444,7 +465,8 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
         for (int k = 1; k < f->nkids; k++) {
             int p = zrf_atom_text(f->kids[k]) ? zrf_pos_index(L, f->kids[k]->text) : -1;
             if (p < 0)
-                zrf_error(L->r, f->kids[k], "unknown position '%s'", zrf_atom_text(f->kids[k]) ? f->kids[k]->text : "?");
+                zrf_error(L->r, f->kids[k], "unknown position '%s'",
+                          zrf_atom_text(f->kids[k]) ? f->kids[k]->text : "?");
             else
                 L->pos[p].killed = true;
         }
@@ -484,32 +506,53 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
         ast_add(L->root, board);
         L->holes_ok = false;
     }
-    /* the players' orientations */
+    /* the players' orientations: each turns its directions' steps into their images'; when one
+     * player has none, no player turns and each player's zones say where each step goes */
+    bool per_player = false;
+    int orient[MAX_PLAYERS] = {0};
     for (int p = 1; ok && p < L->nplayers; p++) {
         bool any = false;
         for (int d = 0; d < G->ndirs; d++) any = any || im->of[p][d] != d;
         if (!any) continue;
-        int o = orientation_for(L, G, im, p, used);
-        if (o < 0) {
-            zrf_error(L->r, bf, "the symmetry of '%s' is not a turn or reflection of the board as drawn: per-player "
-                                "direction maps are not supported yet",
-                      L->player_zrf[p]);
-            ok = false;
-            break;
-        }
-        L->orient[p] = (Orientation)o;
-        if (o == ORIENT_IDENTITY) continue;
+        orient[p] = orientation_for(L, G, im, p, used);
+        if (orient[p] < 0) per_player = true;
+    }
+    for (int p = 1; ok && !per_player && p < L->nplayers; p++) {
+        L->orient[p] = (Orientation)orient[p];
+        if (orient[p] == ORIENT_IDENTITY) continue;
         static const char *const names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
                                                          "rot180",   "rot270", "transpose", "antitranspose"};
         Ast *an = zrf_node_text(AST_ORIENTATION, bf, L->player_name[p]);
-        zrf_set_text2(an, names[o]);
+        zrf_set_text2(an, names[orient[p]]);
         ast_add(L->root, an);
     }
-    /* the directions: a vector, or steps each from its zone */
+    /* the directions: a vector, or steps each from its zone. A step is said in the first
+     * player's frame (turned for each player by its orientation); player p's zone of it holds
+     * the cells its image of the direction goes along it from. */
     for (int d = 0; ok && d < G->ndirs; d++) {
         int step[ZRF_MAX_CLASSES][2];
-        int n = steps_of(L, G, d, step, ZRF_MAX_CLASSES);
-        if (n > ZRF_MAX_CLASSES) {
+        int n = 0;
+        bool many = false;
+        for (int p = 0; p < L->nplayers && !many; p++) {
+            int e = im->of[p][d], se[ZRF_MAX_CLASSES][2];
+            int ne = steps_of(L, G, e, se, ZRF_MAX_CLASSES);
+            if (ne > ZRF_MAX_CLASSES) many = true;
+            for (int k = 0; k < ne && !many; k++) {
+                int v[2];
+                frame_vector(L->orient[p], se[k][0], se[k][1], v);
+                bool seen = false;
+                for (int j = 0; j < n && !seen; j++) seen = step[j][0] == v[0] && step[j][1] == v[1];
+                if (seen) continue;
+                if (n >= ZRF_MAX_CLASSES)
+                    many = true;
+                else {
+                    step[n][0] = v[0];
+                    step[n][1] = v[1];
+                    n++;
+                }
+            }
+        }
+        if (many) {
             if (used[d]) {
                 zrf_error(L->r, bf, "direction '%s' goes more than %d ways on the board as drawn (not supported)",
                           G->names[d], ZRF_MAX_CLASSES);
@@ -518,13 +561,12 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
             continue;
         }
         if (n == 0) continue; /* (no link: a move along it fails, as for an unknown cell) */
-        bool plain = n == 1 && complete(L, G, d, step[0][0], step[0][1]);
-        for (int p = 1; plain && p < L->nplayers; p++) {
-            int e = im->of[p][d], se[ZRF_MAX_CLASSES][2];
-            int ox, oy;
+        bool plain = n == 1;
+        for (int p = 0; plain && p < L->nplayers; p++) {
+            int e = im->of[p][d], se[ZRF_MAX_CLASSES][2], ox, oy;
             variant_orient_vector(L->orient[p], step[0][0], step[0][1], &ox, &oy);
-            plain = steps_of(L, G, e, se, ZRF_MAX_CLASSES) == 1 && complete(L, G, e, se[0][0], se[0][1]) &&
-                    se[0][0] == ox && se[0][1] == oy;
+            plain = steps_of(L, G, e, se, ZRF_MAX_CLASSES) == 1 && se[0][0] == ox && se[0][1] == oy &&
+                complete(L, G, e, ox, oy);
         }
         if (plain) {
             if (!zrf_dir_add(L, G->names[d], step[0][0], step[0][1], bf)) ok = false;
@@ -541,7 +583,6 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
                 ok = false;
                 break;
             }
-            /* the cells the step goes from, per player: its image's links along the step turned */
             const char *zone = zrf_hidden_name(L, "links");
             for (int p = 0; p < L->nplayers; p++) {
                 int e = im->of[p][d], ox, oy;

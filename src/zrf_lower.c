@@ -760,11 +760,10 @@ static void lower_symmetry(Lower *L) {
         static const char *const names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
                                                          "rot180",   "rot270", "transpose", "antitranspose"};
         if (found < 0) {
-            zrf_error(L->r, f,
-                      "this symmetry is not a turn or reflection of the board: per-player direction maps "
-                      "are not supported yet");
-            L->failed = true;
-            continue;
+            /* (no orientation says it: the board is laid again as one of links, where each
+             * player's zones say where each step goes) */
+            L->symmetry_failed = true;
+            return;
         }
         L->orient[p] = (Orientation)found;
         if (found == ORIENT_IDENTITY) continue;
@@ -1449,8 +1448,18 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     check_forms(L);
     lower_players(L);
     if (!L->failed) lower_turn_order(L);
+    int board_items = L->root->nkids;
     if (!L->failed) lower_board(L);
-    if (!L->failed && !L->graph) lower_symmetry(L);
+    if (!L->failed && !L->graph) {
+        lower_symmetry(L);
+        if (L->symmetry_failed) {
+            for (int i = board_items; i < L->root->nkids; i++) ast_free(L->root->kids[i]);
+            L->root->nkids = board_items;
+            L->npos = L->ndirs = L->nboards = 0;
+            memset(L->orient, 0, sizeof L->orient);
+            if (!zrf_lower_graph_board(L, zrf_find_form(L, "board"))) L->failed = true;
+        }
+    }
     if (!L->failed) lower_zones(L);
     if (!L->failed) declare_pieces(L);
     if (!L->failed) zrf_declare_attrs(L);

@@ -37,7 +37,7 @@ typedef struct Dir {
     int dx, dy;       /* the vector on the Varia board (a link's, or a split one's: >= 1000) */
     int same;         /* the first direction of the same vector (itself when none before) */
     char vname[MAX_NAME + 1];
-    int nclass;       /* > 0: split, steps by classes (a board of links, zrf_graph.c) */
+    int nclass; /* > 0: split, steps by classes (a board of links, zrf_graph.c) */
     DirClass cls[ZRF_MAX_CLASSES];
     struct Dir *opposite; /* a board of links: the direction that goes back along its links */
 } Dir;
@@ -84,9 +84,10 @@ typedef struct Lower {
     int npos;
     int nboards;
     int bw[MAX_BOARDS], bh[MAX_BOARDS];
-    bool holes_ok; /* no hole anywhere: a leap through two steps needs no middle cell */
-    bool graph;        /* a board of links laid on one grid (zrf_graph.c) */
-    bool links_failed; /* links the grids cannot say: the board is one of links */
+    bool holes_ok;        /* no hole anywhere: a leap through two steps needs no middle cell */
+    bool graph;           /* a board of links laid on one grid (zrf_graph.c) */
+    bool links_failed;    /* links the grids cannot say: the board is one of links */
+    bool symmetry_failed; /* a symmetry no orientation says: the board is one of links */
     Dir dirs[ZRF_MAX_DIRS];
     int ndirs;
     /* names */
