@@ -207,6 +207,19 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     if (W == 0) W = 1;
     for (int p = 0; p < L->npos; p++)
         if (!L->pos[p].killed && !G->at[p].dummy) L->pos[p].y = H - 1 - L->pos[p].y;
+    /* a position drawn where another is (a pile, a second grid over the first) goes with the
+     * holding cells: the links say where it leads, not the drawing */
+    memset(L->cell_at, 0xff, sizeof L->cell_at);
+    for (int p = 0; p < L->npos; p++) {
+        if (L->pos[p].killed || G->at[p].dummy) continue;
+        if (L->pos[p].x >= MAX_BOARD_DIM || L->pos[p].y >= MAX_BOARD_DIM) continue;
+        int *c = &L->cell_at[0][L->pos[p].y][L->pos[p].x];
+        if (*c >= 0) {
+            G->at[p].dummy = true;
+            ndummy++;
+        } else
+            *c = p;
+    }
     int k = 0, top = H;
     for (int p = 0; p < L->npos; p++) {
         if (L->pos[p].killed || !G->at[p].dummy) continue;
@@ -228,12 +241,7 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     for (int p = 0; p < L->npos; p++) {
         if (L->pos[p].killed) continue;
         L->pos[p].board = 0;
-        int *c = &L->cell_at[0][L->pos[p].y][L->pos[p].x];
-        if (*c >= 0) {
-            zrf_error(L->r, bf, "positions '%s' and '%s' are drawn at the same place", L->pos[*c].name, L->pos[p].name);
-            return false;
-        }
-        *c = p;
+        L->cell_at[0][L->pos[p].y][L->pos[p].x] = p;
     }
     return true;
 }

@@ -23,7 +23,7 @@ typedef struct Pos {
     bool killed;
 } Pos;
 
-#define ZRF_MAX_CLASSES 8
+#define ZRF_MAX_CLASSES 16
 
 /* One step of a direction given link by link: along vector direction vdir, from the cells of
  * zone (per player). */
