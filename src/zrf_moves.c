@@ -713,6 +713,18 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             g->moved = true;
             return;
         }
+        int pos = zrf_pos_index(L, s->text);
+        if (pos >= 0 && !L->pos[pos].killed && !zrf_is(s, "add") && !zrf_is(s, "capture")) {
+            /* a position's name: the cursor goes there */
+            Ast *go = zrf_node(AST_GOTO, s), *cn = zrf_cell_name(L, &L->pos[pos], s);
+            go->text = cn->text;
+            go->text2 = cn->text2;
+            cn->text = cn->text2 = NULL;
+            ast_free(cn);
+            ast_add(block, go);
+            g->moved = true;
+            return;
+        }
         if (zrf_is(s, "add")) {
             lower_add(g, s, block, tail);
             return;
