@@ -333,8 +333,10 @@ static Dir *dir_add_link(Lower *L, const char *name, int from, int to, const Zrf
 Dir *zrf_dir_for_vector(Lower *L, int dx, int dy, const ZrfNode *at) {
     Dir *d = dir_by_vector(L, dx, dy);
     if (d) return d;
-    char *name = zrf_strdup(L->r, "opposite");
-    return zrf_dir_add(L, name, dx, dy, at);
+    /* (named by its vector: step_1_m2 is (1,-2)) */
+    char buf[32];
+    snprintf(buf, sizeof buf, "step_%s%d_%s%d", dx < 0 ? "m" : "", abs(dx), dy < 0 ? "m" : "", abs(dy));
+    return zrf_dir_add(L, zrf_strdup(L->r, buf), dx, dy, at);
 }
 
 typedef struct Grid {
