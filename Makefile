@@ -28,7 +28,7 @@ WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
+.PHONY: all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck metamorphic bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
         clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
 
 all: varia editors
@@ -178,7 +178,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests zrf-tests
+test-groups: memcheck asan crosscheck metamorphic gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests zrf-tests
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -209,10 +209,17 @@ zrf-tests: varia
 
 perft-deep: varia
 	@sh tests/run_perft.sh ./varia deep
+	@sh tests/draughts-crosscheck.sh ./varia deep
 
 crosscheck: varia
 	@scripts/deps.sh oracle
 	@sh tests/crosscheck.sh ./varia
+	@sh tests/draughts-crosscheck.sh ./varia
+
+# The shipped rule files rewritten in ways that must not change a move (a dead either branch,
+# a define used once, a loop of one direction, atoms as move blocks): the same moves.
+metamorphic: varia
+	@sh tests/metamorphic.sh ./varia
 
 bench: varia
 	@sh tests/bench.sh ./varia

@@ -144,6 +144,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_PAY "'pay'"
 %token KW_KIND "'kind'"
 %token KW_WORTH "'worth'"
+%token KW_TUNED "'tuned'"
 %token KW_CAPTURE_REWARD "'capture-reward'"
 %token KW_EXTRA_CAPTURE "'extra-capture'"
 %token KW_BY "'by'"
@@ -463,6 +464,19 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
         }
     | KW_WORTH IDENT INT    { $$ = parse_text_node(AST_WORTH_BONUS, L(@$), $2); $$->num[0] = $3; }
+    | KW_TUNED IDENT INT    { $$ = parse_text_node(AST_TUNED, L(@$), $2); $$->num[0] = $3; }
+    | KW_TUNED IDENT IDENT INT
+        {
+            $$ = parse_text_node(AST_TUNED, L(@$), $2);
+            $$->text2 = $3;
+            $$->num[0] = $4;
+        }
+    | KW_TUNED IDENT KW_VALUE INT
+        {
+            $$ = parse_text_node(AST_TUNED, L(@$), $2);
+            $$->text2 = xstrdup("value");
+            $$->num[0] = $4;
+        }
     | KW_FORBID IDENT       { $$ = parse_text_node(AST_FORBID, L(@$), $2); $$->sub = 1; }
     | KW_DEFEATED IDENT     { $$ = parse_text_node(AST_DEFEATED, L(@$), $2); }
     | KW_SHUFFLE IDENT      { $$ = parse_text_node(AST_SHUFFLE, L(@$), $2); }

@@ -29,6 +29,7 @@ test)
     check_cmd xmllint libxml2-utils
     ;;
 oracle)
+    check_cmd python3 python3
     [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 || need="$need fairy-stockfish"
     ;;
 memcheck)

@@ -26,7 +26,7 @@ static const char *const kind_names[] = {
     "EXTRA_CAPTURE", "PILE",
     "CARD_RULE",     "MINEFIELD",
     "PRELUDE",       "HANDS",
-    "GATING",        "WORTH_BONUS",
+    "GATING",        "WORTH_BONUS",   "TUNED",
     "MUST_CAPTURE",  "LETTER",
     "SYMBOL",        "VALUE",
     "INFLUENCE",     "WORTH",

@@ -175,6 +175,7 @@ typedef enum AstKind {
     AST_HANDS,
     AST_GATING,
     AST_WORTH_BONUS,
+    AST_TUNED,
     AST_MUST_CAPTURE,
     AST_LETTER,
     AST_SYMBOL,

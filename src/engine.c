@@ -18,6 +18,8 @@ void engine_init(Engine *e, FILE *out, SearchInfoFn info, EngineDoneFn done, voi
     e->info = info;
     e->done = done;
     e->user = user;
+    e->hash_mb = ENGINE_TT_MB;
+    search_options_default(&e->opt);
     pthread_mutex_init(&e->out_lock, NULL);
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cond, NULL);
@@ -148,7 +150,8 @@ void engine_set_game(Engine *e, Variant *v, const char *error_prefix) {
     char start[4096], err[200];
     fen_start(v, 1, start, sizeof start);
     if (!fen_read(&e->pos, start, err, sizeof err)) engine_say(e, "%sbad start position: %s", error_prefix, err);
-    e->searcher = search_new(v, ENGINE_TT_MB);
+    e->searcher = search_new(v, e->hash_mb);
+    search_set_options(e->searcher, &e->opt);
 }
 
 /* ---- input ----------------------------------------------------------------------------------- */
@@ -178,14 +181,30 @@ char *engine_words(const char *line, char **w, int max, int *n) {
 
 static void *search_thread(void *arg) {
     Engine *e = arg;
-    SearchResult res = {0};
-    bool ok = search_run(e->searcher, &e->pos, &e->lim, &res, e->info, e->user);
-    pthread_mutex_lock(&e->lock);
-    /* an infinite search answers only when told to stop, even when it has finished */
-    while (e->infinite && !e->stop_requested) pthread_cond_wait(&e->cond, &e->lock);
-    e->done(e->user, ok, &res, e->discard);
-    pthread_mutex_unlock(&e->lock);
+    for (;;) {
+        SearchResult res = {0};
+        bool ok = search_run(e->searcher, &e->pos, &e->lim, &res, e->info, e->user);
+        pthread_mutex_lock(&e->lock);
+        /* an infinite search answers only when told to stop, even when it has finished */
+        while (e->infinite && !e->stop_requested) pthread_cond_wait(&e->cond, &e->lock);
+        e->think_on = false;
+        e->done(e->user, ok, &res, e->discard);
+        /* done may have asked to think on, on the opponent's time */
+        bool again = e->think_on && !e->stop_requested;
+        if (again) {
+            e->lim = e->next_lim;
+            e->infinite = true;
+        }
+        e->think_on = false;
+        pthread_mutex_unlock(&e->lock);
+        if (!again) break;
+    }
     return NULL;
+}
+
+void engine_think_on(Engine *e, SearchLimits lim) {
+    e->next_lim = lim;
+    e->think_on = true;
 }
 
 bool engine_search_start(Engine *e, SearchLimits lim, bool infinite) {
@@ -211,7 +230,25 @@ void engine_search_stop(Engine *e, EngineStop how) {
     e->searching = false;
 }
 
+void engine_set_hash(Engine *e, size_t megabytes) {
+    e->hash_mb = megabytes;
+    if (e->searcher) search_set_hash(e->searcher, megabytes);
+}
+
+void engine_set_options(Engine *e, const SearchOptions *o) {
+    e->opt = *o;
+    if (e->searcher) search_set_options(e->searcher, o);
+}
+
+int engine_elo_skill(int elo) {
+    if (elo < ENGINE_ELO_MIN) elo = ENGINE_ELO_MIN;
+    if (elo > ENGINE_ELO_MAX) elo = ENGINE_ELO_MAX;
+    /* (linear between the ends; docs/strength.md has the levels' measured strength) */
+    return (elo - ENGINE_ELO_MIN) * 20 / (ENGINE_ELO_MAX - ENGINE_ELO_MIN);
+}
+
 void engine_search_finite(Engine *e) {
+    if (e->searcher) search_ponderhit(e->searcher);
     pthread_mutex_lock(&e->lock);
     e->infinite = false;
     pthread_cond_signal(&e->cond);

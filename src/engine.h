@@ -41,6 +41,9 @@ typedef struct Engine {
     Position pos;       /* valid when v */
     GenContext gen;     /* for the session's own move generation (the search has its own) */
     Searcher *searcher; /* valid when v */
+    /* what the player is told by the GUI (Hash, Threads, Skill Level...): kept across games */
+    size_t hash_mb;
+    SearchOptions opt;
     /* the search thread */
     SearchInfoFn info; /* after each iteration, on the search thread */
     EngineDoneFn done;
@@ -51,6 +54,8 @@ typedef struct Engine {
     pthread_cond_t cond;  /* signalled when an infinite search may answer */
     bool infinite, stop_requested, discard;
     SearchLimits lim;
+    bool think_on; /* set by done: the thread goes on searching next_lim (infinite) */
+    SearchLimits next_lim;
 } Engine;
 
 /* A session's shared part, answering to out, with no game yet. */
@@ -85,6 +90,16 @@ void engine_games_scan(Engine *e, const char *dir);
  * read is said after error_prefix. The search must not be running. */
 void engine_set_game(Engine *e, Variant *v, const char *error_prefix);
 
+/* Sets the hash table's size (MB) and the search's settings, now and for the games to come. The
+ * search must not be running. */
+void engine_set_hash(Engine *e, size_t megabytes);
+void engine_set_options(Engine *e, const SearchOptions *o);
+/* A UCI_Elo / XBoard rating as a skill level (0..20): docs/strength.md says how they were
+ * measured against each other. */
+int engine_elo_skill(int elo);
+#define ENGINE_ELO_MIN 600
+#define ENGINE_ELO_MAX 2400
+
 /* ---- input ---- */
 
 /* Reads the next line of in into *line (getline's buffer), its newline removed. A line holding
@@ -100,9 +115,14 @@ char *engine_words(const char *line, char **w, int max, int *n);
 /* Starts searching the position within lim; an infinite search answers only when stopped (or
  * made finite). False when the thread cannot start. The search must not be running. */
 bool engine_search_start(Engine *e, SearchLimits lim, bool infinite);
+/* Called from done only: once done returns, the same thread searches e->pos again within lim,
+ * as an infinite search (pondering on the opponent's time: engine_search_finite or
+ * engine_search_stop end it). */
+void engine_think_on(Engine *e, SearchLimits lim);
 /* Ends the search thread, if one runs. */
 void engine_search_stop(Engine *e, EngineStop how);
-/* An infinite search now answers when it ends (UCI's ponderhit). */
+/* An infinite search now answers when it ends (UCI's ponderhit); a pondering one starts its
+ * clock now. */
 void engine_search_finite(Engine *e);
 
 /* How a protocol writes a move of pos. */

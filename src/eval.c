@@ -16,26 +16,33 @@
 #define REWARD_WEIGHT 15 /* per point of the counter captures pay into (experience) */
 #define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
 
-/* Average number of moves of a lone piece of type t (owner 0) over every cell. */
-static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
+/* The moves of a lone piece of type t and owner o on every cell (out[c]); their total. */
+static long reach_of(GenContext *ctx, Position *scratch, int t, int o, int *out) {
     const Variant *v = scratch->v;
     MoveList *ml = xmalloc(sizeof *ml);
     long total = 0;
-    int cells = 0;
-    /* the first turn slot where owner 0 moves */
+    /* the first turn slot where owner o moves */
     int slot = 0;
-    while (slot < v->nturns && v->turn_order[slot] != 0) slot++;
+    while (slot < v->nturns && v->turn_order[slot] != o) slot++;
     if (slot == v->nturns) slot = 0;
     for (int c = 0; c < v->ncells; c++) {
         board_clear(scratch);
         scratch->turn = (uint8_t)slot;
-        board_put(scratch, (Cell)c, PIECE_MAKE(t, 0));
+        board_put(scratch, (Cell)c, PIECE_MAKE(t, o));
         VmFault f = {0};
         movegen_pseudo(ctx, scratch, ml, &f);
+        if (out) out[c] = ml->count;
         total += ml->count;
-        cells++;
     }
     free(ml);
+    return total;
+}
+
+/* Average number of moves of a lone piece of type t (owner 0) over every cell. */
+static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
+    const Variant *v = scratch->v;
+    long total = reach_of(ctx, scratch, t, 0, NULL);
+    int cells = v->ncells;
     int est = cells ? (int)(EST_BASE + EST_PER_MOVE * total / cells) : EST_BASE;
     return est < EST_BASE ? EST_BASE : est;
 }
@@ -74,17 +81,63 @@ static int race_progress(const EvalTables *et, const Position *pos, int player) 
     return best == 255 ? 0 : EVAL_RACE_STEP * (MAX_BOARD_DIM - best);
 }
 
-void eval_init(EvalTables *et, const Variant *v) {
+static const TunedTerms no_terms;
+
+void eval_set_weights(EvalTables *et) {
+    const TunedTerms *tt = et->untuned ? &no_terms : &et->v->tuned;
+    et->any_squares = false;
+    for (int t = 0; t < MAX_PIECE_TYPES; t++) {
+        et->mobility[t] = (tt->mobility_set >> t) & 1 ? tt->mobility[t] : MOBILITY_WEIGHT;
+        et->squares[t] = (tt->squares_set >> t) & 1 ? tt->squares[t] : 0;
+        et->any_squares |= et->squares[t] != 0;
+    }
+    et->royal_safety = tt->royal_safety_set ? tt->royal_safety : 0;
+    et->hand_percent = tt->hand_set ? tt->hand : HAND_PERCENT;
+}
+
+void eval_prepare_squares(EvalTables *et) {
+    const Variant *v = et->v;
+    Position *scratch = xmalloc(sizeof *scratch);
+    board_init(scratch, v);
+    GenContext *ctx = xmalloc(sizeof *ctx);
+    genctx_init(ctx);
+    int *moves = xmalloc(sizeof(int) * (size_t)v->ncells);
+    for (int o = 0; o < 2 && o < v->nowners; o++)
+        for (int t = 0; t < v->ntypes; t++) {
+            long total = reach_of(ctx, scratch, t, o, moves);
+            int mean = (int)(total / (v->ncells ? v->ncells : 1));
+            for (int c = 0; c < v->ncells; c++) {
+                int d = moves[c] - mean;
+                et->reach[o][t][c] = (int8_t)(d > 127 ? 127 : d < -127 ? -127 : d);
+            }
+        }
+    free(moves);
+    free(ctx);
+    board_free(scratch);
+    free(scratch);
+}
+
+static void init_tables(EvalTables *et, const Variant *v, bool untuned);
+
+void eval_init(EvalTables *et, const Variant *v) { init_tables(et, v, false); }
+
+void eval_init_untuned(EvalTables *et, const Variant *v) { init_tables(et, v, true); }
+
+static void init_tables(EvalTables *et, const Variant *v, bool untuned) {
     et->v = v;
+    et->untuned = untuned;
+    eval_set_weights(et);
+    if (et->any_squares) eval_prepare_squares(et);
     /* where running out of pieces wins, every piece held is a burden */
     et->material_sign = v->pieces_limit && v->on_pieces == RESULT_WIN ? -1 : 1;
     init_race(et, v);
     Position *scratch = NULL;
     GenContext *ctx = NULL;
     for (int t = 0; t < v->ntypes; t++) {
-        et->value[t] = v->types[t].value;
+        bool tuned = !untuned && ((v->tuned.value_set >> t) & 1);
+        et->value[t] = tuned ? v->tuned.value[t] : v->types[t].value;
         et->estimated[t] = false;
-        if (et->value[t] == 0 && !v->types[t].royal) {
+        if (et->value[t] == 0 && !v->types[t].royal && !tuned) {
             if (!scratch) {
                 scratch = xmalloc(sizeof *scratch);
                 board_init(scratch, v);
@@ -150,7 +203,7 @@ static bool plays_for(const Position *pos, int player, int o) {
 static int hand_value(const EvalTables *et, const Position *pos, int player) {
     int sum = 0;
     for (int t = 0; t < pos->v->ntypes; t++) sum += pos->hand[player][t] * et->value[t];
-    return sum * HAND_PERCENT / 100;
+    return sum * et->hand_percent / 100;
 }
 
 static int material(const EvalTables *et, const Position *pos, int player) {
@@ -186,6 +239,22 @@ static int resources(const Position *pos, int player) {
     return sum;
 }
 
+/* Enemy pieces (of a player other than `player`) within two king steps of c on its board. */
+static int enemies_near(const Position *pos, Cell c, int player) {
+    const Variant *v = pos->v;
+    const CellInfo *ci = &v->cells[c];
+    const Board *b = &v->boards[ci->board];
+    int n = 0;
+    for (int y = ci->y - 2; y <= ci->y + 2; y++)
+        for (int x = ci->x - 2; x <= ci->x + 2; x++) {
+            if (x < 0 || y < 0 || x >= b->width || y >= b->height) continue;
+            Cell d = b->at[y][x];
+            if (d == NO_CELL || !pos->cell[d]) continue;
+            if (pos->controller[PIECE_OWNER(pos->cell[d])] != player) n++;
+        }
+    return n;
+}
+
 int eval_side(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = v->npays || v->capture_reward ? resources(pos, player) : 0;
@@ -200,9 +269,11 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
                 int t = PIECE_TYPE(pos->cell[c]);
                 const PieceType *pt = &v->types[t];
                 sum += et->material_sign * et->value[t];
-                sum += MOBILITY_WEIGHT * ray_mobility(pos, &pt->per_owner[o], o, c);
+                sum += et->mobility[t] * ray_mobility(pos, &pt->per_owner[o], o, c);
                 /* royal pieces often want shelter, not the centre: no bonus */
                 if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
+                if (et->any_squares && o < 2) sum += et->squares[t] * et->reach[o][t][c] / 16;
+                if (et->royal_safety && pt->royal) sum -= et->royal_safety * enemies_near(pos, c, player);
             }
         }
     }
@@ -252,4 +323,36 @@ int eval_position(const EvalTables *et, const Position *pos, int player) {
             others += s;
     }
     return mine - others / (v->nplayers - 1);
+}
+
+int eval_capture_value(const EvalTables *et, const Position *pos, const Move *m) {
+    int sum = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind == FX_REMOVE && pos->cell[e->a]) sum += eval_piece_value(et, pos->cell[e->a]);
+        /* a move onto an occupied cell replaces (captures) what stands there */
+        else if (e->kind == FX_MOVE && pos->cell[e->b] && e->b != e->a) {
+            bool lifted = false; /* unless that piece moves away in the same move (castling) */
+            for (int k = 0; k < m->nfx; k++)
+                if (m->fx[k].kind == FX_MOVE && m->fx[k].a == e->b) lifted = true;
+            if (!lifted) sum += eval_piece_value(et, pos->cell[e->b]);
+        }
+    }
+    return sum;
+}
+
+int eval_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng) {
+    int best = -1, best_val = 0, ties = 0;
+    for (int i = 0; i < ml->count; i++) {
+        int val = eval_capture_value(et, pos, &ml->moves[i]);
+        if (val <= 0) continue;
+        if (val > best_val) {
+            best = i;
+            best_val = val;
+            ties = 1;
+        } else if (val == best_val && rng_next(rng) % (uint64_t)++ties == 0) {
+            best = i; /* reservoir choice: each equal capture equally likely */
+        }
+    }
+    return best >= 0 ? best : (int)(rng_next(rng) % (uint64_t)ml->count);
 }

@@ -19,13 +19,25 @@ typedef struct EvalTables {
      * none): each owner's king-step distance from every cell to its part of the zone. */
     uint8_t race_type;
     uint8_t race_dist[MAX_PLAYERS][MAX_CELLS];
+    /* The weights (the rule file's `tuned` items, else the defaults; varia tune sets them):
+     * per type, per cell reached along its rays and per move its cell gives it on an empty
+     * board above its average (sixteenths); per enemy piece near a royal piece; a piece in
+     * hand in percent of its value. */
+    int mobility[MAX_PIECE_TYPES], squares[MAX_PIECE_TYPES];
+    int royal_safety, hand_percent;
+    bool any_squares;                            /* some squares weight is not 0 */
+    bool untuned;                                /* the rule file's `tuned` items left out */
+    int8_t reach[2][MAX_PIECE_TYPES][MAX_CELLS]; /* owners 0 and 1: moves from the cell above the average */
 } EvalTables;
 
 #define EVAL_CENTRE_MAX 16
 
 /* Fills the tables for v: declared values, estimates for non-royal types valued 0, the centre
- * table. Runs each such type's moves on an empty board (a scratch position). Cannot fail. */
+ * table, the weights of the rule file's `tuned` items. Runs each such type's moves on an empty
+ * board (a scratch position). Cannot fail. */
 void eval_init(EvalTables *et, const Variant *v);
+/* The same with the `tuned` items left out (the evaluation as before they were fitted). */
+void eval_init_untuned(EvalTables *et, const Variant *v);
 
 /* Material, mobility and centralisation of the pieces a player moves (every army it
  * controls). Cannot fail. */
@@ -36,6 +48,18 @@ int eval_side(const EvalTables *et, const Position *pos, int player);
  * to the edge when one side is well ahead, and in a race to a zone each side's progress.
  * Cannot fail. */
 int eval_position(const EvalTables *et, const Position *pos, int player);
+
+/* Sets the weights from the rule file's `tuned` items (or the defaults); eval_init calls it. */
+void eval_set_weights(EvalTables *et);
+/* The piece-square table's entries for the types and owners it serves (once squares weights
+ * are not all 0). */
+void eval_prepare_squares(EvalTables *et);
+
+/* Total value of what m captures (pieces on its destination or removed), by et's values. */
+int eval_capture_value(const EvalTables *et, const Position *pos, const Move *m);
+/* An index into the legal list ml (count > 0): the capture of the highest value (random among
+ * equals), else a random move. */
+int eval_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng);
 
 /* Value used to order captures: the piece value, EVAL_ROYAL_VALUE for royal pieces. */
 int eval_piece_value(const EvalTables *et, Piece p);

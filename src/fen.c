@@ -1055,6 +1055,13 @@ static bool pdn_read(Position *tmp, const char *text, char *err, size_t cap) {
         if (!isspace((unsigned char)*p)) buf[n++] = *p;
     buf[n] = 0;
     if (n && buf[n - 1] == '.') buf[--n] = 0;
+    if (!n) return refuse(err, cap, "empty position");
+    /* (a text with no part after the side, unless the side alone: quoted as written) */
+    if (!strchr(buf, ':') && n > 1)
+        return refuse(err, cap,
+                      "'%s' is not draughts position text (the side to move, then each player's pieces: "
+                      "W:W31-50:B1-20)",
+                      text);
     char *parts[4];
     int nparts = 0;
     for (char *p = buf; nparts < 4;) {
@@ -1063,7 +1070,6 @@ static bool pdn_read(Position *tmp, const char *text, char *err, size_t cap) {
         if (!p) break;
         *p++ = 0;
     }
-    if (nparts < 1 || !parts[0][0]) return refuse(err, cap, "empty position");
     if (strlen(parts[0]) != 1 || pdn_player(tmp->v, parts[0][0]) < 0)
         return refuse(err, cap, "'%s' is not the side to move (expected a player's letter, as in W:W21,22:B1,2)",
                       parts[0]);

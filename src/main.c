@@ -17,6 +17,8 @@
 #include "fen.h"
 #include "gameend.h"
 #include "load.h"
+#include "match.h"
+#include "tune.h"
 #include "movegen.h"
 #include "notation.h"
 #include "parse.h"
@@ -53,6 +55,7 @@ typedef struct Args {
     bool ascii, flip, verbose, compact;
     const char *variant;  /* --variant: a Zillions file's game or variant */
     bool playouts;        /* bench --playouts */
+    bool diagram;         /* moves --diagram */
     bool trace;           /* bench --playouts --trace */
     const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
@@ -117,7 +120,8 @@ static bool setup_position(const Args *a, const Variant *v, GenContext *ctx, Pos
     /* without --fen: the rule file's start (shuffled by --seed where the rules shuffle) */
     if (!a->fen) fen_start(v, (uint64_t)a->seed, start, sizeof start);
     const char *text = a->fen ? a->fen : start;
-    if (!fen_read(pos, text, err, sizeof err) || !movegen_position_ok(ctx, pos, err, sizeof err)) {
+    /* (a diagram's position need not be one a game reaches: a piece alone, its king away) */
+    if (!fen_read(pos, text, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
         fprintf(stderr, "varia: error: bad position '%s': %s\n", text, err);
         return false;
     }
@@ -342,6 +346,66 @@ static int cmd_fen(const Args *a) {
     return rc;
 }
 
+/* Prints the legal moves of pos, one per line; false on a program fault (reported). Under
+ * --diagram, the moves of a position as the rulebook's diagrams draw it: each piece's moves as
+ * its rules make them (pseudo-legal: the rule that a royal piece may not be left attacked is
+ * not applied), whatever the position's endings say. */
+static bool print_moves(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    ctx->diagram = a->diagram;
+    if (a->diagram)
+        movegen_pseudo(ctx, pos, ml, &f);
+    else
+        movegen_legal(ctx, pos, ml, &f);
+    if (!a->diagram && v->nplayers == 2 && gameend_royal_lost(pos) >= 0) {
+        /* a royal piece was taken: the game is over, whatever the phase would allow */
+        fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
+        ml->count = 0;
+    } else if (!a->diagram && gameend_pieces_out(pos) >= 0) {
+        /* `end pieces`: a player has too few pieces left, as perft sees it */
+        fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
+                v->player_names[gameend_pieces_out(pos)]);
+        ml->count = 0;
+    }
+    char buf[64];
+    for (int i = 0; i < ml->count; i++) {
+        notation_move(v, &ml->moves[i], buf, sizeof buf);
+        printf("%s\n", buf);
+    }
+    report_fault(&f);
+    free(ml);
+    return !f.set;
+}
+
+/* --fen -: a position per line of standard input, each one's moves followed by an empty line. */
+static int moves_of_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+    char line[8192];
+    int rc = 0, n = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        n++;
+        size_t len = strcspn(line, "\r\n");
+        if (line[len] == 0 && !feof(stdin)) {
+            fprintf(stderr, "varia: error: standard input line %d: position text too long\n", n);
+            int ch;
+            while ((ch = getchar()) != EOF && ch != '\n') {}
+            rc = 1;
+            printf("\n");
+            continue;
+        }
+        line[len] = 0;
+        char err[200];
+        genctx_init(ctx);
+        if (!fen_read(pos, line, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
+            fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
+            rc = 1;
+        } else if (!print_moves(a, v, ctx, pos))
+            rc = 1;
+        printf("\n");
+    }
+    return rc;
+}
+
 static int cmd_moves(const Args *a) {
     Variant *v = load_variant(a);
     if (!v) return 1;
@@ -350,31 +414,12 @@ static int cmd_moves(const Args *a) {
     GenContext ctx;
     genctx_init(&ctx);
     int rc = 1;
-    if (setup_position(a, v, &ctx, &pos)) {
-        MoveList *ml = malloc(sizeof *ml);
-        VmFault f = {0};
-        if (variant_has_secrets(v))
-            fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
-        movegen_legal(&ctx, &pos, ml, &f);
-        if (v->nplayers == 2 && gameend_royal_lost(&pos) >= 0) {
-            /* a royal piece was taken: the game is over, whatever the phase would allow */
-            fprintf(stderr, "varia: note: the game is over (a royal piece was captured): no moves\n");
-            ml->count = 0;
-        } else if (gameend_pieces_out(&pos) >= 0) {
-            /* `end pieces`: a player has too few pieces left, as perft sees it */
-            fprintf(stderr, "varia: note: the game is over (%s has too few pieces left): no moves\n",
-                    v->player_names[gameend_pieces_out(&pos)]);
-            ml->count = 0;
-        }
-        char buf[64];
-        for (int i = 0; i < ml->count; i++) {
-            notation_move(v, &ml->moves[i], buf, sizeof buf);
-            printf("%s\n", buf);
-        }
-        report_fault(&f);
-        rc = f.set ? 1 : 0;
-        free(ml);
-    }
+    if (variant_has_secrets(v))
+        fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
+    if (a->fen && !strcmp(a->fen, "-"))
+        rc = moves_of_lines(a, v, &ctx, &pos);
+    else if (setup_position(a, v, &ctx, &pos))
+        rc = print_moves(a, v, &ctx, &pos) ? 0 : 1;
     board_free(&pos);
     variant_free(v);
     return rc;
@@ -840,6 +885,96 @@ static int cmd_selfplay(const Args *a) {
     return ui_selfplay(&cfg);
 }
 
+/* match FILE [--games N] [--time S | --depth D] [--seed N] [--verbose] [a=SETTINGS] [b=SETTINGS]
+ * [inc=S] [sprt=ELO0,ELO1]: the settings are the search's (search_options_parse). */
+static int cmd_match(const Args *a) {
+    MatchConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 20;
+    cfg.depth = a->depth;
+    cfg.base = a->seconds > 0 ? a->seconds : a->depth ? 0 : 10;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.tt_mb = 16;
+    cfg.open_plies = 4;
+    cfg.name_a = "default";
+    cfg.name_b = "classic";
+    search_options_default(&cfg.a);
+    search_options_classic(&cfg.b);
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        char err[200] = "";
+        bool ok = eq != NULL;
+        if (!ok) {
+        } else if (!strncmp(w, "a=", 2) || !strncmp(w, "b=", 2)) {
+            SearchOptions *o = w[0] == 'a' ? &cfg.a : &cfg.b;
+            search_options_default(o); /* (settings change the defaults, unless they say classic) */
+            ok = search_options_parse(eq + 1, o, err, sizeof err);
+            *(w[0] == 'a' ? &cfg.name_a : &cfg.name_b) = eq + 1;
+        } else if (!strncmp(w, "inc=", 4)) {
+            char *end;
+            cfg.inc = strtod(eq + 1, &end);
+            ok = end != eq + 1 && !*end && cfg.inc >= 0 && cfg.inc < 1e6;
+        } else if (!strncmp(w, "sprt=", 5)) {
+            char *end;
+            cfg.elo0 = strtod(eq + 1, &end);
+            ok = end != eq + 1 && *end == ',';
+            if (ok) {
+                const char *second = end + 1;
+                cfg.elo1 = strtod(second, &end);
+                ok = end != second && !*end && cfg.elo1 > cfg.elo0;
+            }
+            cfg.sprt = true;
+        } else
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "varia: match: bad setting '%s'%s%s (try 'varia match --help')\n", w, err[0] ? ": " : "",
+                    err);
+            return 2;
+        }
+    }
+    MatchResult res;
+    return match_run(&cfg, &res, stdout, stderr) ? 0 : 1;
+}
+
+/* tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N] */
+static int cmd_tune(const Args *a) {
+    TuneConfig cfg = {0};
+    cfg.rules = a->file;
+    cfg.options = a->options;
+    cfg.noptions = a->noptions;
+    cfg.games = a->games > 0 ? a->games : 40;
+    cfg.depth = a->depth > 0 ? a->depth : 3;
+    cfg.seed = (uint64_t)a->seed;
+    cfg.verbose = a->verbose;
+    cfg.passes = 10;
+    cfg.open_plies = 8;
+    if (a->seconds >= 0) {
+        fprintf(stderr, "varia: tune: the games are played to a depth (--depth), not on a clock\n");
+        return 2;
+    }
+    for (int i = 0; i < a->npositional; i++) {
+        const char *w = a->positional[i], *eq = strchr(w, '=');
+        bool ok = eq != NULL;
+        if (ok && !strncmp(w, "out=", 4))
+            cfg.out = eq + 1;
+        else if (ok && (!strncmp(w, "passes=", 7) || !strncmp(w, "open=", 5))) {
+            char *end;
+            long n = strtol(eq + 1, &end, 10);
+            ok = end != eq + 1 && !*end && n >= 0 && n <= 1000;
+            *(w[0] == 'p' ? &cfg.passes : &cfg.open_plies) = (int)n;
+        } else
+            ok = false;
+        if (!ok || (cfg.out && !*cfg.out)) {
+            fprintf(stderr, "varia: tune: bad setting '%s' (try 'varia tune --help')\n", w);
+            return 2;
+        }
+    }
+    return tune_run(&cfg, stdout, stderr);
+}
+
 static int cmd_help(const Args *a);
 
 static const Command commands[] = {
@@ -875,8 +1010,13 @@ static const Command commands[] = {
      "--divide prints the count below each legal first move. --general turns off the fast\n"
      "ray tables (every move and attack test runs the programs) to cross-check them.",
      cmd_perft, false, true, 1},
-    {"moves", "moves FILE [--fen POS] [--seed N] [--option NAME=VALUE]...",
-     "Prints every legal move of the position, one per line, in coordinate notation.", cmd_moves, false, true, 0},
+    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--seed N] [--option NAME=VALUE]...",
+     "Prints every legal move of the position, one per line, in coordinate notation. --fen -\n"
+     "reads positions from standard input, one a line, and prints each one's moves followed by\n"
+     "an empty line. --diagram lists the moves as the rulebook's diagrams (varia describe) show\n"
+     "them: each piece's moves as its rules make them, without the rule that a royal piece may\n"
+     "not be left attacked, whatever the position's endings say.",
+     cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
      "shuffles the start ('shuffle'), --seed N picks the shuffle (default 1). --moves plays the\n"
@@ -926,6 +1066,26 @@ static const Command commands[] = {
      "prints the first engine's wins, draws and losses. The first engine (--white, default ai)\n"
      "takes each seat in turn; the second (--black, default greedy) plays the others.",
      cmd_selfplay, false, true, 0},
+    {"match",
+     "match FILE [--games N] [--time S | --depth D] [--seed N] [--verbose] [a=SETTINGS] [b=SETTINGS] [inc=S]\n"
+     "       [sprt=ELO0,ELO1] [--option NAME=VALUE]...",
+     "Plays N games (default 20) of the computer player with settings a (default: every search\n"
+     "feature) against itself with settings b (default: classic, the plain search), in pairs from\n"
+     "the same random opening (--seed) with the sides swapped, and prints a's wins, draws and\n"
+     "losses, its Elo difference and the 95% error. --time S is each side's clock for the game\n"
+     "(default 10), inc=S its increment per move; --depth D plays to a fixed depth instead.\n"
+     "SETTINGS is a comma list: default, classic, null, lmr, aspiration, futility, see, stable\n"
+     "(-name turns one off), skill=N. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
+     "the two Elo differences. See docs/strength.md.",
+     cmd_match, false, true, 4},
+    {"tune", "tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N]",
+     "Learns the game's evaluation (Texel's method): plays N fast games of the computer against\n"
+     "itself (default 40, to depth D, default 3, after open random plies, default 8), keeps their\n"
+     "quiet positions with the games' results, and fits the weights the evaluation reads (piece\n"
+     "values, each piece's mobility and piece-square weight from its reach, royal safety, pieces\n"
+     "in hand) to predict the results. Prints them as the rule file's 'tuned' items, or writes\n"
+     "out=PATH: the rule file with them in place of any it had. See docs/strength.md.",
+     cmd_tune, false, true, 3},
 };
 
 static const Command *find_command(const char *name) {
@@ -1065,6 +1225,8 @@ int main(int argc, char **argv) {
             a.playouts = true;
         else if (!strcmp(s, "--trace") && c->run == cmd_bench)
             a.trace = true;
+        else if (!strcmp(s, "--diagram") && c->run == cmd_moves)
+            a.diagram = true;
         else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);

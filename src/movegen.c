@@ -263,6 +263,18 @@ static bool count_atoms(Position *pos, const PieceProgram *pp, int owner, Cell f
     return walk_atoms(NULL, pos, pp, owner, from, out, carried, false);
 }
 
+/* Does capture guard g hold for the piece on from, with the empty cells and the mover's
+ * enemies as sets? */
+static inline bool capture_guard_holds(const Variant *v, const CaptureGuard *g, Cell from, const uint64_t *empty,
+                                       const uint64_t *enemy) {
+    Cell c = variant_step(v, from, g->dir);
+    while (g->rides && c != NO_CELL && bits_has(empty, c)) c = variant_step(v, c, g->dir);
+    if (c == NO_CELL || !bits_has(enemy, c)) return false;
+    if (!g->beyond) return true;
+    Cell beyond = variant_step(v, c, g->dir);
+    return beyond != NO_CELL && bits_has(empty, beyond);
+}
+
 /* Could the rest program emit a move for the piece on `from`? Not when every branch requires
  * it on another cell or a castling right not held (PieceProgram.rest_guards). */
 static inline bool rest_may_emit(const Position *pos, const PieceProgram *pp, Cell from, int owner) {
@@ -1848,6 +1860,15 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
     ctx->attack_fault.set = false;
     if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
     int mover = board_mover(pos), quiet = 0;
+    uint64_t empty[CELL_WORDS], enemy[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++) {
+        empty[w] = ~0ULL;
+        enemy[w] = 0;
+        for (int o = 0; o < v->nowners; o++) {
+            empty[w] &= ~pos->occ[o][w];
+            if (pos->controller[o] != mover) enemy[w] |= pos->occ[o][w];
+        }
+    }
     ml->count = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
@@ -1855,14 +1876,33 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
             for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 const PieceProgram *pp = &v->types[PIECE_TYPE(pos->cell[from])].per_owner[o];
-                if (pp->nlines || pp->privileged_atoms || pp->rest.plan || !pp->quiet_in_c) return -1;
+                if (!pp->counts_quietly) return -1;
                 int start = ml->count;
-                quiet += count_rays(pos, pp, o, from);
-                if ((pp->rest_in_c || pp->atoms_then_vm) && !count_atoms(pos, pp, o, from, ml, &quiet)) return -1;
-                if (!pp->rest_in_c && pp->rest.count > 1 && rest_may_emit(pos, pp, from, o) &&
-                    !vm_run_at(ctx, &pp->rest, pp->atoms_then_vm ? pp->rest_vm_entry : 0, pos, from, o, ml, NULL))
+                if (pp->step_cells) {
+                    /* (the steps' empty targets, a promoting one once per choice; a piece has
+                     * few: counted bit by bit) */
+                    const uint64_t *to = &pp->step_cells[(size_t)from * CELL_WORDS];
+                    for (int k = 0; k < v->cell_words; k++) {
+                        for (uint64_t open = to[k] & empty[k]; open; open &= open - 1)
+                            quiet += (pp->step_promotes[k] >> __builtin_ctzll(open)) & 1 ? pp->promo_moves : 1;
+                    }
+                } else {
+                    quiet += count_rays(pos, pp, o, from);
+                    if ((pp->rest_in_c || pp->atoms_then_vm) && !count_atoms(pos, pp, o, from, ml, &quiet)) return -1;
+                }
+                if (pp->rest_in_c || pp->rest.count <= 1) continue;
+                if (pp->ncapture_guards) {
+                    /* (only the branches whose guard holds: the others fail at once) */
+                    for (int i = 0; i < pp->ncapture_guards; i++)
+                        if (capture_guard_holds(v, &pp->capture_guards[i], from, empty, enemy) &&
+                            !vm_run_at(ctx, &pp->rest, pp->capture_guards[i].pc, pos, from, o, ml, NULL))
+                            return -1;
+                } else if (rest_may_emit(pos, pp, from, o) &&
+                           !vm_run_at(ctx, &pp->rest, pp->atoms_then_vm ? pp->rest_vm_entry : 0, pos, from, o, ml,
+                                      NULL)) {
                     return -1;
-                if (pp->may_duplicate) merge_duplicates(ml, start);
+                }
+                if (pp->may_duplicate && ml->count > start + 1) merge_duplicates(ml, start);
             }
     }
     if (movegen_filters(v)) filter_moves(pos, ml);

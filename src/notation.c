@@ -680,36 +680,79 @@ static bool typed_cells(const Variant *v, const char *t, Cell *cells, int *n, in
     return *n >= 2;
 }
 
-/* The moves whose way through the board fits the typed cells: all of it, or its origin and
- * destination with some of the cells it paused on between; failing those, the moves whose way
- * begins with the typed cells (a long move entered hop by hop). */
-static int match_path(const Variant *v, const MoveList *list, const char *t, int *found, int max) {
+/* The pieces a way through the typed cells would take: for each two cells in a row, the pieces
+ * standing on the line between them (false when some two are on no line of the board's
+ * directions). */
+static bool way_takes(const Position *pos, const Cell *cells, int n, uint64_t *taken) {
+    const Variant *v = pos->v;
+    memset(taken, 0, sizeof(uint64_t) * CELL_WORDS);
+    for (int i = 0; i + 1 < n; i++) {
+        bool joined = false;
+        for (int d = 0; d < v->ndirs && !joined; d++) {
+            if (v->dirs[d].link_board >= 0) continue;
+            uint64_t between[CELL_WORDS] = {0};
+            for (Cell c = variant_step(v, cells[i], d); c != NO_CELL; c = variant_step(v, c, d)) {
+                if (c == cells[i + 1]) {
+                    joined = true;
+                    break;
+                }
+                if (pos->cell[c]) between[c >> 6] |= 1ULL << (c & 63);
+            }
+            if (joined)
+                for (int w = 0; w < CELL_WORDS; w++) taken[w] |= between[w];
+        }
+        if (!joined) return false;
+    }
+    return true;
+}
+
+/* The moves whose way through the board fits the typed cells: all of it; else its origin and
+ * destination with some of the cells it paused on between; else (merge-duplicates: a move stands
+ * for every way that takes the same pieces) a way from its origin to its destination that takes
+ * its pieces; failing those, the moves whose way begins with the typed cells (a long move entered
+ * hop by hop; with merge-duplicates, a way that takes some of its pieces). */
+static int match_path(const Position *pos, const MoveList *list, const char *t, int *found, int max) {
+    const Variant *v = pos->v;
     Cell typed[MAX_EFFECTS + 2];
     int ntyped;
     if (!typed_cells(v, t, typed, &ntyped, (int)ARRAY_LEN(typed))) return 0;
-    for (int prefix = 0; prefix < 2; prefix++) {
+    uint64_t typed_takes[CELL_WORDS];
+    bool typed_way = v->merge_same_captures && way_takes(pos, typed, ntyped, typed_takes);
+    for (int pass = 0; pass < 4; pass++) {
         int count = 0;
         for (int i = 0; i < list->count; i++) {
             const Move *m = &list->moves[i];
             if (m->flags & (MOVE_DROP | MOVE_PASS | MOVE_CARDS | MOVE_TILE)) continue;
             Cell way[MAX_EFFECTS + 2];
             int nway = 0;
+            uint64_t takes[CELL_WORDS] = {0};
             way[nway++] = m->from;
-            for (int k = 0; k < m->nfx; k++)
+            for (int k = 0; k < m->nfx; k++) {
                 if (m->fx[k].kind == FX_VIA) way[nway++] = m->fx[k].a;
+                if (m->fx[k].kind == FX_REMOVE) takes[m->fx[k].a >> 6] |= 1ULL << (m->fx[k].a & 63);
+            }
             way[nway++] = m->to;
-            bool fits;
-            if (prefix) {
-                fits = ntyped < nway;
-                for (int k = 0; fits && k < ntyped; k++) fits = typed[k] == way[k];
-            } else {
+            bool fits = typed[0] == way[0];
+            if (pass == 0) {
+                fits = fits && ntyped == nway;
+                for (int k = 1; fits && k < ntyped; k++) fits = typed[k] == way[k];
+            } else if (pass == 1) {
                 /* origin and destination, and the cells between in order among the pauses */
-                fits = typed[0] == way[0] && typed[ntyped - 1] == way[nway - 1];
+                fits = fits && typed[ntyped - 1] == way[nway - 1];
                 for (int k = 1, w = 1; fits && k < ntyped - 1; k++) {
                     while (w < nway - 1 && way[w] != typed[k]) w++;
                     fits = w < nway - 1;
                     w++;
                 }
+            } else if (pass == 2) {
+                fits = fits && typed_way && typed[ntyped - 1] == way[nway - 1] &&
+                    !memcmp(typed_takes, takes, sizeof takes);
+            } else {
+                bool begins = ntyped < nway;
+                for (int k = 0; begins && k < ntyped; k++) begins = typed[k] == way[k];
+                bool part = typed_way;
+                for (int w = 0; part && w < CELL_WORDS; w++) part = (typed_takes[w] & ~takes[w]) == 0;
+                fits = fits && (begins || (part && ntyped < nway));
             }
             if (!fits) continue;
             if (count < max) found[count] = i;
@@ -737,7 +780,7 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
         return count;
     if ((count = match_promotion_mark(pos, list, t, found, max))) return count;
     /* a move along its cells ("22x6", "b6xd4xf6"), whole or begun */
-    if (v->pdn || v->has_chains) count = match_path(v, list, t, found, max);
+    if (v->pdn || v->has_chains) count = match_path(pos, list, t, found, max);
     if (count) return count;
     /* annotations and check marks say nothing about which move it is; but where a move may
      * carry a copy, a trailing "+" asks for the copy, and is never dropped */

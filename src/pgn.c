@@ -40,6 +40,7 @@ int pgn_move_texts(const Variant *v, const char *start, const Move *moves, int n
                 out[n].san[k] = 0;
                 out[n].fullmove = pos->fullmove;
                 out[n].mover = board_mover(pos);
+                out[n].turn = pos->turn;
                 out[n].move = m;
                 n++;
             }
@@ -151,7 +152,7 @@ void pgn_format(FILE *out, const Variant *v, const PgnGame *game) {
     for (int i = 0; i < n; i++) {
         /* the move number where it changes ("1... e5" when the game starts with another player) */
         if (i == 0 || plies[i].fullmove != plies[i - 1].fullmove) {
-            snprintf(buf, sizeof buf, "%d.%s", plies[i].fullmove, plies[i].mover ? ".." : "");
+            snprintf(buf, sizeof buf, "%d.%s", plies[i].fullmove, plies[i].turn ? ".." : "");
             wrap_word(&w, buf);
         }
         wrap_word(&w, plies[i].san);

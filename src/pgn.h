@@ -10,10 +10,11 @@
 
 #include "savegame.h"
 
-/* One move of a game as text, with the move number and the player who made it. */
+/* One move of a game as text, with the move number, the player who made it and its slot in the
+ * turn order (0: it begins a round of moves, written "12."; else "12..."). */
 typedef struct PgnPly {
     char san[64];
-    int fullmove, mover;
+    int fullmove, mover, turn;
     const Move *move;
 } PgnPly;
 

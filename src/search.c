@@ -5,12 +5,17 @@
  * and the sign; a child of the other team negates them. */
 #include "search.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
+#include "ending.h"
 #include "gameend.h"
+#include "mcts.h"
 #include "notation.h"
 #include "tt.h"
 #include "view.h"
@@ -21,7 +26,7 @@
 volatile sig_atomic_t search_interrupt = 0;
 
 #define INF 32000
-#define CHECK_EVERY 1024 /* nodes between clock checks */
+#define CHECK_EVERY 64 /* nodes between clock checks (slow games run a few thousand a second) */
 #define QS_MULTI_PLIES \
     4 /* quiescence plies beyond the main search, more than two players
                                     * or no check rule */
@@ -36,7 +41,19 @@ volatile sig_atomic_t search_interrupt = 0;
 struct Searcher {
     const Variant *v;
     EvalTables et;
-    TT tt;
+    TT *tt; /* &own_tt, or the main searcher's for a helper thread */
+    TT own_tt;
+    /* lazy SMP: helpers search the same root on threads of their own, sharing the table, until
+     * the main search sets halt */
+    int nthreads;
+    Searcher *helpers[SEARCH_THREADS_MAX - 1];
+    _Atomic bool halt;
+    _Atomic bool *halted_by; /* a helper's: its main searcher's halt */
+    int depth_skew;          /* a helper's: searches each iteration this much deeper */
+    bool pondering;          /* no time limit until the ponder hit */
+    _Atomic bool ponderhit;  /* set by search_ponderhit, taken by the search's thread */
+    uint64_t skill_seed;     /* a weakened player's noise: drawn per move from this and the move */
+    int skill_most;          /* the noise's most (0: full strength) */
     Position pos;
     GenContext gen; /* the search's own move generation state */
     MoveList *lists[MAX_PLY + 1];
@@ -44,14 +61,121 @@ struct Searcher {
     uint32_t killers[MAX_PLY + 1][2];
     int *history; /* [from * ncells + to] */
     uint64_t nodes;
+    SearchOptions opt;
+    bool null_ok;                  /* the game allows null moves (search_null_move_allowed) */
+    bool null_before[MAX_PLY + 2]; /* [ply]: the move into this ply was a null move */
     int root_player;
     int iter_depth;
     bool stop;
     bool timed;
     struct timespec start;
-    double limit;
+    clockid_t clock_id;  /* wall time, or the thread's CPU time (SearchLimits.cpu_clock) */
+    double limit;        /* seconds: the hard limit */
+    double soft;         /* seconds: the share of a clock (0: a fixed time per move) */
     uint64_t node_limit; /* 0: none */
 };
+
+/* ---- options ---------------------------------------------------------------------------------- */
+
+void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20, .threads = 1}; }
+
+void search_options_default(SearchOptions *o) {
+    search_options_classic(o);
+    o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = true;
+}
+
+static const struct {
+    const char *name;
+    size_t offset;
+} features[] = {
+    {"null", offsetof(SearchOptions, null_move)},
+    {"lmr", offsetof(SearchOptions, lmr)},
+    {"aspiration", offsetof(SearchOptions, aspiration)},
+    {"futility", offsetof(SearchOptions, futility)},
+    {"see", offsetof(SearchOptions, see)},
+    {"stable", offsetof(SearchOptions, stable)},
+    {"tuned", offsetof(SearchOptions, tuned)},
+};
+
+bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap) {
+    char copy[256];
+    if (strlen(spec) >= sizeof copy) {
+        snprintf(err, cap, "settings too long (at most %zu characters)", sizeof copy - 1);
+        return false;
+    }
+    snprintf(copy, sizeof copy, "%s", spec);
+    for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(w, "default")) {
+            search_options_default(o);
+            continue;
+        }
+        if (!strcmp(w, "classic")) {
+            search_options_classic(o);
+            continue;
+        }
+        if (!strcmp(w, "alphabeta") || !strcmp(w, "mcts")) {
+            o->player = w[0] == 'm' ? SEARCH_MCTS : SEARCH_ALPHABETA;
+            continue;
+        }
+        if (!strncmp(w, "skill=", 6) || !strncmp(w, "threads=", 8)) {
+            bool skill = w[0] == 's';
+            const char *num = w + (skill ? 6 : 8);
+            char *end;
+            long n = strtol(num, &end, 10);
+            long most = skill ? 20 : SEARCH_THREADS_MAX;
+            if (end == num || *end || n < !skill || n > most) {
+                snprintf(err, cap, "bad %s '%s' (%d..%ld)", skill ? "skill" : "threads", num, !skill, most);
+                return false;
+            }
+            *(skill ? &o->skill : &o->threads) = (int)n;
+            continue;
+        }
+        bool on = w[0] != '-';
+        const char *name = w + (w[0] == '-' || w[0] == '+');
+        size_t i = 0;
+        while (i < ARRAY_LEN(features) && strcmp(features[i].name, name)) i++;
+        if (i == ARRAY_LEN(features)) {
+            snprintf(err, cap,
+                     "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
+                     "skill=N, threads=N, alphabeta, mcts)",
+                     w);
+            return false;
+        }
+        *(bool *)((char *)o + features[i].offset) = on;
+    }
+    return true;
+}
+
+void search_options_format(const SearchOptions *o, char *buf, size_t cap) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < ARRAY_LEN(features); i++) {
+        bool on = *(const bool *)((const char *)o + features[i].offset);
+        at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s%s", i ? "," : "", on ? "" : "-",
+                               features[i].name);
+    }
+    if (o->skill != 20) at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, ",skill=%d", o->skill);
+    if (o->threads != 1) at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, ",threads=%d", o->threads);
+    if (o->player != SEARCH_GAMES_CHOICE)
+        snprintf(buf + at, at < cap ? cap - at : 0, ",%s", o->player == SEARCH_MCTS ? "mcts" : "alphabeta");
+}
+
+bool search_null_move_allowed(const Variant *v) {
+    return v->nplayers == 2 && v->nturns == 2 && !v->nphases && !v->pass_move && !v->must_capture && !v->nforced &&
+        !variant_has_secrets(v) && (v->has_royal || v->on_stalemate == RESULT_DRAW);
+}
+
+void search_time_budget(double clock, double increment, int moves_to_go, double *soft, double *hard) {
+    if (clock < 0) clock = 0;
+    int togo = moves_to_go > 0 ? moves_to_go : 30;
+    double share = clock / togo + 0.8 * increment;
+    double most = clock / 3;
+    if (share > most) share = most;
+    *soft = share < 0.005 ? 0.005 : share;
+    /* an unsettled move may think longer, up to three shares, never a third of the clock */
+    double h = 3 * share;
+    *hard = h > most ? (most > *soft ? most : *soft) : h;
+}
 
 /* ---- small helpers --------------------------------------------------------------------------- */
 
@@ -74,24 +198,12 @@ uint32_t search_move_sig(const Move *m) {
 }
 
 int search_capture_value(const EvalTables *et, const Position *pos, const Move *m) {
-    int sum = 0;
-    for (int i = 0; i < m->nfx; i++) {
-        const Effect *e = &m->fx[i];
-        if (e->kind == FX_REMOVE && pos->cell[e->a]) sum += eval_piece_value(et, pos->cell[e->a]);
-        /* a move onto an occupied cell replaces (captures) what stands there */
-        else if (e->kind == FX_MOVE && pos->cell[e->b] && e->b != e->a) {
-            bool lifted = false; /* unless that piece moves away in the same move (castling) */
-            for (int k = 0; k < m->nfx; k++)
-                if (m->fx[k].kind == FX_MOVE && m->fx[k].a == e->b) lifted = true;
-            if (!lifted) sum += eval_piece_value(et, pos->cell[e->b]);
-        }
-    }
-    return sum;
+    return eval_capture_value(et, pos, m);
 }
 
-static double elapsed(const struct timespec *t0) {
+static double elapsed_on(clockid_t id, const struct timespec *t0) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
@@ -133,10 +245,17 @@ static int outcome_score(Searcher *s, const GameResult *r, int ply) {
     return w > 0 ? SEARCH_MATE - ply : w < 0 ? -(SEARCH_MATE - ply) : 0;
 }
 
+void search_ponderhit(Searcher *s) { atomic_store(&s->ponderhit, true); }
+
 static void check_time(Searcher *s) {
-    if (search_interrupt)
+    if (s->pondering && atomic_load_explicit(&s->ponderhit, memory_order_relaxed)) {
+        /* the move pondered on was played: the clock starts now */
+        s->pondering = false;
+        clock_gettime(s->clock_id, &s->start);
+    }
+    if (search_interrupt || (s->halted_by && atomic_load_explicit(s->halted_by, memory_order_relaxed)))
         s->stop = true;
-    else if (s->timed && elapsed(&s->start) >= s->limit)
+    else if (s->timed && !s->pondering && elapsed_on(s->clock_id, &s->start) >= s->limit)
         s->stop = true;
     else if (s->node_limit && s->nodes >= s->node_limit)
         s->stop = true;
@@ -224,13 +343,14 @@ static bool make_legal(Searcher *s, const Move *m) {
 }
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply);
-static int search_node(Searcher *s, int depth, int alpha, int beta, int ply);
+static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, bool in_check);
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score);
 
-/* Value of the child just made, seen from the parent's team. */
-static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply) {
+/* Value of the child just made, seen from the parent's team (in_check: its mover is in check). */
+static int child(Searcher *s, bool same, int depth, int alpha, int beta, int ply, bool in_check) {
     if (depth <= 0) return same ? qsearch(s, alpha, beta, ply) : -qsearch(s, -beta, -alpha, ply);
-    return same ? search_node(s, depth, alpha, beta, ply) : -search_node(s, depth, -beta, -alpha, ply);
+    return same ? search_node(s, depth, alpha, beta, ply, in_check)
+                : -search_node(s, depth, -beta, -alpha, ply, in_check);
 }
 
 /* Does m take a piece of the other team? (With more than two players, captures among the
@@ -244,6 +364,21 @@ static bool takes_from_other_team(Searcher *s, const Move *m, int mover_team) {
         if (team(s, pos->controller[PIECE_OWNER(pos->cell[c])]) != mover_team) return true;
     }
     return false;
+}
+
+#define SEE_MARGIN 50    /* a capture giving up this much more than it takes may lose */
+#define DELTA_MARGIN 200 /* quiescence: a capture that cannot lift the score near alpha */
+
+/* The static exchange, to its first reply, from the generic attack tests: after the capture m
+ * (just made), does the piece that made it stand where the other side can take it, having
+ * taken less than it is worth? (A capture by moving whose piece lands elsewhere is judged the
+ * same way on its landing cell.) */
+static bool losing_capture(Searcher *s, const Move *m, int taken) {
+    Position *pos = &s->pos;
+    Piece p = m->to != NO_CELL ? pos->cell[m->to] : 0;
+    if (!p || (m->flags & (MOVE_PROMOTION | MOVE_DROP)) || s->v->types[PIECE_TYPE(p)].royal) return false;
+    if (eval_piece_value(&s->et, p) <= taken + SEE_MARGIN) return false;
+    return attack_is_attacked(&s->gen, pos, m->to, PIECE_OWNER(p), p);
 }
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply) {
@@ -273,10 +408,18 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (long_chains && n == ml->count) return alpha;
     ml->count = n;
     score_moves(s, ply, 0);
+    bool prune = s->v->nplayers == 2 && !long_chains;
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
         const Move *m = &ml->moves[i];
+        int taken = (s->opt.see || s->opt.futility) && prune ? search_capture_value(&s->et, pos, m) : 0;
+        /* delta pruning: even winning the piece leaves the score far below alpha */
+        if (s->opt.futility && prune && !(m->flags & MOVE_PROMOTION) && stand + taken + DELTA_MARGIN <= alpha) continue;
         if (!make_legal(s, m)) continue;
+        if (s->opt.see && prune && losing_capture(s, m, taken)) {
+            board_unmake(pos);
+            continue;
+        }
         bool same = team(s, board_mover(pos)) == mover_team;
         int val = same ? qsearch(s, alpha, beta, ply + 1) : -qsearch(s, -beta, -alpha, ply + 1);
         board_unmake(pos);
@@ -298,20 +441,25 @@ static int after_elimination(Searcher *s, const GameResult *r, int depth, int al
     int mover_team = team(s, board_mover(pos));
     if (ply >= MAX_PLY - 2 || !board_make(pos, &m)) return evaluate(s);
     bool same = team(s, board_mover(pos)) == mover_team;
-    int val = child(s, same, depth, alpha, beta, ply + 1);
+    int val = child(s, same, depth, alpha, beta, ply + 1, false);
     board_unmake(pos);
     return val;
 }
 
-/* The game's verdict where it can change without a move being tried: a captured royal piece
- * with more than two players (or where royal pieces may be captured), a player with too few
- * pieces (`end pieces`). Returns true with *score when the node is settled. */
+/* The game's verdict where a move has just ended it, before any reply is tried: a royal piece
+ * gone (captured with more than two players or where royal pieces may be captured, exploded,
+ * or exposed by a mine), an ending the position decides (extinction, a bare king, a zone
+ * reached, checks given), a player with too few pieces (`end pieces`). Scored here, where the
+ * move that ended the game was made, so the search sees it at once and counts the distance to
+ * it right. Returns true with *score when the node is settled. */
 static bool settled(Searcher *s, int depth, int alpha, int beta, int ply, int *score) {
     const Variant *v = s->v;
-    /* (with two players a royal piece can be lost only when a hidden mine exposed it, or when
-     * royal capture is allowed) */
-    bool royal = (v->nplayers > 2 || v->minefield_zone || !v->forbid_royal_capture) && gameend_royal_lost(&s->pos) >= 0;
-    if (!royal && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
+    /* (with two players and the check rule a royal piece can be lost only to an explosion, to
+     * a hidden mine, or where royal capture is allowed) */
+    bool royal = (v->nplayers > 2 || v->minefield_zone || !v->forbid_royal_capture || v->blast_mask) &&
+        gameend_royal_lost(&s->pos) >= 0;
+    bool decided = !royal && unlikely(v->decided_by_position) && ending_decided(&s->gen, &s->pos, NULL);
+    if (!royal && !decided && !(unlikely(v->pieces_limit) && gameend_pieces_out(&s->pos) >= 0)) return false;
     GameResult r;
     gameend_check(&s->gen, &s->pos, &r);
     if (r.over)
@@ -335,7 +483,24 @@ static bool gives_check(Searcher *s) {
     return s->v->has_royal && !movegen_safe_after(&s->gen, &s->pos, board_mover(&s->pos));
 }
 
-static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
+/* Does the mover have pieces besides its royal ones and those that reset the n-move count
+ * (pawns)? Where it has none, having to move may hurt (zugzwang): no null move there. */
+static bool has_officers(const Position *pos) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos);
+    for (int t = 0; t < v->ntypes; t++) {
+        if (v->types[t].royal || v->types[t].resets_nmove) continue;
+        for (int w = 0; w < v->cell_words; w++)
+            if (pos->type_occ[t][w] & pos->occ[mover][w]) return true;
+    }
+    return false;
+}
+
+#define FUTILITY_MARGIN 120 /* per ply of depth left (at most FUTILITY_DEPTH) */
+#define FUTILITY_DEPTH 2
+#define LMR_FIRST 3 /* moves searched at full depth before reductions start */
+
+static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, bool in_check) {
     Position *pos = &s->pos;
     const Variant *v = s->v;
     if ((++s->nodes & (CHECK_EVERY - 1)) == 0) check_time(s);
@@ -347,13 +512,14 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
     if (settled(s, depth, alpha, beta, ply, &settled_score)) return settled_score;
 
     int alpha0 = alpha;
+    bool pv = beta - alpha > 1;
     uint32_t hash_move = 0;
-    const TTEntry *e = tt_probe(&s->tt, pos->key);
-    if (e) {
-        hash_move = e->move;
-        if (e->depth >= depth) {
-            int sc = from_tt(e->score, ply);
-            if (e->bound == TT_EXACT || (e->bound == TT_LOWER && sc >= beta) || (e->bound == TT_UPPER && sc <= alpha))
+    TTEntry e;
+    if (tt_probe(s->tt, pos->key, &e)) {
+        hash_move = e.move;
+        if (e.depth >= depth) {
+            int sc = from_tt(e.score, ply);
+            if (e.bound == TT_EXACT || (e.bound == TT_LOWER && sc >= beta) || (e.bound == TT_UPPER && sc <= alpha))
                 return sc;
         }
     }
@@ -365,6 +531,33 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         gameend_check(&s->gen, pos, &r);
         if (r.over) return outcome_score(s, &r, ply);
     }
+
+    /* the static score, for the pruning below (two players: the sides alternate) */
+    bool two = v->nplayers == 2 && v->nturns == 2 && !v->nphases;
+    int stand = 0;
+    if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility)) stand = evaluate(s);
+
+    /* null move: when passing still holds beta, a real move will (except in zugzwang) */
+    if (s->opt.null_move && s->null_ok && !pv && !in_check && depth >= 3 && !s->null_before[ply] && stand >= beta &&
+        beta < SEARCH_MATE_BOUND && pos->prelude >= v->nprelude && has_officers(pos)) {
+        Move null;
+        memset(&null, 0, sizeof null);
+        null.promo = NO_TYPE;
+        null.flags = MOVE_PASS;
+        null.from = null.to = NO_CELL;
+        if (board_make(pos, &null)) {
+            int r = 2 + depth / 4;
+            s->null_before[ply + 1] = true;
+            int val = child(s, false, depth - 1 - r, beta - 1, beta, ply + 1, false);
+            s->null_before[ply + 1] = false;
+            board_unmake(pos);
+            if (s->stop) return 0;
+            if (val >= beta) return val > SEARCH_MATE_BOUND ? beta : val;
+        }
+    }
+    bool futile = s->opt.futility && two && !pv && !in_check && depth <= FUTILITY_DEPTH &&
+        stand + FUTILITY_MARGIN * depth <= alpha && alpha > -SEARCH_MATE_BOUND && alpha < SEARCH_MATE_BOUND;
+
     MoveList *ml = list_at(s, ply);
     generate(s, ml);
 
@@ -379,15 +572,31 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         if (!make_legal(s, m)) continue;
         legal++;
         bool same = team(s, board_mover(pos)) == mover_team;
-        int ext = (ply < 2 * s->iter_depth && gives_check(s)) ? 1 : 0;
+        bool check = gives_check(s);
+        int ext = (ply < 2 * s->iter_depth && check) ? 1 : 0;
         int d = depth - 1 + ext;
+        /* futility: a quiet move that gives no check cannot lift a score this far below alpha */
+        if (futile && quiet && !check && legal > 1) {
+            board_unmake(pos);
+            continue;
+        }
         int val;
         if (legal == 1)
-            val = child(s, same, d, alpha, beta, ply + 1);
+            val = child(s, same, d, alpha, beta, ply + 1, check);
         else {
+            /* late quiet moves are searched shallower first; a move that beats alpha there is
+             * searched again at full depth */
+            int r = 0;
+            if (s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST &&
+                s->order[ply][i] < ORDER_KILLER) {
+                r = 1 + (legal > 2 * LMR_FIRST + 3) + (depth >= 8 && legal > 12);
+                if (pv && r > 1) r--;
+                if (r > d - 1) r = d - 1;
+            }
             /* principal variation search: prove the move is no better with a null window */
-            val = child(s, same, d, alpha, alpha + 1, ply + 1);
-            if (val > alpha && val < beta) val = child(s, same, d, alpha, beta, ply + 1);
+            val = child(s, same, d - r, alpha, alpha + 1, ply + 1, check);
+            if (r > 0 && val > alpha && !s->stop) val = child(s, same, d, alpha, alpha + 1, ply + 1, check);
+            if (val > alpha && val < beta && !s->stop) val = child(s, same, d, alpha, beta, ply + 1, check);
         }
         board_unmake(pos);
         if (s->stop) return 0;
@@ -411,8 +620,10 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply) {
         }
     }
     if (legal == 0) return no_move_score(s, depth, alpha, beta, ply);
+    /* every move was futile but the first: the node stays below alpha */
+    if (best == -INF) best = alpha0;
     int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    tt_store(&s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
+    tt_store(s->tt, pos->key, best_sig, to_tt(best, ply), depth, bound);
     return best;
 }
 
@@ -427,14 +638,14 @@ static void collect_pv(Searcher *s, const Move *first, SearchInfo *info) {
     if (board_make(pos, first)) {
         made++;
         while (info->pvlen < SEARCH_PV_MAX && made < MAX_PLY - 1) {
-            const TTEntry *e = tt_probe(&s->tt, pos->key);
-            if (!e || !e->move || gameend_repetitions(pos) > 0) break;
+            TTEntry e;
+            if (!tt_probe(s->tt, pos->key, &e) || !e.move || gameend_repetitions(pos) > 0) break;
             MoveList *ml = list_at(s, made);
             VmFault f = {0};
             movegen_legal(&s->gen, pos, ml, &f);
             int found = -1;
             for (int i = 0; i < ml->count && found < 0; i++)
-                if (search_move_sig(&ml->moves[i]) == e->move) found = i;
+                if (search_move_sig(&ml->moves[i]) == e.move) found = i;
             if (found < 0) break;
             info->pv[info->pvlen++] = ml->moves[found];
             if (!board_make(pos, &ml->moves[found])) break;
@@ -456,8 +667,8 @@ static void order_root_moves(Searcher *s, MoveList *rl, uint64_t seed) {
             rl->moves[j] = t;
         }
     }
-    const TTEntry *e = tt_probe(&s->tt, s->pos.key);
-    score_moves(s, 0, e ? e->move : 0);
+    TTEntry e;
+    score_moves(s, 0, tt_probe(s->tt, s->pos.key, &e) ? e.move : 0);
     for (int i = 1; i < rl->count; i++) {
         Move m = rl->moves[i];
         int sc = s->order[0][i], j = i;
@@ -483,25 +694,37 @@ static void keep_only(MoveList *rl, const Move *only, int n) {
     if (kept > 0) rl->count = kept;
 }
 
-/* One iteration at the root: every move searched to depth (the first with a full window, the
- * others with a null window first). Returns the best move's index (-1 when the search stopped
- * before any move was searched) and its value in *best_val. */
-static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int *best_val) {
+/* One iteration at the root: every move searched to depth within (alpha, beta) (the first with
+ * the whole window, the others with a null window first), until one reaches beta. Returns the
+ * best move's index (-1 when the search stopped before any move was searched) and its value in
+ * *best_val (a bound when it is at most alpha or at least beta). */
+/* A weakened player's noise on a root move: the same for that move all through one search. */
+static int skill_noise(const Searcher *s, const Move *m) {
+    uint64_t st = (s->skill_seed ^ search_move_sig(m)) * 0x9E3779B97F4A7C15ULL | 1;
+    return (int)(rng_next(&st) % (uint64_t)(s->skill_most + 1));
+}
+
+static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth, int alpha, int beta, int *best_val) {
     Position *pos = &s->pos;
     int root_team = team(s, s->root_player);
-    int alpha = -INF, beta = INF, best = -1;
+    int best = -1;
     *best_val = -INF;
     for (int i = 0; i < nroot; i++) {
         if (!board_make(pos, &root_moves[i])) continue;
         bool same = team(s, board_mover(pos)) == root_team;
-        int ext = gives_check(s) ? 1 : 0;
+        bool check = gives_check(s);
+        int d = depth - 1 + (check ? 1 : 0);
+        /* a weakened player maximises the move's value plus its noise: the window is shifted
+         * by the noise so that alpha-beta still decides it exactly */
+        int shift = s->skill_most ? skill_noise(s, &root_moves[i]) : 0, a = alpha - shift, b = beta - shift;
         int val;
         if (i == 0)
-            val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+            val = child(s, same, d, a, b, 1, check);
         else {
-            val = child(s, same, depth - 1 + ext, alpha, alpha + 1, 1);
-            if (val > alpha && !s->stop) val = child(s, same, depth - 1 + ext, alpha, beta, 1);
+            val = child(s, same, d, a, a + 1, 1, check);
+            if (val > a && !s->stop) val = child(s, same, d, a, b, 1, check);
         }
+        val += shift;
         board_unmake(pos);
         if (s->stop) break;
         if (val > *best_val) {
@@ -509,28 +732,154 @@ static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth
             best = i;
         }
         if (val > alpha) alpha = val;
+        if (alpha >= beta) break;
     }
     return best;
 }
 
+#define SKILL_NOISE 20       /* centipawns of noise per skill level below 20 */
+#define ASPIRATION_WINDOW 35 /* centipawns each side of the last score, doubled on each failure */
+#define ASPIRATION_DEPTH 4   /* the first iteration searched in a window */
+
+/* How long to think: the hard limit check_time enforces, and whether to start another
+ * iteration after `seconds`, given how settled the best move is. */
+static bool another_iteration(Searcher *s, double seconds, int stable_iters, int drop) {
+    check_time(s); /* (a ponder hit since) */
+    if (!s->timed || s->pondering) return true;
+    seconds = elapsed_on(s->clock_id, &s->start);
+    if (s->soft <= 0) return seconds <= s->limit * 0.45; /* a fixed time per move */
+    double share = s->soft;
+    if (s->opt.stable) {
+        /* a move kept for several iterations needs less time; one just changed, or a score
+         * falling, more (up to the hard limit, which check_time keeps) */
+        if (stable_iters >= 3 && drop < 15) share *= 0.6;
+        if (stable_iters == 0 || drop > 40) share *= 1.8;
+    }
+    return seconds <= share * 0.5;
+}
+
+typedef struct HelperJob {
+    Searcher *s;
+    const Position *root;
+    SearchLimits lim;
+} HelperJob;
+
+static void *helper_main(void *arg) {
+    HelperJob *j = arg;
+    SearchResult r;
+    search_run(j->s, j->root, &j->lim, &r, NULL, NULL);
+    return NULL;
+}
+
+static bool search_run_one(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
+                           SearchInfoFn fn, void *user);
+
+static bool mcts_stop(void *user) {
+    Searcher *s = user;
+    check_time(s);
+    /* (no iterations to finish: the share of the clock is all there is) */
+    if (s->timed && !s->pondering && s->soft > 0 && elapsed_on(s->clock_id, &s->start) >= s->soft) s->stop = true;
+    return s->stop;
+}
+
+bool search_uses_mcts(const Searcher *s) {
+    return s->opt.player == SEARCH_MCTS || (s->opt.player == SEARCH_GAMES_CHOICE && s->v->tuned.mcts);
+}
+
+/* The Monte Carlo tree search player: on the clock or the time of lim, or for 100 * 2^depth
+ * playouts at a fixed depth (lim.nodes: that many playouts). */
+static bool search_run_mcts(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
+                            SearchInfoFn fn, void *user) {
+    memset(out, 0, sizeof *out);
+    board_copy(&s->pos, root);
+    s->stop = false;
+    s->soft = 0;
+    s->timed = lim->seconds > 0;
+    s->limit = lim->seconds;
+    if (!s->timed && lim->clock > 0) {
+        search_time_budget(lim->clock, lim->increment, lim->moves_to_go, &s->soft, &s->limit);
+        s->timed = true;
+    }
+    if (s->timed && s->soft <= 0) s->soft = s->limit;
+    s->node_limit = 0;
+    s->pondering = lim->ponder;
+    s->clock_id = lim->cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    atomic_store(&s->ponderhit, false);
+    clock_gettime(s->clock_id, &s->start);
+    uint64_t playouts = lim->nodes;
+    if (!playouts && !s->timed) playouts = 100ULL << (lim->depth > 0 && lim->depth < 20 ? lim->depth : 10);
+    MctsResult r;
+    if (!mcts_run(&s->gen, &s->pos, &s->et, playouts, lim->seed + s->pos.key, mcts_stop, s, &r)) return false;
+    out->has_move = true;
+    out->best = r.best;
+    out->interrupted = search_interrupt != 0;
+    SearchInfo *info = &out->info;
+    info->depth = r.depth;
+    double q = r.win_rate < 0.001 ? 0.001 : r.win_rate > 0.999 ? 0.999 : r.win_rate;
+    info->score = (int)(-400.0 * log10(1.0 / q - 1.0));
+    info->nodes = r.playouts;
+    info->seconds = elapsed_on(s->clock_id, &s->start);
+    info->pvlen = r.pvlen < SEARCH_PV_MAX ? r.pvlen : SEARCH_PV_MAX;
+    memcpy(info->pv, r.pv, sizeof(Move) * (size_t)info->pvlen);
+    if (fn) fn(info, user);
+    return true;
+}
+
 bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out, SearchInfoFn fn,
                 void *user) {
+    if (search_uses_mcts(s)) return search_run_mcts(s, root, lim, out, fn, user);
+    if (s->nthreads <= 1) return search_run_one(s, root, lim, out, fn, user);
+    /* the helpers think until the main search is done (or their own depth limit) */
+    atomic_store(&s->halt, false);
+    HelperJob jobs[SEARCH_THREADS_MAX];
+    pthread_t threads[SEARCH_THREADS_MAX];
+    bool started[SEARCH_THREADS_MAX] = {false};
+    for (int i = 0; i < s->nthreads - 1; i++) {
+        Searcher *h = s->helpers[i];
+        h->depth_skew = (i + 1) & 1;
+        jobs[i] = (HelperJob){
+            .s = h,
+            .root = root,
+            .lim = {.depth = lim->depth, .seed = (uint64_t)i + 1 + lim->seed, .only = lim->only, .nonly = lim->nonly}};
+        started[i] = pthread_create(&threads[i], NULL, helper_main, &jobs[i]) == 0;
+    }
+    bool ok = search_run_one(s, root, lim, out, fn, user);
+    atomic_store(&s->halt, true);
+    for (int i = 0; i < s->nthreads - 1; i++)
+        if (started[i]) {
+            pthread_join(threads[i], NULL);
+            out->info.nodes += s->helpers[i]->nodes;
+        }
+    return ok;
+}
+
+static bool search_run_one(Searcher *s, const Position *root, const SearchLimits *lim, SearchResult *out,
+                           SearchInfoFn fn, void *user) {
     memset(out, 0, sizeof *out);
     Position *pos = &s->pos;
     board_copy(pos, root);
     s->nodes = 0;
     s->stop = false;
     s->root_player = board_mover(pos);
+    s->soft = 0;
     s->timed = lim->seconds > 0;
     s->limit = lim->seconds;
+    if (!s->timed && lim->clock > 0) {
+        search_time_budget(lim->clock, lim->increment, lim->moves_to_go, &s->soft, &s->limit);
+        s->timed = true;
+    }
     s->node_limit = lim->nodes;
-    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    s->pondering = lim->ponder;
+    s->clock_id = lim->cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    atomic_store(&s->ponderhit, false);
+    clock_gettime(s->clock_id, &s->start);
     int max_depth = lim->depth > 0 ? lim->depth : MAX_PLY - 8;
     if (max_depth > MAX_PLY - 8) max_depth = MAX_PLY - 8;
     /* old history scores say less than new ones */
     size_t nh = (size_t)s->v->ncells * (size_t)s->v->ncells;
     for (size_t i = 0; i < nh; i++) s->history[i] /= 8;
     memset(s->killers, 0, sizeof s->killers);
+    memset(s->null_before, 0, sizeof s->null_before);
 
     MoveList *rl = list_at(s, 0);
     VmFault f = {0};
@@ -544,23 +893,60 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
     int nroot = rl->count;
     memcpy(root_moves, rl->moves, sizeof(Move) * (size_t)nroot);
 
-    for (int depth = 1; depth <= max_depth; depth++) {
+    /* a weakened player: shallower, and each root move's value blurred by noise of up to
+     * SKILL_NOISE per level below 20 (drawn once per search and move) */
+    s->skill_most = 0;
+    if (s->opt.skill < 20) {
+        int cap = 1 + s->opt.skill / 2;
+        if (max_depth > cap) max_depth = cap;
+        s->skill_seed = pos->key ^ (lim->seed + 1) * 0x9E3779B97F4A7C15ULL;
+        s->skill_most = SKILL_NOISE * (20 - s->opt.skill);
+    }
+    int last = 0, stable_iters = 0;
+    for (int iter = 1; iter <= max_depth; iter++) {
+        int depth = iter + s->depth_skew < max_depth ? iter + s->depth_skew : max_depth;
         s->iter_depth = depth;
-        int best_val, best = search_root(s, root_moves, nroot, depth, &best_val);
+        int alpha = -INF, beta = INF, delta = ASPIRATION_WINDOW;
+        if (s->opt.aspiration && depth >= ASPIRATION_DEPTH && last > -SEARCH_MATE_BOUND && last < SEARCH_MATE_BOUND) {
+            alpha = last - delta;
+            beta = last + delta;
+        }
+        int best_val, best;
+        for (;;) {
+            best = search_root(s, root_moves, nroot, depth, alpha, beta, &best_val);
+            if (s->stop) break;
+            if (best_val <= alpha && alpha > -INF) {
+                /* failed low: every move is worse than hoped; widen below (the order stays) */
+                alpha = best_val - delta > -INF ? best_val - delta : -INF;
+                best = -1;
+            } else if (best_val >= beta && beta < INF) {
+                beta = best_val + delta < INF ? best_val + delta : INF;
+            } else
+                break;
+            if (best >= 0) {
+                Move m = root_moves[best];
+                memmove(root_moves + 1, root_moves, sizeof(Move) * (size_t)best);
+                root_moves[0] = m;
+            }
+            delta *= 2;
+        }
         if (best >= 0) {
             /* a move that beat the previous best in a cut-short iteration is still better */
+            stable_iters = search_move_sig(&root_moves[best]) == search_move_sig(&out->best) ? stable_iters + 1 : 0;
             out->best = root_moves[best];
             Move m = root_moves[best];
             memmove(root_moves + 1, root_moves, sizeof(Move) * (size_t)best);
             root_moves[0] = m;
         }
         if (s->stop) break;
-        tt_store(&s->tt, pos->key, search_move_sig(&out->best), best_val, depth, TT_EXACT);
+        tt_store(s->tt, pos->key, search_move_sig(&out->best), best_val, depth, TT_EXACT);
+        int drop = depth > 1 ? last - best_val : 0;
+        last = best_val;
         SearchInfo *info = &out->info;
         info->depth = depth;
-        info->score = best_val;
+        info->score = s->skill_most ? best_val - skill_noise(s, &out->best) : best_val;
         info->nodes = s->nodes;
-        info->seconds = elapsed(&s->start);
+        info->seconds = elapsed_on(s->clock_id, &s->start);
         collect_pv(s, &out->best, info);
         if (fn) fn(info, user);
         /* a forced mate found within this depth cannot get better by looking deeper */
@@ -570,11 +956,11 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
         if (s->timed) {
             if (nroot == 1) break;
             /* the next iteration takes several times as long: do not start what cannot end */
-            if (info->seconds > s->limit * 0.45) break;
+            if (!another_iteration(s, info->seconds, stable_iters, drop)) break;
         }
     }
     out->info.nodes = s->nodes;
-    out->info.seconds = elapsed(&s->start);
+    out->info.seconds = elapsed_on(s->clock_id, &s->start);
     out->interrupted = search_interrupt != 0;
     free(root_moves);
     return true;
@@ -582,33 +968,99 @@ bool search_run(Searcher *s, const Position *root, const SearchLimits *lim, Sear
 
 /* ---- lifetime and helpers -------------------------------------------------------------------- */
 
-Searcher *search_new(const Variant *v, size_t tt_mb) {
+void search_set_threads(Searcher *s, int n);
+
+static Searcher *searcher_alloc(const Variant *v) {
     Searcher *s = xcalloc(1, sizeof *s);
     s->v = v;
     eval_init(&s->et, v);
-    tt_init(&s->tt, tt_mb);
     board_init(&s->pos, v);
     genctx_init(&s->gen);
     s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
+    search_options_default(&s->opt);
+    s->null_ok = search_null_move_allowed(v);
+    s->nthreads = 1;
     return s;
 }
 
-void search_free(Searcher *s) {
-    if (!s) return;
+Searcher *search_new(const Variant *v, size_t tt_mb) {
+    Searcher *s = searcher_alloc(v);
+    tt_init(&s->own_tt, tt_mb);
+    s->tt = &s->own_tt;
+    return s;
+}
+
+/* The evaluation with or without the rule file's `tuned` items. */
+static void set_eval(Searcher *s, bool tuned) {
+    if (tuned)
+        eval_init(&s->et, s->v);
+    else
+        eval_init_untuned(&s->et, s->v);
+}
+
+void search_set_options(Searcher *s, const SearchOptions *o) {
+    bool retune = o->tuned != s->opt.tuned;
+    s->opt = *o;
+    if (retune) set_eval(s, o->tuned);
+    search_set_threads(s, o->threads);
+    for (int i = 0; i < s->nthreads - 1; i++) {
+        if (s->helpers[i]->opt.tuned != o->tuned) set_eval(s->helpers[i], o->tuned);
+        s->helpers[i]->opt = *o;
+    }
+}
+
+const SearchOptions *search_options(const Searcher *s) { return &s->opt; }
+
+static void free_searcher(Searcher *s) {
     for (int i = 0; i <= MAX_PLY; i++) {
         free(s->lists[i]);
         free(s->order[i]);
     }
     free(s->history);
-    tt_free(&s->tt);
     board_free(&s->pos);
     free(s);
 }
 
+void search_set_threads(Searcher *s, int n) {
+    if (n < 1) n = 1;
+    if (n > SEARCH_THREADS_MAX) n = SEARCH_THREADS_MAX;
+    s->opt.threads = n;
+    while (s->nthreads > n) free_searcher(s->helpers[--s->nthreads - 1]);
+    while (s->nthreads < n) {
+        Searcher *h = searcher_alloc(s->v);
+        h->tt = s->tt;
+        h->opt = s->opt;
+        if (!s->opt.tuned) set_eval(h, false);
+        h->halted_by = &s->halt;
+        s->helpers[s->nthreads++ - 1] = h;
+    }
+}
+
+int search_threads(const Searcher *s) { return s->nthreads; }
+
+void search_set_hash(Searcher *s, size_t megabytes) {
+    tt_free(&s->own_tt);
+    tt_init(&s->own_tt, megabytes);
+}
+
+size_t search_hash(const Searcher *s) { return tt_megabytes(&s->own_tt); }
+
+void search_free(Searcher *s) {
+    if (!s) return;
+    search_set_threads(s, 1);
+    tt_free(&s->own_tt);
+    free_searcher(s);
+}
+
 void search_clear(Searcher *s) {
-    tt_clear(&s->tt);
+    tt_clear(s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, (size_t)s->v->ncells * (size_t)s->v->ncells * sizeof(int));
+    for (int i = 0; i < s->nthreads - 1; i++) {
+        Searcher *h = s->helpers[i];
+        memset(h->killers, 0, sizeof h->killers);
+        memset(h->history, 0, (size_t)h->v->ncells * (size_t)h->v->ncells * sizeof(int));
+    }
 }
 
 const EvalTables *search_eval(const Searcher *s) { return &s->et; }
@@ -675,19 +1127,7 @@ int search_pick_setup(GenContext *ctx, Position *pos, const MoveList *ml, uint64
 }
 
 int search_pick_greedy(const EvalTables *et, const Position *pos, const MoveList *ml, uint64_t *rng) {
-    int best = -1, best_val = 0, ties = 0;
-    for (int i = 0; i < ml->count; i++) {
-        int val = search_capture_value(et, pos, &ml->moves[i]);
-        if (val <= 0) continue;
-        if (val > best_val) {
-            best = i;
-            best_val = val;
-            ties = 1;
-        } else if (val == best_val && rng_next(rng) % (uint64_t)++ties == 0) {
-            best = i; /* reservoir choice: each equal capture equally likely */
-        }
-    }
-    return best >= 0 ? best : search_pick_random(ml, rng);
+    return eval_pick_greedy(et, pos, ml, rng);
 }
 
 bool search_run_hidden(Searcher *s, const Position *truth, int samples, uint64_t seed, const SearchLimits *lim,

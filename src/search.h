@@ -18,14 +18,53 @@
 extern volatile sig_atomic_t search_interrupt;
 
 typedef struct SearchLimits {
-    int depth;        /* deepest iteration, 1..MAX_PLY-8; 0 = as deep as time allows */
-    double seconds;   /* time for this move; 0 = no limit (then depth must be set) */
+    int depth;      /* deepest iteration, 1..MAX_PLY-8; 0 = as deep as time allows */
+    double seconds; /* time for this move; 0 = no limit (then depth or clock must be set) */
+    /* A clock instead: the time the mover has left for the game (or the period), what it gains
+     * after each move, and the moves left in the period (0: the whole game). The search takes
+     * its own share (search_time_budget); seconds must then be 0. */
+    double clock, increment;
+    int moves_to_go;
+    bool ponder;      /* think on the opponent's time: no time limit until search_ponderhit */
+    bool cpu_clock;   /* time is the search thread's CPU time, not the wall clock's (self-play
+                     * on a busy machine stays fair; SearchInfo.seconds is then CPU time too) */
     uint64_t seed;    /* shuffles the root moves before the first iteration; 0 = no shuffle */
     uint64_t nodes;   /* stop after about this many nodes; 0 = no limit */
     int mate;         /* stop once a mate in at most this many moves is found; 0 = none */
     const Move *only; /* the root moves to search (legal ones; others ignored); NULL = all */
     int nonly;
 } SearchLimits;
+
+/* What the search does besides plain alpha-beta, each measured by self-play (docs/strength.md).
+ * search_options_default gives every feature that gained; search_options_classic none, which
+ * is the search as it was before them (the same nodes, move for move). */
+typedef struct SearchOptions {
+    bool null_move;  /* null-move pruning, where the game allows it (search_null_move_allowed) */
+    bool lmr;        /* late quiet moves searched shallower first */
+    bool aspiration; /* the root searched in a window around the last iteration's score */
+    bool futility;   /* quiet moves near the leaves skipped when the score is far below alpha */
+    bool see;        /* captures that lose the capturer for less (by the attack tests) skipped
+                      * in quiescence, tried after the quiet moves elsewhere */
+    bool stable;     /* a move kept for several iterations ends the thinking early */
+    bool tuned;      /* the evaluation reads the rule file's `tuned` items */
+    int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
+    int threads;     /* 1..SEARCH_THREADS_MAX: lazy SMP */
+    int player;      /* SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA or SEARCH_MCTS (mcts.h) */
+} SearchOptions;
+
+/* Which player searches: the one the rule file asks for (`tuned mcts 1`: Monte Carlo tree
+ * search; else alpha-beta), or one of them whatever the rule file says. */
+enum { SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA, SEARCH_MCTS };
+
+void search_options_default(SearchOptions *o);
+void search_options_classic(SearchOptions *o);
+/* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
+ * (null, lmr, aspiration, futility, see, stable, tuned) to turn it on or with a leading `-` off,
+ * `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
+ * the rule file). False with a message naming the bad word in err. */
+bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
+/* The settings as such a list (every feature named, on or off). */
+void search_options_format(const SearchOptions *o, char *buf, size_t cap);
 
 typedef struct SearchInfo {
     int depth; /* iteration just completed */
@@ -52,6 +91,37 @@ typedef struct Searcher Searcher;
  * move lists per ply (allocated on first use). Cannot fail (aborts on out of memory). */
 Searcher *search_new(const Variant *v, size_t tt_mb);
 void search_free(Searcher *s);
+/* Threads of one search (lazy SMP: helpers search the same position sharing the hash table;
+ * the main thread's result is the answer), 1..SEARCH_THREADS_MAX. With more than one, node
+ * counts and results vary from run to run. */
+#define SEARCH_THREADS_MAX 64
+void search_set_threads(Searcher *s, int n);
+int search_threads(const Searcher *s);
+/* A new hash table of about megabytes MB (cleared). */
+void search_set_hash(Searcher *s, size_t megabytes);
+size_t search_hash(const Searcher *s);
+/* Sets what the search does (search_options_default until then). */
+void search_set_options(Searcher *s, const SearchOptions *o);
+const SearchOptions *search_options(const Searcher *s);
+/* The time for one move on a clock: a share of what is left (the moves to go, or 30 more) and
+ * most of the increment (*soft: the thinking may stop after it once the move is settled), and
+ * never more than a third of what is left (*hard). Cannot fail. */
+void search_time_budget(double clock, double increment, int moves_to_go, double *soft, double *hard);
+/* Does the game allow null-move pruning (passing the move to see whether the other side can
+ * still not reach beta)? Two players, turns of one move each, no pass that is a move of the
+ * game, no capture that must be made, nothing hidden, and royal pieces or a stalemate that is
+ * a draw: where having no move loses a game without royal pieces (Clobber), needing to move is
+ * the game itself. Positions where the mover has only royal pieces and pawns-like pieces (those
+ * that reset the n-move count) are left out at the node. */
+bool search_null_move_allowed(const Variant *v);
+
+/* The opponent played the move pondered on: the clock of lim starts now. Safe to call from
+ * another thread while the search runs. */
+void search_ponderhit(Searcher *s);
+
+/* Does the searcher play by Monte Carlo tree search (its settings, or the rule file's choice)? */
+bool search_uses_mcts(const Searcher *s);
+
 /* Forgets everything learnt (transposition table, killers, history): a new game. */
 void search_clear(Searcher *s);
 /* The evaluation tables the searcher uses. */

@@ -1965,6 +1965,62 @@ static void declare_worth_bonus(Sema *s, const Ast *it) {
         s->v->worth_bonus[p] = (int)it->num[0];
 }
 
+/* tuned TERM N, tuned PIECE TERM N: evaluation weights `varia tune` fitted (Variant.tuned) */
+static void declare_tuned(Sema *s, const Ast *it) {
+    TunedTerms *tt = &s->v->tuned;
+    long n = it->num[0];
+    SrcLoc at = sema_word_loc(s, it->loc, it->text);
+    if (!it->text2) {
+        bool hand = !strcmp(it->text, "hand");
+        if (!strcmp(it->text, "mcts")) {
+            if (n != 0 && n != 1)
+                diag_error(s->sink, num_loc(s, it->loc, n), "tuned mcts is 1 (Monte Carlo tree search) or 0, not %ld",
+                           n);
+            else
+                tt->mcts = n == 1;
+        } else if (!hand && strcmp(it->text, "royal-safety")) {
+            diag_error(s->sink, at,
+                       "unknown tuned term '%s' (expected royal-safety, hand or mcts, or a piece's name and mobility "
+                       "or squares)",
+                       it->text);
+        } else if (n < 0 || n > (hand ? 400 : 1000)) {
+            diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..%d)", it->text, n,
+                       hand ? 400 : 1000);
+        } else if (hand) {
+            tt->hand = (int)n;
+            tt->hand_set = true;
+        } else {
+            tt->royal_safety = (int)n;
+            tt->royal_safety_set = true;
+        }
+        return;
+    }
+    int t = sema_piece(s, it->text, at);
+    if (t < 0) return;
+    bool mobility = !strcmp(it->text2, "mobility");
+    if (!strcmp(it->text2, "value")) {
+        if (n < 0 || n > 100000)
+            diag_error(s->sink, num_loc(s, it->loc, n), "tuned value %ld is out of range (0..100000)", n);
+        else if (s->v->types[t].royal)
+            diag_error(s->sink, at, "'%s' is royal: its value is not tuned", it->text);
+        else {
+            tt->value[t] = (int)n;
+            tt->value_set |= 1u << t;
+        }
+    } else if (!mobility && strcmp(it->text2, "squares"))
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text2),
+                   "unknown tuned term '%s' for a piece (expected value, mobility or squares)", it->text2);
+    else if (n < 0 || n > 100)
+        diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..100)", it->text2, n);
+    else if (mobility) {
+        tt->mobility[t] = (int)n;
+        tt->mobility_set |= 1u << t;
+    } else {
+        tt->squares[t] = (int)n;
+        tt->squares_set |= 1u << t;
+    }
+}
+
 static void declare_forbid(Sema *s, const Ast *it) {
     if (!strcmp(it->text, "pass") && !it->sub) {
         if (s->v->nphases)
@@ -2041,6 +2097,7 @@ static void pass_rules(Sema *s) {
         case AST_MERGE_DUPLICATES: v->merge_same_captures = true; break;
         case AST_POSITION_FORMAT: declare_position_format(s, it); break;
         case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
+        case AST_TUNED: declare_tuned(s, it); break;
         default: break;
         }
     }

@@ -16,9 +16,13 @@
 #include "xboard.h"
 
 #define UCI_MAX_WORDS 4096 /* words in one line: a `position` with some thousands of moves */
+#define UCI_HASH_MAX 4096  /* MB */
 
 struct UciSession {
     Engine e;              /* the output, the games, the game being played, the search thread */
+    int skill;             /* Skill Level */
+    bool limit_strength;   /* UCI_LimitStrength: UCI_Elo decides the skill */
+    int elo;               /* UCI_Elo */
     const char *game_name; /* the game's name, as offered */
     Move *only;            /* `go searchmoves`: the moves the search is given (MAX_MOVES) */
     MoveList *only_list;   /* the legal moves they are read from */
@@ -114,6 +118,8 @@ UciSession *uci_new(const char *rules_dir, const char *file, FILE *out) {
     UciSession *u = xcalloc(1, sizeof *u);
     engine_init(&u->e, out, show_info, show_best, u);
     u->only = xmalloc(sizeof(Move) * MAX_MOVES);
+    u->skill = 20;
+    u->elo = ENGINE_ELO_MAX;
     u->only_list = xmalloc(sizeof *u->only_list);
     engine_games_scan(&u->e, rules_dir);
     if (file) {
@@ -137,6 +143,13 @@ static void cmd_uci(UciSession *u) {
     fprintf(out, "option name UCI_Variant type combo default %s", u->game_name ? u->game_name : "<none>");
     for (int i = 0; i < u->e.ngames; i++) fprintf(out, " var %s", u->e.games[i].name);
     fprintf(out, "\noption name RulesFile type string default <empty>\n");
+    fprintf(out, "option name Hash type spin default %d min 1 max %d\n", ENGINE_TT_MB, UCI_HASH_MAX);
+    fprintf(out, "option name Threads type spin default 1 min 1 max %d\n", SEARCH_THREADS_MAX);
+    fprintf(out, "option name Ponder type check default false\n");
+    fprintf(out, "option name Skill Level type spin default 20 min 0 max 20\n");
+    fprintf(out, "option name UCI_LimitStrength type check default false\n");
+    fprintf(out, "option name UCI_Elo type spin default %d min %d max %d\n", ENGINE_ELO_MAX, ENGINE_ELO_MIN,
+            ENGINE_ELO_MAX);
     engine_out_unlock(&u->e);
     engine_say(&u->e, "uciok");
 }
@@ -156,7 +169,47 @@ static void cmd_setoption(UciSession *u, char **w, int n) {
             snprintf(dst + len, cap - len, "%s%s", len ? " " : "", w[i]);
         }
     }
-    if (!strcasecmp(name, "UCI_Variant")) {
+    if (!strcasecmp(name, "Hash") || !strcasecmp(name, "Threads") || !strcasecmp(name, "Skill Level") ||
+        !strcasecmp(name, "UCI_Elo")) {
+        char *end;
+        long x = strtol(value, &end, 10);
+        bool hash = !strcasecmp(name, "Hash"), threads = !strcasecmp(name, "Threads"),
+             elo = !strcasecmp(name, "UCI_Elo");
+        long lo = elo ? ENGINE_ELO_MIN : hash || threads ? 1 : 0;
+        long hi = hash ? UCI_HASH_MAX : threads ? SEARCH_THREADS_MAX : elo ? ENGINE_ELO_MAX : 20;
+        if (end == value || *end || x < lo || x > hi) {
+            engine_say(&u->e, "info string error: %s takes a number from %ld to %ld, not '%s'", name, lo, hi, value);
+            return;
+        }
+        if (u->e.searching) {
+            engine_say(&u->e, "info string error: %s cannot change while the engine thinks", name);
+            return;
+        }
+        SearchOptions o = u->e.opt;
+        if (hash)
+            engine_set_hash(&u->e, (size_t)x);
+        else if (threads)
+            o.threads = (int)x;
+        else if (elo)
+            u->elo = (int)x;
+        else
+            u->skill = (int)x;
+        o.skill = u->limit_strength ? engine_elo_skill(u->elo) : u->skill;
+        engine_set_options(&u->e, &o);
+    } else if (!strcasecmp(name, "Ponder") || !strcasecmp(name, "UCI_LimitStrength")) {
+        bool on = !strcasecmp(value, "true");
+        if (!on && strcasecmp(value, "false")) {
+            engine_say(&u->e, "info string error: %s is true or false, not '%s'", name, value);
+            return;
+        }
+        if (!strcasecmp(name, "UCI_LimitStrength") && !u->e.searching) {
+            u->limit_strength = on;
+            SearchOptions o = u->e.opt;
+            o.skill = on ? engine_elo_skill(u->elo) : u->skill;
+            engine_set_options(&u->e, &o);
+        }
+        /* (Ponder only tells that the GUI may send `go ponder`: nothing to set) */
+    } else if (!strcasecmp(name, "UCI_Variant")) {
         int i = engine_game_find(&u->e, value);
         if (i >= 0)
             choose_file(u, u->e.games[i].path, u->e.games[i].name, true);
@@ -315,7 +368,7 @@ static void cmd_go(UciSession *u, char **w, int n) {
     }
     engine_search_stop(&u->e, ENGINE_STOP_NOW);
     long long depth = 0, movetime = -1, time[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0, nodes = 0, mate = 0, x;
-    bool infinite = false;
+    bool infinite = false, ponder = false;
     int nonly = 0;
     for (int i = 1; i < n; i++) {
         const char *k = w[i];
@@ -324,9 +377,10 @@ static void cmd_go(UciSession *u, char **w, int n) {
             go_perft(u, (int)x);
             return;
         }
-        if (!strcmp(k, "infinite") || !strcmp(k, "ponder"))
+        if (!strcmp(k, "infinite") || !strcmp(k, "ponder")) {
             infinite = true;
-        else if (!strcmp(k, "depth")) {
+            ponder |= k[0] == 'p';
+        } else if (!strcmp(k, "depth")) {
             if (!read_number(u, w, n, ++i, 1, MAX_PLY - 8, &depth)) return;
         } else if (!strcmp(k, "movetime")) {
             if (!read_number(u, w, n, ++i, 0, 86400000, &movetime)) return;
@@ -366,14 +420,13 @@ static void cmd_go(UciSession *u, char **w, int n) {
     if (movetime >= 0)
         lim.seconds = (double)movetime / 1000.0;
     else if (time[side] >= 0) {
-        /* a share of the time left (movestogo, or 30 more moves), most of the increment, and
-         * never more than 40% of what is left */
-        double left = (double)(time[side] > 0 ? time[side] : 1) / 1000.0;
-        double share = left / (double)(togo > 0 ? togo : 30) + 0.8 * (double)inc[side] / 1000.0;
-        lim.seconds = share < left * 0.4 ? share : left * 0.4;
-        if (lim.seconds < 0.01) lim.seconds = 0.01;
+        /* the clock: the search takes its share (search_time_budget) */
+        lim.clock = (double)(time[side] > 0 ? time[side] : 1) / 1000.0;
+        lim.increment = (double)inc[side] / 1000.0;
+        lim.moves_to_go = (int)togo;
     }
-    if (!lim.depth && lim.seconds <= 0 && !nodes) {
+    lim.ponder = ponder && (lim.seconds > 0 || lim.clock > 0);
+    if (!lim.depth && lim.seconds <= 0 && lim.clock <= 0 && !nodes) {
         infinite = true; /* (a bare `go` thinks until `stop`, as engines do) */
         lim.depth = MAX_PLY - 8;
     }

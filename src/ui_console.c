@@ -1700,7 +1700,7 @@ static void cmd_history(Game *g) {
         bool first = i == 0 || plies[i].fullmove != plies[i - 1].fullmove;
         if (first)
             col = printf("%s%3d.%s", i ? "\n" : "", plies[i].fullmove,
-                         plies[i].mover && g->v->nplayers == 2 ? " ..." : "") -
+                         plies[i].turn && g->v->nplayers == 2 ? " ..." : "") -
                 (i ? 1 : 0);
         name[0] = 0;
         if (g->v->nplayers > 2) print_name(g, plies[i].mover, name, sizeof name);

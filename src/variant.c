@@ -386,6 +386,40 @@ static void find_rest_guards(PieceProgram *pp) {
     pp->nrest_guards = n;
 }
 
+/* PieceProgram.step_cells: for a piece whose rays and atoms in C are all move-only steps
+ * without zones, and whose promotion (if any) is the same for every move into its zone, the
+ * cells those steps reach from each cell. */
+static void build_step_cells(const Variant *v, PieceProgram *pp, int owner) {
+    if (!pp->quiet_in_c || (!pp->ngen && !pp->natoms) || (!pp->rest_in_c && !pp->atoms_then_vm && pp->natoms)) return;
+    int promo = 0;
+    for (int i = 0; i < pp->ngen; i++)
+        if (pp->gen[i].slide) return;
+    for (int i = 0; i < pp->natoms; i++) {
+        const FastAtom *fa = &pp->atoms[i];
+        if (fa->from_zone || (i && fa->promo != promo)) return;
+        promo = fa->promo;
+    }
+    const PromoSet *ps = promo ? &v->promos[promo] : NULL;
+    /* (a choice that depends on the position or the cell: the moves are written) */
+    if (ps && (ps->lost_only || ps->on_capture || ps->optional || ps->from_zone != NO_ZONE)) return;
+    pp->step_cells = xcalloc((size_t)v->ncells * CELL_WORDS, sizeof *pp->step_cells);
+    for (int c = 0; c < v->ncells; c++) {
+        uint64_t *to = &pp->step_cells[(size_t)c * CELL_WORDS];
+        for (int i = 0; i < pp->ngen; i++) {
+            Cell s = variant_step(v, (Cell)c, pp->gen[i].dir);
+            if (s != NO_CELL) to[s >> 6] |= 1ULL << (s & 63);
+        }
+        for (int i = 0; i < pp->natoms; i++)
+            for (int k = 0; k < pp->atoms[i].ndirs; k++) {
+                Cell s = variant_step(v, (Cell)c, pp->atoms[i].dirs[k]);
+                if (s != NO_CELL) to[s >> 6] |= 1ULL << (s & 63);
+            }
+    }
+    pp->promo_moves = ps ? ps->count : 1;
+    for (int w = 0; w < CELL_WORDS; w++)
+        pp->step_promotes[w] = ps && ps->zone != NO_ZONE ? v->zones[ps->zone].cells[owner][w] : 0;
+}
+
 /* Does the code at pc go to an enemy first: `STEP d ENEMY VERIFY`, or a ride `STEP d; L: EMPTY
  * JF x; STEP d; JUMP L; x: ENEMY VERIFY`, perhaps then `CAPTURE STEP d EMPTY VERIFY` (a jump:
  * the cell beyond must be empty)? */
@@ -421,7 +455,7 @@ static bool find_capture_guards_at(const Program *p, int pc, CaptureGuard *g, in
             find_capture_guards_at(p, next, g, n, depth + 1);
     }
     if (*n >= MAX_CAPTURE_GUARDS || !capture_guard_at(p, pc, &g[*n])) return false;
-    (*n)++;
+    g[(*n)++].pc = (uint16_t)pc;
     return true;
 }
 
@@ -491,6 +525,8 @@ void variant_conclude(Variant *v) {
                 find_rest_guards(pp);
                 find_capture_guards(pp);
             }
+            build_step_cells(v, pp, o);
+            pp->counts_quietly = pp->quiet_in_c && !pp->nlines && !pp->privileged_atoms && !pp->rest.plan;
         }
     v->royal_types = 0;
     for (int t = 0; t < v->ntypes; t++)
@@ -530,6 +566,7 @@ void variant_free(Variant *v) {
             bc_free(&v->types[t].per_owner[o].prog);
             bc_free(&v->types[t].per_owner[o].rest);
             free(v->types[t].per_owner[o].lines);
+            free(v->types[t].per_owner[o].step_cells);
         }
     for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);
@@ -581,6 +618,10 @@ int variant_promoted_type(const Variant *v, int t) {
 int variant_cell_by_name(const Variant *v, const char *name) {
     for (int c = 0; c < v->ncells; c++)
         if (!strcmp(v->cells[c].name, name)) return c;
+    /* (draughts squares go by their numbers too) */
+    if (v->pdn && name[0] >= '1' && name[0] <= '9' && strspn(name, "0123456789") == strlen(name))
+        for (int c = 0; c < v->ncells; c++)
+            if (v->square_number[c] == atoi(name)) return c;
     return -1;
 }
 

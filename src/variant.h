@@ -153,6 +153,7 @@ typedef struct RestGuard {
 typedef struct CaptureGuard {
     uint8_t dir;
     bool rides, beyond;
+    uint16_t pc; /* where the branch's own code begins in rest (after its FORK) */
 } CaptureGuard;
 
 typedef struct PieceProgram {
@@ -164,6 +165,15 @@ typedef struct PieceProgram {
     bool atoms_then_vm;
     int rest_vm_entry;
     bool quiet_in_c; /* every ray and atom run in C is move-only: it never captures */
+    /* when every ray and atom run in C is a move-only step (no slide, no zone), the cells
+     * they reach from each cell (ncells x CELL_WORDS, allocated) and the cells where such a
+     * move promotes, with the moves each promotion makes (its choices): counting is a popcount */
+    uint64_t *step_cells;
+    /* perft's last ply may count this piece's quiet moves and list the rest (count_quiet):
+     * every ray and atom in C is move-only, and none is a line move or privileged */
+    bool counts_quietly;
+    uint64_t step_promotes[CELL_WORDS];
+    uint8_t promo_moves;
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
@@ -191,6 +201,20 @@ typedef struct PieceProgram {
     int npatterns; /* ... and every capture by moving as a pattern */
     CapturePattern patterns[MAX_PATTERNS];
 } PieceProgram;
+
+/* Evaluation weights a rule file carries (`tuned` items, written by `varia tune`); the engine's
+ * defaults stand where a term is not given (its bit or flag clear). In hundredths of a pawn. */
+typedef struct TunedTerms {
+    int value[MAX_PIECE_TYPES];    /* the piece's value (instead of its `value` item) */
+    int mobility[MAX_PIECE_TYPES]; /* per cell a piece of the type reaches along its rays */
+    int squares[MAX_PIECE_TYPES];  /* per move the type has from its cell on an empty board,
+                                    * above its average over the board, in sixteenths */
+    uint32_t value_set, mobility_set, squares_set;
+    int royal_safety; /* per enemy piece within two steps of a royal piece */
+    int hand;         /* a piece in hand, in percent of its value on the board */
+    bool royal_safety_set, hand_set;
+    bool mcts; /* `tuned mcts 1`: the computer plays by Monte Carlo tree search */
+} TunedTerms;
 
 typedef struct PieceType {
     char name[24];
@@ -659,6 +683,7 @@ typedef struct Variant {
     bool slow_legality;
     /* `worth PLAYER N`: what a player counts on top of its pieces' worth (RESULT_WORTH) */
     int worth_bonus[MAX_PLAYERS];
+    TunedTerms tuned; /* `tuned` items: evaluation weights (eval.c) */
     int noptions;
     OptionDef options[MAX_OPTIONS];
     /* Hands (`hands`): each player keeps pieces off the board, counted per type, and drops
@@ -721,7 +746,7 @@ static inline bool variant_stuck(const Variant *v, int t, int owner, Cell c) {
 }
 /* The promoted type of t (`letter +X` with X t's letter), or -1. */
 int variant_promoted_type(const Variant *v, int t);
-/* Cell index by name ("e4", "top:e4"), or -1. */
+/* Cell index by name ("e4", "top:e4"; under position-format pdn also its number, "22"), or -1. */
 int variant_cell_by_name(const Variant *v, const char *name);
 static inline bool zone_has(const Zone *z, int owner, Cell c) { return (z->cells[owner][c >> 6] >> (c & 63)) & 1; }
 

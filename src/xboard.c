@@ -38,6 +38,12 @@ struct XboardSession {
     bool analyzing;
     SearchInfo last;
     bool has_last;
+    /* pondering (`hard`): after its move the engine thinks on in the position after the reply
+     * it expects (made on e.pos), until the reply comes: the same one lets that search answer,
+     * another one (or any command that changes the game) drops it (e.lock guards pondering) */
+    bool ponder;
+    bool pondering;
+    char expected[2][64]; /* the expected reply as XBoard may write it: plain, with its legs */
 };
 
 /* The name XBoard knows a game by. */
@@ -67,9 +73,10 @@ static int cell_name(const Variant *v, Cell c, char *buf, size_t cap) {
     return snprintf(buf, cap, "%c%d", 'a' + ci->x, ci->y + (ranks == 10 ? 0 : 1));
 }
 
-/* A move of pos as XBoard writes it: e2e4, e7e8q, P@e4 (a drop); a pass as Fairy-Stockfish
- * writes it, the mover's royal piece's cell twice (e1e1), or XBoard's null move @@@@ when the
- * mover has no royal piece. */
+/* A move of pos as XBoard writes it in its plain form: e2e4, e7e8q, P@e4 (a drop); a pass as
+ * Fairy-Stockfish writes it, the mover's royal piece's cell twice (e1e1), or XBoard's null move
+ * @@@@ when the mover has no royal piece. (The pieces a capture by moving takes are left out:
+ * xb_move_legs names them.) */
 static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
     const Variant *v = pos->v;
     if (m->flags & MOVE_PASS) {
@@ -93,10 +100,107 @@ static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
     snprintf(buf, cap, "%s%s%s", from, to, promo);
 }
 
+/* The cells whose pieces m takes other than on its destination (captures by moving:
+ * withdrawal, custodian captures, coordination, leaps over victims), in the order of its
+ * effects; at most cap of them are written, and their number is returned. An en-passant
+ * capture names none: XBoard takes the pawn itself. */
+static int side_victims(const Position *pos, const Move *m, Cell *out, int cap) {
+    if (m->flags & (MOVE_EP | MOVE_PASS)) return 0;
+    int n = 0;
+    for (int i = 0; i < m->nfx; i++) {
+        const Effect *e = &m->fx[i];
+        if (e->kind != FX_REMOVE || e->a == m->to || e->a == m->from || !pos->cell[e->a]) continue;
+        if (n < cap) out[n] = e->a;
+        n++;
+    }
+    return n;
+}
+
+/* The move as the engine tells it to XBoard: in a game XBoard learnt from the engine, a capture
+ * by moving names its victims, for XBoard removes only what the move text says. One victim is a
+ * second leg through it (d4c4,c4f4: from d4 over c4 to f4); two are XBoard's three-leg form
+ * (d4c4xb4-f4), the most its moves hold (a third victim stays on XBoard's board; docs/engines.md).
+ * In XBoard's own variants the plain form: XBoard applies their rules (atomic explosions). */
+static void xb_move_legs(const XboardSession *x, const Position *pos, const Move *m, char *buf, size_t cap) {
+    const Variant *v = pos->v;
+    Cell victim[2];
+    int n = xb_is_native(x->game) ? 0 : side_victims(pos, m, victim, 2);
+    if (n == 0) {
+        xb_move(pos, m, buf, cap);
+        return;
+    }
+    char from[16], to[16], a[16], b[16], promo[2] = "";
+    cell_name(v, m->from, from, sizeof from);
+    cell_name(v, m->to, to, sizeof to);
+    cell_name(v, victim[0], a, sizeof a);
+    if (m->promo != NO_TYPE) promo[0] = (char)(v->types[m->promo].letter | 0x20);
+    if (n == 1) {
+        snprintf(buf, cap, "%s%s,%s%s%s", from, a, a, to, promo);
+        return;
+    }
+    cell_name(v, victim[1], b, sizeof b);
+    snprintf(buf, cap, "%s%sx%s-%s%s", from, a, b, to, promo);
+}
+
+/* The cell XBoard names text (its leading file letter and rank digits), advancing *text past
+ * it; NO_CELL when text does not start with one. */
+static Cell read_cell(const Variant *v, const char **text) {
+    const char *t = *text;
+    if (*t < 'a' || *t > 'z' || t[1] < '0' || t[1] > '9') return NO_CELL;
+    size_t len = 2;
+    while (t[len] >= '0' && t[len] <= '9' && len < 6) len++;
+    char name[16], want[8];
+    snprintf(want, sizeof want, "%.*s", (int)len, t);
+    for (int c = 0; c < v->ncells; c++) {
+        cell_name(v, (Cell)c, name, sizeof name);
+        if (!strcmp(name, want)) {
+            *text = t + len;
+            return (Cell)c;
+        }
+    }
+    return NO_CELL;
+}
+
+/* A move in XBoard's multi-leg form, legs separated by commas, each starting where the last
+ * ended (d4c4,c4f4 and d4c4,c4b4,b4f4 as XBoard passes on an engine's capture by moving): the
+ * move of list from the first leg's start to the last leg's end (with the last leg's promotion)
+ * that takes a piece on every cell the legs pass, the one taking exactly those when several do.
+ * -1 when there is none, or when the text is no such chain. */
+static int find_legs(const Position *pos, const MoveList *list, const char *text) {
+    const Variant *v = pos->v;
+    Cell via[MAX_EFFECTS];
+    int nvia = 0;
+    const char *t = text;
+    Cell from = read_cell(v, &t), to = read_cell(v, &t);
+    if (from == NO_CELL || to == NO_CELL) return -1;
+    while (*t == ',') {
+        t++;
+        if (read_cell(v, &t) != to || nvia == MAX_EFFECTS) return -1; /* (each leg starts where the last ended) */
+        via[nvia++] = to;
+        to = read_cell(v, &t);
+        if (to == NO_CELL) return -1;
+    }
+    if (nvia == 0 || (*t && (t[1] || *t < 'a' || *t > 'z'))) return -1;
+    int best = -1, best_extra = 0;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        if (m->from != from || m->to != to || (m->flags & MOVE_PASS)) continue;
+        if (*t ? m->promo == NO_TYPE || (char)(v->types[m->promo].letter | 0x20) != *t : m->promo != NO_TYPE) continue;
+        Cell victim[MAX_EFFECTS];
+        int n = side_victims(pos, m, victim, MAX_EFFECTS), found = 0;
+        for (int k = 0; k < nvia; k++)
+            for (int j = 0; j < n; j++) found += victim[j] == via[k];
+        if (found < nvia) continue;
+        if (best < 0 || n - nvia < best_extra) best = i, best_extra = n - nvia;
+    }
+    return best;
+}
+
 /* The move of list (pos's legal moves) named text, or -1; a pass is also read as `@@@@` or
- * `pass`. */
+ * `pass`, a capture by moving also with its victims as legs (find_legs). */
 static int find_move(const Position *pos, const MoveList *list, const char *text) {
     char buf[32];
+    if (strchr(text, ',')) return find_legs(pos, list, text);
     for (int i = 0; i < list->count; i++) {
         xb_move(pos, &list->moves[i], buf, sizeof buf);
         if (!strcmp(buf, text)) return i;
@@ -119,17 +223,23 @@ static int find_move(const Position *pos, const MoveList *list, const char *text
     return -1;
 }
 
-/* Does text look like a move (so that an unknown one is an illegal move, not a command)? */
+/* Does text look like a move (so that an unknown one is an illegal move, not a command)? Legs
+ * of a multi-leg move are separated by commas. */
 static bool looks_like_move(const char *t) {
     if (!strcmp(t, "@@@@") || !strcmp(t, "pass")) return true;
     if (t[0] >= 'A' && t[0] <= 'Z' && t[1] == '@') t += 2;
-    int cells = 0;
-    while (*t >= 'a' && *t <= 'z' && t[1] >= '0' && t[1] <= '9') {
+    for (;;) {
+        int cells = 0;
+        while (*t >= 'a' && *t <= 'z' && t[1] >= '0' && t[1] <= '9') {
+            t++;
+            while (*t >= '0' && *t <= '9') t++;
+            cells++;
+        }
+        if (cells < 1 || cells > 2) return false;
+        if (*t != ',') break;
         t++;
-        while (*t >= '0' && *t <= '9') t++;
-        cells++;
     }
-    return cells >= 1 && cells <= 2 && (!*t || (t[0] >= 'a' && t[0] <= 'z' && !t[1]));
+    return !*t || (t[0] >= 'a' && t[0] <= 'z' && !t[1]);
 }
 
 /* ---- games ----------------------------------------------------------------------------------- */
@@ -161,34 +271,77 @@ static void show_info(const SearchInfo *info, void *user) {
                (unsigned long long)info->nodes, pv);
 }
 
+/* The limits of a search for the engine's move: `st`, else the engine's clock (the search takes
+ * its share: the moves left in the period, or a share of the game, and most of the increment),
+ * else 2 s; `sd` besides. */
+static SearchLimits move_limits(const XboardSession *x) {
+    SearchLimits lim = {.depth = x->depth};
+    if (x->fixed > 0)
+        lim.seconds = x->fixed;
+    else if (x->clock_cs >= 0) {
+        lim.clock = (double)(x->clock_cs > 0 ? x->clock_cs : 1) / 100.0;
+        lim.increment = x->inc;
+        int played = x->e.pos.ply / 2;
+        lim.moves_to_go = x->mps > 0 ? x->mps - played % x->mps : 0;
+    } else if (!x->depth)
+        lim.seconds = 2;
+    return lim;
+}
+
+/* After the engine's move (on the search thread, e.lock held): think on in the position after
+ * the reply the search expects, when pondering is on. */
+static void start_pondering(XboardSession *x, const SearchResult *res) {
+    if (!x->ponder || x->over || x->force || x->analyzing || res->info.pvlen < 2) return;
+    const Move *reply = &res->info.pv[1];
+    xb_move(&x->e.pos, reply, x->expected[0], sizeof x->expected[0]);
+    xb_move_legs(x, &x->e.pos, reply, x->expected[1], sizeof x->expected[1]);
+    if (!board_make(&x->e.pos, reply)) return;
+    GameResult r;
+    gameend_check(&x->e.gen, &x->e.pos, &r);
+    if (r.over || r.eliminated >= 0) {
+        /* (a reply that ends the game is answered by the claim, not by a move) */
+        board_unmake(&x->e.pos);
+        return;
+    }
+    SearchLimits lim = move_limits(x);
+    lim.ponder = true;
+    x->pondering = true;
+    engine_think_on(&x->e, lim);
+}
+
 /* The search's move is played and said, unless a command that changes the game came first. */
 static void play_best(void *user, bool ok, const SearchResult *res, bool discarded) {
     XboardSession *x = user;
-    char buf[32];
-    if (!discarded && ok && res->has_move) xb_move(&x->e.pos, &res->best, buf, sizeof buf);
+    char buf[64];
+    if (!discarded && ok && res->has_move) xb_move_legs(x, &x->e.pos, &res->best, buf, sizeof buf);
     if (!discarded && ok && res->has_move && board_make(&x->e.pos, &res->best)) {
         engine_say(&x->e, "move %s", buf);
         claim_result(x);
+        start_pondering(x, res);
     }
 }
 
-/* Time for this move: `st`, else a share of the engine's clock (the moves left in the period,
- * or 30 more), most of the increment, and never more than 40% of what is left; else 2 s. */
-static double move_time(const XboardSession *x) {
-    if (x->fixed > 0) return x->fixed;
-    if (x->clock_cs < 0) return x->depth ? 0 : 2;
-    double left = (double)(x->clock_cs > 0 ? x->clock_cs : 1) / 100.0;
-    int played = x->e.pos.ply / 2;
-    int togo = x->mps > 0 ? x->mps - played % x->mps : 30;
-    double share = left / togo + 0.8 * x->inc;
-    double t = share < left * 0.4 ? share : left * 0.4;
-    return t < 0.01 ? 0.01 : t;
+/* Ends the search thread; an expected reply it made to ponder on is taken back (the thread
+ * may have set one up just before it was stopped). */
+static void stop_search(XboardSession *x, EngineStop how) {
+    engine_search_stop(&x->e, how);
+    if (!x->e.searching && x->pondering) {
+        x->pondering = false;
+        board_unmake(&x->e.pos);
+    }
+}
+
+/* Ends pondering, if the engine ponders: the search dropped, the expected reply taken back. */
+static void stop_pondering(XboardSession *x) {
+    pthread_mutex_lock(&x->e.lock);
+    bool was = x->pondering;
+    pthread_mutex_unlock(&x->e.lock);
+    if (was) stop_search(x, ENGINE_STOP_DISCARD);
 }
 
 static void start_search(XboardSession *x) {
     if (!x->e.v || x->over) return;
-    SearchLimits lim = {.depth = x->depth, .seconds = move_time(x)};
-    if (!engine_search_start(&x->e, lim, false)) engine_say(&x->e, "Error (cannot start the search): go");
+    if (!engine_search_start(&x->e, move_limits(x), false)) engine_say(&x->e, "Error (cannot start the search): go");
 }
 
 /* Analysis of the current position, until it changes or analysis ends (its result dropped). */
@@ -435,7 +588,7 @@ static void describe_game(XboardSession *x) {
 
 /* Makes game i the current one, at its start position. False when it cannot be loaded. */
 static bool set_game(XboardSession *x, int i) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     Variant *v = i >= 0 ? engine_load(&x->e, x->e.games[i].path, NULL) : NULL;
     if (!v) return false;
     engine_set_game(&x->e, v, "telluser ");
@@ -453,13 +606,13 @@ static void cmd_protover(XboardSession *x) {
                                xb_name(&x->e.games[i]));
     engine_say(&x->e,
                "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
-               "playother=1 colors=0 analyze=1");
+               "playother=1 colors=0 analyze=1 memory=1 smp=1");
     engine_say(&x->e, "feature variants=\"%s\"", list);
     engine_say(&x->e, "feature done=1");
 }
 
 static void cmd_new(XboardSession *x) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!set_game(x, x->first_file >= 0 ? x->first_file : find_game(x, XB_NORMAL)))
         engine_say(&x->e, "Error (no game can be loaded): new");
     x->force = false;
@@ -478,7 +631,7 @@ static void cmd_variant(XboardSession *x, char **w, int n) {
 }
 
 static void cmd_setboard(XboardSession *x, char **w, int n) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!x->e.v) {
         engine_say(&x->e, "tellusererror Illegal position: no game is loaded");
         return;
@@ -500,7 +653,17 @@ static void cmd_setboard(XboardSession *x, char **w, int n) {
 
 /* The user's move (after `usermove`, or alone); the engine answers when it is its turn. */
 static void cmd_move(XboardSession *x, const char *text) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    pthread_mutex_lock(&x->e.lock);
+    bool hit = x->pondering && (!strcmp(text, x->expected[0]) || !strcmp(text, x->expected[1]));
+    if (hit) x->pondering = false;
+    pthread_mutex_unlock(&x->e.lock);
+    if (hit) {
+        /* the expected reply: the search thinking on it answers on its clock from now */
+        engine_search_finite(&x->e);
+        return;
+    }
+    stop_pondering(x);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!x->e.v) {
         engine_say(&x->e, "Illegal move (no game is loaded): %s", text);
         return;
@@ -521,7 +684,7 @@ static void cmd_move(XboardSession *x, const char *text) {
 }
 
 static void cmd_undo(XboardSession *x, int plies, const char *name) {
-    engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    stop_search(x, ENGINE_STOP_DISCARD);
     if (!x->e.v || x->e.pos.ply < plies) {
         engine_say(&x->e, "Error (command not legal now): %s", name);
         return;
@@ -626,8 +789,13 @@ XboardSession *xboard_new(const char *rules_dir, const char *const *files, int n
 }
 
 /* Commands XBoard may send that change nothing here. */
-static const char *const ignored[] = {"xboard", "accepted", "rejected", "hard", "easy", "random", "computer",
-                                      "name",   "draw",     "otim",     "put",  "ics",  "nps",    NULL};
+static const char *const ignored[] = {"xboard", "accepted", "rejected", "random", "computer", "name",
+                                      "draw",   "otim",     "put",      "ics",    "nps",      NULL};
+
+/* Commands that leave pondering on: the rest first end it. */
+static const char *const keep_pondering[] = {"usermove", "ping",     "time",     "otim",     "post", "nopost",
+                                             "hard",     "accepted", "rejected", "computer", "name", "random",
+                                             "draw",     ".",        "ics",      "nps",      NULL};
 
 bool xboard_line(XboardSession *x, const char *line) {
     char *w[XB_MAX_WORDS];
@@ -637,6 +805,9 @@ bool xboard_line(XboardSession *x, const char *line) {
     const char *c = n ? w[0] : "";
     bool ignore = false;
     for (int i = 0; ignored[i]; i++) ignore |= !strcmp(c, ignored[i]);
+    bool keep = n == 0 || (looks_like_move(c) && n == 1);
+    for (int i = 0; keep_pondering[i]; i++) keep |= !strcmp(c, keep_pondering[i]);
+    if (!keep) stop_pondering(x);
     if (n == 0 || ignore) {
     } else if (!strcmp(c, "protover"))
         cmd_protover(x);
@@ -652,24 +823,24 @@ bool xboard_line(XboardSession *x, const char *line) {
         else
             engine_say(&x->e, "Error (usermove takes one move): usermove");
     } else if (!strcmp(c, "go")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->force = false;
         if (x->e.v) x->engine_side = board_mover(&x->e.pos);
         start_search(x);
     } else if (!strcmp(c, "playother")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->force = false;
         if (x->e.v) x->engine_side = 1 - board_mover(&x->e.pos);
     } else if (!strcmp(c, "force")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->force = true;
     } else if (!strcmp(c, "?")) {
-        if (!x->analyzing) engine_search_stop(&x->e, ENGINE_STOP_NOW);
+        if (!x->analyzing) stop_search(x, ENGINE_STOP_NOW);
     } else if (!strcmp(c, "analyze")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->analyzing = true;
     } else if (!strcmp(c, "exit")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->analyzing = false;
     } else if (!strcmp(c, "."))
         show_status(x);
@@ -678,24 +849,52 @@ bool xboard_line(XboardSession *x, const char *line) {
     else if (!strcmp(c, "remove"))
         cmd_undo(x, 2, c);
     else if (!strcmp(c, "result")) {
-        engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+        stop_search(x, ENGINE_STOP_DISCARD);
         x->over = true;
     } else if (!strcmp(c, "ping")) {
-        if (!x->analyzing) engine_search_stop(&x->e, ENGINE_STOP_WAIT); /* (the move comes before the pong) */
+        pthread_mutex_lock(&x->e.lock);
+        bool pondering = x->pondering;
+        pthread_mutex_unlock(&x->e.lock);
+        /* (the move comes before the pong; a search on the opponent's time goes on) */
+        if (!x->analyzing && !pondering) stop_search(x, ENGINE_STOP_WAIT);
         engine_say(&x->e, "pong %s", n > 1 ? w[1] : "");
     } else if (!strcmp(c, "post") || !strcmp(c, "nopost")) {
         pthread_mutex_lock(&x->e.lock);
         x->post = c[0] == 'p';
         pthread_mutex_unlock(&x->e.lock);
-    } else if (!strcmp(c, "level"))
-        cmd_level(x, w, n);
-    else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0)
-        x->fixed = atof(w[1]);
-    else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0)
-        x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
-    else if (!strcmp(c, "time") && n == 2)
-        x->clock_cs = atol(w[1]);
-    else if (!strcmp(c, "lift") && n == 2)
+    } else if (!strcmp(c, "hard") || !strcmp(c, "easy"))
+        x->ponder = c[0] == 'h';
+    else if ((!strcmp(c, "memory") || !strcmp(c, "cores")) && n == 2) {
+        char *end;
+        long v = strtol(w[1], &end, 10);
+        bool memory = c[0] == 'm';
+        if (end == w[1] || *end || v < 1 || v > (memory ? 1L << 20 : SEARCH_THREADS_MAX))
+            engine_say(&x->e, "Error (bad value): %s %.40s", c, w[1]);
+        else {
+            stop_search(x, ENGINE_STOP_DISCARD);
+            if (memory)
+                engine_set_hash(&x->e, (size_t)v);
+            else {
+                SearchOptions o = x->e.opt;
+                o.threads = (int)v;
+                engine_set_options(&x->e, &o);
+            }
+        }
+    } else if (!strcmp(c, "level") || !strcmp(c, "st") || !strcmp(c, "sd") || !strcmp(c, "time")) {
+        /* (the search thread reads the time control when it starts pondering) */
+        pthread_mutex_lock(&x->e.lock);
+        if (c[0] == 'l')
+            cmd_level(x, w, n);
+        else if (!strcmp(c, "st") && n == 2 && atof(w[1]) > 0)
+            x->fixed = atof(w[1]);
+        else if (!strcmp(c, "sd") && n == 2 && atoi(w[1]) > 0)
+            x->depth = atoi(w[1]) < MAX_PLY - 8 ? atoi(w[1]) : MAX_PLY - 8;
+        else if (!strcmp(c, "time") && n == 2)
+            x->clock_cs = atol(w[1]);
+        else
+            engine_say(&x->e, "Error (bad value): %s", c);
+        pthread_mutex_unlock(&x->e.lock);
+    } else if (!strcmp(c, "lift") && n == 2)
         cmd_lift(x, w[1], false);
     else if (!strcmp(c, "hover") && n == 2)
         cmd_lift(x, w[1], true);
@@ -725,8 +924,10 @@ int xboard_run(const char *rules_dir, const char *const *files, int nfiles, FILE
     while (go_on && engine_read_line(&x->e, in, &line, &cap, "Error (line holds a NUL byte): ?"))
         go_on = xboard_line(x, line);
     free(line);
-    /* (quit ends at once; at the end of input a search under way is waited for) */
-    if (!go_on) engine_search_stop(&x->e, ENGINE_STOP_DISCARD);
+    /* (quit ends at once; at the end of input a search under way is waited for, but not one
+     * on the opponent's time) */
+    stop_pondering(x);
+    if (!go_on) stop_search(x, ENGINE_STOP_DISCARD);
     xboard_free(x);
     return 0;
 }

@@ -5,7 +5,7 @@
 #      then the worst and the median ratio; chess on Kiwipete; and chess from a Zillions file
 #      (tests/zrf/chess.zrf) against rules/chess.rules;
 #   2. instructions per leaf of chess perft 4 (callgrind; when valgrind is installed);
-#   3. nodes/s of the seed games' perft, Ultima's perft 5 among them;
+#   3. nodes/s of the seed games' perft, Ultima's perft 5 among them, and of draughts';
 #   4. random playouts per second of every shipped game (varia bench --playouts);
 #   5. the search (varia bench).
 # Times are CPU seconds (user + system) of the process less those of the same process at
@@ -154,6 +154,10 @@ if part 3; then
     seed_game ultimate-chess-4p 4
     seed_game above-below 4
     seed_game ultra-chess 8
+    # draughts: checkers perft 11 (85,242,128 leaves), the aim is 10 million leaves per CPU second
+    echo "draughts, perft from the start:"
+    seed_game checkers 11
+    seed_game international 8
 fi
 
 if part 4; then

@@ -103,4 +103,30 @@ check bad "control characters not echoed" has bad "info string error: unknown co
 check bad "the position kept" has bad "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
 check bad "no search started" lacks bad "bestmove"
 
+# 9. The options GUIs expect: Hash, Threads (a search on two threads answers a legal move),
+#    Ponder (go ponder thinks until ponderhit, then answers on its clock), Skill Level,
+#    UCI_LimitStrength and UCI_Elo; bad values refused, naming the range.
+session options 'uci\nsetoption name Hash value 8\nsetoption name Threads value 2\nposition startpos moves e2e4\ngo depth 4\nisready\nsetoption name Hash value 0\nsetoption name Threads value x\nsetoption name Skill Level value 21\nsetoption name UCI_Elo value 5\nsetoption name Ponder value maybe\nquit\n'
+check options "listed" sh -c "grep -q '^option name Hash type spin default 32 min 1 max 4096' '$tmp/options.out' && grep -q '^option name Threads type spin' '$tmp/options.out' && grep -q '^option name Ponder type check' '$tmp/options.out' && grep -q '^option name Skill Level type spin default 20 min 0 max 20' '$tmp/options.out' && grep -q '^option name UCI_LimitStrength type check' '$tmp/options.out' && grep -q '^option name UCI_Elo type spin' '$tmp/options.out'"
+check options "two threads play a legal move" legal options "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+check options "bad hash" has options "info string error: Hash takes a number from 1 to 4096, not '0'"
+check options "bad threads" has options "info string error: Threads takes a number from 1 to 64, not 'x'"
+check options "bad skill" has options "info string error: Skill Level takes a number from 0 to 20, not '21'"
+check options "bad elo" has options "info string error: UCI_Elo takes a number from 600 to 2400, not '5'"
+check options "bad check" has options "info string error: Ponder is true or false, not 'maybe'"
+{
+    printf 'uci\nsetoption name Ponder value true\nposition startpos moves e2e4 e7e5\ngo ponder wtime 2000 btime 2000\n'
+    sleep 1
+    printf 'isready\n'
+    sleep 0.5
+    printf 'ponderhit\n'
+    sleep 2
+    printf 'quit\n'
+} | "$varia" uci >"$tmp/ponder.out" 2>&1
+check ponder "no answer while pondering" sh -c "grep -n 'readyok\|bestmove' '$tmp/ponder.out' | head -n 1 | grep -q readyok"
+check ponder "an answer after ponderhit" legal ponder "$root/rules/chess.rules" "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+session weak 'uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 800\nposition startpos\ngo depth 8\n'
+check weak "a weakened player searches shallow" lacks weak "info depth 3 "
+check weak "and answers" legal weak "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
 finish

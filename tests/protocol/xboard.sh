@@ -76,6 +76,19 @@ check withdraw "capture marked red" grep -q '^highlight .*R' "$tmp/withdraw.out"
 check withdraw "victim marked green" has withdraw "highlight 8/8/8/8/8/3G4/8/8"
 check withdraw "the capture accepted" lacks withdraw "Illegal move"
 # XBoard's promotion added to a pawn that does not promote: the plain move (chess keeps its own)
+# captures by moving name their victims as legs, for XBoard removes only what a move names: one
+# victim a second leg through it, two XBoard's three-leg form; legs read back as XBoard passes
+# them on, each leg starting where the last ended, every cell passed a victim
+session legs 'protover 2\nnew\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/3p4/4Q3/K7 w - - 0 1\nsd 2\ngo\nping 1\nvariant ultima\nforce\nsetboard 7k/8/8/3p4/1Pp1pP2/8/8/K2P4 w - - 0 1\nsd 1\ngo\nping 2\n'
+check legs "a withdrawal through its victim" has legs "move e2d3,d3f1"
+check legs "a pincer's two victims" has legs "move d1e4xc4-d4"
+session readlegs 'protover 2\nnew\nvariant ultima\nforce\nsetboard 7k/8/3Q4/3p4/1Pp1pP2/8/8/K2P4 w - - 0 1\nusermove d1e4,e4c4,c4d5\nusermove d1e4,e4b4,b4d4\nusermove d1e4,e5c4,c4d4\nusermove d1d4,\nusermove d1e4,e4c4,c4d4q\nusermove d1e4,e4c4,c4d4\nusermove h8h7\nping 1\n'
+check readlegs "bad chains refused" [ "$(count readlegs '^Illegal move')" = 5 ]
+check readlegs "two victims of three named" [ "$(count readlegs '^Illegal move: d1e4,e4c4,c4d4$')" = 0 ]
+check readlegs "the game goes on" lacks readlegs "Illegal move: h8h7"
+# XBoard's own atomic chess: XBoard explodes the pieces itself, the move stays plain
+session atomic 'protover 2\nnew\nvariant atomic\nforce\nsetboard 4k3/4pp2/8/6N1/8/8/8/4K3 w - - 0 1\nsd 1\ngo\nping 1\n'
+check atomic "the explosion not named" has atomic "move g5f7"
 session nopromo 'protover 2\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/8/4p3/K7 b - - 0 1\nusermove e2e1q\nusermove e2e1\nnew\nforce\nsetboard 4k3/P7/8/8/8/8/8/K7 w - - 0 1\nusermove a7a8\nusermove a7a8x\n'
 check nopromo "the plain move taken" [ "$(grep -c '^Illegal move' "$tmp/nopromo.out")" = 3 ]
 check nopromo "chess promotions kept" has nopromo "Illegal move: a7a8x"
@@ -130,5 +143,32 @@ check analyze "the position after the move analysed" sh -c "'$varia' moves '$roo
 session pass 'protover 2\nvariant janggi\nforce\nusermove e1e1\nusermove @@@@\nping 1\nvariant janggi\nforce\nusermove pass\nundo\nusermove e8e8\nusermove e1e1\n'
 check pass "two passes end the game" has pass "0-1 {Black wins by points after two passes}"
 check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
+
+# 11. memory, cores, hard/easy: pondering on the expected reply (ping answered at once), the
+#     expected reply answered from that search, another reply searched afresh.
+session smp 'xboard\nprotover 2\nnew\nmemory 8\ncores 2\nsd 4\nusermove e2e4\nping 1\nmemory 0\ncores x\n'
+check smp "features" has smp "memory=1 smp=1"
+check smp "a legal move on two threads" legal smp "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+check smp "bad values" [ "$(count smp '^Error (bad value)')" = 2 ]
+{
+    printf 'xboard\nprotover 2\nnew\nhard\npost\nlevel 0 1 0\ntime 1000\notim 1000\nusermove e2e4\n'
+    waitfor ponder '^move '
+    sleep 0.3
+    printf 'ping 1\n'
+    waitfor ponder '^pong 1'
+    # the expected reply: the second move of the last line of thinking before the move
+    expected=$(sed -n '/^move /q;p' "$tmp/ponder.out" | grep -E "$thinking" | tail -n 1 | cut -d' ' -f6)
+    printf 'usermove %s\n' "$expected"
+    waitfor ponder '^move .*(\n.*)*'
+    sleep 2
+    printf 'quit\n'
+} | "$varia" xboard >"$tmp/ponder.out" 2>&1
+check ponder "pong while pondering, before a second move" sh -c "grep -E '^(move|pong)' '$tmp/ponder.out' | sed -n 2p | grep -qx 'pong 1'"
+check ponder "the expected reply answered" [ "$(count ponder '^move ')" = 2 ]
+session easy 'xboard\nprotover 2\nnew\nhard\neasy\nsd 3\nusermove e2e4\nping 1\n'
+check easy "no pondering after easy" [ "$(count easy '^move ')" = 1 ]
+
+session badtc 'xboard\nprotover 2\nst x\nsd 0\ntime\nping 1\n'
+check badtc "bad time controls named" [ "$(count badtc '^Error (bad value): \(st\|sd\|time\)$')" = 3 ]
 
 finish

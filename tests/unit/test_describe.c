@@ -1,8 +1,11 @@
-/* test_describe.c - move diagrams found by running the move generator: chess pieces, a cannon
- * that captures over a screen, Ultima's captures away from the landing cell with their worked
- * examples; the set-up and phase words; and check's warnings for likely mistakes. */
+/* test_describe.c - the rulebook's words and diagrams, found by running the move generator:
+ * xiangqi's pieces whose moves are programs (palace, river, legs, screen, the flying general),
+ * Ultimate Battle's lame pieces, a piece whose moves no rule explains (the words say so), the
+ * captures away from the landing cell that coordinate notation cannot show (checked against the
+ * generator cell by cell), the HTML page's text; the set-up and phase words; check's warnings. */
+#include <unistd.h>
+
 #include "describe.h"
-#include "source.h"
 #define SUPPORT_CHESS_FIXTURE
 #include "support.h"
 
@@ -12,71 +15,225 @@ static int cell(const Variant *v, const char *name) {
     return c;
 }
 
-static int count(const Variant *v, const PieceDiagram *d, uint8_t bits) {
-    int n = 0;
-    for (int c = 0; c < v->ncells; c++) n += (d->mark[c] & bits) == bits;
-    return n;
+/* One piece's words and diagrams as the console prints them (plain text); the caller frees. */
+static char *piece_text(const Variant *v, char letter) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    DescribeStyle plain = {false, false};
+    describe_piece_text(v, variant_type_by_letter(v, letter), &plain, f);
+    fclose(f);
+    return text;
 }
+
+/* Does the text have a line that holds every one of the words (NULL-terminated)? */
+static bool has_line(const char *text, const char *const *words) {
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+        bool all = true;
+        for (int i = 0; words[i] && all; i++) all = strstr(buf, words[i]) != NULL;
+        if (all) return true;
+        line = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+#define assert_line(text, ...) \
+    do { \
+        const char *const words_[] = {__VA_ARGS__, NULL}; \
+        if (!has_line(text, words_)) fail_msg("no line with \"%s\"... in:\n%s", words_[0], text); \
+    } while (0)
 
 static void test_describe_chess_pieces(void **state) {
     (void)state;
-    PieceDiagram d;
-    describe_piece(chess, variant_type_by_letter(chess, 'N'), &d);
-    assert_int_equal(d.origin, cell(chess, "d4"));
-    assert_int_equal(count(chess, &d, MARK_MOVE | MARK_CAPTURE), 8);
-    assert_true(d.mark[cell(chess, "e6")] == (MARK_MOVE | MARK_CAPTURE));
-    assert_false(d.needs_example);
-    describe_piece(chess, variant_type_by_letter(chess, 'P'), &d);
-    assert_int_equal(d.mark[cell(chess, "d5")], MARK_MOVE);
-    assert_int_equal(d.mark[cell(chess, "c5")], MARK_CAPTURE);
-    assert_int_equal(d.mark[cell(chess, "e5")], MARK_CAPTURE);
-    assert_int_equal(d.mark[cell(chess, "d6")], MARK_FIRST); /* the double step from its start rank */
-    assert_int_equal(count(chess, &d, MARK_MOVE) + count(chess, &d, MARK_CAPTURE) + count(chess, &d, MARK_FIRST), 4);
-    assert_int_equal(d.promotes_to,
-                     (1u << variant_type_by_letter(chess, 'Q')) | (1u << variant_type_by_letter(chess, 'R')) |
-                         (1u << variant_type_by_letter(chess, 'B')) | (1u << variant_type_by_letter(chess, 'N')));
+    DescribeDiagram d[DESCRIBE_MAX_DIAGRAMS];
+    int n = describe_piece_diagrams(chess, variant_type_by_letter(chess, 'N'), d, DESCRIBE_MAX_DIAGRAMS);
+    assert_int_equal(n, 1);
+    assert_int_equal(d[0].origin, cell(chess, "d4"));
+    int marked = 0;
+    for (int c = 0; c < chess->ncells; c++) marked += d[0].mark[c] == (DESCRIBE_MOVE | DESCRIBE_TAKE);
+    assert_int_equal(marked, 8);
+    assert_int_equal(d[0].mark[cell(chess, "e6")], DESCRIBE_MOVE | DESCRIBE_TAKE);
+    assert_string_equal(d[0].fen, "8/8/8/8/3N4/8/8/8 w - - 0 1");
+    char *text = piece_text(chess, 'N');
+    assert_line(text, "moves or captures: a (1,2) leap in all eight directions");
+    free(text);
+    /* the pawn: from the centre, and from its start rank (the double step), not over a piece */
+    text = piece_text(chess, 'P');
+    assert_line(text,
+                "moves (never capturing): 1 step forward; 2 steps forward, not over a piece, only from zone "
+                "'pawn-start'");
+    assert_line(text, "captures only: 1 step forward-left, forward-right");
+    assert_line(text, "alone on d2:");
+    free(text);
+    n = describe_piece_diagrams(chess, variant_type_by_letter(chess, 'P'), d, DESCRIBE_MAX_DIAGRAMS);
+    assert_int_equal(n, 2);
+    assert_int_equal(d[1].origin, cell(chess, "d2"));
+    assert_int_equal(d[1].mark[cell(chess, "d4")], DESCRIBE_MOVE);
+    assert_int_equal(d[1].mark[cell(chess, "e3")], DESCRIBE_TAKE);
 }
 
-static void test_describe_cannon_hops_to_capture(void **state) {
+/* xiangqi: the moves the old rulebook had wrong, each said as the generator makes it */
+static void test_describe_xiangqi_programs(void **state) {
     (void)state;
     Variant *v = load_rules("rules/xiangqi.rules");
-    PieceDiagram d;
-    describe_piece(v, variant_type_by_letter(v, 'C'), &d);
-    /* from e5: the cells next to it are plain moves, the farther ones captures over a screen */
-    assert_int_equal(d.origin, cell(v, "e5"));
-    assert_int_equal(d.mark[cell(v, "e6")], MARK_MOVE);
-    assert_int_equal(d.mark[cell(v, "e7")], MARK_MOVE | MARK_HOP);
-    assert_int_equal(d.mark[cell(v, "a5")], MARK_MOVE | MARK_HOP);
-    /* the king stays in its palace: its diagram is drawn there, not at the centre */
-    describe_piece(v, variant_type_by_letter(v, 'K'), &d);
-    assert_int_equal(d.origin, cell(v, "e2"));
-    assert_int_equal(count(v, &d, MARK_MOVE | MARK_CAPTURE), 4);
+    char *text = piece_text(v, 'K');
+    assert_line(text, "moves or captures: 1 step orthogonally, only onto zone 'palace'");
+    assert_line(text, "captures only an enemy King: any distance forward");
+    assert_line(text, "the two may never face each other");
+    assert_line(text, "on e2 with the enemy King on e10, which it attacks:");
+    free(text);
+    text = piece_text(v, 'A');
+    assert_line(text, "moves or captures: 1 step diagonally, only onto zone 'palace'");
+    free(text);
+    text = piece_text(v, 'B');
+    assert_line(text, "2 steps diagonally, not over a piece, only onto zone 'own-half'");
+    assert_line(text, "in its way:");
+    free(text);
+    text = piece_text(v, 'N');
+    assert_line(text, "a (1,2) leap in all eight directions, as 1 orthogonal then 1 diagonal step: blocked by a piece");
+    free(text);
+    text = piece_text(v, 'C');
+    assert_line(text, "moves (never capturing): any distance orthogonally");
+    assert_line(text, "captures only by jumping exactly one piece on the way: any distance orthogonally");
+    free(text);
+    text = piece_text(v, 'P');
+    assert_line(text, "moves or captures: 1 step forward; 1 step left, right, only from zone 'across-river'");
+    free(text);
+    /* the cannon's screen diagram: a piece to jump, an enemy beyond it taken, none nearer */
+    DescribeDiagram d[DESCRIBE_MAX_DIAGRAMS];
+    int n = describe_piece_diagrams(v, variant_type_by_letter(v, 'C'), d, DESCRIBE_MAX_DIAGRAMS);
+    const DescribeDiagram *screen = NULL;
+    for (int i = 0; i < n; i++)
+        if (strstr(d[i].caption, "pieces to jump")) screen = &d[i];
+    assert_non_null(screen);
+    assert_int_equal(screen->origin, cell(v, "e5"));
+    assert_int_not_equal(screen->cells[cell(v, "e7")], 0); /* the screen */
+    assert_int_equal(screen->mark[cell(v, "e9")] & DESCRIBE_TAKE, DESCRIBE_TAKE);
+    assert_int_equal(screen->mark[cell(v, "e8")], DESCRIBE_TAKE); /* (an enemy there: taken over e7) */
+    assert_int_equal(screen->mark[cell(v, "e6")], DESCRIBE_MOVE); /* (before the screen: no take) */
     variant_free(v);
 }
 
-static void test_describe_ultima_examples(void **state) {
+static void test_describe_lame_pieces(void **state) {
     (void)state;
-    Variant *v = load_rules("rules/ultima.rules");
-    PieceDiagram d;
-    /* the withdrawer captures the enemy next to it by moving away: 8 victim cells */
-    describe_piece(v, variant_type_by_letter(v, 'Q'), &d);
-    assert_int_equal(count(v, &d, MARK_REMOTE), 8);
-    assert_int_equal(count(v, &d, MARK_CAPTURE), 0);
-    assert_true(d.needs_example && d.example.found);
-    /* the example: the mover left its cell, and a piece is gone */
-    int before = 0, after = 0;
-    for (int c = 0; c < v->ncells; c++) before += d.example.before[c] != 0, after += d.example.after[c] != 0;
-    assert_int_equal(after, before - 1);
-    assert_int_equal(d.example.after[d.example.from], 0);
-    assert_int_not_equal(d.example.after[d.example.to], 0);
-    /* the pincer needs a friend beyond its victim: only the example shows its capture */
-    describe_piece(v, variant_type_by_letter(v, 'P'), &d);
-    assert_int_equal(count(v, &d, MARK_CAPTURE) + count(v, &d, MARK_REMOTE), 0);
-    assert_true(d.needs_example && d.example.found);
-    /* the immobilizer captures nothing: no example to look for */
-    describe_piece(v, variant_type_by_letter(v, 'M'), &d);
-    assert_false(d.needs_example);
+    Variant *v = load_rules("rules/ultimate-battle.rules");
+    char *text = piece_text(v, 'Q');
+    assert_line(text, "a (1,2) leap in all eight directions, as 1 orthogonal then 1 diagonal step: blocked by a piece");
+    free(text);
+    /* the king steps orthogonally through either diagonal neighbour */
+    text = piece_text(v, 'K');
+    assert_line(text, "1 step orthogonally, as 1 diagonal then 1 orthogonal step by either of 2 ways");
+    free(text);
+    DescribeDiagram d[DESCRIBE_MAX_DIAGRAMS];
+    int n = describe_piece_diagrams(v, variant_type_by_letter(v, 'K'), d, DESCRIBE_MAX_DIAGRAMS);
+    assert_int_equal(n, 2);
+    /* with pieces on e3 and e5 its way east is shut, west open */
+    assert_int_equal(d[1].origin, cell(v, "d4"));
+    assert_int_not_equal(d[1].cells[cell(v, "e3")], 0);
+    assert_int_not_equal(d[1].cells[cell(v, "e5")], 0);
+    assert_int_equal(d[1].mark[cell(v, "e4")], 0);
+    assert_int_equal(d[1].mark[cell(v, "c4")], DESCRIBE_MOVE | DESCRIBE_TAKE);
     variant_free(v);
+}
+
+/* A move no rule the probes find explains (a step only beside a friend) is called a program and
+ * shown in a position from play, never put in words that would be wrong. */
+static void test_describe_program_fallback(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\n"
+                              "players white(w) black(b)\n"
+                              "board 6x6\n"
+                              "orientation black flip\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Climber { letter C\n"
+                              "  move { mark step e verify friend back step n verify empty add } }\n"
+                              "setup \"k5/6/6/6/CCCCCC/K5 w\"\n"
+                              "end checkmate loss\n");
+    char *text = piece_text(v, 'C');
+    assert_line(text, "its moves are a program the rulebook cannot put in words");
+    assert_line(text, "a position from play: a move its words do not cover");
+    assert_null(strstr(text, "1 step forward"));
+    free(text);
+    variant_free(v);
+}
+
+/* Captures away from the landing cell (#), which coordinate notation does not show: each mark
+ * checked against the generator, an enemy put on each empty cell in turn. */
+static void remote_marks(const char *path) {
+    Variant *v = load_rules(path);
+    int owner, enemy = describe_probe_enemy(v, &owner);
+    assert_true(enemy >= 0);
+    Position pos;
+    board_init(&pos, v);
+    MoveList *ml = malloc(sizeof *ml);
+    GenContext *gen = test_fresh_gen();
+    int remote = 0;
+    for (int t = 0; t < v->ntypes; t++) {
+        DescribeDiagram d[DESCRIBE_MAX_DIAGRAMS];
+        int n = describe_piece_diagrams(v, t, d, DESCRIBE_MAX_DIAGRAMS);
+        for (int i = 0; i < n; i++) {
+            if (d[i].in_hand) continue;
+            for (int c = 0; c < v->ncells; c++) {
+                if (c == d[i].origin) continue;
+                set_fen(&pos, d[i].fen);
+                if (!pos.cell[c]) board_put(&pos, (Cell)c, PIECE_MAKE(enemy, owner));
+                gen->diagram = true;
+                VmFault fault = {0};
+                assert_true(movegen_pseudo(gen, &pos, ml, &fault));
+                bool away = false;
+                for (int k = 0; k < ml->count && !away; k++) {
+                    const Move *m = &ml->moves[k];
+                    if (m->from != d[i].origin || m->to == c) continue;
+                    for (int e = 0; e < m->nfx; e++) away |= m->fx[e].kind == FX_REMOVE && m->fx[e].a == c;
+                }
+                if (away != ((d[i].mark[c] & DESCRIBE_REMOTE) != 0))
+                    fail_msg("%s, %s: %s %s", v->types[t].name, d[i].caption, v->cells[c].name,
+                             away ? "is captured away, not marked so" : "is marked, not captured");
+                remote += away;
+            }
+        }
+    }
+    assert_true(remote > 0);
+    free(ml);
+    board_free(&pos);
+    variant_free(v);
+}
+
+/* (Ultima's captures by withdrawal, coordination, pincers; the jumps of draughts) */
+static void test_describe_remote_marks(void **state) {
+    (void)state;
+    remote_marks("rules/ultima.rules");
+    remote_marks("rules/checkers.rules");
+}
+
+/* The page carries the text: the words are in it, escaped, and every diagram's position. */
+static void test_describe_html_text(void **state) {
+    (void)state;
+    char path[256];
+    temp_template(path, sizeof path, "describe");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[200];
+    assert_true(describe_html(chess, path, err, sizeof err));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char page[1 << 20];
+    size_t len = fread(page, 1, sizeof page - 1, f);
+    page[len] = 0;
+    fclose(f);
+    assert_non_null(strstr(page, "<h1>Chess</h1>"));
+    assert_non_null(strstr(page, "moves or captures: a (1,2) leap in all eight directions"));
+    assert_non_null(strstr(page, "position: 8/8/8/8/3N4/8/8/8 w - - 0 1 (the Knight on d4)"));
+    assert_non_null(strstr(page, "data-cell=\"e6\" data-mark=\"*\""));
+    assert_non_null(strstr(page, "Checkmate: the player to move has no legal move"));
+    assert_null(strstr(page, "<pre></pre>"));
+    unlink(path);
 }
 
 static void test_describe_step_words(void **state) {
@@ -128,9 +285,10 @@ static void test_describe_warnings(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_describe_chess_pieces),    cmocka_unit_test(test_describe_cannon_hops_to_capture),
-        cmocka_unit_test(test_describe_ultima_examples), cmocka_unit_test(test_describe_step_words),
-        cmocka_unit_test(test_describe_warnings),
+        cmocka_unit_test(test_describe_chess_pieces), cmocka_unit_test(test_describe_xiangqi_programs),
+        cmocka_unit_test(test_describe_lame_pieces),  cmocka_unit_test(test_describe_program_fallback),
+        cmocka_unit_test(test_describe_remote_marks), cmocka_unit_test(test_describe_html_text),
+        cmocka_unit_test(test_describe_step_words),   cmocka_unit_test(test_describe_warnings),
     };
     return cmocka_run_group_tests_name("describe", tests, setup, teardown);
 }

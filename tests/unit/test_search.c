@@ -171,6 +171,191 @@ static void test_search_three_players(void **state) {
     variant_free(v);
 }
 
+/* ---- endings a move brings about: scored where they happen, at once ---- */
+
+/* Searches the shipped game's position fen to depth; the best move's text and score. */
+static int best_in(const char *game, const char *fen, int depth, char *move, size_t cap) {
+    char path[64];
+    snprintf(path, sizeof path, "rules/%s.rules", game);
+    Variant *v = load_rules(path);
+    int score = best_move(v, fen, depth, move, cap, NULL);
+    variant_free(v);
+    return score;
+}
+
+/* expect_win GAME FEN DEPTH PLIES MOVES: a win PLIES plies away, by one of MOVES (space
+ * separated) */
+static void expect_win(const char *game, const char *fen, int depth, int plies, const char *moves) {
+    char move[32];
+    int score = best_in(game, fen, depth, move, sizeof move);
+    bool listed = false;
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", moves);
+    for (char *t = strtok(copy, " "); t; t = strtok(NULL, " ")) listed |= !strcmp(t, move);
+    if (!listed || score != SEARCH_MATE - plies)
+        print_error("%s %s: got %s (score %d), expected %s winning in %d plies\n", game, fen, move, score, moves,
+                    plies);
+    assert_true(listed);
+    assert_int_equal(score, SEARCH_MATE - plies);
+}
+
+/* Atomic: the knight's capture blows up the king next to its victim; a win at depth 1. */
+static void test_search_sees_explosions(void **state) {
+    (void)state;
+    expect_win("atomic", "4k3/4pp2/8/6N1/8/8/8/4K3 w - - 0 1", 1, 1, "g5f7");
+    /* after 1.Nf3 Nc6 2.Ng5 the knight to d4 loses to Nxf7 at once */
+    char move[32];
+    int score = best_in("atomic", "r1bqkbnr/pppppppp/2n5/6N1/8/8/PPPPPPPP/RNBQKB1R b KQkq - 3 2", 4, move, sizeof move);
+    if (!strcmp(move, "c6d4")) print_error("atomic: Nd4 suggested (score %d)\n", score);
+    assert_string_not_equal(move, "c6d4");
+}
+
+/* A royal piece taken where the rules allow it (Duck chess). */
+static void test_search_sees_royal_capture(void **state) {
+    (void)state;
+    expect_win("duck", "4k3/8/8/8/8/8/8/4QK2 w - - 0 1", 1, 1, "e1e8");
+}
+
+/* With three players a king exposed by another player's move is taken: its owner is out (the
+ * game goes on, so no mate score: its army is gone from the evaluation). */
+static void test_search_sees_royal_capture_with_more_players(void **state) {
+    (void)state;
+    Variant *v = load_rules("tests/play/three.rules");
+    char move[32];
+    int score = best_move(v, "2k2/7/7/6:3k/7/7/K1R2 r", 1, move, sizeof move, NULL);
+    assert_string_equal(move, "d1d7");
+    assert_true(score > 300);
+    variant_free(v);
+}
+
+/* Endings the position decides: extinction, a zone reached, checks given, a bare king after
+ * the reply the rule allows, every piece lost. */
+static void test_search_sees_position_endings(void **state) {
+    (void)state;
+    expect_win("extinction", "q1b1k2r/p7/8/3n4/8/8/P7/1NBQK2R w - - 0 1", 1, 1, "d1d5 h1h8");
+    expect_win("kingofthehill", "4k3/8/8/8/8/4K3/8/8 w - - 0 1", 1, 1, "e3d4 e3e4");
+    expect_win("3check", "4k3/8/8/8/8/8/8/3QK3 w - - 1+3 0 1", 1, 1, "d1d8 d1d7 d1a4 d1b3 d1h5 d1g4 d1e2");
+    /* the bare king loses once the other side's reply could not bare the winner too */
+    expect_win("shatranj", "4k3/8/8/8/3p4/8/8/3RK3 w - - 0 1", 2, 2, "d1d4");
+    /* antichess: the only move takes Black's last piece, and losing every piece wins */
+    char move[32];
+    int score = best_in("antichess", "8/8/8/8/8/3p4/4P3/8 w - - 0 1", 1, move, sizeof move);
+    assert_string_equal(move, "e2d3");
+    assert_int_equal(score, -(SEARCH_MATE - 1));
+}
+
+/* Settings of the search read from text; a bad word is named. */
+static void test_search_options_parse(void **state) {
+    (void)state;
+    SearchOptions o;
+    search_options_default(&o);
+    char err[200], text[200];
+    assert_true(search_options_parse("classic,lmr,skill=7", &o, err, sizeof err));
+    assert_true(o.lmr);
+    assert_false(o.null_move);
+    assert_int_equal(o.skill, 7);
+    search_options_format(&o, text, sizeof text);
+    assert_string_equal(text, "-null,lmr,-aspiration,-futility,-see,-stable,-tuned,skill=7");
+    assert_true(search_options_parse("default,-see", &o, err, sizeof err));
+    assert_false(o.see);
+    assert_true(o.null_move);
+    assert_false(search_options_parse("default,nul", &o, err, sizeof err));
+    assert_non_null(strstr(err, "unknown setting 'nul'"));
+    assert_false(search_options_parse("skill=21", &o, err, sizeof err));
+    assert_non_null(strstr(err, "bad skill '21'"));
+}
+
+/* The null move is for games where passing changes little. */
+static void test_search_null_move_allowed(void **state) {
+    (void)state;
+    assert_true(search_null_move_allowed(chess));
+    const char *off[] = {"rules/antichess.rules", "rules/clobber.rules", "rules/duck.rules", "rules/janggi.rules",
+                         "rules/ultimate-chess-4p.rules"};
+    for (size_t i = 0; i < ARRAY_LEN(off); i++) {
+        Variant *v = load_rules(off[i]);
+        if (search_null_move_allowed(v)) print_error("%s allows the null move\n", off[i]);
+        assert_false(search_null_move_allowed(v));
+        variant_free(v);
+    }
+}
+
+/* The pruning features find the same mates as the plain search, with fewer nodes. */
+static void test_search_features_keep_mates(void **state) {
+    (void)state;
+    const char *fen = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, fen);
+    SearchOptions classic;
+    search_options_classic(&classic);
+    Searcher *a = search_new(chess, 4), *b = search_new(chess, 4);
+    search_set_options(b, &classic);
+    SearchLimits lim = {.depth = 6};
+    SearchResult ra, rb;
+    assert_true(search_run(a, &pos, &lim, &ra, NULL, NULL));
+    assert_true(search_run(b, &pos, &lim, &rb, NULL, NULL));
+    assert_int_equal(ra.info.score, SEARCH_MATE - 5);
+    assert_int_equal(rb.info.score, SEARCH_MATE - 5);
+    search_free(a);
+    search_free(b);
+    board_free(&pos);
+}
+
+/* A clock's share: most of the increment plus a part of what is left, never more than a third. */
+static void test_search_time_budget(void **state) {
+    (void)state;
+    double soft, hard;
+    search_time_budget(60, 1, 0, &soft, &hard);
+    assert_true(soft > 2.7 && soft < 2.9); /* 60/30 + 0.8 */
+    assert_true(hard > soft && hard <= 20);
+    search_time_budget(0.3, 0, 0, &soft, &hard);
+    assert_true(soft <= 0.1 && hard <= 0.1);
+    search_time_budget(10, 0, 1, &soft, &hard); /* the last move of a period */
+    assert_true(soft <= 10.0 / 3 + 1e-9);
+}
+
+/* Monte Carlo tree search: a mate in one is the most visited move; the same seed gives the same
+ * move; four players get a legal move. */
+static void test_search_mcts(void **state) {
+    (void)state;
+    Position pos;
+    board_init(&pos, chess);
+    set_fen(&pos, "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1");
+    Searcher *s = search_new(chess, 1);
+    SearchOptions o;
+    search_options_default(&o);
+    assert_true(search_options_parse("mcts", &o, NULL, 0));
+    search_set_options(s, &o);
+    assert_true(search_uses_mcts(s));
+    SearchLimits lim = {.nodes = 2000, .seed = 3};
+    SearchResult res;
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(board_make(&pos, &res.best));
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_true(r.over);
+    assert_int_equal(r.winner, 0);
+    board_unmake(&pos);
+    SearchResult again;
+    set_fen(&pos, chess->setup);
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(search_run(s, &pos, &lim, &again, NULL, NULL));
+    assert_int_equal(search_move_sig(&res.best), search_move_sig(&again.best));
+    search_free(s);
+    board_free(&pos);
+    Variant *v = load_rules("rules/ultimate-chess-4p.rules");
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    s = search_new(v, 1);
+    search_set_options(s, &o);
+    lim.nodes = 50;
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    assert_true(movegen_is_legal(test_gen(), &pos, &res.best));
+    search_free(s);
+    board_free(&pos);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_search_mate_in_two),
@@ -182,6 +367,15 @@ int main(void) {
         cmocka_unit_test(test_search_greedy_takes_the_biggest_capture),
         cmocka_unit_test(test_search_formats_scores),
         cmocka_unit_test(test_search_three_players),
+        cmocka_unit_test(test_search_sees_explosions),
+        cmocka_unit_test(test_search_sees_royal_capture),
+        cmocka_unit_test(test_search_sees_royal_capture_with_more_players),
+        cmocka_unit_test(test_search_sees_position_endings),
+        cmocka_unit_test(test_search_options_parse),
+        cmocka_unit_test(test_search_null_move_allowed),
+        cmocka_unit_test(test_search_features_keep_mates),
+        cmocka_unit_test(test_search_time_budget),
+        cmocka_unit_test(test_search_mcts),
     };
     return cmocka_run_group_tests_name("search", tests, setup, teardown);
 }
