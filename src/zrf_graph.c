@@ -39,9 +39,15 @@ typedef struct Graph {
     int ngrids;
 } Graph;
 
-static int graph_dir(Lower *L, Graph *G, const char *name, const ZrfNode *at) {
+static int find_dir(const Graph *G, const char *name) {
     for (int i = 0; i < G->ndirs; i++)
         if (!strcasecmp(G->names[i], name)) return i;
+    return -1;
+}
+
+static int graph_dir(Lower *L, Graph *G, const char *name, const ZrfNode *at) {
+    int found = find_dir(G, name);
+    if (found >= 0) return found;
     if (G->ndirs >= ZRF_MAX_DIRS) {
         zrf_error(L->r, at, "too many directions (limit is %d)", ZRF_MAX_DIRS);
         return -1;
@@ -297,10 +303,15 @@ static bool read_links(Lower *L, Graph *G, const ZrfNode *bf) {
         for (int k = 1; k < f->nkids; k++) {
             const ZrfNode *u = f->kids[k];
             if (u->kind == ZRF_LIST && u->nkids == 2 && zrf_atom_text(u->kids[0]) && zrf_atom_text(u->kids[1])) {
+                /* (FROM TO): every link from FROM to TO; (POSITION DIRECTION): that link */
                 int a = zrf_pos_index(L, u->kids[0]->text), b = zrf_pos_index(L, u->kids[1]->text);
-                for (int d = 0; a >= 0 && b >= 0 && d < G->ndirs; d++)
-                    if (G->next[d][a] == b) G->next[d][a] = -1;
-                if (a < 0 || b < 0) zrf_error(L->r, u, "unknown position in an unlink");
+                int dir = b < 0 ? find_dir(G, u->kids[1]->text) : -1;
+                if (a < 0 || (b < 0 && dir < 0)) {
+                    zrf_error(L->r, u, "an unlink's pair is (FROM TO) or (POSITION DIRECTION)");
+                    continue;
+                }
+                for (int d = 0; d < G->ndirs; d++)
+                    if (d == dir || (b >= 0 && G->next[d][a] == b)) G->next[d][a] = -1;
                 continue;
             }
             int a = zrf_atom_text(u) ? zrf_pos_index(L, u->text) : -1;
@@ -361,12 +372,14 @@ static bool read_symmetries(Lower *L, Graph *G, const ZrfNode *bf, Images *im) {
         if (!zrf_is_form(f, "symmetry")) continue;
         const char *pname = f->nkids >= 2 ? zrf_atom_text(f->kids[1]) : NULL;
         int p = pname ? zrf_player_index(L, pname) : -1;
-        if (p < 0) {
-            zrf_error(L->r, f, "symmetry of an unknown player '%s'", pname ? pname : "?");
+        if (!pname) {
+            zrf_error(L->r, f, "a symmetry names a player: (symmetry PLAYER (a b)...)");
             return false;
         }
+        if (p < 0) continue; /* (ignored, with a warning as the board was first read) */
         for (int k = 2; k < f->nkids; k++) {
             const ZrfNode *m = f->kids[k];
+            if (zrf_symmetry_pair_unknown(bf, m)) continue;
             int a = -1, b = -1;
             for (int d = 0; m->kind == ZRF_LIST && m->nkids == 2 && d < G->ndirs; d++) {
                 if (zrf_is(m->kids[0], G->names[d])) a = d;

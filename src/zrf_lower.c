@@ -587,6 +587,49 @@ static bool needs_graph(const ZrfNode *bf) {
 
 static void grid_board(Lower *L, const ZrfNode *bf);
 
+/* Is NAME a direction the board names (in a grid's directions or as links)? */
+static bool board_names_dir(const ZrfNode *bf, const char *name) {
+    for (int i = 1; i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        if (zrf_is_form(f, "links") && f->nkids >= 2 && zrf_is(f->kids[1], name)) return true;
+        const ZrfNode *ds = zrf_is_form(f, "grid") ? zrf_sub_form(f, "directions") : NULL;
+        for (int k = 1; ds && k < ds->nkids; k++)
+            if (ds->kids[k]->kind == ZRF_LIST && ds->kids[k]->nkids && zrf_is(ds->kids[k]->kids[0], name)) return true;
+    }
+    return false;
+}
+
+/* A symmetry of a player the game does not have, or of a direction the board does not name,
+ * says nothing: it is ignored (with a warning here, once; the lowering skips it). */
+static void check_symmetries(Lower *L, const ZrfNode *bf) {
+    for (int i = 1; i < bf->nkids; i++) {
+        const ZrfNode *f = bf->kids[i];
+        if (!zrf_is_form(f, "symmetry")) continue;
+        const char *pname = f->nkids >= 2 ? zrf_atom_text(f->kids[1]) : NULL;
+        if (pname && zrf_player_index(L, pname) < 0) {
+            zrf_warn(L->r, f, "symmetry of an unknown player '%s' is ignored", pname);
+            continue;
+        }
+        for (int k = 2; k < f->nkids; k++) {
+            const ZrfNode *m = f->kids[k];
+            if (m->kind != ZRF_LIST || m->nkids != 2) continue;
+            for (int j = 0; j < 2; j++) {
+                const char *d = zrf_atom_text(m->kids[j]);
+                if (d && !board_names_dir(bf, d)) {
+                    zrf_warn(L->r, m, "symmetry of an unknown direction '%s' is ignored", d);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Whether a symmetry's pair names two directions, one the board does not have (ignored). */
+bool zrf_symmetry_pair_unknown(const ZrfNode *bf, const ZrfNode *m) {
+    if (m->kind != ZRF_LIST || m->nkids != 2 || !zrf_atom_text(m->kids[0]) || !zrf_atom_text(m->kids[1])) return false;
+    return !board_names_dir(bf, m->kids[0]->text) || !board_names_dir(bf, m->kids[1]->text);
+}
+
 static void lower_board(Lower *L) {
     const ZrfNode *boards[2];
     int nb = find_forms(L, "board", boards, 2);
@@ -597,6 +640,7 @@ static void lower_board(Lower *L) {
     }
     if (nb > 1) zrf_warn(L->r, boards[1], "a second (board ...) form is ignored");
     const ZrfNode *bf = boards[0];
+    check_symmetries(L, bf);
     L->pos = xcalloc(ZRF_MAX_POSITIONS, sizeof *L->pos);
     if (!needs_graph(bf)) {
         /* grids first; links that are no grid's steps make it a board of links after all */
@@ -716,16 +760,18 @@ static void lower_symmetry(Lower *L) {
         if (!zrf_is_form(f, "symmetry")) continue;
         const char *pname = f->nkids >= 2 ? zrf_atom_text(f->kids[1]) : NULL;
         int p = pname ? zrf_player_index(L, pname) : -1;
-        if (p < 0) {
-            zrf_error(L->r, f, "symmetry of an unknown player '%s'", pname ? pname : "?");
+        if (!pname) {
+            zrf_error(L->r, f, "a symmetry names a player: (symmetry PLAYER (a b)...)");
             L->failed = true;
             continue;
         }
+        if (p < 0) continue; /* (said in check_symmetries) */
         int image[ZRF_MAX_DIRS];
         for (int d = 0; d < L->ndirs; d++) image[d] = d;
         bool ok = true;
         for (int k = 2; k < f->nkids; k++) {
             const ZrfNode *m = f->kids[k];
+            if (zrf_symmetry_pair_unknown(bf, m)) continue;
             Dir *a = m->kind == ZRF_LIST && m->nkids == 2
                 ? zrf_dir_find(L, zrf_atom_text(m->kids[0]) ? m->kids[0]->text : "")
                 : NULL;
@@ -837,10 +883,17 @@ static void lower_zones(Lower *L) {
             continue;
         }
         bool players[MAX_PLAYERS];
-        if (!pl) {
-            for (int p = 0; p < MAX_PLAYERS; p++) players[p] = p < L->nplayers;
-        } else if (!zrf_read_players(L, pl, players))
-            continue;
+        for (int p = 0; p < MAX_PLAYERS; p++) players[p] = !pl && p < L->nplayers;
+        for (int k = 1; pl && k < pl->nkids; k++) {
+            /* (a zone of a player the game does not have is no one's) */
+            const char *n = zrf_atom_text(pl->kids[k]);
+            int p = n ? zrf_player_index(L, n) : -1;
+            if (p >= 0)
+                players[p] = true;
+            else
+                zrf_warn(L->r, pl->kids[k], "zone of an unknown player '%s' is ignored",
+                         n ? n : zrf_print(L->r, pl->kids[k]));
+        }
         bool *in = xcalloc((size_t)L->npos + 1, sizeof *in);
         for (int k = 1; ps && k < ps->nkids; k++) {
             const char *pn = zrf_atom_text(ps->kids[k]);
@@ -950,9 +1003,13 @@ static void lower_setup(Lower *L) {
         const ZrfNode *pf = bs->kids[i];
         const char *pn = pf->kind == ZRF_LIST && pf->nkids ? zrf_atom_text(pf->kids[0]) : NULL;
         int p = pn ? zrf_player_index(L, pn) : -1;
-        if (p < 0) {
+        if (!pn) {
             zrf_error(L->r, pf, "a board setup names a player: (PLAYER (PIECE POSITION...)...)");
             L->failed = true;
+            continue;
+        }
+        if (p < 0) {
+            zrf_warn(L->r, pf, "board setup of an unknown player '%s' is ignored", pn);
             continue;
         }
         for (int k = 1; k < pf->nkids; k++) {
@@ -980,9 +1037,15 @@ static void lower_setup(Lower *L) {
                 }
                 const char *name = zrf_atom_text(x);
                 int at = name ? zrf_pos_index(L, name) : -1;
-                if (at < 0 || L->pos[at].killed) {
-                    zrf_error(L->r, x, "unknown position '%s' in the board setup", name ? name : zrf_print(L->r, x));
+                if (!name) {
+                    zrf_error(L->r, x, "a board setup names positions: (PIECE POSITION...)");
                     L->failed = true;
+                    continue;
+                }
+                if (at < 0 || L->pos[at].killed) {
+                    /* (a piece set where the board has no position is not on the board) */
+                    zrf_warn(L->r, x, "%s position '%s' in the board setup: the piece is left out",
+                             at < 0 ? "unknown" : "removed", name);
                     continue;
                 }
                 const Pos *ps = &L->pos[at];
@@ -1321,8 +1384,12 @@ static void lower_options(Lower *L) {
                                               "show moves list",  "chess invariant", "prevent flipping",
                                               "highlight goals",  "allow flipping",  "board rotation",
                                               "animate moves",    "show captures"};
+        char spaced[64]; /* ("smart-moves" is "smart moves") */
+        snprintf(spaced, sizeof spaced, "%s", name);
+        for (char *c = spaced; *c; c++)
+            if (*c == '-') *c = ' ';
         bool known = false;
-        for (size_t k = 0; k < ARRAY_LEN(display); k++) known = known || !strcasecmp(name, display[k]);
+        for (size_t k = 0; k < ARRAY_LEN(display); k++) known = known || !strcasecmp(spaced, display[k]);
         if (known) continue;
         if (off) continue;
         zrf_warn(L->r, f, "option \"%s\" is not supported yet: ignored", name);

@@ -140,6 +140,7 @@ void zrf_set_text2(Ast *a, const char *text2);
 const char *zrf_names_find(const Names *t, const char *zrf);
 const char *zrf_names_add(Lower *L, Names *t, const char *zrf, const ZrfNode *at);
 const ZrfNode *zrf_find_form(const Lower *L, const char *head);
+bool zrf_symmetry_pair_unknown(const ZrfNode *bf, const ZrfNode *m);
 /* Flags the players a (players...) list or a plain list names; false (after an error) for an
  * unknown one. */
 bool zrf_read_players(Lower *L, const ZrfNode *list, bool *players);
