@@ -107,6 +107,8 @@ static bool graph_grid(Lower *L, Graph *G, const ZrfNode *g) {
         const ZrfNode *d = dims->kids[k + 1];
         if (d->kind != ZRF_LIST || d->nkids < 1 || d->kids[0]->kind == ZRF_LIST) {
             zrf_error(L->r, d, "a dimension is (\"a/b/c\" (dx dy))");
+            for (int j = 0; j < k; j++)
+                for (int i = 0; i < nlab[j]; i++) free(labels[j][i]);
             return false;
         }
         nlab[k] = 0;
