@@ -1114,14 +1114,22 @@ static void lower_setup(Lower *L) {
         ast_add(L->root,
                 ast_add(zrf_node(AST_HANDS, at), zrf_node_text(AST_NAME, at, L->recycle ? "captured" : "none")));
     }
-    char side[40];
-    snprintf(side, sizeof side, " %s - - 0 1", "?");
+    /* the castling rights: every castle's, the first player's in upper case */
+    char rights[2 * sizeof L->castling] = "-";
+    size_t nc = strlen(L->castling);
+    for (size_t i = 0; i < nc; i++) {
+        rights[i] = L->castling[i];
+        rights[nc + i] = (char)tolower((unsigned char)L->castling[i]);
+        rights[2 * nc] = 0;
+    }
+    char side[64];
+    snprintf(side, sizeof side, " %s %s - 0 1", "?", rights);
     /* the side is the first mover's token, which the players item holds */
     const Ast *players = NULL;
     for (int i = 0; i < L->root->nkids; i++)
         if (L->root->kids[i]->kind == AST_PLAYERS) players = L->root->kids[i];
     if (players && L->first_mover < players->nkids)
-        snprintf(side, sizeof side, " %s - - 0 1", players->kids[L->first_mover]->text2);
+        snprintf(side, sizeof side, " %s %s - 0 1", players->kids[L->first_mover]->text2, rights);
     put_text(&text, &len, &cap, side);
     if (L->nprelude) put_text(&text, &len, &cap, " 1"); /* (the set-up steps are still to come) */
     ast_add(L->root, zrf_node_text(AST_SETUP, bs ? bs : L->forms, text));

@@ -1423,6 +1423,185 @@ static Ast *move_block(Lower *L, Piece *pc, const ZrfNode *m, const char *kind, 
     return block;
 }
 
+/* ---- castling ------------------------------------------------------------------------------- */
+
+/* Castling as Zillions writes it: the king, not moved and not attacked, steps along D onto
+ * cells each checked empty and not attacked; `to` makes the last its landing; further along D,
+ * over cells checked empty, a friendly rook that has not moved; `cascade` and steps back
+ * against D take the rook onto a cell the king crossed (or left), and `add`. That is the
+ * language's `castle king K1 K2 rook R1 R2`, from the cells the setup gives the king and the
+ * rook, in a game of two players on one grid whose king is royal: the rights are the `unmoved`
+ * attributes, the checks the language's. Anything else in the move, and it is not one. */
+enum { CF_UNMOVED = 1, CF_NOT_ATTACKED = 2, CF_EMPTY = 4, CF_FRIEND = 8, CF_PIECE = 16 };
+
+/* The statements of m, nested lists of steps opened. */
+static bool castle_flatten(Lower *L, const ZrfNode *m, const ZrfNode **out, int *n, int cap) {
+    for (int i = 0; i < m->nkids; i++) {
+        const ZrfNode *k = m->kids[i];
+        if (k->kind == ZRF_LIST && k->nkids && (k->kids[0]->kind == ZRF_LIST || as_dir(L, k->kids[0]))) {
+            if (!castle_flatten(L, k, out, n, cap)) return false;
+            continue;
+        }
+        if (*n >= cap) return false;
+        out[(*n)++] = k;
+    }
+    return true;
+}
+
+/* The facts a (verify ...) condition states (CF_ bits); 0 for any other condition. */
+static unsigned castle_facts(Lower *L, const ZrfNode *c, const char **piece) {
+    if (c->kind == ZRF_ATOM) {
+        Attr *a = zrf_attr_find(L, c->text);
+        if (a && a->unmoved) return CF_UNMOVED;
+        if (zrf_is(c, "empty?")) return CF_EMPTY;
+        if (zrf_is(c, "not-attacked?")) return CF_NOT_ATTACKED;
+        if (zrf_is(c, "friend?")) return CF_FRIEND;
+        return 0;
+    }
+    if (zrf_is_form(c, "piece?") && c->nkids == 2 && zrf_atom_text(c->kids[1]) && !*piece) {
+        *piece = c->kids[1]->text;
+        return CF_PIECE;
+    }
+    if (!zrf_is_form(c, "and")) return 0;
+    unsigned all = 0;
+    for (int i = 1; i < c->nkids; i++) {
+        unsigned f = castle_facts(L, c->kids[i], piece);
+        if (!f) return 0;
+        all |= f;
+    }
+    return all;
+}
+
+/* The setup's pieces of type t of player p: how many, and the position of the last (at). */
+static int castle_setup(Lower *L, int p, const Piece *t, int want, bool *has_want) {
+    const ZrfNode *bs = zrf_find_form(L, "board-setup");
+    int count = 0;
+    for (int i = 1; bs && i < bs->nkids; i++) {
+        const ZrfNode *pf = bs->kids[i];
+        if (pf->kind != ZRF_LIST || !pf->nkids || !zrf_atom_text(pf->kids[0]) ||
+            zrf_player_index(L, pf->kids[0]->text) != p)
+            continue;
+        for (int k = 1; k < pf->nkids; k++) {
+            const ZrfNode *tf = pf->kids[k];
+            if (tf->kind != ZRF_LIST || !tf->nkids || !zrf_atom_text(tf->kids[0]) ||
+                zrf_piece_find(L, tf->kids[0]->text) != t)
+                continue;
+            for (int q = 1; q < tf->nkids; q++) {
+                int at = zrf_atom_text(tf->kids[q]) ? zrf_pos_index(L, tf->kids[q]->text) : -1;
+                count++; /* (one off the board counts too: the king would not be alone) */
+                if (at >= 0 && at == want) *has_want = true;
+            }
+        }
+    }
+    return count;
+}
+
+/* Does the setup give player p its one piece of type t, on position at? */
+static bool castle_king_at(Lower *L, int at, int p, const Piece *t) {
+    bool there = false;
+    return at >= 0 && castle_setup(L, p, t, at, &there) == 1 && there;
+}
+
+/* Does the setup put a piece of type t of player p on position at? */
+static bool castle_rook_at(Lower *L, int at, int p, const Piece *t) {
+    bool there = false;
+    castle_setup(L, p, t, at, &there);
+    return at >= 0 && there;
+}
+
+/* The position of player p's one piece of type t in the setup, or -1. */
+static int castle_king_cell(Lower *L, int p, const Piece *t) {
+    for (int i = 0; i < L->npos; i++)
+        if (!L->pos[i].killed && castle_king_at(L, i, p, t)) return i;
+    return -1;
+}
+
+/* The position dx, dy from position p (-1: off the board). */
+static int castle_step(const Lower *L, int p, int dx, int dy) {
+    const Pos *a = &L->pos[p];
+    int x = a->x + dx, y = a->y + dy;
+    if (x < 0 || y < 0 || x >= L->bw[a->board] || y >= L->bh[a->board]) return -1;
+    return L->cell_at[a->board][y][x];
+}
+
+/* Position p as player 1's orientation turns it (-1: no such position). */
+static int castle_turned(const Lower *L, int p) {
+    const Pos *a = &L->pos[p];
+    int W = L->bw[a->board], H = L->bh[a->board], x = a->x, y = a->y;
+    switch (L->orient[1]) {
+    case ORIENT_IDENTITY: break;
+    case ORIENT_FLIP: y = H - 1 - y; break;
+    case ORIENT_MIRROR: x = W - 1 - x; break;
+    case ORIENT_ROT180: x = W - 1 - x, y = H - 1 - y; break;
+    default: return -1;
+    }
+    return L->cell_at[a->board][y][x];
+}
+
+static Ast *castle_of(Lower *L, Piece *pc, const ZrfNode *m) {
+    if (L->nplayers != 2 || L->graph || L->nboards != 1 || !pc->royal) return NULL;
+    const ZrfNode *st[64];
+    int n = 0;
+    if (!castle_flatten(L, m, st, &n, 64) || n < 6 || !zrf_is(st[n - 1], "add")) return NULL;
+    /* the cells the move visits, in three phases: the king's way, to the rook, the rook's way */
+    int phase = 0, steps[3] = {0, 0, 0};
+    unsigned facts[3][PATH_MAX_CELLS] = {{0}};
+    const char *rook_name = NULL;
+    const Dir *d = NULL;
+    for (int i = 0; i < n - 1; i++) {
+        const ZrfNode *s = st[i];
+        const Dir *step = as_dir(L, s);
+        if (step) {
+            if (step->nclass || steps[phase] + 1 >= PATH_MAX_CELLS) return NULL;
+            if (!d) d = step;
+            bool along = step->dx == d->dx && step->dy == d->dy, against = step->dx == -d->dx && step->dy == -d->dy;
+            if (phase == 2 ? !against : !along) return NULL;
+            steps[phase]++;
+        } else if (zrf_is_form(s, "verify") && s->nkids == 2) {
+            const char *piece = NULL;
+            unsigned f = castle_facts(L, s->kids[1], &piece);
+            if (!f || (piece && rook_name) || phase == 2) return NULL;
+            if (piece) rook_name = piece;
+            facts[phase][steps[phase]] |= f;
+        } else if (zrf_is(s, "to") && phase == 0) {
+            phase = 1;
+        } else if (zrf_is(s, "cascade") && phase == 1) {
+            phase = 2;
+        } else
+            return NULL;
+    }
+    int k = steps[0], j = steps[1], back = steps[2];
+    if (phase != 2 || !d || k < 1 || j < 1 || back < 1 || back > k + j || back == j) return NULL;
+    /* the king: not moved, not attacked, nor on any cell of its way, each empty */
+    if (facts[0][0] != (CF_UNMOVED | CF_NOT_ATTACKED)) return NULL;
+    for (int c = 1; c <= k; c++)
+        if (facts[0][c] != (CF_EMPTY | CF_NOT_ATTACKED)) return NULL;
+    /* to the rook over empty cells; the rook a friend of its type, not moved */
+    if (facts[1][0]) return NULL;
+    for (int c = 1; c < j; c++)
+        if (facts[1][c] != CF_EMPTY) return NULL;
+    if (facts[1][j] != (CF_FRIEND | CF_PIECE | CF_UNMOVED)) return NULL;
+    Piece *rook = zrf_piece_find(L, rook_name);
+    if (!rook || rook == pc) return NULL;
+    /* the cells, from the setup; player 1's, the same turned */
+    int k1 = castle_king_cell(L, 0, pc);
+    int k2 = k1 >= 0 ? castle_step(L, k1, k * d->dx, k * d->dy) : -1;
+    int r1 = k1 >= 0 ? castle_step(L, k1, (k + j) * d->dx, (k + j) * d->dy) : -1;
+    int r2 = r1 >= 0 ? castle_step(L, r1, -back * d->dx, -back * d->dy) : -1;
+    if (k2 < 0 || r1 < 0 || r2 < 0 || !castle_rook_at(L, r1, 0, rook)) return NULL;
+    if (!castle_king_at(L, castle_turned(L, k1), 1, pc) || !castle_rook_at(L, castle_turned(L, r1), 1, rook))
+        return NULL;
+    char letter = d->dx > 0 || (d->dx == 0 && d->dy > 0) ? 'K' : 'Q';
+    if (strchr(L->castling, letter)) return NULL; /* (one castle a side) */
+    size_t len = strlen(L->castling);
+    if (len + 1 >= sizeof L->castling) return NULL;
+    L->castling[len] = letter;
+    Ast *c = zrf_node_text(AST_CASTLE, m, letter == 'K' ? "K" : "Q");
+    int cells[4] = {k1, k2, r1, r2};
+    for (int i = 0; i < 4; i++) ast_add(c, zrf_cell_name(L, &L->pos[cells[i]], m));
+    return c;
+}
+
 /* One (moves ...) item: an atom when its shape is one, else a block. */
 static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, const char *kind, const char *mtype, MoveOut *out) {
     memset(out, 0, sizeof *out);
@@ -1435,6 +1614,7 @@ static void lower_move(Lower *L, Piece *pc, const ZrfNode *m, const char *kind, 
         out->item = move_block(L, pc, m, kind, mtype, "a move");
         return;
     }
+    if ((out->item = castle_of(L, pc, m))) return;
     const char *zone = NULL;
     const ZrfNode *types = NULL;
     const ZrfNode *plain = split_promotion(L, m, &zone, &types);
@@ -1747,7 +1927,13 @@ int zrf_move_captures(Lower *L, const ZrfNode *m) {
     const ZrfNode *plain = split_promotion(L, m, &zone, &types);
     const ZrfNode *shape = plain ? plain : m;
     /* a slide onto empty cells only */
-    if (shape->nkids == 2 && as_slide(L, shape)) return 0;
+    if (shape->nkids == 2) {
+        Ast *slide = as_slide(L, shape);
+        if (slide) {
+            ast_free(slide);
+            return 0;
+        }
+    }
     Path p;
     if (!path_of(L, shape, &p)) return -1;
     bool takes = false;

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 perft() { "$varia" perft "$1" "$2" ${3:+--fen "$3"} 2>/dev/null | sed -n 's/^Nodes searched: //p'; }
-grep -v '^#' "$dir/perft.list" | while read -r zrf twin tokens depth count rdepth; do
+grep -v '^#' "$dir/perft.list" | while read -r zrf twin tokens depth count rdepth keep; do
     [ -n "$zrf" ] || continue
     d=1
     while [ "$d" -le "$depth" ]; do
@@ -29,9 +29,11 @@ grep -v '^#' "$dir/perft.list" | while read -r zrf twin tokens depth count rdept
     map=$(echo "$tokens" | sed 's/\([^=,]*\)=\([^,]*\)/s\/^\1$\/\2\//g; s/,/;/g')
     "$varia" random "$twin" count="$count" plies=30 seed=7 | while read -r board side rest; do
         set -- $rest
+        castling=-
+        [ "$keep" = castling ] && castling=$1
         shift 2
         zside=$(echo "$side" | sed "$map")
-        tfen="$board $side - - $*" zfen="$board $zside - - $*"
+        tfen="$board $side $castling - $*" zfen="$board $zside $castling - $*"
         a=$(perft "$dir/$zrf" "$rdepth" "$zfen") b=$(perft "$twin" "$rdepth" "$tfen")
         if [ -n "$a" ] && [ "$a" = "$b" ]; then echo pass; else
             echo "zrf: FAIL $zrf perft $rdepth at '$zfen': $a, $twin gives $b" >&2; echo fail; fi
