@@ -28,8 +28,8 @@ WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck metamorphic bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck zrf-tests
+.PHONY: games-compare all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck metamorphic bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck oracle-compare zrf-tests
 
 all: varia editors
 
@@ -178,7 +178,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck metamorphic gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests zrf-tests
+test-groups: memcheck asan crosscheck games-compare metamorphic gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests oracle-compare zrf-tests
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -210,6 +210,18 @@ zrf-tests: varia
 perft-deep: varia
 	@sh tests/run_perft.sh ./varia deep
 	@sh tests/draughts-crosscheck.sh ./varia deep
+	@sh tests/oracle-compare.sh ./varia deep
+	@python3 tests/games-compare.py ./varia deep
+
+# Alice, Marseillais, Grasshopper and Berolina chess against an independent generator.
+oracle-compare: varia
+	@scripts/deps.sh oracle
+	@sh tests/oracle-compare.sh ./varia quick
+
+# The placement, connection, morris and tafl games against the independent generator
+# tests/oracle/games28.py, move by move (perft --divide) on stored positions.
+games-compare: varia
+	@python3 tests/games-compare.py ./varia quick
 
 crosscheck: varia
 	@scripts/deps.sh oracle

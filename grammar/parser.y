@@ -128,6 +128,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_SHUFFLE "'shuffle'"
 %token KW_ARMIES "'armies'"
 %token KW_STEER "'steer'"
+%token KW_TRANSFER "'transfer'"
 %token KW_COPY "'copy'"
 %token KW_INFLUENCE "'influence'"
 %token KW_RIVAL "'rival'"
@@ -224,6 +225,21 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_AND "'and'"
 %token KW_ON_BOARD "'on-board'"
 %token KW_SYM "'sym'"
+/* boards as graphs, placement programs, effects on other cells, goals, custodian rules */
+%token KW_CELLS "'cells'"
+%token KW_SYMMETRY "'symmetry'"
+%token KW_EXCEPT "'except'"
+%token KW_EXISTS "'exists'"
+%token KW_CREATE "'create'"
+%token KW_CHANGE_TYPE "'change-type'"
+%token KW_IN_A_ROW "'in-a-row'"
+%token KW_EXACTLY "'exactly'"
+%token KW_CONNECT "'connect'"
+%token KW_OCCUPY "'occupy'"
+%token KW_HOSTILE "'hostile'"
+%token KW_SURROUND "'surround'"
+%token KW_SHIELDWALL "'shieldwall'"
+%token KW_REFLECT "'reflect'"
 
 %type <node> item items players player names board_body board_items cellrefs cellref opt_steer_if
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
@@ -241,6 +257,8 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> opt_copy opt_at_most opt_rival opt_reply opt_reach_reply
 %type <str> opt_end_name
 %type <pair> size
+%type <node> zone_cells cell_entries cell_entry chains dirpairs opt_types opt_by
+%type <num> opt_exactly
 
 %%
 
@@ -282,6 +300,23 @@ item
             $$->num[1] = $4.b;
             parse_adopt($$, $5);
         }
+    | KW_BOARD opt_ident size IDENT board_body
+        {
+            /* a shape word after the size (hex): a FLAG among the board's items */
+            $$ = parse_text_node(AST_BOARD, L(@$), $2);
+            $$->num[0] = $3.a;
+            $$->num[1] = $3.b;
+            ast_add($$, parse_text_node(AST_FLAG, L(@4), $4));
+            parse_adopt($$, $5);
+        }
+    | KW_BOARD opt_ident STRING size IDENT board_body
+        {
+            $$ = parse_text2_node(AST_BOARD, L(@$), $2, $3);
+            $$->num[0] = $4.a;
+            $$->num[1] = $4.b;
+            ast_add($$, parse_text_node(AST_FLAG, L(@5), $5));
+            parse_adopt($$, $6);
+        }
     | KW_ORIENTATION IDENT IDENT
         { $$ = parse_text2_node(AST_ORIENTATION, L(@$), $2, $3); }
     | KW_DIRECTION IDENT '=' '(' INT ',' INT ')'
@@ -296,19 +331,57 @@ item
             ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
             ast_add($$, parse_text_node(AST_NAME, L(@6), $6));
         }
+    | KW_LINK IDENT '=' chains
+        { $$ = parse_adopt(parse_text_node(AST_LINK, L(@$), $2), $4); $$->sub = 1; }
+    | KW_LINK IDENT IDENT '=' chains
+        { $$ = parse_adopt(parse_text2_node(AST_LINK, L(@$), $2, $3), $5); $$->sub = 1; }
+    | KW_SYMMETRY IDENT dirpairs
+        { $$ = parse_adopt(parse_text_node(AST_SYMMETRY, L(@$), $2), $3); }
+    | KW_HOSTILE IDENT      { $$ = parse_text_node(AST_HOSTILE, L(@$), $2); }
+    | KW_SURROUND names     { $$ = parse_adopt(mk(AST_SURROUND, L(@$)), $2); }
+    | KW_SURROUND names KW_IN IDENT
+        { $$ = parse_adopt(parse_text_node(AST_SURROUND, L(@$), $4), $2); }
+    | KW_SHIELDWALL         { $$ = mk(AST_SHIELDWALL, L(@$)); }
+    | KW_END KW_IN_A_ROW INT opt_exactly opt_types opt_by result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_IN_A_ROW);
+            $$->num[0] = $3;
+            $$->num[1] = $4;
+            $$->word = $7;
+            $$->text2 = $8;
+            ast_add($$, $5);
+            ast_add($$, $6);
+        }
+    | KW_END KW_CONNECT IDENT IDENT opt_by result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_CONNECT);
+            $$->word = $6;
+            $$->text2 = $7;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add($$, parse_text_node(AST_NAME, L(@4), $4));
+            ast_add($$, $5);
+        }
+    | KW_END KW_OCCUPY IDENT opt_types result opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_OCCUPY);
+            $$->word = $5;
+            $$->text2 = $6;
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add($$, $4);
+        }
     | KW_DIRSET IDENT '=' dirterms
         { $$ = parse_adopt(parse_text_node(AST_DIRSET, L(@$), $2), $4); }
-    | KW_ZONE IDENT '=' cellspecs
+    | KW_ZONE IDENT '=' zone_cells
         {
             $$ = parse_adopt(parse_text_node(AST_ZONE, L(@$), $2), $4);
             $$->sub = ZONE_ABSOLUTE;
         }
-    | KW_ZONE IDENT KW_FOR IDENT '=' cellspecs
+    | KW_ZONE IDENT KW_FOR IDENT '=' zone_cells
         {
             $$ = parse_adopt(parse_text2_node(AST_ZONE, L(@$), $2, $4), $6);
             $$->sub = ZONE_FOR;
         }
-    | KW_ZONE IDENT KW_RELATIVE '=' cellspecs
+    | KW_ZONE IDENT KW_RELATIVE '=' zone_cells
         {
             $$ = parse_adopt(parse_text_node(AST_ZONE, L(@$), $2), $5);
             $$->sub = ZONE_RELATIVE;
@@ -488,6 +561,9 @@ item
             ast_add($$, $4);
             if ($6) ast_add($$, $6);
         }
+    | KW_TRANSFER names     { $$ = parse_adopt(mk(AST_TRANSFER, L(@$)), $2); }
+    | KW_KIND IDENT KW_IF KW_GIVES_CHECK
+        { $$ = parse_text_node(AST_CHECK_KIND, L(@$), $2); }
     | KW_HELPS names        { $$ = parse_adopt(mk(AST_ALLEGIANCE, L(@$)), $2); }
     | KW_HELPS names KW_AT_RANDOM
         { $$ = parse_adopt(mk_sub(AST_ALLEGIANCE, L(@$), 1), $2); }
@@ -581,6 +657,7 @@ players
 player
     : IDENT                 { $$ = parse_text_node(AST_PLAYER, L(@$), $1); }
     | IDENT '(' IDENT ')'   { $$ = parse_text2_node(AST_PLAYER, L(@$), $1, $3); }
+    | IDENT '(' KW_X ')'    { $$ = parse_text2_node(AST_PLAYER, L(@$), $1, xstrdup("x")); }
     ;
 
 names
@@ -630,7 +707,29 @@ board_items
         { $$ = ast_add($1, mk_sub(AST_HOLES, L(@2), HOLES_LIGHT)); }
     | board_items KW_HOLES KW_DARK
         { $$ = ast_add($1, mk_sub(AST_HOLES, L(@2), HOLES_DARK)); }
+    | board_items KW_CELLS cell_entries
+        {
+            SrcLoc loc = parse_loc(ctx, @2.first_line, @2.first_column, @3.last_line, @3.last_column);
+            $$ = ast_add($1, parse_adopt(mk(AST_CELLS, loc), $3));
+        }
     | board_items ';'
+    ;
+
+/* a cell of the grid by its name (d4), or a cell named freely at its place: centre (4, 4) */
+cell_entries
+    : cell_entry            { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | cell_entries cell_entry { $$ = ast_add($1, $2); }
+    ;
+
+cell_entry
+    : IDENT                 { $$ = parse_text_node(AST_NAME, L(@$), $1); }
+    | IDENT '(' INT ',' INT ')'
+        {
+            $$ = parse_text_node(AST_NAME, L(@$), $1);
+            $$->sub = 1;
+            $$->num[0] = $3;
+            $$->num[1] = $5;
+        }
     ;
 
 cellrefs
@@ -642,6 +741,58 @@ cellrefs
 cellref
     : IDENT                 { $$ = parse_text_node(AST_NAME, L(@$), $1); }
     | IDENT ':' IDENT       { $$ = parse_text2_node(AST_NAME, L(@$), $3, $1); }
+    ;
+
+/* the cells of a zone, and after `except` those taken out of it (an EXCEPT as the last kid) */
+zone_cells
+    : cellspecs
+    | cellspecs KW_EXCEPT cellspecs
+        {
+            SrcLoc loc = parse_loc(ctx, @2.first_line, @2.first_column, @3.last_line, @3.last_column);
+            $$ = ast_add($1, parse_adopt(mk(AST_EXCEPT, loc), $3));
+        }
+    ;
+
+/* `link D R = a1 a4 a7, b2 b4 b6`: chains of cells, each linked to the next */
+chains
+    : cellrefs              { $$ = ast_add(mk(AST_BLOCK, L(@$)), $1); }
+    | chains ',' cellrefs   { $$ = ast_add($1, $3); }
+    ;
+
+/* `symmetry black up down, down up`: each pair is a direction as written and the one it means */
+dirpairs
+    : IDENT IDENT
+        {
+            Ast *pair = mk(AST_GROUP, L(@$));
+            ast_add(pair, parse_text_node(AST_NAME, L(@1), $1));
+            ast_add(pair, parse_text_node(AST_NAME, L(@2), $2));
+            $$ = ast_add(mk(AST_BLOCK, L(@$)), pair);
+        }
+    | dirpairs ',' IDENT IDENT
+        {
+            SrcLoc loc = parse_loc(ctx, @3.first_line, @3.first_column, @4.last_line, @4.last_column);
+            Ast *pair = mk(AST_GROUP, loc);
+            ast_add(pair, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add(pair, parse_text_node(AST_NAME, L(@4), $4));
+            $$ = ast_add($1, pair);
+        }
+    ;
+
+opt_exactly
+    : %empty                { $$ = 0; }
+    | KW_EXACTLY            { $$ = 1; }
+    ;
+
+/* piece types a goal counts (an empty GROUP: every type) */
+opt_types
+    : %empty                { $$ = mk(AST_GROUP, L(@$)); }
+    | names                 { $$ = $1; $$->kind = AST_GROUP; }
+    ;
+
+/* the directions a goal follows (an empty BLOCK: the board's own lines) */
+opt_by
+    : %empty                { $$ = mk(AST_BLOCK, L(@$)); }
+    | KW_BY dirterms        { $$ = $2; }
     ;
 
 cellspecs
@@ -674,6 +825,7 @@ result
     | KW_DRAW               { $$ = KEYWORD_DRAW; }
     | KW_PASS               { $$ = KEYWORD_PASS; }
     | KW_WORTH              { $$ = KEYWORD_WORTH; }
+    | KW_MOST               { $$ = KEYWORD_MOST; }
     ;
 
 opt_at_most
@@ -810,7 +962,21 @@ closed_item
             $$->text = $3;  /* the node takes the string (same allocator as ast_new_text) */
             $$->loc = L(@$);
         }
+    | castle_base KW_LETTER IDENT KW_KIND IDENT
+        {
+            $$ = $1;
+            $$->text = $3;
+            $$->text2 = $5;
+            $$->loc = L(@$);
+        }
+    | castle_base KW_KIND IDENT
+        {
+            $$ = $1;
+            $$->text2 = $3;
+            $$->loc = L(@$);
+        }
     | KW_MOVE LBRACE stmts '}'  { $$ = parse_adopt(mk(AST_MOVEBLOCK, L(@$)), $3); }
+    | KW_DROP LBRACE stmts '}'  { $$ = parse_adopt(mk(AST_DROPBLOCK, L(@$)), $3); }
     | KW_USE IDENT '(' opt_args ')'
         { $$ = parse_adopt(parse_text_node(AST_USE, L(@$), $2), $4); }
     | KW_WHEN IDENT '=' IDENT LBRACE pitems '}'
@@ -975,11 +1141,18 @@ stmt
             ast_free($2);
         }
     | KW_CHANGE IDENT       { $$ = parse_text_node(AST_CHANGE, L(@$), $2); }
+    | KW_GOTO KW_ALL        { $$ = mk_sub(AST_GOTO, L(@$), 1); }
+    | KW_CREATE             { $$ = mk(AST_CREATE, L(@$)); }
+    | KW_CREATE IDENT       { $$ = parse_text_node(AST_CREATE, L(@$), $2); }
+    | KW_CHANGE_TYPE IDENT  { $$ = parse_text_node(AST_CHANGE_TYPE, L(@$), $2); }
+    | KW_REFLECT IDENT      { $$ = parse_text_node(AST_REFLECT, L(@$), $2); }
     | KW_DROP               { $$ = mk(AST_DROP, L(@$)); }
     | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
     | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
     | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
     | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
+    | KW_FROM               { $$ = mk(AST_FROM, L(@$)); }
+    | KW_TO                 { $$ = mk(AST_TO, L(@$)); }
     | KW_KIND IDENT         { $$ = parse_text_node(AST_KIND, L(@$), $2); }
     | KW_COUNTER IDENT KW_BY INT
         { $$ = parse_text_node(AST_COUNT, L(@$), $2); $$->num[0] = $4; }
@@ -1082,6 +1255,10 @@ primary
         { $$ = mk_cond(L(@$), KEYWORD_COUNTER_AT_MOST, $2); $$->num[0] = $4; }
     | KW_ATTACKERS KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), KEYWORD_ATTACKERS_AT_LEAST, NULL); $$->num[0] = $3; }
+    | KW_PIECES IDENT KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_LEAST, $2); $$->num[0] = $4; }
+    | KW_PIECES IDENT KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_MOST, $2); $$->num[0] = $4; }
     | KW_INFLUENCE KW_AT_LEAST INT
         { $$ = mk_cond(L(@$), KEYWORD_INFLUENCE_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_INFLUENCE KW_AT_MOST INT
@@ -1094,6 +1271,19 @@ primary
         { $$ = mk_cond(L(@$), KEYWORD_RIVAL_AT_LEAST, NULL); $$->num[0] = $3; }
     | KW_RIVAL KW_AT_MOST INT
         { $$ = mk_cond(L(@$), KEYWORD_RIVAL_AT_MOST, NULL); $$->num[0] = $3; }
+    | KW_EXISTS block       { $$ = ast_add(mk(AST_EXISTS, L(@$)), $2); }
+    | KW_IN_A_ROW INT opt_exactly
+        { $$ = mk_cond(L(@$), KEYWORD_IN_A_ROW, NULL); $$->num[0] = $2; $$->num[1] = $3; }
+    | KW_IN_A_ROW INT opt_exactly KW_BY dirterms
+        {
+            $$ = parse_adopt(mk_cond(L(@$), KEYWORD_IN_A_ROW, NULL), $5);
+            $$->num[0] = $2;
+            $$->num[1] = $3;
+        }
+    | KW_PIECES KW_AT_LEAST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_LEAST, NULL); $$->num[0] = $3; }
+    | KW_PIECES KW_AT_MOST INT
+        { $$ = mk_cond(L(@$), KEYWORD_PIECES_AT_MOST, NULL); $$->num[0] = $3; }
     | '(' cond ')'          { $$ = $2; }
     ;
 

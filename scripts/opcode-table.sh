@@ -14,6 +14,7 @@ sed -n 's/^OP(\([A-Z]*\), *\([A-Z_]*\), *\([A-Z_]*\), *\([A-Z_]*\), *\(-*[0-9]*\
             word["AMOUNT"] = "signed value"; word["COUNT"] = "count"; word["CASTLE"] = "castling right"
             word["KIND"] = "move kind"; word["PROMO"] = "promotion set"
             word["FLAG"] = "move flag"; word["TAG"] = "tag"; word["MODE"] = "0 or 1"
+            word["ZONE_OPT"] = "zone or all"; word["LINES"] = "lines"; word["ORIENT"] = "orientation"
         }
         {
             ops = ""

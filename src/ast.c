@@ -54,6 +54,14 @@ static const char *const kind_names[] = {
     "ADD_PARTIAL",   "SET_FLAG",
     "TAG",           "PRIORITY",
     "MERGE_DUPLICATES", "POSITION_FORMAT",
+    "CELLS",         "SYMMETRY",
+    "EXCEPT",        "HOSTILE",
+    "SURROUND",      "SHIELDWALL",
+    "DROPBLOCK",     "CREATE",
+    "CHANGE_TYPE",   "EXISTS",
+    "REFLECT",
+    "TRANSFER",      "CHECK_KIND",
+    "FROM",          "TO",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 
@@ -91,6 +99,10 @@ static const char *const keyword_names[] = {
     "taken",
     "flag",
     "tagged",
+    "most",
+    "in-a-row",
+    "pieces-at-least",
+    "pieces-at-most",
 };
 _Static_assert(ARRAY_LEN(keyword_names) == KEYWORD__COUNT, "one name per Keyword, in enum order");
 

@@ -74,6 +74,19 @@
  *   GATING      text = zone whose cells are gates (a piece from the hand enters as one leaves)
  *   CAPTURE_REWARD text = counter the capturer gains the captured pieces' worth in
  *   EXTRA_CAPTURE  text = move kind, num[0] = attackers needed, text2 = "remote" or NULL
+ *   CELLS       (a BOARD's kid) kids = NAME: the cells the board has (the others are holes);
+ *               a NAME with sub = 1 is a cell named freely at num[0], num[1] (file and rank
+ *               counted from 1)
+ *   LINK        sub = 1: `link D [R] = CELLS, CELLS...`: text = direction, text2 = its reverse or
+ *               NULL, kids = BLOCK chains of NAME cells, each cell linked to the next
+ *   SYMMETRY    text = player, kids = GROUP pairs [NAME as written, NAME it means]
+ *   EXCEPT      (a ZONE's last kid) kids = cell specs taken out of the zone
+ *   HOSTILE     text = zone whose empty cells take part in custodian captures against anyone
+ *   SURROUND    kids = NAME types, text = zone or NULL: such pieces (there) are taken only
+ *               when enclosed on every orthogonal side
+ *   SHIELDWALL  (rows along the board's edge are captured together)
+ *   TRANSFER    kids = NAME links: after every move its pieces go on along them
+ *   CHECK_KIND  text = the move kind of every normal move that gives check
  *
  * Piece items (children of PIECE, MACRO, WHEN inside a piece):
  *   LETTER      text = one letter
@@ -85,13 +98,15 @@
  *   FLAG        text = royal | resets-nmove | ...
  *   ATOM        sub = AtomKind, kids = dir terms then MOD nodes
  *   MOD         sub = ModKind, num[0] = argument (RANGE), text = argument (FROM zone, TO zone)
- *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL;
+ *   CASTLE      kids = [NAME king-from, NAME king-to, NAME rook-from, NAME rook-to], text = letter or NULL,
+ *               text2 = move kind or NULL;
  *               or kids = [NAME king-to, NAME rook-to] (a free castle: the start cells are the
  *               position's); sub = 1: `privilege CELL CELL [lost-to TYPE]`, kids = NAME (a
  *               cell per player), then a GROUP holding the NAME type when lost-to is given
  *   PROMOTE     text = zone moved into, text2 = zone moved from (either may be NULL),
  *               sub = bits: 1 optional, 2 lost-only, 4 capture-only; kids = NAME piece types
  *   MOVEBLOCK   kids = statements
+ *   DROPBLOCK   kids = statements (a drop program: no piece moves, it starts on every cell)
  *   USE         text = macro name, kids = arguments (DIR, VEC, SYM, NAME)
  *
  * Dir terms:
@@ -107,6 +122,7 @@
  *   WHILE       kids = [cond, BLOCK]
  *   EITHER      kids = BLOCK alternatives (two or more)
  *   ADD, CAPTURE, MARK, BACK, ORIGIN, SETEP, FAIL    (no fields)
+ *   FROM, TO    (no fields) the second piece: FROM chooses the one on the cursor, TO moves it there
  *   GOTO        text = cell name, text2 = board or NULL
  *   CHANGE      text = piece type
  *   KIND        text = move kind
@@ -116,6 +132,11 @@
  *   ADD_PARTIAL (no fields: the move goes on from the cursor, see docs/language.md)
  *   SET_FLAG    text = flag, sub = 1 set / 0 clear (a flag of the move being made)
  *   TAG         text = tag, sub = 1 tag / 0 untag the cursor's cell (for the move being made)
+ *   GOTO        sub = 1: `goto all` (every cell in turn, each a path of its own); a GOTO whose
+ *               text names a zone goes to each of its cells so
+ *   CREATE      text = piece type or NULL (a new piece of the mover on the cursor's cell)
+ *   CHANGE_TYPE text = piece type (the piece on the cursor's cell becomes it)
+ *   REFLECT     text = orientation (the cursor to its cell's image: transpose, mirror...)
  *
  * Conditions:
  *   COND        word = EMPTY|ENEMY|FRIEND|EP|ATTACKED|UNMOVED|LAST_TO|LAST_FROM, or
@@ -124,7 +145,10 @@
  *               conditions) with num[0] = the bound, or PIECE/IN with text2 = piece type / zone,
  *               TAKEN (the piece on the cursor is taken by the move so far), FLAG/TAGGED with
  *               text2 = the flag / tag
+ *               IN_A_ROW with num[0] = N, num[1] = 1 for exactly, kids = dir terms;
+ *               PIECES_AT_LEAST/PIECES_AT_MOST with num[0] = the bound (the mover's pieces)
  *   ONBOARD     kids = [dir term]
+ *   EXISTS      kids = [BLOCK]: some path through the statements reaches their end
  *   NOT         kids = [cond]
  *   AND, OR     kids = [cond, cond]
  *
@@ -230,6 +254,21 @@ typedef enum AstKind {
     AST_PRIORITY,
     AST_MERGE_DUPLICATES,
     AST_POSITION_FORMAT,
+    AST_CELLS,
+    AST_SYMMETRY,
+    AST_EXCEPT,
+    AST_HOSTILE,
+    AST_SURROUND,
+    AST_SHIELDWALL,
+    AST_DROPBLOCK,
+    AST_CREATE,
+    AST_CHANGE_TYPE,
+    AST_EXISTS,
+    AST_REFLECT,
+    AST_TRANSFER,
+    AST_CHECK_KIND,
+    AST_FROM,
+    AST_TO,
     AST__COUNT
 } AstKind;
 
@@ -295,6 +334,12 @@ typedef enum EndKind {
                      * other on an open line in two positions in a row */
     END_BLOCKED,        /* neither player can move: word = result for the one with more pieces */
     END_COUNTING,       /* kids = COUNTING items: a count of moves that ends the game; word = result */
+    END_IN_A_ROW,       /* num[0] pieces of a side in a row (num[1] = 1: exactly that many); kids =
+                         * [GROUP types (none: any), BLOCK dir terms (none: the board's lines)] */
+    END_CONNECT,        /* kids = [NAME zone, NAME zone, BLOCK dir terms]: a chain of a side's pieces
+                         * joins its parts of the two zones */
+    END_OCCUPY,         /* kids = [NAME zone, GROUP types]: a side's pieces (of those types) stand on
+                         * every cell of its part of the zone */
     END__COUNT
 } EndKind;
 
@@ -334,6 +379,10 @@ typedef enum Keyword {
     KEYWORD_TAKEN,
     KEYWORD_FLAG,
     KEYWORD_TAGGED,
+    KEYWORD_MOST,
+    KEYWORD_IN_A_ROW,
+    KEYWORD_PIECES_AT_LEAST,
+    KEYWORD_PIECES_AT_MOST,
     KEYWORD__COUNT
 } Keyword;
 

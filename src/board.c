@@ -27,9 +27,15 @@ static inline uint64_t checks_key(int player, int given) { return counter_key(0x
  * not, as the n-move clock is not: positions repeat while a count runs.) */
 static inline uint64_t count_key(int limit) { return limit ? counter_key(0x7B00, limit) : 0; }
 
-/* The phase state's share of the hash (games whose turns have phases). */
+/* The phase state's share of the hash (games whose turns have phases), with the en-passant
+ * cells the turn has made (keys of their own: they are not those the mover may take). */
 static inline uint64_t phase_key(const Position *pos) {
-    return counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->ep_fresh << 1 | pos->turn_reset));
+    uint64_t k = counter_key(0x7000 + pos->phase, (int32_t)(pos->phase_moves << 2 | pos->turn_reset));
+    if (pos->ep_next[0] != NO_CELL) {
+        uint64_t z = pos->v->zobrist_ep[pos->ep_next[0]];
+        k ^= (z << 17) | (z >> 47);
+    }
+    return k;
 }
 
 /* A pile's share of the hash: its cards in order. */
@@ -147,8 +153,8 @@ void board_clear(Position *pos) {
     memset(pos->type_occ, 0, sizeof pos->type_occ);
     pos->turn = 0;
     pos->rights = 0;
-    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-    pos->ep_victim = NO_CELL;
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = pos->ep_next[i] = NO_CELL;
+    pos->ep_victim = pos->ep_next_victim = NO_CELL;
     pos->halfmove = 0;
     pos->count_limit = pos->count_ply = 0;
     pos->fullmove = 1;
@@ -163,7 +169,7 @@ void board_clear(Position *pos) {
     for (int o = 0; o < MAX_OWNERS; o++) pos->controller[o] = (uint8_t)o;
     for (int p = 0; p < MAX_PLAYERS; p++)
         pos->allegiance[p] = v && v->has_allegiance && p < v->nplayers ? v->allegiance[p] : NO_OWNER;
-    pos->phase = pos->phase_moves = pos->ep_fresh = pos->turn_reset = 0;
+    pos->phase = pos->phase_moves = pos->turn_reset = 0;
     pos->royal_open = -1;
     for (int i = 0; i < MAX_PLAYERS * MAX_CASTLES; i++) pos->castle_king[i] = pos->castle_rook[i] = NO_CELL;
     pos->debt = 0;
@@ -360,11 +366,10 @@ void board_cells_apply(Position *pos, const Move *m, CellJournal *cj) {
 
 void board_cells_revert(Position *pos, const CellJournal *cj) { revert_cells(pos, cj->entries, cj->n); }
 
-Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
+/* The piece of a `sets-ep` type of prev that stands past the en-passant cell ep along d,
+ * over empty cells, or NO_CELL. */
+static inline Cell ep_victim_along(const Position *pos, Cell ep, int prev, int d) {
     const Variant *v = pos->v;
-    ASSERT(prev >= 0 && prev < v->nowners, "en-passant cells belong to a known owner");
-    int d = v->forward_dir[prev];
-    if (d < 0) return NO_CELL;
     Cell c = ep;
     for (int k = 0; k < MAX_EP_CELLS + 1; k++) {
         c = variant_step(v, c, d);
@@ -375,6 +380,50 @@ Cell board_ep_victim(const Position *pos, Cell ep, int prev) {
     }
     return NO_CELL;
 }
+
+int board_ep_makers(const Position *pos, Cell ep, int prev, Cell out[2]) {
+    const Variant *v = pos->v;
+    ASSERT(prev >= 0 && prev < v->nowners, "en-passant cells belong to a known owner");
+    uint64_t dirs = v->ep_dirs[prev];
+    if (!dirs && v->forward_dir[prev] >= 0) dirs = 1ull << v->forward_dir[prev];
+    /* (of several, only those whose cell before ep, where they came from, is empty) */
+    int n = 0, came = 0;
+    Cell found[2], from_empty[2];
+    for (; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctzll(dirs);
+        Cell c = ep_victim_along(pos, ep, prev, d);
+        if (c == NO_CELL) continue;
+        if (n < 2) found[n] = c;
+        n++;
+        Cell origin = v->dirs[d].reverse >= 0 ? variant_step(v, ep, v->dirs[d].reverse) : NO_CELL;
+        if (origin == NO_CELL || pos->cell[origin]) continue;
+        if (came < 2) from_empty[came] = c;
+        came++;
+    }
+    const Cell *pick = n > 1 && came ? from_empty : found;
+    if (n > 1 && came) n = came;
+    for (int i = 0; i < n && i < 2; i++) out[i] = pick[i];
+    return n;
+}
+
+bool board_ep_named_by_cell(const Position *pos, Cell ep, int prev, Cell victim) {
+    const int forward = pos->v->forward_dir[prev];
+    Cell makers[2];
+    return forward >= 0 && ep_victim_along(pos, ep, prev, forward) == victim &&
+        board_ep_makers(pos, ep, prev, makers) == 1 && makers[0] == victim;
+}
+
+/* (Forward first: a double step straight ahead is the common case.) */
+static inline bool ep_could_make(const Position *pos, Cell ep, int prev, Cell to) {
+    const int forward = pos->v->forward_dir[prev];
+    if (forward >= 0 && ep_victim_along(pos, ep, prev, forward) == to) return true;
+    uint64_t others = pos->v->ep_dirs[prev] & ~(forward >= 0 ? 1ull << forward : 0);
+    for (; others; others &= others - 1)
+        if (ep_victim_along(pos, ep, prev, __builtin_ctzll(others)) == to) return true;
+    return false;
+}
+
+bool board_ep_could_make(const Position *pos, Cell ep, int prev, Cell to) { return ep_could_make(pos, ep, prev, to); }
 
 /* Writes a tile, keeping the hash and the move's undo list. */
 static void set_tile(Position *pos, Undo *u, Cell c, uint8_t tile) {
@@ -494,6 +543,29 @@ static inline void clear_ep(Position *pos) {
     pos->ep_victim = NO_CELL;
 }
 
+/* In a turn of phases, en-passant cells of owner o a piece has landed on since they were
+ * made are passed over no more, and none is of use once the piece that made them has left
+ * its cell or been taken: they go. */
+static void drop_taken_ep(Position *pos, Cell *ep, Cell *victim, int o) {
+    if (*victim == NO_CELL) return;
+    if (!pos->cell[*victim] || PIECE_OWNER(pos->cell[*victim]) != o) {
+        for (int i = 0; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
+        *victim = NO_CELL;
+        return;
+    }
+    int kept = 0;
+    for (int i = 0; i < MAX_EP_CELLS; i++)
+        if (ep[i] != NO_CELL && !pos->cell[ep[i]]) ep[kept++] = ep[i];
+    for (int i = kept; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
+    if (!kept) *victim = NO_CELL;
+}
+
+/* The same for the cells a turn of phases has made. */
+static inline void clear_ep_next(Position *pos) {
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep_next[i] = NO_CELL;
+    pos->ep_next_victim = NO_CELL;
+}
+
 /* Moves a card from pile a to pile b (FX_CARD), keeping the secret part of each stack. */
 static void move_card(Position *pos, const Effect *e, int mover) {
     const Variant *v = pos->v;
@@ -526,9 +598,14 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
         const Effect *e = &m->fx[i];
         switch (e->kind) {
         case FX_EP:
-            if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
-            pos->ep_victim = m->to;
-            pos->ep_fresh = 1;
+            /* (in a turn of phases they are the next player's, once the turn ends) */
+            if (v->nphases) {
+                if (nep < MAX_EP_CELLS) pos->ep_next[nep++] = e->a;
+                pos->ep_next_victim = m->to;
+            } else {
+                if (nep < MAX_EP_CELLS) pos->ep[nep++] = e->a;
+                pos->ep_victim = m->to;
+            }
             break;
         case FX_COUNTER:
             ASSERT(e->a < v->ncounter_slots, "a move adds to a counter the rules declare");
@@ -581,11 +658,12 @@ static int apply_state_effects(Position *pos, const Move *m, Undo *u, int mover)
  * the piece that moved to `to` standing "forward" past them (a program may mark any cell;
  * others would not read back as they were written). */
 static void keep_nameable_ep(Position *pos, int nep, Cell to, int mover) {
+    Cell *ep = pos->v->nphases ? pos->ep_next : pos->ep;
     int kept = 0;
     for (int i = 0; i < nep; i++)
-        if (!pos->cell[pos->ep[i]] && board_ep_victim(pos, pos->ep[i], mover) == to) pos->ep[kept++] = pos->ep[i];
-    for (int i = kept; i < MAX_EP_CELLS; i++) pos->ep[i] = NO_CELL;
-    if (!kept) pos->ep_victim = NO_CELL;
+        if (!pos->cell[ep[i]] && ep_could_make(pos, ep[i], mover, to)) ep[kept++] = ep[i];
+    for (int i = kept; i < MAX_EP_CELLS; i++) ep[i] = NO_CELL;
+    if (!kept) *(pos->v->nphases ? &pos->ep_next_victim : &pos->ep_victim) = NO_CELL;
 }
 
 /* The pieces m captures (read before m is applied) go into the mover's hand: each as its own
@@ -702,11 +780,10 @@ static bool count_move(Position *pos, const Move *m, CellOutcome co, bool paying
     pos->royal_open = -1; /* (the next turn's start: movegen_pseudo looks) */
     if (!pos->turn_reset) pos->halfmove++;
     pos->turn_reset = 0;
-    /* en-passant cells made in this turn last through the next player's turn */
-    if (pos->ep_fresh)
-        pos->ep_fresh = 0;
-    else
-        clear_ep(pos);
+    /* the en-passant cells made in this turn are the next player's, for its whole turn */
+    for (int i = 0; i < MAX_EP_CELLS; i++) pos->ep[i] = pos->ep_next[i];
+    pos->ep_victim = pos->ep_next_victim;
+    clear_ep_next(pos);
     return true;
 }
 
@@ -798,6 +875,37 @@ static inline void assert_consistent(const Position *pos) {
 #endif
 }
 
+bool board_explode(const Position *pos, Move *m) {
+    const Variant *v = pos->v;
+    const Piece capturer = pos->cell[m->from];
+    Move b = *m;
+    b.nfx = 0;
+    for (int k = 0; k < m->nfx; k++) {
+        const Effect *e = &m->fx[k];
+        if (e->kind != FX_MOVE) {
+            b.fx[b.nfx++] = *e;
+            continue;
+        }
+        b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->a};
+        if (pos->cell[e->b] && b.nfx < MAX_EFFECTS) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
+    }
+    for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
+        Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
+        if (c == NO_CELL || c == m->from || !pos->cell[c] || ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1))
+            continue;
+        bool listed = false;
+        for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
+        if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
+    }
+    bool own_royal = false;
+    for (int k = 0; k < b.nfx && !own_royal; k++) {
+        Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
+        own_royal = p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
+    }
+    *m = b;
+    return own_royal;
+}
+
 bool board_make(Position *pos, const Move *m) {
     const Variant *v = pos->v;
     if (pos->ply >= MAX_HISTORY) return false;
@@ -808,9 +916,12 @@ bool board_make(Position *pos, const Move *m) {
     const bool paying = pos->debt > 0;
     int mover = board_mover(pos);
     pos->key ^= turn_state_key(pos);
-    /* en-passant cells belong to the last move; in a turn of phases, to the last turn that
-     * made some (they are cleared at the end of the next player's turn) */
-    if (!phased || move_sets_ep(m)) clear_ep(pos);
+    /* en-passant cells belong to the last move; in a turn of phases, to the last turn (a
+     * second double step in a turn replaces the first one's) */
+    if (!phased)
+        clear_ep(pos);
+    else if (move_sets_ep(m))
+        clear_ep_next(pos);
 
     int worth = v->capture_reward && !(m->flags & MOVE_ELIMINATION) ? captured_worth(pos, m, mover) : 0;
     if (unlikely(v->has_hands)) {
@@ -831,6 +942,10 @@ bool board_make(Position *pos, const Move *m) {
     if (worth) reward_capture(pos, worth, mover);
     keep_rights(pos, co.keep);
     if (unlikely(v->castle_dropped) && (m->flags & MOVE_DROP)) castle_on_drop(pos, m->to, mover);
+    if (phased) {
+        drop_taken_ep(pos, pos->ep, &pos->ep_victim, v->turn_order[(pos->turn + v->nturns - 1) % v->nturns]);
+        drop_taken_ep(pos, pos->ep_next, &pos->ep_next_victim, mover);
+    }
     bool turn_ends = count_move(pos, m, co, paying);
     if (!(m->flags & MOVE_CARDS) && (!phased || !(m->flags & MOVE_PASS))) {
         /* (card moves and the pass that ends a turn of phases leave the last move as it was) */
@@ -922,6 +1037,16 @@ static const char *state_inconsistency(const Position *pos) {
     if ((pos->ep[0] == NO_CELL) != (pos->ep_victim == NO_CELL))
         return "en-passant cells without a victim, or a victim without cells";
     if (pos->ep_victim != NO_CELL && pos->ep_victim >= v->ncells) return "the en-passant victim is off the board";
+    for (int i = 0; i < MAX_EP_CELLS; i++) {
+        if (pos->ep_next[i] == NO_CELL) continue;
+        if (!v->nphases) return "en-passant cells of a turn in a game without phases";
+        if (pos->ep_next[i] >= v->ncells) return "an en-passant cell is off the board";
+        if (i > 0 && pos->ep_next[i - 1] == NO_CELL) return "the en-passant cells are not packed at the front";
+    }
+    if ((pos->ep_next[0] == NO_CELL) != (pos->ep_next_victim == NO_CELL))
+        return "en-passant cells without a victim, or a victim without cells";
+    if (pos->ep_next_victim != NO_CELL && pos->ep_next_victim >= v->ncells)
+        return "the en-passant victim is off the board";
     for (int i = v->ncounter_slots; i < MAX_COUNTERS; i++)
         if (pos->counters[i]) return "a counter no rule declares has a value";
     for (int s = 0; s < MAX_PILE_SLOTS; s++) {

@@ -59,7 +59,8 @@ enum {
     MOVE_TILE = 128,
     MOVE_COPY = 256,
     MOVE_DROP = 512,
-    MOVE_GATE = 1024
+    MOVE_GATE = 1024,
+    MOVE_NAMES_TAKEN = 2048 /* the mover chose the pieces it takes elsewhere: its text names them */
 };
 
 typedef struct Move {
@@ -101,6 +102,10 @@ typedef struct JournalEntry {
     int32_t counters[MAX_COUNTERS]; \
     Cell ep[MAX_EP_CELLS]; /* en-passant cells, NO_CELL when unused */ \
     Cell ep_victim; \
+    /* in a turn of phases, the en-passant cells this turn has made and their victim: the \
+     * next player's to take once the turn ends (ep holds those the mover may take now) */ \
+    Cell ep_next[MAX_EP_CELLS]; \
+    Cell ep_next_victim; \
     Cell last_from, last_to; \
     uint16_t halfmove; /* plies since the last capture or resets-nmove move */ \
     /* `end counting`: the count's length in plies (0: none runs) and the plies it has \
@@ -111,10 +116,8 @@ typedef struct JournalEntry {
     uint8_t checks[MAX_PLAYERS];    /* checks each player has given (end checks) */ \
     uint8_t controller[MAX_OWNERS]; /* the player who moves each owner's pieces */ \
     /* Turns made of phases (Variant.nphases > 0): the current phase, moves made in it, \
-     * whether the en-passant cells were made in this turn (they last through the next \
-     * player's turn), and whether this turn reset the n-move count (which then counts \
-     * turns). */ \
-    uint8_t phase, phase_moves, ep_fresh, turn_reset; \
+     * and whether this turn reset the n-move count (which then counts turns). */ \
+    uint8_t phase, phase_moves, turn_reset; \
     /* ... and whether, when this turn began, the mover could capture a royal piece of \
      * another player (one left exposed, by a mine): only then may it take one during the \
      * turn, not after checking it with the turn's own moves. -1: not known yet \
@@ -225,9 +228,19 @@ static inline bool board_active(const Position *pos, int o) {
 static inline bool board_answers_for(const Position *pos, int player, int o) {
     return o == player || pos->allegiance[player] == o;
 }
-/* The piece of `prev` (the player who made it) that an en-passant cell ep belongs to: the
- * piece of a `sets-ep` type standing "forward" past it in prev's frame, or NO_CELL. */
-Cell board_ep_victim(const Position *pos, Cell ep, int prev);
+/* The pieces of `prev` (the player who made it) that could have made the en-passant cell
+ * ep: of a `sets-ep` type, standing past it along the last step of one of their `sets-ep`
+ * legs (Variant.ep_dirs; forward in prev's frame when there are none); of several, those
+ * whose cell before ep, where they came from, is empty. The first two go into out; returns how
+ * many there are. */
+int board_ep_makers(const Position *pos, Cell ep, int prev, Cell out[2]);
+/* Could the piece of prev on `to` have made the en-passant cell ep (it stands past it,
+ * forward or along a `sets-ep` leg's last step)? */
+bool board_ep_could_make(const Position *pos, Cell ep, int prev, Cell to);
+/* Does position text name the en-passant cell ep of prev, made by the piece on victim, by
+ * the cell alone? Yes when that piece stands forward past it and no other could have made
+ * it; otherwise the victim's cell follows ("d3e4"). */
+bool board_ep_named_by_cell(const Position *pos, Cell ep, int prev, Cell victim);
 /* A player's pile of a pile declaration (the one pile when it is not per player). */
 static inline int board_pile_slot(const PileDef *p, int player) { return p->slot + (p->per_player ? player : 0); }
 /* The cards of a pile added up. */
@@ -271,6 +284,11 @@ static inline bool board_privilege_held(const Position *pos, int owner, Cell c) 
             return true;
     return false;
 }
+/* A capture made by a piece that `explodes`, m, becomes its explosion: every piece it moves is
+ * removed instead, with what it lands on, and so is every piece on the cells around m->to
+ * that is not `blast-proof`. Returns whether the explosion takes a royal piece of the
+ * capturer's side. Cannot fail. */
+bool board_explode(const Position *pos, Move *m);
 /* Applies a move; returns false (and changes nothing) if the history is full. */
 bool board_make(Position *pos, const Move *m);
 void board_unmake(Position *pos);

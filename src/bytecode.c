@@ -49,7 +49,9 @@ static void put_byte(Program *p, int byte, int line, int col) {
 
 int bc_emit(Program *p, Opcode op, int operand, int line, int col) {
     int at = p->count;
-    if (op == OP_PARTIAL || op == OP_FLAG || op == OP_SETFLAG || op == OP_TAG || op == OP_TAGGED) p->extended = true;
+    if (op == OP_PARTIAL || op == OP_FLAG || op == OP_SETFLAG || op == OP_TAG || op == OP_TAGGED || op == OP_FROM ||
+        op == OP_TO)
+        p->extended = true;
     put_byte(p, (int)op, line, col);
     switch (bc_instr_size(op) - 1) {
     case 1: put_byte(p, operand & 0xFF, line, col); break;

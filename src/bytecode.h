@@ -25,6 +25,9 @@ typedef enum OperandKind {
     OPK_FLAG,        /* u8: a flag of the move being made (`set-flag`) */
     OPK_TAG,         /* u8: a cell tag of the move being made (`tag`) */
     OPK_MODE,        /* u8: 0 or 1 (clear or set, compulsory or optional) */
+    OPK_ZONE_OPT,    /* u8: zone, or 255 for every cell */
+    OPK_LINES,       /* u8: index of Variant.linesets (the lines of `in-a-row`) */
+    OPK_ORIENT,      /* u8: an orientation (Orientation) */
     OPK__COUNT
 } OperandKind;
 

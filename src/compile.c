@@ -15,6 +15,8 @@ typedef struct CG {
     int type, owner;
     int promo; /* promotion set for this type, 0 = none */
     bool ok;
+    bool in_drop; /* compiling a drop program: no piece moves, `add` puts a new one down */
+    int probes;   /* inside so many `exists` blocks (which only ask whether a path gets through) */
 } CG;
 
 #define L(n) (n)->loc.line, (n)->loc.col
@@ -43,6 +45,22 @@ static bool atom_is_plain_capture(const Ast *atom) {
     return true;
 }
 
+/* A resolved direction (a link, or a vector as player 0 writes it) for this owner: its
+ * `symmetry` maps it where it names it, else its orientation turns a vector. -1 after an
+ * error. */
+static int owner_dir(CG *cg, int dx, int dy, int link, SrcLoc loc) {
+    Variant *v = cg->v;
+    if (v->has_symmetry) {
+        int written = link >= 0 ? link : sema_vector_dir(cg->s, dx, dy, loc);
+        if (written < 0) return -1;
+        if (v->dir_map[cg->owner][written] >= 0) return v->dir_map[cg->owner][written];
+    }
+    if (link >= 0) return link;
+    int ox, oy;
+    variant_orient_vector(v->orient[cg->owner], dx, dy, &ox, &oy);
+    return sema_vector_dir(cg->s, ox, oy, loc);
+}
+
 /* Resolves an atom's direction terms for this owner into direction indexes. */
 static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     DirList dl = {0};
@@ -53,13 +71,7 @@ static int atom_dirs(CG *cg, const Ast *atom, int *dirs, int cap) {
     }
     int n = 0;
     for (int i = 0; i < dl.count && n < cap; i++) {
-        if (dl.link[i] >= 0) {
-            dirs[n++] = dl.link[i];
-            continue;
-        }
-        int ox, oy;
-        variant_orient_vector(cg->v->orient[cg->owner], dl.dx[i], dl.dy[i], &ox, &oy);
-        int d = sema_vector_dir(cg->s, ox, oy, atom->loc);
+        int d = owner_dir(cg, dl.dx[i], dl.dy[i], dl.link[i], atom->loc);
         if (d < 0) {
             cg->ok = false;
             continue;
@@ -82,10 +94,7 @@ static int single_dir(CG *cg, const Ast *t) {
         cg->ok = false;
         return -1;
     }
-    if (dl.link[0] >= 0) return dl.link[0];
-    int ox, oy;
-    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[0], dl.dy[0], &ox, &oy);
-    int d = sema_vector_dir(cg->s, ox, oy, t->loc);
+    int d = owner_dir(cg, dl.dx[0], dl.dy[0], dl.link[0], t->loc);
     if (d < 0) cg->ok = false;
     return d;
 }
@@ -416,8 +425,31 @@ static void emit_long_leap(CG *cg, Program *p, const Ast *atom, int d, const Cap
     bc_emit(p, OP_JUMP, after, L(atom));
 }
 
-/* Slide along d landing on empty cells (and on an enemy unless move-only), with captures. */
+/* Slide along d landing on empty cells (and on an enemy unless move-only), with captures; with
+ * `to ZONE`, landing only in the zone (riding on over the cells outside it). */
 static void emit_capturing_slide(CG *cg, Program *p, const Ast *atom, int d, const Captures *c) {
+    const Ast *to = NULL;
+    if (has_mod(atom, MOD_TO, &to)) {
+        int z = zone_operand(cg, to->text, to->loc);
+        int top = bc_emit(p, OP_STEP, d, L(atom));
+        bc_emit(p, OP_EMPTY, 0, L(atom));
+        int occupied = bc_emit(p, OP_JF, 0, L(atom));
+        bc_emit(p, OP_INZONE, z, L(to));
+        bc_emit(p, OP_JF, top, L(to));
+        emit_landing(cg, p, atom, c);
+        bc_emit(p, OP_JUMP, top, L(atom));
+        bc_patch(p, occupied, p->count);
+        if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
+            bc_emit(p, OP_HALT, 0, L(atom));
+            return;
+        }
+        bc_emit(p, OP_ENEMY, 0, L(atom));
+        bc_emit(p, OP_VERIFY, 0, L(atom));
+        bc_emit(p, OP_INZONE, z, L(to));
+        bc_emit(p, OP_VERIFY, 0, L(to));
+        emit_landing(cg, p, atom, c);
+        return;
+    }
     emit_ride(cg, p, atom, d, c, true);
     if (has_mod(atom, MOD_MOVE_ONLY, NULL)) {
         bc_emit(p, OP_HALT, 0, L(atom));
@@ -497,10 +529,14 @@ static void describe_capturing_atom(CG *cg, PieceProgram *pp, const Ast *atom, b
         cg->ok = false;
     }
     const Ast *limit = NULL;
-    if (has_mod(atom, MOD_RANGE, &limit) || has_mod(atom, MOD_TO, &limit)) {
+    /* (`to` limits the landings of a slide that withdraws or pincers) */
+    bool to_fits = atom->sub == ATOM_SLIDE && !has_mod(atom, MOD_IMITATE, NULL) && !has_mod(atom, MOD_COORDINATE, NULL);
+    if (has_mod(atom, MOD_RANGE, &limit)) {
         /* (the code of these moves has no such limit: refused rather than ignored) */
-        diag_error(cg->s->sink, limit->loc, "'%s' does not go with long-leap, withdraw, pincer, coordinate or imitate",
-                   limit->sub == MOD_RANGE ? "range" : "to");
+        diag_error(cg->s->sink, limit->loc, "'range' does not go with long-leap, withdraw, pincer, coordinate or imitate");
+        cg->ok = false;
+    } else if (!to_fits && has_mod(atom, MOD_TO, &limit)) {
+        diag_error(cg->s->sink, limit->loc, "'to' does not go with long-leap, coordinate or imitate");
         cg->ok = false;
     }
     if (has_mod(atom, MOD_RANGE, NULL) || has_mod(atom, MOD_FROM, NULL) || has_mod(atom, MOD_TO, NULL) ||
@@ -673,11 +709,24 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
         bc_emit(p, OP_EMPTY, 0, L(n));
         bc_emit(p, OP_VERIFY, 0, L(n));
     }
+    /* a landing on another board: that cell empty too */
+    const int board = v->cells[c->king_from].board;
+    const bool king_crosses = v->cells[c->king_to].board != board;
+    Cell lands[2] = {c->king_to, c->rook_to};
+    for (int i = 0; i < 2; i++) {
+        if (v->cells[lands[i]].board == board) continue;
+        bc_emit(p, OP_GOTO, lands[i], L(n));
+        bc_emit(p, OP_EMPTY, 0, L(n));
+        bc_emit(p, OP_VERIFY, 0, L(n));
+    }
     /* the king may not pass through check; a piece that is not a protected royal piece (no
-     * check rule) castles through attacked cells */
+     * check rule) castles through attacked cells. A king that lands on another board only
+     * passes the cells before its landing's place on its own board: where it lands, the
+     * legality rule judges it. */
     bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
     for (int u = us[0]; through_check; u += step) {
+        if (king_crosses && u == us[1] && u != us[0]) break;
         Cell cell = cell_on_line(v, c, u);
         if (cell != NO_CELL) {
             bc_emit(p, OP_GOTO, cell, L(n));
@@ -691,6 +740,7 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
     bc_emit(p, OP_CASCADE, c->rook_from, L(n));
     bc_emit(p, OP_GOTO, c->king_to, L(n));
     bc_emit(p, OP_CASTLED, c->right, L(n));
+    if (c->kind) bc_emit(p, OP_KIND, c->kind, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }
@@ -702,6 +752,7 @@ static void emit_free_castle(Program *p, const Ast *n, const Castle *c, int inde
     bc_emit(p, OP_VERIFY, 0, L(n));
     bc_emit(p, OP_FREECASTLE, index, L(n));
     bc_emit(p, OP_CASTLED, c->right, L(n));
+    if (c->kind) bc_emit(p, OP_KIND, c->kind, L(n));
     bc_emit(p, OP_ADD, 0, L(n));
     alt_end(p, n, fork);
 }
@@ -768,9 +819,15 @@ static void declare_castle(CG *cg, const Ast *n) {
         cg->ok = false;
         return;
     }
+    /* (the king and the rook start on one board; they may castle onto another, Alice's
+     * looking-glass board, where their cells stand on the same line) */
+    if (!free_castle && !privilege && v->cells[cells[2]].board != v->cells[cells[0]].board) {
+        diag_error(cg->s->sink, n->loc, "castling needs the king and the rook to start on one board");
+        cg->ok = false;
+        return;
+    }
     bool row = true, column = true;
     for (int i = 1; i < 4 && !free_castle && !privilege; i++) {
-        if (v->cells[cells[i]].board != v->cells[cells[0]].board) row = column = false;
         if (v->cells[cells[i]].y != v->cells[cells[0]].y) row = false;
         if (v->cells[cells[i]].x != v->cells[cells[0]].x) column = false;
     }
@@ -798,6 +855,18 @@ static void declare_castle(CG *cg, const Ast *n) {
     c->privilege = privilege;
     c->king_type = (uint8_t)cg->type;
     c->lost_to = 0;
+    c->kind = 0;
+    if (n->text2) {
+        /* (said once, for the first player: each player's castle names the same kind) */
+        DiagSink quiet, *sink = cg->s->sink;
+        diag_init(&quiet);
+        if (cg->owner) cg->s->sink = &quiet;
+        int k = sema_kind(cg->s, n->text2, sema_word_loc(cg->s, n->loc, n->text2));
+        cg->s->sink = sink;
+        diag_free(&quiet);
+        if (k < 0) cg->ok = false;
+        c->kind = (uint8_t)(k < 0 ? 0 : k);
+    }
     for (int i = 0; lost_to && i < lost_to->nkids; i++) {
         int t = sema_piece(cg->s, lost_to->kids[i]->text, lost_to->kids[i]->loc);
         if (t < 0)
@@ -847,6 +916,7 @@ static int tag_operand(CG *cg, const char *name, SrcLoc loc) {
 }
 
 static void emit_cond(CG *cg, Program *p, const Ast *c);
+static void emit_stmts(CG *cg, Program *p, const Ast *block);
 
 static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
     bool most = c->word == KEYWORD_COUNTER_AT_MOST;
@@ -861,8 +931,78 @@ static void emit_counter_cond(CG *cg, Program *p, const Ast *c) {
     if (most) bc_emit(p, OP_NOT, 0, L(c));
 }
 
+/* `in-a-row N [exactly] [by DIRS]`: INROW over the lines of DIRS (for this owner), or the
+ * board's own lines. */
+static void emit_in_a_row(CG *cg, Program *p, const Ast *c) {
+    int dirs[MAX_DIRECTIONS], n = 0;
+    if (c->nkids) {
+        DirList dl = {0};
+        for (int i = 0; i < c->nkids; i++)
+            if (!sema_dirterm(cg->s, c->kids[i], &dl)) cg->ok = false;
+        for (int i = 0; i < dl.count; i++) {
+            int d = owner_dir(cg, dl.dx[i], dl.dy[i], dl.link[i], c->loc);
+            if (d < 0)
+                cg->ok = false;
+            else
+                dirs[n++] = d;
+        }
+    } else {
+        n = sema_line_dirs(cg->s, NULL, dirs);
+    }
+    int lines = n > 0 ? sema_lineset(cg->s, dirs, n, c->loc) : -1;
+    if (c->num[0] < 2 || c->num[0] > MAX_BOARD_DIM) {
+        diag_error(cg->s->sink, c->loc, "row length %ld is out of range (2..%d)", c->num[0], MAX_BOARD_DIM);
+        cg->ok = false;
+    }
+    if (lines < 0) cg->ok = false;
+    int length = c->num[0] < 2 || c->num[0] > MAX_BOARD_DIM ? 2 : (int)c->num[0];
+    bc_emit(p, OP_INROW, length | ((c->num[1] != 0) << 8) | ((lines < 0 ? 0 : lines) << 16), L(c));
+}
+
+/* A condition or statement that needs a piece that moves, in a drop program (which has none). */
+static void no_piece_moves(CG *cg, const Ast *n, const char *what) {
+    diag_error(cg->s->sink, n->loc, "'%s' needs a piece that moves: a drop program has none", what);
+    cg->ok = false;
+}
+
+/* `pieces TYPE at-least N` / `at-most N`: the mover's pieces of TYPE on the board. */
+static void emit_pieces_cond(CG *cg, Program *p, const Ast *c) {
+    bool most = c->word == KEYWORD_PIECES_AT_MOST;
+    int t = sema_piece(cg->s, c->text2, sema_word_loc(cg->s, c->loc, c->text2));
+    long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+    if (c->num[0] < 0 || c->num[0] > 126) {
+        diag_error(cg->s->sink, c->loc, "piece count %ld is out of range (0..126)", c->num[0]);
+        cg->ok = false;
+        bound = 0;
+    }
+    if (t < 0) cg->ok = false;
+    bc_emit(p, OP_OWNCOUNT, (t < 0 ? 0 : t) | ((int)bound << 8), L(c));
+    if (most) bc_emit(p, OP_NOT, 0, L(c));
+}
+
 /* One condition keyword (a COND node) as the instructions that set the flag. */
 static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
+    if (cg->in_drop && (c->word == KEYWORD_ATTACKED || c->word == KEYWORD_GIVES_CHECK)) {
+        no_piece_moves(cg, c, ast_keyword_name(c->word));
+        return;
+    }
+    if (c->word == KEYWORD_IN_A_ROW) {
+        emit_in_a_row(cg, p, c);
+        return;
+    }
+    if ((c->word == KEYWORD_PIECES_AT_LEAST || c->word == KEYWORD_PIECES_AT_MOST) && !c->text2) {
+        /* (without a type: all the mover's pieces on the board) */
+        bool most = c->word == KEYWORD_PIECES_AT_MOST;
+        long bound = most ? c->num[0] + 1 : c->num[0]; /* at most N = not at least N+1 */
+        if (bound < 1 || bound > 64) {
+            diag_error(cg->s->sink, c->loc, "piece count %ld is out of range (%d..%d)", c->num[0], most ? 0 : 1,
+                       most ? 63 : 64);
+            cg->ok = false;
+        }
+        bc_emit(p, OP_PIECESGE, bound < 1 || bound > 64 ? 1 : (int)bound, L(c));
+        if (most) bc_emit(p, OP_NOT, 0, L(c));
+        return;
+    }
     switch (c->word) {
     case KEYWORD_EMPTY: bc_emit(p, OP_EMPTY, 0, L(c)); return;
     case KEYWORD_ENEMY: bc_emit(p, OP_ENEMY, 0, L(c)); return;
@@ -895,6 +1035,8 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     }
     case KEYWORD_COUNTER_AT_LEAST:
     case KEYWORD_COUNTER_AT_MOST: emit_counter_cond(cg, p, c); return;
+    case KEYWORD_PIECES_AT_LEAST:
+    case KEYWORD_PIECES_AT_MOST: emit_pieces_cond(cg, p, c); return;
     case KEYWORD_ATTACKERS_AT_LEAST:
         if (c->num[0] < 1 || c->num[0] > 64) {
             diag_error(cg->s->sink, c->loc, "attacker count %ld is out of range (1..64)", c->num[0]);
@@ -931,6 +1073,16 @@ static void emit_cond(CG *cg, Program *p, const Ast *c) {
         emit_cond(cg, p, c->kids[0]);
         bc_emit(p, OP_NOT, 0, L(c));
         return;
+    case AST_EXISTS: {
+        /* a probe: the flag says whether some path through the block got to its end */
+        int probe = bc_emit(p, OP_PROBE, 0, L(c));
+        cg->probes++;
+        emit_stmts(cg, p, c->kids[0]);
+        cg->probes--;
+        bc_emit(p, OP_PROBED, 0, L(c));
+        bc_patch(p, probe, p->count);
+        return;
+    }
     case AST_AND:
     case AST_OR: {
         emit_cond(cg, p, c->kids[0]);
@@ -987,7 +1139,54 @@ static void emit_either(CG *cg, Program *p, const Ast *st) {
     free(ends);
 }
 
+/* The cursor to each cell of zone z (0xFF: every cell) in turn, each a path of its own:
+ * GOTO first; L: FORK N; JUMP B; N: NEXTIN z; JUMP L; B: (what follows). */
+static void emit_each_cell(CG *cg, Program *p, int z, const Ast *st) {
+    const Variant *v = cg->v;
+    int first = 0;
+    while (first < v->ncells && z != 0xFF && !zone_has(&v->zones[z], cg->owner, (Cell)first)) first++;
+    if (first >= v->ncells) {
+        bc_emit(p, OP_HALT, 0, L(st)); /* (no cell: no path) */
+        return;
+    }
+    if (st->kind == AST_GOTO) bc_emit(p, OP_CHOOSE, 0, L(st)); /* (a cell the mover chooses) */
+    bc_emit(p, OP_GOTO, first, L(st));
+    int top = bc_emit(p, OP_FORK, 0, L(st));
+    int go = bc_emit(p, OP_JUMP, 0, L(st));
+    bc_patch(p, top, p->count);
+    bc_emit(p, OP_NEXTIN, z, L(st));
+    bc_emit(p, OP_JUMP, top, L(st));
+    bc_patch(p, go, p->count);
+}
+
+/* Statements that make a move or need a moving piece: not in an `exists` block (it only asks),
+ * nor in a drop program (no piece moves). */
+static bool stmt_allowed(CG *cg, const Ast *st) {
+    static const struct {
+        AstKind kind;
+        const char *word;
+        bool emits;
+    } limited[] = {{AST_ADD, "add", true},           {AST_ADD_PARTIAL, "add-partial", true},
+                   {AST_DROP, "drop", true},         {AST_ORIGIN, "origin", false},
+                   {AST_CHANGE, "change", false},    {AST_SETEP, "set-ep", false}};
+    for (size_t i = 0; i < ARRAY_LEN(limited); i++) {
+        if (limited[i].kind != st->kind) continue;
+        if (cg->probes && limited[i].emits) {
+            diag_error(cg->s->sink, st->loc, "'%s' cannot be in an 'exists' block (it only asks whether a path gets through)",
+                       limited[i].word);
+            cg->ok = false;
+            return false;
+        }
+        if (cg->in_drop && (st->kind == AST_ADD_PARTIAL || !limited[i].emits)) {
+            no_piece_moves(cg, st, limited[i].word);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void emit_stmt(CG *cg, Program *p, const Ast *st) {
+    if (!stmt_allowed(cg, st)) return;
     switch (st->kind) {
     case AST_BLOCK: emit_stmts(cg, p, st); break;
     case AST_STEP: {
@@ -1002,7 +1201,13 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_IF: emit_if(cg, p, st); break;
     case AST_WHILE: emit_while(cg, p, st); break;
     case AST_EITHER: emit_either(cg, p, st); break;
-    case AST_ADD: bc_emit(p, OP_ADD, cg->promo, L(st)); break;
+    case AST_ADD:
+        /* (in a drop program: a new piece of the type on the cursor's cell) */
+        if (cg->in_drop)
+            bc_emit(p, OP_DROP, cg->type, L(st));
+        else
+            bc_emit(p, OP_ADD, cg->promo, L(st));
+        break;
     case AST_ADD_PARTIAL: bc_emit(p, OP_PARTIAL, cg->promo | (st->sub << 8), L(st)); break;
     case AST_SET_FLAG:
         bc_emit(p, OP_SETFLAG, flag_operand(cg, st->text, sema_word_loc(cg->s, st->loc, st->text)) | (st->sub << 8),
@@ -1018,6 +1223,22 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_SETEP: bc_emit(p, OP_SETEP, 0, L(st)); break;
     case AST_FAIL: bc_emit(p, OP_HALT, 0, L(st)); break;
     case AST_GOTO: {
+        if (st->sub == 1) {
+            emit_each_cell(cg, p, 0xFF, st);
+            break;
+        }
+        /* a zone: each of its cells in turn */
+        char full[64];
+        snprintf(full, sizeof full, "%s%s%s", st->text2 ? st->text2 : "", st->text2 ? ":" : "", st->text);
+        if (!st->text2 && variant_cell_by_name(cg->v, full) < 0) {
+            int z = -1;
+            for (int i = 0; i < cg->v->nzones; i++)
+                if (!strcmp(cg->v->zones[i].name, st->text)) z = i;
+            if (z >= 0) {
+                emit_each_cell(cg, p, z, st);
+                break;
+            }
+        }
         Ast tmp = *st;
         tmp.kind = AST_NAME;
         tmp.loc = sema_word_loc(cg->s, st->loc, st->text2 ? st->text2 : st->text);
@@ -1043,7 +1264,28 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_REFLECT: {
+        int o = sema_orientation(st->text);
+        if (o < 0) {
+            diag_error(cg->s->sink, sema_word_loc(cg->s, st->loc, st->text),
+                       "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or "
+                       "antitranspose)",
+                       st->text);
+            cg->ok = false;
+        }
+        bc_emit(p, OP_REFLECT, o < 0 ? 0 : o, L(st));
+        break;
+    }
+    case AST_CREATE:
+    case AST_CHANGE_TYPE: {
+        int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
+        if (t < 0) cg->ok = false;
+        bc_emit(p, st->kind == AST_CREATE ? OP_CREATE : OP_SETTYPE, t < 0 ? 0 : t, L(st));
+        break;
+    }
     case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;
+    case AST_FROM: bc_emit(p, OP_FROM, 0, L(st)); break;
+    case AST_TO: bc_emit(p, OP_TO, 0, L(st)); break;
     case AST_OUTFLANK: {
         /* one OUTFLANK per direction, then the path fails unless some run was converted */
         const Ast *terms = st->kids[0];
@@ -1054,12 +1296,7 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
                 continue;
             }
             for (int k = 0; k < dl.count; k++) {
-                int d = dl.link[k];
-                if (d < 0) {
-                    int ox, oy;
-                    variant_orient_vector(cg->v->orient[cg->owner], dl.dx[k], dl.dy[k], &ox, &oy);
-                    d = sema_vector_dir(cg->s, ox, oy, terms->kids[i]->loc);
-                }
+                int d = owner_dir(cg, dl.dx[k], dl.dy[k], dl.link[k], terms->kids[i]->loc);
                 if (d < 0)
                     cg->ok = false;
                 else
@@ -1078,7 +1315,9 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         break;
     }
     case AST_KIND: {
-        int k = sema_kind(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text));
+        /* (without phases a kind only names moves: it is declared where it is used) */
+        SrcLoc at = sema_word_loc(cg->s, st->loc, st->text);
+        int k = cg->v->nphases ? sema_kind(cg->s, st->text, at) : sema_name_kind(cg->s, st->text, at);
         if (k < 0) cg->ok = false;
         bc_emit(p, OP_KIND, k < 0 ? 0 : k, L(st));
         break;
@@ -1357,6 +1596,25 @@ static void note_fast_atom(CG *cg, PieceProgram *pp, const Ast *it) {
     pp->rest_in_c = true;
 }
 
+/* A `sets-ep` legs atom: the direction of its last step joins the owner's en-passant
+ * directions (Variant.ep_dirs), along which its victim stands past its cells. Its directions
+ * were reported when the atom was compiled: none is reported here. */
+static void note_ep_dir(CG *cg, const Ast *it) {
+    const Ast *last = NULL;
+    for (int i = 0; i < it->nkids; i++)
+        if (it->kids[i]->kind != AST_MOD) last = it->kids[i];
+    if (it->sub != ATOM_LEGS || !last) return;
+    DiagSink quiet, *sink = cg->s->sink;
+    diag_init(&quiet);
+    cg->s->sink = &quiet;
+    bool ok = cg->ok;
+    int d = single_dir(cg, last);
+    cg->ok = ok;
+    cg->s->sink = sink;
+    diag_free(&quiet);
+    if (d >= 0 && d < 64) cg->v->ep_dirs[cg->owner] |= 1ull << d;
+}
+
 /* One movement atom into prog; into rest as well unless it is a plain leap or slide, which
  * becomes rays for the fast generator and attack tests instead. */
 static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_attack) {
@@ -1380,7 +1638,10 @@ static void compile_atom(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     emit_atom(cg, &pp->prog, it);
     bool capture = atom_may_capture(it);
     if (capture) pp->may_capture = true;
-    if (has_mod(it, MOD_SETS_EP, NULL)) pt->sets_ep = true;
+    if (has_mod(it, MOD_SETS_EP, NULL)) {
+        pt->sets_ep = true;
+        note_ep_dir(cg, it);
+    }
     if (it->sub == ATOM_LEGS) pp->may_duplicate = true;
     if (!atom_is_plain(it) && !(atom_is_zoned_plain(it) && zones_hold_every_cell(cg, it))) {
         if (!add_atom_lines(cg, pp, it)) {
@@ -1670,6 +1931,120 @@ static bool adds_only_on_empty(const Ast *block) {
     return true;
 }
 
+/* What the statements of a block tell of the cursor when it adds: `safe` while it stands on a
+ * cell a `verify` (or an `if`) found empty, or on the piece's own cell (no step since the start
+ * or an `origin`); `dead` once the path has failed (nothing it would do counts). */
+typedef struct CursorFacts {
+    bool safe, dead;
+} CursorFacts;
+
+#define QUIET_MARKS 8
+typedef struct QuietWalk {
+    CursorFacts at;
+    CursorFacts marks[QUIET_MARKS]; /* what `back` returns to */
+    int nmarks;
+} QuietWalk;
+
+/* What holds on both of two paths that join. */
+static CursorFacts facts_meet(CursorFacts a, CursorFacts b) {
+    if (a.dead) return b;
+    if (b.dead) return a;
+    return (CursorFacts){.safe = a.safe && b.safe};
+}
+
+/* Two walks joined (false when they leave different numbers of marks: not followed). */
+static bool walk_meet(QuietWalk *into, const QuietWalk *other) {
+    if (into->nmarks != other->nmarks) return false;
+    into->at = facts_meet(into->at, other->at);
+    for (int i = 0; i < into->nmarks; i++) into->marks[i] = facts_meet(into->marks[i], other->marks[i]);
+    return true;
+}
+
+static bool walk_same(const QuietWalk *a, const QuietWalk *b) {
+    if (a->nmarks != b->nmarks || memcmp(&a->at, &b->at, sizeof a->at)) return false;
+    return !memcmp(a->marks, b->marks, sizeof a->marks[0] * (size_t)a->nmarks);
+}
+
+static bool quiet_block(const Ast *block, QuietWalk *w);
+
+/* One statement of quiet_block: false when it may take something, or is not followed. */
+static bool quiet_stmt(const Ast *st, QuietWalk *w) {
+    switch (st->kind) {
+    case AST_VERIFY:
+        if (cond_needs_empty(st->kids[0])) w->at.safe = true;
+        return true;
+    case AST_ADD: return w->at.dead || w->at.safe;
+    case AST_STEP:
+    case AST_GOTO: w->at = (CursorFacts){.dead = w->at.dead}; return true;
+    case AST_ORIGIN: w->at = (CursorFacts){.safe = true, .dead = w->at.dead}; return true;
+    case AST_FAIL: w->at.dead = true; return true;
+    case AST_MARK:
+        if (w->nmarks >= QUIET_MARKS) return false;
+        w->marks[w->nmarks++] = w->at;
+        return true;
+    case AST_BACK: {
+        if (!w->nmarks) return false;
+        bool dead = w->at.dead;
+        w->at = w->marks[--w->nmarks];
+        w->at.dead = w->at.dead || dead;
+        return true;
+    }
+    case AST_IF: {
+        QuietWalk then = *w, other = *w;
+        if (cond_needs_empty(st->kids[0])) then.at.safe = true;
+        if (!quiet_block(st->kids[1], &then) || (st->nkids > 2 && !quiet_block(st->kids[2], &other))) return false;
+        *w = then;
+        return walk_meet(w, &other);
+    }
+    case AST_WHILE: {
+        /* (the body runs any number of times: until what holds no longer changes) */
+        for (int round = 0; round < 4; round++) {
+            QuietWalk body = *w, joined = *w;
+            if (cond_needs_empty(st->kids[0])) body.at.safe = true;
+            if (!quiet_block(st->kids[1], &body) || !walk_meet(&joined, &body)) return false;
+            if (walk_same(&joined, w)) return true;
+            *w = joined;
+        }
+        return false;
+    }
+    case AST_EITHER: {
+        QuietWalk out = {.at = {.dead = true}, .nmarks = -1};
+        for (int i = 0; i < st->nkids; i++) {
+            QuietWalk alt = *w;
+            if (!quiet_block(st->kids[i], &alt)) return false;
+            if (out.nmarks < 0)
+                out = alt;
+            else if (!walk_meet(&out, &alt))
+                return false;
+        }
+        if (out.nmarks >= 0) *w = out;
+        return true;
+    }
+    case AST_CHANGE:
+    case AST_KIND:
+    case AST_SETEP:
+    case AST_COUNT:
+    case AST_FROM:
+    case AST_HAND_OVER:
+    case AST_BLOCK: return st->kind != AST_BLOCK || quiet_block(st, w);
+    default: return false; /* (a capture, a second piece, anything else: not known quiet) */
+    }
+}
+
+static bool quiet_block(const Ast *block, QuietWalk *w) {
+    for (int i = 0; i < block->nkids; i++)
+        if (!quiet_stmt(block->kids[i], w)) return false;
+    return true;
+}
+
+/* Does every `add` of the block land on a cell a `verify` found empty, or stay on the piece's
+ * own cell (a change of type in place, after looking around with mark and back)? Then, with no
+ * `capture` nor second piece, the block never takes anything. */
+static bool adds_take_nothing(const Ast *block) {
+    QuietWalk w = {.at = {.safe = true}};
+    return quiet_block(block, &w);
+}
+
 /* Attack tests need not run a move block that has one of the shapes block_line knows: its
  * captures become an attack ray (steps and slides) or a hop pattern. True when described. */
 static bool describe_moveblock(CG *cg, PieceProgram *pp, const Ast *b) {
@@ -1824,7 +2199,8 @@ static void compile_moveblock(CG *cg, PieceProgram *pp, const Ast *it, bool *fas
     if (block_uses(it, AST_ADD) && !stays) {
         pp->may_capture = true;
         /* (a block that adds only on empty cells takes nothing: nothing to describe) */
-        bool quiet = !block_uses(it, AST_CAPTURE) && adds_only_on_empty(it);
+        bool quiet = !block_uses(it, AST_CAPTURE) && !block_uses(it, AST_TO) &&
+            (adds_only_on_empty(it) || adds_take_nothing(it));
         if (!quiet &&
             !(nprivileged ? describe_privilege_moves(cg, pp, privileged, nprivileged) : describe_moveblock(cg, pp, it)))
             *fast_attack = false;
@@ -1870,6 +2246,38 @@ static void compile_item(CG *cg, PieceProgram *pp, const Ast *it, bool *fast_att
     }
 }
 
+/* The type's `drop { }` blocks: for this owner one program that starts on every cell in turn
+ * and tries each block there (PieceType.drops). */
+static void compile_drops(CG *cg, const Ast *items) {
+    Variant *v = cg->v;
+    PieceType *pt = &v->types[cg->type];
+    bool any = false;
+    for (int i = 0; i < items->nkids; i++) any = any || items->kids[i]->kind == AST_DROPBLOCK;
+    if (!any) return;
+    if (!pt->drops) pt->drops = xcalloc(MAX_OWNERS, sizeof *pt->drops);
+    Program *p = &pt->drops[cg->owner];
+    char name[48];
+    snprintf(name, sizeof name, "%s/%s drop", pt->name, v->player_names[cg->owner]);
+    bc_init(p, name, v->path);
+    cg->in_drop = true;
+    emit_each_cell(cg, p, 0xFF, items);
+    for (int i = 0; i < items->nkids; i++) {
+        const Ast *it = items->kids[i];
+        if (it->kind != AST_DROPBLOCK) continue;
+        int fork = alt_begin(p, it);
+        emit_stmts(cg, p, it);
+        alt_end(p, it, fork);
+    }
+    bc_emit(p, OP_HALT, 0, L(items));
+    cg->in_drop = false;
+    v->has_drop_programs = true;
+    if (p->count > MAX_CODE) {
+        diag_error(cg->s->sink, items->loc, "the drops of piece '%s' compile to %d bytes of code (limit is %d)", pt->name,
+                   p->count, MAX_CODE);
+        cg->ok = false;
+    }
+}
+
 static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
     Variant *v = cg->v;
     PieceType *pt = &v->types[cg->type];
@@ -1900,6 +2308,7 @@ static void compile_piece(CG *cg, const Ast *items, bool *fast_attack) {
             compile_item(cg, pp, it, fast_attack);
         }
     bc_emit(&pp->prog, OP_HALT, 0, L(items));
+    compile_drops(cg, items);
     /* (line moves are made with the rest, on its VM side: a piece with them has one) */
     if (pp->nlines) pp->rest_in_c = false;
     if (pp->rest.count || pp->nlines) bc_emit(&pp->rest, OP_HALT, 0, L(items));

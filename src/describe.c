@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "boardart.h"
 #include "fen.h"
 #include "movegen.h"
 #include "notation.h"
@@ -1647,6 +1648,13 @@ static void choose_diagrams(Probe *p, Behaviour *b) {
         find_example(p, b, d);
         if (d->origin != NO_CELL && diagram_marks(p, d, b->type)) b->ndiagrams++;
     }
+    /* put down by its drop program, in the start position */
+    if (pt->drops && (d = diagram_new(b, NO_CELL))) {
+        d->in_hand = true;
+        memcpy(d->cells, p->start, sizeof d->cells);
+        snprintf(d->caption, sizeof d->caption, "put on the board, in the start position:");
+        diagram_keep(p, b, d);
+    }
     /* from the hand */
     if (v->has_hands && pt->droppable && (d = diagram_new(b, NO_CELL))) {
         d->in_hand = true;
@@ -1664,6 +1672,7 @@ static const char *result_words(ResultKind r) {
     case RESULT_DRAW: return "draws";
     case RESULT_PASS: return "passes the turn";
     case RESULT_WORTH: return "is decided by worth (the more worth wins)";
+    case RESULT_MOST: return "is decided by the pieces on the board (the most win)";
     default: return "plays on";
     }
 }
@@ -2299,7 +2308,10 @@ static void piece_headline(const Variant *v, int type, bool utf8, FILE *out) {
                 v->nplayers > 1 ? pt->symbol[1] : "");
     if (pt->value) fprintf(out, ", value %d.%02d", pt->value / 100, pt->value % 100);
     if (pt->worth) fprintf(out, ", worth %d", pt->worth);
-    fprintf(out, ")%s", pt->royal ? ": royal (losing it loses the game; it must not be left attacked)" : "");
+    fprintf(out, ")%s",
+            !pt->royal                    ? ""
+                : v->forbid_royal_capture ? ": royal (losing it loses the game; it must not be left attacked)"
+                                          : ": royal (losing it loses the game)");
 }
 
 /* A capture chain (a piece whose captures go on with add-partial), found by probing: from a cell
@@ -2388,6 +2400,33 @@ static void chain_capture_words(const Variant *v, int type, FILE *out) {
                 "  move, and the pieces it takes stay (blocking, never taken twice) until the move ends\n");
 }
 
+/* Does the program hold the instruction op anywhere? */
+static bool program_uses(const Program *p, Opcode op) {
+    for (int pc = 0; pc < p->count; pc += bc_instr_size((Opcode)p->code[pc]))
+        if (p->code[pc] == op) return true;
+    return false;
+}
+
+/* What a drop program does besides putting the piece down, from its instructions: the pieces
+ * it takes or changes, the kinds of moves it makes. */
+static void drop_program_words(const Variant *v, const PieceType *pt, const Program *p, FILE *out) {
+    if (program_uses(p, OP_CAPTURE))
+        fprintf(out, "  a placing may also take pieces%s\n",
+                program_uses(p, OP_CHOOSE) ? ", on cells the player chooses among those its program allows (the "
+                                             "move is written with them, after an x)"
+                                           : "");
+    if (program_uses(p, OP_CREATE) || program_uses(p, OP_SETTYPE) || program_uses(p, OP_CONVERT))
+        fprintf(out, "  a placing may also put down or change other pieces\n");
+    if (program_uses(p, OP_REFLECT))
+        fprintf(out, "  a placing may put the piece on the mirror image of a cell its program picks\n");
+    for (int pc = 0; pc < p->count; pc += bc_instr_size((Opcode)p->code[pc]))
+        if (p->code[pc] == OP_KIND) {
+            const char *kind = v->kind_names[bc_operands(p->code, pc).a];
+            fprintf(out, "  some placings are moves of their own, '%s' (written %s:%c@ and the cell)\n", kind, kind,
+                    pt->letter);
+        }
+}
+
 /* What the piece does, in lines of words. */
 static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_used, FILE *out) {
     const PieceType *pt = &v->types[b->type];
@@ -2403,14 +2442,18 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
         said |= (uint8_t)(1u << m);
         static const char *const how[] = {
             [CAP_WITHDRAW] = "captures the enemy next to it by moving straight away from it",
-            [CAP_PINCER] =
-                "captures an enemy next to where it lands when a friendly piece stands just beyond that enemy",
             [CAP_COORDINATE] =
                 "captures the enemies on the two cells where its row and column cross its royal piece's column and row",
             [CAP_LEAP] = "captures the enemies it leaps over",
         };
         if (m < (int)ARRAY_LEN(how) && how[m]) fprintf(out, "  %s\n", how[m]);
     }
+    /* custodian captures, those the attack patterns leave out too (a slide limited by `to`) */
+    bool imitator = (v->imitator_mask >> b->type) & 1; /* (its captures are said below) */
+    if (said >> CAP_PINCER & 1 || (!imitator && program_uses(&pp->prog, OP_PINCER)))
+        fprintf(out,
+                "  captures an enemy next to where it lands when a friendly piece stands just beyond that enemy%s\n",
+                v->hostile_zone ? ", or a hostile cell lies there (see the special rules)" : "");
     if ((v->freezer_mask >> b->type) & 1) fprintf(out, "  freezes the enemy pieces next to it: they cannot move\n");
     if ((v->imitator_mask >> b->type) & 1) fprintf(out, "  captures each enemy the way that enemy captures\n");
     if (pt->influence) fprintf(out, "  influence %d over the steered armies' pieces it reaches\n", pt->influence);
@@ -2431,6 +2474,12 @@ static void piece_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
     }
     if (count_kind(v, b, DESCRIBE_PLACE) && v->has_hands && pt->droppable)
         fprintf(out, "  may be dropped from its player's hand (+ in the last diagram)\n");
+    if (pt->drops)
+        fprintf(out,
+                "  is put on the board by a program of its own%s, where the generator allows (+ in the "
+                "diagram of the start position)\n",
+                v->has_hands ? ", from its player's hand" : "");
+    if (pt->drops) drop_program_words(v, pt, &pt->drops[0], out);
     if (b->never_moves) fprintf(out, "  never moves by itself\n");
     bool chains = pp->has_chain;
     if (chains) chain_capture_words(v, b->type, out);
@@ -2461,7 +2510,13 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
         int holes = bd->width * bd->height - bd->count;
         fprintf(out, "%s %s%s%s%dx%d", b ? "," : "", bd->title[0] ? bd->title : "", bd->title[0] ? " " : "",
                 v->nboards > 1 ? bd->name : "", bd->width, bd->height);
-        if (holes > 0) fprintf(out, " (%d holes)", holes);
+        if (bd->shape == BOARD_HEX)
+            fprintf(out,
+                    " hexagons, each rank half a cell right of the one below: a cell touches six (n, s, e, w, se, nw)");
+        if (bd->graph)
+            fprintf(out, " grid of which %d cells are points joined by the lines drawn", bd->count);
+        else if (holes > 0)
+            fprintf(out, " (%d holes)", holes);
     }
     fprintf(out, "\nPlayers:");
     for (int p = 0; p < v->nplayers; p++) {
@@ -2513,6 +2568,15 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
             fprintf(out, " move%s of kind %s\n", ph->max == 1 ? "" : "s", kinds);
         }
     }
+    if (v->check_kind)
+        fprintf(out, "A move of kind 'normal' that gives check, castling included, is of kind '%s' instead.\n",
+                v->kind_names[v->check_kind]);
+    if (v->ntransfer) {
+        fprintf(out, "After every move, each piece it carried goes on to the same cell of the other board");
+        fprintf(out, " (along %s", v->dirs[v->transfer_dirs[0]].name);
+        for (int i = 1; i < v->ntransfer; i++) fprintf(out, " or %s", v->dirs[v->transfer_dirs[i]].name);
+        fprintf(out, "), which must be empty.\n");
+    }
     char fen[4096];
     fen_write(start, fen, sizeof fen);
     fprintf(out, "Start position: %s\n", fen);
@@ -2536,6 +2600,17 @@ static const char *castle_terms(const Variant *v, int king) {
         ? ", the cells between them empty and none of the king's cells, from where it starts to where it ends, "
           "attacked"
         : ", the cells between them empty";
+}
+
+/* What a castle onto another board needs (docs/language.md, "Castling"). */
+static void castle_across(const Variant *v, const Castle *c, int king, FILE *out) {
+    const char *from = v->boards[v->cells[c->king_from].board].name;
+    fprintf(out, ", the cells between them on board %s empty and %s and %s empty", from, v->cells[c->king_to].name,
+            v->cells[c->rook_to].name);
+    if (king >= 0 && v->types[king].royal && v->forbid_royal_capture)
+        fprintf(out,
+                ", the king neither in check nor passing over an attacked cell on board %s, nor left in check on %s",
+                from, v->cells[c->king_to].name);
 }
 
 /* The moves a first-move right gives its piece, found by running the generator on the piece
@@ -2564,6 +2639,46 @@ static bool privilege_moves(const Variant *v, const Castle *c, Piece piece, char
             add(buf, cap, &at, "%s%s", at ? " or " : "to ", v->cells[x].name);
     probe_delete(p);
     return at > 0;
+}
+
+/* The game's rules of custodian captures (hostile cells, pieces taken only when surrounded,
+ * shield walls), as lines; how many. */
+static int custodian_words(const Variant *v, FILE *out) {
+    int n = 0;
+    if (v->hostile_zone) {
+        char z[40];
+        zone_name_of(v, v->hostile_zone - 1, z, sizeof z);
+        fprintf(out,
+                "- Hostile cells: an empty cell of zone %s closes a custodian capture as a piece of the capturer "
+                "would, against either side\n",
+                z);
+        n++;
+    }
+    if (v->surround_types) {
+        char types[200], z[40] = "";
+        types_words(v, v->surround_types, " or ", types, sizeof types);
+        if (v->surround_zone) zone_name_of(v, v->surround_zone - 1, z, sizeof z);
+        fprintf(
+            out,
+            "- Surrounded: a %s%s%s is captured only when every orthogonal neighbour is an enemy of it or a hostile "
+            "empty cell (never against the board's edge)\n",
+            types, z[0] ? " standing in zone " : "", z);
+        n++;
+    }
+    if (v->shieldwall) {
+        fprintf(out,
+                "- Shield wall: a row of two or more pieces along the board's edge, each with an enemy piece in "
+                "front of it, is captured together when an enemy piece moves onto the edge at one end of the row "
+                "with another enemy piece or a hostile cell at the other end");
+        if (v->surround_types) {
+            char types[200];
+            types_words(v, v->surround_types, " or ", types, sizeof types);
+            fprintf(out, "; a %s in the row stays", types);
+        }
+        fprintf(out, "\n");
+        n++;
+    }
+    return n;
 }
 
 static void write_special(const Variant *v, const Position *start, const Behaviour *const *behaviours, FILE *out) {
@@ -2596,10 +2711,15 @@ static void write_special(const Variant *v, const Position *start, const Behavio
             continue;
         }
         Piece k = start->cell[c->king_from], r = start->cell[c->rook_from];
-        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved%s\n", who,
+        fprintf(out, "- Castling (%s): %s %s-%s with %s %s-%s, when neither has moved", who,
                 k ? v->types[PIECE_TYPE(k)].name : "the piece", v->cells[c->king_from].name, v->cells[c->king_to].name,
-                r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name,
-                castle_terms(v, k ? PIECE_TYPE(k) : -1));
+                r ? v->types[PIECE_TYPE(r)].name : "the piece", v->cells[c->rook_from].name, v->cells[c->rook_to].name);
+        if (v->cells[c->king_to].board != v->cells[c->king_from].board)
+            castle_across(v, c, k ? PIECE_TYPE(k) : -1, out);
+        else
+            fprintf(out, "%s", castle_terms(v, k ? PIECE_TYPE(k) : -1));
+        if (c->kind) fprintf(out, "; a move of kind '%s'", v->kind_names[c->kind]);
+        fprintf(out, "\n");
         n++;
     }
     for (int s = 1; s < v->npromos; s++) {
@@ -2732,8 +2852,10 @@ static void write_special(const Variant *v, const Position *start, const Behavio
     }
     for (int t = 0; t < v->ntypes; t++)
         if (v->types[t].sets_ep) {
-            fprintf(out, "- En passant: a %s passing over cells leaves them to be captured on for the next move\n",
-                    v->types[t].name);
+            fprintf(out, "- En passant: a %s passing over cells leaves them%s to be captured on %s\n", v->types[t].name,
+                    v->ntransfer ? ", on the board it goes on to," : "",
+                    v->nphases ? "during the next player's whole turn, while it stands past them"
+                               : "for the next move");
             n++;
         }
     if (v->steered) {
@@ -2782,6 +2904,7 @@ static void write_special(const Variant *v, const Position *start, const Behavio
                 v->kind_names[c->kind], v->piles[c->from].name, v->piles[c->to].name);
         n++;
     }
+    n += custodian_words(v, out);
     if (v->minefield_zone) {
         char z[40];
         zone_name_of(v, v->minefield_zone - 1, z, sizeof z);
@@ -2829,23 +2952,78 @@ static void outcome_words(ResultKind r, char *buf, size_t cap) {
         snprintf(buf, cap, "the player to move %s", result_words(r));
 }
 
+/* The directions of a line set, or of a connection, as words ("n, e, ne, se"). */
+static void dirs_words(const Variant *v, const uint8_t *dirs, int n, char *buf, size_t cap) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && at < cap; i++) {
+        const Direction *d = &v->dirs[dirs[i]];
+        if (d->name[0])
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", d->name);
+        else {
+            char w[32];
+            direction_words(d->dx, d->dy, w, sizeof w);
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", w);
+        }
+    }
+}
+
+/* The goals of placement and connection games: in a row, connected, a zone occupied. */
+static void goal_words(const Variant *v, FILE *out) {
+    for (int i = 0; i < v->nrows; i++) {
+        const RowRule *r = &v->rows[i];
+        char name[40], types[200] = "pieces", lines[200];
+        capitalised(r->name[0] ? r->name : "in a row", name, sizeof name);
+        if (r->types) types_words(v, r->types, " or ", types, sizeof types);
+        const LineSet *ls = &v->linesets[r->lines];
+        dirs_words(v, ls->dirs, ls->n, lines, sizeof lines);
+        fprintf(out,
+                "- %s: a side with %s%d of its %s%s one after another along a line (lines: %s, each both ways) %s.\n",
+                name, r->exactly ? "exactly " : "", r->length, types, r->exactly ? " (not more)" : " or more", lines,
+                result_words(r->result));
+    }
+    for (int i = 0; i < v->nconnects; i++) {
+        const ConnectRule *r = &v->connects[i];
+        char name[40], a[40], b[40], dirs[300];
+        capitalised(r->name[0] ? r->name : "connected", name, sizeof name);
+        zone_name_of(v, r->zone_a, a, sizeof a);
+        zone_name_of(v, r->zone_b, b, sizeof b);
+        dirs_words(v, r->dirs, r->ndirs, dirs, sizeof dirs);
+        fprintf(out,
+                "- %s: a side whose pieces make a chain, each next to the next (%s), from its part of zone %s to its "
+                "part of zone %s %s.\n",
+                name, dirs, a, b, result_words(r->result));
+    }
+    for (int i = 0; i < v->noccupies; i++) {
+        const OccupyRule *r = &v->occupies[i];
+        char name[40], z[40], types[200] = "pieces";
+        capitalised(r->name[0] ? r->name : "zone occupied", name, sizeof name);
+        zone_name_of(v, r->zone, z, sizeof z);
+        if (r->types) types_words(v, r->types, " or ", types, sizeof types);
+        fprintf(out, "- %s: a side whose %s stand on every cell of its part of zone %s %s.\n", name, types, z,
+                result_words(r->result));
+    }
+}
+
 static void write_endings(const Variant *v, FILE *out) {
     if (v->has_royal && v->forbid_royal_capture)
         fprintf(out, "- A move may not leave the mover's royal piece where it could be captured.\n");
     char mate[32], stale[32];
     capitalised(v->end_name[0][0] ? v->end_name[0] : "checkmate", mate, sizeof mate);
     capitalised(v->end_name[1][0] ? v->end_name[1] : "stalemate", stale, sizeof stale);
-    if (v->on_checkmate != RESULT_NONE)
+    /* (without a royal piece nobody is in check: a player without a move is stalemated) */
+    if (v->on_checkmate != RESULT_NONE && v->has_royal && v->forbid_royal_capture)
         fprintf(out, "- %s: the player to move has no legal move and is in check: it %s.\n", mate,
                 result_words(v->on_checkmate));
     if (v->on_stalemate != RESULT_NONE)
-        fprintf(out, "- %s: the player to move has no legal move and is not in check: it %s.\n", stale,
-                result_words(v->on_stalemate));
+        fprintf(out, "- %s: the player to move has no legal move%s: it %s.\n", stale,
+                v->has_royal && v->forbid_royal_capture ? " and is not in check" : "", result_words(v->on_stalemate));
+    goal_words(v, out);
     if (v->repetition)
         fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
                 result_words(v->on_repetition));
     if (v->nmove) {
-        fprintf(out, "- %d moves each without a capture or a move of", v->nmove);
+        fprintf(out, "- %d %s each without a capture or a move of", v->nmove, v->nphases ? "turns" : "moves");
         int k = 0;
         for (int t = 0; t < v->ntypes; t++)
             if (v->types[t].resets_nmove) fprintf(out, "%s %s", k++ ? "," : "", v->types[t].name);
@@ -2966,6 +3144,7 @@ static void write_endings(const Variant *v, FILE *out) {
             capitalised(v->player_names[p], who, sizeof who);
             fprintf(out, "- Worth: %s counts %d besides its pieces' worth.\n", who, v->worth_bonus[p]);
         }
+    if (v->forbid_drop_check && !v->forbid_check) fprintf(out, "- No drop may give check.\n");
     if (v->nplayers > 2)
         fprintf(out, "- A defeated player is out; its pieces %s.\n",
                 v->on_defeat == DEFEAT_REMOVE     ? "are removed"
@@ -3258,11 +3437,93 @@ static void file_name(const Variant *v, const Board *bd, int x, char *buf, size_
         }
 }
 
+/* One cell of a diagram in 3 columns, appended to *s. */
+static void cell_text3(const Variant *v, Cell c, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
+                       const DescribeStyle *st, char **s, size_t *len) {
+    char buf[96];
+    uint8_t m = marks ? marks[c] : 0;
+    char g[16] = "", lead = c == hl1 || c == hl2 ? '[' : ' ';
+    const char *fg = "";
+    if (cells[c]) {
+        piece_glyph(v, cells[c], st, g, sizeof g);
+        static const char *const owner_fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
+                                               "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
+        fg = owner_fg[PIECE_OWNER(cells[c]) & 7];
+        if (m & DESCRIBE_TAKE) lead = 'x';
+        if (m & DESCRIBE_REMOTE) lead = '#';
+    } else if (m & 15) {
+        snprintf(g, sizeof g, "%c", mark_char(m));
+        fg = mark_colour(g[0]);
+    } else
+        snprintf(g, sizeof g, "%s", st->colour ? " " : ".");
+    bool two = strlen(g) == 2 && (unsigned char)g[0] < 0x80;
+    if (st->colour) {
+        static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
+                                             {"\033[48;5;101m", "\033[48;5;143m"}};
+        bool hl = lead != ' ';
+        snprintf(buf, sizeof buf, "%s%s%c%s%s\033[0m", bg[hl][v->colour[c] ? 1 : 0], fg, lead == '[' ? ' ' : lead, g,
+                 two ? "" : " ");
+    } else
+        snprintf(buf, sizeof buf, "%c%s%s", lead, g, two ? "" : lead == '[' ? "]" : " ");
+    append(s, len, buf);
+}
+
+/* The file labels of a hexagonal board, placed over the cells of rank y. */
+static char *hex_files(const Variant *v, int b, int y) {
+    const Board *bd = &v->boards[b];
+    int width = 3 + art_text_width(v, b) + 3;
+    char *s = xmalloc((size_t)width + 1);
+    memset(s, ' ', (size_t)width);
+    s[width] = 0;
+    for (int x = 0; x < bd->width; x++) {
+        char file[8];
+        file_name(v, bd, x, file, sizeof file);
+        int at = 3 + art_text_column(v, b, x, y, false) + 1;
+        for (int i = 0; file[i] && at + i < width; i++) s[at + i] = file[i];
+    }
+    return s;
+}
+
+/* A hexagonal board as lines: each rank half a cell right of the one below, its number just
+ * before its first cell. */
+static void hex_lines(const Variant *v, int b, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
+                      const DescribeStyle *st, Lines *out) {
+    const Board *bd = &v->boards[b];
+    int width = 3 + art_text_width(v, b) + 3;
+    out->n = 0;
+    out->line[out->n++] = hex_files(v, b, bd->height - 1);
+    for (int r = 0; r < bd->height; r++) {
+        int y = bd->height - 1 - r, at = art_text_column(v, b, 0, y, false), used;
+        char *s = NULL, buf[32];
+        size_t len = 0;
+        snprintf(buf, sizeof buf, "%*s%2d ", at, "", y + 1);
+        append(&s, &len, buf);
+        for (int x = 0; x < bd->width; x++) {
+            Cell c = bd->at[y][x];
+            if (c == NO_CELL)
+                append(&s, &len, "   ");
+            else
+                cell_text3(v, c, cells, marks, hl1, hl2, st, &s, &len);
+            append(&s, &len, " ");
+        }
+        used = at + 3 + 4 * bd->width;
+        snprintf(buf, sizeof buf, "%-2d", y + 1);
+        append(&s, &len, buf);
+        for (used += 2; used < width; used++) append(&s, &len, " ");
+        out->line[out->n++] = s;
+    }
+    out->line[out->n++] = hex_files(v, b, 0);
+}
+
 /* Board b as lines of 3 columns a cell (3 more each side for the labels). A drawn piece the
  * marks say is captured has 'x' (by landing) or '#' (from afar) before it; a highlighted one '['. */
 static void board_lines(const Variant *v, int b, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
                         const DescribeStyle *st, Lines *out) {
     const Board *bd = &v->boards[b];
+    if (bd->shape == BOARD_HEX) {
+        hex_lines(v, b, cells, marks, hl1, hl2, st, out);
+        return;
+    }
     out->n = 0;
     char buf[96];
     char *s = NULL;
@@ -3290,35 +3551,10 @@ static void board_lines(const Variant *v, int b, const Piece *cells, const uint8
         append(&s, &len, buf);
         for (int x = 0; x < bd->width; x++) {
             Cell c = bd->at[y][x];
-            if (c == NO_CELL) {
-                append(&s, &len, "   ");
-                continue;
-            }
-            uint8_t m = marks ? marks[c] : 0;
-            char g[16] = "", lead = c == hl1 || c == hl2 ? '[' : ' ';
-            const char *fg = "";
-            if (cells[c]) {
-                piece_glyph(v, cells[c], st, g, sizeof g);
-                static const char *const owner_fg[] = {"\033[1;97m", "\033[1;30m", "\033[1;31m", "\033[1;34m",
-                                                       "\033[1;32m", "\033[1;35m", "\033[1;36m", "\033[1;33m"};
-                fg = owner_fg[PIECE_OWNER(cells[c]) & 7];
-                if (m & DESCRIBE_TAKE) lead = 'x';
-                if (m & DESCRIBE_REMOTE) lead = '#';
-            } else if (m & 15) {
-                snprintf(g, sizeof g, "%c", mark_char(m));
-                fg = mark_colour(g[0]);
-            } else
-                snprintf(g, sizeof g, "%s", st->colour ? " " : ".");
-            bool two = strlen(g) == 2 && (unsigned char)g[0] < 0x80;
-            if (st->colour) {
-                static const char *const bg[2][2] = {{"\033[48;5;137m", "\033[48;5;180m"},
-                                                     {"\033[48;5;101m", "\033[48;5;143m"}};
-                bool hl = lead != ' ';
-                snprintf(buf, sizeof buf, "%s%s%c%s%s\033[0m", bg[hl][v->colour[c] ? 1 : 0], fg,
-                         lead == '[' ? ' ' : lead, g, two ? "" : " ");
-            } else
-                snprintf(buf, sizeof buf, "%c%s%s", lead, g, two ? "" : lead == '[' ? "]" : " ");
-            append(&s, &len, buf);
+            if (c == NO_CELL) /* a hole, or the line of a link over it */
+                append(&s, &len, bd->graph ? art_hole(v, b, x, y, !st->utf8) : "   ");
+            else
+                cell_text3(v, c, cells, marks, hl1, hl2, st, &s, &len);
         }
         snprintf(buf, sizeof buf, " %-2d", y + 1);
         append(&s, &len, buf);
@@ -3338,7 +3574,7 @@ static void print_boards(const Variant *v, const Piece *cells, const uint8_t *ma
     }
     for (int r = 0; r < rows; r++) {
         for (int b = 0; b < v->nboards; b++) {
-            int w = 3 * v->boards[b].width + 6;
+            int w = art_text_width(v, b) + 6;
             fprintf(out, "%-*s%s", w, r < all[b].n ? all[b].line[r] : "", b + 1 < v->nboards ? "   " : "");
         }
         fprintf(out, "\n");
@@ -3744,7 +3980,9 @@ static void out_diagram(Out *o, const Variant *v, const Behaviour *b, const Diag
         svg_diagram(o->f, v, d);
     } else
         print_boards(v, d->cells, d->mark, d->hl_from, d->hl_to, &o->style, o->f);
-    if (d->in_hand)
+    if (d->in_hand && !v->has_hands)
+        out_printf(o, "  position: %s (a %s put down by the player to move)\n", d->fen, v->types[b->type].name);
+    else if (d->in_hand)
         out_printf(o, "  position: %s (a %s in the hand)\n", d->fen, v->types[b->type].name);
     else
         out_printf(o, "  position: %s (the %s on %s)\n", d->fen, v->types[b->type].name, v->cells[d->origin].name);
@@ -3824,6 +4062,10 @@ static void rulebook(Out *o, const Variant *v, const char *start_text) {
     for (int i = 0; i < v->nshuffles; i++) zones_used |= 1u << v->shuffle_zones[i];
     for (int i = 0; i < v->nforced; i++) zones_used |= 1u << v->forced[i].zone;
     for (int i = 0; i < v->nreaches; i++) zones_used |= 1u << v->reaches[i].zone;
+    for (int i = 0; i < v->nconnects; i++) zones_used |= 1u << v->connects[i].zone_a | 1u << v->connects[i].zone_b;
+    for (int i = 0; i < v->noccupies; i++) zones_used |= 1u << v->occupies[i].zone;
+    if (v->hostile_zone) zones_used |= 1u << (v->hostile_zone - 1);
+    if (v->surround_zone) zones_used |= 1u << (v->surround_zone - 1);
     if (zones_used) {
         out_heading(o, 2, "Zones");
         out_writer(o, v, write_zones, &zones_used);
@@ -4005,7 +4247,7 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
             moves |= bits_any(r.takes) || bits_any(r.remote);
         }
         /* (in a game of drops a piece that never moves is a placed stone or a blocker) */
-        if (!moves && !v->has_drops)
+        if (!moves && !v->has_drops && !v->types[t].drops)
             diag_warn(sink, piece_loc(root, v->types[t].name, file), "piece '%s' can never move", v->types[t].name);
     }
     for (int s = 1; s < v->npromos; s++) {

@@ -20,6 +20,19 @@ static void operand_word(const Variant *v, OperandKind kind, int a, char *buf, s
     case OPK_CELL: snprintf(buf, cap, "%s", a < v->ncells ? v->cells[a].name : "?"); break;
     case OPK_TYPE: snprintf(buf, cap, "%s", a < v->ntypes ? v->types[a].name : "?"); break;
     case OPK_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
+    case OPK_ZONE_OPT: snprintf(buf, cap, "%s", a == 0xFF ? "all" : a < v->nzones ? v->zones[a].name : "?"); break;
+    case OPK_ORIENT: snprintf(buf, cap, "%s", variant_orientation_name((Orientation)a)); break;
+    case OPK_LINES: {
+        /* the lines by one direction of each: lines(n,e,ne,se) */
+        size_t at = (size_t)snprintf(buf, cap, "lines(");
+        for (int i = 0; a < v->nlinesets && i < v->linesets[a].n && at < cap; i++) {
+            const Direction *d = &v->dirs[v->linesets[a].dirs[i]];
+            at += d->name[0] ? (size_t)snprintf(buf + at, cap - at, "%s%s", i ? "," : "", d->name)
+                             : (size_t)snprintf(buf + at, cap - at, "%s(%d,%d)", i ? "," : "", d->dx, d->dy);
+        }
+        if (at < cap) snprintf(buf + at, cap - at, ")");
+        break;
+    }
     case OPK_TYPESET_OPT:
         if (a == 0xFF) {
             buf[0] = 0;
@@ -211,6 +224,11 @@ void disasm_variant(const Variant *v, FILE *out) {
             disasm_capture_guards(v, pp, out);
             if (pt->fast_attack) disasm_attack_filters(v, pp, out);
             fprintf(out, "\n");
+            /* the drop program: from every cell in turn, no piece moving */
+            if (pt->drops && pt->drops[o].count) {
+                disasm_program(v, &pt->drops[o], out);
+                fprintf(out, "\n");
+            }
         }
     /* who may move what: steering is a table, not a program */
     if (v->steered) {

@@ -73,6 +73,82 @@ static bool reached_safely(GenContext *ctx, Position *pos, int owner, const Reac
     return false;
 }
 
+/* Does owner have `r->length` or more (exactly that many) pieces of r's types one after
+ * another along one of r's lines? A run is counted from its first cell (the one with none of
+ * the owner's before it along the line). */
+static bool has_row(const Position *pos, int owner, const RowRule *r) {
+    const Variant *v = pos->v;
+    const LineSet *lines = &v->linesets[r->lines];
+    uint64_t mine[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++) {
+        mine[w] = pos->occ[owner][w];
+        if (r->types) {
+            uint64_t of = 0;
+            for (int t = 0; t < v->ntypes; t++)
+                if ((r->types >> t) & 1) of |= pos->type_occ[t][w];
+            mine[w] &= of;
+        }
+    }
+    for (int w = 0; w < v->cell_words; w++)
+        for (uint64_t b = mine[w]; b; b &= b - 1) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
+            for (int i = 0; i < lines->n; i++) {
+                int d = lines->dirs[i], back = v->dirs[d].reverse;
+                Cell prev = back >= 0 ? variant_step(v, c, back) : NO_CELL;
+                if (prev != NO_CELL && bits_has(mine, prev)) continue; /* (not the run's first cell) */
+                int n = 1;
+                for (Cell k = variant_step(v, c, d); k != NO_CELL && bits_has(mine, k); k = variant_step(v, k, d)) n++;
+                if (r->exactly ? n == r->length : n >= r->length) return true;
+            }
+        }
+    return false;
+}
+
+/* Does a chain of owner's pieces, each next to the next along r's directions, join its part
+ * of zone A to its part of zone B? */
+static bool connected(const Position *pos, int owner, const ConnectRule *r) {
+    const Variant *v = pos->v;
+    const uint64_t *mine = pos->occ[owner], *a = v->zones[r->zone_a].cells[owner], *b = v->zones[r->zone_b].cells[owner];
+    uint64_t seen[CELL_WORDS] = {0};
+    Cell todo[MAX_CELLS];
+    int n = 0;
+    for (int w = 0; w < v->cell_words; w++)
+        for (uint64_t bits = mine[w] & a[w]; bits; bits &= bits - 1) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+            seen[w] |= 1ULL << (c & 63);
+            todo[n++] = c;
+        }
+    while (n) {
+        Cell c = todo[--n];
+        if (bits_has(b, c)) return true;
+        for (int i = 0; i < r->ndirs; i++) {
+            Cell k = variant_step(v, c, r->dirs[i]);
+            if (k == NO_CELL || !bits_has(mine, k) || bits_has(seen, k)) continue;
+            seen[k >> 6] |= 1ULL << (k & 63);
+            todo[n++] = k;
+        }
+    }
+    return false;
+}
+
+/* Do owner's pieces (of r's types) stand on every cell of its part of r's zone (not empty)? */
+static bool occupies(const Position *pos, int owner, const OccupyRule *r) {
+    const Variant *v = pos->v;
+    bool any = false;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t want = v->zones[r->zone].cells[owner][w], mine = pos->occ[owner][w];
+        if (r->types) {
+            uint64_t of = 0;
+            for (int t = 0; t < v->ntypes; t++)
+                if ((r->types >> t) & 1) of |= pos->type_occ[t][w];
+            mine &= of;
+        }
+        if (want & ~mine) return false;
+        any = any || want;
+    }
+    return any;
+}
+
 static bool decide(Ending *out, int player, ResultKind result, const char *reason, const char *name) {
     if (out) *out = (Ending){.player = player, .result = result, .reason = reason, .name = name[0] ? name : NULL};
     return true;
@@ -113,6 +189,17 @@ bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
         /* an answer from the first player of the round could not draw: no answer then */
         if (r->last_chance && pos->turn == 0 && ending_reached(pos, prev, r))
             return decide(out, prev, r->result, "zone reached", r->name);
+    }
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < v->nrows; i++)
+            if (has_row(pos, sides[k], &v->rows[i]))
+                return decide(out, sides[k], v->rows[i].result, "in a row", v->rows[i].name);
+        for (int i = 0; i < v->nconnects; i++)
+            if (connected(pos, sides[k], &v->connects[i]))
+                return decide(out, sides[k], v->connects[i].result, "connected", v->connects[i].name);
+        for (int i = 0; i < v->noccupies; i++)
+            if (occupies(pos, sides[k], &v->occupies[i]))
+                return decide(out, sides[k], v->occupies[i].result, "zone occupied", v->occupies[i].name);
     }
     if (v->on_bare_king != RESULT_NONE) {
         /* baring the other king with the reply the rule allows draws */

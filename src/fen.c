@@ -362,6 +362,56 @@ static bool read_castling(Position *tmp, const char *field, char *err, size_t ca
     return true;
 }
 
+/* One en-passant cell of the field, alone ("e3") or followed by the cell of the piece that
+ * made it ("d3e4"), into the cells of the last move (turn) or, in a turn of phases, of the
+ * mover's own turn so far. A cell the writer would not name (taken, or with no piece past it
+ * that could have made it) is dropped, so the text reads back as the same position. */
+static bool read_ep_cell(Position *tmp, const char *text, char *err, size_t cap) {
+    const Variant *v = tmp->v;
+    char name[64];
+    int c = -1, victim = -1;
+    size_t len = strlen(text);
+    if (len >= sizeof name) return refuse(err, cap, "bad en-passant cell '%s'", text);
+    c = variant_cell_by_name(v, text);
+    for (size_t cut = 1; c < 0 && cut < len; cut++) {
+        memcpy(name, text, cut);
+        name[cut] = '\0';
+        int first = variant_cell_by_name(v, name), second = variant_cell_by_name(v, text + cut);
+        if (first >= 0 && second >= 0) c = first, victim = second;
+    }
+    if (c < 0) return refuse(err, cap, "bad en-passant cell '%s'", text);
+    if (tmp->cell[c]) return true;
+    /* whose: the last mover's, or in a turn of phases maybe the mover's, made earlier this turn */
+    int owners[2] = {v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns], board_mover(tmp)};
+    for (int k = 0; k < (v->nphases ? 2 : 1); k++) {
+        Cell found = NO_CELL, makers[2];
+        if (victim >= 0) {
+            if (board_ep_could_make(tmp, (Cell)c, owners[k], (Cell)victim)) found = (Cell)victim;
+        } else {
+            int n = board_ep_makers(tmp, (Cell)c, owners[k], makers);
+            if (n > 1)
+                return refuse(err, cap,
+                              "en-passant cell '%s' could have been passed by the pieces on %s and %s: "
+                              "name the one that made it after the cell ('%s%s')",
+                              text, v->cells[makers[0]].name, v->cells[makers[1]].name, text, v->cells[makers[0]].name);
+            if (n == 1) found = makers[0];
+        }
+        if (found == NO_CELL) continue;
+        Cell *ep = k ? tmp->ep_next : tmp->ep, *ep_victim = k ? &tmp->ep_next_victim : &tmp->ep_victim;
+        if (ep[0] != NO_CELL) return refuse(err, cap, "two en-passant cells of one player ('%s')", text);
+        ep[0] = (Cell)c;
+        *ep_victim = found;
+        return true;
+    }
+    if (victim >= 0)
+        return refuse(err, cap, "no piece on %s could have passed the en-passant cell %s", v->cells[victim].name,
+                      v->cells[c].name);
+    return true;
+}
+
+/* The en-passant cells, comma-separated (in a turn of phases up to two: the one the mover
+ * may take, the one its own turn has made), or "-"; or while a count runs (`end counting`)
+ * its length in plies. */
 static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
     const Variant *v = tmp->v;
     if (!strcmp(field, "-")) return true;
@@ -374,23 +424,18 @@ static bool read_ep(Position *tmp, const char *field, char *err, size_t cap) {
         tmp->count_limit = (uint16_t)plies;
         return true;
     }
-    int c = variant_cell_by_name(v, field);
-    if (c < 0) return refuse(err, cap, "bad en-passant cell '%s'", field);
-    /* Only a cell the writer would name again is kept (an empty cell behind a piece that can
-     * be taken there); any other is dropped whole, the turn-of-phases flag with it, so the
-     * text reads back as the same position. */
-    if (tmp->cell[c]) return true;
-    bool fresh = false;
-    Cell victim = board_ep_victim(tmp, (Cell)c, v->turn_order[(tmp->turn + v->nturns - 1) % v->nturns]);
-    if (victim == NO_CELL && v->nphases) {
-        /* in a turn of phases the player to move may have made it earlier this turn */
-        victim = board_ep_victim(tmp, (Cell)c, board_mover(tmp));
-        fresh = victim != NO_CELL;
-    }
-    if (victim == NO_CELL) return true;
-    tmp->ep[0] = (Cell)c;
-    tmp->ep_victim = victim;
-    tmp->ep_fresh = fresh;
+    char copy[160];
+    if (strlen(field) >= sizeof copy) return refuse(err, cap, "bad en-passant cell '%s'", field);
+    strcpy(copy, field);
+    int cells = 1;
+    for (const char *p = field; *p; p++) cells += *p == ',';
+    if (cells > (v->nphases ? 2 : 1))
+        return refuse(err, cap, "bad en-passant field '%s' (at most %d cell%s)", field, v->nphases ? 2 : 1,
+                      v->nphases ? "s" : "");
+    int n = 0;
+    for (char *save = NULL, *cell = strtok_r(copy, ",", &save); cell; cell = strtok_r(NULL, ",", &save), n++)
+        if (!read_ep_cell(tmp, cell, err, cap)) return false;
+    if (n != cells) return refuse(err, cap, "bad en-passant field '%s'", field);
     return true;
 }
 
@@ -804,12 +849,32 @@ static void write_castling(const Position *pos, char *buf, size_t cap, size_t *a
 
 static void write_number(long n, char *buf, size_t cap, size_t *at);
 
-/* The en-passant cell, or while a count runs (`end counting`) its length in plies. */
+/* An en-passant cell of owner o while it can be taken (empty, the piece that made it still
+ * past it), with that piece's cell after it unless the cell alone names it. */
+static void write_ep_cell(const Position *pos, Cell ep, Cell victim, int o, bool *any, char *buf, size_t cap,
+                          size_t *at) {
+    if (ep == NO_CELL || pos->cell[ep] || victim == NO_CELL || !pos->cell[victim] ||
+        PIECE_OWNER(pos->cell[victim]) != o)
+        return;
+    if (*any) put(buf, cap, at, ",");
+    *any = true;
+    put(buf, cap, at, pos->v->cells[ep].name);
+    if (!board_ep_named_by_cell(pos, ep, o, victim)) put(buf, cap, at, pos->v->cells[victim].name);
+}
+
+/* The en-passant cells (in a turn of phases, the one the mover may take, then the one its turn
+ * has made), or while a count runs (`end counting`) its length in plies. */
 static void write_ep(const Position *pos, char *buf, size_t cap, size_t *at) {
-    if (pos->count_limit)
+    const Variant *v = pos->v;
+    if (pos->count_limit) {
         write_number(pos->count_limit, buf, cap, at);
-    else
-        put(buf, cap, at, pos->ep[0] != NO_CELL ? pos->v->cells[pos->ep[0]].name : "-");
+        return;
+    }
+    bool any = false;
+    write_ep_cell(pos, pos->ep[0], pos->ep_victim, v->turn_order[(pos->turn + v->nturns - 1) % v->nturns], &any, buf,
+                  cap, at);
+    if (v->nphases) write_ep_cell(pos, pos->ep_next[0], pos->ep_next_victim, board_mover(pos), &any, buf, cap, at);
+    if (!any) put(buf, cap, at, "-");
 }
 
 static void write_number(long n, char *buf, size_t cap, size_t *at) {

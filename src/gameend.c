@@ -48,6 +48,23 @@ static int worth_leader(const Position *pos) {
     return shared ? -1 : best;
 }
 
+/* The player with the most pieces on the board, or -1 when the most are shared. */
+static int most_pieces(const Position *pos) {
+    const Variant *v = pos->v;
+    int best = -1, most = -1;
+    bool shared = false;
+    for (int p = 0; p < v->nplayers; p++) {
+        if (!((pos->alive >> p) & 1)) continue;
+        int n = 0;
+        for (int w = 0; w < v->cell_words; w++) n += __builtin_popcountll(pos->occ[p][w]);
+        if (n > most)
+            best = p, most = n, shared = false;
+        else if (n == most)
+            shared = true;
+    }
+    return shared ? -1 : best;
+}
+
 static void result_for(const Position *pos, ResultKind r, const char *reason, GameResult *out) {
     int mover = board_mover(pos);
     out->over = true;
@@ -59,6 +76,8 @@ static void result_for(const Position *pos, ResultKind r, const char *reason, Ga
         out->winner = mover;
     else if (r == RESULT_WORTH)
         out->winner = worth_leader(pos);
+    else if (r == RESULT_MOST)
+        out->winner = most_pieces(pos);
 }
 
 /* Passing: N passes in a row (`end pass N`), or royal pieces that still face each other after
@@ -270,7 +289,10 @@ static bool ends_before_moves(GenContext *ctx, Position *pos, GameResult *out) {
         out->over = true;
         out->reason = e.reason;
         out->name = e.name;
-        out->winner = e.result == RESULT_WIN ? e.player : e.result == RESULT_LOSS ? other_alive(pos, e.player) : -1;
+        out->winner = e.result == RESULT_WIN ? e.player
+            : e.result == RESULT_LOSS        ? other_alive(pos, e.player)
+            : e.result == RESULT_MOST        ? most_pieces(pos)
+                                             : -1;
         return true;
     }
     if (v->nplayers == 2 && v->has_royal) {
@@ -461,4 +483,17 @@ int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played
         gameend_check(ctx, pos, out);
     }
     return n;
+}
+
+void gameend_sides(const Position *pos, const GameResult *r, int *winner, int *loser) {
+    *winner = r->over ? r->winner : -1;
+    *loser = -1;
+    if (!r->over || r->winner >= 0 || pos->v->nplayers <= 2) return;
+    ResultKind k = !strcmp(r->reason, "checkmate") ? pos->v->on_checkmate
+        : !strcmp(r->reason, "stalemate")          ? pos->v->on_stalemate
+                                                   : RESULT_DRAW;
+    if (k == RESULT_LOSS)
+        *loser = board_mover(pos);
+    else if (k == RESULT_WIN)
+        *winner = board_mover(pos);
 }

@@ -38,6 +38,9 @@ void gameend_elimination(const Position *pos, int loser, int victor, Move *out);
 typedef void (*GameDefeatFn)(const GameResult *defeat, void *user);
 int gameend_settle(GenContext *ctx, Position *pos, GameResult *out, Move *played, int cap, GameDefeatFn on_defeat,
                    void *user);
+/* Who won and who lost by r (both -1 when the game goes on or is drawn). With more than two
+ * players a checkmate or stalemate that the rules make a loss names the loser, not a winner. */
+void gameend_sides(const Position *pos, const GameResult *r, int *winner, int *loser);
 /* A player still in the game who has lost every royal piece (a captured king), or -1. */
 int gameend_royal_lost(const Position *pos);
 /* Under `end pieces at-most N`: a player left with N or fewer pieces (the player to move

@@ -13,6 +13,8 @@
 #define MAX_INFLUENCE 100 /* a piece's influence over steered pieces (steer) */
 #define MAX_DIRECTIONS 64 /* distinct vectors and links */
 #define MAX_ZONES 32
+#define MAX_LINE_SETS 16   /* distinct sets of lines `in-a-row` follows */
+#define MAX_LINKS 2048     /* links between the cells of graph boards */
 #define MAX_OPTIONS 16
 #define MAX_OPTION_VALUES 16
 #define MAX_CASTLES 4 /* castling definitions per player */

@@ -62,6 +62,7 @@ static bool verify_programs(const Variant *v, DiagSink *sink) {
         for (int o = 0; o < v->nowners; o++) {
             ok = verify_program(v, &v->types[t].per_owner[o].prog, sink) && ok;
             ok = verify_program(v, &v->types[t].per_owner[o].rest, sink) && ok;
+            if (v->types[t].drops) ok = verify_program(v, &v->types[t].drops[o], sink) && ok;
         }
     return ok;
 }

@@ -56,6 +56,7 @@ typedef struct Args {
     const char *variant;  /* --variant: a Zillions file's game or variant */
     bool playouts;        /* bench --playouts */
     bool diagram;         /* moves --diagram */
+    bool after;           /* moves --after */
     bool trace;           /* bench --playouts --trace */
     const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
@@ -163,7 +164,8 @@ static int cmd_check(const Args *a) {
     diag_free(&sink);
     int programs = 0;
     for (int t = 0; t < v->ntypes; t++)
-        for (int o = 0; o < v->nowners; o++) programs += v->types[t].per_owner[o].prog.count > 0;
+        for (int o = 0; o < v->nowners; o++)
+            programs += (v->types[t].per_owner[o].prog.count > 0) + (v->types[t].drops && v->types[t].drops[o].count > 0);
     printf("%s: ok: \"%s\", %d players, %d board%s, %d cells, %d piece types, %d programs\n", a->file,
            v->title ? v->title : "untitled", v->nplayers, v->nboards, v->nboards == 1 ? "" : "s", v->ncells, v->ntypes,
            programs);
@@ -371,7 +373,13 @@ static bool print_moves(const Args *a, const Variant *v, GenContext *ctx, Positi
     char buf[64];
     for (int i = 0; i < ml->count; i++) {
         notation_move(v, &ml->moves[i], buf, sizeof buf);
-        printf("%s\n", buf);
+        /* --after: the position the move leads to, after it */
+        char text[4096] = "";
+        if (a->after && board_make(pos, &ml->moves[i])) {
+            fen_write(pos, text, sizeof text);
+            board_unmake(pos);
+        }
+        printf("%s%s%s\n", buf, text[0] ? " " : "", text);
     }
     report_fault(&f);
     free(ml);
@@ -470,6 +478,39 @@ static void trace_print(const Program *prog, int pc, Cell cur, bool flag, void *
     disasm_instruction(v, prog, pc, stdout);
 }
 
+/* `trace FILE drop`: the drop programs of the player to move, one after another. */
+static int trace_drops(const Variant *v, GenContext *ctx, Position *pos) {
+    int mover = board_mover(pos), rc = 0;
+    bool any = false;
+    for (int t = 0; t < v->ntypes && !rc; t++) {
+        if (!v->types[t].drops) continue;
+        any = true;
+        MoveList *ml = malloc(sizeof *ml);
+        ml->count = 0;
+        VmFault f = {0};
+        ctx->trace = trace_print;
+        ctx->trace_user = (void *)v;
+        printf("%s:\n", v->types[t].drops[mover].name);
+        vm_run(ctx, &v->types[t].drops[mover], pos, NO_CELL, mover, ml, &f);
+        ctx->trace = NULL;
+        char buf[64];
+        printf("emitted %d move%s:", ml->count, ml->count == 1 ? "" : "s");
+        for (int i = 0; i < ml->count; i++) {
+            notation_move(v, &ml->moves[i], buf, sizeof buf);
+            printf(" %s", buf);
+        }
+        printf("\n");
+        report_fault(&f);
+        rc = f.set ? 1 : 0;
+        free(ml);
+    }
+    if (!any) {
+        fprintf(stderr, "varia: error: no piece of this game has a drop program\n");
+        return 1;
+    }
+    return rc;
+}
+
 static int cmd_trace(const Args *a) {
     if (a->npositional < 1) {
         print_usage(find_command("trace"), stderr);
@@ -484,7 +525,9 @@ static int cmd_trace(const Args *a) {
     int rc = 1;
     if (setup_position(a, v, &ctx, &pos)) {
         int c = variant_cell_by_name(v, a->positional[0]);
-        if (c < 0)
+        if (c < 0 && !strcmp(a->positional[0], "drop"))
+            rc = trace_drops(v, &ctx, &pos);
+        else if (c < 0)
             fprintf(stderr, "varia: error: unknown cell '%s'\n", a->positional[0]);
         else if (!pos.cell[c])
             fprintf(stderr, "varia: error: no piece on %s\n", a->positional[0]);
@@ -1010,12 +1053,13 @@ static const Command commands[] = {
      "--divide prints the count below each legal first move. --general turns off the fast\n"
      "ray tables (every move and attack test runs the programs) to cross-check them.",
      cmd_perft, false, true, 1},
-    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--seed N] [--option NAME=VALUE]...",
+    {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--after] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation. --fen -\n"
      "reads positions from standard input, one a line, and prints each one's moves followed by\n"
      "an empty line. --diagram lists the moves as the rulebook's diagrams (varia describe) show\n"
      "them: each piece's moves as its rules make them, without the rule that a royal piece may\n"
-     "not be left attacked, whatever the position's endings say.",
+     "not be left attacked, whatever the position's endings say. --after writes after each move\n"
+     "the position it leads to.",
      cmd_moves, false, true, 0},
     {"fen", "fen FILE [--fen POS] [--moves M1,M2,...] [--seed N] [--option NAME=VALUE]...",
      "Prints the start position (or POS, normalised) in position text. Where the rule file\n"
@@ -1027,9 +1071,9 @@ static const Command commands[] = {
      "Plays N games of random legal moves (1..plies each, default 10 games of up to 40 plies)\n"
      "from the start (or POS) and prints the final position of each: test positions.",
      cmd_random, false, true, 3},
-    {"trace", "trace FILE CELL [--fen POS]",
+    {"trace", "trace FILE CELL|drop [--fen POS]",
      "Runs the program of the piece on CELL instruction by instruction and prints the moves it\n"
-     "emits.",
+     "emits; with 'drop', the drop programs of the player to move.",
      cmd_trace, false, true, 1},
     {"serve", "serve [FILE] [--port N] [--host ADDR] [--time S] [--depth D] [--option NAME=VALUE]...",
      "Starts a web server and prints the address to open in a browser: a page that plays any\n"
@@ -1227,6 +1271,8 @@ int main(int argc, char **argv) {
             a.trace = true;
         else if (!strcmp(s, "--diagram") && c->run == cmd_moves)
             a.diagram = true;
+        else if (!strcmp(s, "--after") && c->run == cmd_moves)
+            a.after = true;
         else if ((!strcmp(s, "--port") || !strcmp(s, "--host")) && c->run == cmd_serve) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);

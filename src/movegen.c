@@ -458,34 +458,83 @@ static void add_blasts(const Position *pos, MoveList *out) {
         if ((m->flags & MOVE_CAPTURE) && m->from != m->to && capturer &&
             ((v->blast_mask >> PIECE_TYPE(capturer)) & 1)) {
             Move b = *m;
-            b.nfx = 0;
-            for (int k = 0; k < m->nfx; k++) {
-                const Effect *e = &m->fx[k];
-                if (e->kind != FX_MOVE) {
-                    b.fx[b.nfx++] = *e;
-                    continue;
-                }
-                b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->a};
-                if (pos->cell[e->b] && b.nfx < MAX_EFFECTS) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
-            }
-            for (int d = 0; d < v->nadjacent && b.nfx < MAX_EFFECTS; d++) {
-                Cell c = variant_step(v, m->to, v->adjacent_dirs[d]);
-                if (c == NO_CELL || c == m->from || !pos->cell[c] ||
-                    ((v->blast_proof_mask >> PIECE_TYPE(pos->cell[c])) & 1))
-                    continue;
-                bool listed = false;
-                for (int k = 0; k < b.nfx && !listed; k++) listed = b.fx[k].kind == FX_REMOVE && b.fx[k].a == c;
-                if (!listed) b.fx[b.nfx++] = (Effect){.kind = FX_REMOVE, .a = c};
-            }
-            bool own_royal = false;
-            for (int k = 0; k < b.nfx && !own_royal; k++) {
-                Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
-                own_royal =
-                    p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
-            }
-            if (own_royal && v->forbid_royal_capture) continue;
+            if (board_explode(pos, &b) && v->forbid_royal_capture) continue;
             *m = b;
         }
+        if (n != i) out->moves[n] = *m;
+        n++;
+    }
+    out->count = n;
+}
+
+/* `transfer`: the cell of another board that c's piece goes on to (the first of the links
+ * that leaves c's board), or NO_CELL. */
+static Cell transfer_cell(const Variant *v, Cell c) {
+    for (int k = 0; k < v->ntransfer; k++) {
+        Cell t = variant_step(v, c, v->transfer_dirs[k]);
+        if (t != NO_CELL) return t;
+    }
+    return NO_CELL;
+}
+
+/* Does m lift a piece from c? */
+static bool lifts_from(const Move *m, Cell c) {
+    for (int k = 0; k < m->nfx; k++)
+        if (m->fx[k].kind == FX_MOVE && m->fx[k].a == c) return true;
+    return false;
+}
+
+/* m with each piece it carries within a board carried on to its transfer cell, which must be
+ * empty (false: no such move). What stood where the piece arrived on its own board is taken
+ * there; its change of type and the en-passant cells it marks go along. */
+static bool transfer_move(const Position *pos, Move *m) {
+    const Variant *v = pos->v;
+    Move t = *m;
+    t.nfx = 0;
+    Cell on[MAX_EFFECTS], to[MAX_EFFECTS]; /* where carried pieces arrived, and went on to */
+    int nto = 0;
+    for (int k = 0; k < m->nfx; k++) {
+        const Effect *e = &m->fx[k];
+        Cell d = e->kind == FX_MOVE && v->cells[e->a].board == v->cells[e->b].board ? transfer_cell(v, e->b) : NO_CELL;
+        if (d == NO_CELL) {
+            if (t.nfx >= MAX_EFFECTS) return false;
+            t.fx[t.nfx++] = *e;
+            continue;
+        }
+        if (pos->cell[d]) return false;
+        for (int i = 0; i < nto; i++)
+            if (to[i] == d) return false;
+        if (t.nfx + 2 > MAX_EFFECTS) return false;
+        if (pos->cell[e->b] && !lifts_from(m, e->b)) t.fx[t.nfx++] = (Effect){.kind = FX_REMOVE, .a = e->b};
+        t.fx[t.nfx++] = (Effect){.kind = FX_MOVE, .a = e->a, .b = d};
+        on[nto] = e->b;
+        to[nto++] = d;
+    }
+    for (int k = 0; k < t.nfx; k++) {
+        Effect *e = &t.fx[k];
+        if (e->kind == FX_CHANGE || e->kind == FX_EP) {
+            Cell d = NO_CELL;
+            for (int i = 0; i < nto && d == NO_CELL; i++)
+                if (on[i] == e->a) d = to[i];
+            if (d == NO_CELL && e->kind == FX_EP) d = transfer_cell(v, e->a);
+            if (d != NO_CELL) e->a = d;
+        }
+    }
+    for (int i = 0; i < nto; i++)
+        if (on[i] == t.to) {
+            t.to = to[i];
+            break;
+        }
+    *m = t;
+    return true;
+}
+
+/* `transfer`: every move carried on (those that cannot be are dropped). */
+static void add_transfers(const Position *pos, MoveList *out) {
+    int n = 0;
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        if (!transfer_move(pos, m)) continue;
         if (n != i) out->moves[n] = *m;
         n++;
     }
@@ -806,6 +855,17 @@ static bool add_drops(const Position *pos, int mover, MoveList *out, VmFault *fa
     return true;
 }
 
+/* The moves of the types' drop programs (`drop { }`) for the mover: with hands, of the types it
+ * holds. */
+static bool gen_drop_programs(GenContext *ctx, Position *pos, int mover, MoveList *out, VmFault *fault) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!v->types[t].drops || (v->has_hands && (mover >= v->nplayers || !pos->hand[mover][t]))) continue;
+        if (!vm_run(ctx, &v->types[t].drops[mover], pos, NO_CELL, mover, out, fault)) return false;
+    }
+    return true;
+}
+
 /* Gating: each move in out[0..end) that lifts a piece of the mover from one of its gates is
  * also made with a piece of each type in the hand entering that gate (a castle: the king's or
  * the rook's cell, when it is a gate); a type that has drop items only where it may be
@@ -865,7 +925,10 @@ static void keep_required_drops(GenContext *ctx, Position *pos, int mover, MoveL
     int n = start;
     bool any = false;
     for (int i = start; i < out->count; i++) {
-        if (!((held >> out->moves[i].fx[1].piece) & 1)) continue; /* (the type taken from the hand) */
+        int taken = -1; /* (the type taken from the hand) */
+        for (int k = 0; k < out->moves[i].nfx; k++)
+            if (out->moves[i].fx[k].kind == FX_HAND) taken = out->moves[i].fx[k].piece;
+        if (taken < 0 || !((held >> taken) & 1)) continue;
         out->moves[n] = out->moves[i];
         any = any || movegen_is_legal(ctx, pos, &out->moves[n]);
         n++;
@@ -1006,21 +1069,33 @@ static bool gives_check(GenContext *ctx, Position *pos, const Move *m, int mover
     return check;
 }
 
-/* The rules on checks: `forbid check` drops every move that gives one, `end checks` marks each
- * as a check given (FX_CHECK). */
+/* The rules on checks: `forbid check` drops every move that gives one (`forbid drop-check`:
+ * every drop), `end checks` marks each as a check given (FX_CHECK). */
 static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int mover) {
     const Variant *v = pos->v;
     int n = 0;
     for (int i = 0; i < out->count; i++) {
         Move *m = &out->moves[i];
-        if (!(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && gives_check(ctx, pos, m, mover)) {
-            if (v->forbid_check) continue;
+        const bool forbidden = v->forbid_check || (v->forbid_drop_check && (m->flags & MOVE_DROP));
+        if (!(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && (forbidden || v->check_limit) &&
+            gives_check(ctx, pos, m, mover)) {
+            if (forbidden) continue;
             ASSERT(m->nfx < MAX_EFFECTS, "a move has room to mark its check");
             if (m->nfx < MAX_EFFECTS) m->fx[m->nfx++] = (Effect){.kind = FX_CHECK, .a = (Cell)mover};
         }
         out->moves[n++] = *m;
     }
     out->count = n;
+}
+
+/* `kind NAME if gives-check`: every normal move that gives check becomes of that kind
+ * (Marseillais chess: a check ends the turn). */
+static void mark_check_kind(GenContext *ctx, Position *pos, MoveList *out, int mover) {
+    for (int i = 0; i < out->count; i++) {
+        Move *m = &out->moves[i];
+        if (m->kind == 0 && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && gives_check(ctx, pos, m, mover))
+            m->kind = (uint8_t)pos->v->check_kind;
+    }
 }
 
 /* Under a reach rule's last chance: the moves stand only when one of them, legal, reaches
@@ -1120,12 +1195,17 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
     for (int o = 0; o < pos->v->nowners; o++)
         if (pos->controller[o] == mover && !gen_owner(ctx, pos, o, out, fault)) return false;
     if (pos->v->steered && !gen_steered(ctx, pos, mover, out, fault)) return false;
+    /* (a move diagram shows how a piece moves on its board: the rulebook says where it goes on) */
+    if (unlikely(pos->v->ntransfer) && !ctx->diagram) add_transfers(pos, out);
     if (unlikely(pos->v->has_hands) && mover < pos->v->nplayers) {
         if (pos->v->gate_zone && !add_gating(ctx, pos, mover, out, fault)) return false;
         int start = out->count;
         if (!add_drops(pos, mover, out, fault)) return false;
+        if (pos->v->has_drop_programs && !gen_drop_programs(ctx, pos, mover, out, fault)) return false;
         if (pos->v->must_drop && out->count > start && !ctx->diagram) keep_drops_if_legal(ctx, pos, out, start);
         if (pos->v->must_drop_types && !ctx->diagram) keep_required_drops(ctx, pos, mover, out, start);
+    } else if (unlikely(pos->v->has_drop_programs) && !gen_drop_programs(ctx, pos, mover, out, fault)) {
+        return false;
     }
     if (unlikely(pos->v->pass_move)) {
         /* (legal unless it leaves the mover in check, as any move) */
@@ -1146,10 +1226,13 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
         filter_prelude(pos, out);
         return true;
     }
+    /* (a move diagram shows how pieces move: its made-up positions play no moves) */
+    if (unlikely(pos->v->check_kind) && !ctx->diagram) mark_check_kind(ctx, pos, out, mover);
     if (unlikely(pos->v->nphases) && !filter_phase(pos, out, fault)) return false;
     if (unlikely(pos->v->nphases) && pos->v->has_royal) filter_royal_captures(ctx, pos, out, mover);
     if (unlikely(pos->v->npays)) require_payment(pos, out);
-    if (unlikely((pos->v->check_limit && mark_checks) || pos->v->forbid_check)) apply_check_rules(ctx, pos, out, mover);
+    if (unlikely((pos->v->check_limit && mark_checks) || pos->v->forbid_check || pos->v->forbid_drop_check))
+        apply_check_rules(ctx, pos, out, mover);
     if (unlikely(pos->v->nreaches)) {
         const ReachRule *r = ending_reply_due(pos);
         if (r) require_reply(ctx, pos, out, r, mover);
@@ -1844,9 +1927,9 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
  * seen, GenContext.count_seen)? Not where the list made is merged, added to or sorted out by
  * other rules after the pieces' moves. */
 static bool counted_as_made(const Variant *v) {
-    return !v->has_hands && !v->has_drops && !v->steered && !v->blast_mask && !v->nextra && !v->ndraws &&
-        !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays && !v->forbid_check && !v->nreaches &&
-        !v->must_capture && !movegen_filters(v);
+    return !v->has_hands && !v->has_drops && !v->has_drop_programs && !v->steered && !v->blast_mask && !v->ntransfer &&
+        !v->nextra && !v->ndraws && !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays &&
+        !v->forbid_check && !v->nreaches && !v->must_capture && !movegen_filters(v);
 }
 
 /* movegen_count_legal where every move is legal but captures may be compulsory or filtered

@@ -116,7 +116,28 @@ static void path_text(const Variant *v, const Move *m, char *buf, size_t cap) {
         snprintf(buf + at, cap - at, "%c", (char)tolower((unsigned char)v->types[m->promo].letter));
 }
 
+/* After the text of a move whose mover chose the cells it acts on (MOVE_NAMES_TAKEN): each
+ * cell but its destination it takes a piece on ('x'), puts a piece on ('@') or changes a
+ * piece on ('='), in the order the move does them ("a1d1xg7", "M@d2xg7", "a1a2@c3"). */
+static void taken_suffix(const Variant *v, const Move *m, char *buf, size_t cap) {
+    if (!(m->flags & MOVE_NAMES_TAKEN)) return;
+    size_t at = strlen(buf);
+    for (int i = 0; i < m->nfx && at < cap; i++) {
+        const Effect *e = &m->fx[i];
+        char mark = e->kind == FX_REMOVE ? 'x' : e->kind == FX_PLACE ? '@' : e->kind == FX_CHANGE ? '=' : 0;
+        if (!mark || e->a == m->to || (i == 0 && e->kind == FX_PLACE && (m->flags & MOVE_DROP))) continue;
+        at += (size_t)snprintf(buf + at, cap - at, "%c%s", mark, v->cells[e->a].name);
+    }
+}
+
+static void move_text(const Variant *v, const Move *m, char *buf, size_t cap);
+
 void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
+    move_text(v, m, buf, cap);
+    if (cap) taken_suffix(v, m, buf, cap);
+}
+
+static void move_text(const Variant *v, const Move *m, char *buf, size_t cap) {
     if (m->flags & MOVE_PASS) {
         snprintf(buf, cap, "pass");
         return;
@@ -177,7 +198,7 @@ void notation_move(const Variant *v, const Move *m, char *buf, size_t cap) {
     }
     if (is_remote(m))
         snprintf(buf + at, cap - at, "x%s", to->name);
-    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE)
+    else if (m->nfx > 0 && m->fx[0].kind == FX_PLACE && m->from == m->to)
         snprintf(buf + at, cap - at, "%c@%s", v->types[PIECE_TYPE(m->fx[0].piece)].letter, to->name);
     else
         snprintf(buf + at, cap - at, "%s%s%s", from->name, to->name, promo);
@@ -214,7 +235,7 @@ static void split_cell(const char *name, char *file, char *rank, size_t cap) {
     snprintf(rank, cap, "%s", name + k);
 }
 
-static bool is_drop(const Move *m) { return m->nfx > 0 && m->fx[0].kind == FX_PLACE; }
+static bool is_drop(const Move *m) { return m->nfx > 0 && m->fx[0].kind == FX_PLACE && m->from == m->to; }
 
 /* The type that moves: the piece on the origin, or the dropped piece. */
 static int moving_type(const Position *pos, const Move *m) {
@@ -425,6 +446,7 @@ static void san_body(const Position *pos, const MoveList *list, const Move *m, c
     if (is_drop(m)) {
         char text[3];
         snprintf(buf, cap, "%s@%s", t >= 0 ? type_text(v, t, text) : "?", v->cells[m->to].name);
+        if (cap) taken_suffix(v, m, buf, cap);
         return;
     }
     char dis[32] = "", promo[8] = "", from_file[24], from_rank[24], victims[96];
@@ -763,7 +785,39 @@ static int match_path(const Position *pos, const MoveList *list, const char *t, 
     return 0;
 }
 
+/* The last readings: a move kind's name alone ("swap") for the moves of that kind, and a drop
+ * written without its piece ("e6", "@e6", "g1xd2" for M@g1xd2), as placement games write it. */
+static int match_short(const Variant *v, const MoveList *list, const char *t, int *found, int max) {
+    int count = 0;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        char buf[64];
+        notation_move(v, m, buf, sizeof buf);
+        const char *at = strchr(buf, '@');
+        bool kind_alone = m->kind && m->kind < v->nkinds && !strcasecmp(t, v->kind_names[m->kind]);
+        bool drop = (m->flags & MOVE_DROP) && at &&
+            (!strcasecmp(t, at + 1) || (t[0] == '@' && !strcasecmp(t + 1, at + 1)));
+        if (!kind_alone && !drop) continue;
+        if (count < max) found[count] = i;
+        count++;
+    }
+    return count;
+}
+
+static int parse_as_written(Position *pos, const MoveList *list, const char *text, int *found, int max);
+
 int notation_parse(Position *pos, const MoveList *list, const char *text, int *found, int max) {
+    int count = parse_as_written(pos, list, text, found, max);
+    const Variant *v = pos->v;
+    if (count || !v->check_kind || strchr(text, ':')) return count;
+    /* the kind of a move that gives check (`kind NAME if gives-check`) is no choice of the
+     * player's: it may be typed without it ("e1g1" for check:e1g1) */
+    char prefixed[160];
+    snprintf(prefixed, sizeof prefixed, "%s:%s", v->kind_names[v->check_kind], text);
+    return parse_as_written(pos, list, prefixed, found, max);
+}
+
+static int parse_as_written(Position *pos, const MoveList *list, const char *text, int *found, int max) {
     const Variant *v = pos->v;
     char t[96];
     squeeze(text, t, sizeof t);
@@ -805,5 +859,6 @@ int notation_parse(Position *pos, const MoveList *list, const char *text, int *f
         count = match_all(pos, list, t, found, max);
     }
     if (count == 0 && !loose) count = match_long_algebraic(pos, list, t, found, max);
+    if (count == 0) count = match_short(v, list, t, found, max);
     return count;
 }

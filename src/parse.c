@@ -92,6 +92,7 @@ bool parse_syncs(int mode, int token) {
     case TOK_KW_ALLOW:
     case TOK_KW_ARMIES:
     case TOK_KW_STEER:
+    case TOK_KW_TRANSFER:
     case TOK_KW_HELPS:
     case TOK_KW_HANDS:
     case TOK_KW_GATING: return mode == PARSE_SYNC_TOP || mode == PARSE_SYNC_ITEMS;

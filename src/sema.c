@@ -51,6 +51,7 @@ static ResultKind result_of(Keyword word) {
     case KEYWORD_LOSS: return RESULT_LOSS;
     case KEYWORD_PASS: return RESULT_PASS;
     case KEYWORD_WORTH: return RESULT_WORTH;
+    case KEYWORD_MOST: return RESULT_MOST;
     default: return RESULT_DRAW;
     }
 }
@@ -108,45 +109,11 @@ int sema_cell(Sema *s, const Ast *n) {
 
 /* ---- orientation --------------------------------------------------------------------------- */
 
-Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) {
-    const CellInfo *ci = &v->cells[c];
-    const Board *b = &v->boards[ci->board];
-    int x = ci->x, y = ci->y, W = b->width, H = b->height, nx = x, ny = y;
-    switch (o) {
-    case ORIENT_IDENTITY: break;
-    case ORIENT_FLIP: ny = H - 1 - y; break;
-    case ORIENT_MIRROR: nx = W - 1 - x; break;
-    case ORIENT_ROT90:
-        nx = W - 1 - y;
-        ny = x;
-        break;
-    case ORIENT_ROT180:
-        nx = W - 1 - x;
-        ny = H - 1 - y;
-        break;
-    case ORIENT_ROT270:
-        nx = y;
-        ny = H - 1 - x;
-        break;
-    case ORIENT_TRANSPOSE:
-        nx = y;
-        ny = x;
-        break;
-    case ORIENT_ANTITRANSPOSE:
-        nx = W - 1 - y;
-        ny = H - 1 - x;
-        break;
-    default: break;
-    }
-    if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
-    return b->at[ny][nx];
-}
+Cell sema_orient_cell(const Variant *v, Orientation o, Cell c) { return variant_orient_cell(v, o, c); }
 
-static int orientation_by_name(const char *name) {
-    static const char *names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
-                                               "rot180",   "rot270", "transpose", "antitranspose"};
+int sema_orientation(const char *name) {
     for (int i = 0; i < ORIENT__COUNT; i++)
-        if (!strcmp(names[i], name)) return i;
+        if (!strcmp(variant_orientation_name((Orientation)i), name)) return i;
     return -1;
 }
 
@@ -158,6 +125,80 @@ static const struct {
 } builtin_dirs[] = {
     {"n", 0, 1}, {"s", 0, -1}, {"e", 1, 0}, {"w", -1, 0}, {"ne", 1, 1}, {"nw", -1, 1}, {"se", 1, -1}, {"sw", -1, -1},
 };
+
+/* ---- names declared twice ----------------------------------------------------------------- */
+
+/* The word a declaration uses for its kind of item, in messages. */
+static const char *declared_as(AstKind kind) {
+    switch (kind) {
+    case AST_DIRECTION: return "direction";
+    case AST_LINK: return "link";
+    case AST_DIRSET: return "direction set";
+    case AST_MACRO: return "macro";
+    case AST_DEFINE: return "define";
+    case AST_BOARD: return "board";
+    case AST_ZONE: return "zone";
+    case AST_PIECE: return "piece";
+    case AST_OPTION: return "option";
+    case AST_COUNTER: return "counter";
+    case AST_PHASE: return "phase";
+    case AST_PILE: return "pile";
+    default: return "item";
+    }
+}
+
+/* The first item of s->items before n of the same kind and name (any of kinds, when given);
+ * NULL when n is the first. */
+static const Ast *declared_before(const Sema *s, const Ast *n, const AstKind *kinds, int nkinds) {
+    /* (options are read before the items are chosen by them: from the file's own) */
+    const Ast *items = s->items ? s->items : s->root;
+    for (int i = 0; i < items->nkids && items->kids[i] != n; i++) {
+        const Ast *it = items->kids[i];
+        bool kind = it->kind == n->kind;
+        for (int k = 0; k < nkinds; k++) kind = kind || it->kind == kinds[k];
+        if (kind && it->text && n->text && !strcmp(it->text, n->text)) return it;
+    }
+    return NULL;
+}
+
+/* "KIND 'NAME' declared twice (first at line L)", at n's name. */
+static void declared_twice(Sema *s, SrcLoc at, const Ast *n) {
+    const Ast *first = declared_before(s, n, NULL, 0);
+    if (first)
+        diag_error(s->sink, at, "%s '%s' declared twice (first at line %d)", declared_as(n->kind), n->text,
+                   first->loc.line);
+    else
+        diag_error(s->sink, at, "%s '%s' declared twice", declared_as(n->kind), n->text);
+}
+
+/* Names the declarations' own passes do not compare: directions, links and direction sets
+ * share one set of names with the built-in ones, and macros and defines (both `use`d) have
+ * theirs. Each one declared again is an error naming both lines. */
+static void check_names(Sema *s) {
+    static const AstKind directions[] = {AST_DIRECTION, AST_LINK, AST_DIRSET};
+    static const AstKind macros[] = {AST_MACRO, AST_DEFINE};
+    static const char *const builtin_sets[] = {"orth", "diag", "compass"};
+    for (int i = 0; i < s->items->nkids; i++) {
+        const Ast *n = s->items->kids[i];
+        bool direction = n->kind == AST_DIRECTION || n->kind == AST_LINK || n->kind == AST_DIRSET;
+        bool macro = n->kind == AST_MACRO || n->kind == AST_DEFINE;
+        if ((!direction && !macro) || !n->text) continue;
+        SrcLoc at = sema_word_loc(s, n->loc, n->text);
+        bool builtin = false;
+        for (size_t k = 0; direction && k < ARRAY_LEN(builtin_dirs); k++)
+            builtin = builtin || !strcmp(builtin_dirs[k].name, n->text);
+        for (size_t k = 0; direction && k < ARRAY_LEN(builtin_sets); k++)
+            builtin = builtin || !strcmp(builtin_sets[k], n->text);
+        const Ast *first = direction ? declared_before(s, n, directions, 3) : declared_before(s, n, macros, 2);
+        if (builtin)
+            diag_error(s->sink, at, "%s '%s' has the name of a built-in direction", declared_as(n->kind), n->text);
+        else if (first && first->kind == n->kind)
+            declared_twice(s, at, n);
+        else if (first)
+            diag_error(s->sink, at, "%s '%s' has the name of the %s at line %d", declared_as(n->kind), n->text,
+                       declared_as(first->kind), first->loc.line);
+    }
+}
 
 int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc) {
     Variant *v = s->v;
@@ -267,6 +308,69 @@ static void file_name(int x, char *buf) {
     }
 }
 
+/* The grid cell (x, y) named `name` by its place (d4), or false. */
+static bool grid_cell_named(const Board *b, const char *name, int *x, int *y) {
+    for (int xx = 0; xx < b->width; xx++)
+        for (int yy = 0; yy < b->height; yy++) {
+            char f[8], nm[24];
+            file_name(xx, f);
+            snprintf(nm, sizeof nm, "%s%d", f, (uint8_t)(yy + 1));
+            if (!strcmp(nm, name)) {
+                *x = xx, *y = yy;
+                return true;
+            }
+        }
+    return false;
+}
+
+/* A board's shape word (`board 11x11 hex`) and its `cells` items: with a list, every cell of
+ * the grid not in it is a hole (hole[y][x]), and a cell listed with its place is named so
+ * (named[y][x]). */
+static void board_shape_and_cells(Sema *s, const Ast *n, Board *b, bool (*hole)[MAX_BOARD_DIM],
+                                  const char *(*named)[MAX_BOARD_DIM]) {
+    bool listed = false, keep[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{false}};
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *k = n->kids[i];
+        if (k->kind == AST_FLAG) {
+            if (!strcmp(k->text, "hex"))
+                b->shape = BOARD_HEX;
+            else
+                diag_error(s->sink, k->loc, "unknown board shape '%s' (expected hex)", k->text);
+            continue;
+        }
+        if (k->kind != AST_CELLS) continue;
+        listed = true;
+        for (int j = 0; j < k->nkids; j++) {
+            const Ast *c = k->kids[j];
+            int x = -1, y = -1;
+            if (c->sub == 1) {
+                if (c->num[0] < 1 || c->num[0] > b->width || c->num[1] < 1 || c->num[1] > b->height) {
+                    diag_error(s->sink, c->loc, "cell '%s' at (%ld, %ld) is off the %dx%d board (file and rank count from 1)",
+                               c->text, c->num[0], c->num[1], b->width, b->height);
+                    continue;
+                }
+                x = (int)c->num[0] - 1, y = (int)c->num[1] - 1;
+            } else if (!grid_cell_named(b, c->text, &x, &y)) {
+                diag_error(s->sink, c->loc,
+                           "unknown cell '%s' (a cell the grid does not name is given its place: %s (FILE, RANK))",
+                           c->text, c->text);
+                continue;
+            }
+            if (keep[y][x]) {
+                diag_error(s->sink, c->loc, "cell '%s' is listed twice (or shares its place with another)", c->text);
+                continue;
+            }
+            keep[y][x] = true;
+            if (c->sub == 1) named[y][x] = c->text;
+        }
+    }
+    if (!listed) return;
+    b->graph = true;
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++)
+            if (!keep[y][x]) hole[y][x] = true;
+}
+
 static void declare_board(Sema *s, const Ast *n) {
     Variant *v = s->v;
     if (v->nboards >= MAX_BOARDS) {
@@ -297,16 +401,19 @@ static void declare_board(Sema *s, const Ast *n) {
     if (!n->text && v->nboards > 0) diag_error(s->sink, n->loc, "a second board needs a name (board NAME WxH)");
     if (n->text && v->nboards > 0 && !v->boards[0].name[0])
         diag_error(s->sink, n->loc, "the first board needs a name too, when there are several");
-    if (n->text && board_by_name(v, n->text) >= 0)
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "board '%s' declared twice", n->text);
+    if (n->text && board_by_name(v, n->text) >= 0) declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
     b->width = (int)w;
     b->height = (int)h;
     b->first_cell = v->ncells;
     v->nboards++;
-    /* holes are collected first so cell ids stay dense */
+    /* holes are collected first so cell ids stay dense; with `cells`, every cell not listed is
+     * one, and a cell listed with its place takes the name given */
     bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{false}};
+    const char *named[MAX_BOARD_DIM][MAX_BOARD_DIM] = {{NULL}};
+    board_shape_and_cells(s, n, b, hole, named);
     for (int i = 0; i < n->nkids; i++) {
         const Ast *hs = n->kids[i];
+        if (hs->kind != AST_HOLES) continue;
         if (hs->sub != HOLES_LISTED)
             for (int y = 0; y < b->height; y++)
                 for (int x = 0; x < b->width; x++)
@@ -346,10 +453,20 @@ static void declare_board(Sema *s, const Ast *n) {
             ci->y = (uint8_t)y;
             char f[8];
             file_name(x, f);
-            snprintf(ci->name, sizeof ci->name, "%s%d", f, (uint8_t)(y + 1));
+            if (named[y][x])
+                snprintf(ci->name, sizeof ci->name, "%s", named[y][x]);
+            else
+                snprintf(ci->name, sizeof ci->name, "%s%d", f, (uint8_t)(y + 1));
             v->colour[c] = (uint8_t)((x + y) & 1);
         }
     b->count = v->ncells - b->first_cell;
+    /* (a cell named freely may take the name another cell has by its place) */
+    for (int c = b->first_cell; c < v->ncells; c++)
+        for (int k = b->first_cell; k < c; k++)
+            if (!strcmp(v->cells[c].name, v->cells[k].name)) {
+                diag_error(s->sink, n->loc, "two cells of the board are named '%s'", v->cells[c].name);
+                return;
+            }
 }
 
 /* With several boards, cells are named "board:e4". */
@@ -368,14 +485,37 @@ static void qualify_cell_names(Variant *v) {
 
 static void zone_add_cell(Zone *z, int owner, Cell c) { z->cells[owner][c >> 6] |= 1ULL << (c & 63); }
 
+/* The cells of a zone declared before, named among a zone's cells: the same for every player. */
+static bool zone_by_name(Sema *s, const Ast *spec, uint64_t *bits) {
+    Variant *v = s->v;
+    if (spec->text2) return false;
+    for (int z = 0; z < v->nzones; z++) {
+        if (strcmp(v->zones[z].name, spec->text)) continue;
+        for (int o = 1; o < v->nowners; o++)
+            if (memcmp(v->zones[z].cells[o], v->zones[z].cells[0], sizeof v->zones[z].cells[0])) {
+                diag_error(s->sink, spec->loc,
+                           "zone '%s' differs from player to player: a zone made of it names its cells", spec->text);
+                return true;
+            }
+        for (int w = 0; w < CELL_WORDS; w++) bits[w] |= v->zones[z].cells[0][w];
+        return true;
+    }
+    return false;
+}
+
 static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
     Variant *v = s->v;
     switch (spec->kind) {
     case AST_NAME: {
+        char full[64];
+        snprintf(full, sizeof full, "%s%s%s", spec->text2 ? spec->text2 : "", spec->text2 ? ":" : "", spec->text);
+        /* a cell, or a zone declared before */
+        if (variant_cell_by_name(v, full) < 0 && zone_by_name(s, spec, bits)) break;
         int c = sema_cell(s, spec);
         if (c >= 0) bits[c >> 6] |= 1ULL << (c & 63);
         break;
     }
+    case AST_EXCEPT: break; /* (declare_zone takes these cells out) */
     case AST_ALL:
         for (int c = 0; c < v->ncells; c++) bits[c >> 6] |= 1ULL << (c & 63);
         break;
@@ -428,7 +568,7 @@ static void declare_zone(Sema *s, const Ast *n) {
     for (int i = 0; i < v->nzones; i++)
         if (!strcmp(v->zones[i].name, n->text)) zi = i;
     if (zi >= 0 && n->sub != ZONE_FOR) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "zone '%s' declared twice", n->text);
+        declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
         return;
     }
     if (zi < 0) {
@@ -440,8 +580,12 @@ static void declare_zone(Sema *s, const Ast *n) {
         copy_name(v->zones[zi].name, sizeof v->zones[zi].name, n->text);
     }
     Zone *z = &v->zones[zi];
-    uint64_t bits[CELL_WORDS] = {0};
+    uint64_t bits[CELL_WORDS] = {0}, out[CELL_WORDS] = {0};
     for (int i = 0; i < n->nkids; i++) zone_cells(s, n->kids[i], bits);
+    /* `except CELLS`: taken out again */
+    const Ast *except = n->nkids ? n->kids[n->nkids - 1] : NULL;
+    for (int i = 0; except && except->kind == AST_EXCEPT && i < except->nkids; i++) zone_cells(s, except->kids[i], out);
+    for (int w = 0; w < CELL_WORDS; w++) bits[w] &= ~out[w];
     for (int o = 0; o < v->nowners; o++) {
         if (n->sub == ZONE_FOR) {
             int p = sema_player(s, n->text2, sema_word_loc(s, n->loc, n->text2));
@@ -644,7 +788,7 @@ static void expand_items(Sema *s, const Ast *body, int first, Ast *out, int dept
             continue;
         }
         if ((*budget -= ast_size(it)) < 0) return;
-        if (it->kind == AST_MOVEBLOCK) {
+        if (it->kind == AST_MOVEBLOCK || it->kind == AST_DROPBLOCK) {
             Ast *block = ast_clone(it);
             DefineStack stack = {.n = 0};
             expand_statements(s, block, &stack, budget);
@@ -692,7 +836,7 @@ static void declare_piece(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->ntypes; i++)
         if (!strcmp(v->types[i].name, n->text)) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "piece '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     if (v->ntypes >= MAX_PIECE_TYPES) {
@@ -857,7 +1001,7 @@ static void declare_pile(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->npiles; i++)
         if (!strcmp(v->piles[i].name, n->text)) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "pile '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     int slots = (n->sub & 1) ? v->nplayers : 1;
@@ -924,7 +1068,7 @@ static void declare_card_rule(Sema *s, const Ast *n) {
 }
 
 /* The move kind NAME, declared by naming it (in a phase or a prelude step). */
-static int name_kind(Sema *s, const char *name, SrcLoc loc) {
+int sema_name_kind(Sema *s, const char *name, SrcLoc loc) {
     Variant *v = s->v;
     for (int i = 0; i < v->nkinds; i++)
         if (!strcmp(v->kind_names[i], name)) return i;
@@ -944,7 +1088,7 @@ static void declare_priority(Sema *s, const Ast *n) {
         return;
     }
     for (int i = 0; i < n->nkids; i++) {
-        int k = name_kind(s, n->kids[i]->text, n->kids[i]->loc);
+        int k = sema_name_kind(s, n->kids[i]->text, n->kids[i]->loc);
         if (k < 0) return;
         for (int j = 0; j < v->npriorities; j++)
             if (v->priority[j] == k) {
@@ -964,7 +1108,7 @@ static void declare_phase(Sema *s, const Ast *n) {
     }
     for (int i = 0; i < v->nphases; i++)
         if (!strcmp(v->phases[i].name, n->text)) {
-            diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "phase '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     PhaseDef *ph = &v->phases[v->nphases];
@@ -984,7 +1128,7 @@ static void declare_phase(Sema *s, const Ast *n) {
         return;
     }
     for (int k = 0; k < n->nkids; k++) {
-        int kind = name_kind(s, n->kids[k]->text, n->kids[k]->loc);
+        int kind = sema_name_kind(s, n->kids[k]->text, n->kids[k]->loc);
         if (kind >= 0) ph->kinds |= 1u << kind;
     }
     v->nphases++;
@@ -998,7 +1142,7 @@ static void declare_prelude(Sema *s, const Ast *n) {
         return;
     }
     int player = sema_player(s, n->text, sema_word_loc(s, n->loc, n->text));
-    int kind = name_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
+    int kind = sema_name_kind(s, n->text2, sema_word_loc(s, n->loc, n->text2));
     if (player < 0 || kind < 0) return;
     if (n->num[0] < 1 || n->num[0] > 100) {
         diag_error(s->sink, n->loc, "move count %ld is out of range (1..100)", n->num[0]);
@@ -1067,7 +1211,7 @@ static void declare_counter(Sema *s, const Ast *n) {
     Variant *v = s->v;
     for (int i = 0; i < v->ncounters; i++)
         if (!strcmp(v->counters[i].name, n->text)) {
-            diag_error(s->sink, n->loc, "counter '%s' declared twice", n->text);
+            declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
             return;
         }
     int slots = n->sub ? v->nplayers : 1;
@@ -1132,7 +1276,7 @@ static void declare_position_fields(Sema *s, const Ast *n) {
 static void declare_option(Sema *s, const Ast *n, const OptionSetting *settings, int nsettings) {
     Variant *v = s->v;
     if (option_index(v, n->text) >= 0) {
-        diag_error(s->sink, sema_word_loc(s, n->loc, n->text), "option '%s' declared twice", n->text);
+        declared_twice(s, sema_word_loc(s, n->loc, n->text), n);
         return;
     }
     if (v->noptions >= MAX_OPTIONS) {
@@ -1196,12 +1340,16 @@ static void end_name(Sema *s, const Ast *n, char *dst, size_t size) {
         copy_name(dst, size, n->text2);
 }
 
+static void declare_goal(Sema *s, const Ast *n, ResultKind r);
+
 /* The endings the position alone decides (extinction, bare king, a zone reached, checks
  * given): two sides, one rule of each kind but extinction and reach, up to four of those. */
 static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     Variant *v = s->v;
-    static const char *const what[] = {
-        [END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king", [END_REACH] = "reach", [END_CHECKS] = "checks"};
+    static const char *const what[] = {[END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king",
+                                       [END_REACH] = "reach",           [END_CHECKS] = "checks",
+                                       [END_IN_A_ROW] = "in-a-row",     [END_CONNECT] = "connect",
+                                       [END_OCCUPY] = "occupy"};
     if (v->nplayers != 2) {
         diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
         return;
@@ -1268,6 +1416,135 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
         v->on_checks = r;
         end_name(s, n, v->checks_name, sizeof v->checks_name);
         break;
+    case END_IN_A_ROW:
+    case END_CONNECT:
+    case END_OCCUPY: declare_goal(s, n, r); break;
+    default: break;
+    }
+}
+
+/* The directions of dir terms (a BLOCK), as player 0 writes them, into dirs (up to
+ * MAX_DIRECTIONS); none given: the board's own lines both ways (the six of a hexagonal board,
+ * the links of a graph board, else the eight of a grid). Returns how many, -1 after an error. */
+int sema_line_dirs(Sema *s, const Ast *terms, int *dirs) {
+    Variant *v = s->v;
+    DirList dl = {0};
+    bool ok = true;
+    if (terms && terms->nkids) {
+        for (int i = 0; i < terms->nkids; i++) ok = sema_dirterm(s, terms->kids[i], &dl) && ok;
+    } else {
+        bool hex = false, graph = false;
+        for (int b = 0; b < v->nboards; b++) hex = hex || v->boards[b].shape == BOARD_HEX;
+        for (int d = 0; d < v->ndirs && !hex; d++)
+            if (v->dirs[d].graph) {
+                add_vec(&dl, 0, 0, d);
+                graph = true;
+            }
+        static const int8_t hexdirs[6][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, -1}, {-1, 1}};
+        for (int i = 0; i < (hex ? 6 : graph ? 0 : 8); i++)
+            add_vec(&dl, hex ? hexdirs[i][0] : builtin_dirs[i].dx, hex ? hexdirs[i][1] : builtin_dirs[i].dy, -1);
+    }
+    if (!ok) return -1;
+    int n = 0;
+    for (int i = 0; i < dl.count; i++) {
+        int d = dl.link[i] >= 0 ? dl.link[i] : sema_vector_dir(s, dl.dx[i], dl.dy[i], terms ? terms->loc : (SrcLoc){0});
+        if (d < 0) return -1;
+        dirs[n++] = d;
+    }
+    return n;
+}
+
+/* The lines along dirs (each direction with its reverse: one of the two is kept) as an index
+ * of Variant.linesets; -1 with an error when a direction has no reverse or there are too many. */
+int sema_lineset(Sema *s, const int *dirs, int n, SrcLoc loc) {
+    Variant *v = s->v;
+    LineSet set = {0};
+    for (int i = 0; i < n; i++) {
+        const Direction *d = &v->dirs[dirs[i]];
+        int back = d->graph ? d->reverse : d->link_board >= 0 ? -1 : sema_vector_dir(s, -d->dx, -d->dy, loc);
+        if (back < 0) {
+            diag_error(s->sink, loc, "direction '%s' has no reverse: a line goes both ways (link D R = ...)",
+                       d->name[0] ? d->name : "?");
+            return -1;
+        }
+        bool known = false;
+        for (int k = 0; k < set.n && !known; k++) known = set.dirs[k] == dirs[i] || set.dirs[k] == back;
+        if (known) continue;
+        if (set.n >= MAX_LINE_DIRS) {
+            diag_error(s->sink, loc, "too many lines (limit is %d)", MAX_LINE_DIRS);
+            return -1;
+        }
+        set.dirs[set.n++] = (uint8_t)dirs[i];
+    }
+    for (int i = 0; i < v->nlinesets; i++)
+        if (!memcmp(&v->linesets[i], &set, sizeof set)) return i;
+    if (v->nlinesets >= MAX_LINE_SETS) {
+        diag_error(s->sink, loc, "too many sets of lines (limit is %d)", MAX_LINE_SETS);
+        return -1;
+    }
+    v->linesets[v->nlinesets] = set;
+    return v->nlinesets++;
+}
+
+/* The goals of placement and connection games (in-a-row, connect, occupy): decided by the
+ * position, for the side that has them. */
+static void declare_goal(Sema *s, const Ast *n, ResultKind r) {
+    Variant *v = s->v;
+    uint32_t types = 0;
+    const Ast *group = NULL, *terms = NULL;
+    if (n->sub == END_IN_A_ROW) group = kid(n, 0), terms = kid(n, 1);
+    if (n->sub == END_CONNECT) terms = kid(n, 2);
+    if (n->sub == END_OCCUPY) group = kid(n, 1);
+    for (int i = 0; group && i < group->nkids; i++) {
+        int t = sema_piece(s, group->kids[i]->text, group->kids[i]->loc);
+        if (t >= 0) types |= 1u << t;
+    }
+    int dirs[MAX_DIRECTIONS], ndirs = n->sub == END_OCCUPY ? 0 : sema_line_dirs(s, terms, dirs);
+    if (ndirs < 0) return;
+    switch ((EndKind)n->sub) {
+    case END_IN_A_ROW: {
+        if (v->nrows >= (int)ARRAY_LEN(v->rows)) {
+            diag_error(s->sink, n->loc, "too many in-a-row rules (limit is %d)", (int)ARRAY_LEN(v->rows));
+            return;
+        }
+        if (n->num[0] < 2 || n->num[0] > MAX_BOARD_DIM) {
+            diag_error(s->sink, num_loc(s, n->loc, n->num[0]), "row length %ld is out of range (2..%d)", n->num[0],
+                       MAX_BOARD_DIM);
+            return;
+        }
+        int lines = sema_lineset(s, dirs, ndirs, terms && terms->nkids ? terms->loc : n->loc);
+        if (lines < 0) return;
+        RowRule *rr = &v->rows[v->nrows++];
+        *rr = (RowRule){.length = (uint8_t)n->num[0], .exactly = n->num[1] != 0, .types = types,
+                        .lines = (uint8_t)lines, .result = r};
+        end_name(s, n, rr->name, sizeof rr->name);
+        break;
+    }
+    case END_CONNECT: {
+        if (v->nconnects >= (int)ARRAY_LEN(v->connects)) {
+            diag_error(s->sink, n->loc, "too many connect rules (limit is %d)", (int)ARRAY_LEN(v->connects));
+            return;
+        }
+        int a = sema_zone(s, n->kids[0]->text, n->kids[0]->loc), b = sema_zone(s, n->kids[1]->text, n->kids[1]->loc);
+        if (a < 0 || b < 0) return;
+        ConnectRule *cr = &v->connects[v->nconnects++];
+        *cr = (ConnectRule){.zone_a = (uint8_t)a, .zone_b = (uint8_t)b, .ndirs = (uint8_t)ndirs, .result = r};
+        for (int i = 0; i < ndirs; i++) cr->dirs[i] = (uint8_t)dirs[i];
+        end_name(s, n, cr->name, sizeof cr->name);
+        break;
+    }
+    case END_OCCUPY: {
+        if (v->noccupies >= (int)ARRAY_LEN(v->occupies)) {
+            diag_error(s->sink, n->loc, "too many occupy rules (limit is %d)", (int)ARRAY_LEN(v->occupies));
+            return;
+        }
+        int z = sema_zone(s, n->kids[0]->text, n->kids[0]->loc);
+        if (z < 0) return;
+        OccupyRule *o = &v->occupies[v->noccupies++];
+        *o = (OccupyRule){.zone = (uint8_t)z, .types = types, .result = r};
+        end_name(s, n, o->name, sizeof o->name);
+        break;
+    }
     default: break;
     }
 }
@@ -1453,7 +1730,10 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_EXTINCTION:
     case END_BARE_KING:
     case END_REACH:
-    case END_CHECKS: declare_position_end(s, n, r); break;
+    case END_CHECKS:
+    case END_IN_A_ROW:
+    case END_CONNECT:
+    case END_OCCUPY: declare_position_end(s, n, r); break;
     case END_COUNTING: declare_counting(s, n, r); break;
     case END_PASSES:
         if (n->num[0] < 1 || n->num[0] > 100)
@@ -1718,11 +1998,12 @@ static void pass_header(Sema *s) {
     else
         declare_players(s, players);
     if (armies && players) declare_armies(s, armies);
+    check_names(s);
 }
 
 static void declare_orientation(Sema *s, const Ast *it) {
     int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
-    int o = orientation_by_name(it->text2);
+    int o = sema_orientation(it->text2);
     if (o < 0)
         diag_error(s->sink, sema_word_loc(s, it->loc, it->text2),
                    "unknown orientation '%s' (expected identity, flip, mirror, rot90, rot180, rot270, transpose or "
@@ -1774,6 +2055,139 @@ static void declare_link(Sema *s, const Ast *it) {
     d->reverse = -1;
 }
 
+/* Is `name` a direction the language builds in (n, orth, compass...)? */
+static bool builtin_direction(const char *name) {
+    for (size_t i = 0; i < ARRAY_LEN(builtin_dirs); i++)
+        if (!strcmp(builtin_dirs[i].name, name)) return true;
+    return !strcmp(name, "orth") || !strcmp(name, "diag") || !strcmp(name, "compass");
+}
+
+/* The direction of graph links named `name`, made on first use; -1 (with an error) when the
+ * name is taken by a direction of another kind, or there is no room. */
+static int graph_direction(Sema *s, const char *name, SrcLoc loc) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->ndirs; i++)
+        if (v->dirs[i].name[0] && !strcmp(v->dirs[i].name, name)) {
+            if (v->dirs[i].graph) return i;
+            diag_error(s->sink, loc, "'%s' is already a direction of another kind (a vector or a link between boards)",
+                       name);
+            return -1;
+        }
+    if (builtin_direction(name)) {
+        diag_error(s->sink, loc, "'%s' is a built-in direction (links between cells take a name of their own)", name);
+        return -1;
+    }
+    for (int i = 0; i < s->ndirsets; i++)
+        if (!strcmp(s->dirsets[i]->text, name)) {
+            diag_error(s->sink, loc, "'%s' is already a direction set", name);
+            return -1;
+        }
+    if (v->ndirs >= MAX_DIRECTIONS) {
+        diag_error(s->sink, loc, "too many directions (limit is %d)", MAX_DIRECTIONS);
+        return -1;
+    }
+    s->dir_loc[v->ndirs] = loc;
+    Direction *d = &v->dirs[v->ndirs];
+    memset(d, 0, sizeof *d);
+    copy_name(d->name, sizeof d->name, name);
+    d->graph = true;
+    d->link_board = 0;
+    d->dx = -1;
+    d->reverse = -1;
+    return v->ndirs++;
+}
+
+/* One link of a graph board: dir leads from `from` to `to`. */
+static void add_graph_link(Sema *s, int dir, Cell from, Cell to, SrcLoc loc) {
+    Variant *v = s->v;
+    for (int i = 0; i < v->nlinks; i++)
+        if (v->links[i].dir == dir && v->links[i].from == from) {
+            if (v->links[i].to != to)
+                diag_error(s->sink, loc, "cell %s already has a link '%s' (to %s)", v->cells[from].name,
+                           v->dirs[dir].name, v->cells[v->links[i].to].name);
+            return;
+        }
+    if (v->nlinks >= MAX_LINKS) {
+        diag_error(s->sink, loc, "too many links between cells (limit is %d)", MAX_LINKS);
+        return;
+    }
+    v->links = xrealloc(v->links, sizeof *v->links * (size_t)(v->nlinks + 1));
+    v->links[v->nlinks++] = (GraphLink){.dir = (uint8_t)dir, .from = from, .to = to};
+    v->boards[v->cells[from].board].graph = v->boards[v->cells[to].board].graph = true;
+}
+
+/* `link D [R] = a1 a4 a7, ...`: along each chain, D leads from each cell to the next and R
+ * back. */
+static void declare_graph_link(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    int d = graph_direction(s, it->text, sema_word_loc(s, it->loc, it->text));
+    int r = it->text2 ? graph_direction(s, it->text2, sema_word_loc(s, it->loc, it->text2)) : -1;
+    if (d < 0 || (it->text2 && r < 0)) return;
+    if (d == r) {
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text2), "a link's reverse needs a name of its own");
+        return;
+    }
+    if (r >= 0) {
+        if ((v->dirs[d].reverse >= 0 && v->dirs[d].reverse != r) || (v->dirs[r].reverse >= 0 && v->dirs[r].reverse != d))
+            diag_error(s->sink, it->loc, "'%s' and '%s' were declared with other reverses", it->text, it->text2);
+        v->dirs[d].reverse = (int8_t)r;
+        v->dirs[r].reverse = (int8_t)d;
+    }
+    for (int i = 0; i < it->nkids; i++) {
+        const Ast *chain = it->kids[i];
+        if (chain->nkids < 2) {
+            diag_error(s->sink, chain->loc, "a chain of links joins two cells or more");
+            continue;
+        }
+        Cell prev = NO_CELL;
+        for (int k = 0; k < chain->nkids; k++) {
+            int c = sema_cell(s, chain->kids[k]);
+            if (c < 0) {
+                prev = NO_CELL;
+                continue;
+            }
+            if (prev == (Cell)c) diag_error(s->sink, chain->kids[k]->loc, "a cell is not linked to itself");
+            if (prev != NO_CELL && prev != (Cell)c) {
+                add_graph_link(s, d, prev, (Cell)c, chain->kids[k]->loc);
+                if (r >= 0) add_graph_link(s, r, (Cell)c, prev, chain->kids[k]->loc);
+            }
+            prev = (Cell)c;
+        }
+    }
+}
+
+/* The index of a direction written as one name (a vector as player 0 writes it, or a link);
+ * -1 with an error when it names none or several. */
+static int one_direction(Sema *s, const Ast *name) {
+    DirList dl = {0};
+    if (!dirname(s, name->text, name->loc, &dl, 0)) return -1;
+    if (dl.count != 1) {
+        diag_error(s->sink, name->loc, "expected one direction, but '%s' names %d", name->text, dl.count);
+        return -1;
+    }
+    return dl.link[0] >= 0 ? dl.link[0] : sema_vector_dir(s, dl.dx[0], dl.dy[0], name->loc);
+}
+
+/* `symmetry PLAYER D1 M1, D2 M2...`: the player's D1 is M1 (Zillions' symmetry: a direction
+ * map, for boards whose directions no orientation turns, such as links between cells). */
+static void declare_symmetry(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    int p = sema_player(s, it->text, sema_word_loc(s, it->loc, it->text));
+    if (p < 0) return;
+    if (!v->has_symmetry)
+        for (int o = 0; o < MAX_OWNERS; o++)
+            for (int d = 0; d < MAX_DIRECTIONS; d++) v->dir_map[o][d] = -1;
+    v->has_symmetry = true;
+    for (int i = 0; i < it->nkids; i++) {
+        const Ast *pair = it->kids[i];
+        int a = one_direction(s, pair->kids[0]), b = one_direction(s, pair->kids[1]);
+        if (a < 0 || b < 0) continue;
+        if (v->dir_map[p][a] >= 0)
+            diag_error(s->sink, pair->loc, "direction '%s' of %s is mapped twice", pair->kids[0]->text, it->text);
+        v->dir_map[p][a] = (int8_t)b;
+    }
+}
+
 /* Geometry, orientation, directions, turn order; then the links between the boards. */
 static void pass_geometry(Sema *s) {
     Variant *v = s->v;
@@ -1795,7 +2209,11 @@ static void pass_geometry(Sema *s) {
     if (v->nturns == 0)
         for (int p = 0; p < v->nplayers; p++) v->turn_order[v->nturns++] = (uint8_t)p;
     for (int i = 0; i < items->nkids; i++)
-        if (items->kids[i]->kind == AST_LINK) declare_link(s, items->kids[i]);
+        if (items->kids[i]->kind == AST_LINK && items->kids[i]->sub != 1) declare_link(s, items->kids[i]);
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_LINK && items->kids[i]->sub == 1) declare_graph_link(s, items->kids[i]);
+    for (int i = 0; i < items->nkids; i++)
+        if (items->kids[i]->kind == AST_SYMMETRY) declare_symmetry(s, items->kids[i]);
 }
 
 /* Zones and pieces; each piece's items with its macros expanded. */
@@ -2035,9 +2453,11 @@ static void declare_forbid(Sema *s, const Ast *it) {
     }
     if (!strcmp(it->text, "check"))
         s->v->forbid_check = it->sub != 0;
+    else if (!strcmp(it->text, "drop-check"))
+        s->v->forbid_drop_check = it->sub != 0;
     else if (strcmp(it->text, "royal-capture"))
         diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
-                   "unknown rule '%s' (expected royal-capture, check or royal-flight)", it->text);
+                   "unknown rule '%s' (expected royal-capture, check, drop-check or royal-flight)", it->text);
     else
         s->v->forbid_royal_capture = it->sub != 0;
 }
@@ -2065,7 +2485,69 @@ static void declare_position_format(Sema *s, const Ast *n) {
             if (b->at[y][x] != NO_CELL) v->square_number[b->at[y][x]] = (uint16_t)++n_squares;
 }
 
+/* `transfer LINK...`: the links every move's pieces go on along. */
+static void declare_transfer(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    for (int i = 0; i < it->nkids; i++) {
+        const Ast *n = it->kids[i];
+        int d = -1;
+        for (int k = 0; k < v->ndirs && d < 0; k++)
+            if (!strcmp(v->dirs[k].name, n->text)) d = k;
+        if (d < 0 || v->dirs[d].link_board < 0) {
+            diag_error(s->sink, n->loc, "'%s' is not a link (a transfer goes along links between boards)", n->text);
+            continue;
+        }
+        if (v->ntransfer >= MAX_DIRECTIONS) continue;
+        v->transfer_dirs[v->ntransfer++] = (uint8_t)d;
+    }
+}
+
+/* `kind NAME if gives-check`: the kind of the moves that give check. */
+static void declare_check_kind(Sema *s, const Ast *it) {
+    /* (a second one after one that was taken; one refused already had its message) */
+    for (int i = 0; s->v->check_kind && i < s->items->nkids && s->items->kids[i] != it; i++) {
+        const Ast *first = s->items->kids[i];
+        if (first->kind == AST_CHECK_KIND && !strcmp(first->text, s->v->kind_names[s->v->check_kind])) {
+            diag_error(s->sink, it->loc, "the kind of the moves that give check is declared twice (first at line %d)",
+                       first->loc.line);
+            return;
+        }
+    }
+    int k = sema_kind(s, it->text, sema_word_loc(s, it->loc, it->text));
+    if (k == 0)
+        diag_error(s->sink, sema_word_loc(s, it->loc, it->text),
+                   "the moves that give check need a kind of their own, not 'normal'");
+    else if (k > 0)
+        s->v->check_kind = k;
+}
+
 /* The start position and the rules of play: how a game ends, who steers and helps whom. */
+/* The rules of custodian captures (`pincer`): hostile cells, pieces taken only when
+ * surrounded, shield walls. */
+static void declare_custodian(Sema *s, const Ast *it) {
+    Variant *v = s->v;
+    v->custodian_rules = true;
+    if (it->kind == AST_SHIELDWALL) {
+        v->shieldwall = true;
+        return;
+    }
+    if (it->kind == AST_HOSTILE) {
+        if (v->hostile_zone) diag_error(s->sink, it->loc, "a game has one 'hostile' zone");
+        int z = sema_zone(s, it->text, sema_word_loc(s, it->loc, it->text));
+        if (z >= 0) v->hostile_zone = z + 1;
+        return;
+    }
+    if (v->surround_types) diag_error(s->sink, it->loc, "a game has one 'surround' rule");
+    for (int i = 0; i < it->nkids; i++) {
+        int t = sema_piece(s, it->kids[i]->text, it->kids[i]->loc);
+        if (t >= 0) v->surround_types |= 1u << t;
+    }
+    if (it->text) {
+        int z = sema_zone(s, it->text, sema_word_loc(s, it->loc, it->text));
+        if (z >= 0) v->surround_zone = z + 1;
+    }
+}
+
 static void pass_rules(Sema *s) {
     Variant *v = s->v;
     v->forbid_royal_capture = v->has_royal;
@@ -2098,6 +2580,11 @@ static void pass_rules(Sema *s) {
         case AST_POSITION_FORMAT: declare_position_format(s, it); break;
         case AST_WORTH_BONUS: declare_worth_bonus(s, it); break;
         case AST_TUNED: declare_tuned(s, it); break;
+        case AST_HOSTILE:
+        case AST_SURROUND:
+        case AST_SHIELDWALL: declare_custodian(s, it); break;
+        case AST_TRANSFER: declare_transfer(s, it); break;
+        case AST_CHECK_KIND: declare_check_kind(s, it); break;
         default: break;
         }
     }
@@ -2181,7 +2668,7 @@ bool sema_close_directions(Sema *s) {
     int n = v->ndirs;
     for (int i = 0; i < n; i++) {
         Direction *d = &v->dirs[i];
-        if (d->link_board >= 0) continue;
+        if (d->link_board >= 0 || d->graph) continue;
         bool known = false;
         for (int k = 0; k < v->ndirs && !known; k++)
             known = v->dirs[k].link_board < 0 && v->dirs[k].dx == -d->dx && v->dirs[k].dy == -d->dy;
@@ -2203,7 +2690,7 @@ bool sema_close_directions(Sema *s) {
     /* links: the reverse is a link that goes back from the target board to the source board */
     for (int i = 0; i < v->ndirs; i++) {
         Direction *d = &v->dirs[i];
-        if (d->link_board < 0) continue;
+        if (d->link_board < 0 || d->graph) continue;
         for (int k = 0; k < v->ndirs; k++)
             if (v->dirs[k].link_board == d->dx && v->dirs[k].dx == d->link_board) d->reverse = (int8_t)k;
     }

@@ -47,6 +47,8 @@ void sema_free(Sema *s);
 bool sema_dirterm(Sema *s, const Ast *term, DirList *out);
 /* Index of a direction vector (dx,dy), adding it when new; -1 (with an error) when full. */
 int sema_vector_dir(Sema *s, int dx, int dy, SrcLoc loc);
+/* An orientation by its name, or -1. */
+int sema_orientation(const char *name);
 /* Turns a cell from player 0's frame into owner's frame (vectors: variant_orient_vector). */
 Cell sema_orient_cell(const Variant *v, Orientation o, Cell c);
 /* The place of `word` within an item (the parser locates whole items): for messages about one
@@ -59,6 +61,15 @@ int sema_cell(Sema *s, const Ast *name_node);
 int sema_player(Sema *s, const char *name, SrcLoc loc);
 int sema_counter(Sema *s, const char *name, SrcLoc loc);
 int sema_kind(Sema *s, const char *name, SrcLoc loc);
+/* The kind of that name, declared when new; -1 (with an error) when there is no room. */
+int sema_name_kind(Sema *s, const char *name, SrcLoc loc);
 int sema_pile(Sema *s, const char *name, SrcLoc loc);
+/* The directions of an `in-a-row` or `connect` (a BLOCK of dir terms; NULL or empty: the
+ * board's own lines both ways) into dirs, as player 0 writes them; their number, or -1 after an
+ * error. */
+int sema_line_dirs(Sema *s, const Ast *terms, int *dirs);
+/* Those directions as lines (each with its reverse) in Variant.linesets: the index, or -1 with
+ * an error. */
+int sema_lineset(Sema *s, const int *dirs, int n, SrcLoc loc);
 
 #endif

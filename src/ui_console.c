@@ -19,6 +19,7 @@
 #include <readline/readline.h>
 #endif
 
+#include "boardart.h"
 #include "describe.h"
 #include "fen.h"
 #include "load.h"
@@ -131,19 +132,8 @@ static void game_update_result(Game *g) {
     gameend_check(&g->gen, &g->pos, &r);
     if (r.fault.set) report_fault(g, &r.fault);
     g->over = r.over;
-    g->winner = r.over ? r.winner : -1;
-    g->loser = -1;
+    gameend_sides(&g->pos, &r, &g->winner, &g->loser);
     snprintf(g->reason, sizeof g->reason, "%s", r.over && r.name ? r.name : r.over && r.reason ? r.reason : "");
-    if (r.over && r.winner < 0 && g->v->nplayers > 2) {
-        /* more than two players: the rule's loss names the loser, not a winner */
-        ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate
-            : !strcmp(r.reason, "stalemate")          ? g->v->on_stalemate
-                                                      : RESULT_DRAW;
-        if (k == RESULT_LOSS)
-            g->loser = board_mover(&g->pos);
-        else if (k == RESULT_WIN)
-            g->winner = board_mover(&g->pos);
-    }
 }
 
 /* A seed for a deal nobody asked to repeat: the time and the process. */
@@ -390,10 +380,73 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     text_add(t, cell);
 }
 
+/* The file labels of a hexagonal board, under (or over) the cells of rank y. */
+static char *hex_files(const Game *g, int b, int y) {
+    const Variant *v = g->v;
+    const Board *bd = &v->boards[b];
+    int width = 3 + art_text_width(v, b) + 3, at = 0;
+    char *s = xmalloc((size_t)width + 1);
+    memset(s, ' ', (size_t)width);
+    s[width] = 0;
+    for (int x = 0; x < bd->width; x++) {
+        Cell c = NO_CELL;
+        for (int k = 0; k < bd->height && c == NO_CELL; k++) c = bd->at[k][x];
+        char file[24], rank[24];
+        if (c == NO_CELL) continue;
+        cell_label(v->cells[c].name, file, rank, sizeof file);
+        at = 3 + art_text_column(v, b, x, y, g->flip) + 1;
+        for (int i = 0; file[i] && at + i < width; i++) s[at + i] = file[i];
+    }
+    return s;
+}
+
+/* A hexagonal board as lines of equal visible width: each rank half a cell to the right of the
+ * one below, so that a cell touches the two above it and the two below. */
+static int draw_hex_board(const Game *g, int b, char ***lines_out, int *width_out) {
+    const Variant *v = g->v;
+    const Board *bd = &v->boards[b];
+    int nl = bd->height + 2, li = 0, width = 3 + art_text_width(v, b) + 3;
+    char **lines = xcalloc((size_t)nl, sizeof *lines);
+    int top = g->flip ? 0 : bd->height - 1;
+    lines[li++] = hex_files(g, b, top);
+    for (int r = 0; r < bd->height; r++) {
+        int y = g->flip ? r : bd->height - 1 - r;
+        char file[24], rank[24] = "", buf[64];
+        for (int x = 0; x < bd->width && !rank[0]; x++)
+            if (bd->at[y][x] != NO_CELL) cell_label(v->cells[bd->at[y][x]].name, file, rank, sizeof file);
+        Text t = {0};
+        /* the rank's label just before its first cell */
+        int first = art_text_column(v, b, g->flip ? bd->width - 1 : 0, y, g->flip), at = 0;
+        for (; at < first; at++) text_add(&t, " ");
+        snprintf(buf, sizeof buf, "%2.2s ", rank);
+        text_add(&t, buf);
+        for (int i = 0; i < bd->width; i++) {
+            int x = g->flip ? bd->width - 1 - i : i;
+            for (int col = art_text_column(v, b, x, y, g->flip); at < col; at++) text_add(&t, " ");
+            Cell c = bd->at[y][x];
+            if (c == NO_CELL)
+                text_add(&t, "   ");
+            else
+                draw_cell(g, c, &t);
+            text_add(&t, " ");
+            at += 4;
+        }
+        snprintf(buf, sizeof buf, "%-2.2s", rank);
+        text_add(&t, buf);
+        for (at += 2; at < width - 3; at++) text_add(&t, " ");
+        lines[li++] = t.s;
+    }
+    lines[li++] = hex_files(g, b, g->flip ? bd->height - 1 : 0);
+    *lines_out = lines;
+    *width_out = width;
+    return li;
+}
+
 /* One board as lines of equal visible width (3 columns per cell plus labels). */
 static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     const Variant *v = g->v;
     const Board *bd = &v->boards[b];
+    if (bd->shape == BOARD_HEX && v->nboards == 1) return draw_hex_board(g, b, lines_out, width_out);
     int nl = bd->height + 2 + (v->nboards > 1);
     char **lines = xcalloc((size_t)nl, sizeof *lines);
     int li = 0;
@@ -434,7 +487,7 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
             int x = g->flip ? bd->width - 1 - i : i;
             Cell c = bd->at[y][x];
             if (c == NO_CELL)
-                text_add(&t, "   "); /* a hole */
+                text_add(&t, bd->graph ? art_hole(v, b, x, y, !g->utf8) : "   "); /* a hole, or a link over it */
             else
                 draw_cell(g, c, &t);
         }

@@ -37,6 +37,8 @@ static void build_neighbours(Variant *v) {
                     const Board *b = &v->boards[dir->link_board];
                     if (ci->x < b->width && ci->y < b->height) to = b->at[ci->y][ci->x];
                 }
+            } else if (dir->graph) {
+                /* (filled from the links below) */
             } else {
                 const Board *b = &v->boards[ci->board];
                 int x = ci->x + dir->dx, y = ci->y + dir->dy;
@@ -45,6 +47,8 @@ static void build_neighbours(Variant *v) {
             v->neighbour[(size_t)c * (size_t)v->ndirs + (size_t)d] = to;
         }
     }
+    for (int i = 0; i < v->nlinks; i++)
+        v->neighbour[(size_t)v->links[i].from * (size_t)v->ndirs + v->links[i].dir] = v->links[i].to;
 }
 
 static void build_zobrist(Variant *v) {
@@ -542,21 +546,63 @@ void variant_conclude(Variant *v) {
     /* (royal flight and facing royal pieces are decided by the pins: movegen.c) */
     v->pin_legal = v->all_fast && v->attack_lines_ok && patterns_pinnable(v) && v->nplayers == 2 && v->nowners == 2 &&
         v->forbid_royal_capture && !v->steered && !v->freezer_mask && !v->blast_mask && !v->minefield_zone &&
-        !v->has_allegiance && !v->nphases;
+        !v->has_allegiance && !v->nphases && !v->ntransfer;
     /* no royal piece to keep safe and nothing else that decides legality: every move the
      * pieces make is legal */
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
-        !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases;
+        !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases &&
+        !v->ntransfer;
     /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
-    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->nextra &&
+    v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs && !v->nextra &&
         !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches && !v->must_capture &&
         !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
         !v->merge_same_captures;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
+        !v->has_drop_programs &&
         !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
         !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
     build_move_reach(v);
+}
+
+const char *variant_orientation_name(Orientation o) {
+    static const char *const names[ORIENT__COUNT] = {"identity", "flip",   "mirror",    "rot90",
+                                                     "rot180",   "rot270", "transpose", "antitranspose"};
+    return (unsigned)o < ORIENT__COUNT ? names[o] : "?";
+}
+
+Cell variant_orient_cell(const Variant *v, Orientation o, Cell c) {
+    const CellInfo *ci = &v->cells[c];
+    const Board *b = &v->boards[ci->board];
+    int x = ci->x, y = ci->y, W = b->width, H = b->height, nx = x, ny = y;
+    switch (o) {
+    case ORIENT_IDENTITY: break;
+    case ORIENT_FLIP: ny = H - 1 - y; break;
+    case ORIENT_MIRROR: nx = W - 1 - x; break;
+    case ORIENT_ROT90:
+        nx = W - 1 - y;
+        ny = x;
+        break;
+    case ORIENT_ROT180:
+        nx = W - 1 - x;
+        ny = H - 1 - y;
+        break;
+    case ORIENT_ROT270:
+        nx = y;
+        ny = H - 1 - x;
+        break;
+    case ORIENT_TRANSPOSE:
+        nx = y;
+        ny = x;
+        break;
+    case ORIENT_ANTITRANSPOSE:
+        nx = W - 1 - y;
+        ny = H - 1 - x;
+        break;
+    default: break;
+    }
+    if (nx < 0 || ny < 0 || nx >= W || ny >= H) return NO_CELL;
+    return b->at[ny][nx];
 }
 
 void variant_free(Variant *v) {
@@ -568,6 +614,12 @@ void variant_free(Variant *v) {
             free(v->types[t].per_owner[o].lines);
             free(v->types[t].per_owner[o].step_cells);
         }
+    for (int t = 0; t < MAX_PIECE_TYPES; t++) {
+        if (!v->types[t].drops) continue;
+        for (int o = 0; o < MAX_OWNERS; o++) bc_free(&v->types[t].drops[o]);
+        free(v->types[t].drops);
+    }
+    free(v->links);
     for (int o = 0; o < MAX_OWNERS; o++) free(v->attack_lines[o]);
     free(v->neighbour);
     free(v->pattern_reach);

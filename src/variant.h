@@ -27,14 +27,22 @@ typedef enum Orientation {
 /* RESULT_PASS (stalemate only): the player passes its turn instead of ending the game.
  * RESULT_WORTH: the player whose pieces are worth more wins (plus Variant.worth_bonus); equal
  * worth draws. */
-typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS, RESULT_WORTH } ResultKind;
+/* RESULT_MOST: the player with the most pieces on the board wins; equal numbers draw. */
+typedef enum ResultKind { RESULT_NONE, RESULT_WIN, RESULT_LOSS, RESULT_DRAW, RESULT_PASS, RESULT_WORTH, RESULT_MOST } ResultKind;
 
 /* What happens to a defeated player's pieces when others play on. */
 typedef enum DefeatFate { DEFEAT_REMOVE, DEFEAT_STAY, DEFEAT_JOIN_VICTOR } DefeatFate;
 
+/* How a board's cells are drawn: squares of a grid, or hexagons (each rank half a cell to the
+ * right of the one below: the neighbours are n s e w se nw). A board with `cells` or links
+ * between named cells is also drawn with its links (graph). */
+enum { BOARD_GRID, BOARD_HEX };
+
 typedef struct Board {
     char name[16];
     char title[24]; /* shown above the board; "" = the name */
+    uint8_t shape;  /* BOARD_GRID or BOARD_HEX */
+    bool graph;     /* cells listed (`cells`) or linked one by one: drawn with its links */
     int width, height;
     int first_cell; /* cells of this board are first_cell .. first_cell + count - 1 */
     int count;
@@ -51,6 +59,8 @@ typedef struct Direction {
     int8_t dx, dy;     /* for vectors */
     int8_t link_board; /* >= 0: a link to this board at the same x,y; then dx = dy = 0 */
     int8_t reverse;    /* index of the opposite direction, -1 if none */
+    bool graph;        /* links between named cells (`link D [R] = ...`: Variant.links); then
+                        * link_board = 0 and dx = -1 (no board link, no vector) */
 } Direction;
 
 /* A plain move pattern the fast paths use: a leap or a slide, and what it may do at the end. */
@@ -241,6 +251,9 @@ typedef struct PieceType {
      * forced there */
     bool never_stuck;
     PieceProgram per_owner[MAX_OWNERS];
+    /* `drop { ... }` blocks: per owner, one program that starts on every cell with no piece
+     * moving, whose `add` puts a new piece of this type there (NULL: the type has none) */
+    Program *drops;
     /* A promoted type (`letter +P`) is written with a '+' before its base type's letter, and
      * `base` is that type (a capture into a hand gives it back); any other type is its own base. */
     bool promoted;
@@ -290,6 +303,7 @@ typedef struct Castle {
                               * ends it */
     Cell king_from, king_to, rook_from, rook_to;
     uint8_t right;     /* bit index in Position.rights */
+    uint8_t kind;      /* the move kind of the castling move (0: normal) */
     uint8_t rook_type; /* the type standing on rook_from in the setup (NO_TYPE: any) */
 } Castle;
 
@@ -353,6 +367,49 @@ typedef struct ReachRule {
     ResultKind result;
     char name[32];
 } ReachRule;
+
+/* The lines of `in-a-row`: one direction of each line (its reverse walked too). */
+#define MAX_LINE_DIRS 16
+typedef struct LineSet {
+    uint8_t n;
+    uint8_t dirs[MAX_LINE_DIRS];
+} LineSet;
+
+/* "end in-a-row N [exactly] [TYPE...] [by DIRS] RESULT": a side with N or more (exactly N)
+ * pieces of those types (types 0: any) one after another along a line. */
+typedef struct RowRule {
+    uint8_t length;
+    bool exactly;
+    uint32_t types;
+    uint8_t lines; /* index of Variant.linesets */
+    ResultKind result;
+    char name[32];
+} RowRule;
+
+/* "end connect A B [by DIRS] RESULT": a chain of a side's pieces, each next to the next along
+ * DIRS, from a cell of its part of zone A to one of its part of zone B. */
+typedef struct ConnectRule {
+    uint8_t zone_a, zone_b;
+    uint8_t ndirs;
+    uint8_t dirs[MAX_DIRECTIONS];
+    ResultKind result;
+    char name[32];
+} ConnectRule;
+
+/* "end occupy ZONE [TYPE...] RESULT": a side's pieces (of those types) on every cell of its
+ * part of the zone. */
+typedef struct OccupyRule {
+    uint8_t zone;
+    uint32_t types;
+    ResultKind result;
+    char name[32];
+} OccupyRule;
+
+/* A link of a graph board: direction dir leads from cell `from` to cell `to`. */
+typedef struct GraphLink {
+    uint8_t dir;
+    Cell from, to;
+} GraphLink;
 
 /* The fast attack test's table for one owner and one direction: which types capture by a
  * leap (one step back) or an unlimited slide along it, for each victim type. */
@@ -445,6 +502,15 @@ typedef struct Variant {
     int ndirs;
     Direction dirs[MAX_DIRECTIONS];
     Cell *neighbour;           /* [cell * ndirs + dir] -> cell or NO_CELL */
+    int nlinks;                /* the links of graph boards (directions with `graph`) */
+    GraphLink *links;
+    /* `symmetry PLAYER D1 D2, ...`: for each owner, a direction as the rule file writes it ->
+     * the one it means for that owner (-1: its orientation turns it) */
+    bool has_symmetry;
+    int8_t dir_map[MAX_OWNERS][MAX_DIRECTIONS];
+    /* the line sets of `in-a-row` conditions and goals */
+    int nlinesets;
+    LineSet linesets[MAX_LINE_SETS];
     uint8_t colour[MAX_CELLS]; /* square colour (x + y) & 1 */
     /* players and owners */
     int nplayers; /* players taking turns; owners 0..nplayers-1 */
@@ -453,6 +519,9 @@ typedef struct Variant {
     char player_token[MAX_OWNERS][8]; /* side-to-move token in position text */
     Orientation orient[MAX_OWNERS];
     int8_t forward_dir[MAX_OWNERS]; /* each owner's "forward" (0,1) as a direction, -1 if none */
+    /* the directions (bits) of the last step of each owner's `sets-ep` legs: past its
+     * en-passant cells along one of these (or forward) stands the piece that made them */
+    uint64_t ep_dirs[MAX_OWNERS];
     int nturns;
     uint8_t turn_order[MAX_HISTORY > 64 ? 64 : MAX_HISTORY]; /* players by turn slot */
     /* pieces */
@@ -501,6 +570,7 @@ typedef struct Variant {
     uint32_t freezer_mask;           /* types that freeze adjacent enemies */
     uint32_t imitator_mask;          /* types that capture by imitation (and freeze freezers) */
     bool has_drops;                  /* some program drops new pieces (moves from several pieces may coincide) */
+    bool has_drop_programs;          /* some type has `drop { }` blocks (PieceType.drops) */
     uint32_t blast_mask;             /* types whose captures explode (`explodes`) */
     uint32_t blast_proof_mask;       /* types a neighbouring explosion spares (`blast-proof`) */
     int nadjacent;
@@ -629,13 +699,41 @@ typedef struct Variant {
     ExtinctionRule extinctions[4];
     int nreaches;
     ReachRule reaches[4];
+    /* goals of placement and connection games (ending.c), each for the side that has it */
+    int nrows;
+    RowRule rows[4];
+    int nconnects;
+    ConnectRule connects[4];
+    int noccupies;
+    OccupyRule occupies[4];
     ResultKind on_bare_king; /* RESULT_NONE: no bare-king rule */
     bool bare_king_reply;    /* the bared side moves once more: baring the other king draws */
     char bare_king_name[32];
     int check_limit;      /* "end checks N": checks that end the game; 0 = off */
     ResultKind on_checks; /* for the side that gave them */
+    /* Custodian captures (`pincer`): the empty cells of an owner's part of hostile_zone (index
+     * + 1; 0: none) close a capture of that owner's pieces as a piece of the capturer would;
+     * pieces of surround_types (standing in surround_zone, index + 1; 0: anywhere) are taken
+     * only when every orthogonal neighbour is an enemy of theirs or a hostile empty cell; with
+     * shieldwall, a landing on the board's edge also takes a row of enemies along the edge
+     * bracketed by it and another piece of the mover's (or a hostile cell), each with a piece of
+     * the mover's in front of it (the surround types in the row stay). custodian_rules: any of
+     * them (the custodian tests take the slow way). */
+    int hostile_zone;
+    uint32_t surround_types;
+    int surround_zone;
+    bool shieldwall;
+    bool custodian_rules;
     char checks_name[32];
-    bool forbid_check; /* "forbid check": no move may give check */
+    bool forbid_check;      /* "forbid check": no move may give check */
+    bool forbid_drop_check; /* "forbid drop-check": no drop from a hand may give check */
+    /* `kind NAME if gives-check`: every normal move that gives check is of this move kind
+     * (0: no such rule) */
+    int check_kind;
+    /* `transfer LINK...`: after every move, each piece it carried within a board goes on
+     * along the first of these links that leaves that board, onto an empty cell */
+    int ntransfer;
+    uint8_t transfer_dirs[MAX_DIRECTIONS];
     DefeatFate on_defeat;
     int ncounters, ncounter_slots;
     CounterDef counters[MAX_COUNTERS];
@@ -724,6 +822,10 @@ void variant_conclude(Variant *v);
 /* Frees v and everything it owns; NULL is allowed. */
 void variant_free(Variant *v);
 
+/* The cell orientation o turns c into, on c's board (NO_CELL: off the board, or a hole). */
+Cell variant_orient_cell(const Variant *v, Orientation o, Cell c);
+/* An orientation's name as rule files write it ("transpose"). */
+const char *variant_orientation_name(Orientation o);
 /* Turns a vector from player 0's frame into the frame of orientation o. */
 void variant_orient_vector(Orientation o, int dx, int dy, int *ox, int *oy);
 

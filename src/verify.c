@@ -50,6 +50,9 @@ static const char *operand_fault(const Variant *v, const Program *p, OperandKind
     case OPK_FLAG: return value < v->nmove_flags ? NULL : "move flag out of range";
     case OPK_TAG: return value < v->ntags ? NULL : "tag out of range";
     case OPK_MODE: return value <= 1 ? NULL : "mode out of range";
+    case OPK_ZONE_OPT: return value == 0xFF || value < v->nzones ? NULL : "zone out of range";
+    case OPK_LINES: return value < v->nlinesets ? NULL : "line set out of range";
+    case OPK_ORIENT: return value < ORIENT__COUNT ? NULL : "orientation out of range";
     case OPK__COUNT: break;
     }
     return "unknown operand kind";
@@ -108,6 +111,7 @@ bool verify_program(const Variant *v, const Program *p, DiagSink *sink) {
             case OP_HALT: break;
             case OP_JUMP: succ[ns++] = a; break;
             case OP_FORK:
+            case OP_PROBE:
             case OP_JT:
             case OP_JF:
                 succ[ns++] = a;

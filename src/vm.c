@@ -24,6 +24,7 @@ typedef struct Choice {
     int capture_id;
     Cell here;           /* the cell the moving piece stands on (it moves on add-partial) */
     const Program *prog; /* the program the path runs (add-partial may go on in another) */
+    Cell second;         /* the piece FROM chose for TO (NO_CELL: none) */
     Cell marks[MAX_MARKS];
     /* PC_FINISH only: the moves emitted when the continuation began (none more: the move ends
      * where it paused), and the pause's promotion set and mode */
@@ -110,11 +111,91 @@ static bool record_capture(Effect *pending, int *npending, Cell c) {
     return true;
 }
 
+/* Does cell c close a custodian capture of a piece of `victim` by a move of `owner` from
+ * origin: a piece of the mover's side (the origin is empty after the move), or an empty cell of
+ * the victim's part of the hostile zone? */
+static bool closes_capture(const Position *pos, Cell c, Cell origin, int owner, int victim) {
+    const Variant *v = pos->v;
+    if (c == NO_CELL) return false;
+    Piece p = c == origin ? 0 : pos->cell[c];
+    if (p) return !board_hostile(pos, PIECE_OWNER(p), owner);
+    return v->hostile_zone && zone_has(&v->zones[v->hostile_zone - 1], victim, c);
+}
+
+/* Is the piece on cell `at` one that custodian captures take only when it is surrounded? */
+static bool needs_surround(const Variant *v, Cell at, Piece p) {
+    return ((v->surround_types >> PIECE_TYPE(p)) & 1) &&
+        (!v->surround_zone || zone_has(&v->zones[v->surround_zone - 1], PIECE_OWNER(p), at));
+}
+
+/* A shield wall along the edge from the landing cell: the run of enemies (types in set) from
+ * land + e on, each on the edge with a piece of the mover's in front of it (inward), two or
+ * more, closed at its far end; its pieces but the surround types are recorded as taken. */
+static bool shieldwall_at(const Position *pos, Cell land, Cell origin, int owner, uint32_t set, int e, int inward,
+                          int out, Effect *pending, int *npending) {
+    const Variant *v = pos->v;
+    Cell run[MAX_BOARD_DIM];
+    int n = 0;
+    Cell c = variant_step(v, land, e);
+    for (; c != NO_CELL && n < MAX_BOARD_DIM && is_victim(pos, c, owner, ALL_TYPES) && variant_step(v, c, out) == NO_CELL;
+         c = variant_step(v, c, e)) {
+        Cell front = variant_step(v, c, inward);
+        if (front == NO_CELL || front == origin || !pos->cell[front] ||
+            board_hostile(pos, PIECE_OWNER(pos->cell[front]), owner))
+            return true;
+        run[n++] = c;
+    }
+    if (n < 2 || !closes_capture(pos, c, origin, owner, PIECE_OWNER(pos->cell[run[0]]))) return true;
+    for (int i = 0; i < n; i++) {
+        Piece p = pos->cell[run[i]];
+        if (((set >> PIECE_TYPE(p)) & 1) && !((v->surround_types >> PIECE_TYPE(p)) & 1) &&
+            !record_capture(pending, npending, run[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Custodian captures with the game's rules: hostile cells close them, the surround types (in
+ * their zone) need every orthogonal side closed, shield walls on the edge. */
+__attribute__((noinline)) static bool pincer_ruled(const Position *pos, Cell land, Cell origin, int owner,
+                                                   uint32_t set, Effect *pending, int *npending) {
+    const Variant *v = pos->v;
+    for (int i = 0; i < 4; i++) {
+        int e = v->orth_dirs[i];
+        Cell victim = variant_step(v, land, e);
+        if (victim == NO_CELL || !is_victim(pos, victim, owner, set)) continue;
+        Piece p = pos->cell[victim];
+        bool taken = true;
+        if (needs_surround(v, victim, p)) {
+            for (int k = 0; k < 4 && taken; k++) {
+                Cell side = variant_step(v, victim, v->orth_dirs[k]);
+                taken = side == land || closes_capture(pos, side, origin, owner, PIECE_OWNER(p));
+            }
+        } else {
+            taken = closes_capture(pos, variant_step(v, victim, e), origin, owner, PIECE_OWNER(p));
+        }
+        if (taken && !record_capture(pending, npending, victim)) return false;
+    }
+    if (!v->shieldwall) return true;
+    /* on the edge: each orthogonal way off the board gives the two ways along it */
+    for (int i = 0; i < 4; i++) {
+        int out = v->orth_dirs[i], inward = v->dirs[out].reverse;
+        if (variant_step(v, land, out) != NO_CELL || inward < 0) continue;
+        for (int k = 0; k < 4; k++) {
+            int e = v->orth_dirs[k];
+            if (e == out || e == inward) continue;
+            if (!shieldwall_at(pos, land, origin, owner, set, e, inward, out, pending, npending)) return false;
+        }
+    }
+    return true;
+}
+
 /* Custodian captures around the landing cell `land`: an enemy (type in set) on land+e with a
  * piece of the mover's side on land+2e, for the orthogonal e. False when pending is full. */
 static bool pincer_at(const Position *pos, Cell land, Cell origin, int owner, uint32_t set, Effect *pending,
                       int *npending) {
     const Variant *v = pos->v;
+    if (unlikely(v->custodian_rules)) return pincer_ruled(pos, land, origin, owner, set, pending, npending);
     for (int i = 0; i < 4; i++) {
         int e = v->orth_dirs[i];
         Cell victim = variant_step(v, land, e);
@@ -145,8 +226,10 @@ static bool coord_at(const Position *pos, Cell land, Cell origin, int owner, Cel
     return true;
 }
 
-/* A path mark of the VM's own (never a move flag): the moves it emits hand the piece over. */
+/* Path marks of the VM's own (never move flags): the moves it emits hand the piece over; they
+ * name the pieces they take elsewhere (MOVE_NAMES_TAKEN). */
 #define PATH_HAND_OVER 0x80
+#define PATH_CHOSEN 0x40
 
 /* The player who takes the turn after the current one. */
 static int next_player(const Position *pos) {
@@ -182,14 +265,16 @@ __attribute__((noinline)) static void hand_over(const Position *pos, Move *m, in
 /* Appends a drop: a new piece of `type` of the owner on the empty cell cur, with the pending
  * effects; it is written from cur to cur. Returns false when the list is full. */
 __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *out, Cell cur, int owner, int type,
-                                                const Effect *pending, int npending, PathMarks marks) {
+                                                const Effect *pending, int npending, PathMarks marks, bool placed) {
     /* with hands, the new piece comes from the mover's hand: none held, no drop */
     const bool from_hand = pos->v->has_hands && owner < pos->v->nplayers;
     if (from_hand && !pos->hand[owner][type]) return true;
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count++];
     m->from = m->to = cur;
-    m->flags = marks.flags & ~PATH_HAND_OVER;
+    m->flags = marks.flags & ~(PATH_HAND_OVER | PATH_CHOSEN);
+    if (marks.flags & PATH_CHOSEN) m->flags |= MOVE_NAMES_TAKEN;
+    if (placed) m->flags |= MOVE_DROP; /* (a drop program's: no piece moves) */
     int holder = owner;
     if (marks.flags & PATH_HAND_OVER) owner = next_player(pos);
     m->promo = NO_TYPE;
@@ -210,7 +295,7 @@ __attribute__((noinline)) static bool emit_drop(const Position *pos, MoveList *o
  * list is full. */
 static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int owner, const Effect *pending, int npending,
                  int change, int promo_type, PathMarks marks) {
-    if (unlikely(org == NO_CELL)) return emit_drop(pos, out, cur, owner, change, pending, npending, marks);
+    if (unlikely(org == NO_CELL)) return emit_drop(pos, out, cur, owner, change, pending, npending, marks, false);
     if (out->count >= MAX_MOVES) return false;
     Move *m = &out->moves[out->count];
     m->from = org;
@@ -223,6 +308,10 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
     for (int i = 0; i < npending; i++) {
         m->fx[m->nfx++] = pending[i];
         if (pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) m->flags |= MOVE_CAPTURE;
+        /* (a second piece, `to`, landing on an enemy takes it) */
+        if (pending[i].kind == FX_MOVE && pos->cell[pending[i].b] &&
+            board_hostile(pos, PIECE_OWNER(pos->cell[pending[i].b]), owner))
+            m->flags |= MOVE_CAPTURE;
     }
     if (org != cur) {
         if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m->flags |= MOVE_CAPTURE;
@@ -235,6 +324,7 @@ static bool emit(const Position *pos, MoveList *out, Cell org, Cell cur, int own
         if (promo_type != NO_TYPE) m->flags |= MOVE_PROMOTION;
     }
     if (unlikely(marks.flags & PATH_HAND_OVER)) hand_over(pos, m, owner);
+    if (unlikely(marks.flags & PATH_CHOSEN)) m->flags = (uint16_t)((m->flags & ~PATH_CHOSEN) | MOVE_NAMES_TAKEN);
     out->count++;
     return true;
 }
@@ -344,6 +434,46 @@ __attribute__((noinline)) static bool any_flip(const Effect *pending, int npendi
     return false;
 }
 
+/* The next cell of zone z (255: any cell) for owner after cur, or NO_CELL. */
+static Cell next_in_zone(const Variant *v, int z, int owner, Cell cur) {
+    int c = cur + 1;
+    if (z == 0xFF) return c < v->ncells ? (Cell)c : NO_CELL;
+    const uint64_t *bits = v->zones[z].cells[owner];
+    for (int w = c >> 6; w < v->cell_words; w++) {
+        uint64_t b = bits[w] & (w == c >> 6 ? ~0ULL << (c & 63) : ~0ULL);
+        if (b) {
+            int found = w * 64 + __builtin_ctzll(b);
+            return found < v->ncells ? (Cell)found : NO_CELL;
+        }
+    }
+    return NO_CELL;
+}
+
+/* INROW: is cur one of `length` or more (exactly `length`) pieces of one side in a row along
+ * one of the lines? The side is that of the piece on cur, or the mover's when cur is empty or
+ * holds the moving piece (`here`); elsewhere the moving piece's cell counts as empty, and so do
+ * pieces the move takes. */
+__attribute__((noinline)) static bool in_row(const Position *pos, Cell cur, Cell here, int owner, int length,
+                                             bool exactly, const LineSet *lines, const Effect *pending,
+                                             int npending) {
+    const Variant *v = pos->v;
+    Piece own = pos->cell[cur];
+    int side = !own || cur == here || is_taken(pending, npending, cur) ? owner : PIECE_OWNER(own);
+    for (int i = 0; i < lines->n; i++) {
+        int n = 1;
+        for (int k = 0; k < 2; k++) {
+            int d = k ? v->dirs[lines->dirs[i]].reverse : lines->dirs[i];
+            if (d < 0) continue;
+            for (Cell c = variant_step(v, cur, d); c != NO_CELL && c != here && pos->cell[c] &&
+                 !board_hostile(pos, PIECE_OWNER(pos->cell[c]), side) && !is_taken(pending, npending, c);
+                 c = variant_step(v, c, d))
+                n++;
+        }
+        if (exactly ? n == length : n >= length) return true;
+    }
+    return false;
+}
+
 /* The interpreter. With target == NO_CELL it emits moves into out; otherwise it only asks
  * whether some move would capture the piece on target, and stops at the first that does.
  * Returns RUN_DONE, RUN_FOUND or RUN_FAULT. */
@@ -358,13 +488,40 @@ static inline bool captures_target(const Effect *pending, int npending, Cell cur
     return false;
 }
 
-/* Would the piece on origin, moved to cur (what stands there taken), check a player other
- * than its owner's side? Inside an attack test the answer is "no" (tests are not nested). */
-static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner) {
-    if (ctx->attack_depth || cur == origin) return false;
+/* OWNCOUNT: has owner n or more pieces of type t on the board? (Counted up to n only: the
+ * bounds written are small.) */
+__attribute__((noinline)) static bool own_count_at_least(const Position *pos, int owner, int t, int n) {
+    int count = 0;
+    for (int w = 0; w < pos->v->cell_words && count < n; w++)
+        for (uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w]; b && count < n; b &= b - 1) count++;
+    return count >= n;
+}
+
+/* Would the move the path has made so far, emitted at cur, check a player other than the
+ * mover's side? That is the piece on origin moved to cur (what stands there taken) with the
+ * effects recorded (captures, en passant, a second piece moved, conversions), its change of
+ * type, and, when its type explodes and it captures, the explosion. Inside an attack test the
+ * answer is "no" (tests are not nested). */
+__attribute__((noinline)) static bool vm_gives_check(GenContext *ctx, Position *pos, Cell origin, Cell cur, int owner,
+                                                     const Effect *pending, int npending, int change) {
+    if (ctx->attack_depth || (cur == origin && !npending && change == NO_TYPE)) return false;
     const Variant *v = pos->v;
-    Move m = {.from = origin, .to = cur, .promo = NO_TYPE, .nfx = 1};
-    m.fx[0] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    Move m = {.from = origin, .to = cur, .promo = NO_TYPE};
+    for (int i = 0; i < npending; i++) {
+        m.fx[m.nfx++] = pending[i];
+        if ((pending[i].kind == FX_REMOVE && pos->cell[pending[i].a]) ||
+            (pending[i].kind == FX_MOVE && pos->cell[pending[i].b]))
+            m.flags |= MOVE_CAPTURE;
+    }
+    /* (pending holds at most MAX_EFFECTS - 2: there is room for these two) */
+    if (cur != origin) {
+        if (pos->cell[cur] && board_hostile(pos, PIECE_OWNER(pos->cell[cur]), owner)) m.flags |= MOVE_CAPTURE;
+        m.fx[m.nfx++] = (Effect){.kind = FX_MOVE, .a = origin, .b = cur};
+    }
+    if (change != NO_TYPE) m.fx[m.nfx++] = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(change, owner)};
+    if (unlikely(v->blast_mask) && (m.flags & MOVE_CAPTURE) && cur != origin && pos->cell[origin] &&
+        ((v->blast_mask >> PIECE_TYPE(pos->cell[origin])) & 1))
+        board_explode(pos, &m);
     CellJournal cj;
     board_cells_apply(pos, &m, &cj);
     bool check = false;
@@ -408,6 +565,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
     /* the finishes of one capture's landings come one after another: the moves those of
      * finish_group made (finish_made) are not a landing going on */
     int finish_group = -1, finish_made = 0;
+    Cell second = NO_CELL; /* the second piece (`from`, `to`) */
     long budget = *budget_left;
     int result = RUN_DONE;
     const char *why = NULL; /* the fault met (goto fault) */
@@ -433,6 +591,34 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             (c)->prog = prog; \
             (c)->capture_mark = capture_mark; \
             (c)->capture_id = capture_id; \
+            (c)->second = second; \
+        } \
+    } while (0)
+
+/* The path's state back from choice point c (but its pc). */
+#define RESTORE_PATH(c) \
+    do { \
+        cur = (c)->cur; \
+        flag = (c)->flag; \
+        nmarks = (c)->nmarks; \
+        if (nmarks) memcpy(marks, (c)->marks, sizeof(Cell) * (size_t)nmarks); \
+        npending = (c)->npending; \
+        change = (c)->change; \
+        pmarks.flags = (c)->marks_flags; \
+        pmarks.castle = (c)->castle; \
+        pmarks.kind = (c)->kind; \
+        if (extended) { \
+            ntags = (c)->ntags; \
+            move_flags = (c)->move_flags; \
+            capture_mark = (c)->capture_mark; \
+            capture_id = (c)->capture_id; \
+            second = (c)->second; \
+            if ((c)->here != here || (c)->prog != prog) { \
+                here = (c)->here; \
+                lifted = here == from ? NO_CELL : from; \
+                prog = (c)->prog; \
+                code = prog->code; \
+            } \
         } \
     } while (0)
 
@@ -455,27 +641,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             {
                 Choice *c = &stack[--nchoices];
                 pc = c->pc;
-                cur = c->cur;
-                flag = c->flag;
-                nmarks = c->nmarks;
-                if (nmarks) memcpy(marks, c->marks, sizeof(Cell) * (size_t)nmarks);
-                npending = c->npending;
-                change = c->change;
-                pmarks.flags = c->marks_flags;
-                pmarks.castle = c->castle;
-                pmarks.kind = c->kind;
-                if (extended) {
-                    ntags = c->ntags;
-                    move_flags = c->move_flags;
-                    capture_mark = c->capture_mark;
-                    capture_id = c->capture_id;
-                    if (c->here != here || c->prog != prog) {
-                        here = c->here;
-                        lifted = here == from ? NO_CELL : from;
-                        prog = c->prog;
-                        code = prog->code;
-                    }
-                }
+                RESTORE_PATH(c);
                 if (extended && c->pc == PC_FINISH) {
                     /* the continuation of an add-partial is over: when it made no move (or
                      * going on was optional), the move ends where it paused */
@@ -553,7 +719,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = attack_is_attacked(ctx, pos, cur, owner, as);
             break;
         }
-        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, from, cur, owner); break;
+        case OP_GIVESCHECK: flag = vm_gives_check(ctx, pos, from, cur, owner, pending, npending, change); break;
         case OP_UNMOVED: flag = pos->cell[cur] != 0 && !(pos->cell[cur] & PIECE_MOVED); break;
         case OP_RIGHT: flag = (pos->rights >> a) & 1; break;
         case OP_PRIVILEGE: flag = board_privilege_held(pos, owner, cur); break;
@@ -564,6 +730,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = false;
             for (int w = 0; w < v->cell_words; w++) flag = flag || pos->type_occ[a][w] != 0;
             break;
+        case OP_OWNCOUNT: flag = own_count_at_least(pos, owner, a, b); break;
         case OP_TYPEIN:
             flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1) && cur != lifted;
             break;
@@ -691,12 +858,13 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_DROP: {
             /* DROP A: a new piece of type A on the empty cur, moving nothing (emit's NO_CELL from) */
             const bool drop = op == OP_DROP;
-            if (unlikely(drop) && pos->cell[cur]) break;
+            /* (onto a cell the move empties, as a swap does) */
+            if (unlikely(drop) && pos->cell[cur] && !is_taken(pending, npending, cur)) break;
             if (target != NO_CELL) {
                 if (captures_target(pending, npending, drop ? NO_CELL : cur, from, target)) goto found;
                 break;
             }
-            bool ok = drop ? emit(pos, out, NO_CELL, cur, owner, pending, npending, a, NO_TYPE, pmarks)
+            bool ok = drop ? emit_drop(pos, out, cur, owner, a, pending, npending, pmarks, from == NO_CELL)
                            : add_moves(pos, out, from, cur, owner, pending, npending, change, a, pmarks);
             if (unlikely(!ok)) goto too_many_moves;
             break;
@@ -744,12 +912,74 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (!record_conversion(pos, op, cur, a, owner, pending, &npending)) goto too_many_effects;
             break;
         case OP_HANDOVER: pmarks.flags |= PATH_HAND_OVER; break;
+        case OP_CHOOSE: pmarks.flags |= PATH_CHOSEN; break;
+        case OP_REFLECT:
+            cur = variant_orient_cell(v, (Orientation)a, cur);
+            if (cur == NO_CELL) goto fail;
+            break;
+        case OP_NEXTIN:
+            cur = next_in_zone(v, a, owner, cur);
+            if (cur == NO_CELL) goto fail;
+            break;
+        case OP_PROBE:
+            if (unlikely(nchoices >= MAX_FORKS)) {
+                why = TOO_MANY_CHOICES;
+                goto fault;
+            }
+            SAVE_PATH(&stack[nchoices], a);
+            stack[nchoices].flag = false;
+            nchoices++;
+            break;
+        case OP_PROBED: {
+            /* (the probe's choice point resumes right after this instruction) */
+            int i = nchoices - 1;
+            while (i >= 0 && stack[i].pc != pc) i--;
+            if (unlikely(i < 0)) goto bad_opcode;
+            nchoices = i;
+            RESTORE_PATH(&stack[i]);
+            flag = true;
+            break;
+        }
+        case OP_INROW:
+            flag = in_row(pos, cur, here, owner, a, b != 0, &v->linesets[prog->ops[at].c], pending, npending);
+            break;
+        case OP_PIECESGE: {
+            int n = 0;
+            for (int w = 0; w < v->cell_words; w++) n += __builtin_popcountll(pos->occ[owner][w]);
+            flag = n >= a;
+            break;
+        }
+        case OP_CREATE:
+        case OP_SETTYPE: {
+            Piece p = pos->cell[cur];
+            if (op == OP_SETTYPE && !p) break;
+            if (op == OP_CREATE && p && !is_taken(pending, npending, cur)) goto fail;
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
+            *e = (Effect){.kind = op == OP_CREATE ? FX_PLACE : FX_CHANGE,
+                          .a = cur,
+                          .piece = PIECE_MAKE(a, op == OP_CREATE ? owner : PIECE_OWNER(p))};
+            break;
+        }
+        case OP_FROM:
+            if (!extended) goto bad_opcode;
+            second = cur;
+            break;
+        case OP_TO: {
+            if (!extended) goto bad_opcode;
+            if (second == NO_CELL || second == from || !pos->cell[second]) goto fail;
+            Effect *e = pending_push(pending, &npending);
+            if (!e) goto too_many_effects;
+            *e = (Effect){.kind = FX_MOVE, .a = second, .b = cur};
+            break;
+        }
         case OP_OUTFLANKED: flag = any_flip(pending, npending); break;
         case OP__COUNT:
         default: goto bad_opcode;
         }
     }
 #undef SAVE_PATH
+#undef RESTORE_PATH
     /* the one way out: every exit hands back the budget left */
 found:
     result = RUN_FOUND;
@@ -987,7 +1217,10 @@ static inline __attribute__((always_inline)) bool plan_land(PlanRun *r, const Pl
     const Position *pos = r->pos;
     const Variant *v = pos->v;
     int n = npending;
-    if (pset != 0xFF) {
+    if (pset != 0xFF && unlikely(v->custodian_rules)) {
+        if (!pincer_ruled(pos, c, r->origin, r->owner, v->typesets[pset], pending, &n))
+            return fault_at(r->fault, r->prog, alt->pc, TOO_MANY_EFFECTS);
+    } else if (pset != 0xFF) {
         const uint64_t *near = near_of(r, pset);
         const uint64_t *around = v->custodian_cells + (size_t)c * 2 * (size_t)v->cell_words;
         if (cells_meet(around, near, v->cell_words) &&

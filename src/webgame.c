@@ -94,19 +94,8 @@ static void update_result(WebGame *g) {
         snprintf(g->fault, sizeof g->fault, "the rules fail here: %s:%d:%d: runtime fault: %s",
                  r.fault.file ? r.fault.file : "?", r.fault.line, r.fault.col, r.fault.msg);
     g->over = r.over;
-    g->winner = r.over ? r.winner : -1;
-    g->loser = -1;
+    gameend_sides(&g->pos, &r, &g->winner, &g->loser);
     snprintf(g->reason, sizeof g->reason, "%s", r.over && r.name ? r.name : r.over && r.reason ? r.reason : "");
-    if (r.over && r.winner < 0 && g->v->nplayers > 2) {
-        /* more than two players: the rule's loss names the loser, not a winner */
-        ResultKind k = !strcmp(r.reason, "checkmate") ? g->v->on_checkmate
-            : !strcmp(r.reason, "stalemate")          ? g->v->on_stalemate
-                                                      : RESULT_DRAW;
-        if (k == RESULT_LOSS)
-            g->loser = board_mover(&g->pos);
-        else if (k == RESULT_WIN)
-            g->winner = board_mover(&g->pos);
-    }
 }
 
 static WebGame *game_alloc(Variant *v, const char *name, const char *path) {

@@ -145,7 +145,9 @@ def atoms(text, masked):
     if re.search(WORD + r"imitate" + r"(?![-\w])", masked):
         return []
     out = []
-    blocks = move_blocks(masked)
+    # (the bodies of move blocks and of drop programs: there `step` is a statement)
+    blocks = move_blocks(masked) + [(m.end() - 1, closing(masked, m.end() - 1), None)
+                                    for m in re.finditer(WORD + r"drop\s*\{", masked)]
     spans = []  # the bodies of pieces and macros
     for m in re.finditer(WORD + r"(piece\s+[\w-]+|macro\s+[\w-]+\s*\([^)]*\))\s*\{", masked):
         body = (m.end(), closing(masked, m.end() - 1))

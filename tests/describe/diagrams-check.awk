@@ -2,7 +2,8 @@
 # (MOVES: each query's moves, then an empty line) with what its diagram says (EXPECTS, from
 # diagrams-read.awk); prints every difference and exits 1 when there is one.
 BEGIN { bad = 0 }
-FNR == NR { expect[NR] = $0; nexpect = NR; next }
+FNR == NR && /^P / { dropper[$2] = 1; next }
+FNR == NR { expect[++nexpect] = $0; next }
 # a move's origin and destination: "e2e4", "e7e8q", "bonus:e4d5", "M d3-d7", "C d1-G:d1", "P@e4",
 # and in a game of draughts text the cells' numbers: "18-14", "2x9x18"
 function parse(move,    m, a, n, rest) {
@@ -31,8 +32,9 @@ function judge(q,    f, n, i, got, want, w, seen, cell) {
     for (i = 1; i <= nmoves; i++) {
         parse(moves[i])
         # (a drop from the hand is of the piece's letter; a piece put down by a program names no
-        # maker: any, where the piece is the only one of its side that puts pieces down)
-        if (placed != "" && (placed == f[4] || f[3] != "-")) cell = "@" to
+        # maker: any, where the piece is the only one of its side that puts pieces down, except
+        # a piece a drop program puts down: the player's drop, not the piece's on the board)
+        if (placed != "" && (f[3] == "-" ? placed == f[4] : !(placed in dropper))) cell = "@" to
         else if (placed == "" && from == f[3] && to != "" && to != from) cell = to
         else continue
         if (!(cell in seen)) { seen[cell] = 1 }

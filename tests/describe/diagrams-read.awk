@@ -3,6 +3,7 @@
 # must answer (file `expects`, a line per query, in the same order):
 #   D <diagram> <origin|-> <piece text> <destination>...   the position as drawn
 #   C <diagram> <origin> <cell> <0|1>                      with an enemy put on that empty cell
+# and, not a query's, "P <piece text>" for each piece a drop program puts down.
 # A destination is a cell, or @cell for a placing. With -v marks=FILE, also writes there each
 # diagram's marks as drawn, a line a mark: "<diagram> <cell> <mark>" (x or # for a drawn piece
 # marked captured). Exits 1, with the reason on stderr, when a diagram's drawing and its position
@@ -24,7 +25,12 @@ function has(b, bit) { return int(b / bit) % 2 == 1 }
 /^[A-Za-z0-9_-]+ \(letter \+?[A-Z]/ {
     s = $0; sub(/.*\(letter /, "", s); sub(/[^+A-Z].*/, "", s); letter[$1] = s
     if (first_letter == "") first_letter = s
+    heading_letter = s
 }
+# a piece a drop program puts down: its placings are the player's, not a piece's on the board
+/^  is put on the board by a program of its own/ { print "P " heading_letter > expects }
+# a hexagonal board: cells 4 apart, each rank drawn 2 further right than the one below it
+/^Board: .*hexagons/ { hex = 1 }
 # the players' tokens, in seat order: "Players: White (w), Black (b)"
 /^Players: / {
     s = $0; sub(/^Players: /, "", s); nplayers = split(s, pl, ", ")
@@ -37,12 +43,13 @@ function is_rank(line) { return line ~ /^ *[0-9]+ / }
 # (nb, ncells_b, nranks, rankcells, tokens, hands: read by with_tokens and the draughts text too)
 function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname, multi, b, row, x, t, lead,
                           glyph, name, fen, rest, origin, inhand, piece, boards, nboards, rk, nrk, r,
-                          ntokens, j, ch, num, tk, want, tok, plain, m, s) {
+                          ntokens, j, ch, num, tk, want, tok, plain, m, s, at) {
     ndiagrams++
-    # the position line: "  position: FEN (the NAME on CELL)" or "(a NAME in the hand)"
+    # the position line: "  position: FEN (the NAME on CELL)", "(a NAME in the hand)" or "(a NAME
+    # put down by the player to move)" (a drop program's)
     fen = $0; sub(/^  position: /, "", fen); rest = fen
     sub(/ \((the|a) [^(]*\)$/, "", fen)
-    inhand = rest ~ /in the hand\)$/
+    inhand = rest ~ /(in the hand|put down by the player to move)\)$/
     piece = rest; sub(/.*\((the|a) /, "", piece); sub(/ .*/, "", piece)
     origin = "-"
     if (!inhand) { origin = rest; sub(/.* on /, "", origin); sub(/\)$/, "", origin) }
@@ -58,7 +65,7 @@ function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname
         c = substr(buf[h], p, 1)
         if (c != " " && (p == 1 || substr(buf[h], p - 1, 1) == " ")) {
             ntok++; tokpos[ntok] = p
-            if (ntok == 1 || p - tokpos[ntok - 1] > 3) { nb++; bstart[nb] = p - 4; bfirst[nb] = ntok; bw[nb] = 0 }
+            if (ntok == 1 || p - tokpos[ntok - 1] > (hex ? 4 : 3)) { nb++; bstart[nb] = p - 4; bfirst[nb] = ntok; bw[nb] = 0 }
             bw[nb]++
             name = substr(buf[h], p); sub(/ .*/, "", name); file[nb, bw[nb] - 1] = name
         }
@@ -68,14 +75,17 @@ function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname
         if (multi) { name = substr(buf[h - 1], bstart[b] + 3); sub(/ .*/, "", name); bname[b] = name ":" }
         ncells_b[b] = 0; nranks[b] = 0
     }
-    # the cells, board by board in reading order (holes are blank), and what is drawn on them
+    # the cells, board by board in reading order (holes are blank, or drawn with the lines of a
+    # graph board), and what is drawn on them
+    if (hex && nb != 1) { fail("a hexagonal board drawn " nb " times"); return }
     for (row = h + 1; row <= nbuf && is_rank(buf[row]); row++)
         for (b = 1; b <= nb; b++) {
-            r = substr(buf[row], bstart[b], 2) + 0
+            at = bstart[b] - (hex ? 2 * (row - h - 1) : 0)
+            r = substr(buf[row], at, 2) + 0
             nranks[b]++; rankcells[b, nranks[b]] = 0
             for (x = 0; x < bw[b]; x++) {
-                t = substr(buf[row], bstart[b] + 3 + 3 * x, 3)
-                if (t == "   ") continue
+                t = substr(buf[row], at + 3 + (hex ? 4 : 3) * x, 3)
+                if (t ~ /^[ |-]+$/) continue
                 lead = substr(t, 1, 1); glyph = substr(t, 2, 2); sub(/[] ]+$/, "", glyph)
                 ncells_b[b]++; rankcells[b, nranks[b]]++
                 k = ncells_b[b]

@@ -82,5 +82,12 @@ if grep -q "warning: piece 'Immobilizer' looks like 'Coordinator'" "$tmp/warn"; 
 sed -n 's/^[^:]*:\([0-9]*:[0-9]*\): warning: /\1 /p' "$tmp/warn" > "$tmp/got"
 if diff "$dir/warnings.expected" "$tmp/got" > "$tmp/diff"; then pass=$((pass + 1)); else
     failed "warnings of $dir/warnings.rules (< expected, > printed):" "$tmp/diff"; fi
+# an option's rules are described too: Hex's swap is a placing of its own that takes a stone
+"$varia" describe "$dir/../../rules/hex.rules" --option swap=on > "$tmp/swap" 2>&1
+"$varia" describe "$dir/../../rules/hex.rules" > "$tmp/noswap" 2>&1
+if grep -q "^  some placings are moves of their own, 'swap' (written swap:S@ and the cell)$" "$tmp/swap" &&
+   grep -q "^  a placing may also take pieces$" "$tmp/swap" && ! grep -q "placings are moves" "$tmp/noswap"; then
+    pass=$((pass + 1)); else
+    failed "hex with the swap rule: its swap is not described" "$tmp/swap"; fi
 echo "describe: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -74,6 +74,15 @@ play long-algebraic 'e2-e4\nE7E5\nNg1-f3\nb8-c6\nf1xc4\na7-a4\nfen\n' "$root/rul
 expect long-algebraic "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
 expect long-algebraic "illegal move 'a7-a4'"
 
+# 2d. Alice chess: typed moves go through the looking glass (a capture on board B lands on A);
+# Marseillais: two moves a turn, a castle that gives check typed without its kind ends it.
+play alice-typed 'A e2-B:e4\nA d7-B:d5\nB e4-A:d5\nfen\nquit\n' "$root/rules/alice.rules" --white human --black human
+expect alice-typed "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR|8/8/8/8/8/8/8/8 b KQkq - 0 2"
+play marseillais-typed 'e2e4\ne7e5\nd7d5\nNf3\nfen\nquit\n' "$root/rules/marseillais.rules" --white human --black human
+expect marseillais-typed "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq d6 0 2 second"
+play castle-check 'e1g1\nfen\nquit\n' "$root/rules/marseillais.rules" --fen '5k2/8/8/8/8/8/8/4K2R w K - 0 2 first' --white human --black human
+expect castle-check "5k2/8/8/8/8/8/8/5RK1 b - - 1 2 first"
+
 # 2c. Arguments that do not fit the game or the command are refused.
 play seat3 '' "$root/rules/chess.rules" --seat 3=ai
 expect seat3 "varia: --seat 3: Chess has 2 players"
@@ -592,6 +601,41 @@ expect counting "game over: draw by counting (pieces' honour). 1/2-1/2"
 expect counting "8/8/8/8/4k3/R7/8/4K3 b - 32 32 2"
 play counting-board 'a4e4\nfen\n' "$root/rules/makruk.rules" --white human --black human --fen "8/8/8/4r3/R3p3/4k3/8/4K3 w - - 0 1"
 expect counting-board "8/8/8/4r3/4R3/4k3/8/4K3 b - 128 0 1"
+
+# 21. The placement, connection, morris and tafl games: typed moves up to each ending, which the
+# console announces in the rule file's words; a drop onto a taken cell is refused; the graph and
+# hexagonal boards are drawn; Hex's swap.
+h2="--seat 1=human --seat 2=human"
+# shellcheck disable=SC2086
+{
+play ttt 'a1\nb1\na1\na2\nb2\nfen\na3\n' "$root/rules/tictactoe.rules" $h2
+play c4 'a1\nb1\na2\nb2\na3\nb3\na4\n' "$root/rules/connect4.rules" $h2
+play gomoku 'e6\n' "$root/rules/gomoku.rules" $h2 --fen "15/15/15/15/15/15/15/15/15/SSSS11/15/15/15/15/15 b"
+play hex 'a1\nb1\na2\nb2\na3\nb3\na4\nb4\na5\nb5\na6\nb6\na7\nb7\na8\nb8\na9\nb9\na10\nb10\na11\n' "$root/rules/hex.rules" $h2
+play hex-swap 'swap\nfen\nswap\n' "$root/rules/hex.rules" $h2 --option swap=on --fen "11/11/11/11/11/11/11/11/11/11/2S8 w 1"
+play morris 'g4g1xa7\n' "$root/rules/morris.rules" $h2 --fen "m1m/1m1/3/5M/3/3/MM1[] w"
+play brandubh-escape 'b1a1\n' "$root/rules/brandubh.rules" $h2 --fen "7/7/7/3A3/7/7/1k5 d"
+play brandubh-throne 'd7d6\n' "$root/rules/brandubh.rules" $h2 --fen "3A3/7/2AkA2/7/7/7/7 a"
+play hnefatafl 'b1a1\n' "$root/rules/hnefatafl.rules" $h2 --fen "11/11/11/11/5A5/11/11/11/11/11/1k9 d"
+}
+expect ttt "unknown command or illegal move 'a1'"
+expect ttt "3/Ss1/Ss1 x"
+expect ttt "game over: Cross wins by three in a row. 1-0"
+expect c4 "game over: Red wins by four in a row. 1-0"
+expect gomoku "game over: Black wins by five in a row. 1-0"
+expect hex " 1  S   s   .   .   .   .   .   .   .   .   .  1"
+expect hex "                    11 [S]  .   .   .   .   .   .   .   .   .   .  11"
+expect hex "                  10  S   s   .   .   .   .   .   .   .   .   .  10"
+expect hex "game over: Black wins by connected. 1-0"
+expect hex-swap "last move: swap:S@a3"
+expect hex-swap "11/11/11/11/11/11/11/11/s10/11/11 b 0"
+expect hex-swap "unknown command or illegal move 'swap'"
+expect morris " 7  . ------ . ------ m  7"
+expect morris " 6  |  . --- m --- .  |  6"
+expect morris "game over: White wins by fewer than three men. 1-0"
+expect brandubh-escape "game over: Defender wins by king escaped. 0-1"
+expect brandubh-throne "game over: Attacker wins by king captured. 1-0"
+expect hnefatafl "game over: Defender wins by king escaped. 0-1"
 
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).

@@ -283,12 +283,84 @@ static void test_describe_warnings(void **state) {
     diag_free(&sink);
 }
 
+/* The whole rulebook as the console prints it (plain text); the caller frees. */
+static char *game_text(const Variant *v) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    DescribeStyle plain = {false, false};
+    describe_text(v, &plain, f);
+    fclose(f);
+    return text;
+}
+
+/* Is move (coordinate text) legal in fen? */
+static bool legal_in(const Variant *v, const char *fen, const char *move) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    char text[8192], padded[8200], want[64];
+    legal_moves_text(&pos, text, sizeof text);
+    board_free(&pos);
+    snprintf(padded, sizeof padded, " %s ", text);
+    snprintf(want, sizeof want, " %s ", move);
+    if (!strstr(padded, want)) print_message("%s: %s\n", fen, text);
+    return strstr(padded, want) != NULL;
+}
+
+/* A castle onto another board, the transfer through it, a check that ends a turn and en passant
+ * over a turn: the words, and the generator doing what they say. */
+static void test_describe_castles_across_and_checks_that_end_a_turn(void **state) {
+    (void)state;
+    test_fresh_gen(); /* (a context that plays moves, not one a diagram test left) */
+    Variant *v = load_rules("rules/alice.rules");
+    char *text = game_text(v);
+    assert_line(text, "After every move, each piece it carried goes on to the same cell of the other board",
+                "which must be empty");
+    assert_line(text, "Castling (White): King A:e1-B:g1 with Rook A:h1-B:f1, when neither has moved",
+                "the cells between them on board A empty and B:g1 and B:f1 empty",
+                "the king neither in check nor passing over an attacked cell on board A, nor left in check on B:g1");
+    assert_line(text,
+                "En passant: a Pawn passing over cells leaves them, on the board it goes on to, to be captured "
+                "on for the next move");
+    free(text);
+    const char *home = "4k3/8/8/8/8/8/8/4K2R|8/8/8/8/8/8/8/8 w K - 0 1";
+    assert_true(legal_in(v, home, "A e1-B:g1"));
+    assert_false(legal_in(v, "4k3/8/8/8/8/8/8/4K2R|8/8/8/8/8/8/8/5n2 w K - 0 1", "A e1-B:g1")); /* B:f1 */
+    assert_false(legal_in(v, "4k3/8/8/8/8/8/8/4KN1R|8/8/8/8/8/8/8/8 w K - 0 1", "A e1-B:g1"));  /* A:f1 */
+    assert_false(legal_in(v, "5r1k/8/8/8/8/8/8/4K2R|8/8/8/8/8/8/8/8 w K - 0 1", "A e1-B:g1"));  /* passes f1 */
+    assert_true(legal_in(v, "6rk/8/8/8/8/8/8/4K2R|8/8/8/8/8/8/8/8 w K - 0 1", "A e1-B:g1"));    /* A:g1 */
+    assert_false(legal_in(v, "4k3/8/8/8/8/8/8/4K2R|6r1/8/8/8/8/8/8/8 w K - 0 1", "A e1-B:g1")); /* B:g1 */
+    variant_free(v);
+
+    v = load_rules("rules/marseillais.rules");
+    text = game_text(v);
+    assert_line(text, "A move of kind 'normal' that gives check, castling included, is of kind 'check' instead.");
+    assert_line(text, "second: exactly 1 move of kind 'normal' or 'check'");
+    assert_line(text,
+                "En passant: a Pawn passing over cells leaves them to be captured on during the next player's "
+                "whole turn, while it stands past them");
+    assert_line(text, "50 turns each without a capture or a move of Pawn");
+    free(text);
+    /* the castle that checks is of kind check and ends the turn; a double step's cell lasts
+     * through the first move of the next turn into its second */
+    assert_true(legal_in(v, "5k2/8/8/8/8/8/8/4K2R w K - 0 2 first", "check:e1g1"));
+    assert_true(legal_in(v, "4k3/8/8/3pP3/8/8/P7/4K3 w - d6 0 2 second", "e5d6"));
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_describe_chess_pieces), cmocka_unit_test(test_describe_xiangqi_programs),
-        cmocka_unit_test(test_describe_lame_pieces),  cmocka_unit_test(test_describe_program_fallback),
-        cmocka_unit_test(test_describe_remote_marks), cmocka_unit_test(test_describe_html_text),
-        cmocka_unit_test(test_describe_step_words),   cmocka_unit_test(test_describe_warnings),
+        cmocka_unit_test(test_describe_chess_pieces),
+        cmocka_unit_test(test_describe_xiangqi_programs),
+        cmocka_unit_test(test_describe_lame_pieces),
+        cmocka_unit_test(test_describe_program_fallback),
+        cmocka_unit_test(test_describe_remote_marks),
+        cmocka_unit_test(test_describe_html_text),
+        cmocka_unit_test(test_describe_step_words),
+        cmocka_unit_test(test_describe_warnings),
+        cmocka_unit_test(test_describe_castles_across_and_checks_that_end_a_turn),
     };
     return cmocka_run_group_tests_name("describe", tests, setup, teardown);
 }

@@ -236,6 +236,99 @@ static void test_fen_count_reads_back(void **state) {
     variant_free(v);
 }
 
+/* Plays the moves (comma-separated, as typed) from the start and returns the position text. */
+static void text_after(Variant *v, const char *moves, char *text, size_t cap) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", moves);
+    for (char *save = NULL, *m = strtok_r(copy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+        static MoveList ml;
+        VmFault f = {0};
+        movegen_legal(test_gen(), &pos, &ml, &f);
+        int found = notation_find(v, &ml, m);
+        if (found < 0) print_error("no move '%s'\n", m);
+        assert_true(found >= 0);
+        assert_true(board_make(&pos, &ml.moves[found]));
+    }
+    fen_write(&pos, text, cap);
+    board_free(&pos);
+}
+
+/* Reads text, expects it written back as is, and a position with the same moves. */
+static void reads_back(Variant *v, const char *fen) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    char out[512];
+    fen_write(&pos, out, sizeof out);
+    assert_string_equal(out, fen);
+    board_free(&pos);
+}
+
+static void expect_error_in(Variant *v, const char *fen, const char *message) {
+    Position pos;
+    board_init(&pos, v);
+    char err[300] = "";
+    assert_false(fen_read(&pos, fen, err, sizeof err));
+    if (strcmp(err, message)) print_error("message '%s', not '%s'\n", err, message);
+    assert_string_equal(err, message);
+    board_free(&pos);
+}
+
+/* After a diagonal double step the en-passant field names the pawn as well (two pawns may have
+ * passed one cell); a lone cell is read when one pawn could have passed it, coming from an
+ * empty cell. */
+static void test_fen_ep_names_its_pawn(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/berolina.rules");
+    char text[256];
+    text_after(v, "c2e4", text, sizeof text);
+    assert_string_equal(text, "rnbqkbnr/pppppppp/8/8/4P3/8/PP1PPPPP/RNBQKBNR b KQkq d3e4 0 1");
+    reads_back(v, text);
+    reads_back(v, "4k3/8/8/8/2P1P3/8/8/4K3 b - d3c4 0 1");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "4k3/8/8/8/4P3/8/8/4K3 b - d3 0 1");
+    assert_int_equal(pos.ep_victim, variant_cell_by_name(v, "e4"));
+    board_free(&pos);
+    /* (the pawn on c4 would have come from e2, which is taken) */
+    board_init(&pos, v);
+    set_fen(&pos, "4k3/8/8/8/2P1P3/8/4P3/4K3 b - d3 0 1");
+    assert_int_equal(pos.ep_victim, variant_cell_by_name(v, "e4"));
+    board_free(&pos);
+    expect_error_in(v, "4k3/8/8/8/2P1P3/8/8/4K3 b - d3 0 1",
+                    "en-passant cell 'd3' could have been passed by the pieces on e4 and c4: name the one "
+                    "that made it after the cell ('d3e4')");
+    expect_error_in(v, "4k3/8/8/8/4P3/8/8/4K3 b - d3c4 0 1", "no piece on c4 could have passed the en-passant cell d3");
+    expect_error_in(v, "4k3/8/8/8/4P3/8/8/4K3 b - d3e4,f3 0 1", "bad en-passant field 'd3e4,f3' (at most 1 cell)");
+    variant_free(v);
+}
+
+/* In a turn of phases the field lists the cell the mover may take and the one its own turn has
+ * made; a cell whose pawn has gone is no longer named. */
+static void test_fen_ep_cells_of_a_turn(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/marseillais.rules");
+    char text[256];
+    text_after(v, "e2e4,d7d5", text, sizeof text);
+    assert_string_equal(text, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3,d6 0 1 second");
+    reads_back(v, text);
+    text_after(v, "e2e4,d7d5,d5d4", text, sizeof text);
+    assert_string_equal(text, "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 first");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq d6,e3 0 1 second");
+    assert_int_equal(pos.ep[0], variant_cell_by_name(v, "e3"));
+    assert_int_equal(pos.ep_next[0], variant_cell_by_name(v, "d6"));
+    board_free(&pos);
+    expect_error_in(v, "4k3/8/8/3pp3/8/8/8/4K3 b - d6,e6 0 1 second", "two en-passant cells of one player ('e6')");
+    expect_error_in(v, "4k3/8/8/3pp3/8/8/8/4K3 b - d6,e6,f6 0 1 second",
+                    "bad en-passant field 'd6,e6,f6' (at most 2 cells)");
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fen_counters_read_back),
@@ -248,6 +341,8 @@ int main(void) {
         cmocka_unit_test(test_fen_bad_input_is_reported),
         cmocka_unit_test(test_fen_castling_right_needs_a_plain_rook),
         cmocka_unit_test(test_fen_names_a_repeated_turn),
+        cmocka_unit_test(test_fen_ep_names_its_pawn),
+        cmocka_unit_test(test_fen_ep_cells_of_a_turn),
     };
     return cmocka_run_group_tests_name("fen", tests, setup, teardown);
 }

@@ -243,8 +243,8 @@ static void test_ultra_en_passant_survives_the_movers_pass(void **state) {
     play(&pos, "take:w");
     play(&pos, "f4e3");
     play(&pos, "pay:9>b");
-    /* (the cell is cleared when black's turn ends) */
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 -/-/1/1.9/-/9 8/8/8/8/8/8/8/8 -");
+    /* (taken en passant, the cell is of no more use: it goes) */
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - - 0 1 0,1 bonus2 -/-/1/1.9/-/9 8/8/8/8/8/8/8/8 -");
     play(&pos, "pass");
     expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 w - - 0 2 0,1 drawing -/-/1/1.9/-/9 8/8/8/8/8/8/8/8 -");
     /* after the opponent's turn ends without taking, the cell is gone */
@@ -280,7 +280,7 @@ static void test_ultra_captures_give_experience(void **state) {
     play(&pos, "pass");
     play(&pos, "take:w");
     play(&pos, "f4e3");
-    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - e3 0 1 0,1 bonus2 -/-/1/1/-/9.9:1 8/8/8/8/8/8/8/8 -");
+    expect_fen(&pos, "4k3/8/8/8/8/4p3/8/4K3 b - - 0 1 0,1 bonus2 -/-/1/1/-/9.9:1 8/8/8/8/8/8/8/8 -");
     /* a queen is worth 9, a levelled-up chancellor 9 and an archbishop 7 */
     set_fen(&pos, "4k3/8/8/2qca3/8/8/8/2RRRK2 w - - 0 1 0,0 bonus1" CARDS);
     play(&pos, "c1c5");
