@@ -269,6 +269,28 @@ Dir *zrf_dir_add_split(Lower *L, const char *name, const ZrfNode *at) {
     return d;
 }
 
+/* The language's own directions: a name of theirs is never declared again. */
+static const struct {
+    const char *name;
+    int dx, dy;
+} builtin_dirs[] = {{"n", 0, 1},   {"s", 0, -1},  {"e", 1, 0},    {"w", -1, 0},    {"ne", 1, 1},    {"nw", -1, 1},
+                    {"se", 1, -1}, {"sw", -1, -1}, {"orth", 0, 0}, {"diag", 0, 0}, {"compass", 0, 0}};
+
+static int builtin_dir(const char *name) {
+    for (size_t i = 0; i < ARRAY_LEN(builtin_dirs); i++)
+        if (!strcmp(builtin_dirs[i].name, name)) return (int)i;
+    return -1;
+}
+
+/* A Varia name for a direction or link named name, unique among tmp and not a built-in's. */
+static const char *dir_vname(Lower *L, Names *tmp, const char *name, const ZrfNode *at) {
+    const char *vname = zrf_names_add(L, tmp, name, at);
+    if (builtin_dir(vname) < 0) return vname;
+    char other[MAX_NAME + 1];
+    snprintf(other, sizeof other, "%s0", vname);
+    return zrf_names_add(L, tmp, zrf_strdup(L->r, other), at);
+}
+
 Dir *zrf_dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *at) {
     if (L->ndirs >= ZRF_MAX_DIRS) {
         zrf_error(L->r, at, "too many directions (limit is %d)", ZRF_MAX_DIRS);
@@ -291,7 +313,14 @@ Dir *zrf_dir_add(Lower *L, const char *name, int dx, int dy, const ZrfNode *at) 
                 tmp.zrf[tmp.n] = L->dirs[i].name;
                 snprintf(tmp.varia[tmp.n++], MAX_NAME + 1, "%s", L->dirs[i].vname);
             }
-        const char *vname = zrf_names_add(L, &tmp, name, at);
+        /* (a name of the language's own direction of this vector is that direction) */
+        Names probe = tmp; /* (the table is made anew for each direction) */
+        int b = builtin_dir(zrf_names_add(L, &probe, name, at));
+        if (b >= 0 && builtin_dirs[b].dx == dx && builtin_dirs[b].dy == dy && (dx || dy)) {
+            snprintf(d->vname, sizeof d->vname, "%s", builtin_dirs[b].name);
+            return d;
+        }
+        const char *vname = dir_vname(L, &tmp, name, at);
         memmove(d->vname, vname, strlen(vname) + 1);
         Ast *a = zrf_node_text(AST_DIRECTION, at, d->vname);
         a->num[0] = dx;
@@ -317,7 +346,7 @@ static Dir *dir_add_link(Lower *L, const char *name, int from, int to, const Zrf
             tmp.zrf[tmp.n] = L->dirs[i].name;
             snprintf(tmp.varia[tmp.n++], MAX_NAME + 1, "%s", L->dirs[i].vname);
         }
-    const char *vname = zrf_names_add(L, &tmp, name, at);
+    const char *vname = dir_vname(L, &tmp, name, at);
     memmove(d->vname, vname, strlen(vname) + 1);
     Ast *a = zrf_node_text(AST_LINK, at, d->vname);
     char b[16];
