@@ -273,7 +273,7 @@ Dir *zrf_dir_add_split(Lower *L, const char *name, const ZrfNode *at) {
 static const struct {
     const char *name;
     int dx, dy;
-} builtin_dirs[] = {{"n", 0, 1},   {"s", 0, -1},  {"e", 1, 0},    {"w", -1, 0},    {"ne", 1, 1},    {"nw", -1, 1},
+} builtin_dirs[] = {{"n", 0, 1},   {"s", 0, -1},   {"e", 1, 0},    {"w", -1, 0},   {"ne", 1, 1},     {"nw", -1, 1},
                     {"se", 1, -1}, {"sw", -1, -1}, {"orth", 0, 0}, {"diag", 0, 0}, {"compass", 0, 0}};
 
 static int builtin_dir(const char *name) {
