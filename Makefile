@@ -29,7 +29,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: games-compare all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck metamorphic bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
-        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck oracle-compare
+        clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck oracle-compare zrf-tests
 
 all: varia editors
 
@@ -151,7 +151,7 @@ install-tests: all
 # fuzz/fuzz_<target>.c holds LLVMFuzzerTestOneInput. Built with clang and libFuzzer by
 # `make fuzz`; built with any compiler and fuzz/replay.c they replay their committed corpus
 # (fuzz/corpus/<target>) and the regression inputs (tests/fuzz/<target>) in `make test`.
-FUZZ_TARGETS = rules fen move save uci xboard pgn
+FUZZ_TARGETS = rules fen move save uci xboard pgn zrf
 FUZZ_SECONDS ?= 60
 REPLAY_BIN   = $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 
@@ -178,7 +178,7 @@ test: varia
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
-test-groups: memcheck asan crosscheck games-compare metamorphic gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests oracle-compare
+test-groups: memcheck asan crosscheck games-compare metamorphic gui-tests browser-tests perft play-tests unit fuzz-replay protocol-tests serve-tests bench-signature golden describe-tests layers install-tests oracle-compare zrf-tests
 
 unit: $(UNIT_BIN)
 	@scripts/deps.sh test
@@ -201,6 +201,11 @@ golden-update: varia
 
 perft: varia
 	@sh tests/run_perft.sh ./varia shallow
+
+# The Zillions front end: its .zrf files against their twin rule files (perft), its golden
+# diagnostics (tests/zrf).
+zrf-tests: varia
+	@sh tests/zrf/run.sh ./varia
 
 perft-deep: varia
 	@sh tests/run_perft.sh ./varia deep

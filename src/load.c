@@ -3,6 +3,7 @@
  * it reported no error; the variant is returned only when none did. */
 #include "load.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "compile.h"
@@ -10,6 +11,7 @@
 #include "parse.h"
 #include "sema.h"
 #include "verify.h"
+#include "zrf.h"
 
 /* The start position must be readable: a bad one is reported at the setup line. Castling then
  * goes with the type of piece the start position has on the rook's cell; the owners with a
@@ -65,11 +67,38 @@ static bool verify_programs(const Variant *v, DiagSink *sink) {
     return ok;
 }
 
+/* The syntax tree of src: a rule file's, or a Zillions file's lowered (the game or variant the
+ * setting ZRF_VARIANT_SETTING names, which the checker then does not see). */
+static Ast *front_end(const Source *src, const OptionSetting *settings, int *nsettings, OptionSetting *kept,
+                      ZrfKeep **keep, DiagSink *sink) {
+    *keep = NULL;
+    if (!zrf_detect(src)) {
+        for (int i = 0; i < *nsettings; i++) kept[i] = settings[i];
+        return parse_source(src, sink);
+    }
+    const char *variant = NULL;
+    int n = 0;
+    for (int i = 0; i < *nsettings; i++) {
+        if (!strcmp(settings[i].name, ZRF_VARIANT_SETTING))
+            variant = settings[i].value;
+        else
+            kept[n++] = settings[i];
+    }
+    *nsettings = n;
+    return zrf_load(src, variant, sink, keep);
+}
+
 static Variant *run_pipeline(const Source *src, const OptionSetting *settings, int nsettings, DiagSink *sink) {
     sink->source = src;
-    Ast *root = parse_source(src, sink);
-    if (sink->errors) {
+    OptionSetting *kept = xmalloc(((size_t)nsettings + 1) * sizeof *kept);
+    ZrfKeep *keep;
+    Ast *root = front_end(src, settings, &nsettings, kept, &keep, sink);
+    settings = kept;
+    int first_diag = sink->count; /* (the diagnostics of the stages after the front end) */
+    if (sink->errors || !root) {
         ast_free(root);
+        zrf_keep_free(keep);
+        free(kept);
         return NULL;
     }
     Variant *v = xcalloc(1, sizeof *v);
@@ -86,6 +115,9 @@ static Variant *run_pipeline(const Source *src, const OptionSetting *settings, i
         ok = read_setup(v, setup_loc, sink);
     }
     if (ok) ok = verify_programs(v, sink);
+    zrf_keep_annotate(keep, sink, first_diag);
+    zrf_keep_free(keep);
+    free(kept);
     if (!ok || sink->errors) {
         variant_free(v);
         return NULL;
@@ -111,6 +143,25 @@ Variant *load_source(const Source *src, const OptionSetting *settings, int nsett
 Variant *load_file(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink) {
     const char *err = NULL;
     Source *src = source_load(path, &err);
+    const char *hash = strrchr(path, '#');
+    if (!src && hash && nsettings < MAX_OPTIONS) {
+        /* "FILE#VARIANT": a Zillions file's game or variant, for callers that pass a path only */
+        char *file = xstrndup(path, (size_t)(hash - path));
+        Source *zsrc = source_load(file, &err);
+        free(file);
+        if (zsrc && zrf_detect(zsrc)) {
+            OptionSetting *with = xmalloc(((size_t)nsettings + 1) * sizeof *with);
+            for (int i = 0; i < nsettings; i++) with[i] = settings[i];
+            with[nsettings] = (OptionSetting){ZRF_VARIANT_SETTING, hash + 1};
+            Variant *v = load_source(zsrc, with, nsettings + 1, sink);
+            sink->source = NULL;
+            source_free(zsrc);
+            free(with);
+            return v;
+        }
+        source_free(zsrc);
+        err = "no such file";
+    }
     if (!src) {
         diag_error(sink, (SrcLoc){.file = path}, "cannot read rule file: %s", err ? err : "unknown error");
         return NULL;

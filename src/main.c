@@ -29,6 +29,7 @@
 #include "uci.h"
 #include "xboard.h"
 #include "ui_console.h"
+#include "zrf.h"
 
 typedef struct Args {
     const char *file;
@@ -52,6 +53,7 @@ typedef struct Args {
     const char *host;                /* serve --host */
     int port;                        /* serve --port; -1 = not given */
     bool ascii, flip, verbose, compact;
+    const char *variant;  /* --variant: a Zillions file's game or variant */
     bool playouts;        /* bench --playouts */
     bool diagram;         /* moves --diagram */
     bool after;           /* moves --after */
@@ -142,13 +144,24 @@ static int cmd_check(const Args *a) {
     diag_init(&sink);
     Source *src = source_load(a->file, NULL);
     sink.source = src;
-    Ast *root = src ? parse_source(src, &sink) : NULL;
+    bool zrf = src && zrf_detect(src);
+    ZrfKeep *keep = NULL;
+    Ast *root = NULL;
+    if (zrf) {
+        /* the lowered tree, its own diagnostics said already */
+        DiagSink quiet;
+        diag_init(&quiet);
+        root = zrf_load(src, a->variant, &quiet, &keep);
+        diag_free(&quiet);
+    } else if (src)
+        root = parse_source(src, &sink);
     describe_warnings(v, root, &sink);
+    zrf_keep_annotate(keep, &sink, 0);
     diag_render(&sink, stderr);
     sink.source = NULL;
     ast_free(root);
+    zrf_keep_free(keep);
     diag_free(&sink);
-    source_free(src);
     int programs = 0;
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++)
@@ -157,6 +170,15 @@ static int cmd_check(const Args *a) {
     printf("%s: ok: \"%s\", %d players, %d board%s, %d cells, %d piece types, %d programs\n", a->file,
            v->title ? v->title : "untitled", v->nplayers, v->nboards, v->nboards == 1 ? "" : "s", v->ncells, v->ntypes,
            programs);
+    if (zrf) {
+        /* the file's games and variants, for --variant */
+        DiagSink quiet;
+        diag_init(&quiet);
+        printf("games and variants (--variant N or NAME; * the default):\n");
+        zrf_list_variants(src, &quiet, stdout);
+        diag_free(&quiet);
+    }
+    source_free(src);
     variant_free(v);
     return 0;
 }
@@ -770,6 +792,14 @@ static int cmd_play(const Args *a) {
     return ui_play(&cfg);
 }
 
+/* The engines load a game by its path alone: a Zillions file's variant rides along as
+ * "FILE#VARIANT", which the loader reads (load_file). */
+static const char *engine_path(const Args *a, char *buf, size_t cap) {
+    if (!a->variant || !a->file) return a->file;
+    snprintf(buf, cap, "%s#%s", a->file, a->variant);
+    return buf;
+}
+
 static int cmd_serve(const Args *a) {
     char dir[1024];
     rules_dir(a, dir, sizeof dir);
@@ -786,17 +816,17 @@ static int cmd_serve(const Args *a) {
 }
 
 static int cmd_uci(const Args *a) {
-    char dir[1024];
+    char dir[1024], path[1600];
     rules_dir(a, dir, sizeof dir);
-    return uci_run(dir, a->file, stdin, stdout);
+    return uci_run(dir, engine_path(a, path, sizeof path), stdin, stdout);
 }
 
 static int cmd_xboard(const Args *a) {
-    char dir[1024];
+    char dir[1024], path[1600];
     rules_dir(a, dir, sizeof dir);
     const char *files[1 + ARRAY_LEN(a->positional)];
     int n = 0;
-    if (a->file) files[n++] = a->file;
+    if (a->file) files[n++] = engine_path(a, path, sizeof path);
     for (int i = 0; i < a->npositional; i++) files[n++] = a->positional[i];
     return xboard_run(dir, files, n, stdin, stdout);
 }
@@ -1274,6 +1304,19 @@ int main(int argc, char **argv) {
                 a.svg_dir = argv[++i];
             else
                 a.html_path = argv[++i];
+        } else if (!strcmp(s, "--variant")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            if (a.variant || a.noptions >= MAX_OPTIONS) {
+                fprintf(stderr, "varia: --variant given twice, or too many --option settings\n");
+                return 2;
+            }
+            a.variant = argv[++i];
+            a.options[a.noptions].name = xstrdup(ZRF_VARIANT_SETTING);
+            a.options[a.noptions].value = a.variant;
+            a.noptions++;
         } else if (!strcmp(s, "--fen") || !strcmp(s, "--option")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "varia: %s needs a value\n", s);
@@ -1329,6 +1372,16 @@ int main(int argc, char **argv) {
     }
     char rules[1400];
     if (a.file && c->names_rules) a.file = resolve_rules(&a, rules, sizeof rules);
+    if (a.variant && a.file && c->names_rules) {
+        Source *src = source_load(a.file, NULL);
+        bool zrf = src && zrf_detect(src);
+        source_free(src);
+        if (src && !zrf) {
+            fprintf(stderr, "varia: --variant chooses among the games of a Zillions file (.zrf); '%s' is not one\n",
+                    a.file);
+            return 2;
+        }
+    }
     int rc = c->run(&a);
     for (int i = 0; i < a.noptions; i++) free((char *)a.options[i].name);
     return rc;

@@ -2,7 +2,8 @@
 # bench.sh VARIA - the speed figures of `make bench` (docs/speed.md explains them):
 #   1. perft from the start of every game of tests/bench.list, Varia and Fairy-Stockfish timed
 #      in the same run, the ratio per game (Fairy-Stockfish's time / Varia's: 1.0 = as fast),
-#      then the worst and the median ratio; and chess on Kiwipete;
+#      then the worst and the median ratio; chess on Kiwipete; and chess from a Zillions file
+#      (tests/zrf/chess.zrf) against rules/chess.rules;
 #   2. instructions per leaf of chess perft 4 (callgrind; when valgrind is installed);
 #   3. nodes/s of the seed games' perft, Ultima's perft 5 among them, and of draughts';
 #   4. random playouts per second of every shipped game (varia bench --playouts);
@@ -76,6 +77,7 @@ timed() {
 # appended to $tmp/ratios
 versus() {
     timed varia_perft "$2" "$4" "$5" "$6"
+    cp "$tmp/timed" "$tmp/timed.varia"
     read -r ours ours_s < "$tmp/timed"
     timed fsf_perft "$3" "$4" "$5"
     read -r theirs theirs_s < "$tmp/timed"
@@ -106,6 +108,12 @@ if part 1; then
         sort -n "$tmp/ratios" | awk '{a[NR] = $1} END { if (NR) printf "%d games: worst ratio %.2f, median %.2f\n", NR, a[1], (a[int((NR + 1) / 2)] + a[int(NR / 2) + 1]) / 2 }'
         : > "$tmp/ratios"
         versus "chess kiwipete" "$rules/chess.rules" chess "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" 4
+        # chess written as a Zillions file (tests/zrf/chess.zrf) against the rule file's chess
+        versus "chess (rules)" "$rules/chess.rules" chess "$("$varia" fen "$rules/chess.rules")" 5
+        read -r _ rules_s < "$tmp/timed.varia"
+        versus "chess (.zrf)" "$dir/zrf/chess.zrf" chess "$("$varia" fen "$dir/zrf/chess.zrf" 2>/dev/null)" 5
+        read -r _ zrf_s < "$tmp/timed.varia"
+        echo "$zrf_s $rules_s" | awk '{printf "chess from a .zrf: %.2f times the time of rules/chess.rules\n", $1 / $2}'
     fi
 fi
 

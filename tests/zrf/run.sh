@@ -1,0 +1,63 @@
+#!/bin/sh
+# run.sh VARIA - the Zillions front end's tests (tests/zrf):
+#   perft.list   each .zrf against its twin rule file (or published figures): perft from the
+#                start and from positions of random play must be equal;
+#   err/*.zrf    malformed files: `varia check` must fail with exactly the diagnostics of
+#                NAME.expected (file:line:col, the macro notes, the source lines);
+#   ok/*.zrf     must load; NAME.expected holds their warnings (what is left out, and where).
+varia=${1:?usage: run.sh VARIA}
+dir=$(dirname "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+perft() { "$varia" perft "$1" "$2" ${3:+--fen "$3"} 2>/dev/null | sed -n 's/^Nodes searched: //p'; }
+grep -v '^#' "$dir/perft.list" | while read -r zrf twin tokens depth count rdepth keep; do
+    [ -n "$zrf" ] || continue
+    d=1
+    while [ "$d" -le "$depth" ]; do
+        # (a twin written =N1,N2,... is the published figures from depth 1)
+        case "$twin" in
+        =*) b=$(echo "${twin#=}" | cut -d, -f$d) ;;
+        *) b=$(perft "$twin" $d) ;;
+        esac
+        a=$(perft "$dir/$zrf" $d)
+        if [ -n "$a" ] && [ "$a" = "$b" ]; then echo pass; else
+            echo "zrf: FAIL $zrf perft $d from the start: $a, $twin gives $b" >&2; echo fail; fi
+        d=$((d + 1))
+    done
+    [ "$count" -gt 0 ] || continue
+    map=$(echo "$tokens" | sed 's/\([^=,]*\)=\([^,]*\)/s\/^\1$\/\2\//g; s/,/;/g')
+    "$varia" random "$twin" count="$count" plies=30 seed=7 | while read -r board side rest; do
+        set -- $rest
+        castling=-
+        [ "$keep" = castling ] && castling=$1
+        shift 2
+        zside=$(echo "$side" | sed "$map")
+        tfen="$board $side $castling - $*" zfen="$board $zside $castling - $*"
+        a=$(perft "$dir/$zrf" "$rdepth" "$zfen") b=$(perft "$twin" "$rdepth" "$tfen")
+        if [ -n "$a" ] && [ "$a" = "$b" ]; then echo pass; else
+            echo "zrf: FAIL $zrf perft $rdepth at '$zfen': $a, $twin gives $b" >&2; echo fail; fi
+    done
+done > "$tmp/perft"
+pass=$(grep -c '^pass' "$tmp/perft")
+fail=$(grep -c '^fail' "$tmp/perft")
+for kind in ok err; do
+    for f in "$dir/$kind"/*.zrf; do
+        [ -e "$f" ] || continue
+        exp=${f%.zrf}.expected
+        if "$varia" check "$f" > /dev/null 2> "$tmp/got"; then ok=yes; else ok=no; fi
+        if [ "$kind" = ok ] && [ $ok = no ]; then
+            echo "zrf: FAIL $f should load:" >&2; cat "$tmp/got" >&2; fail=$((fail + 1)); continue
+        fi
+        if [ "$kind" = err ] && [ $ok = yes ]; then
+            echo "zrf: FAIL $f should not load" >&2; fail=$((fail + 1)); continue
+        fi
+        if ! diff -u "$exp" "$tmp/got" > "$tmp/diff" 2>&1; then
+            echo "zrf: FAIL $f diagnostics differ from $exp:" >&2; head -40 "$tmp/diff" >&2
+            fail=$((fail + 1)); continue
+        fi
+        pass=$((pass + 1))
+    done
+done
+echo "zrf: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
