@@ -2110,8 +2110,10 @@ static void phrase_words(const Variant *v, const WordRule *rules, const int *idx
             snprintf(dw, cap_dw, unit ? "any distance" : "any number of");
         else if (lo == shortest && run && hi > lo)
             snprintf(dw, cap_dw, unit ? "up to %d steps" : "up to %d", hi);
+        else if (lo == hi && !unit && lo == 1)
+            dw[0] = 0;
         else if (lo == hi)
-            snprintf(dw, cap_dw, unit ? "%d step%s" : (lo == 1 ? "" : "%d"), lo, lo == 1 ? "" : "s");
+            snprintf(dw, cap_dw, unit ? "%d step%s" : "%d", lo, lo == 1 ? "" : "s");
         else {
             size_t m = 0;
             dw[0] = 0;
@@ -2753,8 +2755,8 @@ static void write_special(const Variant *v, const Position *start, const Behavio
         static const char *const keep[] = {
             [HAND_NONE] = "captures put nothing in a hand (the position text fills them)",
             [HAND_CAPTURED] = "a captured piece goes to the captor's hand, as the captor's",
-            [HAND_DEMOTED] = "a captured piece goes to the captor's hand, as the captor's, and a promoted one as "
-                             "what it promoted from",
+            [HAND_DEMOTED] = ("a captured piece goes to the captor's hand, as the captor's, and a promoted one "
+                              "as what it promoted from"),
         };
         fprintf(out,
                 "- Hands: %s; instead of moving, a player may put a piece from its hand on an empty cell its "
