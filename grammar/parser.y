@@ -162,6 +162,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_LETTER "'letter'"
 %token KW_SYMBOL "'symbol'"
 %token KW_WRITTEN "'written'"
+%token KW_HELP "'help'"
 %token KW_VALUE "'value'"
 %token KW_STEP "'step'"
 %token KW_LEAP "'leap'"
@@ -284,6 +285,7 @@ items
 item
     : KW_VERSION INT        { $$ = mk_num(AST_VERSION, L(@$), $2, 0); }
     | KW_GAME STRING        { $$ = parse_text_node(AST_GAME, L(@$), $2); }
+    | KW_HELP STRING        { $$ = parse_text_node(AST_HELP, L(@$), $2); }
     | KW_PLAYERS players    { $$ = parse_adopt(mk(AST_PLAYERS, L(@$)), $2); }
     | KW_TURN_ORDER names   { $$ = parse_adopt(mk(AST_TURN_ORDER, L(@$)), $2); }
     | KW_BOARD opt_ident size board_body
@@ -944,6 +946,7 @@ pi_letopen
 closed_item
     : KW_SYMBOL strings     { $$ = parse_adopt(mk(AST_SYMBOL, L(@$)), $2); }
     | KW_WRITTEN STRING     { $$ = parse_text_node(AST_WRITTEN, L(@$), $2); }
+    | KW_HELP STRING        { $$ = parse_text_node(AST_HELP, L(@$), $2); }
     | KW_VALUE INT          { $$ = mk_num(AST_VALUE, L(@$), $2, 0); }
     | KW_INFLUENCE INT      { $$ = mk_num(AST_INFLUENCE, L(@$), $2, 0); }
     | KW_WORTH INT          { $$ = mk_num(AST_WORTH, L(@$), $2, 0); }

@@ -118,6 +118,7 @@ static const char *const kind_names[] = {
     "CHECK_KIND",
     "FROM",
     "TO",
+    "HELP",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

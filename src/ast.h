@@ -269,6 +269,7 @@ typedef enum AstKind {
     AST_CHECK_KIND,
     AST_FROM,
     AST_TO,
+    AST_HELP,
     AST__COUNT
 } AstKind;
 

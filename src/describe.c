@@ -3994,10 +3994,19 @@ static void out_diagram(Out *o, const Variant *v, const Behaviour *b, const Diag
     }
 }
 
+/* The rule file's own `help` text, as its author wrote it (the rest of the rulebook is read
+ * from the rules themselves). */
+static void out_author_words(Out *o, const char *help) {
+    if (!help || !*help) return;
+    out_printf(o, "In the rule file's words: %s\n", help);
+    if (!o->html) fputc('\n', o->f);
+}
+
 static void out_piece(Out *o, const Variant *v, const Behaviour *b, uint32_t *zones_used) {
     char head[400];
     piece_heading(v, b, o->style.utf8, head, sizeof head);
     out_heading(o, 3, head);
+    out_author_words(o, v->types[b->type].help);
     PieceArg arg = {b, o->style.utf8, zones_used};
     out_writer(o, v, write_piece_words, &arg);
     for (int i = 0; i < b->ndiagrams; i++) out_diagram(o, v, b, &b->diagrams[i]);
@@ -4031,6 +4040,7 @@ static void rulebook(Out *o, const Variant *v, const char *start_text) {
     Behaviour **b = all_behaviours(v);
     out_heading(o, 1, v->title ? v->title : "untitled game");
     if (!o->html) fputc('\n', o->f);
+    out_author_words(o, v->help);
     out_writer(o, v, write_overview_text, start);
     if (o->html) {
         out_close_pre(o);

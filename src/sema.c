@@ -881,6 +881,11 @@ static void piece_attributes(Sema *s, int t) {
                 copy_name(pt->symbol[k], sizeof pt->symbol[k], it->kids[k]->text);
             }
             break;
+        case AST_HELP:
+            if (pt->help) diag_error(s->sink, it->loc, "piece '%s' has its help twice", pt->name);
+            free(pt->help);
+            pt->help = xstrdup(it->text);
+            break;
         case AST_WRITTEN: {
             /* a mark no other part of the position text uses: not a letter, digit or separator */
             char c = it->text[0];
@@ -1966,6 +1971,11 @@ static void pass_header(Sema *s) {
         case AST_GAME:
             free(v->title);
             v->title = xstrdup(it->text);
+            break;
+        case AST_HELP:
+            if (v->help) diag_error(s->sink, it->loc, "the game's help is given twice");
+            free(v->help);
+            v->help = xstrdup(it->text);
             break;
         case AST_PLAYERS:
             if (players)

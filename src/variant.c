@@ -633,6 +633,8 @@ void variant_free(Variant *v) {
         for (int t = 0; t < MAX_PIECE_TYPES; t++) free(v->leap_from[o][t]);
     free(v->zobrist_piece);
     free(v->title);
+    free(v->help);
+    for (int t = 0; t < v->ntypes; t++) free(v->types[t].help);
     free(v->path);
     free(v->setup);
     free(v);

@@ -239,6 +239,7 @@ typedef struct PieceType {
     char letter;                /* uppercase; player 0 writes it as is, player 1 in lower case */
     char symbol[MAX_OWNERS][8]; /* UTF-8 glyph per owner, may be empty */
     char written;               /* `written "*"`: position text's mark for it, whoever owns it; 0 = the letter */
+    char *help;                 /* `help "..."`: the author's words on the piece, for the rulebook; may be NULL */
     int value;                  /* in hundredths of a pawn; 0 = unknown / royal */
     int worth;                  /* the rule file's own small value (`worth N`): capture rewards */
     bool royal;
@@ -500,6 +501,7 @@ typedef struct OptionDef {
 
 typedef struct Variant {
     char *title;
+    char *help; /* `help "..."`: the author's words on the game, for the rulebook; may be NULL */
     char *path;
     /* geometry */
     int nboards;

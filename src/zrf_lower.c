@@ -1501,6 +1501,26 @@ static void lower_priorities(Lower *L) {
     ast_add(L->root, pr);
 }
 
+void zrf_add_help(Ast *to, const ZrfNode *form, const char *first, const char *second) {
+    const ZrfNode *f = zrf_sub_form(form, first);
+    if (!f || f->nkids < 2 || f->kids[1]->kind != ZRF_STRING) f = zrf_sub_form(form, second);
+    if (!f || f->nkids < 2 || f->kids[1]->kind != ZRF_STRING) return;
+    const char *s = f->kids[1]->text;
+    char *text = xmalloc(strlen(s) + 1), *o = text;
+    for (; *s; s++) {
+        if (*s != '\\') {
+            *o++ = *s;
+            continue;
+        }
+        *o++ = '\n';
+        while (s[1] == '\n' || s[1] == '\r' || s[1] == ' ' || s[1] == '\t') s++; /* (the file's own indent) */
+    }
+    while (o > text && (o[-1] == '\n' || o[-1] == ' ')) o--;
+    *o = 0;
+    if (*text) ast_add(to, zrf_node_text(AST_HELP, f, text));
+    free(text);
+}
+
 static void check_forms(Lower *L) {
     static const char *const known[] = {
         "title",          "description",     "history",         "strategy",   "players",       "turn-order",
@@ -1551,6 +1571,7 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     ver->num[0] = 1;
     ast_add(L->root, ver);
     ast_add(L->root, ast_new_text(AST_GAME, L->at, r->entries[entry].title));
+    zrf_add_help(L->root, r->entries[entry].form, "description", "description");
     check_forms(L);
     lower_players(L);
     if (!L->failed) lower_turn_order(L);

@@ -136,6 +136,9 @@ static inline const ZrfNode *zrf_sub_form(const ZrfNode *f, const char *head) {
 /* ---- zrf_lower.c ---- */
 
 void zrf_set_text2(Ast *a, const char *text2);
+/* Adds to `to` the text of form's (FIRST "...") item, or else its (SECOND "...") item, as a
+ * `help` item for the rulebook (Zillions' '\' line breaks become new lines). */
+void zrf_add_help(Ast *to, const ZrfNode *form, const char *first, const char *second);
 /* The Varia name of a Zillions name in table t, or NULL; zrf_names_add makes one (letters,
  * digits, '_' and inner '-', at most MAX_NAME characters, unique in the table). */
 const char *zrf_names_find(const Names *t, const char *zrf);

@@ -1836,6 +1836,7 @@ void zrf_lower_piece(Lower *L, Piece *pc) {
     Ast *piece = zrf_node_text(AST_PIECE, pc->form, pc->vname);
     char letter[2] = {pc->letter, 0};
     ast_add(piece, zrf_node_text(AST_LETTER, pc->form, letter));
+    zrf_add_help(piece, pc->form, "help", "description");
     if (pc->royal) ast_add(piece, zrf_node_text(AST_FLAG, pc->form, "royal"));
     lower_moves(L, pc, piece);
     for (int i = 1; i < pc->form->nkids; i++) {

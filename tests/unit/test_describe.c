@@ -162,6 +162,35 @@ static void test_describe_program_fallback(void **state) {
     variant_free(v);
 }
 
+/* The author's own words (`help`) stand in the rulebook under the game's title and under the
+ * piece, as written; the rest is still read from the rules. */
+static void test_describe_help_text(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\n"
+                              "game \"Two kings\"\n"
+                              "help \"Each side has only its king.\"\n"
+                              "players white(w) black(b)\n"
+                              "board 4x4\n"
+                              "piece King { letter K royal step compass help \"The king steps one cell any way.\" }\n"
+                              "setup \"k3/4/4/3K w\"\n"
+                              "end checkmate loss\n");
+    char *text = piece_text(v, 'K');
+    assert_line(text, "In the rule file's words: The king steps one cell any way.");
+    free(text);
+    char *game = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&game, &len);
+    DescribeStyle plain = {false, false};
+    describe_game_text(v, NULL, &plain, f);
+    fclose(f);
+    assert_line(game, "In the rule file's words: Each side has only its king.");
+    const char *title = strstr(game, "Two kings"), *words = strstr(game, "Each side has only its king.");
+    const char *pieces = strstr(game, "\nPieces\n");
+    assert_true(title && words && pieces && title < words && words < pieces);
+    free(game);
+    variant_free(v);
+}
+
 /* Captures away from the landing cell (#), which coordinate notation does not show: each mark
  * checked against the generator, an enemy put on each empty cell in turn. */
 static void remote_marks(const char *path) {
@@ -360,6 +389,7 @@ int main(void) {
         cmocka_unit_test(test_describe_html_text),
         cmocka_unit_test(test_describe_step_words),
         cmocka_unit_test(test_describe_warnings),
+        cmocka_unit_test(test_describe_help_text),
         cmocka_unit_test(test_describe_castles_across_and_checks_that_end_a_turn),
     };
     return cmocka_run_group_tests_name("describe", tests, setup, teardown);

@@ -39,6 +39,14 @@ grep -v '^#' "$dir/perft.list" | while read -r zrf twin tokens depth count rdept
             echo "zrf: FAIL $zrf perft $rdepth at '$zfen': $a, $twin gives $b" >&2; echo fail; fi
     done
 done > "$tmp/perft"
+# the file's own words reach the rulebook: the game's description, its '\' a line break, and a
+# piece's help
+"$varia" describe "$dir/drops.zrf" > "$tmp/rulebook" 2>&1
+for words in "In the rule file's words: Each king starts alone." "^Knights and a rook wait in reserve.$" \
+    "In the rule file's words: Rook: slides along a line; put down on its owner's first two ranks"; do
+    if grep -q "$words" "$tmp/rulebook"; then echo pass; else
+        echo "zrf: FAIL the rulebook of drops.zrf lacks '$words'" >&2; echo fail; fi
+done >> "$tmp/perft"
 pass=$(grep -c '^pass' "$tmp/perft")
 fail=$(grep -c '^fail' "$tmp/perft")
 for kind in ok err; do
