@@ -292,8 +292,9 @@ static bool settled(const json_t *s) { return !thinking(s); }
 static void test_serve_computer(void **st) {
     (void)st;
     char id[40];
-    /* the computer against itself, at depth 1: it plays on by itself */
-    Reply r = new_game("{\"game\":\"ultima\",\"seats\":[\"ai\",\"ai\"],\"depth\":1,\"time\":0}", id);
+    /* the computer against itself, a tenth of a second a move: it plays on by itself (and is
+     * still playing when stopped, however slow the machine: at depth 1 a game could end first) */
+    Reply r = new_game("{\"game\":\"ultima\",\"seats\":[\"ai\",\"ai\"],\"time\":0.1}", id);
     reply_free(&r);
     r = wait_until(id, four_plies);
     assert_true(four_plies(state_of(&r)));
