@@ -179,3 +179,20 @@ Variant *load_string(const char *name, const char *text, const OptionSetting *se
     source_free(src);
     return v;
 }
+
+Variant *load_file_reported(const char *path, const OptionSetting *settings, int nsettings, FILE *out) {
+    const char *why = NULL;
+    Source *src = source_load(path, &why);
+    if (!src) {
+        fprintf(out, "%s: error: cannot read rule file: %s\n", path, why ? why : "unknown error");
+        return NULL;
+    }
+    DiagSink sink;
+    diag_init(&sink);
+    Variant *v = load_source(src, settings, nsettings, &sink);
+    diag_render(&sink, out);
+    sink.source = NULL;
+    diag_free(&sink);
+    source_free(src);
+    return v;
+}

@@ -13,6 +13,9 @@ Variant *load_source(const Source *src, const OptionSetting *settings, int nsett
 /* Loads the rule file at path. Options not in `settings` take their default; unknown names
  * or values are errors. Returns NULL when the file cannot be read or sink has errors. */
 Variant *load_file(const char *path, const OptionSetting *settings, int nsettings, DiagSink *sink);
+/* Loads the rule file at path and prints its diagnostics, with their source lines, to out;
+ * NULL on error. */
+Variant *load_file_reported(const char *path, const OptionSetting *settings, int nsettings, FILE *out);
 /* Same from a text in memory (name is used in diagnostics). */
 Variant *load_string(const char *name, const char *text, const OptionSetting *settings, int nsettings, DiagSink *sink);
 

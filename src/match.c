@@ -120,21 +120,7 @@ static int play_game(const MatchConfig *cfg, const Variant *v, GenContext *ctx, 
 }
 
 static Variant *load(const MatchConfig *cfg, FILE *err) {
-    DiagSink sink;
-    diag_init(&sink);
-    const char *why = NULL;
-    Source *src = source_load(cfg->rules, &why);
-    if (!src) {
-        fprintf(err, "%s: error: cannot read rule file: %s\n", cfg->rules, why ? why : "unknown error");
-        diag_free(&sink);
-        return NULL;
-    }
-    Variant *v = load_source(src, cfg->options, cfg->noptions, &sink);
-    diag_render(&sink, err);
-    sink.source = NULL;
-    diag_free(&sink);
-    source_free(src);
-    return v;
+    return load_file_reported(cfg->rules, cfg->options, cfg->noptions, err);
 }
 
 bool match_run(const MatchConfig *cfg, MatchResult *res, FILE *out, FILE *err) {

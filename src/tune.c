@@ -36,21 +36,7 @@ typedef struct Param {
 } Param;
 
 static Variant *load(const TuneConfig *cfg, FILE *err) {
-    DiagSink sink;
-    diag_init(&sink);
-    const char *why = NULL;
-    Source *src = source_load(cfg->rules, &why);
-    if (!src) {
-        fprintf(err, "%s: error: cannot read rule file: %s\n", cfg->rules, why ? why : "unknown error");
-        diag_free(&sink);
-        return NULL;
-    }
-    Variant *v = load_source(src, cfg->options, cfg->noptions, &sink);
-    diag_render(&sink, err);
-    sink.source = NULL;
-    diag_free(&sink);
-    source_free(src);
-    return v;
+    return load_file_reported(cfg->rules, cfg->options, cfg->noptions, err);
 }
 
 /* Is the position quiet enough to judge statically: the mover not in check, and the move the

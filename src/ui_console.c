@@ -90,21 +90,7 @@ static void game_free_variant(Game *g) {
 
 /* Loads a rule file with its diagnostics on stderr; NULL on error. */
 static Variant *load_rules(const char *path, const OptionSetting *opts, int nopts) {
-    DiagSink sink;
-    diag_init(&sink);
-    const char *err = NULL;
-    Source *src = source_load(path, &err);
-    if (!src) {
-        fprintf(stderr, "%s: error: cannot read rule file: %s\n", path, err ? err : "unknown error");
-        diag_free(&sink);
-        return NULL;
-    }
-    Variant *v = load_source(src, opts, nopts, &sink);
-    diag_render(&sink, stderr);
-    sink.source = NULL;
-    diag_free(&sink);
-    source_free(src);
-    return v;
+    return load_file_reported(path, opts, nopts, stderr);
 }
 
 /* Takes ownership of v: the game now plays it, from its start position. */
