@@ -2098,7 +2098,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
 static bool counted_as_made(const Variant *v) {
     return !v->has_hands && !v->has_drops && !v->has_drop_programs && !v->steered && !v->blast_mask && !v->ntransfer &&
         !v->nextra && !v->ndraws && !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays &&
-        !v->forbid_check && !v->nreaches && !v->must_capture && !movegen_filters(v);
+        !v->forbid_check && !v->reach_sorts_moves && !v->must_capture && !movegen_filters(v);
 }
 
 /* movegen_count_legal where every move is legal but captures may be compulsory or filtered
@@ -2110,7 +2110,6 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
-    if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
     int mover = board_mover(pos), quiet = 0;
     uint64_t empty[CELL_WORDS], enemy[CELL_WORDS];
     for (int w = 0; w < v->cell_words; w++) {
@@ -2168,13 +2167,16 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     const Variant *v = pos->v;
     Pins pins;
     bool found = false;
+    bool bulk = v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)));
+    /* (a game the position has ended has no moves, as in pseudo_moves: once for both counts) */
+    if ((bulk || (v->count_quiet && ctx->fast)) && v->decided_by_position && !ctx->diagram &&
+        ending_decided(ctx, pos, NULL))
+        return 0;
     if (v->count_quiet && ctx->fast) {
         int n = count_quiet_and_listed(ctx, pos, &ml);
         if (n >= 0) return n;
     }
-    if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
-        /* (a game the position has ended has no moves, as in pseudo_moves) */
-        if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
+    if (bulk) {
         movegen_find_pins(ctx, pos, &pins);
         found = true;
         /* (out of check, the royal piece is known not attacked) */

@@ -678,15 +678,18 @@ void variant_conclude(Variant *v) {
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
         !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases &&
         !v->ntransfer;
-    /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
+    v->reach_sorts_moves = false;
+    for (int i = 0; i < v->nreaches; i++) v->reach_sorts_moves = v->reach_sorts_moves || v->reaches[i].last_chance;
+    /* (`end checks` leaves it: checks only mark moves, which a count leaves out; a position a
+     * reach ended has no moves, as the count finds) */
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs &&
-        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
-        !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
-        !v->merge_same_captures;
+        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check &&
+        !v->reach_sorts_moves && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities &&
+        !v->must_capture_most && !v->merge_same_captures;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
         !v->has_drop_programs && !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
-        !v->forbid_check && !v->nreaches && !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases &&
-        v->on_stalemate != RESULT_PASS;
+        !v->forbid_check && !v->reach_sorts_moves && !v->nforced && !v->blast_mask && !v->minefield_zone &&
+        !v->nphases && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
     build_move_reach(v);
 }

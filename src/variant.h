@@ -609,9 +609,11 @@ typedef struct Variant {
     bool every_move_legal;
     /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
      * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, forbidden checks,
-     * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
+     * zones to reach with a last-chance answer, forced or compulsory captures): the last ply of perft counts unpinned
      * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
+    /* some `end reach` rule is last-chance: the answer it requires sorts the moves out */
+    bool reach_sorts_moves;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS]; /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;           /* types that freeze adjacent enemies */
