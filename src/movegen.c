@@ -333,13 +333,15 @@ static inline uint64_t shifted(uint64_t x, int delta) { return delta > 0 ? x << 
 static inline bool count_type_bits(Position *pos, const PieceProgram *pp, int owner, uint64_t pieces, uint64_t empty,
                                    uint64_t enemy, MoveList *out, int *n) {
     const BitCount *b = pp->bits;
+    const uint64_t targets[3] = {[RAY_BOTH] = empty | enemy, [RAY_MOVE] = empty, [RAY_CAPTURE] = enemy};
     int count = 0;
     for (int i = 0; i < b->nshift; i++) {
         const BitShift *sh = &b->shift[i];
         uint64_t at = pieces & sh->from, promoting = at & sh->promotes;
+        if (!at) continue;
         at &= ~promoting;
         for (int k = 0; k < sh->nlegs - 1; k++) at = shifted(at, sh->delta[k]) & empty;
-        count += cells_in(shifted(at, sh->delta[sh->nlegs - 1]) & mode_targets(sh->mode, empty, enemy));
+        count += cells_in(shifted(at, sh->delta[sh->nlegs - 1]) & targets[sh->mode]);
         /* (a promotion is written, from each piece: few pieces stand where they promote) */
         for (; promoting; promoting &= promoting - 1) {
             Cell from = (Cell)__builtin_ctzll(promoting);
@@ -348,8 +350,7 @@ static inline bool count_type_bits(Position *pos, const PieceProgram *pp, int ow
                 continue;
             }
             Cell to = (Cell)(from + sh->delta[0]);
-            if (((mode_targets(sh->mode, empty, enemy) >> to) & 1) &&
-                !vm_emit_atom(pos, out, from, to, owner, NULL, 0, 0, sh->promo))
+            if (((targets[sh->mode] >> to) & 1) && !vm_emit_atom(pos, out, from, to, owner, NULL, 0, 0, sh->promo))
                 return false;
         }
     }
