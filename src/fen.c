@@ -102,6 +102,9 @@ static void give_marked_to_mover(Position *pos) {
     }
 }
 
+/* read_token's answer after an error (refuse's message is written). */
+static int token_fault(bool refused) { return refused ? 0 : -1; }
+
 /* One token of a rank or a row of holding cells at *pp: a count of empty cells (*empties set,
  * returns 0) or a piece (*piece set, returns 1); -1 after an error. */
 static int read_token(const Variant *v, const char **pp, const char *field, long *empties, Piece *piece, char *err,
@@ -112,10 +115,10 @@ static int read_token(const Variant *v, const char **pp, const char *field, long
         long n = 0;
         while (isdigit((unsigned char)*p)) {
             n = n * 10 + (*p - '0');
-            if (n > MAX_BOARD_DIM) return refuse(err, cap, "empty-cell count too large at column %d", col) - 1;
+            if (n > MAX_BOARD_DIM) return token_fault(refuse(err, cap, "empty-cell count too large at column %d", col));
             p++;
         }
-        if (n == 0) return refuse(err, cap, "empty-cell count 0 at column %d", col) - 1;
+        if (n == 0) return token_fault(refuse(err, cap, "empty-cell count 0 at column %d", col));
         *empties = n;
         *pp = p;
         return 0;
@@ -124,10 +127,11 @@ static int read_token(const Variant *v, const char **pp, const char *field, long
     if (*p == ':') {
         p++;
         if (!isdigit((unsigned char)*p))
-            return refuse(err, cap, "expected a player number after ':' at column %d", col) - 1;
+            return token_fault(refuse(err, cap, "expected a player number after ':' at column %d", col));
         owner = *p - '1';
         p++;
-        if (owner < 0 || owner >= v->nowners) return refuse(err, cap, "no player %d (column %d)", owner + 1, col) - 1;
+        if (owner < 0 || owner >= v->nowners)
+            return token_fault(refuse(err, cap, "no player %d (column %d)", owner + 1, col));
     }
     int marked = owner < 0 ? type_written_as(v, *p) : -1;
     if (marked >= 0) {
@@ -137,17 +141,19 @@ static int read_token(const Variant *v, const char **pp, const char *field, long
     }
     bool promoted = *p == '+';
     if (promoted) p++;
-    if (!isalpha((unsigned char)*p)) return refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col) - 1;
+    if (!isalpha((unsigned char)*p))
+        return token_fault(refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col));
     int t = variant_type_by_letter(v, *p);
-    if (t < 0) return refuse(err, cap, "unknown piece letter '%c' at column %d", *p, col) - 1;
+    if (t < 0) return token_fault(refuse(err, cap, "unknown piece letter '%c' at column %d", *p, col));
     if (promoted && (t = variant_promoted_type(v, t)) < 0)
-        return refuse(err, cap, "no promoted piece '+%c' at column %d", *p, col) - 1;
+        return token_fault(refuse(err, cap, "no promoted piece '+%c' at column %d", *p, col));
     if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
-    if (owner >= v->nowners) return refuse(err, cap, "no second player for '%c' at column %d", *p, col) - 1;
+    if (owner >= v->nowners) return token_fault(refuse(err, cap, "no second player for '%c' at column %d", *p, col));
     *piece = PIECE_MAKE(t, owner);
     if (p[1] == '~') {
         /* a promoted piece (it returns to a hand as the type it promoted from) */
-        if (!v->has_hands) return refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1) - 1;
+        if (!v->has_hands)
+            return token_fault(refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1));
         *piece |= PIECE_PROMOTED;
         p++;
     }
