@@ -4,6 +4,8 @@
  * in the VM's attack mode. Also the checks built on them and the attacker count. */
 #include "attack.h"
 
+#include <string.h>
+
 #include "mobility.h"
 
 /* In an attack test: can the piece on c take part? Not when frozen; a steered piece only
@@ -397,6 +399,28 @@ int attack_royal_look_pins(const RoyalLook *rl, const Position *pos, Cell c, uin
         }
     }
     return checks;
+}
+
+bool attack_check_cells(CheckCells *cc, const Position *pos, Cell c, int attacker, int victim_type) {
+    const Variant *v = pos->v;
+    if (attacked_on_lines(pos, c, attacker, victim_type, 0, NULL)) return false;
+    memset(cc->to, 0, (size_t)v->ntypes * sizeof cc->to[0]);
+    cc->moves = 0;
+    const LineRef *refs = v->line_refs[attacker][victim_type];
+    int nslides = v->nline_slides[attacker][victim_type], nrefs = v->nline_refs[attacker][victim_type];
+    /* (as slide_hits walks them: the first cell's types, then the sliders up to the first
+     * piece, whose cell a capture lands on) */
+    for (int k = 0; k < nrefs; k++) {
+        Cell s = variant_step(v, c, refs[k].back);
+        if (s == NO_CELL) continue;
+        for (uint32_t t = refs[k].types; t; t &= t - 1) cc->to[__builtin_ctz(t)] |= 1ULL << s;
+        if (k >= nslides) continue; /* (a line of leapers only: its one cell) */
+        uint64_t far = 0;
+        while (!pos->cell[s] && (s = variant_step(v, s, refs[k].back)) != NO_CELL) far |= 1ULL << s;
+        if (s != NO_CELL && PIECE_OWNER(pos->cell[s]) == attacker) cc->moves |= 1ULL << s;
+        for (uint32_t t = refs[k].sliders; t && far; t &= t - 1) cc->to[__builtin_ctz(t)] |= far;
+    }
+    return true;
 }
 
 bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner) {

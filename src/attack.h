@@ -66,6 +66,17 @@ static inline bool attack_royal_look_hit(const RoyalLook *rl, const Position *po
 /* attack_pins for rl's victim standing on c, as rl was readied (a game without privileges):
  * nonzero when in check, and the pinned pieces. */
 int attack_royal_look_pins(const RoyalLook *rl, const Position *pos, Cell c, uint64_t *pinned);
+/* The cells from which a piece of `attacker` would attack a piece of victim_type on c, per
+ * type (`to`), the rest of the position as it is; `moves` the attacker's pieces first on a
+ * line with sliders back from c, whose leaving could open that line. For a game with
+ * Variant.pin_legal on a board of one word. A move of another of the attacker's pieces, that
+ * only carries it to a cell other than c, attacks c afterwards exactly when its landing type's
+ * set holds its destination. False (nothing set) when the piece on c is attacked already. */
+typedef struct CheckCells {
+    uint64_t to[MAX_PIECE_TYPES];
+    uint64_t moves;
+} CheckCells;
+bool attack_check_cells(CheckCells *cc, const Position *pos, Cell c, int attacker, int victim_type);
 /* ... and by a privilege's capture (Variant.privilege_types; the cells and the rights only)? */
 bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner);
 /* Can a royal piece of `owner` be captured? */

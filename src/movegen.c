@@ -4,6 +4,7 @@
  * legal when the attack tests (attack.c) find the mover's royal pieces safe after it. */
 #include "movegen.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "ending.h"
@@ -1138,16 +1139,12 @@ static inline Cell lone_royal(const Position *pos, int owner) {
     return royals == 1 ? royal : NO_CELL;
 }
 
-/* gives_check, in a game whose attacks are all attack lines (pin_legal without patterns or
- * privileges), for a move that only carries one piece from -> to (changing it there or not,
- * marking en-passant cells or not), the enemy having one royal piece: that piece is tested on
- * the lines with only the move's two cells and the moving piece's occupancy written, no make.
- * 1 or 0; -1 when the move or the game is not of that kind. */
-static int check_by_lines(const Position *cpos, const Move *m, int mover) {
-    const Variant *v = cpos->v;
-    if (!v->pin_legal || v->pattern_types || v->privilege_types || m->from == m->to) return -1;
-    Piece p = cpos->cell[m->from];
-    if (!p || PIECE_OWNER(p) != mover) return -1;
+/* The piece a move that only carries one piece of mover's from -> to (changing it there or
+ * not, marking en-passant cells or not) leaves on `to`; 0 for any other move. */
+static inline Piece carried_landing(const Position *pos, const Move *m, int mover) {
+    if (m->from == m->to) return 0;
+    Piece p = pos->cell[m->from];
+    if (!p || PIECE_OWNER(p) != mover) return 0;
     Piece landing = p;
     int carried = 0;
     for (int i = 0; i < m->nfx; i++) {
@@ -1157,15 +1154,54 @@ static int check_by_lines(const Position *cpos, const Move *m, int mover) {
         else if (e->kind == FX_CHANGE && e->a == m->to && PIECE_OWNER(e->piece) == mover)
             landing = e->piece;
         else if (e->kind != FX_EP)
-            return -1;
+            return 0;
     }
-    if (carried != 1) return -1;
+    return carried == 1 ? landing : 0;
+}
+
+/* Whether the moves of one position give check, readied once for them (gives_check): the
+ * cells from which each type would check the enemy's one royal piece (attack_check_cells). */
+typedef struct CheckLook {
+    int ready; /* 0 not readied yet, 1 ready, -1 not to be had */
+    Cell royal;
+    CheckCells cells;
+} CheckLook;
+
+/* gives_check, in a game whose attacks are all attack lines (pin_legal without patterns or
+ * privileges), for a move that only carries one piece (carried_landing), the enemy having one
+ * royal piece: that piece is tested on the lines with only the move's two cells and the moving
+ * piece's occupancy written, no make; or, where look is given and the enemy is not in check,
+ * by look's cells, unless the piece leaves a cell that could open a line. 1 or 0; -1 when the
+ * move or the game is not of that kind. */
+static bool check_written(const Position *cpos, const Move *m, int mover, Piece landing, Cell royal);
+
+static inline int check_by_lines(const Position *cpos, const Move *m, int mover, CheckLook *look) {
+    const Variant *v = cpos->v;
+    if (!v->pin_legal || v->pattern_types || v->privilege_types) return -1;
+    Piece landing = carried_landing(cpos, m, mover);
+    if (!landing) return -1;
     int enemy = 1 - mover;
-    Cell royal = lone_royal(cpos, enemy);
+    if (look && !look->ready) {
+        look->royal = lone_royal(cpos, enemy);
+        look->ready = look->royal != NO_CELL && v->cell_words == 1 &&
+                attack_check_cells(&look->cells, cpos, look->royal, mover, PIECE_TYPE(cpos->cell[look->royal]))
+            ? 1
+            : -1;
+    }
+    Cell royal = look && look->ready > 0 ? look->royal : lone_royal(cpos, enemy);
     if (royal == NO_CELL || royal == m->to) return -1;
-    /* (written and put back: the position is as it was when this returns) */
+    if (look && look->ready > 0 && !((look->cells.moves >> m->from) & 1) &&
+        (!cpos->cell[m->to] || PIECE_OWNER(cpos->cell[m->to]) != mover))
+        return (look->cells.to[PIECE_TYPE(landing)] >> m->to) & 1;
+    return check_written(cpos, m, mover, landing, royal);
+}
+
+/* check_by_lines' test with the move written on the cells and occupancy sets, and put back:
+ * the position is as it was when this returns. */
+static bool check_written(const Position *cpos, const Move *m, int mover, Piece landing, Cell royal) {
+    int enemy = 1 - mover;
     Position *pos = (Position *)cpos;
-    Piece taken = pos->cell[m->to];
+    Piece p = pos->cell[m->from], taken = pos->cell[m->to];
     uint64_t *occ = pos->occ[mover];
     uint64_t from_bit = 1ULL << (m->from & 63), to_bit = 1ULL << (m->to & 63);
     /* (the lines read the attacker's occupancy and the types' cells besides the cells) */
@@ -1188,11 +1224,10 @@ static int check_by_lines(const Position *cpos, const Move *m, int mover) {
     return hit;
 }
 
-static bool gives_check(GenContext *ctx, Position *pos, const Move *m, int mover) {
+/* gives_check by making the move (or writing its cells) and testing the other players. */
+static bool check_made(GenContext *ctx, Position *pos, const Move *m, int mover) {
     const Variant *v = pos->v;
     bool check = false;
-    int verdict = ctx->fast ? check_by_lines(pos, m, mover) : -1;
-    if (verdict >= 0) return verdict;
     if (v->all_fast && ctx->fast) {
         CellJournal cj;
         board_cells_apply(pos, m, &cj);
@@ -1209,21 +1244,29 @@ static bool gives_check(GenContext *ctx, Position *pos, const Move *m, int mover
     return check;
 }
 
+static inline bool gives_check(GenContext *ctx, Position *pos, const Move *m, int mover, CheckLook *look) {
+    int verdict = ctx->fast ? check_by_lines(pos, m, mover, look) : -1;
+    return verdict >= 0 ? verdict : check_made(ctx, pos, m, mover);
+}
+
 /* The rules on checks: `forbid check` drops every move that gives one (`forbid drop-check`:
  * every drop), `end checks` marks each as a check given (FX_CHECK). */
 static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int mover) {
     const Variant *v = pos->v;
     int n = 0;
+    CheckLook look = {.ready = 0};
     for (int i = 0; i < out->count; i++) {
         Move *m = &out->moves[i];
         const bool forbidden = v->forbid_check || (v->forbid_drop_check && (m->flags & MOVE_DROP));
         if (!(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && (forbidden || v->check_limit) &&
-            gives_check(ctx, pos, m, mover)) {
+            gives_check(ctx, pos, m, mover, &look)) {
             if (forbidden) continue;
             ASSERT(m->nfx < MAX_EFFECTS, "a move has room to mark its check");
             if (m->nfx < MAX_EFFECTS) m->fx[m->nfx++] = (Effect){.kind = FX_CHECK, .a = (Cell)mover};
         }
-        out->moves[n++] = *m;
+        /* (a move is large: copied only to close a gap, and only its effects in use) */
+        if (n != i) memcpy(&out->moves[n], m, offsetof(Move, fx) + (size_t)m->nfx * sizeof m->fx[0]);
+        n++;
     }
     out->count = n;
 }
@@ -1231,9 +1274,11 @@ static void apply_check_rules(GenContext *ctx, Position *pos, MoveList *out, int
 /* `kind NAME if gives-check`: every normal move that gives check becomes of that kind
  * (Marseillais chess: a check ends the turn). */
 static void mark_check_kind(GenContext *ctx, Position *pos, MoveList *out, int mover) {
+    CheckLook look = {.ready = 0};
     for (int i = 0; i < out->count; i++) {
         Move *m = &out->moves[i];
-        if (m->kind == 0 && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) && gives_check(ctx, pos, m, mover))
+        if (m->kind == 0 && !(m->flags & (MOVE_CARDS | MOVE_TILE | MOVE_PASS)) &&
+            gives_check(ctx, pos, m, mover, &look))
             m->kind = (uint8_t)pos->v->check_kind;
     }
 }
