@@ -1824,9 +1824,28 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
     return !hit;
 }
 
+/* movegen_pin_verdict for a drop of one of the mover's pieces, not royal, from its hand: a
+ * piece put down can only block attack lines, so out of check it is legal and in check it
+ * is tested on the lines with the piece written. -1 for any other move. */
+static inline int drop_verdict(const Pins *pins, Position *pos, const Move *m) {
+    const Variant *v = pos->v;
+    const Effect *place = &m->fx[0];
+    if (!(m->flags & MOVE_DROP) || m->nfx != 2 || place->kind != FX_PLACE || m->fx[1].kind != FX_HAND ||
+        place->a != m->to || pos->cell[m->to] || PIECE_OWNER(place->piece) != pins->mover ||
+        v->types[PIECE_TYPE(place->piece)].royal || v->pattern_types || v->facing_type)
+        return -1;
+    if (!pins->checks) return 1;
+    pos->cell[m->to] = place->piece;
+    const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(pos->cell[pins->royal]));
+    bool hit = look ? attack_royal_look_hit(look, pos, pins->royal, 0)
+                    : attack_lines_hit(pos, pins->royal, pins->mover, PIECE_TYPE(pos->cell[pins->royal]));
+    pos->cell[m->to] = 0;
+    return !hit;
+}
+
 int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
     if (!pins->on) return pins->by_seen ? seen_verdict(pins, pos, m) : -1;
-    if (m->from == m->to) return -1;
+    if (m->from == m->to) return drop_verdict(pins, pos, m);
     Piece p = pos->cell[m->from];
     if (!p || pos->controller[PIECE_OWNER(p)] != pins->mover) return -1;
     /* one move from -> to; a change of the piece landing there, staying the mover's and no
