@@ -112,7 +112,20 @@ typedef struct Prog {
     bool loop_guard;        /* a part that may take nothing: it may not land where the move has been */
     bool moved;             /* a statement lowered so far may have moved the cursor */
     int nevents;
+    int casc;     /* which piece the move is moving (Zillions' to and cascade): CASC_... */
+    bool in_loop; /* the statement being lowered is in a (while) */
 } Prog;
+
+/* The piece a move is moving, as `to` and `cascade` change it. The mover lands where the
+ * language's `add` is made: once its destination is known (a `to`, or the first cascade), a
+ * mark holds it, and the move goes back there to add. A piece taken up by a cascade is the
+ * language's second piece (`from`), moved by `to`. */
+enum {
+    CASC_MOVER,     /* the mover, its destination not set */
+    CASC_MOVER_TO,  /* the mover, its destination set (the mark holds it) */
+    CASC_SECOND,    /* a piece a cascade took up, its destination not set */
+    CASC_SECOND_TO, /* that piece, moved already (`to`) */
+};
 
 static void unsupported(Prog *g, const ZrfNode *at, const char *what) {
     if (g->left_out) return;
@@ -536,6 +549,10 @@ static Ast *flag_stmt(const ZrfNode *at, const char *name, bool set) {
  * been (a canter back and forth would never end). Promotions as for add. */
 static void lower_add_partial(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
     Lower *L = g->L;
+    if (g->casc != CASC_MOVER) {
+        unsupported(g, f, "a move that goes on after moving a second piece (add-partial after cascade or to)");
+        return;
+    }
     Piece *types[MAX_PIECE_TYPES];
     int n = 0;
     for (int i = 1; f->kind == ZRF_LIST && i < f->nkids; i++) {
@@ -612,7 +629,7 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
             els = i;
             break;
         }
-    int marks = g->marks;
+    int marks = g->marks, casc = g->casc;
     Ast *then_b = zrf_node(AST_BLOCK, f), *else_b = zrf_node(AST_BLOCK, f);
     /* the then-part: kids 2..els-1; the else-part: kids els+1.. */
     ZrfNode then_list = *f, else_list = *f;
@@ -621,10 +638,12 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
     else_list.kids = els < 0 ? NULL : f->kids + els + 1;
     else_list.nkids = els < 0 ? 0 : f->nkids - els - 1;
     lower_stmts(g, &then_list, 0, then_b, tail);
-    int then_marks = g->marks;
+    int then_marks = g->marks, then_casc = g->casc;
     g->marks = marks;
+    g->casc = casc;
     lower_stmts(g, &else_list, 0, else_b, tail);
     int else_marks = g->marks;
+    if (then_casc != g->casc && !tail) unsupported(g, f, "a cascade or destination (to) on one branch of an if");
     if (then_marks != else_marks) {
         /* the branch that holds no mark (none made, or its value read for the last time):
          * whatever it marks is never read, and the paths meet alike */
@@ -674,8 +693,11 @@ static void lower_while(Prog *g, const ZrfNode *f, Ast *block) {
         return;
     }
     int marks = g->marks;
+    bool in_loop = g->in_loop;
     Ast *body = zrf_node(AST_BLOCK, f);
+    g->in_loop = true;
     lower_stmts(g, f, 2, body, false);
+    g->in_loop = in_loop;
     if (g->marks != marks) unsupported(g, f, "a mark set inside a (while) and read after it");
     ast_add(block, ast_add(ast_add(zrf_node(AST_WHILE, f), c), body));
 }
@@ -698,6 +720,67 @@ static const struct {
     {"flip", "flipping a piece's owner (flip)"},
     {"go", "going to the destination or the last move's cells (go)"},
 };
+
+/* Zillions' `to`: the destination of the piece being moved is the cursor's cell. */
+static void lower_to(Prog *g, const ZrfNode *s, Ast *block) {
+    if (g->in_loop) {
+        unsupported(g, s, "a destination set in a loop (to)");
+        return;
+    }
+    switch (g->casc) {
+    case CASC_MOVER:
+        if (g->marks) {
+            unsupported(g, s, "a destination set while a mark is held (to)");
+            return;
+        }
+        ast_add(block, zrf_node(AST_MARK, s));
+        g->casc = CASC_MOVER_TO;
+        return;
+    case CASC_SECOND:
+        ast_add(block, zrf_node(AST_TO, s));
+        g->casc = CASC_SECOND_TO;
+        return;
+    default: unsupported(g, s, "a second destination for one piece (to)");
+    }
+}
+
+/* Zillions' `cascade`: the piece being moved goes to its destination (the cursor's cell when
+ * none was set), and the piece on the cursor's cell is moved next. */
+static void lower_cascade(Prog *g, const ZrfNode *s, Ast *block) {
+    int c = g->casc;
+    if (c == CASC_MOVER && g->marks) {
+        unsupported(g, s, "moving a second piece while a mark is held (cascade)");
+        return;
+    }
+    if (c == CASC_MOVER && g->in_loop) {
+        unsupported(g, s, "moving a second piece in a loop of other than one condition (cascade)");
+        return;
+    }
+    switch (c) {
+    case CASC_MOVER: ast_add(block, zrf_node(AST_MARK, s)); break;
+    case CASC_MOVER_TO:
+    case CASC_SECOND_TO: break;
+    case CASC_SECOND: ast_add(block, zrf_node(AST_TO, s)); break;
+    default: return;
+    }
+    ast_add(block, zrf_node(AST_FROM, s));
+    g->casc = CASC_SECOND;
+}
+
+/* Before the `add` of a move that set a destination or cascaded: the piece being moved goes
+ * to the cursor (or its destination), and the cursor back to the mover's destination. */
+static bool before_add(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
+    if (g->casc == CASC_MOVER) return true;
+    if (!tail) {
+        unsupported(g, s, "an add that is not the last statement of a move that cascades (add)");
+        return false;
+    }
+    if (g->casc == CASC_SECOND) ast_add(block, zrf_node(AST_TO, s));
+    if (g->marks) ast_add(block, zrf_node(AST_BACK, s)); /* (a mark never read again) */
+    ast_add(block, zrf_node(AST_BACK, s));
+    g->marks = 0;
+    return true;
+}
 
 static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
     Lower *L = g->L;
@@ -726,7 +809,15 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             return;
         }
         if (zrf_is(s, "add")) {
-            lower_add(g, s, block, tail);
+            if (before_add(g, s, block, tail)) lower_add(g, s, block, tail);
+            return;
+        }
+        if (zrf_is(s, "to")) {
+            lower_to(g, s, block);
+            return;
+        }
+        if (zrf_is(s, "cascade")) {
+            lower_cascade(g, s, block);
             return;
         }
         if (zrf_is(s, "capture")) {
@@ -795,7 +886,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             g->marks = 0;
         return;
     }
-    if (s->kind == ZRF_ATOM) {
+    if (s->kind == ZRF_ATOM && strcasecmp(h, "create")) {
         for (size_t i = 0; i < ARRAY_LEN(later); i++)
             if (!strcasecmp(h, later[i].word)) {
                 unsupported(g, s, later[i].why);
@@ -821,7 +912,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         return;
     }
     if (!strcasecmp(h, "add")) {
-        lower_add(g, s, block, tail);
+        if (before_add(g, s, block, tail)) lower_add(g, s, block, tail);
         return;
     }
     if (!strcasecmp(h, "opposite") && s->nkids == 2) {
@@ -909,6 +1000,31 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         ast_add(block, zrf_node_text(AST_CHANGE, s, zrf_piece_find(L, s->kids[1]->text)->vname));
         return;
     }
+    if (!strcasecmp(h, "create") && (s->kind == ZRF_ATOM || s->nkids <= 2)) {
+        /* a new piece of the mover's on the cursor (of its type, or the one named); one there
+         * already is replaced */
+        Piece *pc = s->kind == ZRF_LIST && s->nkids == 2 && zrf_atom_text(s->kids[1])
+            ? zrf_piece_find(L, s->kids[1]->text)
+            : NULL;
+        if (s->kind == ZRF_LIST && s->nkids == 2 && !pc) {
+            unsupported(g, s, "creating a piece of an unknown type, or another player's (create)");
+            return;
+        }
+        if (g->moved && !g->checked_empty) {
+            Ast *iff = zrf_node(AST_IF, s);
+            ast_add(iff, cond_not(cond_word(KEYWORD_EMPTY, s), s));
+            ast_add(iff, ast_add(zrf_node(AST_BLOCK, s), zrf_node(AST_CAPTURE, s)));
+            ast_add(block, iff);
+        }
+        ast_add(block, zrf_node_text(AST_CREATE, s, pc ? pc->vname : NULL));
+        return;
+    }
+    if (!strcasecmp(h, "change-type") && s->nkids == 2 && g->moved && zrf_atom_text(s->kids[1]) &&
+        zrf_piece_find(L, s->kids[1]->text)) {
+        /* another piece, on the cursor's cell, whoever owns it */
+        ast_add(block, zrf_node_text(AST_CHANGE_TYPE, s, zrf_piece_find(L, s->kids[1]->text)->vname));
+        return;
+    }
     if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
         ast_add(block, zrf_node(AST_CONVERT, s));
         return;
@@ -936,9 +1052,45 @@ static bool checks_empty_before(Lower *L, const ZrfNode *list, int i) {
     return false;
 }
 
+static bool has_cascade(const ZrfNode *n) {
+    if (zrf_is(n, "cascade")) return true;
+    for (int i = 0; n->kind == ZRF_LIST && i < n->nkids; i++)
+        if (has_cascade(n->kids[i])) return true;
+    return false;
+}
+
+/* A (while C ...) that cascades, while the mover is the piece being moved, and the statements
+ * after it: its first turn takes up a second piece, the later ones move it on, so the first
+ * turn is made apart (`if C { BODY  while C { BODY }  REST } else { REST }`: the mark of the
+ * mover's destination is made on one path only, and the rest follows on each). */
+static void lower_cascade_loop(Prog *g, const ZrfNode *list, int i, Ast *block, bool tail) {
+    const ZrfNode *w = list->kids[i];
+    bool needs_move = false;
+    Ast *c = w->nkids >= 3 ? lower_cond(g, w->kids[1], &needs_move) : NULL;
+    if (!c) {
+        unsupported(g, w, "moving a second piece in a loop of other than one condition (cascade)");
+        return;
+    }
+    int marks = g->marks;
+    Ast *then_b = zrf_node(AST_BLOCK, w), *else_b = zrf_node(AST_BLOCK, w);
+    lower_stmts(g, w, 2, then_b, false);
+    if (g->casc == CASC_SECOND) lower_while(g, w, then_b);
+    if (g->casc != CASC_SECOND || g->marks != marks)
+        unsupported(g, w, "moving a second piece in a loop that moves it otherwise (cascade)");
+    lower_stmts(g, list, i + 1, then_b, tail);
+    g->casc = CASC_MOVER;
+    g->marks = marks;
+    lower_stmts(g, list, i + 1, else_b, tail);
+    ast_add(block, ast_add(ast_add(ast_add(zrf_node(AST_IF, w), c), then_b), else_b));
+}
+
 static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail) {
     for (int i = first; i < list->nkids && !g->left_out; i++) {
         int before = block->nkids;
+        if (g->casc == CASC_MOVER && zrf_is_form(list->kids[i], "while") && has_cascade(list->kids[i])) {
+            lower_cascade_loop(g, list, i, block, tail);
+            return;
+        }
         g->checked_empty = checks_empty_before(g->L, list, i);
         lower_stmt(g, list->kids[i], block, tail && i == list->nkids - 1);
         /* checks in a row are one (the shapes the compiler runs in C are written so) */
