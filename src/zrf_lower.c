@@ -1125,7 +1125,7 @@ static void lower_setup(Lower *L) {
             if (y) put_text(&text, &len, &cap, "/");
         }
     }
-    if (L->has_off || L->has_drops || L->recycle) {
+    if (L->has_hands) {
         if (L->nplayers != 2) {
             diag_error(L->sink, bs ? bs->loc : L->at,
                        "pieces off the board (to drop) are supported for two players only");
@@ -1593,6 +1593,8 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     if (!L->failed) find_hands(L);
     if (!L->failed) zrf_plan_partials(L);
     if (!L->failed) lower_options(L);
+    /* (without counts, Zillions drops as many pieces as the player likes) */
+    L->has_hands = L->has_off || L->recycle;
     if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
     if (!L->failed) lower_priorities(L);
     for (int i = 0; !L->failed && i < L->npieces; i++) zrf_lower_piece(L, &L->pieces[i]);

@@ -103,6 +103,7 @@ typedef struct Lower {
     int nattrs;
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
+    bool has_hands;    /* pieces off the board are counted (`off` in the setup, recycled captures) */
     int nprelude;      /* set-up steps: the turns before `repeat` */
     bool recycle;      /* (option "recycle captures" true): captures fill the captor's hand */
     bool pass_partial; /* (option "pass partial" true): a move that goes on may stop */

@@ -832,7 +832,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             ast_add(block, zrf_node(AST_CONVERT, s));
             return;
         }
-        if (zrf_is(s, "add-copy") && !L->has_off && !L->has_drops && !L->recycle) {
+        if (zrf_is(s, "add-copy") && !L->has_hands) {
             /* the piece stays, a copy lands: a new piece of its type there, onto an empty cell
              * (a copy that would capture is not made: said when the move does not check) */
             if (!g->checked_empty)
@@ -1908,14 +1908,33 @@ static void lower_moves(Lower *L, Piece *pc, Ast *piece) {
     free(mv);
 }
 
-/* One (drops ...) item: the placement shapes the language has, `drop [to ZONE]`. */
+/* A drop as a placement program (`drop { }`): it starts on every cell, and its add puts a
+ * new piece there. */
+static void drop_program(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
+    if (!is_stmt_list(m)) {
+        zrf_warn(L->r, m, "a drop of '%s' left out: '%s' is not a drop (a list of statements)", pc->name,
+                 zrf_print(L->r, m));
+        return;
+    }
+    Prog g = {.L = L, .move = m};
+    collect_events(&g, m);
+    Ast *block = zrf_node(AST_DROPBLOCK, m);
+    lower_stmts(&g, m, 0, block, true);
+    free((void *)g.events);
+    if (!g.left_out && goes_on(m)) unsupported(&g, m, "a drop that goes on (add-partial)");
+    if (g.left_out) {
+        warn_left_out(L, &g, "a drop", pc->name);
+        ast_free(block);
+        return;
+    }
+    ast_add(piece, block);
+}
+
+/* One (drops ...) item: the placement shapes the language has as atoms, `drop [to ZONE]`, in a
+ * game with pieces off the board; else a placement program. */
 static void lower_drop(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
-    L->has_drops = true;
-    if (!is_stmt_list(m) || m->nkids < 2 || !zrf_is(m->kids[m->nkids - 1], "add")) {
-        zrf_warn(L->r, m,
-                 "a drop of '%s' left out: only drops that verify an empty cell (in a zone) and add are "
-                 "supported yet",
-                 pc->name);
+    if (!L->has_hands || !is_stmt_list(m) || m->nkids < 2 || !zrf_is(m->kids[m->nkids - 1], "add")) {
+        drop_program(L, pc, m, piece);
         return;
     }
     bool empty = false;
@@ -1939,7 +1958,7 @@ static void lower_drop(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
         break;
     }
     if (!empty) {
-        zrf_warn(L->r, m, "a drop of '%s' left out: placement programs are not supported yet", pc->name);
+        drop_program(L, pc, m, piece);
         return;
     }
     Ast *a = atom(ATOM_DROP, m);
