@@ -1066,9 +1066,11 @@ static bool has_cascade(const ZrfNode *n) {
 static void lower_cascade_loop(Prog *g, const ZrfNode *list, int i, Ast *block, bool tail) {
     const ZrfNode *w = list->kids[i];
     bool needs_move = false;
-    Ast *c = w->nkids >= 3 ? lower_cond(g, w->kids[1], &needs_move) : NULL;
+    Ast *c = w->nkids >= 3 && tail ? lower_cond(g, w->kids[1], &needs_move) : NULL;
     if (!c) {
-        unsupported(g, w, "moving a second piece in a loop of other than one condition (cascade)");
+        unsupported(g, w,
+                    tail ? "moving a second piece in a loop of other than one condition (cascade)"
+                         : "moving a second piece in a loop followed by statements of an enclosing list (cascade)");
         return;
     }
     int marks = g->marks;
