@@ -113,10 +113,11 @@ typedef struct Lower {
     int npartial_types;
     bool partial_flags;
     const char *go_flag, *type_flags[7], *visit_tag;
-    char castling[5]; /* the castles' letters (zrf_moves.c): the setup's castling rights */
-    bool maximal;     /* (option "maximal captures" true) */
-    bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
-    bool failed;      /* an error that stops the lowering */
+    const char *to_tag; /* the mover's destination, while a mark of the file is held */
+    char castling[5];   /* the castles' letters (zrf_moves.c): the setup's castling rights */
+    bool maximal;       /* (option "maximal captures" true) */
+    bool pass_forced;   /* (option "pass turn" forced): a player who cannot move passes */
+    bool failed;        /* an error that stops the lowering */
 } Lower;
 
 /* ---- small helpers ---- */

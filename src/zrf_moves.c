@@ -114,11 +114,13 @@ typedef struct Prog {
     int nevents;
     int casc;     /* which piece the move is moving (Zillions' to and cascade): CASC_... */
     bool in_loop; /* the statement being lowered is in a (while) */
+    bool by_tag;  /* the mover's destination is tagged, not marked (a mark of the file was held) */
 } Prog;
 
 /* The piece a move is moving, as `to` and `cascade` change it. The mover lands where the
  * language's `add` is made: once its destination is known (a `to`, or the first cascade), a
- * mark holds it, and the move goes back there to add. A piece taken up by a cascade is the
+ * mark holds it, and the move goes back there to add (or, while a mark of the file is held, a
+ * tag of the move marks the cell, which the add goes to). A piece taken up by a cascade is the
  * language's second piece (`from`), moved by `to`. */
 enum {
     CASC_MOVER,     /* the mover, its destination not set */
@@ -630,6 +632,7 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
             break;
         }
     int marks = g->marks, casc = g->casc;
+    bool by_tag = g->by_tag;
     Ast *then_b = zrf_node(AST_BLOCK, f), *else_b = zrf_node(AST_BLOCK, f);
     /* the then-part: kids 2..els-1; the else-part: kids els+1.. */
     ZrfNode then_list = *f, else_list = *f;
@@ -639,9 +642,12 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
     else_list.nkids = els < 0 ? 0 : f->nkids - els - 1;
     lower_stmts(g, &then_list, 0, then_b, tail);
     int then_marks = g->marks, then_casc = g->casc;
+    bool then_tag = g->by_tag;
     g->marks = marks;
     g->casc = casc;
+    g->by_tag = by_tag;
     lower_stmts(g, &else_list, 0, else_b, tail);
+    if (then_tag != g->by_tag && !tail) unsupported(g, f, "a cascade or destination (to) on one branch of an if");
     int else_marks = g->marks;
     if (then_casc != g->casc && !tail) unsupported(g, f, "a cascade or destination (to) on one branch of an if");
     if (then_marks != else_marks) {
@@ -721,6 +727,20 @@ static const struct {
     {"go", "going to the destination or the last move's cells (go)"},
 };
 
+/* The mover's destination is the cursor's cell: a mark holds it, or a tag while a mark of the
+ * file is held (a mark of the language's would come between it and its back). */
+static void hold_destination(Prog *g, const ZrfNode *s, Ast *block) {
+    if (!g->marks) {
+        ast_add(block, zrf_node(AST_MARK, s));
+        return;
+    }
+    if (!g->L->to_tag) g->L->to_tag = zrf_names_add(g->L, &g->L->tag_names, "zrf-to", NULL);
+    Ast *t = zrf_node_text(AST_TAG, s, g->L->to_tag);
+    t->sub = 1;
+    ast_add(block, t);
+    g->by_tag = true;
+}
+
 /* Zillions' `to`: the destination of the piece being moved is the cursor's cell. */
 static void lower_to(Prog *g, const ZrfNode *s, Ast *block) {
     if (g->in_loop) {
@@ -729,11 +749,7 @@ static void lower_to(Prog *g, const ZrfNode *s, Ast *block) {
     }
     switch (g->casc) {
     case CASC_MOVER:
-        if (g->marks) {
-            unsupported(g, s, "a destination set while a mark is held (to)");
-            return;
-        }
-        ast_add(block, zrf_node(AST_MARK, s));
+        hold_destination(g, s, block);
         g->casc = CASC_MOVER_TO;
         return;
     case CASC_SECOND:
@@ -748,16 +764,12 @@ static void lower_to(Prog *g, const ZrfNode *s, Ast *block) {
  * none was set), and the piece on the cursor's cell is moved next. */
 static void lower_cascade(Prog *g, const ZrfNode *s, Ast *block) {
     int c = g->casc;
-    if (c == CASC_MOVER && g->marks) {
-        unsupported(g, s, "moving a second piece while a mark is held (cascade)");
-        return;
-    }
-    if (c == CASC_MOVER && g->in_loop) {
-        unsupported(g, s, "moving a second piece in a loop of other than one condition (cascade)");
+    if (c != CASC_SECOND && g->in_loop) {
+        unsupported(g, s, "moving a second piece in a loop other than a line pushed by the mover (cascade)");
         return;
     }
     switch (c) {
-    case CASC_MOVER: ast_add(block, zrf_node(AST_MARK, s)); break;
+    case CASC_MOVER: hold_destination(g, s, block); break;
     case CASC_MOVER_TO:
     case CASC_SECOND_TO: break;
     case CASC_SECOND: ast_add(block, zrf_node(AST_TO, s)); break;
@@ -776,6 +788,16 @@ static bool before_add(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         return false;
     }
     if (g->casc == CASC_SECOND) ast_add(block, zrf_node(AST_TO, s));
+    if (g->by_tag) {
+        /* (the one cell tagged) */
+        Ast *all = zrf_node_text(AST_GOTO, s, "all");
+        all->sub = 1;
+        Ast *c = cond_word(KEYWORD_TAGGED, s);
+        zrf_set_text2(c, g->L->to_tag);
+        ast_add(block, all);
+        ast_add(block, ast_add(zrf_node(AST_VERIFY, s), c));
+        return true;
+    }
     if (g->marks) ast_add(block, zrf_node(AST_BACK, s)); /* (a mark never read again) */
     ast_add(block, zrf_node(AST_BACK, s));
     g->marks = 0;
@@ -1082,6 +1104,7 @@ static void lower_cascade_loop(Prog *g, const ZrfNode *list, int i, Ast *block, 
     lower_stmts(g, list, i + 1, then_b, tail);
     g->casc = CASC_MOVER;
     g->marks = marks;
+    g->by_tag = false;
     lower_stmts(g, list, i + 1, else_b, tail);
     ast_add(block, ast_add(ast_add(ast_add(zrf_node(AST_IF, w), c), then_b), else_b));
 }
