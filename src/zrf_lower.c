@@ -1282,6 +1282,27 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         ast_add(L->root, e);
         return;
     }
+    if (!strcasecmp(h, "relative-config") && c->kind == ZRF_LIST && c->nkids >= 4 && c->nkids % 2 == 0) {
+        /* T D T D ... T, one type along one direction: a line of that many */
+        Piece *pc = zrf_atom_text(c->kids[1]) ? zrf_piece_find(L, c->kids[1]->text) : NULL;
+        Dir *d = zrf_atom_text(c->kids[2]) ? zrf_dir_find(L, c->kids[2]->text) : NULL;
+        bool line = pc && d && !d->nclass && everyone;
+        for (int k = 1; line && k < c->nkids; k += 2) {
+            line = zrf_atom_text(c->kids[k]) && zrf_piece_find(L, c->kids[k]->text) == pc;
+            if (k + 1 < c->nkids)
+                line = line && zrf_atom_text(c->kids[k + 1]) && zrf_dir_find(L, c->kids[k + 1]->text) == d;
+        }
+        if (!line) {
+            goal_left_out(L, c, "relative-config other than one piece type along one direction, for every player");
+            return;
+        }
+        Ast *e = end_item(f, END_IN_A_ROW, result);
+        e->num[0] = c->nkids / 2;
+        ast_add(e, ast_add(zrf_node(AST_GROUP, c), zrf_node_text(AST_NAME, c->kids[1], pc->vname)));
+        ast_add(e, ast_add(zrf_node(AST_BLOCK, c), zrf_node_text(AST_DIR, c->kids[2], d->vname)));
+        ast_add(L->root, e);
+        return;
+    }
     if (!strcasecmp(h, "absolute-config") && c->kind == ZRF_LIST && c->nkids == 3 && c->kids[2]->kind == ZRF_LIST &&
         result == GOAL_WIN) {
         /* a piece of the type on one of the positions (or zones) */
