@@ -248,8 +248,6 @@ static const struct {
     {"not-neutral?", "neutral pieces (not-neutral?)"},
     {"defended?", "asking whether a cell is defended (defended?)"},
     {"not-defended?", "asking whether a cell is defended (not-defended?)"},
-    {"adjacent-to-enemy?", "asking for an adjacent enemy (adjacent-to-enemy?)"},
-    {"not-adjacent-to-enemy?", "asking for an adjacent enemy (not-adjacent-to-enemy?)"},
     {"attribute?", "piece attributes (attribute?)"},
     {"on-board?", "on-board? of other than one direction or position"},
 };
@@ -278,8 +276,36 @@ static Ast *pred_cond(Lower *L, Pred p, bool neg, const ZrfNode *c) {
     return a;
 }
 
+/* Is an enemy one step away along some direction the file names? `exists { either { step D1 }
+ * or ...  verify enemy }`. */
+static Ast *adjacent_enemy(Lower *L, const ZrfNode *at) {
+    Ast *either = zrf_node(AST_EITHER, at);
+    for (int i = 0; i < L->ndirs; i++) {
+        const Dir *d = &L->dirs[i];
+        if (d->same != i || !strncmp(d->name, "step_", 5)) continue; /* (one per step; the file's own) */
+        ast_add(either, ast_add(zrf_node(AST_BLOCK, at), step_along(L, d, at)));
+    }
+    Ast *body = zrf_node(AST_BLOCK, at);
+    if (either->nkids == 0) {
+        ast_free(either);
+        ast_add(body, zrf_node(AST_FAIL, at));
+    } else if (either->nkids == 1) {
+        Ast *only = either->kids[0];
+        either->nkids = 0;
+        ast_free(either);
+        ast_add(body, only);
+    } else
+        ast_add(body, either);
+    ast_add(body, ast_add(zrf_node(AST_VERIFY, at), cond_word(KEYWORD_ENEMY, at)));
+    return ast_add(zrf_node(AST_EXISTS, at), body);
+}
+
 static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
     Lower *L = g->L;
+    if (c->kind == ZRF_ATOM && (zrf_is(c, "adjacent-to-enemy?") || zrf_is(c, "not-adjacent-to-enemy?"))) {
+        Ast *a = adjacent_enemy(L, c);
+        return zrf_is(c, "adjacent-to-enemy?") ? a : cond_not(a, c);
+    }
     if (c->kind == ZRF_ATOM) {
         bool neg = false;
         Pred p = word_pred(c->text, &neg);
