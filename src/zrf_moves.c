@@ -746,7 +746,7 @@ static const struct {
     {"set-flag", "set-flag of other than a name and a value"},
     {"set-position-flag", "set-position-flag of other than a name and a value"},
     {"set-attribute", "piece attributes (set-attribute)"},
-    {"create", "creating pieces (create)"},
+    {"create", "creating a piece for a named player (create PLAYER TYPE)"},
     {"change-type", "changing the type of a piece other than the one moving, on its own cell (change-type)"},
     {"change-owner", "changing another piece's owner (change-owner)"},
     {"flip", "flipping a piece's owner (flip)"},
