@@ -228,6 +228,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_SYM "'sym'"
 /* boards as graphs, placement programs, effects on other cells, goals, custodian rules */
 %token KW_CELLS "'cells'"
+%token KW_HOLDING "'holding'"
 %token KW_SYMMETRY "'symmetry'"
 %token KW_EXCEPT "'except'"
 %token KW_EXISTS "'exists'"
@@ -713,6 +714,12 @@ board_items
         {
             SrcLoc loc = parse_loc(ctx, @2.first_line, @2.first_column, @3.last_line, @3.last_column);
             $$ = ast_add($1, parse_adopt(mk(AST_CELLS, loc), $3));
+        }
+    | board_items KW_HOLDING names
+        {
+            /* one row of holding cells: off the grid, named freely */
+            SrcLoc loc = parse_loc(ctx, @2.first_line, @2.first_column, @3.last_line, @3.last_column);
+            $$ = ast_add($1, parse_adopt(mk(AST_HOLDING, loc), $3));
         }
     | board_items ';'
     ;

@@ -119,6 +119,7 @@ static const char *const kind_names[] = {
     "FROM",
     "TO",
     "HELP",
+    "HOLDING",
 };
 _Static_assert(ARRAY_LEN(kind_names) == AST__COUNT, "one name per AstKind, in enum order");
 

@@ -77,6 +77,7 @@
  *   CELLS       (a BOARD's kid) kids = NAME: the cells the board has (the others are holes);
  *               a NAME with sub = 1 is a cell named freely at num[0], num[1] (file and rank
  *               counted from 1)
+ *   HOLDING     (a BOARD's kid) kids = NAME: one row of holding cells, off the board's grid
  *   LINK        sub = 1: `link D [R] = CELLS, CELLS...`: text = direction, text2 = its reverse or
  *               NULL, kids = BLOCK chains of NAME cells, each cell linked to the next
  *   SYMMETRY    text = player, kids = GROUP pairs [NAME as written, NAME it means]
@@ -270,6 +271,7 @@ typedef enum AstKind {
     AST_FROM,
     AST_TO,
     AST_HELP,
+    AST_HOLDING,
     AST__COUNT
 } AstKind;
 

@@ -1145,8 +1145,9 @@ static void emit_either(CG *cg, Program *p, const Ast *st) {
 static void emit_each_cell(CG *cg, Program *p, int z, const Ast *st) {
     const Variant *v = cg->v;
     int first = 0;
-    while (first < v->ncells && z != 0xFF && !zone_has(&v->zones[z], cg->owner, (Cell)first)) first++;
-    if (first >= v->ncells) {
+    int end = z == 0xFF ? v->board_cells : v->ncells; /* (every cell: those of the board) */
+    while (first < end && z != 0xFF && !zone_has(&v->zones[z], cg->owner, (Cell)first)) first++;
+    if (first >= end) {
         bc_emit(p, OP_HALT, 0, L(st)); /* (no cell: no path) */
         return;
     }
@@ -1449,7 +1450,7 @@ static bool zones_hold_every_cell(CG *cg, const Ast *atom) {
     const Variant *v = cg->v;
     int zones[2] = {mod_zone(cg, atom, MOD_FROM), mod_zone(cg, atom, MOD_TO)};
     for (int i = 0; i < 2; i++)
-        for (int c = 0; zones[i] && c < v->ncells; c++)
+        for (int c = 0; zones[i] && c < v->board_cells; c++) /* (no ray leads to or from a holding cell) */
             if (!zone_has(&v->zones[zones[i] - 1], cg->owner, (Cell)c)) return false;
     return true;
 }
@@ -1705,8 +1706,8 @@ static void compile_drop(CG *cg, const Ast *it) {
     }
     pt->droppable = true;
     uint64_t *cells = pt->drop_cells[cg->owner];
-    if (!to) {
-        for (int c = 0; c < v->ncells; c++) cells[c >> 6] |= 1ULL << (c & 63);
+    if (!to) { /* (onto the board: holding cells only by a zone that names them) */
+        for (int c = 0; c < v->board_cells; c++) cells[c >> 6] |= 1ULL << (c & 63);
         return;
     }
     int z = sema_zone(cg->s, to->text, sema_word_loc(cg->s, to->loc, to->text));

@@ -253,7 +253,7 @@ static void moves_reach(GenContext *gen, Position *pos, MoveList *list, MoveList
             bit_set(r->others_place, m->to);
         }
     board_put(pos, from, piece);
-    for (int c = 0; c < pos->v->ncells; c++)
+    for (int c = 0; c < pos->v->board_cells; c++)
         if (types[c]) bit_set(r->places, (Cell)c), r->placed |= types[c];
     /* (what a placing of its own changes besides) */
     for (int i = 0; i < list->count; i++) {
@@ -484,7 +484,7 @@ static void rule_set_way(const Variant *v, Rule *r, Cell ref, const uint64_t *ce
         return;
     }
     const CellInfo *oi = &v->cells[ref];
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         if (!bits_has(cells, (Cell)c)) continue;
         if (r->waylen[0] == MAX_WAY_CELLS) {
             r->doubtful = true;
@@ -534,7 +534,7 @@ static Cell first_line_cell(const Variant *v, Cell c, int dx, int dy) {
 static void exact_from(Finder *f, Rule *r, int victim) {
     const Variant *v = f->p->v;
     memset(r->from, 0, sizeof r->from);
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         Cell t = cell_off(v, (Cell)c, r->dx, r->dy);
         if (t == NO_CELL) continue;
         Cell s = r->kind == WAY_SCREEN ? first_line_cell(v, (Cell)c, r->dx, r->dy) : NO_CELL;
@@ -551,7 +551,7 @@ static void find_types(Finder *f, Rule *r) {
     Cell ref = r->ref;
     /* (from a cell where no other rule of that move applies, when there is one) */
     Cell alone = NO_CELL;
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         if (!bits_has(r->from, (Cell)c)) continue;
         bool other = false;
         for (int i = 0; i < f->b->nrules && !other; i++) {
@@ -602,7 +602,7 @@ static bool way_test(Finder *f, const Rule *r, Cell ref, Cell t, const uint64_t 
     const Variant *v = f->p->v;
     probe_empty(f->p);
     board_put(&f->p->pos, ref, f->piece);
-    for (int c = 0; c < v->ncells; c++)
+    for (int c = 0; c < v->board_cells; c++)
         if (c != ref && c != t && v->cells[c].board == v->cells[ref].board && !bits_has(empty, (Cell)c))
             board_put(&f->p->pos, (Cell)c, blocker_for(f, r->mode));
     if (r->mode == RULE_TAKE) board_put(&f->p->pos, t, enemy_of(f, r->victim));
@@ -616,7 +616,7 @@ static bool find_way(Finder *f, const Rule *r, Cell ref, Cell t, const uint64_t 
     const Variant *v = f->p->v;
     memset(way, 0, CELL_WORDS * sizeof *way);
     int order[MAX_CELLS], n = 0;
-    for (int c = 0; c < v->ncells; c++)
+    for (int c = 0; c < v->board_cells; c++)
         if (c != ref && c != t && v->cells[c].board == v->cells[ref].board && !bits_has(blocked, (Cell)c)) {
             bit_set(way, (Cell)c);
             order[n++] = c;
@@ -650,12 +650,12 @@ static void find_ways(Finder *f, Rule *r) {
     /* the others: a way with some cell of each found way blocked (one cell of the first, then
      * one of the second...) */
     for (int i = 0; i < n && n < MAX_WAYS; i++)
-        for (int c = 0; c < v->ncells && n < MAX_WAYS; c++) {
+        for (int c = 0; c < v->board_cells && n < MAX_WAYS; c++) {
             if (!bits_has(ways[i], (Cell)c)) continue;
             memset(blocked, 0, sizeof blocked);
             bit_set(blocked, (Cell)c);
             for (int j = 0; j < i; j++) /* (and a cell of each earlier way, so as not to find it again) */
-                for (int k = 0; k < v->ncells; k++)
+                for (int k = 0; k < v->board_cells; k++)
                     if (bits_has(ways[j], (Cell)k) && !bits_has(ways[i], (Cell)k)) {
                         bit_set(blocked, (Cell)k);
                         break;
@@ -672,7 +672,7 @@ static void find_ways(Finder *f, Rule *r) {
     r->nways = (uint8_t)n;
     for (int w = 0; w < n; w++) {
         r->waylen[w] = 0;
-        for (int c = 0; c < v->ncells; c++) {
+        for (int c = 0; c < v->board_cells; c++) {
             if (!bits_has(ways[w], (Cell)c)) continue;
             if (r->waylen[w] == MAX_WAY_CELLS) {
                 r->doubtful = true;
@@ -689,7 +689,7 @@ static void find_ways(Finder *f, Rule *r) {
 static Cell rule_ref(const Variant *v, const Rule *r, Cell origin) {
     if (bits_has(r->from, origin)) return origin;
     Cell best = NO_CELL;
-    for (int c = 0; c < v->ncells; c++)
+    for (int c = 0; c < v->board_cells; c++)
         if (bits_has(r->from, (Cell)c) &&
             (best == NO_CELL || cell_distance(v, origin, (Cell)c) < cell_distance(v, origin, best)))
             best = (Cell)c;
@@ -730,7 +730,7 @@ static int kinds_from(const Behaviour *b, Cell c) {
 static Cell choose_origin(const Variant *v, const Behaviour *b, int board) {
     Cell best = NO_CELL;
     int best_n = -1;
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         if (v->cells[c].board != board) continue;
         int n = kinds_from(b, (Cell)c);
         if (n > best_n || (n == best_n && centre_distance(v, (Cell)c) < centre_distance(v, best)))
@@ -742,7 +742,7 @@ static Cell choose_origin(const Variant *v, const Behaviour *b, int board) {
 /* The most cells a line along (ux, uy) has on any board. */
 static int longest_line(const Variant *v, int ux, int uy) {
     int best = 0;
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         int k = 0;
         while (cell_off(v, (Cell)c, (k + 1) * ux, (k + 1) * uy) != NO_CELL) k++;
         if (k + 1 > best) best = k + 1;
@@ -759,7 +759,7 @@ static void blocker_scan(Finder *f, Cell ref) {
     uint64_t(*stops)[CELL_WORDS] = xcalloc((size_t)nr, sizeof *stops);
     bool places = false;
     for (int i = 0; i < nr; i++) places |= b->rules[i].ref == ref && b->rules[i].mode == RULE_PLACE;
-    for (int s = 0; s < v->ncells; s++) {
+    for (int s = 0; s < v->board_cells; s++) {
         if (s == ref || v->cells[s].board != v->cells[ref].board) continue;
         /* (a friend for its moves, an enemy for what it puts down: a friend could put it there too) */
         for (int pass = 0; pass < 1 + places; pass++) {
@@ -788,7 +788,7 @@ static void enemy_scan(Finder *f, Cell ref) {
     for (int ty = -1; ty < v->ntypes; ty++) {
         if (ty >= 0 && (!v->types[ty].royal || ty == f->p->dummy || v->forbid_check)) continue;
         int victim = ty < 0 ? f->p->dummy : ty;
-        for (int t = 0; t < v->ncells; t++) {
+        for (int t = 0; t < v->board_cells; t++) {
             if (t == ref) continue;
             setup2(f, ref, (Cell)t, enemy_of(f, victim), NO_CELL, 0);
             probe_reach(f->p, ref, &f->scratch);
@@ -888,7 +888,7 @@ static void compare_at(Finder *f, Cell c, Miss *missing, int *nmissing, int max)
     for (int m = 0; m < 3; m++) {
         const uint64_t *g = m == 0 ? got.moves : m == 1 ? got.takes : got.places;
         const uint64_t *w = m == 0 ? want.moves : m == 1 ? want.takes : want.places;
-        for (int t = 0; t < v->ncells; t++) {
+        for (int t = 0; t < v->board_cells; t++) {
             bool gt = bits_has(g, (Cell)t), wt = bits_has(w, (Cell)t);
             if (gt == wt) continue;
             int dx = v->cells[t].x - ci->x, dy = v->cells[t].y - ci->y;
@@ -925,7 +925,7 @@ static void check_rules(Finder *f, Miss *missing, int *nmissing, int max) {
     const Board *bd = &v->boards[f->board];
     *nmissing = 0;
     /* enemies all around each cell, next to it, then two away */
-    for (int c = 0; c < v->ncells && f->p->enemy; c++) {
+    for (int c = 0; c < v->board_cells && f->p->enemy; c++) {
         if (v->cells[c].board != f->board) continue;
         /* (the dummy next to it; each royal type next to it) */
         for (int round = 0; round < 1 + v->ntypes; round++) {
@@ -949,7 +949,7 @@ static void check_rules(Finder *f, Miss *missing, int *nmissing, int max) {
         bool moved = rnd(f->p, 5) == 0;
         board_put(&f->p->pos, c, (Piece)(f->piece | (moved ? PIECE_MOVED : 0)));
         int density = 5 + rnd(f->p, 40);
-        for (int x = 0; x < v->ncells; x++) {
+        for (int x = 0; x < v->board_cells; x++) {
             if (x == c || v->cells[x].board != f->board || rnd(f->p, 100) >= density) continue;
             int owner = (f->p->enemy && rnd(f->p, 2)) ? f->p->enemy : 0;
             board_put(&f->p->pos, (Cell)x, PIECE_MAKE(owner ? random_type(f) : f->p->dummy, owner));
@@ -1023,7 +1023,7 @@ static void analyse(Probe *p, int type, Behaviour *b) {
     f->alone = xcalloc((size_t)v->ncells, sizeof *f->alone);
     f->alone_moved = xcalloc((size_t)v->ncells, sizeof *f->alone_moved);
     /* 1. alone on every cell: its moves and puttings-down; fresh and once moved */
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         probe_alone(p, (Cell)c, f->piece, &f->alone[c]);
         probe_alone(p, (Cell)c, (Piece)(f->piece | PIECE_MOVED), &f->alone_moved[c]);
         const Reach *r = &f->alone[c];
@@ -1031,7 +1031,7 @@ static void analyse(Probe *p, int type, Behaviour *b) {
         b->promotes_to |= r->promotes, b->promo_sets |= r->promo_sets;
         b->placed |= r->placed;
         if (r->elsewhere) b->elsewhere = true;
-        for (int t = 0; t < v->ncells; t++) {
+        for (int t = 0; t < v->board_cells; t++) {
             bool mv = bits_has(r->moves, (Cell)t), pl = bits_has(r->places, (Cell)t);
             if (!mv && !pl) continue;
             int dx = v->cells[t].x - v->cells[c].x, dy = v->cells[t].y - v->cells[c].y;
@@ -1046,7 +1046,7 @@ static void analyse(Probe *p, int type, Behaviour *b) {
     for (int i = 0; i < b->nrules; i++) { /* a move a piece that has moved never makes */
         Rule *r = &b->rules[i];
         bool later = false;
-        for (int c = 0; c < v->ncells && !later; c++) {
+        for (int c = 0; c < v->board_cells && !later; c++) {
             Cell t = cell_off(v, (Cell)c, r->dx, r->dy);
             later = t != NO_CELL && rule_has(&f->alone_moved[c], r->mode, t);
         }
@@ -1072,7 +1072,7 @@ static void analyse(Probe *p, int type, Behaviour *b) {
     for (;;) {
         Cell best = NO_CELL;
         int best_n = 0;
-        for (int c = 0; c < v->ncells; c++) {
+        for (int c = 0; c < v->board_cells; c++) {
             int n = 0;
             for (int i = 0; i < b->nrules; i++) {
                 bool covered = false;
@@ -1101,7 +1101,7 @@ static void analyse(Probe *p, int type, Behaviour *b) {
      * only in some zone) */
     bool hops = screen_scan(f, b->origin, MAX_BOARD_DIM);
     for (int i = 0; i < b->nrules && !hops; i++) hops = b->rules[i].kind == WAY_SCREEN;
-    for (int c = 0; c < v->ncells && hops; c++)
+    for (int c = 0; c < v->board_cells && hops; c++)
         if (v->cells[c].board == f->board && c != b->origin) screen_scan(f, (Cell)c, 3);
     for (int i = 0; i < b->nrules; i++) {
         Rule *r = &b->rules[i];
@@ -1259,7 +1259,7 @@ static bool diagram_marks(Probe *p, Diagram *d, int type) {
     Reach r;
     uint64_t drops[CELL_WORDS];
     copy_reach(p, d, type, &r, drops);
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         if (c == d->origin && !d->in_hand) continue;
         uint8_t m = 0;
         if (bits_has(r.moves, (Cell)c)) m |= DESCRIBE_MOVE;
@@ -1271,7 +1271,7 @@ static bool diagram_marks(Probe *p, Diagram *d, int type) {
     }
     /* an enemy put on each empty cell in turn */
     Probe *q = p;
-    for (int c = 0; c < v->ncells && p->enemy && !d->in_hand; c++) {
+    for (int c = 0; c < v->board_cells && p->enemy && !d->in_hand; c++) {
         if (c == d->origin || d->cells[c]) continue;
         board_put(q->copy, (Cell)c, PIECE_MAKE(p->dummy, p->enemy));
         Reach e;
@@ -1285,7 +1285,7 @@ static bool diagram_marks(Probe *p, Diagram *d, int type) {
 
 static int count_dmarks(const Variant *v, const Diagram *d) {
     int n = 0;
-    for (int c = 0; c < v->ncells; c++) n += (d->mark[c] & ~DESCRIBE_DRAWN) != 0;
+    for (int c = 0; c < v->board_cells; c++) n += (d->mark[c] & ~DESCRIBE_DRAWN) != 0;
     return n;
 }
 
@@ -1347,7 +1347,7 @@ static bool rule_natural(const Variant *v, const Rule *r, Cell c) {
 }
 
 static bool rule_restricted(const Variant *v, const Rule *r) {
-    for (int c = 0; c < v->ncells; c++)
+    for (int c = 0; c < v->board_cells; c++)
         if (bits_has(r->from, (Cell)c) != rule_natural(v, r, (Cell)c)) return true;
     return false;
 }
@@ -1489,7 +1489,7 @@ static void add_screen_diagrams(Probe *p, Behaviour *b) {
     Cell o = b->origin, best = NO_CELL;
     add_screen_diagram(p, b, o);
     int best_n = 0;
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         if (v->cells[c].board != v->cells[o].board) continue;
         int n = 0;
         for (int i = 0; i < b->nrules; i++) {
@@ -1528,7 +1528,7 @@ static void add_royal_diagram(Probe *p, Behaviour *b) {
         }
         if (plain) continue;
         int rt = __builtin_ctz(r->victims);
-        for (int c = 0; c < v->ncells && home == NO_CELL; c++)
+        for (int c = 0; c < v->board_cells && home == NO_CELL; c++)
             if (p->start[c] && PIECE_TYPE(p->start[c]) == rt && PIECE_OWNER(p->start[c]) == p->enemy) home = (Cell)c;
         if (home == NO_CELL) home = t;
         memset(cells, 0, sizeof cells);
@@ -1600,7 +1600,7 @@ static void choose_diagrams(Probe *p, Behaviour *b) {
     for (int extra = 0; extra < 2; extra++) {
         Cell best = NO_CELL;
         int best_n = 0;
-        for (int c = 0; c < v->ncells; c++) {
+        for (int c = 0; c < v->board_cells; c++) {
             if (v->cells[c].board != v->cells[o].board) continue;
             int n = 0;
             for (int i = 0; i < b->nrules; i++) n += !covered[i] && bits_has(b->rules[i].from, (Cell)c);
@@ -1616,7 +1616,7 @@ static void choose_diagrams(Probe *p, Behaviour *b) {
         diagram_keep_marked(p, b, d);
     }
     Cell outside = NO_CELL;
-    for (int c = 0; c < v->ncells; c++) {
+    for (int c = 0; c < v->board_cells; c++) {
         if (c == o || v->cells[c].board != v->cells[o].board || !rules_from(b, (Cell)c)) continue;
         if (outside != NO_CELL &&
             cell_distance(v, o, (Cell)c) * 4096 + centre_distance(v, (Cell)c) >=
@@ -1758,7 +1758,7 @@ static bool zone_allows(const Variant *v, const ZoneCond *zc, const Rule *r, int
 }
 
 static bool zone_fits(const Variant *v, const ZoneCond *zc, const Rule *r) {
-    for (int c = 0; c < v->ncells; c++)
+    for (int c = 0; c < v->board_cells; c++)
         if (zone_allows(v, zc, r, r->dx, r->dy, (Cell)c) != bits_has(r->from, (Cell)c)) return false;
     return true;
 }
@@ -1809,7 +1809,7 @@ static void zone_words(const Variant *v, const ZoneCond *zc, const Rule *r, uint
     case ZONE_CELLS:
         if (bits_count(r->from) <= 10) {
             add(buf, cap, &n, ", only from");
-            for (int c = 0; c < v->ncells; c++)
+            for (int c = 0; c < v->board_cells; c++)
                 if (bits_has(r->from, (Cell)c)) add(buf, cap, &n, " %s", v->cells[c].name);
         } else
             add(buf, cap, &n, ", only from some cells (see the diagrams)");
@@ -1989,7 +1989,7 @@ static int word_rules(const Variant *v, const Behaviour *b, WordRule *out, uint3
 static int longest_reach(const Variant *v, const WordRule *w, int ux, int uy) {
     int best = 0, most = longest_line(v, ux, uy);
     for (int k = 1; k < most; k++)
-        for (int c = 0; c < v->ncells; c++)
+        for (int c = 0; c < v->board_cells; c++)
             if (zone_allows(v, &w->zone, w->rule, k * ux, k * uy, (Cell)c)) {
                 best = k;
                 break;
@@ -2519,6 +2519,13 @@ static void write_overview(const Variant *v, const Position *start, FILE *out) {
             fprintf(out, " grid of which %d cells are points joined by the lines drawn", bd->count);
         else if (holes > 0)
             fprintf(out, " (%d holes)", holes);
+        if (bd->nholding) {
+            fprintf(out, "; off the board, %d holding cell%s drawn under it, where pieces wait and no line leads:",
+                    bd->nholding, bd->nholding > 1 ? "s" : "");
+            for (int c = bd->holding_first; c < bd->holding_first + bd->nholding; c++)
+                fprintf(out, "%s %s", c > bd->holding_first && v->cells[c].y != v->cells[c - 1].y ? ";" : "",
+                        v->cells[c].name);
+        }
     }
     fprintf(out, "\nPlayers:");
     for (int p = 0; p < v->nplayers; p++) {
@@ -2635,7 +2642,7 @@ static bool privilege_moves(const Variant *v, const Castle *c, Piece piece, char
     p->pos.turn = turn;
     size_t at = 0;
     buf[0] = 0;
-    for (int x = 0; x < v->ncells; x++)
+    for (int x = 0; x < v->board_cells; x++)
         if ((bits_has(with.moves, (Cell)x) || bits_has(with.takes, (Cell)x)) && !bits_has(without.moves, (Cell)x) &&
             !bits_has(without.takes, (Cell)x))
             add(buf, cap, &at, "%s%s", at ? " or " : "to ", v->cells[x].name);
@@ -3215,7 +3222,7 @@ static bool example_reason(Probe *p, const Behaviour *b, Cell c, uint8_t want, C
     rules_predict(b, &p->pos, c, &rules);
     bool any_take = ((v->imitator_mask >> b->type) & 1) || !b->takes_shown;
     uint8_t best = 0;
-    for (int x = 0; x < v->ncells; x++) {
+    for (int x = 0; x < v->board_cells; x++) {
         uint8_t r = 0;
         if (bits_has(got.remote, (Cell)x)) r |= REASON_REMOTE;
         if (bits_has(got.changes_at, (Cell)x)) r |= REASON_CHANGE;
@@ -3262,11 +3269,11 @@ static void find_example(Probe *p, const Behaviour *b, Diagram *d) {
             VmFault fault = {0};
             if (!movegen_legal(gen, pos, ml, &fault) || ml->count == 0) break;
             /* (looked at in the probe: its turn is the first player's) */
-            for (int c = 0; c < v->ncells && from == NO_CELL; c++) {
+            for (int c = 0; c < v->board_cells && from == NO_CELL; c++) {
                 Piece q = pos->cell[c];
                 if (!q || PIECE_TYPE(q) != type || PIECE_OWNER(q) != 0) continue;
                 probe_empty(p);
-                for (int x = 0; x < v->ncells; x++)
+                for (int x = 0; x < v->board_cells; x++)
                     if (pos->cell[x]) board_put(&p->pos, (Cell)x, (Piece)(pos->cell[x] & ~PIECE_MOVED));
                 if (example_reason(p, b, (Cell)c, 0, &t, &how)) from = (Cell)c;
             }
@@ -3279,7 +3286,7 @@ static void find_example(Probe *p, const Behaviour *b, Diagram *d) {
     free(ml);
     if (from == NO_CELL) return;
     /* the pieces it needs: each other one taken away while it still happens */
-    for (int x = 0; x < v->ncells; x++) {
+    for (int x = 0; x < v->board_cells; x++) {
         Piece keep = p->pos.cell[x];
         if (!keep || x == from || x == t) continue;
         board_put(&p->pos, (Cell)x, 0);
@@ -3412,7 +3419,7 @@ static void piece_token(const Variant *v, Piece p, char *buf, size_t cap) {
 
 typedef struct Lines {
     int n;
-    char *line[MAX_BOARD_DIM + 4];
+    char *line[MAX_BOARD_DIM + 4 + MAX_HOLDING_ROWS];
 } Lines;
 
 static void lines_free(Lines *l) {
@@ -3517,6 +3524,26 @@ static void hex_lines(const Variant *v, int b, const Piece *cells, const uint8_t
     out->line[out->n++] = hex_files(v, b, 0);
 }
 
+/* Board b's holding cells under it, a line per row: each cell's name and what stands there
+ * ("x1 X  x2 ."). */
+static void holding_lines(const Variant *v, int b, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
+                          const DescribeStyle *st, Lines *out) {
+    const Board *bd = &v->boards[b];
+    for (int row = 0; row < bd->holding_rows; row++) {
+        char *s = NULL;
+        size_t len = 0;
+        append(&s, &len, "  ");
+        for (int c = bd->holding_first; c < bd->holding_first + bd->nholding; c++) {
+            if (v->cells[c].y != row) continue;
+            const char *colon = strchr(v->cells[c].name, ':');
+            append(&s, &len, " ");
+            append(&s, &len, colon ? colon + 1 : v->cells[c].name);
+            cell_text3(v, (Cell)c, cells, marks, hl1, hl2, st, &s, &len);
+        }
+        out->line[out->n++] = s;
+    }
+}
+
 /* Board b as lines of 3 columns a cell (3 more each side for the labels). A drawn piece the
  * marks say is captured has 'x' (by landing) or '#' (from afar) before it; a highlighted one '['. */
 static void board_lines(const Variant *v, int b, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2,
@@ -3524,6 +3551,7 @@ static void board_lines(const Variant *v, int b, const Piece *cells, const uint8
     const Board *bd = &v->boards[b];
     if (bd->shape == BOARD_HEX) {
         hex_lines(v, b, cells, marks, hl1, hl2, st, out);
+        holding_lines(v, b, cells, marks, hl1, hl2, st, out);
         return;
     }
     out->n = 0;
@@ -3563,6 +3591,7 @@ static void board_lines(const Variant *v, int b, const Piece *cells, const uint8
         out->line[out->n++] = s;
     }
     out->line[out->n++] = files;
+    holding_lines(v, b, cells, marks, hl1, hl2, st, out);
 }
 
 /* Every board side by side. */
@@ -3690,11 +3719,30 @@ static void out_heading(Out *o, int level, const char *text) {
 /* ---- SVG ------------------------------------------------------------------------------------ */
 
 /* The size of a panel: every board side by side, with labels around and a caption above. */
+/* Holding cells are drawn under their board, a row of cells each, with their names. */
+#define SVG_HOLDING_ROW (SVG_CELL + 16)
+
+/* The cells one of board b's holding rows has. */
+static int holding_row_length(const Variant *v, int b, int row) {
+    const Board *bd = &v->boards[b];
+    int n = 0;
+    for (int c = bd->holding_first; c < bd->holding_first + bd->nholding; c++) n += v->cells[c].y == row;
+    return n;
+}
+
+/* The columns board b takes in a picture: its grid's, or its longest row of holding cells. */
+static int svg_board_columns(const Variant *v, int b) {
+    int w = v->boards[b].width;
+    for (int row = 0; row < v->boards[b].holding_rows; row++)
+        if (holding_row_length(v, b, row) > w) w = holding_row_length(v, b, row);
+    return w;
+}
+
 static void panel_size(const Variant *v, int *w, int *h) {
     *w = 0, *h = 0;
     for (int b = 0; b < v->nboards; b++) {
-        *w += v->boards[b].width * SVG_CELL + 2 * SVG_MARGIN;
-        int bh = v->boards[b].height * SVG_CELL + 2 * SVG_MARGIN;
+        *w += svg_board_columns(v, b) * SVG_CELL + 2 * SVG_MARGIN;
+        int bh = v->boards[b].height * SVG_CELL + 2 * SVG_MARGIN + v->boards[b].holding_rows * SVG_HOLDING_ROW;
         if (bh > *h) *h = bh;
     }
     *h += 24; /* caption */
@@ -3767,6 +3815,37 @@ static void svg_piece(FILE *f, const Variant *v, Piece p, int x, int y) {
     }
 }
 
+/* Cell c drawn at (px, py): its square, and a group naming the cell, the mark (as the text
+ * shows it) and the piece (its letter as position text writes it) when it has either. */
+static void svg_cell(FILE *f, const Variant *v, const Piece *cells, const uint8_t *marks, Cell hl1, Cell hl2, Cell c,
+                     int px, int py) {
+    const char *colour =
+        (c == hl1 || c == hl2) ? (v->colour[c] ? "#f6f669" : "#baca2b") : (v->colour[c] ? "#f0d9b5" : "#b58863");
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", px, py, SVG_CELL, SVG_CELL,
+            colour);
+    uint8_t m = marks ? marks[c] : 0;
+    if (!cells[c] && !(m & 15)) return;
+    fprintf(f, "<g data-cell=\"%s\"", v->cells[c].name);
+    if (cells[c]) {
+        char g[16];
+        DescribeStyle plain = {false, false};
+        piece_glyph(v, cells[c], &plain, g, sizeof g);
+        fprintf(f, " data-piece=\"");
+        xml_text(f, g);
+        fprintf(f, "\"");
+        if (m & (DESCRIBE_TAKE | DESCRIBE_REMOTE)) fprintf(f, " data-mark=\"%c\"", (m & DESCRIBE_REMOTE) ? '#' : 'x');
+    } else {
+        char mark[2] = {mark_char(m), 0};
+        fprintf(f, " data-mark=\"");
+        xml_text(f, mark);
+        fprintf(f, "\"");
+    }
+    fprintf(f, ">");
+    if (cells[c]) svg_piece(f, v, cells[c], px, py);
+    if (m & 15) svg_mark(f, m, px, py);
+    fprintf(f, "</g>\n");
+}
+
 /* One panel at (x0, y0): every board with its pieces and marks, the caption above. Each cell
  * with a piece or a mark is a group naming the cell, the mark (as the text shows it) and the
  * piece (its letter as position text writes it). */
@@ -3789,34 +3868,19 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
             for (int x = 0; x < bd->width; x++) {
                 Cell c = bd->at[y][x];
                 int px = bx + SVG_MARGIN + x * SVG_CELL, py = top + (bd->height - 1 - y) * SVG_CELL;
-                if (c == NO_CELL) continue;
-                const char *colour = (c == hl1 || c == hl2) ? (v->colour[c] ? "#f6f669" : "#baca2b")
-                                                            : (v->colour[c] ? "#f0d9b5" : "#b58863");
-                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", px, py, SVG_CELL,
-                        SVG_CELL, colour);
-                uint8_t m = marks ? marks[c] : 0;
-                if (!cells[c] && !(m & 15)) continue;
-                fprintf(f, "<g data-cell=\"%s\"", v->cells[c].name);
-                if (cells[c]) {
-                    char g[16];
-                    DescribeStyle plain = {false, false};
-                    piece_glyph(v, cells[c], &plain, g, sizeof g);
-                    fprintf(f, " data-piece=\"");
-                    xml_text(f, g);
-                    fprintf(f, "\"");
-                    if (m & (DESCRIBE_TAKE | DESCRIBE_REMOTE))
-                        fprintf(f, " data-mark=\"%c\"", (m & DESCRIBE_REMOTE) ? '#' : 'x');
-                } else {
-                    char mark[2] = {mark_char(m), 0};
-                    fprintf(f, " data-mark=\"");
-                    xml_text(f, mark);
-                    fprintf(f, "\"");
-                }
-                fprintf(f, ">");
-                if (cells[c]) svg_piece(f, v, cells[c], px, py);
-                if (m & 15) svg_mark(f, m, px, py);
-                fprintf(f, "</g>\n");
+                if (c != NO_CELL) svg_cell(f, v, cells, marks, hl1, hl2, c, px, py);
             }
+        /* the holding cells under the board (under its file labels), each with its name */
+        for (int c = bd->holding_first; c < bd->holding_first + bd->nholding; c++) {
+            int px = bx + SVG_MARGIN + v->cells[c].x * SVG_CELL,
+                py = top + bd->height * SVG_CELL + 20 + v->cells[c].y * SVG_HOLDING_ROW + 14;
+            const char *name = strrchr(v->cells[c].name, ':');
+            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" font-family=\"sans-serif\">",
+                    px + SVG_CELL / 2, py - 3);
+            xml_text(f, name ? name + 1 : v->cells[c].name);
+            fprintf(f, "</text>\n");
+            svg_cell(f, v, cells, marks, hl1, hl2, (Cell)c, px, py);
+        }
         /* labels: each column's file and each row's rank, from any cell of it */
         for (int i = 0; i < bd->width + bd->height; i++) {
             bool column = i < bd->width;
@@ -3837,7 +3901,7 @@ static void svg_panel(FILE *f, const Variant *v, const Piece *cells, const uint8
             else
                 fprintf(f, "%s</text>\n", name + k);
         }
-        bx += bd->width * SVG_CELL + 2 * SVG_MARGIN;
+        bx += svg_board_columns(v, b) * SVG_CELL + 2 * SVG_MARGIN;
     }
 }
 
@@ -4244,15 +4308,15 @@ void describe_warnings(const Variant *v, const Ast *root, DiagSink *sink) {
          * only captures, or jumps a screen to capture) */
         Piece piece = PIECE_MAKE(t, 0);
         bool moves = false;
-        for (int c = 0; c < v->ncells; c++) {
+        for (int c = 0; c < v->board_cells; c++) {
             probe_alone(p, (Cell)c, piece, &r);
             promo_used |= r.promo_sets;
             moves |= bits_any(r.moves) || bits_any(r.places) || r.changes || r.elsewhere;
         }
-        for (int c = 0; c < v->ncells && !moves && p->enemy; c++) {
+        for (int c = 0; c < v->board_cells && !moves && p->enemy; c++) {
             probe_empty(p);
             board_put(&p->pos, (Cell)c, piece);
-            for (int x = 0; x < v->ncells; x++)
+            for (int x = 0; x < v->board_cells; x++)
                 if (x != c && v->cells[x].board == v->cells[c].board)
                     board_put(&p->pos, (Cell)x, PIECE_MAKE(p->dummy, p->enemy));
             probe_reach(p, (Cell)c, &r);

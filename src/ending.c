@@ -81,7 +81,7 @@ static bool has_row(const Position *pos, int owner, const RowRule *r) {
     const LineSet *lines = &v->linesets[r->lines];
     uint64_t mine[CELL_WORDS];
     for (int w = 0; w < v->cell_words; w++) {
-        mine[w] = pos->occ[owner][w];
+        mine[w] = pos->occ[owner][w] & v->on_board[w]; /* (holding cells are in no line) */
         if (r->types) {
             uint64_t of = 0;
             for (int t = 0; t < v->ntypes; t++)
@@ -108,9 +108,10 @@ static bool has_row(const Position *pos, int owner, const RowRule *r) {
  * of zone A to its part of zone B? */
 static bool connected(const Position *pos, int owner, const ConnectRule *r) {
     const Variant *v = pos->v;
-    const uint64_t *mine = pos->occ[owner], *a = v->zones[r->zone_a].cells[owner],
-                   *b = v->zones[r->zone_b].cells[owner];
-    uint64_t seen[CELL_WORDS] = {0};
+    const uint64_t *a = v->zones[r->zone_a].cells[owner], *b = v->zones[r->zone_b].cells[owner];
+    uint64_t seen[CELL_WORDS] = {0}, mine[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++)
+        mine[w] = pos->occ[owner][w] & v->on_board[w]; /* (no chain through a holding cell) */
     Cell todo[MAX_CELLS];
     int n = 0;
     for (int w = 0; w < v->cell_words; w++)
@@ -137,7 +138,7 @@ static bool occupies(const Position *pos, int owner, const OccupyRule *r) {
     const Variant *v = pos->v;
     bool any = false;
     for (int w = 0; w < v->cell_words; w++) {
-        uint64_t want = v->zones[r->zone].cells[owner][w], mine = pos->occ[owner][w];
+        uint64_t want = v->zones[r->zone].cells[owner][w] & v->on_board[w], mine = pos->occ[owner][w];
         if (r->types) {
             uint64_t of = 0;
             for (int t = 0; t < v->ntypes; t++)

@@ -102,6 +102,108 @@ static void give_marked_to_mover(Position *pos) {
     }
 }
 
+/* read_token's answer after an error (refuse's message is written). */
+static int token_fault(bool refused) { return refused ? 0 : -1; }
+
+/* One token of a rank or a row of holding cells at *pp: a count of empty cells (*empties set,
+ * returns 0) or a piece (*piece set, returns 1); -1 after an error. */
+static int read_token(const Variant *v, const char **pp, const char *field, long *empties, Piece *piece, char *err,
+                      size_t cap) {
+    const char *p = *pp;
+    int col = (int)(p - field) + 1;
+    if (isdigit((unsigned char)*p)) {
+        long n = 0;
+        while (isdigit((unsigned char)*p)) {
+            n = n * 10 + (*p - '0');
+            if (n > MAX_BOARD_DIM) return token_fault(refuse(err, cap, "empty-cell count too large at column %d", col));
+            p++;
+        }
+        if (n == 0) return token_fault(refuse(err, cap, "empty-cell count 0 at column %d", col));
+        *empties = n;
+        *pp = p;
+        return 0;
+    }
+    int owner = -1;
+    if (*p == ':') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return token_fault(refuse(err, cap, "expected a player number after ':' at column %d", col));
+        owner = *p - '1';
+        p++;
+        if (owner < 0 || owner >= v->nowners)
+            return token_fault(refuse(err, cap, "no player %d (column %d)", owner + 1, col));
+    }
+    int marked = owner < 0 ? type_written_as(v, *p) : -1;
+    if (marked >= 0) {
+        *piece = PIECE_MAKE(marked, 0);
+        *pp = p + 1;
+        return 1;
+    }
+    bool promoted = *p == '+';
+    if (promoted) p++;
+    if (!isalpha((unsigned char)*p))
+        return token_fault(refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col));
+    int t = variant_type_by_letter(v, *p);
+    if (t < 0) return token_fault(refuse(err, cap, "unknown piece letter '%c' at column %d", *p, col));
+    if (promoted && (t = variant_promoted_type(v, t)) < 0)
+        return token_fault(refuse(err, cap, "no promoted piece '+%c' at column %d", *p, col));
+    if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
+    if (owner >= v->nowners) return token_fault(refuse(err, cap, "no second player for '%c' at column %d", *p, col));
+    *piece = PIECE_MAKE(t, owner);
+    if (p[1] == '~') {
+        /* a promoted piece (it returns to a hand as the type it promoted from) */
+        if (!v->has_hands)
+            return token_fault(refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1));
+        *piece |= PIECE_PROMOTED;
+        p++;
+    }
+    *pp = p + 1;
+    return 1;
+}
+
+/* The holding cells of board bd after its last rank: "{ROW/ROW...}", one row per `holding`
+ * item in the order written, each written as a rank (a number counts empty cells). */
+static bool read_holding(Position *pos, const Board *bd, const char **pp, const char *field, char *err, size_t cap) {
+    const Variant *v = pos->v;
+    const char *p = *pp + 1;
+    const char *which = v->nboards > 1 ? bd->name : "the board";
+    if (!bd->nholding)
+        return refuse(err, cap, "unexpected '{' at column %d: %s has no holding cells", (int)(*pp - field) + 1, which);
+    int c = bd->holding_first, end = bd->holding_first + bd->nholding;
+    for (int row = 0; row < bd->holding_rows; row++) {
+        if (row > 0) {
+            if (*p != '/')
+                return refuse(err, cap, "expected '/' before holding row %d of %s at column %d (it has %d rows)",
+                              row + 1, which, (int)(p - field) + 1, bd->holding_rows);
+            p++;
+        }
+        int x = 0, len = 0;
+        while (c + len < end && v->cells[c + len].y == row) len++;
+        while (*p && *p != '/' && *p != '}') {
+            int col = (int)(p - field) + 1;
+            long empties = 0;
+            Piece piece = 0;
+            int got = read_token(v, &p, field, &empties, &piece, err, cap);
+            if (got < 0) return false;
+            if (x + (got ? 1 : empties) > len)
+                return refuse(err, cap, "holding row %d of %s is too long at column %d (%d cells: %s ... %s)", row + 1,
+                              which, col, len, v->cells[c].name, v->cells[c + len - 1].name);
+            if (got) place(pos, (Cell)(c + x), piece);
+            x += got ? 1 : (int)empties;
+        }
+        if (x != len)
+            return refuse(err, cap, "holding row %d of %s has too few cells (%d: %s ... %s)", row + 1, which, len,
+                          v->cells[c].name, v->cells[c + len - 1].name);
+        c += len;
+    }
+    if (*p == '/')
+        return refuse(err, cap, "too many holding rows for %s at column %d (it has %d)", which, (int)(p - field) + 1,
+                      bd->holding_rows);
+    if (*p != '}') return refuse(err, cap, "the holding cells of %s have no closing '}'", which);
+    *pp = p + 1;
+    return true;
+}
+
 static bool read_boards(Position *pos, const char *field, char *err, size_t cap) {
     const Variant *v = pos->v;
     const char *p = field;
@@ -116,71 +218,25 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
             int x = 0;
             /* skip holes at the start of the rank */
             while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
-            while (*p && *p != '/' && *p != '|' && *p != '[') {
+            while (*p && *p != '/' && *p != '|' && *p != '[' && *p != '{') {
                 int col = (int)(p - field) + 1;
-                if (isdigit((unsigned char)*p)) {
-                    long n = 0;
-                    while (isdigit((unsigned char)*p)) {
-                        n = n * 10 + (*p - '0');
-                        if (n > MAX_BOARD_DIM) return refuse(err, cap, "empty-cell count too large at column %d", col);
-                        p++;
-                    }
-                    if (n == 0) return refuse(err, cap, "empty-cell count 0 at column %d", col);
-                    while (n-- > 0) {
-                        if (x >= bd->width) return refuse(err, cap, "rank %d is too long (column %d)", y + 1, col);
-                        x++;
-                        while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
-                    }
-                    continue;
-                }
-                int owner = -1;
-                if (*p == ':') {
-                    p++;
-                    if (!isdigit((unsigned char)*p))
-                        return refuse(err, cap, "expected a player number after ':' at column %d", col);
-                    owner = *p - '1';
-                    p++;
-                    if (owner < 0 || owner >= v->nowners)
-                        return refuse(err, cap, "no player %d (column %d)", owner + 1, col);
-                }
-                int marked = owner < 0 ? type_written_as(v, *p) : -1;
-                if (marked >= 0) {
+                long n = 0;
+                Piece piece = 0;
+                int got = read_token(v, &p, field, &n, &piece, err, cap);
+                if (got < 0) return false;
+                if (got) n = 1;
+                while (n-- > 0) {
                     if (x >= bd->width) return refuse(err, cap, "rank %d is too long (column %d)", y + 1, col);
-                    place(pos, bd->at[y][x], PIECE_MAKE(marked, 0));
+                    if (got) place(pos, bd->at[y][x], piece);
                     x++;
                     while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
-                    p++;
-                    continue;
                 }
-                bool promoted = *p == '+';
-                if (promoted) p++;
-                if (!isalpha((unsigned char)*p))
-                    return refuse(err, cap, "unexpected '%c' in the board at column %d", *p, col);
-                int t = variant_type_by_letter(v, *p);
-                if (t < 0) return refuse(err, cap, "unknown piece letter '%c' at column %d", *p, col);
-                if (promoted && (t = variant_promoted_type(v, t)) < 0)
-                    return refuse(err, cap, "no promoted piece '+%c' at column %d", *p, col);
-                if (owner < 0) owner = isupper((unsigned char)*p) ? 0 : 1;
-                if (owner >= v->nowners) return refuse(err, cap, "no second player for '%c' at column %d", *p, col);
-                if (x >= bd->width) return refuse(err, cap, "rank %d is too long (column %d)", y + 1, col);
-                Piece piece = PIECE_MAKE(t, owner);
-                if (p[1] == '~') {
-                    /* a promoted piece (it returns to a hand as the type it promoted from) */
-                    if (!v->has_hands)
-                        return refuse(err, cap, "unexpected '~' at column %d (the game has no hands)", col + 1);
-                    piece |= PIECE_PROMOTED;
-                    p++;
-                }
-                place(pos, bd->at[y][x], piece);
-                x++;
-                while (x < bd->width && bd->at[y][x] == NO_CELL) x++;
-                p++;
             }
             if (x != bd->width)
                 return refuse(err, cap, "rank %d of %s has too few cells", y + 1,
                               v->nboards > 1 ? bd->name : "the board");
             if (y > 0) {
-                if (*p == 0 || *p == '|')
+                if (*p == 0 || *p == '|' || *p == '{')
                     return refuse(err, cap, "too few ranks in %s (expected %d)",
                                   v->nboards > 1 ? bd->name : "the board", bd->height);
                 if (*p != '/')
@@ -188,6 +244,8 @@ static bool read_boards(Position *pos, const char *field, char *err, size_t cap)
                 p++;
             }
         }
+        /* (left out: every holding cell is empty) */
+        if (*p == '{' && !read_holding(pos, bd, &p, field, err, cap)) return false;
     }
     if ((*p == '[' || *p == '/') && v->has_hands) return read_hands(pos, p, field, err, cap);
     if (*p == '[')
@@ -714,6 +772,48 @@ static void put(char *buf, size_t cap, size_t *at, const char *s) {
     buf[*at] = 0;
 }
 
+/* One piece as position text writes it. */
+static void piece_text(const Variant *v, Piece p, char *tmp, size_t cap) {
+    char letter = v->types[PIECE_TYPE(p)].letter;
+    const char *plus = v->types[PIECE_TYPE(p)].promoted ? "+" : "";
+    int o = PIECE_OWNER(p);
+    if (v->types[PIECE_TYPE(p)].written)
+        snprintf(tmp, cap, "%c", v->types[PIECE_TYPE(p)].written);
+    else if (o == 0)
+        snprintf(tmp, cap, "%s%c", plus, letter);
+    else if (o == 1)
+        snprintf(tmp, cap, "%s%c", plus, (char)tolower((unsigned char)letter));
+    else
+        snprintf(tmp, cap, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
+    if (p & PIECE_PROMOTED) snprintf(tmp + strlen(tmp), cap - strlen(tmp), "~");
+}
+
+/* A rank, or a row of holding cells: the cells in order (NO_CELL, a hole, is skipped). */
+static void write_row(const Position *pos, const Cell *cells, int n, char *buf, size_t cap, size_t *at) {
+    char tmp[32];
+    int empty = 0;
+    for (int x = 0; x < n; x++) {
+        Cell c = cells[x];
+        if (c == NO_CELL) continue;
+        Piece p = pos->cell[c];
+        if (!p) {
+            empty++;
+            continue;
+        }
+        if (empty) {
+            snprintf(tmp, sizeof tmp, "%d", empty);
+            put(buf, cap, at, tmp);
+            empty = 0;
+        }
+        piece_text(pos->v, p, tmp, sizeof tmp);
+        put(buf, cap, at, tmp);
+    }
+    if (empty) {
+        snprintf(tmp, sizeof tmp, "%d", empty);
+        put(buf, cap, at, tmp);
+    }
+}
+
 static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at) {
     const Variant *v = pos->v;
     char tmp[32];
@@ -721,40 +821,19 @@ static void write_boards(const Position *pos, char *buf, size_t cap, size_t *at)
         const Board *bd = &v->boards[b];
         if (b) put(buf, cap, at, "|");
         for (int y = bd->height - 1; y >= 0; y--) {
-            int empty = 0;
-            for (int x = 0; x < bd->width; x++) {
-                Cell c = bd->at[y][x];
-                if (c == NO_CELL) continue;
-                Piece p = pos->cell[c];
-                if (!p) {
-                    empty++;
-                    continue;
-                }
-                if (empty) {
-                    snprintf(tmp, sizeof tmp, "%d", empty);
-                    put(buf, cap, at, tmp);
-                    empty = 0;
-                }
-                char letter = v->types[PIECE_TYPE(p)].letter;
-                const char *plus = v->types[PIECE_TYPE(p)].promoted ? "+" : "";
-                int o = PIECE_OWNER(p);
-                if (v->types[PIECE_TYPE(p)].written)
-                    snprintf(tmp, sizeof tmp, "%c", v->types[PIECE_TYPE(p)].written);
-                else if (o == 0)
-                    snprintf(tmp, sizeof tmp, "%s%c", plus, letter);
-                else if (o == 1)
-                    snprintf(tmp, sizeof tmp, "%s%c", plus, (char)tolower((unsigned char)letter));
-                else
-                    snprintf(tmp, sizeof tmp, ":%d%s%c", o + 1, plus, (char)tolower((unsigned char)letter));
-                put(buf, cap, at, tmp);
-                if (p & PIECE_PROMOTED) put(buf, cap, at, "~");
-            }
-            if (empty) {
-                snprintf(tmp, sizeof tmp, "%d", empty);
-                put(buf, cap, at, tmp);
-            }
+            write_row(pos, bd->at[y], bd->width, buf, cap, at);
             if (y) put(buf, cap, at, "/");
         }
+        if (!bd->nholding) continue;
+        put(buf, cap, at, "{");
+        for (int c = bd->holding_first, row = 0; c < bd->holding_first + bd->nholding; row++) {
+            Cell cells[MAX_BOARD_DIM];
+            int n = 0;
+            while (c < bd->holding_first + bd->nholding && v->cells[c].y == row) cells[n++] = (Cell)c++;
+            if (row) put(buf, cap, at, "/");
+            write_row(pos, cells, n, buf, cap, at);
+        }
+        put(buf, cap, at, "}");
     }
     if (!v->has_hands) return;
     put(buf, cap, at, "[");

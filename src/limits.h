@@ -7,8 +7,9 @@
 #define MAX_BOARD_DIM 32 /* width or height of one board */
 #define MAX_CELLS 256    /* cells over all boards (cell ids fit a byte + sentinel in uint16) */
 #define CELL_WORDS (MAX_CELLS / 64)
-#define MAX_PLAYERS 4 /* players taking turns */
-#define MAX_OWNERS 8  /* players plus extra armies that own pieces */
+#define MAX_HOLDING_ROWS 8 /* rows of holding cells of one board (each at most MAX_BOARD_DIM cells) */
+#define MAX_PLAYERS 4      /* players taking turns */
+#define MAX_OWNERS 8       /* players plus extra armies that own pieces */
 #define MAX_PIECE_TYPES 32
 #define MAX_INFLUENCE 100 /* a piece's influence over steered pieces (steer) */
 #define MAX_DIRECTIONS 64 /* distinct vectors and links */

@@ -282,6 +282,8 @@ static void disambiguation(const Position *pos, const MoveList *list, const Move
     }
     if (!others)
         out[0] = 0;
+    else if (v->cells[m->from].holding) /* (a holding cell's name is not a file and a rank) */
+        snprintf(out, cap, "%s", v->cells[m->from].name);
     else if (!same_file)
         snprintf(out, cap, "%s", f0);
     else if (!same_rank)

@@ -406,6 +406,7 @@ static void declare_board(Sema *s, const Ast *n) {
     b->width = (int)w;
     b->height = (int)h;
     b->first_cell = v->ncells;
+    s->board_items[v->nboards] = n;
     v->nboards++;
     /* holes are collected first so cell ids stay dense; with `cells`, every cell not listed is
      * one, and a cell listed with its place takes the name given */
@@ -470,6 +471,66 @@ static void declare_board(Sema *s, const Ast *n) {
             }
 }
 
+/* The holding cells of every board (`holding NAME ...`, a row each), after the cells of all
+ * the grids: no grid place, no neighbour unless a link names them. */
+static void declare_holding(Sema *s) {
+    Variant *v = s->v;
+    v->board_cells = v->ncells;
+    for (int c = 0; c < v->ncells; c++) v->on_board[c >> 6] |= 1ULL << (c & 63);
+    for (int b = 0; b < v->nboards; b++) {
+        Board *bd = &v->boards[b];
+        const Ast *n = s->board_items[b];
+        bd->holding_first = v->ncells;
+        for (int i = 0; n && i < n->nkids; i++) {
+            const Ast *row = n->kids[i];
+            if (row->kind != AST_HOLDING) continue;
+            if (bd->holding_rows >= MAX_HOLDING_ROWS) {
+                diag_error(s->sink, row->loc, "too many rows of holding cells on one board (limit is %d)",
+                           MAX_HOLDING_ROWS);
+                break;
+            }
+            if (row->nkids > MAX_BOARD_DIM) {
+                diag_error(s->sink, row->kids[MAX_BOARD_DIM]->loc,
+                           "too many holding cells in one row (limit is %d: write another 'holding' row)",
+                           MAX_BOARD_DIM);
+                continue;
+            }
+            int y = bd->holding_rows++;
+            for (int k = 0; k < row->nkids; k++) {
+                const Ast *c = row->kids[k];
+                int gx, gy;
+                if (grid_cell_named(bd, c->text, &gx, &gy)) {
+                    diag_error(s->sink, c->loc,
+                               "holding cell '%s' is named like a cell of the %dx%d grid (give it a name of its own)",
+                               c->text, bd->width, bd->height);
+                    continue;
+                }
+                bool twice = false;
+                for (int e = bd->first_cell; e < v->ncells && !twice; e++) {
+                    if (v->cells[e].board != b || strcmp(v->cells[e].name, c->text)) continue;
+                    diag_error(s->sink, c->loc, "cell '%s' is named twice (a holding cell needs a name of its own)",
+                               c->text);
+                    twice = true;
+                }
+                if (twice) continue;
+                if (strlen(c->text) > (v->nboards > 1 ? 6 : MAX_NAME)) {
+                    diag_error(s->sink, c->loc, "holding cell name '%s' is too long (limit is %d characters)", c->text,
+                               v->nboards > 1 ? 6 : MAX_NAME);
+                    continue;
+                }
+                if (v->ncells >= MAX_CELLS) {
+                    diag_error(s->sink, c->loc, "too many cells (limit is %d)", MAX_CELLS);
+                    return;
+                }
+                CellInfo *ci = &v->cells[v->ncells++];
+                *ci = (CellInfo){.board = (uint8_t)b, .x = (uint8_t)k, .y = (uint8_t)y, .holding = true};
+                snprintf(ci->name, sizeof ci->name, "%s", c->text);
+            }
+        }
+        bd->nholding = v->ncells - bd->holding_first;
+    }
+}
+
 /* With several boards, cells are named "board:e4". */
 static void qualify_cell_names(Variant *v) {
     if (v->nboards < 2) return;
@@ -517,8 +578,8 @@ static void zone_cells(Sema *s, const Ast *spec, uint64_t *bits) {
         break;
     }
     case AST_EXCEPT: break; /* (declare_zone takes these cells out) */
-    case AST_ALL:
-        for (int c = 0; c < v->ncells; c++) bits[c >> 6] |= 1ULL << (c & 63);
+    case AST_ALL:           /* (the board's cells: holding cells only by name) */
+        for (int c = 0; c < v->board_cells; c++) bits[c >> 6] |= 1ULL << (c & 63);
         break;
     case AST_RANK:
     case AST_FILE_SPEC: {
@@ -2219,6 +2280,7 @@ static void pass_geometry(Sema *s) {
     bool any_board = false; /* (one that failed has had its error already) */
     for (int i = 0; i < items->nkids; i++) any_board = any_board || items->kids[i]->kind == AST_BOARD;
     if (!any_board) diag_error(s->sink, s->root->loc, "missing 'board' declaration");
+    declare_holding(s);
     qualify_cell_names(v);
     if (v->nturns == 0)
         for (int p = 0; p < v->nplayers; p++) v->turn_order[v->nturns++] = (uint8_t)p;

@@ -30,10 +30,11 @@ typedef struct Sema {
     SrcLoc dir_loc[MAX_DIRECTIONS]; /* where each direction was first needed */
     const Ast *macros[64];
     int nmacros;
-    SrcLoc blocked_loc;                /* the `end blocked` rule */
-    SrcLoc blast_loc, blast_proof_loc; /* the first `explodes` and `blast-proof` (0: none) */
-    SrcLoc must_drop_loc;              /* the first `must-drop` piece flag (0: none) */
-    SrcLoc setup_loc;                  /* the setup item: a bad start position is reported there */
+    SrcLoc blocked_loc;                 /* the `end blocked` rule */
+    SrcLoc blast_loc, blast_proof_loc;  /* the first `explodes` and `blast-proof` (0: none) */
+    SrcLoc must_drop_loc;               /* the first `must-drop` piece flag (0: none) */
+    SrcLoc setup_loc;                   /* the setup item: a bad start position is reported there */
+    const Ast *board_items[MAX_BOARDS]; /* each declared board's item (its holding cells come later) */
 } Sema;
 
 /* Fills v from the tree; every error goes to sink. Returns false if there was any. */

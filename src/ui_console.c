@@ -366,6 +366,55 @@ static void draw_cell(const Game *g, Cell c, Text *t) {
     text_add(t, cell);
 }
 
+/* A cell's name without its board's ("top:x1" -> "x1"). */
+static const char *bare_name(const Variant *v, Cell c) {
+    const char *colon = strchr(v->cells[c].name, ':');
+    return colon ? colon + 1 : v->cells[c].name;
+}
+
+/* The visible width of board b's row of holding cells `row`: a space, the name and the cell's 3
+ * columns for each, after 2 columns of margin. */
+static int holding_row_width(const Variant *v, int b, int row) {
+    const Board *bd = &v->boards[b];
+    int cols = 2;
+    for (int c = bd->holding_first; c < bd->holding_first + bd->nholding; c++)
+        if (v->cells[c].y == row) cols += 1 + (int)strlen(bare_name(v, (Cell)c)) + 3;
+    return cols;
+}
+
+/* The holding cells of board b under its picture, a line per row: each cell's name and what
+ * stands on it ("x1 X  x2 .  x3 ."), into lines[li...]; *width grows to the widest row and
+ * every row is padded to it. Returns how many lines were added. */
+static int draw_holding(const Game *g, int b, char **lines, int li, int *width) {
+    const Variant *v = g->v;
+    const Board *bd = &v->boards[b];
+    for (int row = 0; row < bd->holding_rows; row++)
+        if (holding_row_width(v, b, row) > *width) *width = holding_row_width(v, b, row);
+    for (int row = 0; row < bd->holding_rows; row++) {
+        Text t = {0};
+        text_add(&t, "  ");
+        for (int c = bd->holding_first; c < bd->holding_first + bd->nholding; c++) {
+            if (v->cells[c].y != row) continue;
+            text_add(&t, " ");
+            text_add(&t, bare_name(v, (Cell)c));
+            draw_cell(g, (Cell)c, &t);
+        }
+        for (int k = holding_row_width(v, b, row); k < *width; k++) text_add(&t, " ");
+        lines[li + row] = t.s;
+    }
+    return bd->holding_rows;
+}
+
+/* Pads lines[0..n) of visible width `from` with spaces to `to` columns. */
+static void pad_lines(char **lines, int n, int from, int to) {
+    for (int i = 0; i < n && to > from; i++) {
+        size_t len = strlen(lines[i]);
+        lines[i] = xrealloc(lines[i], len + (size_t)(to - from) + 1);
+        memset(lines[i] + len, ' ', (size_t)(to - from));
+        lines[i][len + (size_t)(to - from)] = 0;
+    }
+}
+
 /* The file labels of a hexagonal board, under (or over) the cells of rank y. */
 static char *hex_files(const Game *g, int b, int y) {
     const Variant *v = g->v;
@@ -391,7 +440,7 @@ static char *hex_files(const Game *g, int b, int y) {
 static int draw_hex_board(const Game *g, int b, char ***lines_out, int *width_out) {
     const Variant *v = g->v;
     const Board *bd = &v->boards[b];
-    int nl = bd->height + 2, li = 0, width = 3 + art_text_width(v, b) + 3;
+    int nl = bd->height + 2 + bd->holding_rows, li = 0, width = 3 + art_text_width(v, b) + 3;
     char **lines = xcalloc((size_t)nl, sizeof *lines);
     int top = g->flip ? 0 : bd->height - 1;
     lines[li++] = hex_files(g, b, top);
@@ -423,6 +472,9 @@ static int draw_hex_board(const Game *g, int b, char ***lines_out, int *width_ou
         lines[li++] = t.s;
     }
     lines[li++] = hex_files(g, b, g->flip ? bd->height - 1 : 0);
+    int board_width = width;
+    li += draw_holding(g, b, lines, li, &width);
+    pad_lines(lines, bd->height + 2, board_width, width);
     *lines_out = lines;
     *width_out = width;
     return li;
@@ -433,7 +485,7 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
     const Variant *v = g->v;
     const Board *bd = &v->boards[b];
     if (bd->shape == BOARD_HEX && v->nboards == 1) return draw_hex_board(g, b, lines_out, width_out);
-    int nl = bd->height + 2 + (v->nboards > 1);
+    int nl = bd->height + 2 + (v->nboards > 1) + bd->holding_rows;
     char **lines = xcalloc((size_t)nl, sizeof *lines);
     int li = 0;
     int width = 3 + 3 * bd->width + 3;
@@ -482,6 +534,9 @@ static int draw_board(const Game *g, int b, char ***lines_out, int *width_out) {
         lines[li++] = t.s;
     }
     lines[li++] = files.s;
+    int board_lines = li, board_width = width;
+    li += draw_holding(g, b, lines, li, &width);
+    pad_lines(lines, board_lines, board_width, width);
     *lines_out = lines;
     *width_out = width;
     return li;

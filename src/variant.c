@@ -32,7 +32,9 @@ static void build_neighbours(Variant *v) {
         for (int d = 0; d < v->ndirs; d++) {
             const Direction *dir = &v->dirs[d];
             Cell to = NO_CELL;
-            if (dir->link_board >= 0) {
+            if (ci->holding) {
+                /* (no step leads off a holding cell but the links that name it) */
+            } else if (dir->link_board >= 0) {
                 if (dir->dx == ci->board) {
                     const Board *b = &v->boards[dir->link_board];
                     if (ci->x < b->width && ci->y < b->height) to = b->at[ci->y][ci->x];
@@ -573,6 +575,7 @@ const char *variant_orientation_name(Orientation o) {
 
 Cell variant_orient_cell(const Variant *v, Orientation o, Cell c) {
     const CellInfo *ci = &v->cells[c];
+    if (ci->holding) return c; /* (off the grid: every player's frame leaves it where it is) */
     const Board *b = &v->boards[ci->board];
     int x = ci->x, y = ci->y, W = b->width, H = b->height, nx = x, ny = y;
     switch (o) {

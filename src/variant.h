@@ -54,11 +54,18 @@ typedef struct Board {
     int width, height;
     int first_cell; /* cells of this board are first_cell .. first_cell + count - 1 */
     int count;
+    /* holding cells (`holding NAME ...`): off the grid, after every board's cells; this
+     * board's are holding_first .. holding_first + nholding - 1, in rows of the order written */
+    int holding_first, nholding;
+    uint8_t holding_rows;
     Cell at[MAX_BOARD_DIM][MAX_BOARD_DIM]; /* [y][x] -> cell or NO_CELL for a hole */
 } Board;
 
+/* A holding cell has no place on its board's grid: x is its place in its row of holding
+ * cells, y that row (both within MAX_BOARD_DIM, so that no table read overruns). */
 typedef struct CellInfo {
     uint8_t board, x, y;
+    bool holding;  /* a holding cell, off the board (Variant.board_cells and after) */
     char name[24]; /* "e4" or "top:e4" */
 } CellInfo;
 
@@ -508,6 +515,10 @@ typedef struct Variant {
     Board boards[MAX_BOARDS];
     int ncells;
     int cell_words; /* 64-bit words that cover the cells (bitset loops stop there) */
+    /* the cells of the boards' grids are 0 .. board_cells - 1; the holding cells come after
+     * them (on_board: the bits of the grids' cells) */
+    int board_cells;
+    uint64_t on_board[CELL_WORDS];
     CellInfo cells[MAX_CELLS];
     int ndirs;
     Direction dirs[MAX_DIRECTIONS];

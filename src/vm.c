@@ -438,7 +438,7 @@ __attribute__((noinline)) static bool any_flip(const Effect *pending, int npendi
 /* The next cell of zone z (255: any cell) for owner after cur, or NO_CELL. */
 static Cell next_in_zone(const Variant *v, int z, int owner, Cell cur) {
     int c = cur + 1;
-    if (z == 0xFF) return c < v->ncells ? (Cell)c : NO_CELL;
+    if (z == 0xFF) return c < v->board_cells ? (Cell)c : NO_CELL; /* (holding cells only by name) */
     const uint64_t *bits = v->zones[z].cells[owner];
     for (int w = c >> 6; w < v->cell_words; w++) {
         uint64_t b = bits[w] & (w == c >> 6 ? ~0ULL << (c & 63) : ~0ULL);
@@ -457,6 +457,7 @@ static Cell next_in_zone(const Variant *v, int z, int owner, Cell cur) {
 __attribute__((noinline)) static bool in_row(const Position *pos, Cell cur, Cell here, int owner, int length,
                                              bool exactly, const LineSet *lines, const Effect *pending, int npending) {
     const Variant *v = pos->v;
+    if (cur >= v->board_cells) return false; /* (a holding cell is in no line) */
     Piece own = pos->cell[cur];
     int side = !own || cur == here || is_taken(pending, npending, cur) ? owner : PIECE_OWNER(own);
     for (int i = 0; i < lines->n; i++) {
@@ -464,7 +465,7 @@ __attribute__((noinline)) static bool in_row(const Position *pos, Cell cur, Cell
         for (int k = 0; k < 2; k++) {
             int d = k ? v->dirs[lines->dirs[i]].reverse : lines->dirs[i];
             if (d < 0) continue;
-            for (Cell c = variant_step(v, cur, d); c != NO_CELL && c != here && pos->cell[c] &&
+            for (Cell c = variant_step(v, cur, d); c < v->board_cells && c != here && pos->cell[c] &&
                  !board_hostile(pos, PIECE_OWNER(pos->cell[c]), side) && !is_taken(pending, npending, c);
                  c = variant_step(v, c, d))
                 n++;

@@ -548,17 +548,17 @@ json_t *webgame_layout(const WebGame *g) {
     for (int b = 0; b < v->nboards; b++) {
         const Board *bd = &v->boards[b];
         json_array_append_new(boards,
-                              json_pack("{s:o,s:o,s:i,s:i}", "name", jstr(bd->name), "title",
+                              json_pack("{s:o,s:o,s:i,s:i,s:i}", "name", jstr(bd->name), "title",
                                         jstr(bd->title[0] ? bd->title : bd->name), "width", bd->width, "height",
-                                        bd->height));
+                                        bd->height, "holding_rows", bd->holding_rows));
     }
     jset(lay, "boards", boards);
     json_t *cells = json_array();
     for (int c = 0; c < v->ncells; c++) {
         const CellInfo *ci = &v->cells[c];
         json_array_append_new(cells,
-                              json_pack("{s:o,s:i,s:i,s:i,s:b}", "name", jstr(ci->name), "board", ci->board, "x", ci->x,
-                                        "y", ci->y, "light", v->colour[c] != 0));
+                              json_pack("{s:o,s:i,s:i,s:i,s:b,s:b}", "name", jstr(ci->name), "board", ci->board, "x",
+                                        ci->x, "y", ci->y, "light", v->colour[c] != 0, "holding", ci->holding));
     }
     jset(lay, "cells", cells);
     json_t *owners = json_array();

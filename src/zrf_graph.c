@@ -18,7 +18,8 @@
 
 typedef struct Place {
     double px, py;
-    bool dummy; /* (dummy ...): a holding cell the picture does not show */
+    bool dummy;   /* (dummy ...), or drawn where another position is: not where the drawing says */
+    bool holding; /* a dummy no link leads to or from: a holding cell of the language */
     int grid, idx[3];
 } Place;
 
@@ -187,14 +188,31 @@ static int compare_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Columns and rows from the drawing; holding cells in rows above the top. */
+/* Does any link lead to or from position p? */
+static bool linked(const Lower *L, const Graph *G, int p) {
+    for (int d = 0; d < G->ndirs; d++) {
+        if (G->next[d][p] >= 0) return true;
+        for (int q = 0; q < L->npos; q++)
+            if (G->next[d][q] == p) return true;
+    }
+    return false;
+}
+
+/* Columns and rows from the drawing. A dummy no link touches is a holding cell, off the grid:
+ * named as the cells of the rows past the top would be (the language's holding cells take any
+ * name the grid does not have). Other dummies, and positions drawn where another is, go in rows
+ * above the top: their links say where they lead. */
 static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     double *xs = xmalloc(((size_t)L->npos + 1) * sizeof *xs), *ys = xmalloc(((size_t)L->npos + 1) * sizeof *ys);
-    int n = 0, ndummy = 0;
+    int n = 0, ndummy = 0, nholding = 0;
     for (int p = 0; p < L->npos; p++) {
         if (L->pos[p].killed) continue;
         if (G->at[p].dummy) {
-            ndummy++;
+            G->at[p].holding = !linked(L, G, p);
+            if (G->at[p].holding)
+                nholding++;
+            else
+                ndummy++;
             continue;
         }
         xs[n] = G->at[p].px;
@@ -216,7 +234,7 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     for (int p = 0; p < L->npos; p++)
         if (!L->pos[p].killed && !G->at[p].dummy) L->pos[p].y = H - 1 - L->pos[p].y;
     /* a position drawn where another is (a pile, a second grid over the first) goes with the
-     * holding cells: the links say where it leads, not the drawing */
+     * dummies: the links say where it leads, not the drawing */
     memset(L->cell_at, 0xff, sizeof L->cell_at);
     for (int p = 0; p < L->npos; p++) {
         if (L->pos[p].killed || G->at[p].dummy) continue;
@@ -230,7 +248,7 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     }
     int k = 0, top = H;
     for (int p = 0; p < L->npos; p++) {
-        if (L->pos[p].killed || !G->at[p].dummy) continue;
+        if (L->pos[p].killed || !G->at[p].dummy || G->at[p].holding) continue;
         L->pos[p].x = k % W;
         L->pos[p].y = top + k / W;
         k++;
@@ -242,6 +260,19 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
                   H, MAX_BOARD_DIM, MAX_BOARD_DIM);
         return false;
     }
+    /* the holding cells: rows of W past the grid's top, in the order the file makes them */
+    k = 0;
+    for (int p = 0; p < L->npos; p++) {
+        if (L->pos[p].killed || !G->at[p].holding) continue;
+        L->pos[p].x = k % W;
+        L->pos[p].y = H + k / W;
+        k++;
+    }
+    if (nholding && (nholding + W - 1) / W > MAX_HOLDING_ROWS) {
+        zrf_error(L->r, bf, "%d dummy positions: laid in rows of %d they make more than %d rows of holding cells",
+                  nholding, W, MAX_HOLDING_ROWS);
+        return false;
+    }
     L->nboards = 1;
     L->bw[0] = W;
     L->bh[0] = H;
@@ -249,7 +280,7 @@ static bool place_cells(Lower *L, Graph *G, const ZrfNode *bf) {
     for (int p = 0; p < L->npos; p++) {
         if (L->pos[p].killed) continue;
         L->pos[p].board = 0;
-        L->cell_at[0][L->pos[p].y][L->pos[p].x] = p;
+        if (!G->at[p].holding) L->cell_at[0][L->pos[p].y][L->pos[p].x] = p;
     }
     return true;
 }
@@ -504,7 +535,7 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
         zrf_error(L->r, bf, "the board has no positions");
         ok = false;
     }
-    ok = ok && place_cells(L, G, bf) && read_links(L, G, bf);
+    ok = ok && read_links(L, G, bf) && place_cells(L, G, bf); /* (the links first: they say which dummies hold) */
     Images *im = xcalloc(1, sizeof *im);
     bool used[ZRF_MAX_DIRS] = {false};
     if (ok) ok = read_symmetries(L, G, bf, im);
@@ -526,6 +557,13 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
             ast_add(board, holes);
         else
             ast_free(holes);
+        /* the holding cells, a row of the board's width each */
+        Ast *row = NULL;
+        for (int p = 0; p < L->npos; p++) {
+            if (L->pos[p].killed || !G->at[p].holding) continue;
+            if (L->pos[p].x == 0) ast_add(board, row = zrf_node(AST_HOLDING, bf));
+            ast_add(row, zrf_cell_name(L, &L->pos[p], bf));
+        }
         ast_add(L->root, board);
         L->holes_ok = false;
     }
@@ -640,6 +678,18 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
             if (back && any) dd->opposite = zrf_dir_find(L, G->names[e]);
         }
     }
+    /* (the lowered start position has no holding part yet: a piece set there is left out) */
+    const ZrfNode *bs = ok ? zrf_find_form(L, "board-setup") : NULL;
+    for (int i = 1; bs && i < bs->nkids; i++)
+        for (int k = 1; bs->kids[i]->kind == ZRF_LIST && k < bs->kids[i]->nkids; k++) {
+            const ZrfNode *tf = bs->kids[i]->kids[k];
+            for (int q = 1; tf->kind == ZRF_LIST && q < tf->nkids; q++) {
+                int at = zrf_atom_text(tf->kids[q]) ? zrf_pos_index(L, tf->kids[q]->text) : -1;
+                if (at >= 0 && G->at[at].holding)
+                    zrf_warn(L->r, tf->kids[q], "a piece set on dummy position '%s' (a holding cell) is left out",
+                             tf->kids[q]->text);
+            }
+        }
     for (int d = 0; d < G->ndirs; d++) free(G->next[d]);
     free(G->at);
     free(G);

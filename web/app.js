@@ -7,6 +7,7 @@
 const SVGNS = 'http://www.w3.org/2000/svg';
 /* the rulebook's picture sizes and colours (describe --svg) */
 const CELL = 40, MARGIN = 22, CAPTION = 22;
+const HOLDING_ROW = CELL + 16; /* a row of holding cells and the names above it */
 const COLOUR = {
     light: '#f0d9b5', dark: '#b58863', lastLight: '#f6f669', lastDark: '#baca2b',
     pickLight: '#c8e6a0', pickDark: '#8fb85a', move: '#2e8b2e', capture: '#c81e1e',
@@ -183,6 +184,9 @@ function geometry() {
     const boards = L.boards.map((b, i) => ({
         index: i, name: b.title, w: b.width, h: b.height,
         cols: r % 2 ? b.height : b.width, rows: r % 2 ? b.width : b.height,
+        holdingRows: b.holding_rows || 0,
+        /* (the holding cells' rows, under the board: as wide as the longest) */
+        holdingCols: Math.max(0, ...L.cells.filter((ci) => ci.holding && ci.board === i).map((ci) => ci.x + 1)),
     }));
     const order = r === 2 ? [...boards].reverse() : boards;
     let x = 0, height = 0;
@@ -190,8 +194,8 @@ function geometry() {
     for (const b of order) {
         b.x0 = x + MARGIN;
         b.y0 = top + MARGIN;
-        x += b.cols * CELL + 2 * MARGIN;
-        height = Math.max(height, b.rows * CELL + 2 * MARGIN);
+        x += Math.max(b.cols, b.holdingCols) * CELL + 2 * MARGIN;
+        height = Math.max(height, b.rows * CELL + 2 * MARGIN + b.holdingRows * HOLDING_ROW);
     }
     return { r, boards, width: x, height: height + top, many };
 }
@@ -271,6 +275,18 @@ function renderBoard() {
         const colLabel = [], rowLabel = [];
         for (const c of cellsOf[b.index]) {
             const ci = L.cells[c];
+            if (ci.holding) {
+                /* off the board: its row under the board's labels, its name above it */
+                const x = b.x0 + ci.x * CELL, y = b.y0 + b.rows * CELL + 22 + ci.y * HOLDING_ROW + 14;
+                cellBox[c] = [x, y];
+                svg('text', {
+                    x: x + CELL / 2, y: y - 3, 'font-size': 11, 'text-anchor': 'middle', 'font-family': 'sans-serif',
+                    fill: '#555', 'pointer-events': 'none',
+                }, root, nameParts(ci.name).join(''));
+                const fill = picked.has(c) ? COLOUR.pickDark : last.has(c) ? COLOUR.lastDark : COLOUR.dark;
+                svg('rect', { class: 'cell', x, y, width: CELL, height: CELL, fill, 'data-c': c, 'data-cell': ci.name }, root);
+                continue;
+            }
             const [col, row] = turn(ci.x, ci.y, b.w, b.h, geo.r);
             const x = b.x0 + col * CELL, y = b.y0 + row * CELL;
             cellBox[c] = [x, y];

@@ -101,6 +101,9 @@ function read_diagram(    h, i, p, k, ntok, tokpos, c, bstart, bfirst, bw, bname
     if (boards ~ /\[.*\]$/) { hands = boards; sub(/^[^[]*/, "", hands); sub(/\[.*\]$/, "", boards) }
     nboards = pdn ? nb : split(boards, board, "|")
     if (nboards != nb) { fail(nboards " boards in the text, " nb " drawn"); return }
+    # (a board's holding cells, "{ROW/ROW}" after its ranks, are drawn under it: the probes
+    # leave them empty, and the rulebook's own test reads them)
+    for (b = 1; b <= nb; b++) gsub(/\{[^}]*\}/, "", board[b])
     for (b = 1; b <= nb; b++) {
         ntokens = pdn ? ncells_b[b] : 0
         if (pdn) nrk = 0; else

@@ -637,6 +637,19 @@ expect brandubh-escape "game over: Defender wins by king escaped. 0-1"
 expect brandubh-throne "game over: Attacker wins by king captured. 1-0"
 expect hnefatafl "game over: Defender wins by king escaped. 0-1"
 
+# 22. Holding cells: the example of the language reference ("Three stones") draws its holding
+# cells under the board, each with its name and what stands on it; a stone put on the board
+# leaves its cell empty, in the drawing and in the position text.
+awk '/^```$/ { if (on) exit; block = ""; inside = !inside; next } inside { block = block $0 "\n" }
+     inside && /^game "Three stones"/ { on = 1 } END { printf "%s", block }' "$root/docs/language.md" >"$tmp/three-stones.rules"
+play holding 'x1b2\nfen\no3b3\nquit\n' "$tmp/three-stones.rules" --white human --black human
+expect holding "   x1 S  x2 S  x3 S"
+expect holding "   o1 s  o2 s  o3 s"
+expect holding "   x1[.] x2 S  x3 S"
+expect holding "3/1S1/3{1SS/sss} o"
+expect holding "   o1 s  o2 s  o3[.]"
+expect holding " 3  . [s] .  3"
+
 # 12. A terminal session through tmux (skipped when tmux is not installed, or with
 # VARIA_NO_TMUX=1 as under valgrind, where its timing does not hold).
 if [ "${VARIA_NO_TMUX:-0}" = 1 ]; then

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "board.h"
 #include "diag.h"
 #include "fen.h"
 #include "load.h"
@@ -98,6 +99,39 @@ static inline void legal_moves_text(Position *pos, char *out, size_t cap) {
         strncat(out, buf, cap - strlen(out) - 1);
     }
     free(ml);
+}
+
+static inline int support_compare_words(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* text's space-separated words, sorted, joined by single spaces into out. */
+static inline void sorted_words(const char *text, char *out, size_t cap) {
+    char copy[8192];
+    snprintf(copy, sizeof copy, "%s", text);
+    char *words[MAX_MOVES];
+    int n = 0;
+    for (char *w = strtok(copy, " "); w && n < MAX_MOVES; w = strtok(NULL, " ")) words[n++] = w;
+    qsort(words, (size_t)n, sizeof words[0], support_compare_words);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (i) strncat(out, " ", cap - strlen(out) - 1);
+        strncat(out, words[i], cap - strlen(out) - 1);
+    }
+}
+
+/* The legal moves of fen in v are exactly the words of want (in any order). */
+static inline void expect_legal_moves(const Variant *v, const char *fen, const char *want) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    char got[8192], a[8192], b[8192];
+    legal_moves_text(&pos, got, sizeof got);
+    sorted_words(got, a, sizeof a);
+    sorted_words(want, b, sizeof b);
+    if (strcmp(a, b)) print_error("%s: moves %s, expected %s\n", fen, a, b);
+    assert_string_equal(a, b);
+    board_free(&pos);
 }
 
 /* The chess rules loaded once for a whole test group: a file that defines

@@ -30,37 +30,6 @@ static int teardown(void **state) {
     return 0;
 }
 
-static int compare_words(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* text's space-separated words, sorted, joined by single spaces into out. */
-static void sorted_words(const char *text, char *out, size_t cap) {
-    char copy[4096];
-    snprintf(copy, sizeof copy, "%s", text);
-    char *words[MAX_MOVES];
-    int n = 0;
-    for (char *w = strtok(copy, " "); w && n < MAX_MOVES; w = strtok(NULL, " ")) words[n++] = w;
-    qsort(words, (size_t)n, sizeof words[0], compare_words);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) {
-        if (i) strncat(out, " ", cap - strlen(out) - 1);
-        strncat(out, words[i], cap - strlen(out) - 1);
-    }
-}
-
-/* The legal moves of fen in v are exactly the words of want (in any order). */
-static void expect_moves(const Variant *v, const char *fen, const char *want) {
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, fen);
-    char got[4096], a[4096], b[4096];
-    legal_moves_text(&pos, got, sizeof got);
-    sorted_words(got, a, sizeof a);
-    sorted_words(want, b, sizeof b);
-    if (strcmp(a, b)) print_error("%s: moves %s, expected %s\n", fen, a, b);
-    assert_string_equal(a, b);
-    board_free(&pos);
-}
-
 /* How many legal moves of fen the typed text names; the first one's text into first. */
 static int typed(const Variant *v, const char *fen, const char *text, char *first, size_t cap) {
     Position pos;
@@ -127,7 +96,7 @@ static const char *const NINE = "W:WK27:B6,7,8,14,15,16,22,23,24";
 
 static void test_draughts_king_chain_of_seven(void **state) {
     (void)state;
-    expect_moves(checkers, NINE,
+    expect_legal_moves(checkers, NINE,
                  "27x20x11x4 27x20x11x2x9x18x11x4 27x20x11x2x9x18x27 27x20x11x2x9x18x25 "
                  "27x20x11x18x9x2x11x4 27x20x11x18x27 27x20x11x18x25 27x18x11x4 27x18x11x2x9x18x25 "
                  "27x18x11x20x27 27x18x9x2x11x4 27x18x9x2x11x20x27 27x18x9x2x11x18x25 27x18x25");
@@ -144,23 +113,23 @@ static void test_draughts_king_chain_of_seven(void **state) {
  * could take 41, takes nothing. */
 static void test_draughts_majority_rule(void **state) {
     (void)state;
-    expect_moves(international, "W:W32,33:B28,19,29", "32x23x14 32x23x34 33x24x13");
-    expect_moves(international, "W:W32,33,K46:B28,19,29,41", "32x23x14 32x23x34 33x24x13");
+    expect_legal_moves(international, "W:W32,33:B28,19,29", "32x23x14 32x23x34 33x24x13");
+    expect_legal_moves(international, "W:W32,33,K46:B28,19,29,41", "32x23x14 32x23x34 33x24x13");
     /* Russian has no majority rule: every chain, each carried to its end */
-    expect_moves(russian, "W:W22,23:B18,11,19", "22x15x8 22x15x24 23x14 23x16x7");
+    expect_legal_moves(russian, "W:W22,23:B18,11,19", "22x15x8 22x15x24 23x14 23x16x7");
     /* Brazilian is the international rule on 8x8 */
-    expect_moves(brazilian, "W:W22,23:B18,11,19", "22x15x8 22x15x24 23x16x7");
+    expect_legal_moves(brazilian, "W:W22,23:B18,11,19", "22x15x8 22x15x24 23x16x7");
 }
 
 /* Russian: a man reaching the far row in a capture is crowned at once and goes on as a king:
  * from 2 it flies over 6 to 9 or 13 (a man could land on 9 only). */
 static void test_draughts_russian_crowned_mid_chain(void **state) {
     (void)state;
-    expect_moves(russian, "W:W11:B7,6", "11x2x9 11x2x13");
+    expect_legal_moves(russian, "W:W11:B7,6", "11x2x9 11x2x13");
     expect_after(russian, "W:W11:B7,6", "11x2x13", "B:WK13:B");
     expect_after(russian, "W:W11:B7,6", "11x2x9", "B:WK9:B");
     /* crowned with nothing left to take: the move ends there, a king */
-    expect_moves(russian, "W:W10:B7", "10x3");
+    expect_legal_moves(russian, "W:W10:B7", "10x3");
     expect_after(russian, "W:W10:B7", "10x3", "B:WK3:B");
 }
 
@@ -168,9 +137,9 @@ static void test_draughts_russian_crowned_mid_chain(void **state) {
  * move that ends there crowns. */
 static void test_draughts_passing_the_far_row(void **state) {
     (void)state;
-    expect_moves(international, "W:W13:B8,7", "13x2x11");
+    expect_legal_moves(international, "W:W13:B8,7", "13x2x11");
     expect_after(international, "W:W13:B8,7", "13x2x11", "B:W11:B");
-    expect_moves(brazilian, "W:W11:B7,6", "11x2x9");
+    expect_legal_moves(brazilian, "W:W11:B7,6", "11x2x9");
     expect_after(brazilian, "W:W11:B7,6", "11x2x9", "B:W9:B");
     /* ending on the far row crowns */
     expect_after(international, "W:W12:B7", "12x1", "B:WK1:B");
@@ -186,19 +155,19 @@ static void test_draughts_duplicates(void **state) {
     expect_after(international, loop10, "22x22", "B:W22:B");
     assert_int_equal(perft_of(russian, "W:W10:B14,15,22,23", 1), 1);
     assert_int_equal(perft_of(brazilian, "W:W10:B14,15,22,23", 1), 1);
-    expect_moves(checkers, "W:WK10:B14,15,22,23", "10x17x26x19x10 10x19x26x17x10");
+    expect_legal_moves(checkers, "W:WK10:B14,15,22,23", "10x17x26x19x10 10x19x26x17x10");
 }
 
 /* A flying king that takes a piece lands where it can go on taking when it can (Russian): over
  * 22 it may land on 18, 15, 11, 8 or 4, but only from 15 does it take again. */
 static void test_draughts_flying_king_lands_to_go_on(void **state) {
     (void)state;
-    expect_moves(russian, "W:WK29:B22,19", "29x15x24 29x15x28");
-    expect_moves(brazilian, "W:WK29:B22,19", "29x15x24 29x15x28");
+    expect_legal_moves(russian, "W:WK29:B22,19", "29x15x24 29x15x28");
+    expect_legal_moves(brazilian, "W:WK29:B22,19", "29x15x24 29x15x28");
     /* with nothing to take after, any landing beyond */
-    expect_moves(russian, "W:WK29:B22", "29x18 29x15 29x11 29x8 29x4");
+    expect_legal_moves(russian, "W:WK29:B22", "29x18 29x15 29x11 29x8 29x4");
     /* a piece taken stays until the move ends: it blocks, and is not taken twice */
-    expect_moves(international, "W:WK19:B14,28", "19x5 19x10 19x32 19x37 19x41 19x46");
+    expect_legal_moves(international, "W:WK19:B14,28", "19x5 19x10 19x32 19x37 19x41 19x46");
 }
 
 static void roundtrip(const Variant *v, const char *in, const char *out) {
