@@ -35,13 +35,22 @@ static int count_held(const Position *pos, int owner, uint32_t types) {
     return count_pieces(pos, owner, types) + count_in_hand(pos, owner, types);
 }
 
+/* Has the owner a piece of type t on the board? */
+static bool on_board(const Position *pos, int owner, int t) {
+    for (int w = 0; w < pos->v->cell_words; w++)
+        if (pos->type_occ[t][w] & pos->occ[owner][w]) return true;
+    return false;
+}
+
 static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
     int rival = 1 - owner;
     if (!e->types) return count_held(pos, owner, 0) <= e->at_most && count_held(pos, rival, 0) >= e->rival_at_least;
-    for (int t = 0; t < pos->v->ntypes; t++)
-        if (((e->types >> t) & 1) && count_held(pos, owner, 1u << t) <= e->at_most &&
-            count_held(pos, rival, 1u << t) >= e->rival_at_least)
+    for (uint32_t types = e->types; types; types &= types - 1) {
+        int t = __builtin_ctz(types);
+        if (!e->at_most && on_board(pos, owner, t)) continue; /* (no count needed) */
+        if (count_held(pos, owner, 1u << t) <= e->at_most && count_held(pos, rival, 1u << t) >= e->rival_at_least)
             return true;
+    }
     return false;
 }
 

@@ -195,6 +195,35 @@ __attribute__((noinline)) static bool gen_privileged(GenContext *ctx, Position *
         add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried);
 }
 
+/* The move of a FAST_LEGS atom, if its path is open (carried: as in add_atom_move). */
+static inline __attribute__((always_inline)) bool legs_atom(const Position *pos, const FastAtom *fa, MoveList *out,
+                                                            int owner, Cell from, int *carried) {
+    Effect pending[MAX_FAST_ATOM_DIRS];
+    int npending = 0;
+    Cell c = from;
+    for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) {
+        c = variant_step(pos->v, c, fa->dirs[k]);
+        if (c == NO_CELL || k == fa->ndirs - 1) break;
+        if (pos->cell[c])
+            c = NO_CELL;
+        else if (fa->sets_ep)
+            pending[npending++] = (Effect){.kind = FX_EP, .a = c};
+    }
+    return c == NO_CELL || !atom_target(pos, c, fa->mode, owner) ||
+        add_atom_move(pos, fa, out, from, c, owner, pending, npending, carried);
+}
+
+/* The captures of a FAST_EN_PASSANT atom, where the position has en-passant cells. */
+static inline bool en_passant_atom(const Position *pos, const FastAtom *fa, MoveList *out, int owner, Cell from) {
+    for (int k = 0; k < fa->ndirs; k++) {
+        Cell c = variant_step(pos->v, from, fa->dirs[k]);
+        if (c == NO_CELL || !atom_ep_cell(pos, c, owner)) continue;
+        Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
+        if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
+    }
+    return true;
+}
+
 /* The moves of a piece's rest program run in C (PieceProgram.rest_in_c), atom by atom in the
  * program's order, emitting what its code would (carried: as in add_atom_move). privileged:
  * the piece has privileged atoms (a constant where it is inlined: without, the loop is as it
@@ -208,38 +237,149 @@ static inline __attribute__((always_inline)) bool walk_atoms(GenContext *ctx, Po
         const FastAtom *fa = &pp->atoms[a];
         if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from)) continue;
         if (fa->kind == FAST_LEGS) {
-            Effect pending[MAX_FAST_ATOM_DIRS];
-            int npending = 0;
-            Cell c = from;
-            for (int k = 0; k < fa->ndirs && c != NO_CELL; k++) {
-                c = variant_step(v, c, fa->dirs[k]);
-                if (c == NO_CELL || k == fa->ndirs - 1) break;
-                if (pos->cell[c])
-                    c = NO_CELL;
-                else if (fa->sets_ep)
-                    pending[npending++] = (Effect){.kind = FX_EP, .a = c};
-            }
-            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
-                !add_atom_move(pos, fa, out, from, c, owner, pending, npending, carried))
-                return false;
+            if (!legs_atom(pos, fa, out, owner, from, carried)) return false;
             continue;
         }
-        if (fa->kind == FAST_EN_PASSANT && pos->ep_victim == NO_CELL) continue;
+        if (fa->kind == FAST_EN_PASSANT) {
+            if (pos->ep_victim != NO_CELL && !en_passant_atom(pos, fa, out, owner, from)) return false;
+            continue;
+        }
         if (privileged && (fa->kind == FAST_PRIVILEGE || fa->kind == FAST_PRIVILEGE_UNATTACKED)) {
             if (!gen_privileged(ctx, pos, fa, owner, from, out, carried, &attacked)) return false;
             continue;
         }
         for (int k = 0; k < fa->ndirs; k++) {
             Cell c = variant_step(v, from, fa->dirs[k]);
-            if (c == NO_CELL) continue;
-            if (fa->kind == FAST_STEP) {
-                if (atom_target(pos, c, fa->mode, owner) &&
-                    !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
-                    return false;
-            } else if (atom_ep_cell(pos, c, owner)) {
-                Effect taken = {.kind = FX_REMOVE, .a = pos->ep_victim};
-                if (!vm_emit_atom(pos, out, from, c, owner, &taken, 1, MOVE_EP, fa->promo)) return false;
+            if (c != NO_CELL && atom_target(pos, c, fa->mode, owner) &&
+                !add_atom_move(pos, fa, out, from, c, owner, NULL, 0, carried))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* How many cells of set b (a board of at most 64 cells): the instruction where the build
+ * targets one, else a few shifts (the library's call costs more than the count). */
+static inline int cells_in(uint64_t b) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(b);
+#else
+    b -= (b >> 1) & 0x5555555555555555ULL;
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* The cells of a board of at most 64 cells that a piece of owner may land on by mode: empty,
+ * enemy, or either. */
+static inline uint64_t mode_targets(int mode, uint64_t empty, uint64_t enemy) {
+    return mode == RAY_MOVE ? empty : mode == RAY_CAPTURE ? enemy : empty | enemy;
+}
+
+/* How many moves a free piece makes, as count_rays and count_atoms count them (its
+ * promotions and en-passant captures written into out), from its cell sets (PieceProgram.bits,
+ * empty and enemy: the board's cells): the cells its paths may land on make one set, since no
+ * two reach one cell; a slide's are those its ray reaches before the first occupied cell, the
+ * lowest (or highest) occupied bit of the ray. */
+static inline bool count_bits(Position *pos, const PieceProgram *pp, int owner, Cell from, uint64_t empty,
+                              uint64_t enemy, MoveList *out, int *n) {
+    const BitCount *b = pp->bits;
+    const uint64_t *set = &b->cells[(size_t)from * (size_t)b->stride];
+    uint64_t to = (set[RAY_BOTH] & (empty | enemy)) | (set[RAY_MOVE] & empty) | (set[RAY_CAPTURE] & enemy);
+    uint64_t hit = 0;
+    for (int s = 0; s < b->nslides; s++) {
+        uint64_t ray = set[3 + s], block = ray & ~empty, reach = ray;
+        if (block) {
+            block = b->slide_up[s] ? block & -block : 1ULL << (63 - __builtin_clzll(block));
+            reach = b->slide_up[s] ? ray & (block - 1) : ray & ~((block << 1) - 1);
+        }
+        if (b->slide_mode[s] != RAY_CAPTURE) to |= reach;
+        if (b->slide_mode[s] != RAY_MOVE) hit |= block;
+    }
+    to |= hit & enemy;
+    set += 3 + b->nslides;
+    for (int k = 0; k < b->nsteps; k++, set += 2) {
+        uint64_t reach = set[0] & mode_targets(b->step_mode[k], empty, enemy);
+        if (!reach) continue;
+        uint64_t promoted = reach & set[1];
+        to |= reach & ~promoted;
+        for (; promoted; promoted &= promoted - 1)
+            if (!vm_emit_atom(pos, out, from, (Cell)__builtin_ctzll(promoted), owner, NULL, 0, 0, b->step_promo[k]))
+                return false;
+    }
+    *n += cells_in(to);
+    if (!b->walks) return true;
+    const Variant *v = pos->v;
+    for (int a = 0; a < pp->natoms; a++) {
+        const FastAtom *fa = &pp->atoms[a];
+        if (fa->kind == FAST_STEP || (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, from))) continue;
+        if (fa->kind == FAST_LEGS) {
+            if (!legs_atom(pos, fa, out, owner, from, n)) return false;
+        } else if (pos->ep_victim != NO_CELL && !en_passant_atom(pos, fa, out, owner, from)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The cells of set x moved by delta (positive: to higher indices). */
+static inline uint64_t shifted(uint64_t x, int delta) { return delta > 0 ? x << delta : x >> -delta; }
+
+/* How many moves the free pieces of one type and owner on the cells of `pieces` make, as
+ * count_rays and count_atoms count them (promotions and en-passant captures written into
+ * out), where their leaps, steps and legs are BitShifts (BitCount.shifts): each path's moves
+ * for all the pieces at once, the cells shifted; the slides piece by piece. */
+static inline bool count_type_bits(Position *pos, const PieceProgram *pp, int owner, uint64_t pieces, uint64_t empty,
+                                   uint64_t enemy, MoveList *out, int *n) {
+    const BitCount *b = pp->bits;
+    const uint64_t targets[3] = {[RAY_BOTH] = empty | enemy, [RAY_MOVE] = empty, [RAY_CAPTURE] = enemy};
+    int count = 0;
+    for (int i = 0; i < b->nshift; i++) {
+        const BitShift *sh = &b->shift[i];
+        uint64_t at = pieces & sh->from, promoting = at & sh->promotes;
+        if (!at) continue;
+        at &= ~promoting;
+        for (int k = 0; k < sh->nlegs - 1; k++) at = shifted(at, sh->delta[k]) & empty;
+        count += cells_in(shifted(at, sh->delta[sh->nlegs - 1]) & targets[sh->mode]);
+        /* (a promotion is written, from each piece: few pieces stand where they promote) */
+        for (; promoting; promoting &= promoting - 1) {
+            Cell from = (Cell)__builtin_ctzll(promoting);
+            if (sh->nlegs > 1) {
+                if (!legs_atom(pos, &pp->atoms[sh->atom], out, owner, from, &count)) return false;
+                continue;
             }
+            Cell to = (Cell)(from + sh->delta[0]);
+            if (((targets[sh->mode] >> to) & 1) && !vm_emit_atom(pos, out, from, to, owner, NULL, 0, 0, sh->promo))
+                return false;
+        }
+    }
+    if (b->nslides) {
+        for (uint64_t bits = pieces; bits; bits &= bits - 1) {
+            const uint64_t *set = &b->cells[(size_t)__builtin_ctzll(bits) * (size_t)b->stride];
+            uint64_t to = 0, hit = 0;
+            for (int s = 0; s < b->nslides; s++) {
+                uint64_t ray = set[3 + s], block = ray & ~empty, reach = ray;
+                if (block) {
+                    block = b->slide_up[s] ? block & -block : 1ULL << (63 - __builtin_clzll(block));
+                    reach = b->slide_up[s] ? ray & (block - 1) : ray & ~((block << 1) - 1);
+                }
+                if (b->slide_mode[s] != RAY_CAPTURE) to |= reach;
+                if (b->slide_mode[s] != RAY_MOVE) hit |= block;
+            }
+            count += cells_in(to | (hit & enemy));
+        }
+    }
+    *n += count;
+    if (!b->walks || pos->ep_victim == NO_CELL) return true;
+    for (int a = 0; a < pp->natoms; a++) {
+        const FastAtom *fa = &pp->atoms[a];
+        if (fa->kind != FAST_EN_PASSANT) continue;
+        for (uint64_t bits = pieces; bits; bits &= bits - 1) {
+            Cell from = (Cell)__builtin_ctzll(bits);
+            if ((!fa->from_zone || zone_has(&pos->v->zones[fa->from_zone - 1], owner, from)) &&
+                !en_passant_atom(pos, fa, out, owner, from))
+                return false;
         }
     }
     return true;
@@ -1841,10 +1981,37 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
         }
         tally->memo[mover].ply = -1; /* (until this tally is whole) */
     }
+    /* (perft's copy, on a board of one word: the free pieces with cell sets count by them) */
+    uint64_t empty = 0, enemy = 0;
+    if (!tally && v->cell_words == 1) {
+        empty = ~0ULL;
+        for (int o = 0; o < v->nowners; o++) {
+            empty &= ~pos->occ[o][0];
+            if (pos->controller[o] != mover) enemy |= pos->occ[o][0];
+        }
+    }
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
+        /* (perft's copy: the free pieces of a type whose paths shift are counted together) */
+        uint64_t together = 0;
+        if (!tally && v->cell_words == 1 && (!pins || !pins->checks)) {
+            uint64_t mine = pos->occ[o][0];
+            if (pins) mine &= ~pins->pinned[0] & ~(pins->royal == NO_CELL ? 0 : 1ULL << pins->royal);
+            for (int t = 0; t < v->ntypes && mine; t++) {
+                uint64_t pieces = mine & pos->type_occ[t][0];
+                const PieceProgram *pp = &v->types[t].per_owner[o];
+                if (!pieces || !pp->bits || !pp->bits->shifts) continue;
+                mine &= ~pieces;
+                together |= pieces;
+                scratch->count = 0;
+                if (!count_type_bits(pos, pp, o, pieces, empty, enemy, scratch, &n)) return -1;
+                /* (what was written, promotions and en passant, is judged as a free piece's) */
+                for (int i = 0; i < scratch->count; i++) n += counted_legal(ctx, pins, pos, &scratch->moves[i], true);
+                if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
+            }
+        }
         for (int w = 0; w < v->cell_words; w++)
-            for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
+            for (uint64_t bits = pos->occ[o][w] & ~(w ? 0 : together); bits; bits &= bits - 1) {
                 Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
                 bool free = !pins || (from != pins->royal && !pins->checks && !bits_has(pins->pinned, from));
                 if (memoize && free && ((held >> from) & 1)) {
@@ -1873,6 +2040,9 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 if (tally && pins && from == pins->royal &&
                     (royal_moves = royal_rays_legal(pins, pos, pp, o, &legal)) >= 0) {
                     n += royal_moves;
+                } else if (!tally && free && pp->bits) {
+                    if (!count_bits(pos, pp, o, from, empty, enemy, scratch, &n)) return -1;
+                    if (!pp->rest_in_c && pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
                 } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
                     n += rays;
@@ -1929,7 +2099,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
 static bool counted_as_made(const Variant *v) {
     return !v->has_hands && !v->has_drops && !v->has_drop_programs && !v->steered && !v->blast_mask && !v->ntransfer &&
         !v->nextra && !v->ndraws && !v->minefield_zone && !v->nprelude && !v->nphases && !v->npays &&
-        !v->forbid_check && !v->nreaches && !v->must_capture && !movegen_filters(v);
+        !v->forbid_check && !v->reach_sorts_moves && !v->must_capture && !movegen_filters(v);
 }
 
 /* movegen_count_legal where every move is legal but captures may be compulsory or filtered
@@ -1941,7 +2111,6 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
-    if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
     int mover = board_mover(pos), quiet = 0;
     uint64_t empty[CELL_WORDS], enemy[CELL_WORDS];
     for (int w = 0; w < v->cell_words; w++) {
@@ -1999,13 +2168,16 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     const Variant *v = pos->v;
     Pins pins;
     bool found = false;
+    bool bulk = v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)));
+    /* (a game the position has ended has no moves, as in pseudo_moves: once for both counts) */
+    if ((bulk || (v->count_quiet && ctx->fast)) && v->decided_by_position && !ctx->diagram &&
+        ending_decided(ctx, pos, NULL))
+        return 0;
     if (v->count_quiet && ctx->fast) {
         int n = count_quiet_and_listed(ctx, pos, &ml);
         if (n >= 0) return n;
     }
-    if (v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)))) {
-        /* (a game the position has ended has no moves, as in pseudo_moves) */
-        if (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)) return 0;
+    if (bulk) {
         movegen_find_pins(ctx, pos, &pins);
         found = true;
         /* (out of check, the royal piece is known not attacked) */

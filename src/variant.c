@@ -426,6 +426,131 @@ static void build_step_cells(const Variant *v, PieceProgram *pp, int owner) {
         pp->step_promotes[w] = ps && ps->zone != NO_ZONE ? v->zones[ps->zone].cells[owner][w] : 0;
 }
 
+/* Adds cell c to *set; false when it was there (two paths of one mode meet). */
+static bool add_cell_once(uint64_t *set, Cell c) {
+    if ((*set >> c) & 1) return false;
+    *set |= 1ULL << c;
+    return true;
+}
+
+/* How much direction d changes the cell index wherever it stays on the board (0: not the
+ * same everywhere), and the cells it stays on the board from. */
+static int index_change(const Variant *v, int d, uint64_t *from) {
+    int delta = 0;
+    *from = 0;
+    for (int c = 0; c < v->ncells; c++) {
+        Cell n = variant_step(v, (Cell)c, d);
+        if (n == NO_CELL) continue;
+        if (delta && n - c != delta) return 0;
+        delta = n - c;
+        *from |= 1ULL << c;
+    }
+    return delta;
+}
+
+/* Adds one BitShift: a path of nlegs directions (legs: those of atom a) from the cells of
+ * `zone` (0: any; index + 1). False when a leg's index change is not the same everywhere. */
+static bool add_shift(const Variant *v, BitCount *b, int owner, const uint8_t *dirs, int nlegs, int mode, int promo,
+                      int zone, int a) {
+    BitShift *sh = &b->shift[b->nshift++];
+    *sh = (BitShift){.nlegs = (uint8_t)nlegs, .mode = (uint8_t)mode, .promo = (uint8_t)promo, .atom = (uint8_t)a};
+    for (int k = 0; k < nlegs; k++) {
+        uint64_t from;
+        int delta = index_change(v, dirs[k], &from);
+        if (!delta) return false;
+        sh->delta[k] = (int8_t)delta;
+    }
+    for (int c = 0; c < v->ncells; c++) {
+        if (zone && !zone_has(&v->zones[zone - 1], owner, (Cell)c)) continue;
+        Cell at = (Cell)c;
+        for (int k = 0; k < nlegs && at != NO_CELL; k++) at = variant_step(v, at, dirs[k]);
+        if (at == NO_CELL) continue;
+        sh->from |= 1ULL << c;
+        if (variant_atom_promotes(v, promo, owner, (Cell)c, at)) sh->promotes |= 1ULL << c;
+    }
+    return true;
+}
+
+/* BitCount.shifts: every leap, step atom and legs atom of the piece as BitShifts. */
+static void find_shifts(const Variant *v, const PieceProgram *pp, int owner, BitCount *b) {
+    bool ok = true;
+    b->nshift = 0;
+    for (int i = 0; i < pp->ngen && ok; i++)
+        if (!pp->gen[i].slide) ok = add_shift(v, b, owner, &pp->gen[i].dir, 1, pp->gen[i].mode, 0, 0, 0);
+    for (int a = 0; a < pp->natoms && ok; a++) {
+        const FastAtom *fa = &pp->atoms[a];
+        if (fa->kind == FAST_STEP)
+            for (int k = 0; k < fa->ndirs && ok; k++)
+                ok = add_shift(v, b, owner, &fa->dirs[k], 1, fa->mode, fa->promo, fa->from_zone, a);
+        else if (fa->kind == FAST_LEGS)
+            ok = fa->ndirs > 0 && add_shift(v, b, owner, fa->dirs, fa->ndirs, fa->mode, fa->promo, fa->from_zone, a);
+    }
+    b->shifts = ok;
+}
+
+/* PieceProgram.bits: on a board of at most 64 cells, for a piece that cannot merge moves,
+ * whose slides pass their cells in increasing or decreasing order from every cell, and whose
+ * leaps, slides and step atoms never reach one cell from the same cell nor come back to it. */
+static void build_count_bits(const Variant *v, PieceProgram *pp, int owner) {
+    if (v->ncells > 64 || pp->may_duplicate || pp->privileged_atoms || (!pp->ngen && !pp->natoms)) return;
+    int nslides = 0, nsteps = 0;
+    for (int i = 0; i < pp->ngen; i++) nslides += pp->gen[i].slide;
+    for (int a = 0; a < pp->natoms && pp->rest_in_c; a++) nsteps += pp->atoms[a].kind == FAST_STEP;
+    int stride = 3 + nslides + 2 * nsteps;
+    BitCount *b = xcalloc(1, sizeof *b + (size_t)v->ncells * (size_t)stride * sizeof(uint64_t));
+    b->nslides = nslides;
+    b->nsteps = nsteps;
+    b->stride = stride;
+    bool ok = true, known[MAX_DIRECTIONS] = {false};
+    for (int c = 0; c < v->ncells && ok; c++) {
+        uint64_t *set = &b->cells[(size_t)c * (size_t)stride], all = 0;
+        for (int i = 0, s = 0; i < pp->ngen && ok; i++) {
+            const Ray *r = &pp->gen[i];
+            if (!r->slide) {
+                Cell n = variant_step(v, (Cell)c, r->dir);
+                if (n != NO_CELL) ok = n != c && add_cell_once(&all, n), set[r->mode] |= 1ULL << n;
+                continue;
+            }
+            b->slide_mode[s] = r->mode;
+            Cell at = (Cell)c;
+            for (int k = 0; (!r->range || k < r->range) && k < v->ncells && ok; k++) {
+                Cell n = variant_step(v, at, r->dir);
+                if (n == NO_CELL) break;
+                /* (the first step found decides the order; every other must agree) */
+                if (!known[s]) b->slide_up[s] = n > at, known[s] = true;
+                ok = (n > at) == b->slide_up[s] && n != at && n != c && add_cell_once(&all, n);
+                set[3 + s] |= 1ULL << n;
+                at = n;
+            }
+            s++;
+        }
+        for (int a = 0, k = 0; a < pp->natoms && pp->rest_in_c && ok; a++) {
+            const FastAtom *fa = &pp->atoms[a];
+            if (fa->kind != FAST_STEP) {
+                b->walks = true;
+                continue;
+            }
+            b->step_mode[k] = fa->mode;
+            b->step_promo[k] = fa->promo;
+            uint64_t *reach = &set[3 + nslides + 2 * k], *promotes = reach + 1;
+            k++;
+            if (fa->from_zone && !zone_has(&v->zones[fa->from_zone - 1], owner, (Cell)c)) continue;
+            for (int d = 0; d < fa->ndirs && ok; d++) {
+                Cell n = variant_step(v, (Cell)c, fa->dirs[d]);
+                if (n == NO_CELL) continue;
+                ok = n != c && add_cell_once(&all, n);
+                *reach |= 1ULL << n;
+                if (variant_atom_promotes(v, fa->promo, owner, (Cell)c, n)) *promotes |= 1ULL << n;
+            }
+        }
+    }
+    if (ok && (pp->rest_in_c || !pp->rest.count)) find_shifts(v, pp, owner, b);
+    if (ok)
+        pp->bits = b;
+    else
+        free(b);
+}
+
 /* Does the code at pc go to an enemy first: `STEP d ENEMY VERIFY`, or a ride `STEP d; L: EMPTY
  * JF x; STEP d; JUMP L; x: ENEMY VERIFY`, perhaps then `CAPTURE STEP d EMPTY VERIFY` (a jump:
  * the cell beyond must be empty)? */
@@ -532,6 +657,7 @@ void variant_conclude(Variant *v) {
                 find_capture_guards(pp);
             }
             build_step_cells(v, pp, o);
+            build_count_bits(v, pp, o);
             pp->counts_quietly = pp->quiet_in_c && !pp->nlines && !pp->privileged_atoms && !pp->rest.plan;
         }
     v->royal_types = 0;
@@ -554,15 +680,18 @@ void variant_conclude(Variant *v) {
     v->every_move_legal = !v->forbid_royal_capture && !v->pattern_types && v->nplayers == 2 && v->nowners == 2 &&
         !v->steered && !v->freezer_mask && !v->blast_mask && !v->slow_legality && !v->has_allegiance && !v->nphases &&
         !v->ntransfer;
-    /* (`end checks` leaves it: checks only mark moves, which a count leaves out) */
+    v->reach_sorts_moves = false;
+    for (int i = 0; i < v->nreaches; i++) v->reach_sorts_moves = v->reach_sorts_moves || v->reaches[i].last_chance;
+    /* (`end checks` leaves it: checks only mark moves, which a count leaves out; a position a
+     * reach ended has no moves, as the count finds) */
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs &&
-        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check && !v->nreaches &&
-        !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities && !v->must_capture_most &&
-        !v->merge_same_captures;
+        !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check &&
+        !v->reach_sorts_moves && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities &&
+        !v->must_capture_most && !v->merge_same_captures;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
         !v->has_drop_programs && !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
-        !v->forbid_check && !v->nreaches && !v->nforced && !v->blast_mask && !v->minefield_zone && !v->nphases &&
-        v->on_stalemate != RESULT_PASS;
+        !v->forbid_check && !v->reach_sorts_moves && !v->nforced && !v->blast_mask && !v->minefield_zone &&
+        !v->nphases && v->on_stalemate != RESULT_PASS;
     build_leap_from(v);
     build_move_reach(v);
 }
@@ -616,6 +745,7 @@ void variant_free(Variant *v) {
             bc_free(&v->types[t].per_owner[o].rest);
             free(v->types[t].per_owner[o].lines);
             free(v->types[t].per_owner[o].step_cells);
+            free(v->types[t].per_owner[o].bits);
         }
     for (int t = 0; t < MAX_PIECE_TYPES; t++) {
         if (!v->types[t].drops) continue;

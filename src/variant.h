@@ -181,6 +181,40 @@ typedef struct CaptureGuard {
     uint16_t pc; /* where the branch's own code begins in rest (after its FORK) */
 } CaptureGuard;
 
+/* A piece's moves in C as cell sets, for counting them on a board of at most 64 cells
+ * (PieceProgram.bits). Per cell, `stride` words: the cells its leaps (rays of one step) reach,
+ * by mode (RAY_BOTH, RAY_MOVE, RAY_CAPTURE); one word per slide, its cells in the order the
+ * slide passes them (increasing when slide_up); two words per step atom (FAST_STEP, when
+ * rest_in_c): the cells it reaches (none outside its from zone) and those where it promotes.
+ * No two of those paths reach one cell from the same cell, so one set of a piece's targets
+ * counts its moves. Its legs and en-passant atoms (walks) are made as generation makes them. */
+/* A leap, a step atom's direction or a legs atom whose every leg changes the cell index by
+ * the same amount wherever it stays on the board: the moves of all pieces of a type by it are
+ * counted at once, their cells shifted (BitCount.shifts). */
+typedef struct BitShift {
+    uint8_t nlegs; /* 1: a leap or step; more: legs, each cell before the last empty */
+    uint8_t mode;  /* RAY_BOTH / RAY_MOVE / RAY_CAPTURE */
+    uint8_t promo; /* the atom's promotion set (0: none) */
+    uint8_t atom;  /* legs: its index in PieceProgram.atoms */
+    int8_t delta[MAX_FAST_ATOM_DIRS];
+    uint64_t from;     /* the cells (of its from zone) the whole path stays on the board from */
+    uint64_t promotes; /* those of them from which its move promotes */
+} BitShift;
+
+typedef struct BitCount {
+    /* every leap, step atom and legs atom is a BitShift (the others are counted per piece) */
+    bool shifts;
+    int nshift;
+    BitShift shift[MAX_DIRECTIONS + MAX_FAST_ATOMS * MAX_FAST_ATOM_DIRS];
+    int nslides, nsteps;
+    uint8_t slide_mode[MAX_DIRECTIONS];
+    bool slide_up[MAX_DIRECTIONS];
+    uint8_t step_mode[MAX_FAST_ATOMS], step_promo[MAX_FAST_ATOMS];
+    bool walks;
+    int stride;
+    uint64_t cells[]; /* ncells x stride */
+} BitCount;
+
 typedef struct PieceProgram {
     Program prog;   /* every move of this type for one owner (the general path) */
     Program rest;   /* the moves not in gen[] (run after the rays on the fast path) */
@@ -200,6 +234,9 @@ typedef struct PieceProgram {
     uint64_t step_promotes[CELL_WORDS];
     uint8_t promo_moves;
     bool privileged_atoms; /* some atom is FAST_PRIVILEGE or FAST_PRIVILEGE_UNATTACKED */
+    /* its rays (and its atoms, when rest_in_c) as cell sets, when the board has at most 64
+     * cells and no two of its leaps or step atoms of one mode meet (allocated; else NULL) */
+    BitCount *bits;
     /* when every branch of rest starts with its guard (castling: `GOTO e1 ISORIGIN VERIFY RIGHT
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
     int nrest_guards;
@@ -583,9 +620,11 @@ typedef struct Variant {
     bool every_move_legal;
     /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
      * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, forbidden checks,
-     * zones to reach, forced or compulsory captures): the last ply of perft counts unpinned
+     * zones to reach with a last-chance answer, forced or compulsory captures): the last ply of perft counts unpinned
      * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
+    /* some `end reach` rule is last-chance: the answer it requires sorts the moves out */
+    bool reach_sorts_moves;
     int ntypesets;
     uint32_t typesets[MAX_TYPESETS]; /* piece-type masks used by TYPEIN/WITHDRAW/PINCER/COORD; 0 = all */
     uint32_t freezer_mask;           /* types that freeze adjacent enemies */
@@ -872,5 +911,14 @@ int variant_promoted_type(const Variant *v, int t);
 /* Cell index by name ("e4", "top:e4"; under position-format pdn also its number, "22"), or -1. */
 int variant_cell_by_name(const Variant *v, const char *name);
 static inline bool zone_has(const Zone *z, int owner, Cell c) { return (z->cells[owner][c >> 6] >> (c & 63)) & 1; }
+
+/* Does a move origin -> cur promote by promotion set `promo` (0: none), as the program's ADD
+ * decides? */
+static inline bool variant_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur) {
+    const PromoSet *ps = &v->promos[promo];
+    return promo &&
+        ((ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
+         (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, origin)));
+}
 
 #endif

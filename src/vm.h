@@ -59,10 +59,7 @@ bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int
  * vm_emit_atom emits it as it stands. (Inline: the fast generator asks it of every atom's
  * move; the same test as the program's ADD makes.) */
 static inline bool vm_atom_promotes(const Variant *v, int promo, int owner, Cell origin, Cell cur) {
-    const PromoSet *ps = &v->promos[promo];
-    return promo &&
-        ((ps->zone != NO_ZONE && zone_has(&v->zones[ps->zone], owner, cur)) ||
-         (ps->from_zone != NO_ZONE && zone_has(&v->zones[ps->from_zone], owner, origin)));
+    return variant_atom_promotes(v, promo, owner, origin, cur);
 }
 
 /* Does some move of the program capture (remove, or land on) the piece on target? Stops at
