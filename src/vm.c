@@ -954,7 +954,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_SETTYPE: {
             Piece p = pos->cell[cur];
             if (op == OP_SETTYPE && !p) break;
-            if (op == OP_CREATE && p && !is_taken(pending, npending, cur)) goto fail;
+            /* (a piece may be left on the cell the moving piece leaves) */
+            if (op == OP_CREATE && p && cur != from && !is_taken(pending, npending, cur)) goto fail;
             Effect *e = pending_push(pending, &npending);
             if (!e) goto too_many_effects;
             *e = (Effect){.kind = op == OP_CREATE ? FX_PLACE : FX_CHANGE,

@@ -1125,7 +1125,7 @@ static void lower_setup(Lower *L) {
             if (y) put_text(&text, &len, &cap, "/");
         }
     }
-    if (L->has_off || L->has_drops || L->recycle) {
+    if (L->has_hands) {
         if (L->nplayers != 2) {
             diag_error(L->sink, bs ? bs->loc : L->at,
                        "pieces off the board (to drop) are supported for two players only");
@@ -1279,6 +1279,27 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             }
             ast_add(e, zrf_node_text(AST_NAME, c->kids[k], pc->vname));
         }
+        ast_add(L->root, e);
+        return;
+    }
+    if (!strcasecmp(h, "relative-config") && c->kind == ZRF_LIST && c->nkids >= 4 && c->nkids % 2 == 0) {
+        /* T D T D ... T, one type along one direction: a line of that many */
+        Piece *pc = zrf_atom_text(c->kids[1]) ? zrf_piece_find(L, c->kids[1]->text) : NULL;
+        Dir *d = zrf_atom_text(c->kids[2]) ? zrf_dir_find(L, c->kids[2]->text) : NULL;
+        bool line = pc && d && !d->nclass && everyone;
+        for (int k = 1; line && k < c->nkids; k += 2) {
+            line = zrf_atom_text(c->kids[k]) && zrf_piece_find(L, c->kids[k]->text) == pc;
+            if (k + 1 < c->nkids)
+                line = line && zrf_atom_text(c->kids[k + 1]) && zrf_dir_find(L, c->kids[k + 1]->text) == d;
+        }
+        if (!line) {
+            goal_left_out(L, c, "relative-config other than one piece type along one direction, for every player");
+            return;
+        }
+        Ast *e = end_item(f, END_IN_A_ROW, result);
+        e->num[0] = c->nkids / 2;
+        ast_add(e, ast_add(zrf_node(AST_GROUP, c), zrf_node_text(AST_NAME, c->kids[1], pc->vname)));
+        ast_add(e, ast_add(zrf_node(AST_BLOCK, c), zrf_node_text(AST_DIR, c->kids[2], d->vname)));
         ast_add(L->root, e);
         return;
     }
@@ -1593,6 +1614,8 @@ static Ast *lower_game(ZrfReader *r, int entry, DiagSink *sink) {
     if (!L->failed) find_hands(L);
     if (!L->failed) zrf_plan_partials(L);
     if (!L->failed) lower_options(L);
+    /* (without counts, Zillions drops as many pieces as the player likes) */
+    L->has_hands = L->has_off || L->recycle;
     if (!L->failed) lower_goals(L); /* first: it marks the royal pieces */
     if (!L->failed) lower_priorities(L);
     for (int i = 0; !L->failed && i < L->npieces; i++) zrf_lower_piece(L, &L->pieces[i]);

@@ -103,6 +103,7 @@ typedef struct Lower {
     int nattrs;
     int hidden; /* hidden zones and directions made so far */
     bool has_drops, has_off;
+    bool has_hands;    /* pieces off the board are counted (`off` in the setup, recycled captures) */
     int nprelude;      /* set-up steps: the turns before `repeat` */
     bool recycle;      /* (option "recycle captures" true): captures fill the captor's hand */
     bool pass_partial; /* (option "pass partial" true): a move that goes on may stop */
@@ -112,10 +113,11 @@ typedef struct Lower {
     int npartial_types;
     bool partial_flags;
     const char *go_flag, *type_flags[7], *visit_tag;
-    char castling[5]; /* the castles' letters (zrf_moves.c): the setup's castling rights */
-    bool maximal;     /* (option "maximal captures" true) */
-    bool pass_forced; /* (option "pass turn" forced): a player who cannot move passes */
-    bool failed;      /* an error that stops the lowering */
+    const char *to_tag; /* the mover's destination, while a mark of the file is held */
+    char castling[5];   /* the castles' letters (zrf_moves.c): the setup's castling rights */
+    bool maximal;       /* (option "maximal captures" true) */
+    bool pass_forced;   /* (option "pass turn" forced): a player who cannot move passes */
+    bool failed;        /* an error that stops the lowering */
 } Lower;
 
 /* ---- small helpers ---- */

@@ -112,7 +112,22 @@ typedef struct Prog {
     bool loop_guard;        /* a part that may take nothing: it may not land where the move has been */
     bool moved;             /* a statement lowered so far may have moved the cursor */
     int nevents;
+    int casc;     /* which piece the move is moving (Zillions' to and cascade): CASC_... */
+    bool in_loop; /* the statement being lowered is in a (while) */
+    bool by_tag;  /* the mover's destination is tagged, not marked (a mark of the file was held) */
 } Prog;
+
+/* The piece a move is moving, as `to` and `cascade` change it. The mover lands where the
+ * language's `add` is made: once its destination is known (a `to`, or the first cascade), a
+ * mark holds it, and the move goes back there to add (or, while a mark of the file is held, a
+ * tag of the move marks the cell, which the add goes to). A piece taken up by a cascade is the
+ * language's second piece (`from`), moved by `to`. */
+enum {
+    CASC_MOVER,     /* the mover, its destination not set */
+    CASC_MOVER_TO,  /* the mover, its destination set (the mark holds it) */
+    CASC_SECOND,    /* a piece a cascade took up, its destination not set */
+    CASC_SECOND_TO, /* that piece, moved already (`to`) */
+};
 
 static void unsupported(Prog *g, const ZrfNode *at, const char *what) {
     if (g->left_out) return;
@@ -233,8 +248,6 @@ static const struct {
     {"not-neutral?", "neutral pieces (not-neutral?)"},
     {"defended?", "asking whether a cell is defended (defended?)"},
     {"not-defended?", "asking whether a cell is defended (not-defended?)"},
-    {"adjacent-to-enemy?", "asking for an adjacent enemy (adjacent-to-enemy?)"},
-    {"not-adjacent-to-enemy?", "asking for an adjacent enemy (not-adjacent-to-enemy?)"},
     {"attribute?", "piece attributes (attribute?)"},
     {"on-board?", "on-board? of other than one direction or position"},
 };
@@ -263,8 +276,36 @@ static Ast *pred_cond(Lower *L, Pred p, bool neg, const ZrfNode *c) {
     return a;
 }
 
+/* Is an enemy one step away along some direction the file names? `exists { either { step D1 }
+ * or ...  verify enemy }`. */
+static Ast *adjacent_enemy(Lower *L, const ZrfNode *at) {
+    Ast *either = zrf_node(AST_EITHER, at);
+    for (int i = 0; i < L->ndirs; i++) {
+        const Dir *d = &L->dirs[i];
+        if (d->same != i || !strncmp(d->name, "step_", 5)) continue; /* (one per step; the file's own) */
+        ast_add(either, ast_add(zrf_node(AST_BLOCK, at), step_along(L, d, at)));
+    }
+    Ast *body = zrf_node(AST_BLOCK, at);
+    if (either->nkids == 0) {
+        ast_free(either);
+        ast_add(body, zrf_node(AST_FAIL, at));
+    } else if (either->nkids == 1) {
+        Ast *only = either->kids[0];
+        either->nkids = 0;
+        ast_free(either);
+        ast_add(body, only);
+    } else
+        ast_add(body, either);
+    ast_add(body, ast_add(zrf_node(AST_VERIFY, at), cond_word(KEYWORD_ENEMY, at)));
+    return ast_add(zrf_node(AST_EXISTS, at), body);
+}
+
 static Ast *lower_cond(Prog *g, const ZrfNode *c, bool *needs_move) {
     Lower *L = g->L;
+    if (c->kind == ZRF_ATOM && (zrf_is(c, "adjacent-to-enemy?") || zrf_is(c, "not-adjacent-to-enemy?"))) {
+        Ast *a = adjacent_enemy(L, c);
+        return zrf_is(c, "adjacent-to-enemy?") ? a : cond_not(a, c);
+    }
     if (c->kind == ZRF_ATOM) {
         bool neg = false;
         Pred p = word_pred(c->text, &neg);
@@ -536,6 +577,10 @@ static Ast *flag_stmt(const ZrfNode *at, const char *name, bool set) {
  * been (a canter back and forth would never end). Promotions as for add. */
 static void lower_add_partial(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
     Lower *L = g->L;
+    if (g->casc != CASC_MOVER) {
+        unsupported(g, f, "a move that goes on after moving a second piece (add-partial after cascade or to)");
+        return;
+    }
     Piece *types[MAX_PIECE_TYPES];
     int n = 0;
     for (int i = 1; f->kind == ZRF_LIST && i < f->nkids; i++) {
@@ -612,7 +657,8 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
             els = i;
             break;
         }
-    int marks = g->marks;
+    int marks = g->marks, casc = g->casc;
+    bool by_tag = g->by_tag;
     Ast *then_b = zrf_node(AST_BLOCK, f), *else_b = zrf_node(AST_BLOCK, f);
     /* the then-part: kids 2..els-1; the else-part: kids els+1.. */
     ZrfNode then_list = *f, else_list = *f;
@@ -621,10 +667,15 @@ static void lower_if(Prog *g, const ZrfNode *f, Ast *block, bool tail) {
     else_list.kids = els < 0 ? NULL : f->kids + els + 1;
     else_list.nkids = els < 0 ? 0 : f->nkids - els - 1;
     lower_stmts(g, &then_list, 0, then_b, tail);
-    int then_marks = g->marks;
+    int then_marks = g->marks, then_casc = g->casc;
+    bool then_tag = g->by_tag;
     g->marks = marks;
+    g->casc = casc;
+    g->by_tag = by_tag;
     lower_stmts(g, &else_list, 0, else_b, tail);
+    if (then_tag != g->by_tag && !tail) unsupported(g, f, "a cascade or destination (to) on one branch of an if");
     int else_marks = g->marks;
+    if (then_casc != g->casc && !tail) unsupported(g, f, "a cascade or destination (to) on one branch of an if");
     if (then_marks != else_marks) {
         /* the branch that holds no mark (none made, or its value read for the last time):
          * whatever it marks is never read, and the paths meet alike */
@@ -674,8 +725,11 @@ static void lower_while(Prog *g, const ZrfNode *f, Ast *block) {
         return;
     }
     int marks = g->marks;
+    bool in_loop = g->in_loop;
     Ast *body = zrf_node(AST_BLOCK, f);
+    g->in_loop = true;
     lower_stmts(g, f, 2, body, false);
+    g->in_loop = in_loop;
     if (g->marks != marks) unsupported(g, f, "a mark set inside a (while) and read after it");
     ast_add(block, ast_add(ast_add(zrf_node(AST_WHILE, f), c), body));
 }
@@ -692,12 +746,89 @@ static const struct {
     {"set-flag", "set-flag of other than a name and a value"},
     {"set-position-flag", "set-position-flag of other than a name and a value"},
     {"set-attribute", "piece attributes (set-attribute)"},
-    {"create", "creating pieces (create)"},
+    {"create", "creating a piece for a named player (create PLAYER TYPE)"},
     {"change-type", "changing the type of a piece other than the one moving, on its own cell (change-type)"},
     {"change-owner", "changing another piece's owner (change-owner)"},
     {"flip", "flipping a piece's owner (flip)"},
     {"go", "going to the destination or the last move's cells (go)"},
 };
+
+/* The mover's destination is the cursor's cell: a mark holds it, or a tag while a mark of the
+ * file is held (a mark of the language's would come between it and its back). */
+static void hold_destination(Prog *g, const ZrfNode *s, Ast *block) {
+    if (!g->marks) {
+        ast_add(block, zrf_node(AST_MARK, s));
+        return;
+    }
+    if (!g->L->to_tag) g->L->to_tag = zrf_names_add(g->L, &g->L->tag_names, "zrf-to", NULL);
+    Ast *t = zrf_node_text(AST_TAG, s, g->L->to_tag);
+    t->sub = 1;
+    ast_add(block, t);
+    g->by_tag = true;
+}
+
+/* Zillions' `to`: the destination of the piece being moved is the cursor's cell. */
+static void lower_to(Prog *g, const ZrfNode *s, Ast *block) {
+    if (g->in_loop) {
+        unsupported(g, s, "a destination set in a loop (to)");
+        return;
+    }
+    switch (g->casc) {
+    case CASC_MOVER:
+        hold_destination(g, s, block);
+        g->casc = CASC_MOVER_TO;
+        return;
+    case CASC_SECOND:
+        ast_add(block, zrf_node(AST_TO, s));
+        g->casc = CASC_SECOND_TO;
+        return;
+    default: unsupported(g, s, "a second destination for one piece (to)");
+    }
+}
+
+/* Zillions' `cascade`: the piece being moved goes to its destination (the cursor's cell when
+ * none was set), and the piece on the cursor's cell is moved next. */
+static void lower_cascade(Prog *g, const ZrfNode *s, Ast *block) {
+    int c = g->casc;
+    if (c != CASC_SECOND && g->in_loop) {
+        unsupported(g, s, "moving a second piece in a loop other than a line pushed by the mover (cascade)");
+        return;
+    }
+    switch (c) {
+    case CASC_MOVER: hold_destination(g, s, block); break;
+    case CASC_MOVER_TO:
+    case CASC_SECOND_TO: break;
+    case CASC_SECOND: ast_add(block, zrf_node(AST_TO, s)); break;
+    default: return;
+    }
+    ast_add(block, zrf_node(AST_FROM, s));
+    g->casc = CASC_SECOND;
+}
+
+/* Before the `add` of a move that set a destination or cascaded: the piece being moved goes
+ * to the cursor (or its destination), and the cursor back to the mover's destination. */
+static bool before_add(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
+    if (g->casc == CASC_MOVER) return true;
+    if (!tail) {
+        unsupported(g, s, "an add that is not the last statement of a move that cascades (add)");
+        return false;
+    }
+    if (g->casc == CASC_SECOND) ast_add(block, zrf_node(AST_TO, s));
+    if (g->by_tag) {
+        /* (the one cell tagged) */
+        Ast *all = zrf_node_text(AST_GOTO, s, "all");
+        all->sub = 1;
+        Ast *c = cond_word(KEYWORD_TAGGED, s);
+        zrf_set_text2(c, g->L->to_tag);
+        ast_add(block, all);
+        ast_add(block, ast_add(zrf_node(AST_VERIFY, s), c));
+        return true;
+    }
+    if (g->marks) ast_add(block, zrf_node(AST_BACK, s)); /* (a mark never read again) */
+    ast_add(block, zrf_node(AST_BACK, s));
+    g->marks = 0;
+    return true;
+}
 
 static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
     Lower *L = g->L;
@@ -726,7 +857,15 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             return;
         }
         if (zrf_is(s, "add")) {
-            lower_add(g, s, block, tail);
+            if (before_add(g, s, block, tail)) lower_add(g, s, block, tail);
+            return;
+        }
+        if (zrf_is(s, "to")) {
+            lower_to(g, s, block);
+            return;
+        }
+        if (zrf_is(s, "cascade")) {
+            lower_cascade(g, s, block);
             return;
         }
         if (zrf_is(s, "capture")) {
@@ -741,7 +880,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             ast_add(block, zrf_node(AST_CONVERT, s));
             return;
         }
-        if (zrf_is(s, "add-copy") && !L->has_off && !L->has_drops && !L->recycle) {
+        if (zrf_is(s, "add-copy") && !L->has_hands) {
             /* the piece stays, a copy lands: a new piece of its type there, onto an empty cell
              * (a copy that would capture is not made: said when the move does not check) */
             if (!g->checked_empty)
@@ -795,7 +934,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
             g->marks = 0;
         return;
     }
-    if (s->kind == ZRF_ATOM) {
+    if (s->kind == ZRF_ATOM && strcasecmp(h, "create")) {
         for (size_t i = 0; i < ARRAY_LEN(later); i++)
             if (!strcasecmp(h, later[i].word)) {
                 unsupported(g, s, later[i].why);
@@ -821,7 +960,7 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         return;
     }
     if (!strcasecmp(h, "add")) {
-        lower_add(g, s, block, tail);
+        if (before_add(g, s, block, tail)) lower_add(g, s, block, tail);
         return;
     }
     if (!strcasecmp(h, "opposite") && s->nkids == 2) {
@@ -909,6 +1048,31 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         ast_add(block, zrf_node_text(AST_CHANGE, s, zrf_piece_find(L, s->kids[1]->text)->vname));
         return;
     }
+    if (!strcasecmp(h, "create") && (s->kind == ZRF_ATOM || s->nkids <= 2)) {
+        /* a new piece of the mover's on the cursor (of its type, or the one named); one there
+         * already is replaced */
+        Piece *pc = s->kind == ZRF_LIST && s->nkids == 2 && zrf_atom_text(s->kids[1])
+            ? zrf_piece_find(L, s->kids[1]->text)
+            : NULL;
+        if (s->kind == ZRF_LIST && s->nkids == 2 && !pc) {
+            unsupported(g, s, "creating a piece of an unknown type, or another player's (create)");
+            return;
+        }
+        if (g->moved && !g->checked_empty) {
+            Ast *iff = zrf_node(AST_IF, s);
+            ast_add(iff, cond_not(cond_word(KEYWORD_EMPTY, s), s));
+            ast_add(iff, ast_add(zrf_node(AST_BLOCK, s), zrf_node(AST_CAPTURE, s)));
+            ast_add(block, iff);
+        }
+        ast_add(block, zrf_node_text(AST_CREATE, s, pc ? pc->vname : NULL));
+        return;
+    }
+    if (!strcasecmp(h, "change-type") && s->nkids == 2 && g->moved && zrf_atom_text(s->kids[1]) &&
+        zrf_piece_find(L, s->kids[1]->text)) {
+        /* another piece, on the cursor's cell, whoever owns it */
+        ast_add(block, zrf_node_text(AST_CHANGE_TYPE, s, zrf_piece_find(L, s->kids[1]->text)->vname));
+        return;
+    }
     if (!strcasecmp(h, "change-owner") && s->nkids == 1) {
         ast_add(block, zrf_node(AST_CONVERT, s));
         return;
@@ -936,9 +1100,48 @@ static bool checks_empty_before(Lower *L, const ZrfNode *list, int i) {
     return false;
 }
 
+static bool has_cascade(const ZrfNode *n) {
+    if (zrf_is(n, "cascade")) return true;
+    for (int i = 0; n->kind == ZRF_LIST && i < n->nkids; i++)
+        if (has_cascade(n->kids[i])) return true;
+    return false;
+}
+
+/* A (while C ...) that cascades, while the mover is the piece being moved, and the statements
+ * after it: its first turn takes up a second piece, the later ones move it on, so the first
+ * turn is made apart (`if C { BODY  while C { BODY }  REST } else { REST }`: the mark of the
+ * mover's destination is made on one path only, and the rest follows on each). */
+static void lower_cascade_loop(Prog *g, const ZrfNode *list, int i, Ast *block, bool tail) {
+    const ZrfNode *w = list->kids[i];
+    bool needs_move = false;
+    Ast *c = w->nkids >= 3 && tail ? lower_cond(g, w->kids[1], &needs_move) : NULL;
+    if (!c) {
+        unsupported(g, w,
+                    tail ? "moving a second piece in a loop of other than one condition (cascade)"
+                         : "moving a second piece in a loop followed by statements of an enclosing list (cascade)");
+        return;
+    }
+    int marks = g->marks;
+    Ast *then_b = zrf_node(AST_BLOCK, w), *else_b = zrf_node(AST_BLOCK, w);
+    lower_stmts(g, w, 2, then_b, false);
+    if (g->casc == CASC_SECOND) lower_while(g, w, then_b);
+    if (g->casc != CASC_SECOND || g->marks != marks)
+        unsupported(g, w, "moving a second piece in a loop that moves it otherwise (cascade)");
+    lower_stmts(g, list, i + 1, then_b, tail);
+    g->casc = CASC_MOVER;
+    g->marks = marks;
+    g->by_tag = false;
+    lower_stmts(g, list, i + 1, else_b, tail);
+    ast_add(block, ast_add(ast_add(ast_add(zrf_node(AST_IF, w), c), then_b), else_b));
+}
+
 static void lower_stmts(Prog *g, const ZrfNode *list, int first, Ast *block, bool tail) {
     for (int i = first; i < list->nkids && !g->left_out; i++) {
         int before = block->nkids;
+        if (g->casc == CASC_MOVER && zrf_is_form(list->kids[i], "while") && has_cascade(list->kids[i])) {
+            lower_cascade_loop(g, list, i, block, tail);
+            return;
+        }
         g->checked_empty = checks_empty_before(g->L, list, i);
         lower_stmt(g, list->kids[i], block, tail && i == list->nkids - 1);
         /* checks in a row are one (the shapes the compiler runs in C are written so) */
@@ -1756,14 +1959,33 @@ static void lower_moves(Lower *L, Piece *pc, Ast *piece) {
     free(mv);
 }
 
-/* One (drops ...) item: the placement shapes the language has, `drop [to ZONE]`. */
+/* A drop as a placement program (`drop { }`): it starts on every cell, and its add puts a
+ * new piece there. */
+static void drop_program(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
+    if (!is_stmt_list(m)) {
+        zrf_warn(L->r, m, "a drop of '%s' left out: '%s' is not a drop (a list of statements)", pc->name,
+                 zrf_print(L->r, m));
+        return;
+    }
+    Prog g = {.L = L, .move = m};
+    collect_events(&g, m);
+    Ast *block = zrf_node(AST_DROPBLOCK, m);
+    lower_stmts(&g, m, 0, block, true);
+    free((void *)g.events);
+    if (!g.left_out && goes_on(m)) unsupported(&g, m, "a drop that goes on (add-partial)");
+    if (g.left_out) {
+        warn_left_out(L, &g, "a drop", pc->name);
+        ast_free(block);
+        return;
+    }
+    ast_add(piece, block);
+}
+
+/* One (drops ...) item: the placement shapes the language has as atoms, `drop [to ZONE]`, in a
+ * game with pieces off the board; else a placement program. */
 static void lower_drop(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
-    L->has_drops = true;
-    if (!is_stmt_list(m) || m->nkids < 2 || !zrf_is(m->kids[m->nkids - 1], "add")) {
-        zrf_warn(L->r, m,
-                 "a drop of '%s' left out: only drops that verify an empty cell (in a zone) and add are "
-                 "supported yet",
-                 pc->name);
+    if (!L->has_hands || !is_stmt_list(m) || m->nkids < 2 || !zrf_is(m->kids[m->nkids - 1], "add")) {
+        drop_program(L, pc, m, piece);
         return;
     }
     bool empty = false;
@@ -1787,7 +2009,7 @@ static void lower_drop(Lower *L, Piece *pc, const ZrfNode *m, Ast *piece) {
         break;
     }
     if (!empty) {
-        zrf_warn(L->r, m, "a drop of '%s' left out: placement programs are not supported yet", pc->name);
+        drop_program(L, pc, m, piece);
         return;
     }
     Ast *a = atom(ATOM_DROP, m);
