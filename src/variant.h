@@ -414,9 +414,10 @@ typedef struct ExtinctionRule {
 } ExtinctionRule;
 
 /* "end reach PIECE in ZONE [and PIECE in ZONE...] RESULT [reply | last-chance]": a side with
- * PIECE in its part of ZONE (and each further piece in its zone) gets RESULT; with reply, only when it still stands there after the other side's answer
- * (a draw when that answer reached too, moving after it in the round); with last-chance, the
- * same, but the answer is made only when it can draw that way. */
+ * PIECE in its part of ZONE (and each further piece in its zone) gets RESULT; with reply,
+ * only when it still stands there after the other side's answer (a draw when that answer
+ * reached too, moving after it in the round); with last-chance, the same, but the answer is
+ * made only when it can draw that way. */
 #define MAX_REACH_PARTS 8
 typedef struct ReachRule {
     uint8_t type, zone;
