@@ -1008,8 +1008,9 @@ static void declare_pieces(Lower *L) {
 /* ---- the start position ---------------------------------------------------------------------- */
 
 typedef struct Setup {
-    int owner[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM]; /* -1: empty */
-    int type[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM];
+    /* (rows past a board's grid: its holding cells) */
+    int owner[MAX_BOARDS][MAX_BOARD_DIM + MAX_HOLDING_ROWS][MAX_BOARD_DIM]; /* -1: empty */
+    int type[MAX_BOARDS][MAX_BOARD_DIM + MAX_HOLDING_ROWS][MAX_BOARD_DIM];
     int hand[MAX_PLAYERS][MAX_PIECE_TYPES];
 } Setup;
 
@@ -1021,6 +1022,28 @@ static void put_text(char **buf, size_t *len, size_t *cap, const char *s) {
     }
     memcpy(*buf + *len, s, k + 1);
     *len += k;
+}
+
+/* The piece on board b's cell (x, y) in position text: its letter, in the case of its owner. */
+static void put_piece(const Lower *L, const Setup *S, int b, int y, int x, char **text, size_t *len, size_t *cap) {
+    char tmp[24];
+    int o = S->owner[b][y][x];
+    char l = L->pieces[S->type[b][y][x]].letter;
+    if (o == 0)
+        snprintf(tmp, sizeof tmp, "%c", l);
+    else if (o == 1)
+        snprintf(tmp, sizeof tmp, "%c", tolower((unsigned char)l));
+    else
+        snprintf(tmp, sizeof tmp, ":%d%c", o + 1, tolower((unsigned char)l));
+    put_text(text, len, cap, tmp);
+}
+
+/* A run of *n empty cells in position text; *n is reset. */
+static void put_count(char **text, size_t *len, size_t *cap, int *n) {
+    char tmp[16];
+    snprintf(tmp, sizeof tmp, "%d", *n);
+    put_text(text, len, cap, tmp);
+    *n = 0;
 }
 
 static void lower_setup(Lower *L) {
@@ -1087,6 +1110,7 @@ static void lower_setup(Lower *L) {
     size_t len = 0, cap = 256;
     char *text = xmalloc(cap);
     text[0] = 0;
+    int empty_run = 0;
     for (int b = 0; b < L->nboards; b++) {
         if (b) put_text(&text, &len, &cap, "|");
         bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM];
@@ -1109,14 +1133,7 @@ static void lower_setup(Lower *L) {
                     put_text(&text, &len, &cap, tmp);
                     empty = 0;
                 }
-                char l = L->pieces[S->type[b][y][x]].letter;
-                if (o == 0)
-                    snprintf(tmp, sizeof tmp, "%c", l);
-                else if (o == 1)
-                    snprintf(tmp, sizeof tmp, "%c", tolower((unsigned char)l));
-                else
-                    snprintf(tmp, sizeof tmp, ":%d%c", o + 1, tolower((unsigned char)l));
-                put_text(&text, &len, &cap, tmp);
+                put_piece(L, S, b, y, x, &text, &len, &cap);
             }
             if (empty) {
                 snprintf(tmp, sizeof tmp, "%d", empty);
@@ -1124,6 +1141,26 @@ static void lower_setup(Lower *L) {
             }
             if (y) put_text(&text, &len, &cap, "/");
         }
+        /* the holding cells (dummies no link touches), in rows of the board's width past its
+         * grid, in position order: `{ROW/ROW}` */
+        int row = -1;
+        for (int p = 0; p < L->npos; p++) {
+            const Pos *ps = &L->pos[p];
+            if (ps->board != b || ps->killed || ps->y < L->bh[b]) continue;
+            if (ps->y != row) {
+                if (empty_run) put_count(&text, &len, &cap, &empty_run);
+                put_text(&text, &len, &cap, row < 0 ? "{" : "/");
+                row = ps->y;
+            }
+            if (S->owner[b][ps->y][ps->x] < 0) {
+                empty_run++;
+                continue;
+            }
+            if (empty_run) put_count(&text, &len, &cap, &empty_run);
+            put_piece(L, S, b, ps->y, ps->x, &text, &len, &cap);
+        }
+        if (empty_run) put_count(&text, &len, &cap, &empty_run);
+        if (row >= 0) put_text(&text, &len, &cap, "}");
     }
     if (L->has_hands) {
         if (L->nplayers != 2) {
