@@ -23,6 +23,7 @@
 #include "notation.h"
 #include "parse.h"
 #include "perft.h"
+#include "perftsuite.h"
 #include "savegame.h"
 #include "serve.h"
 #include "source.h"
@@ -58,6 +59,9 @@ typedef struct Args {
     bool diagram;         /* moves --diagram */
     bool after;           /* moves --after */
     bool trace;           /* bench --playouts --trace */
+    const char *epd;      /* perft --epd: a suite of positions and figures */
+    long long max_nodes;  /* perft --max-nodes; < 0 = not given */
+    bool deep;            /* perft --deep */
     const char *bad_seat; /* a --seat N=... whose N no game has (0, -1, 9), or NULL */
     const char *argv0;
 } Args;
@@ -434,16 +438,89 @@ static int cmd_moves(const Args *a) {
     return rc;
 }
 
+/* perft --epd SUITE: every selected figure of the suite, in one process. */
+static int perft_of_suite(const Args *a, GenContext *ctx, Position *pos) {
+    FILE *in = strcmp(a->epd, "-") ? fopen(a->epd, "r") : stdin;
+    if (!in) {
+        fprintf(stderr, "varia: error: cannot read '%s': %s\n", a->epd, strerror(errno));
+        return 1;
+    }
+    PerftSelect sel = {.max_nodes = a->max_nodes < 0 ? UINT64_MAX : (uint64_t)a->max_nodes, .deep = a->deep};
+    const char *name = in == stdin ? "standard input" : a->epd;
+    PerftSuiteResult r = perft_suite(ctx, pos, name, in, &sel, a->verbose, stdout, stderr);
+    if (in != stdin) fclose(in);
+    printf("%s: %d passed, %d failed, %d not selected\n", name, r.passed, r.failed, r.skipped);
+    return r.failed ? 1 : 0;
+}
+
+/* One position's perft (with --divide, below each first move), ending "Nodes searched: N". */
+static bool perft_one(const Args *a, const Variant *v, GenContext *ctx, Position *pos, long depth) {
+    VmFault f = {0};
+    if (variant_has_secrets(v))
+        fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t n = a->divide ? perft_divide(ctx, pos, (int)depth, stdout, &f) : perft(ctx, pos, (int)depth, &f);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    report_fault(&f);
+    if (a->divide) printf("\n");
+    fprintf(stderr, "time %.3f s, %.0f nodes/s\n", secs, secs > 0 ? (double)n / secs : 0.0);
+    printf("Nodes searched: %llu\n", (unsigned long long)n);
+    return !f.set;
+}
+
+/* perft --fen -: one position per line of standard input, each answered in turn (a bad line
+ * with "Nodes searched: -", so the answers stay in step with the lines). */
+static int perft_of_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos, long depth) {
+    char line[8192];
+    int rc = 0, n = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        n++;
+        size_t len = strcspn(line, "\r\n");
+        if (line[len] == 0 && !feof(stdin)) {
+            fprintf(stderr, "varia: error: standard input line %d: position text too long\n", n);
+            int ch;
+            while ((ch = getchar()) != EOF && ch != '\n') {}
+            printf("Nodes searched: -\n");
+            rc = 1;
+            continue;
+        }
+        line[len] = 0;
+        char err[200];
+        genctx_init(ctx);
+        if (!fen_read(pos, line, err, sizeof err) || !movegen_position_ok(ctx, pos, err, sizeof err)) {
+            fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
+            printf("Nodes searched: -\n");
+            rc = 1;
+        } else if (!perft_one(a, v, ctx, pos, depth))
+            rc = 1;
+    }
+    return rc;
+}
+
 static int cmd_perft(const Args *a) {
-    if (a->npositional < 1) {
+    if (a->npositional < 1 && !a->epd) {
         print_usage(find_command("perft"), stderr);
         return 2;
     }
-    char *end;
-    long depth = strtol(a->positional[0], &end, 10);
-    if (*end || depth < 0 || depth > 20) {
-        fprintf(stderr, "varia: error: bad depth '%s' (expected 0..20)\n", a->positional[0]);
+    long depth = 0;
+    if (a->epd && (a->npositional > 0 || a->fen || a->divide)) {
+        fprintf(stderr,
+                "varia: perft --epd takes its positions and depths from the suite (no DEPTH, --fen or --divide)\n");
         return 2;
+    }
+    if (!a->epd && (a->max_nodes >= 0 || a->deep)) {
+        fprintf(stderr, "varia: --max-nodes and --deep choose the figures of a suite: they go with --epd\n");
+        return 2;
+    }
+    if (!a->epd) {
+        char *end;
+        depth = strtol(a->positional[0], &end, 10);
+        if (*end || depth < 0 || depth > 20) {
+            fprintf(stderr, "varia: error: bad depth '%s' (expected 0..20)\n", a->positional[0]);
+            return 2;
+        }
     }
     Variant *v = load_variant(a);
     if (!v) return 1;
@@ -453,21 +530,12 @@ static int cmd_perft(const Args *a) {
     genctx_init(&ctx);
     int rc = 1;
     ctx.fast = !a->general;
-    if (setup_position(a, v, &ctx, &pos)) {
-        VmFault f = {0};
-        if (variant_has_secrets(v))
-            fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        uint64_t n = a->divide ? perft_divide(&ctx, &pos, (int)depth, stdout, &f) : perft(&ctx, &pos, (int)depth, &f);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        report_fault(&f);
-        if (a->divide) printf("\n");
-        fprintf(stderr, "time %.3f s, %.0f nodes/s\n", secs, secs > 0 ? (double)n / secs : 0.0);
-        printf("Nodes searched: %llu\n", (unsigned long long)n);
-        rc = f.set ? 1 : 0;
-    }
+    if (a->epd)
+        rc = perft_of_suite(a, &ctx, &pos);
+    else if (a->fen && !strcmp(a->fen, "-"))
+        rc = perft_of_lines(a, v, &ctx, &pos, depth);
+    else if (setup_position(a, v, &ctx, &pos))
+        rc = perft_one(a, v, &ctx, &pos, depth) ? 0 : 1;
     board_free(&pos);
     variant_free(v);
     return rc;
@@ -1049,10 +1117,17 @@ static const Command commands[] = {
      "Prints the bytecode of every piece program, for every player, with the rule-file line of\n"
      "each instruction, and the rays the fast generator uses.",
      cmd_disasm, false, true, 0},
-    {"perft", "perft FILE DEPTH [--fen POS] [--seed N] [--divide] [--general] [--option NAME=VALUE]...",
+    {"perft",
+     "perft FILE DEPTH [--fen POS | --fen -] [--seed N] [--divide] [--general] [--option NAME=VALUE]...\n"
+     "       varia perft FILE --epd SUITE [--max-nodes N [--deep]] [--verbose] [--general] [--option NAME=VALUE]...",
      "Counts the leaf nodes of the legal move tree to DEPTH and ends with 'Nodes searched: N'.\n"
      "--divide prints the count below each legal first move. --general turns off the fast\n"
-     "ray tables (every move and attack test runs the programs) to cross-check them.",
+     "ray tables (every move and attack test runs the programs) to cross-check them.\n"
+     "--fen - reads one position per line of standard input and answers each in turn.\n"
+     "--epd SUITE checks a perft suite: lines 'POSITION ;D1 COUNT ;D2 COUNT ...' (SUITE '-':\n"
+     "standard input), each wrong count named by its line; --max-nodes N checks only the\n"
+     "figures of at most N leaves not marked 'deep' (a word after the count), --deep only the\n"
+     "others; --verbose lists every figure checked.",
      cmd_perft, false, true, 1},
     {"moves", "moves FILE [--fen POS | --fen -] [--diagram] [--after] [--seed N] [--option NAME=VALUE]...",
      "Prints every legal move of the position, one per line, in coordinate notation. --fen -\n"
@@ -1254,6 +1329,7 @@ int main(int argc, char **argv) {
     a.seconds = -1;
     a.seed = 1;
     a.port = -1;
+    a.max_nodes = -1;
     for (int p = 0; p < MAX_PLAYERS; p++) a.seats[p] = -1;
     for (int i = 2; i < argc; i++) {
         const char *s = argv[i];
@@ -1264,7 +1340,25 @@ int main(int argc, char **argv) {
             a.help = true;
         else if (!strcmp(s, "--divide"))
             a.divide = true;
-        else if (!strcmp(s, "--general"))
+        else if (!strcmp(s, "--deep") && c->run == cmd_perft)
+            a.deep = true;
+        else if ((!strcmp(s, "--epd") || !strcmp(s, "--max-nodes")) && c->run == cmd_perft) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "varia: %s needs a value\n", s);
+                return 2;
+            }
+            const char *val = argv[++i];
+            char *end;
+            errno = 0;
+            long long n = strtoll(val, &end, 10);
+            if (s[2] == 'e')
+                a.epd = val;
+            else if (end == val || *end || errno || n < 0) {
+                fprintf(stderr, "varia: bad --max-nodes '%s' (a count of leaves, 0 or more)\n", val);
+                return 2;
+            } else
+                a.max_nodes = n;
+        } else if (!strcmp(s, "--general"))
             a.general = true;
         else if (!strcmp(s, "--playouts") && c->run == cmd_bench)
             a.playouts = true;

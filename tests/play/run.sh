@@ -379,6 +379,27 @@ reject shogi-marks "=+B"
 n=$((n + 1))
 VARIA_RULES="$root/rules" "$varia" perft chess 3 2>&1 | grep -q "^Nodes searched: 8902" ||
     { echo "play test 'perft-name': 'varia perft chess 3' failed" >&2; fail=1; }
+# A perft suite in one process: a wrong count, a bad position and a malformed figure are each
+# named by their line (and column); positions read from standard input are answered in turn.
+printf '%s\n' 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401 ;D3 8902 deep' \
+    '# a comment' '4k3/8/8/8/8/8/8/4K2Z w - - 0 1 ;D1 5' 'no figures here' '4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 x' >"$tmp/suite.epd"
+"$varia" perft "$root/rules/chess.rules" --epd "$tmp/suite.epd" --max-nodes 1000 >"$tmp/suite.out" 2>&1
+echo $? >"$tmp/suite.rc"
+expect suite "suite.epd:1: error: depth 2: expected 401, got 400"
+expect suite "suite.epd:3: error: bad position '4k3/8/8/8/8/8/8/4K2Z w - - 0 1'"
+expect suite "suite.epd:4: error: a position without figures"
+expect suite "suite.epd:5:35: error: expected a figure ';Dn COUNT' here"
+expect suite "suite.epd: 1 passed, 4 failed, 1 not selected"
+n=$((n + 1))
+[ "$(cat "$tmp/suite.rc")" = 1 ] || { echo "play test 'suite': a failing suite must end with status 1" >&2; fail=1; }
+"$varia" perft "$root/rules/chess.rules" --epd "$tmp/suite.epd" --max-nodes 1000 --deep >"$tmp/suite-deep.out" 2>&1
+expect suite-deep "suite.epd: 1 passed, 2 failed, 3 not selected"
+printf '%s\n' '4k3/8/8/8/8/8/8/4K3 w - - 0 1' 'bad' '4k3/8/8/8/8/8/8/R3K3 w Q - 0 1' |
+    "$varia" perft "$root/rules/chess.rules" 1 --fen - >"$tmp/lines.out" 2>&1
+n=$((n + 1))
+[ "$(grep '^Nodes searched' "$tmp/lines.out" | tr '\n' ' ')" = "Nodes searched: 5 Nodes searched: - Nodes searched: 16 " ] ||
+    { echo "play test 'lines': perft --fen - answers: $(cat "$tmp/lines.out")" >&2; fail=1; }
+expect lines "standard input line 2: bad position 'bad'"
 play fen-start 'fen\n' "$root/rules/chess.rules" --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1' --white human --black human
 expect fen-start "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 play fen-bad '' "$root/rules/chess.rules" --fen '4k3/8/8 w'

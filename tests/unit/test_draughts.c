@@ -97,9 +97,9 @@ static const char *const NINE = "W:WK27:B6,7,8,14,15,16,22,23,24";
 static void test_draughts_king_chain_of_seven(void **state) {
     (void)state;
     expect_legal_moves(checkers, NINE,
-                 "27x20x11x4 27x20x11x2x9x18x11x4 27x20x11x2x9x18x27 27x20x11x2x9x18x25 "
-                 "27x20x11x18x9x2x11x4 27x20x11x18x27 27x20x11x18x25 27x18x11x4 27x18x11x2x9x18x25 "
-                 "27x18x11x20x27 27x18x9x2x11x4 27x18x9x2x11x20x27 27x18x9x2x11x18x25 27x18x25");
+                       "27x20x11x4 27x20x11x2x9x18x11x4 27x20x11x2x9x18x27 27x20x11x2x9x18x25 "
+                       "27x20x11x18x9x2x11x4 27x20x11x18x27 27x20x11x18x25 27x18x11x4 27x18x11x2x9x18x25 "
+                       "27x18x11x20x27 27x18x9x2x11x4 27x18x9x2x11x20x27 27x18x9x2x11x18x25 27x18x25");
     /* each seven-jump chain takes all but the two men a king coming back to 27 would need */
     expect_after(checkers, NINE, "27x20x11x2x9x18x11x4", "B:WK4:B22,23");
     expect_after(checkers, NINE, "27x20x11x18x9x2x11x4", "B:WK4:B22,23");

@@ -76,8 +76,8 @@ static const char *ending_of(const Variant *v, const char *fen, int *winner) {
 static void test_mill_takes_a_man_of_the_mover_s_choice(void **state) {
     (void)state;
     expect_legal_moves(morris, "3/3/3/6/3/mm1/MM1[MMMMMMMmmmmmmm] w",
-                 "M@g1xb2 M@g1xd2 M@f2 M@c3 M@d3 M@e3 M@a4 M@b4 M@c4 M@e4 M@f4 M@g4 M@c5 M@d5 M@e5 M@b6 M@d6 "
-                 "M@f6 M@a7 M@d7 M@g7");
+                       "M@g1xb2 M@g1xd2 M@f2 M@c3 M@d3 M@e3 M@a4 M@b4 M@c4 M@e4 M@f4 M@g4 M@c5 M@d5 M@e5 M@b6 M@d6 "
+                       "M@f6 M@a7 M@d7 M@g7");
     char fen[256];
     after_moves(morris, "3/3/3/6/3/mm1/MM1[MMMMMMMmmmmmmm] w", "g1xd2", fen, sizeof fen);
     assert_string_equal(fen, "3/3/3/6/3/m2/MMM[MMMMMMmmmmmmm] b - - 0 1");
@@ -121,8 +121,8 @@ static void test_mill_corner_cases(void **state) {
     assert_non_null(strstr(got, "M@d1xf6"));
     board_free(&pos);
     expect_legal_moves(morris, "3/3/3/6/3/3/MM1[MMMMMMMmmmmmmmmm] w",
-                 "M@g1 M@b2 M@d2 M@f2 M@c3 M@d3 M@e3 M@a4 M@b4 M@c4 M@e4 M@f4 M@g4 M@c5 M@d5 M@e5 M@b6 M@d6 "
-                 "M@f6 M@a7 M@d7 M@g7");
+                       "M@g1 M@b2 M@d2 M@f2 M@c3 M@d3 M@e3 M@a4 M@b4 M@c4 M@e4 M@f4 M@g4 M@c5 M@d5 M@e5 M@b6 M@d6 "
+                       "M@f6 M@a7 M@d7 M@g7");
     /* moving: the man on d2 steps to d3 beside c3 and e3 (a mill) and takes one of three; it
      * leaves d2, so d1-d2-d3 is no mill: d1 is taken by nobody's moving back */
     board_init(&pos, morris);
