@@ -26,10 +26,15 @@ fail=0
 cd "$root" || exit 1
 # A group that fails leaves a mark.
 jobs=$(nproc 2>/dev/null || echo 2)
+# (the groups are shell functions sharing this shell's variables: each keeps to names of its own)
 group() { # NAME COMMAND...: runs the command, its output kept for when it fails
-    name=$1
+    group_name=$1
     shift
-    "$@" >"$tmp/$name.out" 2>&1 || { echo "memcheck: $name failed" >&2; tail -n 40 "$tmp/$name.out" >&2; : >"$tmp/failed.$name"; }
+    "$@" >"$tmp/$group_name.out" 2>&1 || {
+        echo "memcheck: $group_name failed" >&2
+        tail -n 40 "$tmp/$group_name.out" >&2
+        : >"$tmp/failed.$group_name"
+    }
 }
 # (VARIA_MEMCHECK=1: the long randomized comparisons run a quarter of their games)
 unit() {
@@ -42,9 +47,9 @@ unit() {
 # whole corpus is replayed natively (make fuzz-replay) and under AddressSanitizer (make asan).
 replays() {
     for t in "$bin"/replay_*; do
-        name=${t##*/replay_}
+        target=${t##*/replay_}
         # shellcheck disable=SC2046
-        $vg "$t" $(ls -d "tests/fuzz/$name" 2>/dev/null) $(ls "fuzz/corpus/$name" | sort | awk -v d="fuzz/corpus/$name" 'NR % 3 == 1 { print d "/" $0 }') ||
+        $vg "$t" $(ls -d "tests/fuzz/$target" 2>/dev/null) $(ls "fuzz/corpus/$target" | sort | awk -v d="fuzz/corpus/$target" 'NR % 3 == 1 { print d "/" $0 }') ||
             { echo "$t failed"; return 1; }
     done
 }
@@ -57,21 +62,21 @@ play() {
 protocols() { sh tests/protocol/uci.sh "$tmp/varia"; }
 # the rulebook of games with every kind of castle and first-move right, and the seed games
 rulebooks() {
-    for g in chess caparandom cambodian crazyhouse janggi duck ultima ultimate-chess-4p above-below; do
-        "$tmp/varia" describe "rules/$g.rules" >/dev/null || { echo "describe $g failed"; return 1; }
+    for game in chess caparandom cambodian crazyhouse janggi duck ultima ultimate-chess-4p above-below; do
+        "$tmp/varia" describe "rules/$game.rules" >/dev/null || { echo "describe $game failed"; return 1; }
     done
 }
 # MEMCHECK_GROUPS picks groups (default: all). The groups run from a pool of one lane per core,
 # the longest first, so no core waits while work is left.
 groups=${MEMCHECK_GROUPS:-play unit golden replays protocols rulebooks}
 lane() { # LANE: takes the next group not yet taken (mkdir is atomic) until none is left
-    for g in $groups; do
-        mkdir "$tmp/taken.$g" 2>/dev/null || continue
-        case $g in golden) cmd="sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$g ;; esac
-        t0=$(date +%s)
+    for lane_group in $groups; do
+        mkdir "$tmp/taken.$lane_group" 2>/dev/null || continue
+        case $lane_group in golden) cmd="sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$lane_group ;; esac
+        lane_start=$(date +%s)
         # shellcheck disable=SC2086
-        group "$g" $cmd
-        echo "memcheck: $g took $(($(date +%s) - t0)) s"
+        group "$lane_group" $cmd
+        echo "memcheck: $lane_group took $(($(date +%s) - lane_start)) s"
     done
 }
 i=0
