@@ -72,7 +72,7 @@ groups=${MEMCHECK_GROUPS:-play unit golden replays protocols rulebooks}
 lane() { # LANE: takes the next group not yet taken (mkdir is atomic) until none is left
     for lane_group in $groups; do
         mkdir "$tmp/taken.$lane_group" 2>/dev/null || continue
-        case $lane_group in golden) cmd="sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$lane_group ;; esac
+        case $lane_group in golden) cmd="env VARIA_MEMCHECK=1 sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$lane_group ;; esac
         lane_start=$(date +%s)
         # shellcheck disable=SC2086
         group "$lane_group" $cmd
