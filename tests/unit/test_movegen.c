@@ -121,7 +121,8 @@ static void test_movegen_fast_and_general_agree_captures_after_leaps(void **stat
     /* a pincer after a jump, a coordination after a jump, an imitated withdrawal with a leap */
     const char *starts[] = {NULL, "8/8/8/7c/6P1/8/8/k2K4 w 0", "k7/8/4N3/4b3/3K4/8/8/8 w 0",
                             "c3k3/1pnbp3/8/8/8/8/1PNBP3/C3K3 w 0"};
-    assert_true(compare_variant_paths(load_text_ok(rules), "captures after leaps", starts, 4, test_reps(40), 40) > test_reps(400));
+    assert_true(compare_variant_paths(load_text_ok(rules), "captures after leaps", starts, 4, test_reps(40), 40) >
+                test_reps(400));
 }
 
 static void test_movegen_fast_and_general_agree_chess(void **state) {
