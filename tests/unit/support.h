@@ -18,6 +18,7 @@
 #include "load.h"
 #include "movegen.h"
 #include "notation.h"
+#include "perft.h"
 #include "variant.h"
 
 /* The test binary's move generation context, made on first use. */
@@ -139,6 +140,41 @@ static inline void expect_legal_moves(const Variant *v, const char *fen, const c
     sorted_words(want, b, sizeof b);
     if (strcmp(a, b)) print_error("%s: moves %s, expected %s\n", fen, a, b);
     assert_string_equal(a, b);
+    board_free(&pos);
+}
+
+/* Perft of fen to depth, from a fresh generation context (no program may fault on the way). */
+static inline uint64_t perft_of(const Variant *v, const char *fen, int depth) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    VmFault fault = {0};
+    uint64_t n = perft(test_fresh_gen(), &pos, depth, &fault);
+    assert_false(fault.set);
+    board_free(&pos);
+    return n;
+}
+
+/* The position text after the typed moves (separated by spaces) from fen; each must name
+ * exactly one legal move. */
+static inline void position_after(const Variant *v, const char *fen, const char *moves, char *out, size_t cap) {
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", moves);
+    MoveList *ml = malloc(sizeof *ml);
+    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " ")) {
+        VmFault fault = {0};
+        assert_true(movegen_legal(test_gen(), &pos, ml, &fault));
+        int found[4];
+        int n = notation_parse(&pos, ml, w, found, 4);
+        if (n != 1) print_error("%s: '%s' names %d moves\n", fen, w, n);
+        assert_int_equal(n, 1);
+        assert_true(board_make(&pos, &ml->moves[found[0]]));
+    }
+    free(ml);
+    fen_write(&pos, out, cap);
     board_free(&pos);
 }
 

@@ -78,17 +78,6 @@ static void expect_after(const Variant *v, const char *fen, const char *move, co
     board_free(&pos);
 }
 
-static uint64_t perft_of(const Variant *v, const char *fen, int depth) {
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, fen);
-    VmFault fault = {0};
-    uint64_t n = perft(test_gen(), &pos, depth, &fault);
-    assert_false(fault.set);
-    board_free(&pos);
-    return n;
-}
-
 /* A king taking nine men set in a square, three by three: it may stop after 1, 3, 4, 5 or 6
  * jumps where no jump goes on, or take seven round the square, coming back over cells it has
  * landed on. English checkers keeps every path (no move is merged). */

@@ -10,17 +10,6 @@
 /* chess perft 3 of r3k2r/8/8/8/8/8/8/R3K2R w KQkq */
 #define CASTLES_PERFT3 13744
 
-static uint64_t perft_of(const Variant *v, const char *fen, int depth) {
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, fen);
-    VmFault fault = {0};
-    uint64_t n = perft(test_fresh_gen(), &pos, depth, &fault);
-    assert_false(fault.set);
-    board_free(&pos);
-    return n;
-}
-
 /* Is `move` (coordinate text) among the legal moves of fen? */
 static bool has_move(const Variant *v, const char *fen, const char *move) {
     Position pos;

@@ -34,28 +34,6 @@ static int teardown(void **state) {
     return 0;
 }
 
-/* The position text after the typed moves (separated by spaces) from fen. */
-static void after_moves(const Variant *v, const char *fen, const char *moves, char *out, size_t cap) {
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, fen);
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", moves);
-    MoveList *ml = malloc(sizeof *ml);
-    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " ")) {
-        VmFault fault = {0};
-        assert_true(movegen_legal(test_gen(), &pos, ml, &fault));
-        int found[4];
-        int n = notation_parse(&pos, ml, w, found, 4);
-        if (n != 1) print_error("%s: '%s' names %d moves\n", fen, w, n);
-        assert_int_equal(n, 1);
-        assert_true(board_make(&pos, &ml->moves[found[0]]));
-    }
-    free(ml);
-    fen_write(&pos, out, cap);
-    board_free(&pos);
-}
-
 /* How the game stands in fen: the ending's reason ("" while it goes on) and the winner. */
 static const char *ending_of(const Variant *v, const char *fen, int *winner) {
     Position pos;
@@ -79,7 +57,7 @@ static void test_mill_takes_a_man_of_the_mover_s_choice(void **state) {
                        "M@g1xb2 M@g1xd2 M@f2 M@c3 M@d3 M@e3 M@a4 M@b4 M@c4 M@e4 M@f4 M@g4 M@c5 M@d5 M@e5 M@b6 M@d6 "
                        "M@f6 M@a7 M@d7 M@g7");
     char fen[256];
-    after_moves(morris, "3/3/3/6/3/mm1/MM1[MMMMMMMmmmmmmm] w", "g1xd2", fen, sizeof fen);
+    position_after(morris, "3/3/3/6/3/mm1/MM1[MMMMMMMmmmmmmm] w", "g1xd2", fen, sizeof fen);
     assert_string_equal(fen, "3/3/3/6/3/m2/MMM[MMMMMMmmmmmmm] b - - 0 1");
 }
 
@@ -194,9 +172,9 @@ static void test_hex_swap(void **state) {
     diag_free(&sink);
     assert_non_null(v);
     char fen[512];
-    after_moves(v, "11/11/11/11/11/11/11/11/11/11/11 b 1", "c2 swap", fen, sizeof fen);
+    position_after(v, "11/11/11/11/11/11/11/11/11/11/11 b 1", "c2 swap", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/11/11/11/11/11/1s9/11/11 b 0"); /* c2 = (2,1): b3 */
-    after_moves(v, "11/11/11/11/11/11/11/11/11/11/11 b 1", "f6 swap", fen, sizeof fen);
+    position_after(v, "11/11/11/11/11/11/11/11/11/11/11 b 1", "f6 swap", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/11/11/5s5/11/11/11/11/11 b 0");
     Position pos;
     board_init(&pos, v);
@@ -215,27 +193,27 @@ static void test_hex_swap(void **state) {
 static void test_king_captured_against_the_throne(void **state) {
     (void)state;
     char fen[256];
-    after_moves(brandubh, "3A3/7/2AkA2/7/7/7/7 a", "d7d6", fen, sizeof fen);
+    position_after(brandubh, "3A3/7/2AkA2/7/7/7/7 a", "d7d6", fen, sizeof fen);
     assert_string_equal(fen, "7/3A3/2A1A2/7/7/7/7 d - - 0 1");
     int winner;
     assert_string_equal(ending_of(brandubh, "7/3A3/2A1A2/7/7/7/7 d - - 0 1", &winner), "king captured");
     assert_int_equal(winner, 0);
-    after_moves(brandubh, "3A3/7/2AkA2/3d3/7/7/7 a", "d7d6", fen, sizeof fen);
+    position_after(brandubh, "3A3/7/2AkA2/3d3/7/7/7 a", "d7d6", fen, sizeof fen);
     assert_string_equal(fen, "7/3A3/2AkA2/3d3/7/7/7 d - - 1 1");
     /* on the throne: four attackers needed */
-    after_moves(brandubh, "7/3A3/7/2AkA2/3A3/7/7 a", "d6d5", fen, sizeof fen);
+    position_after(brandubh, "7/3A3/7/2AkA2/3A3/7/7 a", "d6d5", fen, sizeof fen);
     assert_string_equal(fen, "7/7/3A3/2A1A2/3A3/7/7 d - - 0 1");
     /* away from the throne, two attackers, and an attacker against a corner */
-    after_moves(brandubh, "7/7/7/7/1A5/1k5/2A4 a", "c1b1", fen, sizeof fen);
+    position_after(brandubh, "7/7/7/7/1A5/1k5/2A4 a", "c1b1", fen, sizeof fen);
     assert_string_equal(fen, "7/7/7/7/1A5/7/1A5 d - - 0 1");
-    after_moves(brandubh, "7/7/7/7/7/1k5/2A4 a", "c1b1", fen, sizeof fen);
+    position_after(brandubh, "7/7/7/7/7/1k5/2A4 a", "c1b1", fen, sizeof fen);
     assert_string_equal(fen, "7/7/7/7/7/1k5/1A5 d - - 1 1");
     /* a piece moves between two enemies safely; a defender is taken against the empty throne */
-    after_moves(brandubh, "7/7/7/3k3/2A4/7/1dA4 d", "b1b3", fen, sizeof fen);
+    position_after(brandubh, "7/7/7/3k3/2A4/7/1dA4 d", "b1b3", fen, sizeof fen);
     assert_string_equal(fen, "7/7/7/3k3/1dA4/7/2A4 a - - 1 2");
-    after_moves(brandubh, "7/5k1/7/4d2/7/7/5A1 a", "f1f4", fen, sizeof fen);
+    position_after(brandubh, "7/5k1/7/4d2/7/7/5A1 a", "f1f4", fen, sizeof fen);
     assert_string_equal(fen, "7/5k1/7/5A1/7/7/7 d - - 0 1");
-    after_moves(brandubh, "7/5k1/7/4d2/7/7/4A2 a", "e1e3", fen, sizeof fen); /* (e5 beyond: empty) */
+    position_after(brandubh, "7/5k1/7/4d2/7/7/4A2 a", "e1e3", fen, sizeof fen); /* (e5 beyond: empty) */
     assert_string_equal(fen, "7/5k1/7/4d2/4A2/7/7 d - - 1 1");
     /* only the king stops on the throne: an attacker rides over it */
     expect_legal_moves(brandubh, "7/7/7/A6/7/7/6k d", "g1g2 g1g3 g1g4 g1g5 g1g6 g1f1 g1e1 g1d1 g1c1 g1b1 g1a1 g1g7");
@@ -247,13 +225,13 @@ static void test_hnefatafl_king(void **state) {
     (void)state;
     char fen[256];
     /* three attackers around the king on the edge: still standing */
-    after_moves(hnefatafl, "11/11/11/11/11/11/11/11/11/4A6/3Ak5A a", "k1f1", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/11/11/11/11/11/11/4A6/3Ak5A a", "k1f1", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/11/11/11/11/11/11/4A6/3AkA5 d - - 1 1");
     /* four attackers around it in the open: taken */
-    after_moves(hnefatafl, "11/11/11/11/11/11/4A6/3AkA5/11/4A6/11 a", "e2e3", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/11/11/11/4A6/3AkA5/11/4A6/11 a", "e2e3", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/11/11/11/4A6/3A1A5/4A6/11/11 d - - 0 1");
     /* next to the throne: three attackers and the empty throne */
-    after_moves(hnefatafl, "11/11/11/11/11/11/4AkA4/11/11/5A5/11 a", "f2f4", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/11/11/11/4AkA4/11/11/5A5/11 a", "f2f4", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/11/11/11/4A1A4/5A5/11/11/11 d - - 0 1");
 }
 
@@ -263,14 +241,14 @@ static void test_hnefatafl_king(void **state) {
 static void test_shieldwall(void **state) {
     (void)state;
     char fen[256];
-    after_moves(hnefatafl, "11/11/11/7k3/11/11/11/11/4A6/2AA7/1Add7 a", "e3e1", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/7k3/11/11/11/11/4A6/2AA7/1Add7 a", "e3e1", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/7k3/11/11/11/11/11/2AA7/1A2A6 d - - 0 1");
-    after_moves(hnefatafl, "11/11/11/7k3/11/11/11/11/4A6/2AA7/1Adk7 a", "e3e1", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/7k3/11/11/11/11/4A6/2AA7/1Adk7 a", "e3e1", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/7k3/11/11/11/11/11/2AA7/1A1kA6 d - - 0 1");
-    after_moves(hnefatafl, "11/11/11/7k3/11/11/11/11/4A6/3A7/1Add7 a", "e3e1", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/7k3/11/11/11/11/4A6/3A7/1Add7 a", "e3e1", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/7k3/11/11/11/11/11/3A7/1AddA6 d - - 1 1");
     /* against the corner a1 */
-    after_moves(hnefatafl, "11/11/11/7k3/11/11/11/11/3A7/1AA8/1dd8 a", "d3d1", fen, sizeof fen);
+    position_after(hnefatafl, "11/11/11/7k3/11/11/11/11/3A7/1AA8/1dd8 a", "d3d1", fen, sizeof fen);
     assert_string_equal(fen, "11/11/11/7k3/11/11/11/11/11/1AA8/3A7 d - - 0 1");
 }
 
@@ -332,10 +310,10 @@ static void test_effects_on_other_cells(void **state) {
     /* the seed steps to a2 and a seed grows on each empty cell of rank 3 in turn */
     expect_legal_moves(v, "1s1/3/S2 w", "a1a2@a3 a1a2@c3");
     char fen[64];
-    after_moves(v, "1s1/3/S2 w", "a1a2@c3", fen, sizeof fen);
+    position_after(v, "1s1/3/S2 w", "a1a2@c3", fen, sizeof fen);
     assert_string_equal(fen, "1sS/S2/3 b - - 1 1");
     /* the lamp turns the enemy piece beside it into a seed, still the enemy's (a move in place) */
-    after_moves(v, "3/3/Lm1 w", "a1a1", fen, sizeof fen);
+    position_after(v, "3/3/Lm1 w", "a1a1", fen, sizeof fen);
     assert_string_equal(fen, "3/3/Ls1 b - - 0 1");
     /* the mirror goes to its image across the diagonal while rank 3 has an empty cell */
     expect_legal_moves(v, "3/3/1M1 w", "b1a2");

@@ -51,17 +51,6 @@ static int teardown(void **state) {
     return 0;
 }
 
-static uint64_t perft_of(const Variant *v, const char *fen, int depth) {
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, fen);
-    VmFault fault = {0};
-    uint64_t n = perft(test_gen(), &pos, depth, &fault);
-    assert_false(fault.set);
-    board_free(&pos);
-    return n;
-}
-
 /* Figures of tests/holding/three-stones-oracle.py (the start), and by hand (the moving phase:
  * 3 steps for Cross, then 4 + 3 + 4 answers). */
 static void test_holding_doc_example_perft(void **state) {
@@ -72,32 +61,12 @@ static void test_holding_doc_example_perft(void **state) {
     assert_int_equal(perft_of(three, "1Ss/s2/SsS{3/3} x", 2), 11);
 }
 
-/* The position text after typed moves. */
-static void after(const Variant *v, const char *fen, const char *moves, char *out, size_t cap) {
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, fen);
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", moves);
-    MoveList *ml = malloc(sizeof *ml);
-    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " ")) {
-        VmFault fault = {0};
-        assert_true(movegen_legal(test_gen(), &pos, ml, &fault));
-        int found[4];
-        assert_int_equal(notation_parse(&pos, ml, w, found, 4), 1);
-        board_make(&pos, &ml->moves[found[0]]);
-    }
-    free(ml);
-    fen_write(&pos, out, cap);
-    board_free(&pos);
-}
-
 static void test_holding_stone_leaves_for_the_board(void **state) {
     (void)state;
     char fen[256];
-    after(three, "3/3/3{SSS/sss} x", "x1b2", fen, sizeof fen);
+    position_after(three, "3/3/3{SSS/sss} x", "x1b2", fen, sizeof fen);
     assert_string_equal(fen, "3/1S1/3{1SS/sss} o - - 1 1");
-    after(three, "3/3/3{SSS/sss} x", "x1b2 o3a1 x3c3", fen, sizeof fen);
+    position_after(three, "3/3/3{SSS/sss} x", "x1b2 o3a1 x3c3", fen, sizeof fen);
     assert_string_equal(fen, "2S/1S1/s2{1S1/ss1} o - - 3 2");
     /* from a holding cell: every empty cell of the board, none of the holding cells */
     Position pos;
@@ -181,9 +150,9 @@ static void test_holding_store_of_captures(void **state) {
                      "back  add } }\n"
                      "setup \"Tt1t{2} w\"\nend stalemate loss\n");
     char fen[256];
-    after(v, "Tt1t{2} w", "a1b1", fen, sizeof fen);
+    position_after(v, "Tt1t{2} w", "a1b1", fen, sizeof fen);
     assert_string_equal(fen, "1T1t{t1} b - - 1 1");
-    after(v, "1Tt1{t1} w", "b1c1", fen, sizeof fen);
+    position_after(v, "1Tt1{t1} w", "b1c1", fen, sizeof fen);
     assert_string_equal(fen, "2T1{tt} b - - 1 1");
     Position pos;
     board_init(&pos, v);
