@@ -2238,12 +2238,65 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
     return v->must_capture && captures ? captures : quiet + ml->count;
 }
 
+/* May the drops from the mover's hand be counted rather than listed (count_drops)? Where
+ * add_drops alone makes them and no other rule adds to them, requires them or sorts them out
+ * (gating, drop programs, `must-drop`, square colours, `forbid drop-check`), and the attack
+ * lines alone decide a drop (no capture patterns, no facing royal pieces). */
+static inline bool drops_countable(const Variant *v) {
+    return !v->gate_zone && !v->has_drop_programs && !v->must_drop && !v->must_drop_types && !v->colour_apart_mask &&
+        !v->forbid_drop_check && !v->pattern_types && !v->facing_type;
+}
+
+/* The drops from the mover's hand, out of check (pins NULL: every move is legal), as add_drops
+ * makes them, counted from the empty cells each type may be dropped on: a drop only blocks
+ * attack lines, so out of check each is legal (drop_verdict). Each type puts down its own
+ * piece, so no two drops are the same move. -1 when a type needs its drops judged (a royal
+ * one). */
+static __attribute__((noinline)) int count_drops(const Position *pos, const Pins *pins) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), n = 0;
+    if (mover >= v->nplayers) return 0;
+    uint64_t empty[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t full = 0;
+        for (int o = 0; o < v->nowners; o++) full |= pos->occ[o][w];
+        int left = v->ncells - w * 64; /* (the cells of the last word past the board) */
+        empty[w] = ~full & (left >= 64 ? ~0ULL : (1ULL << left) - 1);
+    }
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!pos->hand[mover][variant_base_type(v, t)] || !v->types[t].droppable) continue;
+        if (pins && v->types[t].royal) return -1;
+        uint32_t files[MAX_BOARDS] = {0};
+        bool not_doubled = v->types[t].drop_not_doubled;
+        if (not_doubled) files_held(pos, mover, t, files);
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t open = empty[w] & v->types[t].drop_cells[mover][w];
+            if (!not_doubled) {
+                n += cells_in(open);
+                continue;
+            }
+            for (; open; open &= open - 1) {
+                const CellInfo *ci = &v->cells[w * 64 + __builtin_ctzll(open)];
+                n += !((files[ci->board] >> ci->x) & 1);
+            }
+        }
+    }
+    return n;
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
     Pins pins;
     bool found = false;
-    bool bulk = v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)));
+    Cell forced[MAX_FORCED];
+    bool bulk = v->bulk_count && ctx->fast, holds = false;
+    if (unlikely(bulk & (v->has_hands | (v->nforced > 0)))) {
+        /* (with a hand to drop from, counted by the pieces and the drops when out of check;
+         * not where a capture is required) */
+        holds = v->has_hands && !board_hand_empty(pos, board_mover(pos));
+        bulk = (!holds || drops_countable(v)) && !movegen_forced(pos, forced);
+    }
     /* (a game the position has ended has no moves, as in pseudo_moves: once for both counts) */
     if ((bulk || (v->count_quiet && ctx->fast)) && v->decided_by_position && !ctx->diagram &&
         ending_decided(ctx, pos, NULL))
@@ -2252,18 +2305,25 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         int n = count_quiet_and_listed(ctx, pos, &ml);
         if (n >= 0) return n;
     }
+    RoyalLook look;
     if (bulk) {
-        movegen_find_pins(ctx, pos, &pins);
+        /* (the look at the royal piece's attackers decides its moves where they are its rays
+         * alone; where a rest program such as castling runs, readying it costs more than it
+         * saves) */
+        find_pins(ctx, pos, &pins, v->royal_rays_only ? &look : NULL);
         found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
-            : pins.on               ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
-                                    : -1;
+        int n = v->every_move_legal              ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
+            : pins.on && !(holds && pins.checks) ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
+                                                 : -1;
         ctx->unattacked = NO_CELL;
+        if (unlikely(holds) && n >= 0) {
+            int drops = count_drops(pos, v->every_move_legal ? NULL : &pins);
+            n = drops < 0 || n + drops >= MAX_MOVES / 2 ? -1 : n + drops;
+        }
         if (n >= 0) return n;
     }
-    Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     if (!found && v->all_fast && ctx->fast) {
         /* (first, so that the cells seen may count moves as they are made; the test runs no
@@ -2304,6 +2364,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
 
 bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList *scratch) {
     const Variant *v = pos->v;
+    Cell forced[MAX_FORCED];
     t->count = -1;
     t->npieces = 0;
     /* (where movegen_count_legal counts so; a position that ended the game has no moves. With
@@ -2311,7 +2372,7 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
      * pins would be found twice: the list is cheaper there. Under `end checks` the moves played
      * must carry their check marks, which only the list writes) */
     if (!v->bulk_count || v->pattern_types || v->check_limit || !ctx->fast ||
-        (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
+        (v->has_hands && !board_hand_empty(pos, board_mover(pos))) || (v->nforced && movegen_forced(pos, forced)) ||
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
     find_pins(ctx, pos, &t->pins, &t->look);

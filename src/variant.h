@@ -620,9 +620,13 @@ typedef struct Variant {
     bool every_move_legal;
     /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
      * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, forbidden checks,
-     * zones to reach with a last-chance answer, forced or compulsory captures): the last ply of perft counts unpinned
+     * zones to reach with a last-chance answer, compulsory captures; a capture `end must-capture`
+     * requires is looked for at the node): the last ply of perft counts unpinned
      * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
+    /* every royal type moves by its rays alone (no rest program such as castling): perft's
+     * last ply decides its moves by the look at its attackers (movegen.c) */
+    bool royal_rays_only;
     /* some `end reach` rule is last-chance: the answer it requires sorts the moves out */
     bool reach_sorts_moves;
     int ntypesets;
