@@ -2291,7 +2291,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     bool found = false;
     Cell forced[MAX_FORCED];
     bool bulk = v->bulk_count && ctx->fast, holds = false;
-    if (unlikely(bulk & (v->has_hands | (v->nforced > 0)))) {
+    if (unlikely(v->bulk_by_position) && bulk) {
         /* (with a hand to drop from, counted by the pieces and the drops when out of check;
          * not where a capture is required) */
         holds = v->has_hands && !board_hand_empty(pos, board_mover(pos));

@@ -688,7 +688,8 @@ void variant_conclude(Variant *v) {
         !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check &&
         !v->reach_sorts_moves && !v->must_capture && v->on_stalemate != RESULT_PASS && !v->npriorities &&
         !v->must_capture_most && !v->merge_same_captures;
-    v->royal_rays_only = v->royal_types != 0;
+    v->bulk_by_position = v->bulk_count && (v->has_hands || v->nforced);
+    v->royal_rays_only = v->royal_types != 0 && v->pin_legal && v->cell_words == 1; /* (where the look is built) */
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners && ((v->royal_types >> t) & 1); o++)
             if (v->types[t].per_owner[o].rest.count > 1) v->royal_rays_only = false;
