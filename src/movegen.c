@@ -2029,6 +2029,26 @@ static inline uint64_t cells_written(const Undo *u) {
     return cells;
 }
 
+/* How many types the mover may gate onto gate cell g (add_gating): those in its hand that
+ * may be dropped there, or that have no drop items. */
+static int gate_types(const Position *pos, int mover, Cell g) {
+    const Variant *v = pos->v;
+    int k = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        k += pos->hand[mover][t] && (!v->types[t].droppable || bits_has(v->types[t].drop_cells[mover], g));
+    return k;
+}
+
+/* How many gated moves add_gating makes of move m, legal, of the mover (gates: its gate cells,
+ * a board of one word): a piece from the hand onto its cell, or its rook's when it castles. */
+static inline int gated_moves(const Position *pos, const Move *m, uint64_t gates, int mover) {
+    if (m->flags & (MOVE_DROP | MOVE_PASS | MOVE_CARDS | MOVE_TILE) || m->nfx + 2 > MAX_EFFECTS) return 0;
+    int k = (gates >> m->from) & 1 ? gate_types(pos, mover, m->from) : 0;
+    Cell rook = m->castle ? pos->v->castles[m->castle - 1].rook_from : NO_CELL;
+    if (rook != NO_CELL && ((gates >> rook) & 1)) k += gate_types(pos, mover, rook);
+    return k;
+}
+
 /* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
@@ -2037,13 +2057,18 @@ static inline uint64_t cells_written(const Undo *u) {
  * and with memos (a constant where it is inlined) the tally's memo is taken and kept.
  * (Inlined: perft's copy, without a tally, keeps none of that work.) */
 static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
-                                                               MoveList *scratch, LegalTally *tally, bool memos) {
+                                                               MoveList *scratch, LegalTally *tally, bool memos,
+                                                               bool gating) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
     /* (with screens, where a piece lands decides: the usual count judges every move) */
     if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
+    /* (with gating, perft's copy on a board of one word: a legal move from a gate cell is
+     * legal gated too, the piece put down only blocking lines, and an illegal one is not
+     * gated; the pieces on gate cells are counted one by one) */
+    const uint64_t gates = gating && mover < 2 ? pos->gates[mover][0] : 0;
     /* (a playout's tally: the free pieces' counts of the mover's last tally, two plies back,
      * stand where none of their cells changed since; those of this one are kept) */
     uint64_t changed = ~0ULL, held = 0, kept = 0;
@@ -2072,6 +2097,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
         if (!tally && v->cell_words == 1 && (!pins || !pins->checks)) {
             uint64_t mine = pos->occ[o][0];
             if (pins) mine &= ~pins->pinned[0] & ~(pins->royal == NO_CELL ? 0 : 1ULL << pins->royal);
+            if (gating) mine &= ~gates;
             for (int t = 0; t < v->ntypes && mine; t++) {
                 uint64_t pieces = mine & pos->type_occ[t][0];
                 const PieceProgram *pp = &v->types[t].per_owner[o];
@@ -2137,6 +2163,9 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
+                /* (the moves counted, not written, only carry the piece: each gated as many
+                 * times as there are types to put down) */
+                if (gating && ((gates >> from) & 1)) n += (n - before) * gate_types(pos, mover, from);
                 /* a free piece's rays, line moves and atoms only carry it, but for en passant
                  * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
@@ -2144,6 +2173,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     bool ok = pins && from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
                                                           : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
                     n += ok;
+                    if (gating && ok) n += gated_moves(pos, &scratch->moves[i], gates, mover);
                     legal |= (uint64_t)ok << (i & 63);
                 }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
@@ -2239,12 +2269,14 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
 }
 
 /* May the drops from the mover's hand be counted rather than listed (count_drops)? Where
- * add_drops alone makes them and no other rule adds to them, requires them or sorts them out
- * (gating, drop programs, `must-drop`, square colours, `forbid drop-check`), and the attack
+ * add_drops alone makes them (and gating, which count_by_pins counts where the pins apply on a
+ * board of one word) and no other rule adds to them, requires them or sorts them out (drop
+ * programs, `must-drop`, square colours, `forbid drop-check`), and the attack
  * lines alone decide a drop (no capture patterns, no facing royal pieces). */
 static inline bool drops_countable(const Variant *v) {
-    return !v->gate_zone && !v->has_drop_programs && !v->must_drop && !v->must_drop_types && !v->colour_apart_mask &&
-        !v->forbid_drop_check && !v->pattern_types && !v->facing_type;
+    return (!v->gate_zone || (v->cell_words == 1 && v->pin_legal && !v->every_move_legal)) && !v->has_drop_programs &&
+        !v->must_drop && !v->must_drop_types && !v->colour_apart_mask && !v->forbid_drop_check && !v->pattern_types &&
+        !v->facing_type;
 }
 
 /* The drops from the mover's hand, out of check (pins NULL: every move is legal), as add_drops
@@ -2314,9 +2346,10 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = v->every_move_legal              ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
-            : pins.on && !(holds && pins.checks) ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
-                                                 : -1;
+        int n = v->every_move_legal              ? count_by_pins(ctx, pos, NULL, &ml, NULL, false, false)
+            : !pins.on || (holds && pins.checks) ? -1
+            : unlikely(holds) && v->gate_zone    ? count_by_pins(ctx, pos, &pins, &ml, NULL, false, true)
+                                                 : count_by_pins(ctx, pos, &pins, &ml, NULL, false, false);
         ctx->unattacked = NO_CELL;
         if (unlikely(holds) && n >= 0) {
             int drops = count_drops(pos, v->every_move_legal ? NULL : &pins);
@@ -2381,8 +2414,8 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
     /* (a copy of the count without the memos where the game has none) */
     const Pins *pins = t->tested ? &t->pins : NULL;
-    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true)
-                                         : count_by_pins(ctx, pos, pins, scratch, t, false);
+    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true, false)
+                                         : count_by_pins(ctx, pos, pins, scratch, t, false, false);
     ctx->unattacked = NO_CELL;
     return t->count > 0;
 }
