@@ -311,6 +311,7 @@ asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_ser
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
 	@sh tests/protocol/xboard.sh $(BUILD)/varia-bin
+	@VARIA_NO_TMUX=1 sh tests/play/run.sh $(BUILD)/varia-bin
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/tests/replay_$$t fuzz/corpus/$$t $$(ls -d tests/fuzz/$$t 2>/dev/null) || exit 1; done
 
 # Each fuzz target for FUZZ_SECONDS under AddressSanitizer and UndefinedBehaviorSanitizer (the

@@ -243,6 +243,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_SHIELDWALL "'shieldwall'"
 %token KW_REFLECT "'reflect'"
 
+%type <node> and_names reach_parts opt_for
 %type <node> item items players player names board_body board_items cellrefs cellref opt_steer_if
 %type <node> dirterms dirterm vec cellspecs cellspec params opt_params matlines matline group
 %type <node> counting_items counting_item
@@ -422,6 +423,12 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; }
     | KW_END KW_CHECKMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_CHECKMATE); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_STALEMATE result KW_FOR names opt_end_name
+        {
+            $$ = ast_add(mk_sub(AST_END, L(@$), END_STALEMATE), $5);
+            $$->word = $3;
+            $$->text2 = $6;
+        }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_BLOCKED result opt_end_name
@@ -473,22 +480,33 @@ item
             $$->word = $3;
             $$->text2 = $8;
         }
-    | KW_END KW_EXTINCTION names opt_at_most opt_rival result opt_end_name
+    | KW_END KW_EXTINCTION names opt_at_most opt_rival result opt_for opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
             $$->word = $6;
             $$->num[0] = $4;
             $$->num[2] = $5;
-            $$->text2 = $7;
+            $$->text2 = $8;
+            ast_add($$, $7);
         }
-    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_rival result opt_end_name
+    | KW_END KW_EXTINCTION and_names opt_at_most opt_rival result opt_for opt_end_name
+        {
+            $$ = ast_add(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
+            $$->word = $6;
+            $$->num[0] = $4;
+            $$->num[2] = $5;
+            $$->text2 = $8;
+            ast_add($$, $7);
+        }
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_rival result opt_for opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
             $$->word = $6;
             $$->num[0] = $4;
             $$->num[1] = 1;
             $$->num[2] = $5;
-            $$->text2 = $7;
+            $$->text2 = $8;
+            ast_add($$, $7);
         }
     | KW_END KW_COUNTING result opt_end_name LBRACE counting_items '}'
         {
@@ -509,14 +527,13 @@ item
             $$->num[1] = $4;
             $$->text2 = $5;
         }
-    | KW_END KW_REACH IDENT KW_IN IDENT result opt_reach_reply opt_end_name
+    | KW_END KW_REACH reach_parts result opt_reach_reply opt_for opt_end_name
         {
-            $$ = mk_sub(AST_END, L(@$), END_REACH);
-            $$->word = $6;
-            $$->num[1] = $7;
-            $$->text2 = $8;
-            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
-            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_REACH), $3);
+            $$->word = $4;
+            $$->num[1] = $5;
+            $$->text2 = $7;
+            ast_add($$, $6);
         }
     | KW_END KW_CHECKS INT result opt_end_name
         {
@@ -666,6 +683,36 @@ player
 names
     : IDENT                 { $$ = ast_add(mk(AST_BLOCK, L(@$)), parse_text_node(AST_NAME, L(@1), $1)); }
     | names IDENT           { $$ = ast_add($1, parse_text_node(AST_NAME, L(@2), $2)); }
+    ;
+
+/* types joined by `and` (an extinction of each of them): a GROUP of NAMEs */
+and_names
+    : IDENT KW_AND IDENT
+        {
+            $$ = ast_add(mk(AST_GROUP, L(@$)), parse_text_node(AST_NAME, L(@1), $1));
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | and_names KW_AND IDENT { $$ = ast_add($1, parse_text_node(AST_NAME, L(@3), $3)); }
+    ;
+
+/* `PIECE in ZONE [and PIECE in ZONE]...`: NAME piece, NAME zone, ... */
+reach_parts
+    : IDENT KW_IN IDENT
+        {
+            $$ = ast_add(mk(AST_BLOCK, L(@$)), parse_text_node(AST_NAME, L(@1), $1));
+            ast_add($$, parse_text_node(AST_NAME, L(@3), $3));
+        }
+    | reach_parts KW_AND IDENT KW_IN IDENT
+        {
+            $$ = ast_add($1, parse_text_node(AST_NAME, L(@3), $3));
+            ast_add($$, parse_text_node(AST_NAME, L(@5), $5));
+        }
+    ;
+
+/* `for PLAYER...`: a BLOCK of NAMEs (NULL: every player) */
+opt_for
+    : %empty                { $$ = NULL; }
+    | KW_FOR names          { $$ = $2; }
     ;
 
 opt_ident

@@ -3027,6 +3027,10 @@ static void write_endings(const Variant *v, FILE *out) {
     if (v->on_stalemate != RESULT_NONE)
         fprintf(out, "- %s: the player to move has no legal move%s: it %s.\n", stale,
                 v->has_royal && v->forbid_royal_capture ? " and is not in check" : "", result_words(v->on_stalemate));
+    for (int p = 0; p < v->nplayers; p++)
+        if (v->on_stalemate_of[p] != RESULT_NONE)
+            fprintf(out, "- %s of %s: %s has no legal move: it %s, whatever the rule above says.\n", stale,
+                    v->player_names[p], v->player_names[p], result_words(v->on_stalemate_of[p]));
     goal_words(v, out);
     if (v->repetition)
         fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
@@ -3074,11 +3078,13 @@ static void write_endings(const Variant *v, FILE *out) {
         fprintf(out, "- %s: a side with at most %d ", name, e->at_most);
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
-            if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
+            if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? (e->all_of ? " and of " : " or ") : "", v->types[t].name);
         if (e->rival_at_least)
             fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
         else
             fprintf(out, " left");
+        for (int p = 0, k = 0; p < v->nplayers; p++)
+            if (e->players >> p & 1) fprintf(out, "%s%s", k++ ? " or " : ", being ", v->player_names[p]);
         fprintf(out, " %s.\n", result_words(e->result));
     }
     for (int i = 0; i < v->nreaches; i++) {
@@ -3086,8 +3092,14 @@ static void write_endings(const Variant *v, FILE *out) {
         char name[40], z[40];
         capitalised(r->name[0] ? r->name : "reaching the zone", name, sizeof name);
         zone_name_of(v, r->zone, z, sizeof z);
-        fprintf(out, "- %s: a side with a %s in its part of zone %s %s%s.\n", name, v->types[r->type].name, z,
-                result_words(r->result),
+        fprintf(out, "- %s: a side with a %s in its part of zone %s", name, v->types[r->type].name, z);
+        for (int k = 0; k < r->nmore; k++) {
+            zone_name_of(v, r->more_zone[k], z, sizeof z);
+            fprintf(out, " and a %s in its part of zone %s", v->types[r->more_type[k]].name, z);
+        }
+        for (int p = 0, k = 0; p < v->nplayers; p++)
+            if (r->players >> p & 1) fprintf(out, "%s%s", k++ ? " or " : ", being ", v->player_names[p]);
+        fprintf(out, " %s%s.\n", result_words(r->result),
                 r->reply             ? ", if it still stands there after the other side's answer"
                     : r->last_chance ? ", unless the other side's answer can draw by reaching too"
                                      : "");

@@ -1,5 +1,6 @@
 /* ending.c - the endings a position decides by itself: extinction, a bare king, a zone
- * reached (at once, or after the other side's reply), checks given. Two sides. */
+ * reached (at once, or after the other side's reply), checks given. Two sides (or one player:
+ * extinction, reach and the placement goals). */
 #include "ending.h"
 
 #include "attack.h"
@@ -43,7 +44,15 @@ static bool on_board(const Position *pos, int owner, int t) {
 }
 
 static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
-    int rival = 1 - owner;
+    int rival = pos->v->nplayers == 1 ? owner : 1 - owner;
+    if (e->all_of) {
+        /* at most N of each type (while the rival holds M of each) */
+        for (uint32_t types = e->types; types; types &= types - 1) {
+            uint32_t t = types & -types;
+            if (count_held(pos, owner, t) > e->at_most || count_held(pos, rival, t) < e->rival_at_least) return false;
+        }
+        return true;
+    }
     if (!e->types) return count_held(pos, owner, 0) <= e->at_most && count_held(pos, rival, 0) >= e->rival_at_least;
     for (uint32_t types = e->types; types; types &= types - 1) {
         int t = __builtin_ctz(types);
@@ -62,16 +71,26 @@ static bool bare(const Position *pos, int owner) {
     return true;
 }
 
-bool ending_reached(const Position *pos, int owner, const ReachRule *r) {
+/* Has owner a piece of type t in its part of zone z? */
+static bool has_in_zone(const Position *pos, int owner, int t, int z) {
     const Variant *v = pos->v;
     for (int w = 0; w < v->cell_words; w++)
-        if (pos->type_occ[r->type][w] & pos->occ[owner][w] & v->zones[r->zone].cells[owner][w]) return true;
+        if (pos->type_occ[t][w] & pos->occ[owner][w] & v->zones[z].cells[owner][w]) return true;
     return false;
+}
+
+bool ending_reached(const Position *pos, int owner, const ReachRule *r) {
+    if (r->players && !(r->players >> owner & 1)) return false;
+    if (!has_in_zone(pos, owner, r->type, r->zone)) return false;
+    for (int i = 0; i < r->nmore; i++)
+        if (!has_in_zone(pos, owner, r->more_type[i], r->more_zone[i])) return false;
+    return true;
 }
 
 /* A `safe` reach: owner has r's piece in its part of r's zone where no enemy could take it. */
 static bool reached_safely(GenContext *ctx, Position *pos, int owner, const ReachRule *r) {
     const Variant *v = pos->v;
+    if (r->players && !(r->players >> owner & 1)) return false;
     for (int w = 0; w < v->cell_words; w++) {
         uint64_t b = pos->type_occ[r->type][w] & pos->occ[owner][w] & v->zones[r->zone].cells[owner][w];
         for (; b; b &= b - 1) {
@@ -168,12 +187,15 @@ static bool decide(Ending *out, int player, ResultKind result, const char *reaso
 bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
     const Variant *v = pos->v;
     if (!v->decided_by_position) return false;
-    int mover = board_mover(pos), prev = 1 - mover;
+    /* (a game of one player: that player is both) */
+    int mover = board_mover(pos), prev = v->nplayers == 1 ? mover : 1 - mover;
     /* the side that just moved first: its move may have ended the game for either side */
     const int sides[2] = {prev, mover};
+    const int nsides = v->nplayers == 1 ? 1 : 2;
     for (int i = 0; i < v->nextinctions; i++)
-        for (int k = 0; k < 2; k++)
-            if (extinct(pos, sides[k], &v->extinctions[i]))
+        for (int k = 0; k < nsides; k++)
+            if ((!v->extinctions[i].players || v->extinctions[i].players >> sides[k] & 1) &&
+                extinct(pos, sides[k], &v->extinctions[i]))
                 return decide(out, sides[k], v->extinctions[i].result,
                               v->extinctions[i].types ? "extinction" : "all pieces lost", v->extinctions[i].name);
     if (v->check_limit)
@@ -201,7 +223,7 @@ bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
         if (r->last_chance && pos->turn == 0 && ending_reached(pos, prev, r))
             return decide(out, prev, r->result, "zone reached", r->name);
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < nsides; k++) {
         for (int i = 0; i < v->nrows; i++)
             if (has_row(pos, sides[k], &v->rows[i]))
                 return decide(out, sides[k], v->rows[i].result, "in a row", v->rows[i].name);

@@ -371,7 +371,8 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
         ResultKind other = r == RESULT_WIN ? RESULT_LOSS : r == RESULT_LOSS ? RESULT_WIN : r;
         result_for(pos, mine == theirs ? RESULT_DRAW : mine < theirs ? r : other, "stalemate", out);
     } else
-        result_for(pos, v->on_stalemate, "stalemate", out);
+        result_for(pos, v->on_stalemate_of[mover] != RESULT_NONE ? v->on_stalemate_of[mover] : v->on_stalemate,
+                   "stalemate", out);
     if (v->end_name[check ? 0 : 1][0]) out->name = v->end_name[check ? 0 : 1];
 }
 

@@ -391,32 +391,47 @@ static bool print_moves(const Args *a, const Variant *v, GenContext *ctx, Positi
     return !f.set;
 }
 
-/* --fen -: a position per line of standard input, each one's moves followed by an empty line. */
-static int moves_of_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos) {
+/* What --fen - does with each position read: true when it went well. */
+typedef bool (*PositionAnswer)(const Args *a, const Variant *v, GenContext *ctx, Position *pos, long depth);
+
+/* --fen -: a position per line of standard input, each answered in turn, then `after` printed;
+ * a line too long or not a position is named by its number and answered with `bad` instead,
+ * so the answers stay in step with the lines. 1 when a line was bad or an answer failed. */
+static int answer_position_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos, long depth,
+                                 PositionAnswer answer, const char *after, const char *bad) {
     char line[8192];
     int rc = 0, n = 0;
     while (fgets(line, sizeof line, stdin)) {
         n++;
         size_t len = strcspn(line, "\r\n");
+        bool ok = false;
         if (line[len] == 0 && !feof(stdin)) {
             fprintf(stderr, "varia: error: standard input line %d: position text too long\n", n);
             int ch;
             while ((ch = getchar()) != EOF && ch != '\n') {}
-            rc = 1;
-            printf("\n");
-            continue;
+        } else {
+            line[len] = 0;
+            char err[200];
+            genctx_init(ctx);
+            if (!fen_read(pos, line, err, sizeof err) ||
+                (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err)))
+                fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
+            else
+                ok = true;
         }
-        line[len] = 0;
-        char err[200];
-        genctx_init(ctx);
-        if (!fen_read(pos, line, err, sizeof err) || (!a->diagram && !movegen_position_ok(ctx, pos, err, sizeof err))) {
-            fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
+        if (!ok) {
+            fputs(bad, stdout);
             rc = 1;
-        } else if (!print_moves(a, v, ctx, pos))
+        } else if (!answer(a, v, ctx, pos, depth))
             rc = 1;
-        printf("\n");
+        fputs(after, stdout);
     }
     return rc;
+}
+
+static bool moves_answer(const Args *a, const Variant *v, GenContext *ctx, Position *pos, long depth) {
+    (void)depth;
+    return print_moves(a, v, ctx, pos);
 }
 
 static int cmd_moves(const Args *a) {
@@ -430,7 +445,7 @@ static int cmd_moves(const Args *a) {
     if (variant_has_secrets(v))
         fprintf(stderr, "varia: note: full information: every player's hidden set-up is known here\n");
     if (a->fen && !strcmp(a->fen, "-"))
-        rc = moves_of_lines(a, v, &ctx, &pos);
+        rc = answer_position_lines(a, v, &ctx, &pos, 0, moves_answer, "\n", "");
     else if (setup_position(a, v, &ctx, &pos))
         rc = print_moves(a, v, &ctx, &pos) ? 0 : 1;
     board_free(&pos);
@@ -470,35 +485,6 @@ static bool perft_one(const Args *a, const Variant *v, GenContext *ctx, Position
     return !f.set;
 }
 
-/* perft --fen -: one position per line of standard input, each answered in turn (a bad line
- * with "Nodes searched: -", so the answers stay in step with the lines). */
-static int perft_of_lines(const Args *a, const Variant *v, GenContext *ctx, Position *pos, long depth) {
-    char line[8192];
-    int rc = 0, n = 0;
-    while (fgets(line, sizeof line, stdin)) {
-        n++;
-        size_t len = strcspn(line, "\r\n");
-        if (line[len] == 0 && !feof(stdin)) {
-            fprintf(stderr, "varia: error: standard input line %d: position text too long\n", n);
-            int ch;
-            while ((ch = getchar()) != EOF && ch != '\n') {}
-            printf("Nodes searched: -\n");
-            rc = 1;
-            continue;
-        }
-        line[len] = 0;
-        char err[200];
-        genctx_init(ctx);
-        if (!fen_read(pos, line, err, sizeof err) || !movegen_position_ok(ctx, pos, err, sizeof err)) {
-            fprintf(stderr, "varia: error: standard input line %d: bad position '%s': %s\n", n, line, err);
-            printf("Nodes searched: -\n");
-            rc = 1;
-        } else if (!perft_one(a, v, ctx, pos, depth))
-            rc = 1;
-    }
-    return rc;
-}
-
 static int cmd_perft(const Args *a) {
     if (a->npositional < 1 && !a->epd) {
         print_usage(find_command("perft"), stderr);
@@ -533,7 +519,7 @@ static int cmd_perft(const Args *a) {
     if (a->epd)
         rc = perft_of_suite(a, &ctx, &pos);
     else if (a->fen && !strcmp(a->fen, "-"))
-        rc = perft_of_lines(a, v, &ctx, &pos, depth);
+        rc = answer_position_lines(a, v, &ctx, &pos, depth, perft_one, "", "Nodes searched: -\n");
     else if (setup_position(a, v, &ctx, &pos))
         rc = perft_one(a, v, &ctx, &pos, depth) ? 0 : 1;
     board_free(&pos);

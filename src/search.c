@@ -162,7 +162,7 @@ void search_options_format(const SearchOptions *o, char *buf, size_t cap) {
 
 bool search_null_move_allowed(const Variant *v) {
     return v->nplayers == 2 && v->nturns == 2 && !v->nphases && !v->pass_move && !v->must_capture && !v->nforced &&
-        !variant_has_secrets(v) && (v->has_royal || v->on_stalemate == RESULT_DRAW);
+        !variant_has_secrets(v) && (v->has_royal || (v->on_stalemate == RESULT_DRAW && !v->stalemate_by_player));
 }
 
 void search_time_budget(double clock, double increment, int moves_to_go, double *soft, double *hard) {

@@ -1409,15 +1409,35 @@ static void end_name(Sema *s, const Ast *n, char *dst, size_t size) {
 
 static void declare_goal(Sema *s, const Ast *n, ResultKind r);
 
+/* The players of an end rule's `for PLAYER...` (its BLOCK kid), as bits; 0: every player. */
+static uint8_t end_players(Sema *s, const Ast *n) {
+    uint8_t bits = 0;
+    for (int i = 0; i < n->nkids; i++) {
+        const Ast *b = n->kids[i];
+        if (b->kind != AST_BLOCK || n->sub == END_REACH) continue;
+        for (int k = 0; k < b->nkids; k++) {
+            int p = sema_player(s, b->kids[k]->text, b->kids[k]->loc);
+            if (p >= 0) bits |= (uint8_t)(1u << p);
+        }
+    }
+    return bits;
+}
+
 /* The endings the position alone decides (extinction, bare king, a zone reached, checks
- * given): two sides, one rule of each kind but extinction and reach, up to four of those. */
+ * given): two sides, one rule of each kind but extinction and reach, up to four of those.
+ * A game of one player may have extinction, reach (without a reply) and the placement goals. */
 static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     Variant *v = s->v;
     static const char *const what[] = {
         [END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king", [END_REACH] = "reach",  [END_CHECKS] = "checks",
         [END_IN_A_ROW] = "in-a-row",     [END_CONNECT] = "connect",     [END_OCCUPY] = "occupy"};
-    if (v->nplayers != 2) {
+    bool one_ok = n->sub != END_BARE_KING && n->sub != END_CHECKS && !(n->sub == END_REACH && n->num[1]);
+    if (v->nplayers != 2 && !(v->nplayers == 1 && one_ok)) {
         diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
+        return;
+    }
+    if (v->nplayers == 1 && r != RESULT_WIN && r != RESULT_LOSS && r != RESULT_DRAW) {
+        diag_error(s->sink, n->loc, "a game of one player ends in a win, a loss or a draw");
         return;
     }
     v->decided_by_position = true;
@@ -1441,8 +1461,19 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
         e->at_most = (uint8_t)n->num[0];
         e->rival_at_least = (uint16_t)n->num[2];
         e->result = r;
+        e->players = end_players(s, n);
         for (int i = 0; i < n->nkids; i++) {
-            int t = sema_piece(s, n->kids[i]->text, n->kids[i]->loc);
+            const Ast *k = n->kids[i];
+            if (k->kind == AST_GROUP) {
+                /* TYPE and TYPE ...: none of each left */
+                e->all_of = true;
+                for (int j = 0; j < k->nkids; j++) {
+                    int t = sema_piece(s, k->kids[j]->text, k->kids[j]->loc);
+                    if (t >= 0) e->types |= 1u << t;
+                }
+            }
+            if (k->kind != AST_NAME) continue;
+            int t = sema_piece(s, k->text, k->loc);
             if (t >= 0) e->types |= 1u << t;
         }
         end_name(s, n, e->name, sizeof e->name);
@@ -1459,12 +1490,43 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             diag_error(s->sink, n->loc, "too many reach rules (limit is %d)", (int)ARRAY_LEN(v->reaches));
             return;
         }
-        int t = sema_piece(s, n->kids[0]->text, n->kids[0]->loc);
-        int z = sema_zone(s, n->kids[1]->text, n->kids[1]->loc);
-        if (t < 0 || z < 0) return;
+        /* kids: NAME piece, NAME zone for each part (the first, then those joined by `and`),
+         * then `for`'s BLOCK of players */
+        Ast *const *parts = n->kids;
+        const Ast *who = n->kids[n->nkids - 1]->kind == AST_BLOCK ? n->kids[n->nkids - 1] : NULL;
+        int nparts = (n->nkids - (who != NULL)) / 2;
+        if (nparts > MAX_REACH_PARTS) {
+            diag_error(s->sink, parts[2 * MAX_REACH_PARTS]->loc, "too many pieces in one reach rule (limit is %d)",
+                       MAX_REACH_PARTS);
+            return;
+        }
+        if (nparts > 1 && n->num[1] == 3) {
+            diag_error(s->sink, n->loc, "a 'safe' reach rule names one piece");
+            return;
+        }
+        int types[MAX_REACH_PARTS], zones[MAX_REACH_PARTS];
+        bool ok = true;
+        for (int i = 0; i < nparts; i++) {
+            types[i] = sema_piece(s, parts[2 * i]->text, parts[2 * i]->loc);
+            zones[i] = sema_zone(s, parts[2 * i + 1]->text, parts[2 * i + 1]->loc);
+            ok = ok && types[i] >= 0 && zones[i] >= 0;
+        }
+        uint8_t players = 0;
+        for (int k = 0; who && k < who->nkids; k++) {
+            int p = sema_player(s, who->kids[k]->text, who->kids[k]->loc);
+            if (p >= 0) players |= (uint8_t)(1u << p);
+            ok = ok && p >= 0;
+        }
+        if (!ok) return;
         ReachRule *rr = &v->reaches[v->nreaches++];
-        rr->type = (uint8_t)t;
-        rr->zone = (uint8_t)z;
+        rr->type = (uint8_t)types[0];
+        rr->zone = (uint8_t)zones[0];
+        rr->nmore = (uint8_t)(nparts - 1);
+        for (int i = 1; i < nparts; i++) {
+            rr->more_type[i - 1] = (uint8_t)types[i];
+            rr->more_zone[i - 1] = (uint8_t)zones[i];
+        }
+        rr->players = players;
         rr->reply = n->num[1] == 1 || n->num[1] == 2;
         rr->last_chance = n->num[1] == 2;
         rr->safe = n->num[1] == 3;
@@ -1722,6 +1784,20 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_STALEMATE:
         if (n->num[0] && r == RESULT_PASS)
             diag_error(s->sink, n->loc, "a stalemate decided by the pieces left cannot be a pass");
+        if (n->nkids) {
+            /* `for PLAYER...`: those players' stalemates only */
+            if (v->nplayers > 2 || r == RESULT_PASS) {
+                diag_error(s->sink, n->loc, "a stalemate for some players only needs at most two players and no pass");
+                break;
+            }
+            for (int k = 0; k < n->kids[0]->nkids; k++) {
+                const Ast *who = n->kids[0]->kids[k];
+                int p = sema_player(s, who->text, who->loc);
+                if (p >= 0) v->on_stalemate_of[p] = r;
+            }
+            v->stalemate_by_player = v->stalemate_by_player || r != RESULT_DRAW;
+            break;
+        }
         v->on_stalemate = r;
         v->stalemate_fewer = n->num[0] != 0;
         break;

@@ -401,21 +401,29 @@ typedef struct ForcedCapture {
 /* Endings the position alone decides, looked at before any move (ending.c). Each result is
  * for the side the rule names, and `name` is the rule file's word for it ("" = the default). */
 /* "end extinction TYPE... [at-most N] RESULT": a side with at most N pieces of one of the
- * types (types 0: of all its pieces together) gets RESULT. */
+ * types (types 0: of all its pieces together; all_of, TYPEs joined by `and`: of each of them)
+ * gets RESULT. */
 typedef struct ExtinctionRule {
     uint32_t types;
+    bool all_of;
+    uint8_t players; /* `for PLAYER...`: the sides the rule looks at (bits; 0: every side) */
     uint8_t at_most;
     uint16_t rival_at_least; /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
 } ExtinctionRule;
 
-/* "end reach PIECE in ZONE RESULT [reply | last-chance]": a side with PIECE in its part of
- * ZONE gets RESULT; with reply, only when it still stands there after the other side's answer
- * (a draw when that answer reached too, moving after it in the round); with last-chance, the
- * same, but the answer is made only when it can draw that way. */
+/* "end reach PIECE in ZONE [and PIECE in ZONE...] RESULT [reply | last-chance]": a side with
+ * PIECE in its part of ZONE (and each further piece in its zone) gets RESULT; with reply,
+ * only when it still stands there after the other side's answer (a draw when that answer
+ * reached too, moving after it in the round); with last-chance, the same, but the answer is
+ * made only when it can draw that way. */
+#define MAX_REACH_PARTS 8
 typedef struct ReachRule {
     uint8_t type, zone;
+    uint8_t nmore; /* `and PIECE in ZONE ...`: the side must have every one of these too */
+    uint8_t more_type[MAX_REACH_PARTS - 1], more_zone[MAX_REACH_PARTS - 1];
+    uint8_t players; /* `for PLAYER...`: the sides the rule looks at (bits; 0: every side) */
     bool reply, last_chance, safe;
     ResultKind result;
     char name[32];
@@ -717,8 +725,12 @@ typedef struct Variant {
     /* start and end */
     char *setup;
     ResultKind on_checkmate, on_stalemate; /* for the side to move */
-    ResultKind on_blocked;                 /* neither player can move: for the one with more pieces (NONE: off) */
-    char end_name[3][32];                  /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
+    /* `end stalemate RESULT for PLAYER...`: the result of that player's stalemate (RESULT_NONE:
+     * on_stalemate); stalemate_by_player when one is not a draw */
+    ResultKind on_stalemate_of[MAX_PLAYERS];
+    bool stalemate_by_player;
+    ResultKind on_blocked; /* neither player can move: for the one with more pieces (NONE: off) */
+    char end_name[3][32];  /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     /* the game's own names for the other ends its rules give ("" = the default) */
     char blocked_name[32], repetition_name[32], nmove_name[32], material_name[32];
     char passes_name[32], facing_name[32];

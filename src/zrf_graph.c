@@ -678,18 +678,6 @@ bool zrf_lower_graph_board(Lower *L, const ZrfNode *bf) {
             if (back && any) dd->opposite = zrf_dir_find(L, G->names[e]);
         }
     }
-    /* (the lowered start position has no holding part yet: a piece set there is left out) */
-    const ZrfNode *bs = ok ? zrf_find_form(L, "board-setup") : NULL;
-    for (int i = 1; bs && i < bs->nkids; i++)
-        for (int k = 1; bs->kids[i]->kind == ZRF_LIST && k < bs->kids[i]->nkids; k++) {
-            const ZrfNode *tf = bs->kids[i]->kids[k];
-            for (int q = 1; tf->kind == ZRF_LIST && q < tf->nkids; q++) {
-                int at = zrf_atom_text(tf->kids[q]) ? zrf_pos_index(L, tf->kids[q]->text) : -1;
-                if (at >= 0 && G->at[at].holding)
-                    zrf_warn(L->r, tf->kids[q], "a piece set on dummy position '%s' (a holding cell) is left out",
-                             tf->kids[q]->text);
-            }
-        }
     for (int d = 0; d < G->ndirs; d++) free(G->next[d]);
     free(G->at);
     free(G);

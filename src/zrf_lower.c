@@ -1008,8 +1008,9 @@ static void declare_pieces(Lower *L) {
 /* ---- the start position ---------------------------------------------------------------------- */
 
 typedef struct Setup {
-    int owner[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM]; /* -1: empty */
-    int type[MAX_BOARDS][MAX_BOARD_DIM][MAX_BOARD_DIM];
+    /* (rows past a board's grid: its holding cells) */
+    int owner[MAX_BOARDS][MAX_BOARD_DIM + MAX_HOLDING_ROWS][MAX_BOARD_DIM]; /* -1: empty */
+    int type[MAX_BOARDS][MAX_BOARD_DIM + MAX_HOLDING_ROWS][MAX_BOARD_DIM];
     int hand[MAX_PLAYERS][MAX_PIECE_TYPES];
 } Setup;
 
@@ -1021,6 +1022,28 @@ static void put_text(char **buf, size_t *len, size_t *cap, const char *s) {
     }
     memcpy(*buf + *len, s, k + 1);
     *len += k;
+}
+
+/* The piece on board b's cell (x, y) in position text: its letter, in the case of its owner. */
+static void put_piece(const Lower *L, const Setup *S, int b, int y, int x, char **text, size_t *len, size_t *cap) {
+    char tmp[24];
+    int o = S->owner[b][y][x];
+    char l = L->pieces[S->type[b][y][x]].letter;
+    if (o == 0)
+        snprintf(tmp, sizeof tmp, "%c", l);
+    else if (o == 1)
+        snprintf(tmp, sizeof tmp, "%c", tolower((unsigned char)l));
+    else
+        snprintf(tmp, sizeof tmp, ":%d%c", o + 1, tolower((unsigned char)l));
+    put_text(text, len, cap, tmp);
+}
+
+/* A run of *n empty cells in position text; *n is reset. */
+static void put_count(char **text, size_t *len, size_t *cap, int *n) {
+    char tmp[16];
+    snprintf(tmp, sizeof tmp, "%d", *n);
+    put_text(text, len, cap, tmp);
+    *n = 0;
 }
 
 static void lower_setup(Lower *L) {
@@ -1087,6 +1110,7 @@ static void lower_setup(Lower *L) {
     size_t len = 0, cap = 256;
     char *text = xmalloc(cap);
     text[0] = 0;
+    int empty_run = 0;
     for (int b = 0; b < L->nboards; b++) {
         if (b) put_text(&text, &len, &cap, "|");
         bool hole[MAX_BOARD_DIM][MAX_BOARD_DIM];
@@ -1109,14 +1133,7 @@ static void lower_setup(Lower *L) {
                     put_text(&text, &len, &cap, tmp);
                     empty = 0;
                 }
-                char l = L->pieces[S->type[b][y][x]].letter;
-                if (o == 0)
-                    snprintf(tmp, sizeof tmp, "%c", l);
-                else if (o == 1)
-                    snprintf(tmp, sizeof tmp, "%c", tolower((unsigned char)l));
-                else
-                    snprintf(tmp, sizeof tmp, ":%d%c", o + 1, tolower((unsigned char)l));
-                put_text(&text, &len, &cap, tmp);
+                put_piece(L, S, b, y, x, &text, &len, &cap);
             }
             if (empty) {
                 snprintf(tmp, sizeof tmp, "%d", empty);
@@ -1124,6 +1141,26 @@ static void lower_setup(Lower *L) {
             }
             if (y) put_text(&text, &len, &cap, "/");
         }
+        /* the holding cells (dummies no link touches), in rows of the board's width past its
+         * grid, in position order: `{ROW/ROW}` */
+        int row = -1;
+        for (int p = 0; p < L->npos; p++) {
+            const Pos *ps = &L->pos[p];
+            if (ps->board != b || ps->killed || ps->y < L->bh[b]) continue;
+            if (ps->y != row) {
+                if (empty_run) put_count(&text, &len, &cap, &empty_run);
+                put_text(&text, &len, &cap, row < 0 ? "{" : "/");
+                row = ps->y;
+            }
+            if (S->owner[b][ps->y][ps->x] < 0) {
+                empty_run++;
+                continue;
+            }
+            if (empty_run) put_count(&text, &len, &cap, &empty_run);
+            put_piece(L, S, b, ps->y, ps->x, &text, &len, &cap);
+        }
+        if (empty_run) put_count(&text, &len, &cap, &empty_run);
+        if (row >= 0) put_text(&text, &len, &cap, "}");
     }
     if (L->has_hands) {
         if (L->nplayers != 2) {
@@ -1187,7 +1224,146 @@ static void goal_left_out(Lower *L, const ZrfNode *c, const char *why) {
     zrf_warn(L->r, c, "goal left out: %s is not supported yet", why);
 }
 
-/* One goal for the players flagged. Conditions joined by `and`/`or` are not split yet. */
+/* (absolute-config T (POS-OR-ZONE...)) */
+static bool is_config(const ZrfNode *c) {
+    return c->kind == ZRF_LIST && c->nkids == 3 && zrf_is(c->kids[0], "absolute-config") &&
+        c->kids[2]->kind == ZRF_LIST;
+}
+
+/* An absolute-config as one part of a reach rule: NAME piece and NAME zone (a zone made of its
+ * positions, for the players flagged) added to parts. False, with a warning, when it cannot. */
+static bool config_part(Lower *L, const bool *players, const ZrfNode *c, Ast *parts) {
+    Piece *pc = zrf_atom_text(c->kids[1]) ? zrf_piece_find(L, c->kids[1]->text) : NULL;
+    if (!pc) {
+        goal_left_out(L, c, "a configuration of other than one piece type");
+        return false;
+    }
+    bool *in = xcalloc((size_t)L->npos + 1, sizeof *in);
+    const ZrfNode *where = c->kids[2];
+    for (int k = 0; k < where->nkids; k++) {
+        const char *name = zrf_atom_text(where->kids[k]);
+        int q = name ? zrf_pos_index(L, name) : -1;
+        if (q >= 0) {
+            in[q] = true;
+            continue;
+        }
+        /* a zone: its cells for each player (taken from the board's zone forms) */
+        const ZrfNode *bf = zrf_find_form(L, "board");
+        bool found = false;
+        for (int i = 1; name && bf && i < bf->nkids; i++) {
+            const ZrfNode *z = bf->kids[i];
+            const ZrfNode *nm = zrf_sub_form(z, "name"), *ps = zrf_sub_form(z, "positions");
+            if (!zrf_is_form(z, "zone") || !nm || nm->nkids < 2 || !zrf_is(nm->kids[1], name)) continue;
+            found = true;
+            if (zrf_sub_form(z, "players")) {
+                bool zp[MAX_PLAYERS];
+                if (!zrf_read_players(L, zrf_sub_form(z, "players"), zp)) continue;
+                bool same = true;
+                for (int p = 0; p < L->nplayers; p++) same = same && (zp[p] || !players[p]);
+                if (!same) {
+                    found = false;
+                    break;
+                }
+            }
+            for (int j = 1; ps && j < ps->nkids; j++) {
+                int qq = zrf_atom_text(ps->kids[j]) ? zrf_pos_index(L, ps->kids[j]->text) : -1;
+                if (qq >= 0) in[qq] = true;
+            }
+        }
+        if (!found) {
+            free(in);
+            goal_left_out(L, where->kids[k], "a configuration over a zone that differs per player");
+            return false;
+        }
+    }
+    const char *zone = zrf_hidden_name(L, "goal");
+    zrf_add_zone(L, zone, in, players, c);
+    free(in);
+    ast_add(parts, zrf_node_text(AST_NAME, c->kids[1], pc->vname));
+    ast_add(parts, zrf_node_text(AST_NAME, c, zone));
+    return true;
+}
+
+/* A reach rule of the parts (NAME piece, NAME zone, ...); parts is used up. */
+static void add_reach(Lower *L, const ZrfNode *f, GoalKind result, Ast *parts) {
+    Ast *e = end_item(f, END_REACH, result);
+    for (int k = 0; k < parts->nkids; k++) ast_add(e, parts->kids[k]);
+    parts->nkids = 0;
+    ast_free(parts);
+    ast_add(L->root, e);
+}
+
+/* (pieces-remaining N T...) or (captured T...): N (0 for captured) into *n and the types as
+ * NAMEs into names; false when it is of no piece type or of an unknown one. */
+static bool count_of_types(Lower *L, const ZrfNode *c, long *n, Ast *names) {
+    int first = 2;
+    if (c->kind != ZRF_LIST || c->nkids < 2) return false;
+    if (zrf_is(c->kids[0], "captured")) {
+        first = 1;
+        *n = 0;
+    } else if (!zrf_is(c->kids[0], "pieces-remaining") || !parse_long(c->kids[1], n) || *n < 0)
+        return false;
+    if (c->nkids <= first) return false;
+    for (int k = first; k < c->nkids; k++) {
+        Piece *pc = zrf_atom_text(c->kids[k]) ? zrf_piece_find(L, c->kids[k]->text) : NULL;
+        if (!pc) return false;
+        ast_add(names, zrf_node_text(AST_NAME, c->kids[k], pc->vname));
+    }
+    return true;
+}
+
+/* `for PLAYER...` of an end rule: a BLOCK of the players flagged (NULL for every player). */
+static Ast *for_players(const Lower *L, const ZrfNode *at, const bool *players) {
+    if (all_players(L, players)) return NULL;
+    Ast *b = zrf_node(AST_BLOCK, at);
+    for (int p = 0; p < L->nplayers; p++)
+        if (players[p]) ast_add(b, zrf_node_text(AST_NAME, at, L->player_name[p]));
+    return b;
+}
+
+/* Conditions joined by `and` that the language joins too: absolute-configs (a reach rule of
+ * several pieces) and counts of piece types of one same N (an extinction of each type). */
+static bool lower_and_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *players, const ZrfNode *c) {
+    bool configs = result == GOAL_WIN, counts = true;
+    for (int i = 1; i < c->nkids; i++) {
+        configs = configs && is_config(c->kids[i]);
+        counts = counts && c->kids[i]->kind == ZRF_LIST && c->kids[i]->nkids >= 2 &&
+            (zrf_is(c->kids[i]->kids[0], "pieces-remaining") || zrf_is(c->kids[i]->kids[0], "captured"));
+    }
+    if (c->nkids < 2 || (!configs && !counts)) return false;
+    if (configs) {
+        if (c->nkids - 1 > MAX_REACH_PARTS) {
+            goal_left_out(L, c, "an and of more than 8 configurations");
+            return true;
+        }
+        Ast *parts = zrf_node(AST_BLOCK, c);
+        for (int i = 1; i < c->nkids; i++)
+            if (!config_part(L, players, c->kids[i], parts)) {
+                ast_free(parts);
+                return true;
+            }
+        add_reach(L, f, result, parts);
+        return true;
+    }
+    Ast *group = zrf_node(AST_GROUP, c);
+    long n = -1;
+    for (int i = 1; i < c->nkids; i++) {
+        long ni;
+        if (!count_of_types(L, c->kids[i], &ni, group) || (n >= 0 && ni != n)) {
+            ast_free(group);
+            return false;
+        }
+        n = ni;
+    }
+    Ast *e = end_item(f, END_EXTINCTION, result);
+    e->num[0] = n;
+    ast_add(e, group);
+    ast_add(e, for_players(L, c, players));
+    ast_add(L->root, e);
+    return true;
+}
+
+/* One goal for the players flagged. */
 static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *players, const ZrfNode *c) {
     const char *h = c->kind == ZRF_ATOM ? c->text : zrf_head(c);
     if (!h) {
@@ -1195,17 +1371,23 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         return;
     }
     bool everyone = all_players(L, players);
+    if (!strcasecmp(h, "and") && c->kind == ZRF_LIST) {
+        if (!lower_and_goal(L, f, result, players, c))
+            goal_left_out(L, c,
+                          "and of other than configurations (for a win) or counts of piece types (one same count)");
+        return;
+    }
     if (!strcasecmp(h, "or") && c->kind == ZRF_LIST) {
         /* either one: a rule for each */
         for (int i = 1; i < c->nkids; i++) lower_goal(L, f, result, players, c->kids[i]);
         return;
     }
     if (!strcasecmp(h, "stalemated")) {
-        if (!everyone) {
-            goal_left_out(L, c, "a stalemate goal for some players only");
+        if (!everyone && L->nplayers > 2) {
+            goal_left_out(L, c, "a stalemate goal for some of more than two players");
             return;
         }
-        ast_add(L->root, end_item(f, END_STALEMATE, result));
+        ast_add(L->root, ast_add(end_item(f, END_STALEMATE, result), for_players(L, c, players)));
         return;
     }
     if (!strcasecmp(h, "repetition")) {
@@ -1234,51 +1416,45 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         ast_add(L->root, end_item(f, END_CHECKMATE, result));
         return;
     }
-    if (!strcasecmp(h, "pieces-remaining") && c->kind == ZRF_LIST && c->nkids >= 2) {
+    if (!strcasecmp(h, "pieces-remaining") && c->kind == ZRF_LIST && c->nkids == 2) {
         long n;
         if (!parse_long(c->kids[1], &n) || n < 0) {
             goal_left_out(L, c, "this count of pieces");
             return;
         }
-        if (!everyone) {
-            goal_left_out(L, c, "pieces remaining for some players only");
-            return;
-        }
-        if (c->nkids == 2) {
+        if (everyone) {
             Ast *e = end_item(f, END_PIECES, result);
             e->num[0] = n;
             ast_add(L->root, e);
             return;
         }
-        Ast *e = end_item(f, END_EXTINCTION, result);
-        e->num[0] = n;
-        for (int k = 2; k < c->nkids; k++) {
-            Piece *pc = zrf_atom_text(c->kids[k]) ? zrf_piece_find(L, c->kids[k]->text) : NULL;
-            if (!pc) {
-                ast_free(e);
-                goal_left_out(L, c, "pieces remaining of an unknown piece");
-                return;
-            }
-            ast_add(e, zrf_node_text(AST_NAME, c->kids[k], pc->vname));
-        }
-        ast_add(L->root, e);
-        return;
-    }
-    if (!strcasecmp(h, "captured") && c->kind == ZRF_LIST && c->nkids >= 2) {
-        if (!everyone) {
-            goal_left_out(L, c, "a capture goal for some players only");
+        /* for some players: an extinction of all their pieces (no hands: those on the board) */
+        if (L->has_hands) {
+            goal_left_out(L, c, "pieces remaining for some players only, in a game of pieces off the board");
             return;
         }
         Ast *e = end_item(f, END_EXTINCTION, result);
-        for (int k = 1; k < c->nkids; k++) {
-            Piece *pc = zrf_atom_text(c->kids[k]) ? zrf_piece_find(L, c->kids[k]->text) : NULL;
-            if (!pc) {
-                ast_free(e);
-                goal_left_out(L, c, "capture of an unknown piece");
-                return;
-            }
-            ast_add(e, zrf_node_text(AST_NAME, c->kids[k], pc->vname));
+        e->num[0] = n;
+        e->num[1] = 1;
+        ast_add(e, for_players(L, c, players));
+        ast_add(L->root, e);
+        return;
+    }
+    if ((!strcasecmp(h, "pieces-remaining") || !strcasecmp(h, "captured")) && c->kind == ZRF_LIST && c->nkids >= 2) {
+        long n;
+        Ast *e = end_item(f, END_EXTINCTION, result);
+        Ast *names = zrf_node(AST_BLOCK, c);
+        if (!count_of_types(L, c, &n, names)) {
+            ast_free(e);
+            ast_free(names);
+            goal_left_out(L, c, "a count of pieces of an unknown piece");
+            return;
         }
+        e->num[0] = n;
+        for (int k = 0; k < names->nkids; k++) ast_add(e, names->kids[k]);
+        names->nkids = 0;
+        ast_free(names);
+        ast_add(e, for_players(L, c, players));
         ast_add(L->root, e);
         return;
     }
@@ -1303,59 +1479,14 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         ast_add(L->root, e);
         return;
     }
-    if (!strcasecmp(h, "absolute-config") && c->kind == ZRF_LIST && c->nkids == 3 && c->kids[2]->kind == ZRF_LIST &&
-        result == GOAL_WIN) {
+    if (is_config(c) && result == GOAL_WIN) {
         /* a piece of the type on one of the positions (or zones) */
-        Piece *pc = zrf_atom_text(c->kids[1]) ? zrf_piece_find(L, c->kids[1]->text) : NULL;
-        if (!pc) {
-            goal_left_out(L, c, "a configuration of other than one piece type");
+        Ast *parts = zrf_node(AST_BLOCK, c);
+        if (!config_part(L, players, c, parts)) {
+            ast_free(parts);
             return;
         }
-        bool *in = xcalloc((size_t)L->npos + 1, sizeof *in);
-        const ZrfNode *where = c->kids[2];
-        for (int k = 0; k < where->nkids; k++) {
-            const char *name = zrf_atom_text(where->kids[k]);
-            int q = name ? zrf_pos_index(L, name) : -1;
-            if (q >= 0) {
-                in[q] = true;
-                continue;
-            }
-            /* a zone: its cells for each player (taken from the board's zone forms) */
-            const ZrfNode *bf = zrf_find_form(L, "board");
-            bool found = false;
-            for (int i = 1; name && bf && i < bf->nkids; i++) {
-                const ZrfNode *z = bf->kids[i];
-                const ZrfNode *nm = zrf_sub_form(z, "name"), *ps = zrf_sub_form(z, "positions");
-                if (!zrf_is_form(z, "zone") || !nm || nm->nkids < 2 || !zrf_is(nm->kids[1], name)) continue;
-                found = true;
-                if (zrf_sub_form(z, "players")) {
-                    bool zp[MAX_PLAYERS];
-                    if (!zrf_read_players(L, zrf_sub_form(z, "players"), zp)) continue;
-                    bool same = true;
-                    for (int p = 0; p < L->nplayers; p++) same = same && (zp[p] || !players[p]);
-                    if (!same) {
-                        found = false;
-                        break;
-                    }
-                }
-                for (int j = 1; ps && j < ps->nkids; j++) {
-                    int qq = zrf_atom_text(ps->kids[j]) ? zrf_pos_index(L, ps->kids[j]->text) : -1;
-                    if (qq >= 0) in[qq] = true;
-                }
-            }
-            if (!found) {
-                free(in);
-                goal_left_out(L, where->kids[k], "a configuration over a zone that differs per player");
-                return;
-            }
-        }
-        const char *zone = zrf_hidden_name(L, "goal");
-        zrf_add_zone(L, zone, in, players, c);
-        free(in);
-        Ast *e = end_item(f, END_REACH, result);
-        ast_add(e, zrf_node_text(AST_NAME, c->kids[1], pc->vname));
-        ast_add(e, zrf_node_text(AST_NAME, c, zone));
-        ast_add(L->root, e);
+        add_reach(L, f, result, parts);
         return;
     }
     goal_left_out(L, c, h);

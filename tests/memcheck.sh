@@ -1,9 +1,10 @@
 #!/bin/sh
-# memcheck.sh VARIA TESTBIN - the unit tests, the golden tests, the fuzz corpus replays, the
-# console and protocol sessions and some rulebooks once more under valgrind's memcheck: any
-# invalid access, use of an uninitialised value or leak (definite, indirect or possible)
-# fails. Perft is left to `make asan` (valgrind is too slow for it). TESTBIN is the directory
-# of the test binaries.
+# memcheck.sh VARIA TESTBIN - the unit tests, the golden tests, part of the fuzz corpus
+# replays, the console's core sessions, the UCI sessions and some rulebooks once more under
+# valgrind's memcheck: any invalid access, use of an uninitialised value or leak (definite,
+# indirect or possible) fails. Perft, the other console sessions, XBoard's and the whole corpus
+# are left to `make asan` (under valgrind every program costs a second or more). TESTBIN is the
+# directory of the test binaries.
 varia=${1:?usage: memcheck.sh VARIA TESTBIN}
 bin=${2:?usage: memcheck.sh VARIA TESTBIN}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,44 +24,65 @@ chmod +x "$tmp/varia"
 start=$(date +%s)
 fail=0
 cd "$root" || exit 1
-# Six groups, side by side (one per core at most): a group that fails leaves a mark.
+# A group that fails leaves a mark.
 jobs=$(nproc 2>/dev/null || echo 2)
+# (the groups are shell functions sharing this shell's variables: each keeps to names of its own)
 group() { # NAME COMMAND...: runs the command, its output kept for when it fails
-    name=$1
+    group_name=$1
     shift
-    "$@" >"$tmp/$name.out" 2>&1 || { echo "memcheck: $name failed" >&2; tail -n 40 "$tmp/$name.out" >&2; : >"$tmp/failed.$name"; }
+    "$@" >"$tmp/$group_name.out" 2>&1 || {
+        echo "memcheck: $group_name failed" >&2
+        tail -n 40 "$tmp/$group_name.out" >&2
+        : >"$tmp/failed.$group_name"
+    }
 }
+# (VARIA_MEMCHECK=1: the long randomized comparisons run a quarter of their games)
 unit() {
     for t in "$bin"/test_*; do
         case $t in *.d) continue ;; esac
-        $vg "$t" || { echo "$t failed"; return 1; }
+        VARIA_MEMCHECK=1 $vg "$t" || { echo "$t failed"; return 1; }
     done
 }
+# The regression inputs and every third input of each committed corpus (sorted by name): the
+# whole corpus is replayed natively (make fuzz-replay) and under AddressSanitizer (make asan).
 replays() {
     for t in "$bin"/replay_*; do
-        name=${t##*/replay_}
+        target=${t##*/replay_}
         # shellcheck disable=SC2046
-        $vg "$t" "fuzz/corpus/$name" $(ls -d "tests/fuzz/$name" 2>/dev/null) || { echo "$t failed"; return 1; }
+        $vg "$t" $(ls -d "tests/fuzz/$target" 2>/dev/null) $(ls "fuzz/corpus/$target" | sort | awk -v d="fuzz/corpus/$target" 'NR % 3 == 1 { print d "/" $0 }') ||
+            { echo "$t failed"; return 1; }
     done
 }
 play() {
-    VARIA_NO_TMUX=1 VARIA_PLAY_GAMES="chess ultima ultimate-battle ultimate-chess-4p above-below ultra-chess xiangqi three" \
+    VARIA_NO_TMUX=1 VARIA_PLAY_CORE=1 VARIA_PLAY_GAMES="chess ultima ultimate-battle ultimate-chess-4p above-below ultra-chess xiangqi three" \
         sh tests/play/run.sh "$tmp/varia"
 }
-protocols() { sh tests/protocol/uci.sh "$tmp/varia" && sh tests/protocol/xboard.sh "$tmp/varia"; }
+# The engine under UCI (the search, the clocks, pondering, bad input); XBoard's sessions run
+# natively and under AddressSanitizer.
+protocols() { sh tests/protocol/uci.sh "$tmp/varia"; }
 # the rulebook of games with every kind of castle and first-move right, and the seed games
 rulebooks() {
-    for g in chess caparandom cambodian crazyhouse janggi duck ultima ultimate-chess-4p above-below; do
-        "$tmp/varia" describe "rules/$g.rules" >/dev/null || { echo "describe $g failed"; return 1; }
+    for game in chess caparandom cambodian crazyhouse janggi duck ultima ultimate-chess-4p above-below; do
+        "$tmp/varia" describe "rules/$game.rules" >/dev/null || { echo "describe $game failed"; return 1; }
     done
 }
-n=0
-for g in replays play unit golden protocols rulebooks; do
-    case $g in golden) cmd="sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$g ;; esac
-    # shellcheck disable=SC2086
-    group "$g" $cmd &
-    n=$((n + 1))
-    [ $((n % jobs)) -eq 0 ] && wait
+# MEMCHECK_GROUPS picks groups (default: all). The groups run from a pool of one lane per core,
+# the longest first, so no core waits while work is left.
+groups=${MEMCHECK_GROUPS:-play unit golden replays protocols rulebooks}
+lane() { # LANE: takes the next group not yet taken (mkdir is atomic) until none is left
+    for lane_group in $groups; do
+        mkdir "$tmp/taken.$lane_group" 2>/dev/null || continue
+        case $lane_group in golden) cmd="env VARIA_MEMCHECK=1 sh tests/run_golden.sh $tmp/varia" ;; *) cmd=$lane_group ;; esac
+        lane_start=$(date +%s)
+        # shellcheck disable=SC2086
+        group "$lane_group" $cmd
+        echo "memcheck: $lane_group took $(($(date +%s) - lane_start)) s"
+    done
+}
+i=0
+while [ $i -lt "$jobs" ]; do
+    lane &
+    i=$((i + 1))
 done
 wait
 ls "$tmp"/failed.* >/dev/null 2>&1 && fail=1

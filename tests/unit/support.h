@@ -36,6 +36,14 @@ static inline GenContext *test_fresh_gen(void) {
     return test_gen();
 }
 
+/* How many of n repetitions a long randomized comparison runs: all of them, or a quarter under
+ * valgrind (VARIA_MEMCHECK=1 in the environment), where the same code runs some thirty times
+ * slower and a quarter of the games still covers every path the comparison takes. */
+static inline int test_reps(int n) {
+    const char *memcheck = getenv("VARIA_MEMCHECK");
+    return memcheck && !strcmp(memcheck, "1") ? (n + 3) / 4 : n;
+}
+
 /* A mkdtemp/mkstemp template for a test's own files in the system's temporary directory (not
  * in the build tree, which another build directory may not have). */
 static inline void temp_template(char *buf, size_t cap, const char *stem) {

@@ -277,6 +277,37 @@ static void expect_end(const char *rules, const char *fen, int winner, const cha
     variant_free(v);
 }
 
+/* Endings for some players only, rules of pieces joined by `and`, and a game of one player. */
+static void test_gameend_for_players_and_one_player(void **state) {
+    (void)state;
+    /* black has lost its hunter and its chief: black loses */
+    expect_end("tests/zrf/goals.rules", "4/4/4/R3 w - - 0 1", 0, "hunters lost");
+    /* white has lost its runners: white loses */
+    expect_end("tests/zrf/goals.rules", "h3/4/4/4 w - - 0 1", 1, "runners lost");
+    /* a stalemate loses for white, draws for black */
+    expect_end("tests/zrf/goals.rules", "h3/4/P3/RP2 w - - 0 1", 1, NULL);
+    expect_end("tests/zrf/goals.rules", "2pc/3p/4/R3 b - - 0 1", -1, NULL);
+    /* one of the two is not enough: the game goes on */
+    Variant *v = load_rules("tests/zrf/goals.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "h3/4/4/R3 w - - 0 1");
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_false(r.over);
+    board_free(&pos);
+    variant_free(v);
+    /* the puzzle of one player is solved with both blocks home, not with one */
+    expect_end("tests/zrf/puzzle.rules", "2A/2B y - - 0 1", 0, "solved");
+    v = load_rules("tests/zrf/puzzle.rules");
+    board_init(&pos, v);
+    set_fen(&pos, "2A/B2 y - - 0 1");
+    gameend_check(test_gen(), &pos, &r);
+    assert_false(r.over);
+    board_free(&pos);
+    variant_free(v);
+}
+
 /* Losing games: the endings by material, a capturable royal piece, stalemates by pieces left,
  * each announced in the rule file's words. */
 static void test_gameend_losing_games(void **state) {
@@ -399,6 +430,7 @@ int main(void) {
         cmocka_unit_test(test_gameend_insufficient_material),
         cmocka_unit_test(test_gameend_results_follow_the_rule_file),
         cmocka_unit_test(test_gameend_losing_games),
+        cmocka_unit_test(test_gameend_for_players_and_one_player),
         cmocka_unit_test(test_gameend_counting),
     };
     return cmocka_run_group_tests_name("gameend", tests, setup, teardown);

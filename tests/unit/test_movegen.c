@@ -121,14 +121,15 @@ static void test_movegen_fast_and_general_agree_captures_after_leaps(void **stat
     /* a pincer after a jump, a coordination after a jump, an imitated withdrawal with a leap */
     const char *starts[] = {NULL, "8/8/8/7c/6P1/8/8/k2K4 w 0", "k7/8/4N3/4b3/3K4/8/8/8 w 0",
                             "c3k3/1pnbp3/8/8/8/8/1PNBP3/C3K3 w 0"};
-    assert_true(compare_variant_paths(load_text_ok(rules), "captures after leaps", starts, 4, 40, 40) > 400);
+    assert_true(compare_variant_paths(load_text_ok(rules), "captures after leaps", starts, 4, test_reps(40), 40) >
+                test_reps(400));
 }
 
 static void test_movegen_fast_and_general_agree_chess(void **state) {
     (void)state;
     const char *starts[] = {NULL, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
-    assert_true(compare_paths("rules/chess.rules", starts, 3, 60, 80) > 2000);
+    assert_true(compare_paths("rules/chess.rules", starts, 3, test_reps(60), 80) > test_reps(2000));
 }
 
 /* Games whose legality the pins decide (with drops, a royal leaper, a side without a royal
@@ -139,7 +140,7 @@ static void test_movegen_fast_and_general_agree_pinned_games(void **state) {
                            "rules/horde.rules", "rules/makruk.rules"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const char *starts[] = {NULL};
-        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+        assert_true(compare_paths(games[i], starts, 1, test_reps(12), 80) > test_reps(200));
     }
 }
 
@@ -149,7 +150,7 @@ static void test_movegen_fast_and_general_agree_royal_flight(void **state) {
     (void)state;
     const char *starts[] = {NULL, "8/8/3k4/3R4/8/8/8/3K4 b - - 0 1", "8/2r5/3k4/3R4/8/8/4N3/3K4 b - - 0 1",
                             "8/8/3k4/2N5/8/8/8/3KR3 b - - 0 1", "3r4/8/2n1k3/8/3N4/8/2R5/3K4 b - - 0 1"};
-    assert_true(compare_paths("rules/makpong.rules", starts, 5, 40, 60) > 1500);
+    assert_true(compare_paths("rules/makpong.rules", starts, 5, test_reps(40), 60) > test_reps(1500));
 }
 
 static void test_movegen_fast_and_general_agree_ultima(void **state) {
@@ -162,13 +163,13 @@ static void test_movegen_fast_and_general_agree_ultima(void **state) {
                             "7k/8/8/3Qr3/8/8/8/K7 w 0",
                             "7k/8/8/r3pP2/2n5/8/B7/K7 w 0",
                             "7k/8/8/p4r2/4K3/8/8/8 w 0"};
-    assert_true(compare_paths("rules/ultima.rules", starts, 7, 42, 60) > 1500);
+    assert_true(compare_paths("rules/ultima.rules", starts, 7, test_reps(42), 60) > test_reps(1500));
 }
 
 static void test_movegen_fast_and_general_agree_ultimate_battle(void **state) {
     (void)state;
     const char *starts[] = {NULL};
-    assert_true(compare_paths("rules/ultimate-battle.rules", starts, 1, 30, 80) > 1000);
+    assert_true(compare_paths("rules/ultimate-battle.rules", starts, 1, test_reps(30), 80) > test_reps(1000));
 }
 
 static void test_movegen_fast_and_general_agree_above_below(void **state) {
@@ -176,7 +177,7 @@ static void test_movegen_fast_and_general_agree_above_below(void **state) {
     /* steered armies: influence decides who may move and which attacks count */
     const char *starts[] = {NULL, "4/4/1I2/4/1IIC/4/I3|:4k3/4/4/4/2:4q1/2:3k1/4|4/2i1/4/4/i1ic/4/i3 A 0 1 w,b",
                             "4/4/1I1I/4/1I1C/4/I3|3:3k/:3p:3p:3p1/4/4/3:4r/1:4k2/4|4/2c1/4/4/i1ii/4/1i2 A 0 1 b,w"};
-    assert_true(compare_paths("rules/above-below.rules", starts, 3, 30, 120) > 1500);
+    assert_true(compare_paths("rules/above-below.rules", starts, 3, test_reps(30), 120) > test_reps(1500));
 }
 
 static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
@@ -185,7 +186,7 @@ static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
      * the pins decide legality (pieces on a horse's leg or a cannon's line, landings that
      * screen a cannon) */
     const char *starts[] = {NULL, "3k5/9/4b4/9/2C6/9/9/4B4/3cK4/9 w - - 0 1"};
-    assert_true(compare_paths("rules/xiangqi.rules", starts, 2, 16, 60) > 600);
+    assert_true(compare_paths("rules/xiangqi.rules", starts, 2, test_reps(16), 60) > test_reps(600));
 }
 
 static void test_movegen_fast_and_general_agree_janggi(void **state) {
@@ -195,7 +196,7 @@ static void test_movegen_fast_and_general_agree_janggi(void **state) {
     const char *starts[] = {NULL, "4k4/4a4/3R1c3/9/9/9/9/3C1r3/4A4/4K4 w - - 0 1",
                             "3k5/4C4/3c1c3/9/9/9/9/5c3/4R4/3K1A3 w - - 0 1", "9/4k4/9/9/9/9/9/9/4K4/9 w - - 0 1",
                             "3k5/5a3/2n6/9/9/9/9/6N2/3K1R3/9 w - - 0 1"};
-    assert_true(compare_paths("rules/janggi.rules", starts, 5, 25, 60) > 600);
+    assert_true(compare_paths("rules/janggi.rules", starts, 5, test_reps(25), 60) > test_reps(600));
 }
 
 static void test_movegen_fast_and_general_agree_cambodian(void **state) {
@@ -214,7 +215,7 @@ static void test_movegen_fast_and_general_agree_cambodian(void **state) {
                             "r2mk2r/8/4p3/8/8/3P4/8/R2KM2R w DEde - 0 1",
                             "4k3/8/3K4/8/8/8/8/r2MK3 b D - 0 1",
                             "4k3/8/8/8/8/8/8/r2K4 w D - 0 1"};
-    assert_true(compare_paths("rules/cambodian.rules", starts, 6, 24, 60) > 900);
+    assert_true(compare_paths("rules/cambodian.rules", starts, 6, test_reps(24), 60) > test_reps(900));
 }
 
 /* A game that ends at the first check: bulk counting counts none in an ended game, and the
@@ -225,7 +226,7 @@ static void test_movegen_fast_and_general_agree_karouk(void **state) {
     assert_true(v->pin_legal && v->bulk_count);
     variant_free(v);
     const char *starts[] = {NULL, "3mk3/8/3r4/8/3K4/8/8/R7 w de - 1+1 0 1", "4k3/8/8/4p3/8/3P4/4M3/3K4 w D - 1+1 0 1"};
-    assert_true(compare_paths("rules/karouk.rules", starts, 3, 30, 60) > 150);
+    assert_true(compare_paths("rules/karouk.rules", starts, 3, test_reps(30), 60) > test_reps(150));
 }
 
 /* Where the cells the legality test looked at decide a move (Pins.by_seen), the verdict is the
@@ -285,12 +286,12 @@ static void test_movegen_cells_seen_decide_as_the_full_test(void **state) {
                             /* a withdrawer kept from the king by the piece behind it, or frozen */
                             "7k/8/8/8/8/4N3/4q3/4K3 w 0", "7k/8/8/8/8/3M4/4q3/4K3 w 0"};
     int checks;
-    assert_true(compare_seen("rules/ultima.rules", ultima, 9, 72, 80, &checks) > 20000);
+    assert_true(compare_seen("rules/ultima.rules", ultima, 9, test_reps(72), 80, &checks) > test_reps(20000));
     assert_true(checks > 0);
     /* drops; a side without a royal piece */
     const char *start[] = {NULL};
-    assert_true(compare_seen("rules/placement.rules", start, 1, 20, 60, &checks) > 1000);
-    assert_true(compare_seen("rules/horde.rules", start, 1, 20, 80, &checks) > 1000);
+    assert_true(compare_seen("rules/placement.rules", start, 1, test_reps(20), 60, &checks) > test_reps(1000));
+    assert_true(compare_seen("rules/horde.rules", start, 1, test_reps(20), 80, &checks) > test_reps(1000));
 }
 
 /* The moves of a program run in C (Program.plan) against the interpreter's, piece by piece,
@@ -408,7 +409,7 @@ static void test_movegen_fast_and_general_agree_check_rules(void **state) {
     const char *games[] = {"rules/racingkings.rules", "rules/3check.rules"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const char *starts[] = {NULL};
-        assert_true(compare_paths(games[i], starts, 1, 8, 60) > 150);
+        assert_true(compare_paths(games[i], starts, 1, test_reps(8), 60) > test_reps(150));
     }
 }
 
@@ -422,7 +423,7 @@ static void test_movegen_fast_and_general_agree_games_without_royal(void **state
         Variant *v = load_rules(games[i]);
         assert_true(v->every_move_legal && v->bulk_count);
         variant_free(v);
-        assert_true(compare_paths(games[i], starts, 1, 12, 80) > 200);
+        assert_true(compare_paths(games[i], starts, 1, test_reps(12), 80) > test_reps(200));
     }
 }
 
@@ -490,7 +491,7 @@ static void test_movegen_fast_and_general_agree_shapes(void **state) {
     (void)state;
     /* every shape of line move: zoned slides with ranges, legs with zones, near hops, victims */
     const char *starts[] = {NULL};
-    assert_true(compare_paths("tests/rules/ok/shapes.rules", starts, 1, 20, 80) > 1000);
+    assert_true(compare_paths("tests/rules/ok/shapes.rules", starts, 1, test_reps(20), 80) > test_reps(1000));
 }
 
 static void test_movegen_start_position_has_20_moves(void **state) {
@@ -605,7 +606,7 @@ static void test_movegen_royal_look_as_the_attack_lines(void **state) {
     const char *games[] = {"rules/chess.rules", "rules/knightmate.rules", "rules/makruk.rules", "rules/amazon.rules",
                            "rules/losalamos.rules"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
-        assert_true(royal_look_agrees(games[i], 20, 120) > 20000);
+        assert_true(royal_look_agrees(games[i], test_reps(20), 120) > test_reps(20000));
 }
 
 /* A playout's tally that takes the counts of pieces none of whose cells changed from its
@@ -652,7 +653,7 @@ static void test_movegen_tally_reuses_unchanged_pieces(void **state) {
     const char *games[] = {"rules/chess.rules", "rules/makruk.rules", "rules/extinction.rules", "rules/horde.rules",
                            "rules/knightmate.rules"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
-        assert_true(reused_tally_agrees(games[i], 30, 200) > 1000);
+        assert_true(reused_tally_agrees(games[i], test_reps(30), 200) > test_reps(1000));
 }
 
 static void test_movegen_en_passant_and_promotion(void **state) {

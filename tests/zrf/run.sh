@@ -47,6 +47,14 @@ for words in "In the rule file's words: Each king starts alone." "^Knights and a
     if grep -q "$words" "$tmp/rulebook"; then echo pass; else
         echo "zrf: FAIL the rulebook of drops.zrf lacks '$words'" >&2; echo fail; fi
 done >> "$tmp/perft"
+# figures worked out by hand from given positions: FILE|POSITION|DEPTH|NODES
+while IFS='|' read -r zrf fen depth nodes; do
+    a=$(perft "$dir/$zrf" "$depth" "$fen")
+    if [ "$a" = "$nodes" ]; then echo pass; else
+        echo "zrf: FAIL $zrf perft $depth at '$fen': $a, by hand $nodes" >&2; echo fail; fi
+done >> "$tmp/perft" <<'EOF'
+puzzle.zrf|1A1/2B y - - 0 1|2|14
+EOF
 pass=$(grep -c '^pass' "$tmp/perft")
 fail=$(grep -c '^fail' "$tmp/perft")
 for kind in ok err; do
