@@ -2029,6 +2029,26 @@ static inline uint64_t cells_written(const Undo *u) {
     return cells;
 }
 
+/* How many types the mover may gate onto gate cell g (add_gating): those in its hand that
+ * may be dropped there, or that have no drop items. */
+static int gate_types(const Position *pos, int mover, Cell g) {
+    const Variant *v = pos->v;
+    int k = 0;
+    for (int t = 0; t < v->ntypes; t++)
+        k += pos->hand[mover][t] && (!v->types[t].droppable || bits_has(v->types[t].drop_cells[mover], g));
+    return k;
+}
+
+/* How many gated moves add_gating makes of move m, legal, of the mover (gates: its gate cells,
+ * a board of one word): a piece from the hand onto its cell, or its rook's when it castles. */
+static inline int gated_moves(const Position *pos, const Move *m, uint64_t gates, int mover) {
+    if (m->flags & (MOVE_DROP | MOVE_PASS | MOVE_CARDS | MOVE_TILE) || m->nfx + 2 > MAX_EFFECTS) return 0;
+    int k = (gates >> m->from) & 1 ? gate_types(pos, mover, m->from) : 0;
+    Cell rook = m->castle ? pos->v->castles[m->castle - 1].rook_from : NO_CELL;
+    if (rook != NO_CELL && ((gates >> rook) & 1)) k += gate_types(pos, mover, rook);
+    return k;
+}
+
 /* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
@@ -2037,13 +2057,18 @@ static inline uint64_t cells_written(const Undo *u) {
  * and with memos (a constant where it is inlined) the tally's memo is taken and kept.
  * (Inlined: perft's copy, without a tally, keeps none of that work.) */
 static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, Position *pos, const Pins *pins,
-                                                               MoveList *scratch, LegalTally *tally, bool memos) {
+                                                               MoveList *scratch, LegalTally *tally, bool memos,
+                                                               bool gating) {
     const Variant *v = pos->v;
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false;
     /* (with screens, where a piece lands decides: the usual count judges every move) */
     if (pins && pins->screened) return -1;
     int mover = board_mover(pos), n = 0;
+    /* (with gating, perft's copy on a board of one word: a legal move from a gate cell is
+     * legal gated too, the piece put down only blocking lines, and an illegal one is not
+     * gated; the pieces on gate cells are counted one by one) */
+    const uint64_t gates = gating && mover < 2 ? pos->gates[mover][0] : 0;
     /* (a playout's tally: the free pieces' counts of the mover's last tally, two plies back,
      * stand where none of their cells changed since; those of this one are kept) */
     uint64_t changed = ~0ULL, held = 0, kept = 0;
@@ -2072,6 +2097,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
         if (!tally && v->cell_words == 1 && (!pins || !pins->checks)) {
             uint64_t mine = pos->occ[o][0];
             if (pins) mine &= ~pins->pinned[0] & ~(pins->royal == NO_CELL ? 0 : 1ULL << pins->royal);
+            if (gating) mine &= ~gates;
             for (int t = 0; t < v->ntypes && mine; t++) {
                 uint64_t pieces = mine & pos->type_occ[t][0];
                 const PieceProgram *pp = &v->types[t].per_owner[o];
@@ -2137,6 +2163,9 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                 } else if (!gen_piece(ctx, pos, o, from, scratch, NULL)) {
                     return -1;
                 }
+                /* (the moves counted, not written, only carry the piece: each gated as many
+                 * times as there are types to put down) */
+                if (gating && ((gates >> from) & 1)) n += (n - before) * gate_types(pos, mover, from);
                 /* a free piece's rays, line moves and atoms only carry it, but for en passant
                  * (which removes another piece) and a promotion to a royal type */
                 bool carried = free && (!pp->rest.count || pp->rest_in_c);
@@ -2144,6 +2173,7 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     bool ok = pins && from == pins->royal ? royal_move_legal(ctx, pins, pos, &scratch->moves[i])
                                                           : counted_legal(ctx, pins, pos, &scratch->moves[i], carried);
                     n += ok;
+                    if (gating && ok) n += gated_moves(pos, &scratch->moves[i], gates, mover);
                     legal |= (uint64_t)ok << (i & 63);
                 }
                 if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
@@ -2238,12 +2268,67 @@ static int count_quiet_and_listed(GenContext *ctx, Position *pos, MoveList *ml) 
     return v->must_capture && captures ? captures : quiet + ml->count;
 }
 
+/* May the drops from the mover's hand be counted rather than listed (count_drops)? Where
+ * add_drops alone makes them (and gating, which count_by_pins counts where the pins apply on a
+ * board of one word) and no other rule adds to them, requires them or sorts them out (drop
+ * programs, `must-drop`, square colours, `forbid drop-check`), and the attack
+ * lines alone decide a drop (no capture patterns, no facing royal pieces). */
+static inline bool drops_countable(const Variant *v) {
+    return (!v->gate_zone || (v->cell_words == 1 && v->pin_legal && !v->every_move_legal)) && !v->has_drop_programs &&
+        !v->must_drop && !v->must_drop_types && !v->colour_apart_mask && !v->forbid_drop_check && !v->pattern_types &&
+        !v->facing_type;
+}
+
+/* The drops from the mover's hand, out of check (pins NULL: every move is legal), as add_drops
+ * makes them, counted from the empty cells each type may be dropped on: a drop only blocks
+ * attack lines, so out of check each is legal (drop_verdict). Each type puts down its own
+ * piece, so no two drops are the same move. -1 when a type needs its drops judged (a royal
+ * one). */
+static __attribute__((noinline)) int count_drops(const Position *pos, const Pins *pins) {
+    const Variant *v = pos->v;
+    int mover = board_mover(pos), n = 0;
+    if (mover >= v->nplayers) return 0;
+    uint64_t empty[CELL_WORDS];
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t full = 0;
+        for (int o = 0; o < v->nowners; o++) full |= pos->occ[o][w];
+        int left = v->ncells - w * 64; /* (the cells of the last word past the board) */
+        empty[w] = ~full & (left >= 64 ? ~0ULL : (1ULL << left) - 1);
+    }
+    for (int t = 0; t < v->ntypes; t++) {
+        if (!pos->hand[mover][variant_base_type(v, t)] || !v->types[t].droppable) continue;
+        if (pins && v->types[t].royal) return -1;
+        uint32_t files[MAX_BOARDS] = {0};
+        bool not_doubled = v->types[t].drop_not_doubled;
+        if (not_doubled) files_held(pos, mover, t, files);
+        for (int w = 0; w < v->cell_words; w++) {
+            uint64_t open = empty[w] & v->types[t].drop_cells[mover][w];
+            if (!not_doubled) {
+                n += cells_in(open);
+                continue;
+            }
+            for (; open; open &= open - 1) {
+                const CellInfo *ci = &v->cells[w * 64 + __builtin_ctzll(open)];
+                n += !((files[ci->board] >> ci->x) & 1);
+            }
+        }
+    }
+    return n;
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
     Pins pins;
     bool found = false;
-    bool bulk = v->bulk_count && ctx->fast && (!v->has_hands || board_hand_empty(pos, board_mover(pos)));
+    Cell forced[MAX_FORCED];
+    bool bulk = v->bulk_count && ctx->fast, holds = false;
+    if (unlikely(v->bulk_by_position) && bulk) {
+        /* (with a hand to drop from, counted by the pieces and the drops when out of check;
+         * not where a capture is required) */
+        holds = v->has_hands && !board_hand_empty(pos, board_mover(pos));
+        bulk = (!holds || drops_countable(v)) && !movegen_forced(pos, forced);
+    }
     /* (a game the position has ended has no moves, as in pseudo_moves: once for both counts) */
     if ((bulk || (v->count_quiet && ctx->fast)) && v->decided_by_position && !ctx->diagram &&
         ending_decided(ctx, pos, NULL))
@@ -2252,18 +2337,26 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
         int n = count_quiet_and_listed(ctx, pos, &ml);
         if (n >= 0) return n;
     }
+    RoyalLook look;
     if (bulk) {
-        movegen_find_pins(ctx, pos, &pins);
+        /* (the look at the royal piece's attackers decides its moves where they are its rays
+         * alone; where a rest program such as castling runs, readying it costs more than it
+         * saves) */
+        find_pins(ctx, pos, &pins, v->royal_rays_only ? &look : NULL);
         found = true;
         /* (out of check, the royal piece is known not attacked) */
         ctx->unattacked = pins.on && !pins.checks ? pins.royal : NO_CELL;
-        int n = v->every_move_legal ? count_by_pins(ctx, pos, NULL, &ml, NULL, false)
-            : pins.on               ? count_by_pins(ctx, pos, &pins, &ml, NULL, false)
-                                    : -1;
+        int n = v->every_move_legal              ? count_by_pins(ctx, pos, NULL, &ml, NULL, false, false)
+            : !pins.on || (holds && pins.checks) ? -1
+            : unlikely(holds) && v->gate_zone    ? count_by_pins(ctx, pos, &pins, &ml, NULL, false, true)
+                                                 : count_by_pins(ctx, pos, &pins, &ml, NULL, false, false);
         ctx->unattacked = NO_CELL;
+        if (unlikely(holds) && n >= 0) {
+            int drops = count_drops(pos, v->every_move_legal ? NULL : &pins);
+            n = drops < 0 || n + drops >= MAX_MOVES / 2 ? -1 : n + drops;
+        }
         if (n >= 0) return n;
     }
-    Cell forced[MAX_FORCED];
     int nforced = movegen_forced(pos, forced);
     if (!found && v->all_fast && ctx->fast) {
         /* (first, so that the cells seen may count moves as they are made; the test runs no
@@ -2304,6 +2397,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
 
 bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList *scratch) {
     const Variant *v = pos->v;
+    Cell forced[MAX_FORCED];
     t->count = -1;
     t->npieces = 0;
     /* (where movegen_count_legal counts so; a position that ended the game has no moves. With
@@ -2311,7 +2405,7 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
      * pins would be found twice: the list is cheaper there. Under `end checks` the moves played
      * must carry their check marks, which only the list writes) */
     if (!v->bulk_count || v->pattern_types || v->check_limit || !ctx->fast ||
-        (v->has_hands && !board_hand_empty(pos, board_mover(pos))) ||
+        (v->has_hands && !board_hand_empty(pos, board_mover(pos))) || (v->nforced && movegen_forced(pos, forced)) ||
         (v->decided_by_position && !ctx->diagram && ending_decided(ctx, pos, NULL)))
         return false;
     find_pins(ctx, pos, &t->pins, &t->look);
@@ -2320,8 +2414,8 @@ bool movegen_tally_legal(GenContext *ctx, Position *pos, LegalTally *t, MoveList
     ctx->unattacked = t->pins.on && !t->pins.checks ? t->pins.royal : NO_CELL; /* (as movegen_count_legal) */
     /* (a copy of the count without the memos where the game has none) */
     const Pins *pins = t->tested ? &t->pins : NULL;
-    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true)
-                                         : count_by_pins(ctx, pos, pins, scratch, t, false);
+    t->count = t->reuse && v->move_reach ? count_by_pins(ctx, pos, pins, scratch, t, true, false)
+                                         : count_by_pins(ctx, pos, pins, scratch, t, false, false);
     ctx->unattacked = NO_CELL;
     return t->count > 0;
 }

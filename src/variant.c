@@ -686,8 +686,13 @@ void variant_conclude(Variant *v) {
      * reach ended has no moves, as the count finds) */
     v->bulk_count = (v->pin_legal || v->every_move_legal) && !v->pass_move && !v->has_drops && !v->has_drop_programs &&
         !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude && !v->forbid_check &&
-        !v->reach_sorts_moves && !v->must_capture && !v->nforced && v->on_stalemate != RESULT_PASS && !v->npriorities &&
+        !v->reach_sorts_moves && !v->must_capture && v->on_stalemate != RESULT_PASS && !v->npriorities &&
         !v->must_capture_most && !v->merge_same_captures;
+    v->bulk_by_position = v->bulk_count && (v->has_hands || v->nforced);
+    v->royal_rays_only = v->royal_types != 0 && v->pin_legal && v->cell_words == 1; /* (where the look is built) */
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners && ((v->royal_types >> t) & 1); o++)
+            if (v->types[t].per_owner[o].rest.count > 1) v->royal_rays_only = false;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
         !v->has_drop_programs && !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
         !v->forbid_check && !v->reach_sorts_moves && !v->nforced && !v->blast_mask && !v->minefield_zone &&

@@ -628,9 +628,17 @@ typedef struct Variant {
     bool every_move_legal;
     /* pin_legal or every_move_legal, and a turn is one move of the pieces and nothing else
      * (no drops but from a hand, which is tested at the node, no passes, explosions, extra captures, cards, set-up steps, phases, forbidden checks,
-     * zones to reach with a last-chance answer, forced or compulsory captures): the last ply of perft counts unpinned
+     * zones to reach with a last-chance answer, compulsory captures; a capture `end must-capture`
+     * requires is looked for at the node): the last ply of perft counts unpinned
      * pieces' rays without writing their moves (none in a game the position has ended). */
     bool bulk_count;
+    /* bulk_count, where whether a position is counted so depends on it: on a hand to drop
+     * from, on a capture an `end must-capture` rule requires (movegen.c) */
+    bool bulk_by_position;
+    /* every royal type moves by its rays alone (no rest program such as castling), on a
+     * pin_legal board of one word: perft's last ply decides its moves by the look at its
+     * attackers (attack.h RoyalLook, movegen.c) */
+    bool royal_rays_only;
     /* some `end reach` rule is last-chance: the answer it requires sorts the moves out */
     bool reach_sorts_moves;
     int ntypesets;
