@@ -39,11 +39,13 @@ static inline GenContext *test_fresh_gen(void) {
 
 /* How many of n repetitions a long randomized comparison runs: all of them, or a quarter under
  * valgrind (VARIA_MEMCHECK=1 in the environment), where the same code runs some thirty times
- * slower and a quarter of the games still covers every path the comparison takes. */
-static inline int test_reps(int n) {
+ * slower and a quarter of the games still covers every path the comparison takes. Deep perft
+ * figures likewise stop a few plies earlier under valgrind. */
+static inline bool test_under_valgrind(void) {
     const char *memcheck = getenv("VARIA_MEMCHECK");
-    return memcheck && !strcmp(memcheck, "1") ? (n + 3) / 4 : n;
+    return memcheck && !strcmp(memcheck, "1");
 }
+static inline int test_reps(int n) { return test_under_valgrind() ? (n + 3) / 4 : n; }
 
 /* A mkdtemp/mkstemp template for a test's own files in the system's temporary directory (not
  * in the build tree, which another build directory may not have). */

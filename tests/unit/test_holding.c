@@ -56,7 +56,8 @@ static int teardown(void **state) {
 static void test_holding_doc_example_perft(void **state) {
     (void)state;
     static const uint64_t start[] = {27, 648, 9072, 108864, 544320, 1969920};
-    for (int d = 1; d <= 6; d++) assert_int_equal(perft_of(three, "3/3/3{SSS/sss} x", d), start[d - 1]);
+    int deepest = test_under_valgrind() ? 4 : 6;
+    for (int d = 1; d <= deepest; d++) assert_int_equal(perft_of(three, "3/3/3{SSS/sss} x", d), start[d - 1]);
     assert_int_equal(perft_of(three, "1Ss/s2/SsS{3/3} x", 1), 3);
     assert_int_equal(perft_of(three, "1Ss/s2/SsS{3/3} x", 2), 11);
 }

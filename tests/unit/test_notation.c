@@ -200,7 +200,7 @@ static void test_notation_plus_promotions(void **state) {
         Variant *v = load_rules(path);
         Position pos;
         board_init(&pos, v);
-        for (int game = 0; game < 6; game++) {
+        for (int game = 0; game < test_reps(6); game++) {
             set_fen(&pos, v->setup);
             for (int ply = 0; ply < 60; ply++) {
                 VmFault f = {0};
