@@ -289,6 +289,23 @@ static inline uint64_t mode_targets(int mode, uint64_t empty, uint64_t enemy) {
     return mode == RAY_MOVE ? empty : mode == RAY_CAPTURE ? enemy : empty | enemy;
 }
 
+/* The cells a piece's slides reach from the cell whose sets are `set`: each ray up to its first
+ * occupied cell (the lowest or highest occupied bit), that cell too when it holds an enemy and
+ * the slide may capture. */
+static inline uint64_t slide_targets(const BitCount *b, const uint64_t *set, uint64_t empty, uint64_t enemy) {
+    uint64_t to = 0, hit = 0;
+    for (int s = 0; s < b->nslides; s++) {
+        uint64_t ray = set[3 + s], block = ray & ~empty, reach = ray;
+        if (block) {
+            block = b->slide_up[s] ? block & -block : 1ULL << (63 - __builtin_clzll(block));
+            reach = b->slide_up[s] ? ray & (block - 1) : ray & ~((block << 1) - 1);
+        }
+        if (b->slide_mode[s] != RAY_CAPTURE) to |= reach;
+        if (b->slide_mode[s] != RAY_MOVE) hit |= block;
+    }
+    return to | (hit & enemy);
+}
+
 /* How many moves a free piece makes, as count_rays and count_atoms count them (its
  * promotions and en-passant captures written into out), from its cell sets (PieceProgram.bits,
  * empty and enemy: the board's cells): the cells its paths may land on make one set, since no
@@ -299,17 +316,7 @@ static inline bool count_bits(Position *pos, const PieceProgram *pp, int owner, 
     const BitCount *b = pp->bits;
     const uint64_t *set = &b->cells[(size_t)from * (size_t)b->stride];
     uint64_t to = (set[RAY_BOTH] & (empty | enemy)) | (set[RAY_MOVE] & empty) | (set[RAY_CAPTURE] & enemy);
-    uint64_t hit = 0;
-    for (int s = 0; s < b->nslides; s++) {
-        uint64_t ray = set[3 + s], block = ray & ~empty, reach = ray;
-        if (block) {
-            block = b->slide_up[s] ? block & -block : 1ULL << (63 - __builtin_clzll(block));
-            reach = b->slide_up[s] ? ray & (block - 1) : ray & ~((block << 1) - 1);
-        }
-        if (b->slide_mode[s] != RAY_CAPTURE) to |= reach;
-        if (b->slide_mode[s] != RAY_MOVE) hit |= block;
-    }
-    to |= hit & enemy;
+    to |= slide_targets(b, set, empty, enemy);
     set += 3 + b->nslides;
     for (int k = 0; k < b->nsteps; k++, set += 2) {
         uint64_t reach = set[0] & mode_targets(b->step_mode[k], empty, enemy);
@@ -369,17 +376,7 @@ POPCNT_CLONES static bool count_type_bits(Position *pos, const PieceProgram *pp,
     if (b->nslides) {
         for (uint64_t bits = pieces; bits; bits &= bits - 1) {
             const uint64_t *set = &b->cells[(size_t)__builtin_ctzll(bits) * (size_t)b->stride];
-            uint64_t to = 0, hit = 0;
-            for (int s = 0; s < b->nslides; s++) {
-                uint64_t ray = set[3 + s], block = ray & ~empty, reach = ray;
-                if (block) {
-                    block = b->slide_up[s] ? block & -block : 1ULL << (63 - __builtin_clzll(block));
-                    reach = b->slide_up[s] ? ray & (block - 1) : ray & ~((block << 1) - 1);
-                }
-                if (b->slide_mode[s] != RAY_CAPTURE) to |= reach;
-                if (b->slide_mode[s] != RAY_MOVE) hit |= block;
-            }
-            count += clone_cells_in(to | (hit & enemy));
+            count += clone_cells_in(slide_targets(b, set, empty, enemy));
         }
     }
     *n += count;
