@@ -114,6 +114,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ROYAL_CAPTURED "'royal-captured'"
 %token KW_FEWER_PIECES "'fewer-pieces'"
 %token KW_EXTINCTION "'extinction'"
+%token KW_TOTAL_PIECES "'total-pieces'"
 %token KW_BARE_KING "'bare-king'"
 %token KW_COUNTING "'counting'"
 %token KW_REACH "'reach'"
@@ -468,6 +469,8 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
     | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
     | KW_MUST_CAPTURE KW_MOST { $$ = mk_sub(AST_MUST_CAPTURE, L(@$), 1); }
+    | KW_MUST_CAPTURE KW_MOST names
+        { $$ = parse_adopt(mk_sub(AST_MUST_CAPTURE, L(@$), 1), $3); }
     | KW_END KW_MATERIAL result LBRACE matlines '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
@@ -507,6 +510,22 @@ item
             $$->num[2] = $5;
             $$->text2 = $8;
             ast_add($$, $7);
+        }
+    | KW_END KW_TOTAL_PIECES INT result opt_for opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_TOTAL);
+            $$->word = $4;
+            $$->num[0] = $3;
+            $$->text2 = $6;
+            ast_add($$, $5);
+        }
+    | KW_END KW_TOTAL_PIECES INT names result opt_for opt_end_name
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_TOTAL), $4);
+            $$->word = $5;
+            $$->num[0] = $3;
+            $$->text2 = $7;
+            ast_add($$, $6);
         }
     | KW_END KW_COUNTING result opt_end_name LBRACE counting_items '}'
         {

@@ -327,6 +327,8 @@ typedef enum EndKind {
     END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
     END_EXTINCTION,     /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
                      * num[0] of one of them gets word */
+    END_TOTAL,          /* kids = NAME types (none: any), then BLOCK players or NULL: exactly num[0]
+                         * pieces on the board, every side's together; word = the result */
     END_BARE_KING,      /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
     END_REACH,          /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
                      * owner's result; num[1] = 1: after the other side's reply, 2: after

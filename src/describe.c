@@ -2821,7 +2821,13 @@ static void write_special(const Variant *v, const Position *start, const Behavio
         fprintf(out, "\n");
         n++;
     }
-    if (v->must_capture && v->must_capture_most)
+    if (v->must_capture && v->must_capture_most && v->most_first_types) {
+        fprintf(out, "- Captures are compulsory, and a capture must take the most pieces of the types");
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->most_first_types >> t & 1) fprintf(out, " %s", v->types[t].name);
+        fprintf(out, " a capture can take; when none takes any of them, the most pieces\n");
+        n++;
+    } else if (v->must_capture && v->must_capture_most)
         fprintf(out,
                 "- Captures are compulsory, and a capture must take the most pieces a capture can take (each "
                 "piece counts one)\n"),
@@ -3074,7 +3080,19 @@ static void write_endings(const Variant *v, FILE *out) {
     for (int i = 0; i < v->nextinctions; i++) {
         const ExtinctionRule *e = &v->extinctions[i];
         char name[40];
-        capitalised(e->name[0] ? e->name : "extinction", name, sizeof name);
+        capitalised(e->name[0] ? e->name : e->total ? "total pieces" : "extinction", name, sizeof name);
+        if (e->total) {
+            fprintf(out, "- %s: when exactly %d ", name, e->at_most);
+            for (int t = 0, k = 0; t < v->ntypes; t++)
+                if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
+            fprintf(out, "%s stand on the board, every side's counted, ", e->types ? "" : "pieces");
+            if (!e->players) fprintf(out, "the side that just moved");
+            for (int p = 0, k = 0; p < v->nplayers; p++)
+                if (e->players >> p & 1) fprintf(out, "%s%s", k++ ? " (or else " : "", v->player_names[p]);
+            fprintf(out, "%s %s.\n", __builtin_popcount(e->players) > 1 ? ", the one that just moved first)" : "",
+                    result_words(e->result));
+            continue;
+        }
         fprintf(out, "- %s: a side with at most %d ", name, e->at_most);
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)

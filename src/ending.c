@@ -43,7 +43,21 @@ static bool on_board(const Position *pos, int owner, int t) {
     return false;
 }
 
+/* Pieces of those types (0: all) on the board, every owner's. */
+static int count_on_board(const Position *pos, uint32_t types) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t any = 0;
+        for (int t = 0; t < v->ntypes; t++)
+            if (!types || ((types >> t) & 1)) any |= pos->type_occ[t][w];
+        n += __builtin_popcountll(any & v->on_board[w]);
+    }
+    return n;
+}
+
 static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
+    if (e->total) return count_on_board(pos, e->types) == e->at_most; /* (whoever owns them) */
     int rival = pos->v->nplayers == 1 ? owner : 1 - owner;
     if (e->all_of) {
         /* at most N of each type (while the rival holds M of each) */
@@ -197,7 +211,10 @@ bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
             if ((!v->extinctions[i].players || v->extinctions[i].players >> sides[k] & 1) &&
                 extinct(pos, sides[k], &v->extinctions[i]))
                 return decide(out, sides[k], v->extinctions[i].result,
-                              v->extinctions[i].types ? "extinction" : "all pieces lost", v->extinctions[i].name);
+                              v->extinctions[i].total       ? "total pieces"
+                                  : v->extinctions[i].types ? "extinction"
+                                                            : "all pieces lost",
+                              v->extinctions[i].name);
     if (v->check_limit)
         for (int k = 0; k < 2; k++)
             if (pos->checks[sides[k]] >= v->check_limit)

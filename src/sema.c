@@ -1429,8 +1429,9 @@ static uint8_t end_players(Sema *s, const Ast *n) {
 static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     Variant *v = s->v;
     static const char *const what[] = {
-        [END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king", [END_REACH] = "reach",  [END_CHECKS] = "checks",
-        [END_IN_A_ROW] = "in-a-row",     [END_CONNECT] = "connect",     [END_OCCUPY] = "occupy"};
+        [END_EXTINCTION] = "extinction", [END_TOTAL] = "total-pieces", [END_BARE_KING] = "bare-king",
+        [END_REACH] = "reach",           [END_CHECKS] = "checks",      [END_IN_A_ROW] = "in-a-row",
+        [END_CONNECT] = "connect",       [END_OCCUPY] = "occupy"};
     bool one_ok = n->sub != END_BARE_KING && n->sub != END_CHECKS && !(n->sub == END_REACH && n->num[1]);
     if (v->nplayers != 2 && !(v->nplayers == 1 && one_ok)) {
         diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
@@ -1442,6 +1443,7 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     }
     v->decided_by_position = true;
     switch ((EndKind)n->sub) {
+    case END_TOTAL:
     case END_EXTINCTION: {
         if (v->nextinctions >= (int)ARRAY_LEN(v->extinctions)) {
             diag_error(s->sink, n->loc, "too many extinction rules (limit is %d)", (int)ARRAY_LEN(v->extinctions));
@@ -1458,7 +1460,8 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             return;
         }
         ExtinctionRule *e = &v->extinctions[v->nextinctions++];
-        e->at_most = (uint8_t)n->num[0];
+        e->total = n->sub == END_TOTAL;
+        e->at_most = (uint16_t)n->num[0];
         e->rival_at_least = (uint16_t)n->num[2];
         e->result = r;
         e->players = end_players(s, n);
@@ -1873,6 +1876,7 @@ static void declare_end(Sema *s, const Ast *n) {
         }
         break;
     case END_EXTINCTION:
+    case END_TOTAL:
     case END_BARE_KING:
     case END_REACH:
     case END_CHECKS:
@@ -2727,6 +2731,10 @@ static void pass_rules(Sema *s) {
             if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
             v->must_capture = true;
             if (it->sub) v->must_capture_most = true;
+            for (int k = 0; k < it->nkids; k++) {
+                int t = sema_piece(s, it->kids[k]->text, it->kids[k]->loc);
+                if (t >= 0) v->most_first_types |= 1u << t;
+            }
             break;
         case AST_MERGE_DUPLICATES: v->merge_same_captures = true; break;
         case AST_POSITION_FORMAT: declare_position_format(s, it); break;

@@ -406,8 +406,11 @@ typedef struct ForcedCapture {
 typedef struct ExtinctionRule {
     uint32_t types;
     bool all_of;
+    /* "end total-pieces N [TYPE...] RESULT": exactly N pieces (of those types) on the board,
+     * every side's counted together (at_most holds N); the first side looked at gets RESULT */
+    bool total;
     uint8_t players; /* `for PLAYER...`: the sides the rule looks at (bits; 0: every side) */
-    uint8_t at_most;
+    uint16_t at_most;
     uint16_t rival_at_least; /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
@@ -747,6 +750,9 @@ typedef struct Variant {
     ForcedCapture forced[4];
     /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
     bool must_capture;
+    /* "must-capture most TYPE...": the captures taking the most pieces of these types come
+     * first; when none takes any of them, those taking the most pieces (0: every piece counts) */
+    uint32_t most_first_types;
     /* Filters of the moves as generated (movegen_pseudo): only the captures taking the most
      * pieces (`must-capture most`); moves of the first kind in `priority` that has one; one
      * move of several with the same origin, destination and pieces taken (merge-duplicates) */
