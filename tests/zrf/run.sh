@@ -54,6 +54,24 @@ while IFS='|' read -r zrf fen depth nodes; do
         echo "zrf: FAIL $zrf perft $depth at '$fen': $a, by hand $nodes" >&2; echo fail; fi
 done >> "$tmp/perft" <<'EOF'
 puzzle.zrf|1A1/2B y - - 0 1|2|14
+goals-total.zrf|2mk/3m/4/KM2 w - - 0 1|1|0
+goals-kings.zrf|4/k3/m3/Mk2 w - - 0 1|1|2
+goals-kings.zrf|4/k3/k3/Mk2 w - - 0 1|1|1
+goals-kings.zrf|4/m3/m3/Mm2 w - - 0 1|1|1
+goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|1|0
+EOF
+# the goals' verdicts in positions where they fire, as the console says them: FILE|POSITION|WORDS
+while IFS='|' read -r zrf fen words; do
+    if echo quit | "$varia" play "$dir/$zrf" --fen "$fen" --ascii --white human --black human 2>&1 |
+        grep -q "game over: $words"; then echo pass; else
+        echo "zrf: FAIL $zrf at '$fen' does not end '$words'" >&2; echo fail; fi
+done >> "$tmp/perft" <<'EOF'
+goals-total.zrf|2mk/3m/M3/1M2 w - - 0 1|White wins by total pieces
+goals-total.zrf|2m1/3m/M3/KM2 b - - 0 1|White wins by total pieces
+goals-total.zrf|3k/3m/M3/KM2 b - - 0 1|White wins by total pieces
+goals-total.zrf|2mk/3m/4/KM2 w - - 0 1|Black wins by total pieces
+goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|Black wins by checkmate
+goals-mate.zrf|4/4/4/K3 b - - 0 1|White wins by all pieces lost
 EOF
 pass=$(grep -c '^pass' "$tmp/perft")
 fail=$(grep -c '^fail' "$tmp/perft")
