@@ -2825,7 +2825,7 @@ static void write_special(const Variant *v, const Position *start, const Behavio
         fprintf(out, "- Captures are compulsory, and a capture must take the most pieces of the types");
         for (int t = 0; t < v->ntypes; t++)
             if (v->most_first_types >> t & 1) fprintf(out, " %s", v->types[t].name);
-        fprintf(out, " a capture can take; when none takes any of them, the most pieces\n");
+        fprintf(out, " a capture can take; when none takes any of them, the most pieces (each counts one)\n");
         n++;
     } else if (v->must_capture && v->must_capture_most)
         fprintf(out,
@@ -3082,10 +3082,14 @@ static void write_endings(const Variant *v, FILE *out) {
         char name[40];
         capitalised(e->name[0] ? e->name : e->total ? "total pieces" : "extinction", name, sizeof name);
         if (e->total) {
-            fprintf(out, "- %s: when exactly %d ", name, e->at_most);
+            fprintf(out, "- %s: when the board holds exactly %d ", name, e->at_most);
             for (int t = 0, k = 0; t < v->ntypes; t++)
                 if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
-            fprintf(out, "%s stand on the board, every side's counted, ", e->types ? "" : "pieces");
+            fprintf(out, "%s (every side's counted), ", e->types ? "" : "pieces");
+            if (e->result == RESULT_MOST) {
+                fprintf(out, "the side with more pieces on the board wins; equal numbers draw.\n");
+                continue;
+            }
             if (!e->players) fprintf(out, "the side that just moved");
             for (int p = 0, k = 0; p < v->nplayers; p++)
                 if (e->players >> p & 1) fprintf(out, "%s%s", k++ ? " (or else " : "", v->player_names[p]);

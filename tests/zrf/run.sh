@@ -47,6 +47,14 @@ for words in "In the rule file's words: Each king starts alone." "^Knights and a
     if grep -q "$words" "$tmp/rulebook"; then echo pass; else
         echo "zrf: FAIL the rulebook of drops.zrf lacks '$words'" >&2; echo fail; fi
 done >> "$tmp/perft"
+"$varia" describe "$dir/goals-total.zrf" > "$tmp/rulebook" 2>&1
+"$varia" describe "$dir/goals-kings.zrf" >> "$tmp/rulebook" 2>&1
+for words in "when the board holds exactly 1 King (every side's counted), Black loses" \
+    "exactly 5 pieces (every side's counted), the side with more pieces on the board wins" \
+    "the most pieces of the types King a capture can take; when none takes any of them, the most pieces"; do
+    if grep -qF "$words" "$tmp/rulebook"; then echo pass; else
+        echo "zrf: FAIL the rulebooks of goals-total.zrf and goals-kings.zrf lack '$words'" >&2; echo fail; fi
+done >> "$tmp/perft"
 # figures worked out by hand from given positions: FILE|POSITION|DEPTH|NODES
 while IFS='|' read -r zrf fen depth nodes; do
     a=$(perft "$dir/$zrf" "$depth" "$fen")
