@@ -210,6 +210,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_GOTO "'goto'"
 %token KW_CHANGE "'change'"
 %token KW_CONVERT "'convert'"
+%token KW_TURN_OVER "'turn-over'"
 %token KW_OUTFLANK "'outflank'"
 %token KW_HAND_OVER "'hand-over'"
 %token KW_SET_EP "'set-ep'"
@@ -219,6 +220,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_FRIEND "'friend'"
 %token KW_EP "'ep'"
 %token KW_ATTACKED "'attacked'"
+%token KW_DEFENDED "'defended'"
 %token KW_GIVES_CHECK "'gives-check'"
 %token KW_UNMOVED "'unmoved'"
 %token KW_LAST_TO "'last-to'"
@@ -1220,11 +1222,13 @@ stmt
     | KW_GOTO KW_ALL        { $$ = mk_sub(AST_GOTO, L(@$), 1); }
     | KW_CREATE             { $$ = mk(AST_CREATE, L(@$)); }
     | KW_CREATE IDENT       { $$ = parse_text_node(AST_CREATE, L(@$), $2); }
+    | KW_CREATE IDENT IDENT { $$ = parse_text2_node(AST_CREATE, L(@$), $3, $2); }
     | KW_CHANGE_TYPE IDENT  { $$ = parse_text_node(AST_CHANGE_TYPE, L(@$), $2); }
     | KW_REFLECT IDENT      { $$ = parse_text_node(AST_REFLECT, L(@$), $2); }
     | KW_DROP               { $$ = mk(AST_DROP, L(@$)); }
     | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
     | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
+    | KW_TURN_OVER          { $$ = mk_sub(AST_CONVERT, L(@$), 1); }
     | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
     | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
     | KW_FROM               { $$ = mk(AST_FROM, L(@$)); }
@@ -1313,6 +1317,7 @@ primary
     | KW_FRIEND             { $$ = mk_cond(L(@$), KEYWORD_FRIEND, NULL); }
     | KW_EP                 { $$ = mk_cond(L(@$), KEYWORD_EP, NULL); }
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
+    | KW_DEFENDED           { $$ = mk_cond(L(@$), KEYWORD_DEFENDED, NULL); }
     | KW_GIVES_CHECK        { $$ = mk_cond(L(@$), KEYWORD_GIVES_CHECK, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
     | KW_PRIVILEGE          { $$ = mk_cond(L(@$), KEYWORD_PRIVILEGE, NULL); }
