@@ -260,7 +260,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <word> result
 %type <str> opt_ident opt_default
-%type <num> opt_copy opt_at_most opt_rival opt_reply opt_reach_reply
+%type <num> opt_copy opt_at_most opt_on_board opt_rival opt_reply opt_reach_reply
 %type <str> opt_end_name
 %type <pair> size
 %type <node> zone_cells cell_entries cell_entry chains dirpairs opt_types opt_by
@@ -434,6 +434,13 @@ item
         }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_STALEMATE KW_PIECES KW_AT_MOST INT result opt_for opt_end_name
+        {
+            $$ = ast_add(mk_sub(AST_END, L(@$), END_STALEMATE), $7);
+            $$->word = $6;
+            $$->num[1] = $5 + 1L;
+            $$->text2 = $8;
+        }
     | KW_END KW_BLOCKED result opt_end_name
         { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_REPETITION INT result opt_end_name
@@ -485,33 +492,35 @@ item
             $$->word = $3;
             $$->text2 = $8;
         }
-    | KW_END KW_EXTINCTION names opt_at_most opt_rival result opt_for opt_end_name
+    | KW_END KW_EXTINCTION names opt_at_most opt_on_board opt_rival result opt_for opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
-            $$->word = $6;
+            $$->word = $7;
             $$->num[0] = $4;
-            $$->num[2] = $5;
-            $$->text2 = $8;
-            ast_add($$, $7);
+            $$->num[1] = $5 ? 2 : 0;
+            $$->num[2] = $6;
+            $$->text2 = $9;
+            ast_add($$, $8);
         }
-    | KW_END KW_EXTINCTION and_names opt_at_most opt_rival result opt_for opt_end_name
+    | KW_END KW_EXTINCTION and_names opt_at_most opt_on_board opt_rival result opt_for opt_end_name
         {
             $$ = ast_add(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
-            $$->word = $6;
+            $$->word = $7;
             $$->num[0] = $4;
-            $$->num[2] = $5;
-            $$->text2 = $8;
-            ast_add($$, $7);
+            $$->num[1] = $5 ? 2 : 0;
+            $$->num[2] = $6;
+            $$->text2 = $9;
+            ast_add($$, $8);
         }
-    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_rival result opt_for opt_end_name
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_on_board opt_rival result opt_for opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
-            $$->word = $6;
+            $$->word = $7;
             $$->num[0] = $4;
-            $$->num[1] = 1;
-            $$->num[2] = $5;
-            $$->text2 = $8;
-            ast_add($$, $7);
+            $$->num[1] = $5 ? 3 : 1;
+            $$->num[2] = $6;
+            $$->text2 = $9;
+            ast_add($$, $8);
         }
     | KW_END KW_TOTAL_PIECES INT result opt_for opt_end_name
         {
@@ -908,6 +917,12 @@ result
 opt_at_most
     : %empty                { $$ = 0; }
     | KW_AT_MOST INT        { $$ = $2; }
+    ;
+
+/* an extinction that counts the pieces on the board only, not those in hand */
+opt_on_board
+    : %empty                { $$ = 0; }
+    | KW_ON_BOARD           { $$ = 1; }
     ;
 
 /* an extinction that counts only while the rival holds at least N of the pieces (0: always) */

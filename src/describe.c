@@ -3037,6 +3037,16 @@ static void write_endings(const Variant *v, FILE *out) {
         if (v->on_stalemate_of[p] != RESULT_NONE)
             fprintf(out, "- %s of %s: %s has no legal move: it %s, whatever the rule above says.\n", stale,
                     v->player_names[p], v->player_names[p], result_words(v->on_stalemate_of[p]));
+    for (int p = 0; p < v->nplayers; p++)
+        if (v->stalemate_few_limit[p]) {
+            char name[40];
+            capitalised(v->stalemate_few_name[p][0] ? v->stalemate_few_name[p] : "stalemate", name, sizeof name);
+            fprintf(out,
+                    "- %s: %s has no legal move and at most %d piece%s on the board: it %s, "
+                    "whatever the rules above say.\n",
+                    name, v->player_names[p], v->stalemate_few_limit[p] - 1, v->stalemate_few_limit[p] == 2 ? "" : "s",
+                    result_words(v->on_stalemate_few[p]));
+        }
     goal_words(v, out);
     if (v->repetition)
         fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
@@ -3101,10 +3111,8 @@ static void write_endings(const Variant *v, FILE *out) {
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
             if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? (e->all_of ? " and of " : " or ") : "", v->types[t].name);
-        if (e->rival_at_least)
-            fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
-        else
-            fprintf(out, " left");
+        fprintf(out, " left%s", e->board_only ? " on the board (those in hand not counted)" : "");
+        if (e->rival_at_least) fprintf(out, ", while the other side holds at least %d of them,", e->rival_at_least);
         for (int p = 0, k = 0; p < v->nplayers; p++)
             if (e->players >> p & 1) fprintf(out, "%s%s", k++ ? " or " : ", being ", v->player_names[p]);
         fprintf(out, " %s.\n", result_words(e->result));

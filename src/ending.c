@@ -31,9 +31,10 @@ static int count_in_hand(const Position *pos, int owner, uint32_t types) {
     return n;
 }
 
-/* A side's pieces of those types on the board and in its hand. */
-static int count_held(const Position *pos, int owner, uint32_t types) {
-    return count_pieces(pos, owner, types) + count_in_hand(pos, owner, types);
+/* A side's pieces of those types on the board and (unless the rule counts the board only) in
+ * its hand. */
+static int count_held(const Position *pos, int owner, uint32_t types, const ExtinctionRule *e) {
+    return count_pieces(pos, owner, types) + (e->board_only ? 0 : count_in_hand(pos, owner, types));
 }
 
 /* Has the owner a piece of type t on the board? */
@@ -63,15 +64,17 @@ static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
         /* at most N of each type (while the rival holds M of each) */
         for (uint32_t types = e->types; types; types &= types - 1) {
             uint32_t t = types & -types;
-            if (count_held(pos, owner, t) > e->at_most || count_held(pos, rival, t) < e->rival_at_least) return false;
+            if (count_held(pos, owner, t, e) > e->at_most || count_held(pos, rival, t, e) < e->rival_at_least)
+                return false;
         }
         return true;
     }
-    if (!e->types) return count_held(pos, owner, 0) <= e->at_most && count_held(pos, rival, 0) >= e->rival_at_least;
+    if (!e->types)
+        return count_held(pos, owner, 0, e) <= e->at_most && count_held(pos, rival, 0, e) >= e->rival_at_least;
     for (uint32_t types = e->types; types; types &= types - 1) {
         int t = __builtin_ctz(types);
         if (!e->at_most && on_board(pos, owner, t)) continue; /* (no count needed) */
-        if (count_held(pos, owner, 1u << t) <= e->at_most && count_held(pos, rival, 1u << t) >= e->rival_at_least)
+        if (count_held(pos, owner, 1u << t, e) <= e->at_most && count_held(pos, rival, 1u << t, e) >= e->rival_at_least)
             return true;
     }
     return false;

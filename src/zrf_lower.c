@@ -1357,7 +1357,49 @@ static bool lower_and_goal(Lower *L, const ZrfNode *f, GoalKind result, const bo
     }
     Ast *e = end_item(f, END_EXTINCTION, result);
     e->num[0] = n;
+    bool remaining = true; /* (pieces-remaining counts the board; captured, every piece) */
+    for (int i = 1; i < c->nkids; i++) remaining = remaining && zrf_is(c->kids[i]->kids[0], "pieces-remaining");
+    if (L->has_hands && remaining) e->num[1] = 2;
     ast_add(e, group);
+    ast_add(e, for_players(L, c, players));
+    ast_add(L->root, e);
+    return true;
+}
+
+/* (and stalemated (pieces-remaining N)), in either order: a stalemate of a player left with at
+ * most N pieces on the board, `end stalemate pieces at-most N RESULT [for PLAYER...]`. False
+ * when the and is of other goals; true, with a warning, when it is of these but cannot be. */
+static bool stalemate_with_count(Lower *L, const ZrfNode *f, GoalKind result, const bool *players, const ZrfNode *c) {
+    if (c->nkids != 3) return false;
+    int s = zrf_is(c->kids[1], "stalemated") ? 1 : zrf_is(c->kids[2], "stalemated") ? 2 : 0;
+    const ZrfNode *count = s ? c->kids[3 - s] : NULL;
+    long n;
+    if (!count || count->kind != ZRF_LIST || count->nkids != 2 || !zrf_is(count->kids[0], "pieces-remaining"))
+        return false;
+    if (!parse_long(count->kids[1], &n) || n < 0) {
+        goal_left_out(L, count, "this count of pieces");
+        return true;
+    }
+    if (L->nplayers > 2 || L->pass_forced) {
+        goal_left_out(L, c, "a stalemate with a count of pieces for more than two players, or with forced passing");
+        return true;
+    }
+    /* one such rule a player: a second one for the same player is left out */
+    for (int i = 0; i < L->root->nkids; i++) {
+        const Ast *e = L->root->kids[i];
+        if (e->kind != AST_END || e->sub != END_STALEMATE || !e->num[1]) continue;
+        const Ast *who = e->nkids ? e->kids[0] : NULL;
+        for (int p = 0; p < L->nplayers; p++) {
+            bool named = !who;
+            for (int k = 0; who && k < who->nkids; k++) named = named || !strcmp(who->kids[k]->text, L->player_name[p]);
+            if (named && players[p]) {
+                goal_left_out(L, c, "a second stalemate with a count of pieces for one player");
+                return true;
+            }
+        }
+    }
+    Ast *e = end_item(f, END_STALEMATE, result);
+    e->num[1] = n + 1;
     ast_add(e, for_players(L, c, players));
     ast_add(L->root, e);
     return true;
@@ -1410,6 +1452,7 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         return;
     }
     bool everyone = all_players(L, players);
+    if (!strcasecmp(h, "and") && c->kind == ZRF_LIST && stalemate_with_count(L, f, result, players, c)) return;
     if (!strcasecmp(h, "and") && c->kind == ZRF_LIST) {
         if (!lower_and_goal(L, f, result, players, c))
             goal_left_out(L, c,
@@ -1470,14 +1513,11 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             ast_add(L->root, e);
             return;
         }
-        /* for some players: an extinction of all their pieces (no hands: those on the board) */
-        if (L->has_hands) {
-            goal_left_out(L, c, "pieces remaining for some players only, in a game of pieces off the board");
-            return;
-        }
+        /* for some players: an extinction of all their pieces on the board (those off the board,
+         * in a hand, are not counted) */
         Ast *e = end_item(f, END_EXTINCTION, result);
         e->num[0] = n;
-        e->num[1] = 1;
+        e->num[1] = L->has_hands ? 3 : 1;
         ast_add(e, for_players(L, c, players));
         ast_add(L->root, e);
         return;
@@ -1493,6 +1533,7 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             return;
         }
         e->num[0] = n;
+        if (L->has_hands && zrf_is(c->kids[0], "pieces-remaining")) e->num[1] = 2; /* (on the board) */
         for (int k = 0; k < names->nkids; k++) ast_add(e, names->kids[k]);
         names->nkids = 0;
         ast_free(names);
