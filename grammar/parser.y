@@ -496,8 +496,8 @@ item
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
             $$->word = $7;
-            $$->num[0] = $4;
-            $$->num[1] = $5 ? 2 : 0;
+            $$->num[0] = $4 < 0 ? -1 - $4 : $4;
+            $$->num[1] = ($5 ? 2 : 0) | ($4 < 0 ? 4 : 0);
             $$->num[2] = $6;
             $$->text2 = $9;
             ast_add($$, $8);
@@ -506,8 +506,8 @@ item
         {
             $$ = ast_add(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
             $$->word = $7;
-            $$->num[0] = $4;
-            $$->num[1] = $5 ? 2 : 0;
+            $$->num[0] = $4 < 0 ? -1 - $4 : $4;
+            $$->num[1] = ($5 ? 2 : 0) | ($4 < 0 ? 4 : 0);
             $$->num[2] = $6;
             $$->text2 = $9;
             ast_add($$, $8);
@@ -516,8 +516,8 @@ item
         {
             $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
             $$->word = $7;
-            $$->num[0] = $4;
-            $$->num[1] = $5 ? 3 : 1;
+            $$->num[0] = $4 < 0 ? -1 - $4 : $4;
+            $$->num[1] = ($5 ? 3 : 1) | ($4 < 0 ? 4 : 0);
             $$->num[2] = $6;
             $$->text2 = $9;
             ast_add($$, $8);
@@ -914,9 +914,11 @@ result
     | KW_MOST               { $$ = KEYWORD_MOST; }
     ;
 
+/* `at-most N`, or `exactly N` (told apart by its sign: -1 - N) */
 opt_at_most
     : %empty                { $$ = 0; }
     | KW_AT_MOST INT        { $$ = $2; }
+    | KW_EXACTLY INT        { $$ = -1 - $2; }
     ;
 
 /* an extinction that counts the pieces on the board only, not those in hand */

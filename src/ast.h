@@ -326,7 +326,8 @@ typedef enum EndKind {
     END_PIECES,         /* a player with num[0] or fewer pieces on the board; word = its result */
     END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
     END_EXTINCTION,     /* kids = NAME types (none: num[1] bit 1, all pieces): a side with at most
-                     * num[0] of one of them gets word; num[1] bit 2: on the board only */
+                     * num[0] of one of them gets word; num[1] bit 2: on the board only,
+                     * bit 4: exactly num[0] */
     END_TOTAL,          /* kids = NAME types (none: any), then BLOCK players or NULL: exactly num[0]
                          * pieces on the board, every side's together; word = the result */
     END_BARE_KING,      /* a side left with royal pieces only gets word; num[1] = 1: after its reply */

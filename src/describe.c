@@ -3107,7 +3107,7 @@ static void write_endings(const Variant *v, FILE *out) {
                     result_words(e->result));
             continue;
         }
-        fprintf(out, "- %s: a side with at most %d ", name, e->at_most);
+        fprintf(out, "- %s: a side with %s %d ", name, e->exactly ? "exactly" : "at most", e->at_most);
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
             if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? (e->all_of ? " and of " : " or ") : "", v->types[t].name);

@@ -57,6 +57,11 @@ static int count_on_board(const Position *pos, uint32_t types) {
     return n;
 }
 
+/* Is a count of a side's pieces what the rule asks for (at most N, or exactly N)? */
+static bool few_enough(const ExtinctionRule *e, int count) {
+    return e->exactly ? count == e->at_most : count <= e->at_most;
+}
+
 static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
     if (e->total) return count_on_board(pos, e->types) == e->at_most; /* (whoever owns them) */
     int rival = pos->v->nplayers == 1 ? owner : 1 - owner;
@@ -64,17 +69,17 @@ static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
         /* at most N of each type (while the rival holds M of each) */
         for (uint32_t types = e->types; types; types &= types - 1) {
             uint32_t t = types & -types;
-            if (count_held(pos, owner, t, e) > e->at_most || count_held(pos, rival, t, e) < e->rival_at_least)
+            if (!few_enough(e, count_held(pos, owner, t, e)) || count_held(pos, rival, t, e) < e->rival_at_least)
                 return false;
         }
         return true;
     }
     if (!e->types)
-        return count_held(pos, owner, 0, e) <= e->at_most && count_held(pos, rival, 0, e) >= e->rival_at_least;
+        return few_enough(e, count_held(pos, owner, 0, e)) && count_held(pos, rival, 0, e) >= e->rival_at_least;
     for (uint32_t types = e->types; types; types &= types - 1) {
         int t = __builtin_ctz(types);
         if (!e->at_most && on_board(pos, owner, t)) continue; /* (no count needed) */
-        if (count_held(pos, owner, 1u << t, e) <= e->at_most && count_held(pos, rival, 1u << t, e) >= e->rival_at_least)
+        if (few_enough(e, count_held(pos, owner, 1u << t, e)) && count_held(pos, rival, 1u << t, e) >= e->rival_at_least)
             return true;
     }
     return false;

@@ -1464,6 +1464,7 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
         e->at_most = (uint16_t)n->num[0];
         e->rival_at_least = (uint16_t)n->num[2];
         e->board_only = (n->num[1] & 2) != 0;
+        e->exactly = (n->num[1] & 4) != 0;
         e->result = r;
         e->players = end_players(s, n);
         for (int i = 0; i < n->nkids; i++) {

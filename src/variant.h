@@ -411,6 +411,7 @@ typedef struct ExtinctionRule {
     bool total;
     uint8_t players; /* `for PLAYER...`: the sides the rule looks at (bits; 0: every side) */
     bool board_only; /* `on-board`: pieces in a hand do not count */
+    bool exactly;    /* `exactly N`: the count is N, not at most N */
     uint16_t at_most;
     uint16_t rival_at_least; /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;

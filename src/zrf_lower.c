@@ -1359,7 +1359,7 @@ static bool lower_and_goal(Lower *L, const ZrfNode *f, GoalKind result, const bo
     e->num[0] = n;
     bool remaining = true; /* (pieces-remaining counts the board; captured, every piece) */
     for (int i = 1; i < c->nkids; i++) remaining = remaining && zrf_is(c->kids[i]->kids[0], "pieces-remaining");
-    if (L->has_hands && remaining) e->num[1] = 2;
+    if (L->has_hands && !L->count_off && remaining) e->num[1] = 2;
     ast_add(e, group);
     ast_add(e, for_players(L, c, players));
     ast_add(L->root, e);
@@ -1514,10 +1514,10 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             return;
         }
         /* for some players: an extinction of all their pieces on the board (those off the board,
-         * in a hand, are not counted) */
+         * in a hand, are not counted unless the file says so); a count above none is exact */
         Ast *e = end_item(f, END_EXTINCTION, result);
         e->num[0] = n;
-        e->num[1] = L->has_hands ? 3 : 1;
+        e->num[1] = (L->has_hands && !L->count_off ? 3 : 1) | (n > 0 ? 4 : 0);
         ast_add(e, for_players(L, c, players));
         ast_add(L->root, e);
         return;
@@ -1533,7 +1533,10 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             return;
         }
         e->num[0] = n;
-        if (L->has_hands && zrf_is(c->kids[0], "pieces-remaining")) e->num[1] = 2; /* (on the board) */
+        if (zrf_is(c->kids[0], "pieces-remaining")) {
+            if (L->has_hands && !L->count_off) e->num[1] = 2; /* (on the board) */
+            if (n > 0) e->num[1] |= 4;                         /* (exactly N) */
+        }
         for (int k = 0; k < names->nkids; k++) ast_add(e, names->kids[k]);
         names->nkids = 0;
         ast_free(names);
@@ -1636,6 +1639,10 @@ static void lower_options(Lower *L) {
         }
         if (!strcasecmp(name, "pass partial")) {
             L->pass_partial = !off;
+            continue;
+        }
+        if (!strcasecmp(name, "include off-pieces")) {
+            L->count_off = !off;
             continue;
         }
         if (!strcasecmp(name, "maximal captures")) {

@@ -106,6 +106,7 @@ typedef struct Lower {
     bool has_hands;    /* pieces off the board are counted (`off` in the setup, recycled captures) */
     int nprelude;      /* set-up steps: the turns before `repeat` */
     bool recycle;      /* (option "recycle captures" true): captures fill the captor's hand */
+    bool count_off;    /* (option "include off-pieces" true): pieces-remaining counts the hand too */
     bool pass_partial; /* (option "pass partial" true): a move that goes on may stop */
     /* add-partial: the move types parts go on with; flags tell them apart when there are
      * several, or when the blocks that pause are not exactly that type's moves */

@@ -52,7 +52,7 @@ done >> "$tmp/perft"
 "$varia" describe "$dir/goals-hand.zrf" >> "$tmp/rulebook" 2>&1
 "$varia" describe "$dir/goals-stuck.zrf" >> "$tmp/rulebook" 2>&1
 for words in "when the board holds exactly 1 King (every side's counted), Black loses" \
-    "at most 1 pieces left on the board (those in hand not counted), being White loses" \
+    "exactly 1 pieces left on the board (those in hand not counted), being White loses" \
     "Black has no legal move and at most 2 pieces on the board: it wins" \
     "exactly 5 pieces (every side's counted), the side with more pieces on the board wins" \
     "the most pieces of the types King a capture can take; when none takes any of them, the most pieces"; do
@@ -71,6 +71,7 @@ goals-kings.zrf|4/k3/m3/Mk2 w - - 0 1|1|2
 goals-kings.zrf|4/k3/k3/Mk2 w - - 0 1|1|1
 goals-kings.zrf|4/m3/m3/Mm2 w - - 0 1|1|1
 goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|1|0
+goals-hand.zrf|2mm/4/4/4[MMm] w - - 0 1|1|14
 EOF
 # the goals' verdicts in positions where they fire, as the console says them: FILE|POSITION|WORDS
 while IFS='|' read -r zrf fen words; do
