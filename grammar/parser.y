@@ -1028,6 +1028,8 @@ pi_closed
 
 pi_idopen
     : pitems atom_head      { $$ = ast_add($1, $2); yyerrok; }
+    | pi_noid IDENT KW_FOR names    /* `royal for PLAYER...`: a FLAG holding the players */
+        { $$ = ast_add($1, ast_add(parse_text_node(AST_FLAG, L(@2), $2), $4)); yyerrok; }
     | pitems promote_head   { $$ = ast_add($1, $2); yyerrok; }
     ;
 

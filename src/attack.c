@@ -672,8 +672,8 @@ bool attack_is_defended(GenContext *ctx, Position *pos, Cell c, int owner, Piece
 
 static bool royal_attacked(GenContext *ctx, Position *pos, int owner, uint64_t *seen) {
     const Variant *v = pos->v;
-    for (int t = 0; t < v->ntypes; t++) {
-        if (!v->types[t].royal) continue;
+    for (uint32_t types = v->royal_of[owner]; types; types &= types - 1) {
+        int t = __builtin_ctz(types);
         for (int w = 0; w < pos->v->cell_words; w++) {
             uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w];
             while (b) {
@@ -697,7 +697,7 @@ bool attack_army_in_check(GenContext *ctx, Position *pos, int army) {
     /* without its royal piece the army counts as in check */
     bool gone = true;
     for (int t = 0; t < v->ntypes && gone; t++)
-        for (int w = 0; v->types[t].royal && w < v->cell_words; w++)
+        for (int w = 0; variant_royal(v, army, t) && w < v->cell_words; w++)
             if (pos->type_occ[t][w] & pos->occ[army][w]) gone = false;
     return gone || attack_royal_attacked(ctx, pos, army);
 }

@@ -727,7 +727,7 @@ static void castle_on_drop(Position *pos, Cell c, int mover) {
         if (k->owner != mover || (c != k->king_from && c != k->rook_from) || (pos->rights >> k->right & 1)) continue;
         Piece king = pos->cell[k->king_from], rook = pos->cell[k->rook_from];
         if (!king || !rook || PIECE_OWNER(king) != mover || PIECE_OWNER(rook) != mover ||
-            !v->types[PIECE_TYPE(king)].royal || v->types[PIECE_TYPE(rook)].royal ||
+            !variant_royal(v, mover, PIECE_TYPE(king)) || variant_royal(v, mover, PIECE_TYPE(rook)) ||
             (k->rook_type != NO_TYPE && PIECE_TYPE(rook) != k->rook_type))
             continue;
         pos->rights |= 1u << k->right;
@@ -900,7 +900,8 @@ bool board_explode(const Position *pos, Move *m) {
     bool own_royal = false;
     for (int k = 0; k < b.nfx && !own_royal; k++) {
         Piece p = b.fx[k].kind == FX_REMOVE ? pos->cell[b.fx[k].a] : 0;
-        own_royal = p && v->types[PIECE_TYPE(p)].royal && !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
+        own_royal = p && variant_royal(v, PIECE_OWNER(p), PIECE_TYPE(p)) &&
+            !board_hostile(pos, PIECE_OWNER(p), PIECE_OWNER(capturer));
     }
     *m = b;
     return own_royal;
@@ -1108,7 +1109,7 @@ Cell board_royal(const Position *pos, int owner) {
     const Variant *v = pos->v;
     ASSERT(owner >= 0 && owner < MAX_OWNERS, "board_royal looks for a known owner's royal piece");
     for (int t = 0; t < v->ntypes; t++) {
-        if (!v->types[t].royal) continue;
+        if (!variant_royal(v, owner, t)) continue;
         for (int w = 0; w < pos->v->cell_words; w++) {
             uint64_t b = pos->type_occ[t][w] & pos->occ[owner][w];
             if (b) return (Cell)(w * 64 + __builtin_ctzll(b));

@@ -724,7 +724,7 @@ static void emit_castle(CG *cg, Program *p, const Ast *n, const Castle *c) {
      * check rule) castles through attacked cells. A king that lands on another board only
      * passes the cells before its landing's place on its own board: where it lands, the
      * legality rule judges it. */
-    bool through_check = v->types[cg->type].royal && v->forbid_royal_capture;
+    bool through_check = ((v->types[cg->type].royal_for >> cg->owner) & 1) && v->forbid_royal_capture;
     int step = us[1] >= us[0] ? 1 : -1;
     for (int u = us[0]; through_check; u += step) {
         if (king_crosses && u == us[1] && u != us[0]) break;

@@ -2302,6 +2302,8 @@ static void moves_words(const Variant *v, const Behaviour *b, uint32_t *zones_us
 }
 
 /* The piece's first line: name, letter, glyphs, value, royalty. */
+static void capitalised(const char *name, char *buf, size_t cap);
+
 static void piece_headline(const Variant *v, int type, bool utf8, FILE *out) {
     const PieceType *pt = &v->types[type];
     fprintf(out, "%s (letter %s%c", pt->name, pt->promoted ? "+" : "", pt->letter);
@@ -2310,10 +2312,22 @@ static void piece_headline(const Variant *v, int type, bool utf8, FILE *out) {
                 v->nplayers > 1 ? pt->symbol[1] : "");
     if (pt->value) fprintf(out, ", value %d.%02d", pt->value / 100, pt->value % 100);
     if (pt->worth) fprintf(out, ", worth %d", pt->worth);
-    fprintf(out, ")%s",
-            !pt->royal                    ? ""
-                : v->forbid_royal_capture ? ": royal (losing it loses the game; it must not be left attacked)"
-                                          : ": royal (losing it loses the game)");
+    fprintf(out, ")");
+    if (!pt->royal) return;
+    /* `royal for P...`: name those players when another owner's such piece is an ordinary one */
+    bool some = false;
+    for (int o = 0; o < v->nowners; o++) some = some || !variant_royal(v, o, type);
+    fprintf(out, ": royal");
+    for (int o = 0, n = 0; some && o < v->nowners; o++)
+        if (variant_royal(v, o, type)) {
+            char who[MAX_NAME + 8];
+            capitalised(v->player_names[o], who, sizeof who);
+            fprintf(out, "%s %s", n++ ? " and" : " for", who);
+        }
+    fprintf(out, "%s",
+            v->forbid_royal_capture ? " (losing it loses the game; it must not be left attacked)"
+                                    : " (losing it loses the game)");
+    if (some) fprintf(out, "; the other players' %s is an ordinary piece", pt->name);
 }
 
 /* A capture chain (a piece whose captures go on with add-partial), found by probing: from a cell

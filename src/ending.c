@@ -89,7 +89,7 @@ static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
 static bool bare(const Position *pos, int owner) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++)
-        if (!v->types[t].royal && count_pieces(pos, owner, 1u << t)) return false;
+        if (!variant_royal(v, owner, t) && count_pieces(pos, owner, 1u << t)) return false;
     return true;
 }
 

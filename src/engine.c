@@ -278,7 +278,7 @@ Cell engine_pass_cell(const Position *pos) {
     int owner = pos->allegiance[mover] != NO_OWNER ? pos->allegiance[mover] : mover;
     for (int c = 0; c < v->ncells; c++) {
         Piece p = pos->cell[c];
-        if (p && PIECE_OWNER(p) == owner && v->types[PIECE_TYPE(p)].royal) return (Cell)c;
+        if (p && PIECE_OWNER(p) == owner && variant_royal(v, owner, PIECE_TYPE(p))) return (Cell)c;
     }
     return NO_CELL;
 }

@@ -271,9 +271,10 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
                 sum += et->material_sign * et->value[t];
                 sum += et->mobility[t] * ray_mobility(pos, &pt->per_owner[o], o, c);
                 /* royal pieces often want shelter, not the centre: no bonus */
-                if (!pt->royal) sum += CENTRE_WEIGHT * et->centre[c];
+                bool royal = variant_royal(v, o, t);
+                if (!royal) sum += CENTRE_WEIGHT * et->centre[c];
                 if (et->any_squares && o < 2) sum += et->squares[t] * et->reach[o][t][c] / 16;
-                if (et->royal_safety && pt->royal) sum -= et->royal_safety * enemies_near(pos, c, player);
+                if (et->royal_safety && royal) sum -= et->royal_safety * enemies_near(pos, c, player);
             }
         }
     }

@@ -1389,7 +1389,7 @@ bool fen_royals_ok(const Position *pos, char *err, size_t cap) {
         const char *name = NULL;
         bool has = false;
         for (int t = 0; t < v->ntypes && !has; t++) {
-            if (!v->types[t].royal) continue;
+            if (!variant_royal(v, o, t)) continue;
             if (!name || v->start_count[o][t]) name = v->types[t].name;
             if (v->has_hands && o < v->nplayers && pos->hand[o][t]) has = true;
             for (int w = 0; w < v->cell_words && !has; w++)

@@ -128,7 +128,7 @@ static bool has_royal(const Position *pos, int player) {
     if (army == player && pos->controller[player] != player) return false; /* taken over */
     if (!((v->royal_owners >> army) & 1)) return true;
     for (int t = 0; t < v->ntypes; t++) {
-        if (!v->types[t].royal) continue;
+        if (!variant_royal(v, army, t)) continue;
         if (v->has_hands && army < v->nplayers && pos->hand[army][t]) return true;
         for (int w = 0; w < v->cell_words; w++)
             if (pos->type_occ[t][w] & pos->occ[army][w]) return true;
@@ -160,7 +160,7 @@ static uint32_t attackers_of(GenContext *ctx, Position *pos, int player) {
     uint32_t who = 0;
     for (int c = 0; c < v->ncells; c++) {
         Piece p = pos->cell[c];
-        if (!p || PIECE_OWNER(p) != player || !v->types[PIECE_TYPE(p)].royal) continue;
+        if (!p || PIECE_OWNER(p) != player || !variant_royal(v, player, PIECE_TYPE(p))) continue;
         for (int q = 0; q < v->nplayers; q++) {
             if (q == player || !((pos->alive >> q) & 1)) continue;
             /* ask with only q's armies hostile: stand the others aside by asking per owner */
@@ -184,7 +184,7 @@ void gameend_elimination(const Position *pos, int loser, int victor, Move *out) 
     out->fx[out->nfx++] = (Effect){.kind = FX_ELIMINATE, .a = (Cell)loser};
     for (int c = 0; c < v->ncells && out->nfx < MAX_EFFECTS - MAX_OWNERS; c++) {
         Piece p = pos->cell[c];
-        if (p && PIECE_OWNER(p) == loser && v->types[PIECE_TYPE(p)].royal) {
+        if (p && PIECE_OWNER(p) == loser && variant_royal(v, loser, PIECE_TYPE(p))) {
             out->fx[out->nfx++] = (Effect){.kind = FX_REMOVE, .a = (Cell)c};
             out->from = out->to = (Cell)c;
         }

@@ -41,12 +41,12 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             v->start_count[o][t] = (uint8_t)(n > 255 ? 255 : n);
         }
     for (int c = 0; ok && c < v->ncells; c++)
-        if (pos.cell[c] && v->types[PIECE_TYPE(pos.cell[c])].royal)
+        if (pos.cell[c] && variant_royal(v, PIECE_OWNER(pos.cell[c]), PIECE_TYPE(pos.cell[c])))
             v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
     /* (a royal piece in hand, still to be dropped, counts too) */
     for (int p = 0; ok && v->has_hands && p < v->nplayers; p++)
         for (int t = 0; t < v->ntypes; t++)
-            if (v->types[t].royal && pos.hand[p][t]) v->royal_owners |= (uint8_t)(1u << p);
+            if (variant_royal(v, p, t) && pos.hand[p][t]) v->royal_owners |= (uint8_t)(1u << p);
     for (int i = 0; ok && i < v->ncastles; i++) {
         Cell from = v->castles[i].free ? pos.castle_rook[i] : v->castles[i].rook_from;
         Piece r = from == NO_CELL ? 0 : pos.cell[from];

@@ -1094,7 +1094,7 @@ static bool takes_royal(const Position *pos, const Move *m, int mover) {
         Cell c = e->kind == FX_MOVE ? e->b : e->kind == FX_REMOVE ? e->a : NO_CELL;
         if (c == NO_CELL || !pos->cell[c]) continue;
         Piece p = pos->cell[c];
-        if (v->types[PIECE_TYPE(p)].royal && board_hostile(pos, PIECE_OWNER(p), mover)) return true;
+        if (variant_royal(v, PIECE_OWNER(p), PIECE_TYPE(p)) && board_hostile(pos, PIECE_OWNER(p), mover)) return true;
     }
     return false;
 }
@@ -1106,7 +1106,7 @@ static bool royal_open_now(GenContext *ctx, Position *pos, int mover) {
     for (int o = 0; o < v->nowners; o++) {
         if (!board_hostile(pos, o, mover)) continue;
         for (int t = 0; t < v->ntypes; t++) {
-            if (!v->types[t].royal) continue;
+            if (!variant_royal(v, o, t)) continue;
             for (int w = 0; w < v->cell_words; w++)
                 for (uint64_t b = pos->occ[o][w] & pos->type_occ[t][w]; b; b &= b - 1) {
                     Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
@@ -1137,7 +1137,7 @@ static inline Cell lone_royal(const Position *pos, int owner) {
     const Variant *v = pos->v;
     int royals = 0;
     Cell royal = NO_CELL;
-    for (uint32_t types = v->royal_types; types; types &= types - 1)
+    for (uint32_t types = v->royal_of[owner]; types; types &= types - 1)
         for (int w = 0; w < v->cell_words; w++) {
             uint64_t b = pos->type_occ[__builtin_ctz(types)][w] & pos->occ[owner][w];
             if (!b) continue;
@@ -1488,7 +1488,8 @@ static int facing_verdict(Position *pos, const Move *m) {
  * giving check? (With that piece taken away, the royal piece would still be attacked.) */
 static bool royal_flees(GenContext *ctx, Position *pos, const Move *m) {
     Piece p = (m->flags & MOVE_PASS) ? 0 : pos->cell[m->from];
-    if (!p || !pos->v->types[PIECE_TYPE(p)].royal || !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p))
+    if (!p || !variant_royal(pos->v, PIECE_OWNER(p), PIECE_TYPE(p)) ||
+        !attack_is_attacked(ctx, pos, m->from, PIECE_OWNER(p), p))
         return false;
     if (m->to == m->from || !pos->cell[m->to]) return true;
     Move taken = {.from = m->to, .to = m->to, .promo = NO_TYPE, .nfx = 1};
@@ -1541,7 +1542,7 @@ static bool royal_next_to(const Position *pos, Cell c, int o) {
     for (int d = 0; d < v->nadjacent; d++) {
         Cell e = variant_step(v, c, v->adjacent_dirs[d]);
         Piece p = e == NO_CELL ? 0 : pos->cell[e];
-        if (p && PIECE_OWNER(p) == o && v->types[PIECE_TYPE(p)].royal) return true;
+        if (p && PIECE_OWNER(p) == o && variant_royal(v, o, PIECE_TYPE(p))) return true;
     }
     return false;
 }
@@ -1551,11 +1552,11 @@ bool movegen_blast_safe(GenContext *ctx, Position *pos, int mover) {
     int enemy = 1 - mover; /* (explosions are a two-player rule) */
     bool enemy_royal = false;
     for (int t = 0; t < v->ntypes && !enemy_royal; t++)
-        for (int w = 0; v->types[t].royal && w < v->cell_words && !enemy_royal; w++)
+        for (int w = 0; variant_royal(v, enemy, t) && w < v->cell_words && !enemy_royal; w++)
             enemy_royal = (pos->type_occ[t][w] & pos->occ[enemy][w]) != 0;
     if (!enemy_royal) return true; /* blown up: the game is won, whatever else holds */
     for (int t = 0; t < v->ntypes; t++) {
-        if (!v->types[t].royal) continue;
+        if (!variant_royal(v, mover, t)) continue;
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t b = pos->type_occ[t][w] & pos->occ[mover][w]; b; b &= b - 1) {
                 Cell c = (Cell)(w * 64 + __builtin_ctzll(b));
@@ -1650,8 +1651,8 @@ static void find_seen(GenContext *ctx, Position *pos, Pins *pins) {
     for (int w = 0; w < v->cell_words; w++) {
         for (int o = 0; o < v->nowners; o++)
             if (board_hostile(pos, o, mover)) pins->seen[w] |= pos->occ[o][w];
-        for (int t = 0; t < v->ntypes; t++)
-            if (v->types[t].royal) pins->seen[w] |= pos->type_occ[t][w];
+        for (uint32_t types = v->royal_types; types; types &= types - 1) /* (any owner's: a superset) */
+            pins->seen[w] |= pos->type_occ[__builtin_ctz(types)][w];
     }
     pins->by_seen = true;
 }
@@ -1763,7 +1764,7 @@ void movegen_find_pins(GenContext *ctx, Position *pos, Pins *pins) { find_pins(c
 /* May a piece p be written without changing the test by the cells seen: neither an enemy's
  * nor royal? */
 static inline bool seen_quiet(const Position *pos, int mover, Piece p) {
-    return !board_hostile(pos, PIECE_OWNER(p), mover) && !pos->v->types[PIECE_TYPE(p)].royal;
+    return !board_hostile(pos, PIECE_OWNER(p), mover) && !variant_royal(pos->v, PIECE_OWNER(p), PIECE_TYPE(p));
 }
 
 /* movegen_pin_verdict by the cells seen: the cells m writes (as board_cells_apply writes
@@ -1849,7 +1850,7 @@ static inline int drop_verdict(const Pins *pins, Position *pos, const Move *m) {
     const Effect *place = &m->fx[0];
     if (!(m->flags & MOVE_DROP) || m->nfx != 2 || place->kind != FX_PLACE || m->fx[1].kind != FX_HAND ||
         place->a != m->to || pos->cell[m->to] || PIECE_OWNER(place->piece) != pins->mover ||
-        v->types[PIECE_TYPE(place->piece)].royal || v->pattern_types || v->facing_type)
+        variant_royal(v, pins->mover, PIECE_TYPE(place->piece)) || v->pattern_types || v->facing_type)
         return -1;
     if (!pins->checks) return 1;
     pos->cell[m->to] = place->piece;
@@ -1874,8 +1875,9 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
         if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to)
             carried++;
         else if (e->kind == FX_CHANGE &&
-                 (e->a != m->to || PIECE_OWNER(e->piece) != PIECE_OWNER(p) || v->types[PIECE_TYPE(e->piece)].royal ||
-                  v->types[PIECE_TYPE(p)].royal))
+                 (e->a != m->to || PIECE_OWNER(e->piece) != PIECE_OWNER(p) ||
+                  variant_royal(v, PIECE_OWNER(p), PIECE_TYPE(e->piece)) ||
+                  variant_royal(v, PIECE_OWNER(p), PIECE_TYPE(p))))
             return -1;
         else if (e->kind != FX_EP && e->kind != FX_CHANGE)
             return -1;
@@ -1923,7 +1925,8 @@ bool movegen_legal(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault
  * piece's, see count_by_pins)? All are but en passant (which removes another piece) and a
  * promotion to a royal type, which the pins decide. (pins NULL: every move is legal.) */
 static inline bool counted_legal(GenContext *ctx, const Pins *pins, Position *pos, const Move *m, bool carried) {
-    return !pins || (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !pos->v->types[m->promo].royal)) ||
+    return !pins ||
+        (carried && !(m->flags & MOVE_EP) && (m->promo == NO_TYPE || !variant_royal(pos->v, pins->mover, m->promo))) ||
         legal_by_pins(ctx, pins, pos, m);
 }
 
@@ -2303,7 +2306,7 @@ static __attribute__((noinline)) int count_drops(const Position *pos, const Pins
     }
     for (int t = 0; t < v->ntypes; t++) {
         if (!pos->hand[mover][variant_base_type(v, t)] || !v->types[t].droppable) continue;
-        if (pins && v->types[t].royal) return -1;
+        if (pins && variant_royal(v, mover, t)) return -1;
         uint32_t files[MAX_BOARDS] = {0};
         bool not_doubled = v->types[t].drop_not_doubled;
         if (not_doubled) files_held(pos, mover, t, files);

@@ -376,7 +376,8 @@ static bool takes_from_other_team(Searcher *s, const Move *m, int mover_team) {
 static bool losing_capture(Searcher *s, const Move *m, int taken) {
     Position *pos = &s->pos;
     Piece p = m->to != NO_CELL ? pos->cell[m->to] : 0;
-    if (!p || (m->flags & (MOVE_PROMOTION | MOVE_DROP)) || s->v->types[PIECE_TYPE(p)].royal) return false;
+    if (!p || (m->flags & (MOVE_PROMOTION | MOVE_DROP)) || variant_royal(s->v, PIECE_OWNER(p), PIECE_TYPE(p)))
+        return false;
     if (eval_piece_value(&s->et, p) <= taken + SEE_MARGIN) return false;
     return attack_is_attacked(&s->gen, pos, m->to, PIECE_OWNER(p), p);
 }

@@ -982,8 +982,16 @@ static void piece_attributes(Sema *s, int t) {
                 pt->worth = (int)it->num[0];
             break;
         case AST_FLAG:
-            if (!strcmp(it->text, "royal"))
-                pt->royal = true;
+            if (it->nkids && strcmp(it->text, "royal"))
+                diag_error(s->sink, it->loc, "only 'royal' takes 'for PLAYER' (not '%s')", it->text);
+            else if (!strcmp(it->text, "royal") && it->nkids) /* `royal for PLAYER...` */
+                for (int k = 0; k < it->kids[0]->nkids; k++) {
+                    const Ast *name = it->kids[0]->kids[k];
+                    int o = sema_player(s, name->text, name->loc);
+                    if (o >= 0) pt->royal_for |= (uint8_t)(1u << o);
+                }
+            else if (!strcmp(it->text, "royal"))
+                pt->royal_for = 0xFF;
             else if (!strcmp(it->text, "resets-nmove"))
                 pt->resets_nmove = true;
             else if (!strcmp(it->text, "freezes"))
@@ -1027,6 +1035,7 @@ static void piece_attributes(Sema *s, int t) {
     /* a bad letter was reported already */
     if (!has_letter)
         diag_error(s->sink, sema_word_loc(s, s->pieces[t]->loc, pt->name), "piece '%s' has no letter", pt->name);
+    pt->royal = pt->royal_for != 0;
     if (pt->royal) v->has_royal = true;
 }
 

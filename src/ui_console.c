@@ -931,7 +931,8 @@ static bool explain_pseudo_legal(Game *g, const char *text) {
         Piece victim = (m->flags & MOVE_CAPTURE) ? pos->cell[m->to] : 0;
         if (movegen_is_legal(&g->gen, pos, m))
             printf("illegal move '%s': not allowed by the rules here (a capture may be required)\n", text);
-        else if (victim && v->types[PIECE_TYPE(victim)].royal && board_answers_for(pos, mover, PIECE_OWNER(victim)))
+        else if (victim && variant_royal(v, PIECE_OWNER(victim), PIECE_TYPE(victim)) &&
+                 board_answers_for(pos, mover, PIECE_OWNER(victim)))
             printf("illegal move '%s': it would take your own %s\n", text, v->types[PIECE_TYPE(victim)].name);
         else
             printf("illegal move '%s': it would leave your %s in check\n", text, what);

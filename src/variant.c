@@ -661,8 +661,14 @@ void variant_conclude(Variant *v) {
             pp->counts_quietly = pp->quiet_in_c && !pp->nlines && !pp->privileged_atoms && !pp->rest.plan;
         }
     v->royal_types = 0;
-    for (int t = 0; t < v->ntypes; t++)
+    memset(v->royal_of, 0, sizeof v->royal_of);
+    for (int t = 0; t < v->ntypes; t++) {
         if (v->types[t].royal) v->royal_types |= 1u << t;
+        /* (a type marked royal without owners is royal for all) */
+        unsigned owners = v->types[t].royal_for ? v->types[t].royal_for : v->types[t].royal ? 0xFFu : 0;
+        for (int o = 0; o < MAX_OWNERS; o++)
+            if ((owners >> o) & 1) v->royal_of[o] |= 1u << t;
+    }
     for (int i = 0; i < v->nmaterial; i++) {
         MaterialRule *r = &v->material[i];
         r->total_a = r->total_b = 0;
@@ -691,7 +697,7 @@ void variant_conclude(Variant *v) {
     v->bulk_by_position = v->bulk_count && (v->has_hands || v->nforced);
     v->royal_rays_only = v->royal_types != 0 && v->pin_legal && v->cell_words == 1; /* (where the look is built) */
     for (int t = 0; t < v->ntypes; t++)
-        for (int o = 0; o < v->nowners && ((v->royal_types >> t) & 1); o++)
+        for (int o = 0; o < v->nowners && variant_royal(v, o, t); o++)
             if (v->types[t].per_owner[o].rest.count > 1) v->royal_rays_only = false;
     v->count_quiet = v->every_move_legal && !v->steered && !v->pass_move && !v->has_drops && !v->has_hands &&
         !v->has_drop_programs && !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&

@@ -286,7 +286,8 @@ typedef struct PieceType {
     char *help;                 /* `help "..."`: the author's words on the piece, for the rulebook; may be NULL */
     int value;                  /* in hundredths of a pawn; 0 = unknown / royal */
     int worth;                  /* the rule file's own small value (`worth N`): capture rewards */
-    bool royal;
+    bool royal;                 /* royal for some owner (royal_for) */
+    uint8_t royal_for;          /* the owners (bits) for whom losing it is losing: `royal` all, `royal for P...` P's */
     bool resets_nmove;
     bool mine_proof; /* never set off an enemy mine (it only clears the tile) */
     bool sets_ep;    /* some move of this type makes en-passant cells */
@@ -613,7 +614,8 @@ typedef struct Variant {
     uint64_t privilege_reach[MAX_OWNERS][CELL_WORDS]; /* the cells such captures of an owner could
                                                         * land on from its privileges' cells */
     bool has_royal;
-    uint32_t royal_types; /* the royal types (bit per type; found at load) */
+    uint32_t royal_types;          /* the types royal for some owner (bit per type; found at load) */
+    uint32_t royal_of[MAX_OWNERS]; /* per owner: the types royal for it (variant_royal) */
     /* owners with a royal piece in the start position: only they can lose one (a side that
      * starts without, as horde's White, plays on without) */
     uint8_t royal_owners;
@@ -940,6 +942,9 @@ static inline int variant_base_type(const Variant *v, int t) { return v->types[t
 static inline bool variant_stuck(const Variant *v, int t, int owner, Cell c) {
     return (v->types[t].stuck[owner][c >> 6] >> (c & 63)) & 1;
 }
+/* Is a piece of type t royal for its owner? Losing it is losing the game, and check,
+ * checkmate and the legality rule look at it (`royal`, or `royal for` that owner). */
+static inline bool variant_royal(const Variant *v, int owner, int t) { return (v->royal_of[owner] >> t) & 1; }
 /* The promoted type of t (`letter +X` with X t's letter), or -1. */
 int variant_promoted_type(const Variant *v, int t);
 /* Cell index by name ("e4", "top:e4"; under position-format pdn also its number, "22"), or -1. */

@@ -391,7 +391,8 @@ static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Ce
     }
     /* the king may not pass through check; one that is not a protected royal piece (no check
      * rule) castles through attacked cells */
-    if (!v->types[PIECE_TYPE(pos->cell[kf])].royal || !v->forbid_royal_capture) return true;
+    if (!variant_royal(v, PIECE_OWNER(pos->cell[kf]), PIECE_TYPE(pos->cell[kf])) || !v->forbid_royal_capture)
+        return true;
     int step = xs[1] >= xs[0] ? 1 : -1;
     for (int x = xs[0];; x += step) {
         if (attack_is_attacked(ctx, pos, b->at[k->y][x], owner, pos->cell[kf])) return false;

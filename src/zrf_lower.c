@@ -1486,18 +1486,22 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             goal_left_out(L, c, "checkmate of other than one piece type");
             return;
         }
-        /* for some players only: the same when no other player is given such a piece (only
-         * those players' can then be checkmated) */
+        /* for some players only: the same as for all when no other player is given such a
+         * piece (only those players' can then be checkmated); else the piece is royal for
+         * those players alone, the others' being ordinary pieces */
+        bool only_some = false;
         for (int p = 0; p < L->nplayers && !everyone; p++)
-            if (!players[p] && setup_has(L, p, pc)) {
-                goal_left_out(L, c, "checkmate for some players only, of a piece the others have too");
-                return;
-            }
+            only_some = only_some || (!players[p] && setup_has(L, p, pc));
+        if (only_some && result != GOAL_LOSS) {
+            goal_left_out(L, c, "a win by checkmate for some players only, of a piece the others have too");
+            return;
+        }
         if (result == GOAL_DRAW) {
             goal_left_out(L, c, "a draw by checkmate");
             return;
         }
         pc->royal = true;
+        for (int p = 0; p < L->nplayers; p++) pc->royal_for[p] = pc->royal_for[p] || !only_some || players[p];
         ast_add(L->root, end_item(f, END_CHECKMATE, result));
         return;
     }

@@ -48,7 +48,8 @@ typedef struct Piece {
     char vname[MAX_NAME + 1];
     char letter;
     bool royal;
-    const char *promo_zone; /* a promotion its moves make (split_promotion) */
+    bool royal_for[MAX_PLAYERS]; /* the players for whom it is royal (a checkmate goal of theirs) */
+    const char *promo_zone;      /* a promotion its moves make (split_promotion) */
     const ZrfNode *promo_types;
 } Piece;
 

@@ -2101,7 +2101,18 @@ void zrf_lower_piece(Lower *L, Piece *pc) {
     char letter[2] = {pc->letter, 0};
     ast_add(piece, zrf_node_text(AST_LETTER, pc->form, letter));
     zrf_add_help(piece, pc->form, "help", "description");
-    if (pc->royal) ast_add(piece, zrf_node_text(AST_FLAG, pc->form, "royal"));
+    if (pc->royal) {
+        Ast *royal = zrf_node_text(AST_FLAG, pc->form, "royal");
+        bool all = true;
+        for (int p = 0; p < L->nplayers; p++) all = all && pc->royal_for[p];
+        if (!all) { /* `royal for P...` */
+            Ast *owners = zrf_node(AST_BLOCK, pc->form);
+            for (int p = 0; p < L->nplayers; p++)
+                if (pc->royal_for[p]) ast_add(owners, zrf_node_text(AST_NAME, pc->form, L->player_name[p]));
+            ast_add(royal, owners);
+        }
+        ast_add(piece, royal);
+    }
     lower_moves(L, pc, piece);
     for (int i = 1; i < pc->form->nkids; i++) {
         const ZrfNode *f = pc->form->kids[i];

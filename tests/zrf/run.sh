@@ -51,11 +51,13 @@ done >> "$tmp/perft"
 "$varia" describe "$dir/goals-kings.zrf" >> "$tmp/rulebook" 2>&1
 "$varia" describe "$dir/goals-hand.zrf" >> "$tmp/rulebook" 2>&1
 "$varia" describe "$dir/goals-stuck.zrf" >> "$tmp/rulebook" 2>&1
+"$varia" describe "$dir/goals-royal.zrf" >> "$tmp/rulebook" 2>&1
 for words in "when the board holds exactly 1 King (every side's counted), Black loses" \
     "exactly 1 pieces left on the board (those in hand not counted), being White loses" \
     "Black has no legal move and at most 2 pieces on the board: it wins" \
     "exactly 5 pieces (every side's counted), the side with more pieces on the board wins" \
-    "the most pieces of the types King a capture can take; when none takes any of them, the most pieces"; do
+    "the most pieces of the types King a capture can take; when none takes any of them, the most pieces" \
+    "King (letter K): royal for White (losing it loses the game; it must not be left attacked); the other players' King is an ordinary piece"; do
     if grep -qF "$words" "$tmp/rulebook"; then echo pass; else
         echo "zrf: FAIL the rulebooks of the goals-*.zrf files lack '$words'" >&2; echo fail; fi
 done >> "$tmp/perft"
@@ -72,6 +74,8 @@ goals-kings.zrf|4/k3/k3/Mk2 w - - 0 1|1|1
 goals-kings.zrf|4/m3/m3/Mm2 w - - 0 1|1|1
 goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|1|0
 goals-hand.zrf|2mm/4/4/4[MMm] w - - 0 1|1|14
+goals-royal.zrf|3k/3R/4/K3 w - - 0 1|1|6
+goals-royal.zrf|3k/3R/4/K3 b - - 0 1|1|3
 EOF
 # the goals' verdicts in positions where they fire, as the console says them: FILE|POSITION|WORDS
 while IFS='|' read -r zrf fen words; do
@@ -85,6 +89,8 @@ goals-total.zrf|3k/3m/M3/KM2 b - - 0 1|White wins by total pieces
 goals-total.zrf|2mk/3m/4/KM2 w - - 0 1|Black wins by total pieces
 goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|Black wins by checkmate
 goals-mate.zrf|4/4/4/K3 b - - 0 1|White wins by all pieces lost
+goals-royal.zrf|3k/4/rr2/K3 w - - 0 1|Black wins by checkmate
+goals-royal.zrf|4/4/4/K2R b - - 0 1|White wins by all pieces lost
 goals-hand.zrf|2mm/4/4/M3[Mm] b - - 0 1|Black wins by all pieces lost
 goals-hand.zrf|1m2/4/4/M3[MMm] w - - 0 1|Black wins by all pieces lost
 goals-hand.zrf|4/4/4/MM2[Mm] w - - 0 1|White wins by extinction
