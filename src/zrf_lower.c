@@ -1488,14 +1488,12 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         }
         /* for some players only: the same as for all when no other player is given such a
          * piece (only those players' can then be checkmated); else the piece is royal for
-         * those players alone, the others' being ordinary pieces */
+         * those players alone, the others' being ordinary pieces. A goal speaks of the named
+         * players' own pieces, in a win as in a loss (as `(pieces-remaining 0)` in a
+         * win-condition is a win by losing every piece): their piece checkmated, they win. */
         bool only_some = false;
         for (int p = 0; p < L->nplayers && !everyone; p++)
             only_some = only_some || (!players[p] && setup_has(L, p, pc));
-        if (only_some && result != GOAL_LOSS) {
-            goal_left_out(L, c, "a win by checkmate for some players only, of a piece the others have too");
-            return;
-        }
         if (result == GOAL_DRAW) {
             goal_left_out(L, c, "a draw by checkmate");
             return;

@@ -90,6 +90,7 @@ goals-total.zrf|2mk/3m/4/KM2 w - - 0 1|Black wins by total pieces
 goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|Black wins by checkmate
 goals-mate.zrf|4/4/4/K3 b - - 0 1|White wins by all pieces lost
 goals-royal.zrf|3k/4/rr2/K3 w - - 0 1|Black wins by checkmate
+goals-royal-win.zrf|3k/4/rr2/K3 w - - 0 1|White wins by checkmate
 goals-royal.zrf|4/4/4/K2R b - - 0 1|White wins by all pieces lost
 goals-hand.zrf|2mm/4/4/M3[Mm] b - - 0 1|Black wins by all pieces lost
 goals-hand.zrf|1m2/4/4/M3[MMm] w - - 0 1|Black wins by all pieces lost
