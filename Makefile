@@ -192,7 +192,7 @@ fuzz-replay: $(REPLAY_BIN)
 
 # Valgrind's memcheck over the unit tests, the golden tests, the corpus replays and the console
 # sessions: no error and no leak. (Perft is too slow under valgrind: `asan` covers it.)
-memcheck: varia $(UNIT_BIN) $(REPLAY_BIN)
+memcheck: varia $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
 	@scripts/deps.sh memcheck
 	@sh tests/memcheck.sh ./varia $(BUILD)/tests
 
