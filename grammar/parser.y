@@ -114,6 +114,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_ROYAL_CAPTURED "'royal-captured'"
 %token KW_FEWER_PIECES "'fewer-pieces'"
 %token KW_EXTINCTION "'extinction'"
+%token KW_TOTAL_PIECES "'total-pieces'"
 %token KW_BARE_KING "'bare-king'"
 %token KW_COUNTING "'counting'"
 %token KW_REACH "'reach'"
@@ -209,6 +210,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_GOTO "'goto'"
 %token KW_CHANGE "'change'"
 %token KW_CONVERT "'convert'"
+%token KW_TURN_OVER "'turn-over'"
 %token KW_OUTFLANK "'outflank'"
 %token KW_HAND_OVER "'hand-over'"
 %token KW_SET_EP "'set-ep'"
@@ -218,6 +220,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %token KW_FRIEND "'friend'"
 %token KW_EP "'ep'"
 %token KW_ATTACKED "'attacked'"
+%token KW_DEFENDED "'defended'"
 %token KW_GIVES_CHECK "'gives-check'"
 %token KW_UNMOVED "'unmoved'"
 %token KW_LAST_TO "'last-to'"
@@ -257,7 +260,7 @@ static void append(char *msg, size_t size, size_t *len, const char *fmt, ...) PR
 %type <num> atom_kw
 %type <word> result
 %type <str> opt_ident opt_default
-%type <num> opt_copy opt_at_most opt_rival opt_reply opt_reach_reply
+%type <num> opt_copy opt_at_most opt_on_board opt_rival opt_reply opt_reach_reply
 %type <str> opt_end_name
 %type <pair> size
 %type <node> zone_cells cell_entries cell_entry chains dirpairs opt_types opt_by
@@ -431,6 +434,13 @@ item
         }
     | KW_END KW_STALEMATE result STRING
         { $$ = mk_sub(AST_END, L(@$), END_STALEMATE); $$->word = $3; $$->text2 = $4; }
+    | KW_END KW_STALEMATE KW_PIECES KW_AT_MOST INT result opt_for opt_end_name
+        {
+            $$ = ast_add(mk_sub(AST_END, L(@$), END_STALEMATE), $7);
+            $$->word = $6;
+            $$->num[1] = $5 + 1L;
+            $$->text2 = $8;
+        }
     | KW_END KW_BLOCKED result opt_end_name
         { $$ = mk_sub(AST_END, L(@$), END_BLOCKED); $$->word = $3; $$->text2 = $4; }
     | KW_END KW_REPETITION INT result opt_end_name
@@ -468,6 +478,8 @@ item
         { $$ = mk_sub(AST_END, L(@$), END_ROYAL_CAPTURED); $$->word = $3; $$->text2 = $4; }
     | KW_MUST_CAPTURE       { $$ = mk(AST_MUST_CAPTURE, L(@$)); }
     | KW_MUST_CAPTURE KW_MOST { $$ = mk_sub(AST_MUST_CAPTURE, L(@$), 1); }
+    | KW_MUST_CAPTURE KW_MOST names
+        { $$ = parse_adopt(mk_sub(AST_MUST_CAPTURE, L(@$), 1), $3); }
     | KW_END KW_MATERIAL result LBRACE matlines '}' opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_MATERIAL), $5);
@@ -480,33 +492,51 @@ item
             $$->word = $3;
             $$->text2 = $8;
         }
-    | KW_END KW_EXTINCTION names opt_at_most opt_rival result opt_for opt_end_name
+    | KW_END KW_EXTINCTION names opt_at_most opt_on_board opt_rival result opt_for opt_end_name
         {
             $$ = parse_adopt(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
-            $$->word = $6;
+            $$->word = $7;
             $$->num[0] = $4;
-            $$->num[2] = $5;
-            $$->text2 = $8;
-            ast_add($$, $7);
+            $$->num[1] = $5 ? 2 : 0;
+            $$->num[2] = $6;
+            $$->text2 = $9;
+            ast_add($$, $8);
         }
-    | KW_END KW_EXTINCTION and_names opt_at_most opt_rival result opt_for opt_end_name
+    | KW_END KW_EXTINCTION and_names opt_at_most opt_on_board opt_rival result opt_for opt_end_name
         {
             $$ = ast_add(mk_sub(AST_END, L(@$), END_EXTINCTION), $3);
-            $$->word = $6;
+            $$->word = $7;
             $$->num[0] = $4;
-            $$->num[2] = $5;
-            $$->text2 = $8;
-            ast_add($$, $7);
+            $$->num[1] = $5 ? 2 : 0;
+            $$->num[2] = $6;
+            $$->text2 = $9;
+            ast_add($$, $8);
         }
-    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_rival result opt_for opt_end_name
+    | KW_END KW_EXTINCTION KW_ALL opt_at_most opt_on_board opt_rival result opt_for opt_end_name
         {
             $$ = mk_sub(AST_END, L(@$), END_EXTINCTION);
-            $$->word = $6;
+            $$->word = $7;
             $$->num[0] = $4;
-            $$->num[1] = 1;
-            $$->num[2] = $5;
-            $$->text2 = $8;
-            ast_add($$, $7);
+            $$->num[1] = $5 ? 3 : 1;
+            $$->num[2] = $6;
+            $$->text2 = $9;
+            ast_add($$, $8);
+        }
+    | KW_END KW_TOTAL_PIECES INT result opt_for opt_end_name
+        {
+            $$ = mk_sub(AST_END, L(@$), END_TOTAL);
+            $$->word = $4;
+            $$->num[0] = $3;
+            $$->text2 = $6;
+            ast_add($$, $5);
+        }
+    | KW_END KW_TOTAL_PIECES INT names result opt_for opt_end_name
+        {
+            $$ = parse_adopt(mk_sub(AST_END, L(@$), END_TOTAL), $4);
+            $$->word = $5;
+            $$->num[0] = $3;
+            $$->text2 = $7;
+            ast_add($$, $6);
         }
     | KW_END KW_COUNTING result opt_end_name LBRACE counting_items '}'
         {
@@ -889,6 +919,12 @@ opt_at_most
     | KW_AT_MOST INT        { $$ = $2; }
     ;
 
+/* an extinction that counts the pieces on the board only, not those in hand */
+opt_on_board
+    : %empty                { $$ = 0; }
+    | KW_ON_BOARD           { $$ = 1; }
+    ;
+
 /* an extinction that counts only while the rival holds at least N of the pieces (0: always) */
 opt_rival
     : %empty                { $$ = 0; }
@@ -1201,11 +1237,13 @@ stmt
     | KW_GOTO KW_ALL        { $$ = mk_sub(AST_GOTO, L(@$), 1); }
     | KW_CREATE             { $$ = mk(AST_CREATE, L(@$)); }
     | KW_CREATE IDENT       { $$ = parse_text_node(AST_CREATE, L(@$), $2); }
+    | KW_CREATE IDENT IDENT { $$ = parse_text2_node(AST_CREATE, L(@$), $3, $2); }
     | KW_CHANGE_TYPE IDENT  { $$ = parse_text_node(AST_CHANGE_TYPE, L(@$), $2); }
     | KW_REFLECT IDENT      { $$ = parse_text_node(AST_REFLECT, L(@$), $2); }
     | KW_DROP               { $$ = mk(AST_DROP, L(@$)); }
     | KW_DROP IDENT         { $$ = parse_text_node(AST_DROP, L(@$), $2); }
     | KW_CONVERT            { $$ = mk(AST_CONVERT, L(@$)); }
+    | KW_TURN_OVER          { $$ = mk_sub(AST_CONVERT, L(@$), 1); }
     | KW_OUTFLANK dirterms  { $$ = ast_add(mk(AST_OUTFLANK, L(@$)), $2); }
     | KW_HAND_OVER          { $$ = mk(AST_HAND_OVER, L(@$)); }
     | KW_FROM               { $$ = mk(AST_FROM, L(@$)); }
@@ -1294,6 +1332,7 @@ primary
     | KW_FRIEND             { $$ = mk_cond(L(@$), KEYWORD_FRIEND, NULL); }
     | KW_EP                 { $$ = mk_cond(L(@$), KEYWORD_EP, NULL); }
     | KW_ATTACKED           { $$ = mk_cond(L(@$), KEYWORD_ATTACKED, NULL); }
+    | KW_DEFENDED           { $$ = mk_cond(L(@$), KEYWORD_DEFENDED, NULL); }
     | KW_GIVES_CHECK        { $$ = mk_cond(L(@$), KEYWORD_GIVES_CHECK, NULL); }
     | KW_UNMOVED            { $$ = mk_cond(L(@$), KEYWORD_UNMOVED, NULL); }
     | KW_PRIVILEGE          { $$ = mk_cond(L(@$), KEYWORD_PRIVILEGE, NULL); }

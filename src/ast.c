@@ -136,6 +136,7 @@ static const char *const keyword_names[] = {
     "friend",
     "ep",
     "attacked",
+    "defended",
     "unmoved",
     "last-to",
     "last-from",

@@ -325,8 +325,10 @@ typedef enum EndKind {
     END_EMPTY,          /* kids = [NAME pile]: every pile of it empty at the start of a turn */
     END_PIECES,         /* a player with num[0] or fewer pieces on the board; word = its result */
     END_ROYAL_CAPTURED, /* a player's last royal piece was captured; word = its result */
-    END_EXTINCTION,     /* kids = NAME types (none: num[1] = 1, all pieces): a side with at most
-                     * num[0] of one of them gets word */
+    END_EXTINCTION,     /* kids = NAME types (none: num[1] bit 1, all pieces): a side with at most
+                     * num[0] of one of them gets word; num[1] bit 2: on the board only */
+    END_TOTAL,          /* kids = NAME types (none: any), then BLOCK players or NULL: exactly num[0]
+                         * pieces on the board, every side's together; word = the result */
     END_BARE_KING,      /* a side left with royal pieces only gets word; num[1] = 1: after its reply */
     END_REACH,          /* kids = [NAME piece, NAME zone]: that piece in its owner's zone; word = the
                      * owner's result; num[1] = 1: after the other side's reply, 2: after
@@ -361,6 +363,7 @@ typedef enum Keyword {
     KEYWORD_FRIEND,
     KEYWORD_EP,
     KEYWORD_ATTACKED,
+    KEYWORD_DEFENDED,
     KEYWORD_UNMOVED,
     KEYWORD_LAST_TO,
     KEYWORD_LAST_FROM,

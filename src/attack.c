@@ -631,6 +631,45 @@ bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner
     return is_attacked(ctx, pos, c, victim_owner, as, NULL);
 }
 
+bool attack_is_defended(GenContext *ctx, Position *pos, Cell c, int owner, Piece as) {
+    const Variant *v = pos->v;
+    if (ctx->attack_depth) return false;
+    /* the victim: a piece of the first owner hostile to the mover's side */
+    int enemy = -1;
+    for (int o = 0; o < v->nowners && enemy < 0; o++)
+        if (board_hostile(pos, o, owner)) enemy = o;
+    if (enemy < 0) return false;
+    Piece old = pos->cell[c];
+    int victim_type = as ? PIECE_TYPE(as) : old ? PIECE_TYPE(old) : 0;
+    uint8_t threat = 0;
+    if (v->steered) {
+        for (int q = 0; q < v->nplayers; q++)
+            if (((pos->alive >> q) & 1) && !board_answers_for(pos, q, enemy)) threat |= (uint8_t)(1u << q);
+    }
+    bool placed = false, hit = false;
+    for (int o = 0; o < v->nowners && !hit; o++) {
+        if (board_hostile(pos, o, owner) || !board_active(pos, o)) continue;
+        bool any = false;
+        for (int w = 0; w < v->cell_words && !any; w++) any = pos->occ[o][w] != 0;
+        if (!any) continue;
+        if (ctx->fast && attacked_by_rays(pos, c, o, victim_type, threat, NULL)) {
+            hit = true;
+            break;
+        }
+        if (ctx->fast && v->all_fast) continue;
+        /* programs only capture pieces that are there: an enemy's stands on c for the test */
+        if (!placed) {
+            board_put(pos, c, (Piece)PIECE_MAKE(victim_type, enemy));
+            placed = true;
+        }
+        ctx->attack_depth++;
+        hit = attacked_by_programs(ctx, pos, c, o, threat);
+        ctx->attack_depth--;
+    }
+    if (placed) board_put(pos, c, old);
+    return hit;
+}
+
 static bool royal_attacked(GenContext *ctx, Position *pos, int owner, uint64_t *seen) {
     const Variant *v = pos->v;
     for (int t = 0; t < v->ntypes; t++) {

@@ -14,6 +14,11 @@
  * (as = 0: a piece of victim_owner of the first type). Position is restored before return.
  * A fault of a program it runs is kept in ctx for attack_take_fault. */
 bool attack_is_attacked(GenContext *ctx, Position *pos, Cell c, int victim_owner, Piece as);
+/* True when a piece of owner's side (owner's own and those of owners not hostile to it) could
+ * capture an enemy piece `as` (of its type; as = 0: the piece on c, or the first type) standing
+ * on c: c is defended. The position as it is, the pieces on it pseudo-legally; false inside an
+ * attack test. Position is restored before return. */
+bool attack_is_defended(GenContext *ctx, Position *pos, Cell c, int owner, Piece as);
 /* For a game with Variant.pin_legal: how many attack lines hold a hostile piece that could
  * capture the piece of `owner` on c (0: none), and in pinned (cleared first) the cells of owner's pieces that
  * stand alone between c and a hostile slider that could capture it along that line. */

@@ -28,6 +28,7 @@ typedef enum OperandKind {
     OPK_ZONE_OPT,    /* u8: zone, or 255 for every cell */
     OPK_LINES,       /* u8: index of Variant.linesets (the lines of `in-a-row`) */
     OPK_ORIENT,      /* u8: an orientation (Orientation) */
+    OPK_PLAYER_OPT,  /* u8: a player or army (an owner), or 255 for the mover */
     OPK__COUNT
 } OperandKind;
 

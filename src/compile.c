@@ -983,7 +983,7 @@ static void emit_pieces_cond(CG *cg, Program *p, const Ast *c) {
 
 /* One condition keyword (a COND node) as the instructions that set the flag. */
 static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
-    if (cg->in_drop && (c->word == KEYWORD_ATTACKED || c->word == KEYWORD_GIVES_CHECK)) {
+    if (cg->in_drop && (c->word == KEYWORD_ATTACKED || c->word == KEYWORD_DEFENDED || c->word == KEYWORD_GIVES_CHECK)) {
         no_piece_moves(cg, c, ast_keyword_name(c->word));
         return;
     }
@@ -1010,6 +1010,7 @@ static void emit_keyword_cond(CG *cg, Program *p, const Ast *c) {
     case KEYWORD_FRIEND: bc_emit(p, OP_FRIEND, 0, L(c)); return;
     case KEYWORD_EP: bc_emit(p, OP_ISEP, 0, L(c)); return;
     case KEYWORD_ATTACKED: bc_emit(p, OP_ATTACKED, 0, L(c)); return;
+    case KEYWORD_DEFENDED: bc_emit(p, OP_DEFENDED, 0, L(c)); return;
     case KEYWORD_GIVES_CHECK: bc_emit(p, OP_GIVESCHECK, 0, L(c)); return;
     case KEYWORD_UNMOVED: bc_emit(p, OP_UNMOVED, 0, L(c)); return;
     case KEYWORD_PRIVILEGE: bc_emit(p, OP_PRIVILEGE, 0, L(c)); return;
@@ -1265,7 +1266,7 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
         bc_emit(p, OP_CHANGE, t < 0 ? 0 : t, L(st));
         break;
     }
-    case AST_CONVERT: bc_emit(p, OP_CONVERT, 0, L(st)); break;
+    case AST_CONVERT: bc_emit(p, st->sub ? OP_TURNOVER : OP_CONVERT, 0, L(st)); break;
     case AST_REFLECT: {
         int o = sema_orientation(st->text);
         if (o < 0) {
@@ -1281,8 +1282,13 @@ static void emit_stmt(CG *cg, Program *p, const Ast *st) {
     case AST_CREATE:
     case AST_CHANGE_TYPE: {
         int t = st->text ? sema_piece(cg->s, st->text, sema_word_loc(cg->s, st->loc, st->text)) : cg->type;
-        if (t < 0) cg->ok = false;
-        bc_emit(p, st->kind == AST_CREATE ? OP_CREATE : OP_SETTYPE, t < 0 ? 0 : t, L(st));
+        /* (create PLAYER TYPE: a piece of that player's; else the mover's) */
+        int who = st->text2 ? sema_player(cg->s, st->text2, sema_word_loc(cg->s, st->loc, st->text2)) : 0xFF;
+        if (t < 0 || who < 0) cg->ok = false;
+        if (st->kind == AST_CREATE)
+            bc_emit(p, OP_CREATE, (t < 0 ? 0 : t) | ((who < 0 ? 0xFF : who) << 8), L(st));
+        else
+            bc_emit(p, OP_SETTYPE, t < 0 ? 0 : t, L(st));
         break;
     }
     case AST_HAND_OVER: bc_emit(p, OP_HANDOVER, 0, L(st)); break;

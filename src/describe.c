@@ -2821,7 +2821,13 @@ static void write_special(const Variant *v, const Position *start, const Behavio
         fprintf(out, "\n");
         n++;
     }
-    if (v->must_capture && v->must_capture_most)
+    if (v->must_capture && v->must_capture_most && v->most_first_types) {
+        fprintf(out, "- Captures are compulsory, and a capture must take the most pieces of the types");
+        for (int t = 0; t < v->ntypes; t++)
+            if (v->most_first_types >> t & 1) fprintf(out, " %s", v->types[t].name);
+        fprintf(out, " a capture can take; when none takes any of them, the most pieces (each counts one)\n");
+        n++;
+    } else if (v->must_capture && v->must_capture_most)
         fprintf(out,
                 "- Captures are compulsory, and a capture must take the most pieces a capture can take (each "
                 "piece counts one)\n"),
@@ -3031,6 +3037,16 @@ static void write_endings(const Variant *v, FILE *out) {
         if (v->on_stalemate_of[p] != RESULT_NONE)
             fprintf(out, "- %s of %s: %s has no legal move: it %s, whatever the rule above says.\n", stale,
                     v->player_names[p], v->player_names[p], result_words(v->on_stalemate_of[p]));
+    for (int p = 0; p < v->nplayers; p++)
+        if (v->stalemate_few_limit[p]) {
+            char name[40];
+            capitalised(v->stalemate_few_name[p][0] ? v->stalemate_few_name[p] : "stalemate", name, sizeof name);
+            fprintf(out,
+                    "- %s: %s has no legal move and at most %d piece%s on the board: it %s, "
+                    "whatever the rules above say.\n",
+                    name, v->player_names[p], v->stalemate_few_limit[p] - 1, v->stalemate_few_limit[p] == 2 ? "" : "s",
+                    result_words(v->on_stalemate_few[p]));
+        }
     goal_words(v, out);
     if (v->repetition)
         fprintf(out, "- The same position %d times: the player to move %s.\n", v->repetition,
@@ -3074,15 +3090,29 @@ static void write_endings(const Variant *v, FILE *out) {
     for (int i = 0; i < v->nextinctions; i++) {
         const ExtinctionRule *e = &v->extinctions[i];
         char name[40];
-        capitalised(e->name[0] ? e->name : "extinction", name, sizeof name);
+        capitalised(e->name[0] ? e->name : e->total ? "total pieces" : "extinction", name, sizeof name);
+        if (e->total) {
+            fprintf(out, "- %s: when the board holds exactly %d ", name, e->at_most);
+            for (int t = 0, k = 0; t < v->ntypes; t++)
+                if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? " or " : "", v->types[t].name);
+            fprintf(out, "%s (every side's counted), ", e->types ? "" : "pieces");
+            if (e->result == RESULT_MOST) {
+                fprintf(out, "the side with more pieces on the board wins; equal numbers draw.\n");
+                continue;
+            }
+            if (!e->players) fprintf(out, "the side that just moved");
+            for (int p = 0, k = 0; p < v->nplayers; p++)
+                if (e->players >> p & 1) fprintf(out, "%s%s", k++ ? " (or else " : "", v->player_names[p]);
+            fprintf(out, "%s %s.\n", __builtin_popcount(e->players) > 1 ? ", the one that just moved first)" : "",
+                    result_words(e->result));
+            continue;
+        }
         fprintf(out, "- %s: a side with at most %d ", name, e->at_most);
         if (!e->types) fprintf(out, "pieces");
         for (int t = 0, k = 0; t < v->ntypes; t++)
             if (e->types >> t & 1) fprintf(out, "%s%s", k++ ? (e->all_of ? " and of " : " or ") : "", v->types[t].name);
-        if (e->rival_at_least)
-            fprintf(out, " left, while the other side holds at least %d of them,", e->rival_at_least);
-        else
-            fprintf(out, " left");
+        fprintf(out, " left%s", e->board_only ? " on the board (those in hand not counted)" : "");
+        if (e->rival_at_least) fprintf(out, ", while the other side holds at least %d of them,", e->rival_at_least);
         for (int p = 0, k = 0; p < v->nplayers; p++)
             if (e->players >> p & 1) fprintf(out, "%s%s", k++ ? " or " : ", being ", v->player_names[p]);
         fprintf(out, " %s.\n", result_words(e->result));

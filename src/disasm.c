@@ -22,6 +22,7 @@ static void operand_word(const Variant *v, OperandKind kind, int a, char *buf, s
     case OPK_ZONE: snprintf(buf, cap, "%s", a < v->nzones ? v->zones[a].name : "?"); break;
     case OPK_ZONE_OPT: snprintf(buf, cap, "%s", a == 0xFF ? "all" : a < v->nzones ? v->zones[a].name : "?"); break;
     case OPK_ORIENT: snprintf(buf, cap, "%s", variant_orientation_name((Orientation)a)); break;
+    case OPK_PLAYER_OPT: snprintf(buf, cap, "%s", a == 0xFF ? "" : a < v->nowners ? v->player_names[a] : "?"); break;
     case OPK_LINES: {
         /* the lines by one direction of each: lines(n,e,ne,se) */
         size_t at = (size_t)snprintf(buf, cap, "lines(");

@@ -31,9 +31,10 @@ static int count_in_hand(const Position *pos, int owner, uint32_t types) {
     return n;
 }
 
-/* A side's pieces of those types on the board and in its hand. */
-static int count_held(const Position *pos, int owner, uint32_t types) {
-    return count_pieces(pos, owner, types) + count_in_hand(pos, owner, types);
+/* A side's pieces of those types on the board and (unless the rule counts the board only) in
+ * its hand. */
+static int count_held(const Position *pos, int owner, uint32_t types, const ExtinctionRule *e) {
+    return count_pieces(pos, owner, types) + (e->board_only ? 0 : count_in_hand(pos, owner, types));
 }
 
 /* Has the owner a piece of type t on the board? */
@@ -43,21 +44,37 @@ static bool on_board(const Position *pos, int owner, int t) {
     return false;
 }
 
+/* Pieces of those types (0: all) on the board, every owner's. */
+static int count_on_board(const Position *pos, uint32_t types) {
+    const Variant *v = pos->v;
+    int n = 0;
+    for (int w = 0; w < v->cell_words; w++) {
+        uint64_t any = 0;
+        for (int t = 0; t < v->ntypes; t++)
+            if (!types || ((types >> t) & 1)) any |= pos->type_occ[t][w];
+        n += __builtin_popcountll(any & v->on_board[w]);
+    }
+    return n;
+}
+
 static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
+    if (e->total) return count_on_board(pos, e->types) == e->at_most; /* (whoever owns them) */
     int rival = pos->v->nplayers == 1 ? owner : 1 - owner;
     if (e->all_of) {
         /* at most N of each type (while the rival holds M of each) */
         for (uint32_t types = e->types; types; types &= types - 1) {
             uint32_t t = types & -types;
-            if (count_held(pos, owner, t) > e->at_most || count_held(pos, rival, t) < e->rival_at_least) return false;
+            if (count_held(pos, owner, t, e) > e->at_most || count_held(pos, rival, t, e) < e->rival_at_least)
+                return false;
         }
         return true;
     }
-    if (!e->types) return count_held(pos, owner, 0) <= e->at_most && count_held(pos, rival, 0) >= e->rival_at_least;
+    if (!e->types)
+        return count_held(pos, owner, 0, e) <= e->at_most && count_held(pos, rival, 0, e) >= e->rival_at_least;
     for (uint32_t types = e->types; types; types &= types - 1) {
         int t = __builtin_ctz(types);
         if (!e->at_most && on_board(pos, owner, t)) continue; /* (no count needed) */
-        if (count_held(pos, owner, 1u << t) <= e->at_most && count_held(pos, rival, 1u << t) >= e->rival_at_least)
+        if (count_held(pos, owner, 1u << t, e) <= e->at_most && count_held(pos, rival, 1u << t, e) >= e->rival_at_least)
             return true;
     }
     return false;
@@ -197,7 +214,10 @@ bool ending_decided(GenContext *ctx, Position *pos, Ending *out) {
             if ((!v->extinctions[i].players || v->extinctions[i].players >> sides[k] & 1) &&
                 extinct(pos, sides[k], &v->extinctions[i]))
                 return decide(out, sides[k], v->extinctions[i].result,
-                              v->extinctions[i].types ? "extinction" : "all pieces lost", v->extinctions[i].name);
+                              v->extinctions[i].total       ? "total pieces"
+                                  : v->extinctions[i].types ? "extinction"
+                                                            : "all pieces lost",
+                              v->extinctions[i].name);
     if (v->check_limit)
         for (int k = 0; k < 2; k++)
             if (pos->checks[sides[k]] >= v->check_limit)

@@ -9,7 +9,7 @@
 typedef struct Ending {
     int player;         /* the side the result is for */
     ResultKind result;  /* RESULT_WIN, RESULT_LOSS or RESULT_DRAW */
-    const char *reason; /* "all pieces lost", "extinction", "bare king", "zone reached",
+    const char *reason; /* "all pieces lost", "extinction", "total pieces", "bare king", "zone reached",
                               * "checks" */
     const char *name;   /* the rule file's own name for it, or NULL */
 } Ending;

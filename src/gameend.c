@@ -364,7 +364,11 @@ static void ends_without_moves(GenContext *ctx, Position *pos, bool check, GameR
     }
     if (check)
         result_for(pos, v->on_checkmate, "checkmate", out);
-    else if (v->stalemate_fewer) {
+    else if (v->stalemate_few_limit[mover] && pieces_of(pos, mover) < v->stalemate_few_limit[mover]) {
+        result_for(pos, v->on_stalemate_few[mover], "stalemate", out);
+        if (v->stalemate_few_name[mover][0]) out->name = v->stalemate_few_name[mover];
+        return;
+    } else if (v->stalemate_fewer) {
         /* the stalemate's result goes to the player with fewer pieces; equal numbers draw */
         int mine = pieces_of(pos, mover), theirs = pieces_of(pos, other_alive(pos, mover));
         ResultKind r = v->on_stalemate;

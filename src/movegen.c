@@ -1309,14 +1309,21 @@ static void require_reply(GenContext *ctx, Position *pos, MoveList *out, const R
 /* movegen_pseudo; mark_checks false leaves out the marks of `end checks` (FX_CHECK), which
  * cost a make and an attack test per move and change no move's legality: for counting. */
 /* How many pieces m takes: those its removals find standing, and one it lands on. */
-static int pieces_taken(const Position *pos, const Move *m) {
+/* Pieces m takes: all of them, and in *first those of the types `must-capture most` names. */
+static int pieces_taken(const Position *pos, const Move *m, int *first) {
+    uint32_t types = pos->v->most_first_types;
     int n = 0;
+    *first = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
-        if (e->kind == FX_REMOVE && pos->cell[e->a]) n++;
+        Piece p = 0;
+        if (e->kind == FX_REMOVE && pos->cell[e->a]) p = pos->cell[e->a];
         if (e->kind == FX_MOVE && e->a != e->b && pos->cell[e->b] &&
             board_hostile(pos, PIECE_OWNER(pos->cell[e->b]), PIECE_OWNER(pos->cell[e->a])))
-            n++;
+            p = pos->cell[e->b];
+        if (!p) continue;
+        n++;
+        *first += (types >> PIECE_TYPE(p)) & 1;
     }
     return n;
 }
@@ -1342,18 +1349,20 @@ static bool same_outcome(const Move *a, const Move *b) {
 
 /* The rule file's filters of the moves as generated: the moves of the kind `priority` puts
  * first among those there are (kinds it does not name come last), the captures taking the most
- * pieces (`must-capture most`: moves that take nothing stay, for must-capture to judge), and
- * one move of several with the same outcome (merge-duplicates). */
+ * pieces (`must-capture most`: moves that take nothing stay, for must-capture to judge; with
+ * types named, the most of those when some capture takes any), and one move of several with
+ * the same outcome (merge-duplicates). */
 static void filter_moves(const Position *pos, MoveList *out) {
     const Variant *v = pos->v;
-    int best = v->npriorities, most = 0;
+    int best = v->npriorities, most = 0, most_first = 0;
     for (int i = 0; i < out->count; i++) {
         const Move *m = &out->moves[i];
         for (int r = 0; r < best; r++)
             if (v->priority[r] == m->kind) best = r;
         if (v->must_capture_most) {
-            int taken = pieces_taken(pos, m);
+            int first, taken = pieces_taken(pos, m, &first);
             if (taken > most) most = taken;
+            if (first > most_first) most_first = first;
         }
     }
     int n = 0;
@@ -1361,8 +1370,8 @@ static void filter_moves(const Position *pos, MoveList *out) {
         const Move *m = &out->moves[i];
         if (best < v->npriorities && m->kind != v->priority[best]) continue;
         if (most) {
-            int taken = pieces_taken(pos, m);
-            if (taken && taken < most) continue;
+            int first, taken = pieces_taken(pos, m, &first);
+            if (taken && (most_first ? first < most_first : taken < most)) continue;
         }
         bool dup = false;
         for (int k = 0; k < n && v->merge_same_captures && !dup; k++) dup = same_outcome(&out->moves[k], m);

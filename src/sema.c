@@ -1429,8 +1429,9 @@ static uint8_t end_players(Sema *s, const Ast *n) {
 static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     Variant *v = s->v;
     static const char *const what[] = {
-        [END_EXTINCTION] = "extinction", [END_BARE_KING] = "bare-king", [END_REACH] = "reach",  [END_CHECKS] = "checks",
-        [END_IN_A_ROW] = "in-a-row",     [END_CONNECT] = "connect",     [END_OCCUPY] = "occupy"};
+        [END_EXTINCTION] = "extinction", [END_TOTAL] = "total-pieces", [END_BARE_KING] = "bare-king",
+        [END_REACH] = "reach",           [END_CHECKS] = "checks",      [END_IN_A_ROW] = "in-a-row",
+        [END_CONNECT] = "connect",       [END_OCCUPY] = "occupy"};
     bool one_ok = n->sub != END_BARE_KING && n->sub != END_CHECKS && !(n->sub == END_REACH && n->num[1]);
     if (v->nplayers != 2 && !(v->nplayers == 1 && one_ok)) {
         diag_error(s->sink, n->loc, "an 'end %s' rule needs two players (the game has %d)", what[n->sub], v->nplayers);
@@ -1442,6 +1443,7 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
     }
     v->decided_by_position = true;
     switch ((EndKind)n->sub) {
+    case END_TOTAL:
     case END_EXTINCTION: {
         if (v->nextinctions >= (int)ARRAY_LEN(v->extinctions)) {
             diag_error(s->sink, n->loc, "too many extinction rules (limit is %d)", (int)ARRAY_LEN(v->extinctions));
@@ -1458,8 +1460,10 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             return;
         }
         ExtinctionRule *e = &v->extinctions[v->nextinctions++];
-        e->at_most = (uint8_t)n->num[0];
+        e->total = n->sub == END_TOTAL;
+        e->at_most = (uint16_t)n->num[0];
         e->rival_at_least = (uint16_t)n->num[2];
+        e->board_only = (n->num[1] & 2) != 0;
         e->result = r;
         e->players = end_players(s, n);
         for (int i = 0; i < n->nkids; i++) {
@@ -1756,6 +1760,35 @@ static void declare_counting(Sema *s, const Ast *n, ResultKind r) {
         diag_error(s->sink, n->loc, "a counting rule needs a 'board' item or 'pieces' lines (how long a count runs)");
 }
 
+/* `end stalemate pieces at-most N RESULT [for PLAYER...]`: a stalemate of a player left with at
+ * most N pieces on the board (num[1] = N + 1). */
+static void declare_stalemate_few(Sema *s, const Ast *n, ResultKind r) {
+    Variant *v = s->v;
+    long limit = n->num[1] - 1;
+    if (limit < 0 || limit > MAX_CELLS) {
+        diag_error(s->sink, num_loc(s, n->loc, limit), "piece count %ld is out of range (0..%d)", limit, MAX_CELLS);
+        return;
+    }
+    if (v->nplayers > 2 || r == RESULT_PASS || r == RESULT_WORTH || r == RESULT_MOST) {
+        diag_error(s->sink, n->loc,
+                   "a stalemate decided by the mover's pieces needs at most two players and a win, a loss or a draw");
+        return;
+    }
+    uint8_t players = end_players(s, n);
+    if (n->nkids && !players) return; /* (players it does not know: said) */
+    for (int p = 0; p < v->nplayers; p++) {
+        if (players && !(players >> p & 1)) continue;
+        if (v->stalemate_few_limit[p]) {
+            diag_error(s->sink, n->loc, "%s already has a stalemate rule that counts its pieces", v->player_names[p]);
+            return;
+        }
+        v->on_stalemate_few[p] = r;
+        v->stalemate_few_limit[p] = (uint16_t)(limit + 1);
+        end_name(s, n, v->stalemate_few_name[p], sizeof v->stalemate_few_name[p]);
+    }
+    v->stalemate_by_player = v->stalemate_by_player || r != RESULT_DRAW;
+}
+
 static void declare_end(Sema *s, const Ast *n) {
     Variant *v = s->v;
     ResultKind r = result_of(n->word);
@@ -1763,7 +1796,7 @@ static void declare_end(Sema *s, const Ast *n) {
         diag_error(s->sink, n->loc, "only a stalemate can be a pass");
         r = RESULT_DRAW;
     }
-    if (n->text2 &&
+    if (n->text2 && !(n->sub == END_STALEMATE && n->num[1]) &&
         (n->sub == END_CHECKMATE || n->sub == END_STALEMATE || n->sub == END_EMPTY || n->sub == END_PIECES ||
          n->sub == END_ROYAL_CAPTURED)) {
         int k = n->sub == END_CHECKMATE ? 0 : n->sub == END_STALEMATE ? 1 : 2;
@@ -1784,6 +1817,10 @@ static void declare_end(Sema *s, const Ast *n) {
     case END_STALEMATE:
         if (n->num[0] && r == RESULT_PASS)
             diag_error(s->sink, n->loc, "a stalemate decided by the pieces left cannot be a pass");
+        if (n->num[1]) {
+            declare_stalemate_few(s, n, r);
+            break;
+        }
         if (n->nkids) {
             /* `for PLAYER...`: those players' stalemates only */
             if (v->nplayers > 2 || r == RESULT_PASS) {
@@ -1873,6 +1910,7 @@ static void declare_end(Sema *s, const Ast *n) {
         }
         break;
     case END_EXTINCTION:
+    case END_TOTAL:
     case END_BARE_KING:
     case END_REACH:
     case END_CHECKS:
@@ -2727,6 +2765,10 @@ static void pass_rules(Sema *s) {
             if (v->nphases) diag_error(s->sink, it->loc, "'must-capture' cannot be combined with phases");
             v->must_capture = true;
             if (it->sub) v->must_capture_most = true;
+            for (int k = 0; k < it->nkids; k++) {
+                int t = sema_piece(s, it->kids[k]->text, it->kids[k]->loc);
+                if (t >= 0) v->most_first_types |= 1u << t;
+            }
             break;
         case AST_MERGE_DUPLICATES: v->merge_same_captures = true; break;
         case AST_POSITION_FORMAT: declare_position_format(s, it); break;
@@ -2795,7 +2837,8 @@ static void pass_whole_game(Sema *s) {
                 fen_field_name(FEN_EP), fen_field_name(FEN_HALFMOVE));
     }
     /* (a game that ends when a player runs out of pieces or of moves needs no royal piece) */
-    bool other_end = v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS;
+    bool other_end =
+        v->pieces_limit || v->on_stalemate == RESULT_WIN || v->on_stalemate == RESULT_LOSS || v->stalemate_by_player;
     if (!v->has_royal && !other_end && !v->decided_by_position && !v->on_blocked)
         diag_warn(s->sink, s->root->loc, "no piece is royal: checkmate never happens");
 }

@@ -406,8 +406,12 @@ typedef struct ForcedCapture {
 typedef struct ExtinctionRule {
     uint32_t types;
     bool all_of;
+    /* "end total-pieces N [TYPE...] RESULT": exactly N pieces (of those types) on the board,
+     * every side's counted together (at_most holds N); the first side looked at gets RESULT */
+    bool total;
     uint8_t players; /* `for PLAYER...`: the sides the rule looks at (bits; 0: every side) */
-    uint8_t at_most;
+    bool board_only; /* `on-board`: pieces in a hand do not count */
+    uint16_t at_most;
     uint16_t rival_at_least; /* `rival at-least M`: only while the other side holds M or more of them (0: always) */
     ResultKind result;
     char name[32];
@@ -729,6 +733,12 @@ typedef struct Variant {
      * on_stalemate); stalemate_by_player when one is not a draw */
     ResultKind on_stalemate_of[MAX_PLAYERS];
     bool stalemate_by_player;
+    /* `end stalemate pieces at-most N RESULT [for PLAYER...]`: the result of a player's stalemate
+     * when it has at most N pieces on the board (stalemate_few_limit N + 1; 0: no such rule);
+     * its other stalemates as above */
+    ResultKind on_stalemate_few[MAX_PLAYERS];
+    uint16_t stalemate_few_limit[MAX_PLAYERS];
+    char stalemate_few_name[MAX_PLAYERS][32];
     ResultKind on_blocked; /* neither player can move: for the one with more pieces (NONE: off) */
     char end_name[3][32];  /* the game's own names for checkmate, stalemate, empty piles ("" = none) */
     /* the game's own names for the other ends its rules give ("" = the default) */
@@ -747,6 +757,9 @@ typedef struct Variant {
     ForcedCapture forced[4];
     /* "must-capture": whenever the player to move has a legal capture, only captures are legal */
     bool must_capture;
+    /* "must-capture most TYPE...": the captures taking the most pieces of these types come
+     * first; when none takes any of them, those taking the most pieces (0: every piece counts) */
+    uint32_t most_first_types;
     /* Filters of the moves as generated (movegen_pseudo): only the captures taking the most
      * pieces (`must-capture most`); moves of the first kind in `priority` that has one; one
      * move of several with the same origin, destination and pieces taken (merge-duplicates) */

@@ -53,6 +53,7 @@ static const char *operand_fault(const Variant *v, const Program *p, OperandKind
     case OPK_ZONE_OPT: return value == 0xFF || value < v->nzones ? NULL : "zone out of range";
     case OPK_LINES: return value < v->nlinesets ? NULL : "line set out of range";
     case OPK_ORIENT: return value < ORIENT__COUNT ? NULL : "orientation out of range";
+    case OPK_PLAYER_OPT: return value == 0xFF || value < v->nowners ? NULL : "player out of range";
     case OPK__COUNT: break;
     }
     return "unknown operand kind";

@@ -400,7 +400,8 @@ static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Ce
     return true;
 }
 
-/* CONVERT (the piece on cur, another player's, becomes the owner's) and OUTFLANK (the run of
+/* CONVERT (the piece on cur, another player's, becomes the owner's), TURNOVER (the piece on
+ * cur goes to the player seated after its owner) and OUTFLANK (the run of
  * enemy pieces from cur + dir on, closed by a piece of the owner's side, becomes the owner's):
  * records the effect in pending. False when pending is full. Kept out of the interpreter's
  * loop, which games without them run. */
@@ -408,10 +409,16 @@ __attribute__((noinline)) static bool record_conversion(const Position *pos, Opc
                                                         Effect *pending, int *npending) {
     const Variant *v = pos->v;
     Effect e;
-    if (op == OP_CONVERT) {
+    if (op == OP_CONVERT || op == OP_TURNOVER) {
         Piece p = pos->cell[cur];
-        if (!p || PIECE_OWNER(p) == owner) return true;
-        e = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(PIECE_TYPE(p), owner)};
+        if (!p) return true;
+        int to = owner, from = PIECE_OWNER(p);
+        if (op == OP_TURNOVER) {
+            if (from >= v->nplayers) return true; /* (an army's piece: no player owns it) */
+            to = (from + 1) % v->nplayers;
+        }
+        if (from == to) return true;
+        e = (Effect){.kind = FX_CHANGE, .a = cur, .piece = PIECE_MAKE(PIECE_TYPE(p), to)};
     } else {
         Cell first = variant_step(v, cur, dir), c = first;
         int k = 0;
@@ -736,6 +743,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             flag = pos->cell[cur] != 0 && ((v->typesets[a] >> PIECE_TYPE(pos->cell[cur])) & 1) && cur != lifted;
             break;
         case OP_COUNTERGE: flag = pos->counters[counter_slot(pos, a, owner)] >= b; break;
+        case OP_DEFENDED: flag = attack_is_defended(ctx, pos, cur, owner, pos->cell[from]); break;
         case OP_ATTACKERS: flag = attack_count_attackers(ctx, pos, cur, owner) >= a; break;
         case OP_NOT: flag = !flag; break;
         case OP_VERIFY:
@@ -909,6 +917,7 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             break;
         }
         case OP_CONVERT:
+        case OP_TURNOVER:
         case OP_OUTFLANK:
             if (!record_conversion(pos, op, cur, a, owner, pending, &npending)) goto too_many_effects;
             break;
@@ -960,7 +969,10 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
             if (!e) goto too_many_effects;
             *e = (Effect){.kind = op == OP_CREATE ? FX_PLACE : FX_CHANGE,
                           .a = cur,
-                          .piece = PIECE_MAKE(a, op == OP_CREATE ? owner : PIECE_OWNER(p))};
+                          .piece = PIECE_MAKE(a,
+                                              op == OP_SETTYPE ? PIECE_OWNER(p)
+                                                  : b == 0xFF  ? owner
+                                                               : b)};
             break;
         }
         case OP_FROM:

@@ -1357,7 +1357,88 @@ static bool lower_and_goal(Lower *L, const ZrfNode *f, GoalKind result, const bo
     }
     Ast *e = end_item(f, END_EXTINCTION, result);
     e->num[0] = n;
+    bool remaining = true; /* (pieces-remaining counts the board; captured, every piece) */
+    for (int i = 1; i < c->nkids; i++) remaining = remaining && zrf_is(c->kids[i]->kids[0], "pieces-remaining");
+    if (L->has_hands && remaining) e->num[1] = 2;
     ast_add(e, group);
+    ast_add(e, for_players(L, c, players));
+    ast_add(L->root, e);
+    return true;
+}
+
+/* (and stalemated (pieces-remaining N)), in either order: a stalemate of a player left with at
+ * most N pieces on the board, `end stalemate pieces at-most N RESULT [for PLAYER...]`. False
+ * when the and is of other goals; true, with a warning, when it is of these but cannot be. */
+static bool stalemate_with_count(Lower *L, const ZrfNode *f, GoalKind result, const bool *players, const ZrfNode *c) {
+    if (c->nkids != 3) return false;
+    int s = zrf_is(c->kids[1], "stalemated") ? 1 : zrf_is(c->kids[2], "stalemated") ? 2 : 0;
+    const ZrfNode *count = s ? c->kids[3 - s] : NULL;
+    long n;
+    if (!count || count->kind != ZRF_LIST || count->nkids != 2 || !zrf_is(count->kids[0], "pieces-remaining"))
+        return false;
+    if (!parse_long(count->kids[1], &n) || n < 0) {
+        goal_left_out(L, count, "this count of pieces");
+        return true;
+    }
+    if (L->nplayers > 2 || L->pass_forced) {
+        goal_left_out(L, c, "a stalemate with a count of pieces for more than two players, or with forced passing");
+        return true;
+    }
+    /* one such rule a player: a second one for the same player is left out */
+    for (int i = 0; i < L->root->nkids; i++) {
+        const Ast *e = L->root->kids[i];
+        if (e->kind != AST_END || e->sub != END_STALEMATE || !e->num[1]) continue;
+        const Ast *who = e->nkids ? e->kids[0] : NULL;
+        for (int p = 0; p < L->nplayers; p++) {
+            bool named = !who;
+            for (int k = 0; who && k < who->nkids; k++) named = named || !strcmp(who->kids[k]->text, L->player_name[p]);
+            if (named && players[p]) {
+                goal_left_out(L, c, "a second stalemate with a count of pieces for one player");
+                return true;
+            }
+        }
+    }
+    Ast *e = end_item(f, END_STALEMATE, result);
+    e->num[1] = n + 1;
+    ast_add(e, for_players(L, c, players));
+    ast_add(L->root, e);
+    return true;
+}
+
+/* Does the board setup give player p a piece of type pc (on the board or off it)? */
+static bool setup_has(Lower *L, int p, const Piece *pc) {
+    const ZrfNode *bs = zrf_find_form(L, "board-setup");
+    for (int i = 1; bs && i < bs->nkids; i++) {
+        const ZrfNode *pf = bs->kids[i];
+        const char *pn = pf->kind == ZRF_LIST && pf->nkids ? zrf_atom_text(pf->kids[0]) : NULL;
+        if (!pn || zrf_player_index(L, pn) != p) continue;
+        for (int k = 1; k < pf->nkids; k++) {
+            const ZrfNode *tf = pf->kids[k];
+            const char *tn = tf->kind == ZRF_LIST && tf->nkids >= 2 ? zrf_atom_text(tf->kids[0]) : NULL;
+            if (tn && zrf_piece_find(L, tn) == pc) return true;
+        }
+    }
+    return false;
+}
+
+/* (total-piece-count N [T...]): exactly N pieces (of those types) on the board, every player's
+ * together, as a description of Zillions words it; the side that just moved is looked at
+ * first. result_word: the end's result (a count condition's is `most`). */
+static bool lower_total(Lower *L, const ZrfNode *f, Keyword result_word, const bool *players, const ZrfNode *c) {
+    long n;
+    if (c->kind != ZRF_LIST || c->nkids < 2 || !parse_long(c->kids[1], &n) || n < 0) return false;
+    Ast *e = zrf_node(AST_END, f);
+    e->sub = END_TOTAL;
+    e->word = result_word;
+    e->num[0] = n;
+    for (int k = 2; k < c->nkids; k++) {
+        Piece *pc = zrf_atom_text(c->kids[k]) ? zrf_piece_find(L, c->kids[k]->text) : NULL;
+        if (!pc) {
+            ast_free(e);
+            return false;
+        }
+        ast_add(e, zrf_node_text(AST_NAME, c->kids[k], pc->vname));
+    }
     ast_add(e, for_players(L, c, players));
     ast_add(L->root, e);
     return true;
@@ -1371,6 +1452,7 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         return;
     }
     bool everyone = all_players(L, players);
+    if (!strcasecmp(h, "and") && c->kind == ZRF_LIST && stalemate_with_count(L, f, result, players, c)) return;
     if (!strcasecmp(h, "and") && c->kind == ZRF_LIST) {
         if (!lower_and_goal(L, f, result, players, c))
             goal_left_out(L, c,
@@ -1404,10 +1486,13 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             goal_left_out(L, c, "checkmate of other than one piece type");
             return;
         }
-        if (!everyone) {
-            goal_left_out(L, c, "checkmate for some players only");
-            return;
-        }
+        /* for some players only: the same when no other player is given such a piece (only
+         * those players' can then be checkmated) */
+        for (int p = 0; p < L->nplayers && !everyone; p++)
+            if (!players[p] && setup_has(L, p, pc)) {
+                goal_left_out(L, c, "checkmate for some players only, of a piece the others have too");
+                return;
+            }
         if (result == GOAL_DRAW) {
             goal_left_out(L, c, "a draw by checkmate");
             return;
@@ -1428,14 +1513,11 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             ast_add(L->root, e);
             return;
         }
-        /* for some players: an extinction of all their pieces (no hands: those on the board) */
-        if (L->has_hands) {
-            goal_left_out(L, c, "pieces remaining for some players only, in a game of pieces off the board");
-            return;
-        }
+        /* for some players: an extinction of all their pieces on the board (those off the board,
+         * in a hand, are not counted) */
         Ast *e = end_item(f, END_EXTINCTION, result);
         e->num[0] = n;
-        e->num[1] = 1;
+        e->num[1] = L->has_hands ? 3 : 1;
         ast_add(e, for_players(L, c, players));
         ast_add(L->root, e);
         return;
@@ -1451,6 +1533,7 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
             return;
         }
         e->num[0] = n;
+        if (L->has_hands && zrf_is(c->kids[0], "pieces-remaining")) e->num[1] = 2; /* (on the board) */
         for (int k = 0; k < names->nkids; k++) ast_add(e, names->kids[k]);
         names->nkids = 0;
         ast_free(names);
@@ -1477,6 +1560,11 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         ast_add(e, ast_add(zrf_node(AST_GROUP, c), zrf_node_text(AST_NAME, c->kids[1], pc->vname)));
         ast_add(e, ast_add(zrf_node(AST_BLOCK, c), zrf_node_text(AST_DIR, c->kids[2], d->vname)));
         ast_add(L->root, e);
+        return;
+    }
+    if (!strcasecmp(h, "total-piece-count") && c->kind == ZRF_LIST) {
+        Keyword w = result == GOAL_WIN ? KEYWORD_WIN : result == GOAL_LOSS ? KEYWORD_LOSS : KEYWORD_DRAW;
+        if (!lower_total(L, f, w, players, c)) goal_left_out(L, c, "a total count of unknown pieces");
         return;
     }
     if (is_config(c) && result == GOAL_WIN) {
@@ -1513,9 +1601,13 @@ static void lower_goals(Lower *L) {
             /* when the condition holds, the player with the most pieces wins */
             bool players[MAX_PLAYERS];
             bool stalemate = f->nkids == 3 && zrf_is(f->kids[2], "stalemated");
+            if (f->nkids == 3 && f->kids[2]->kind == ZRF_LIST && zrf_is(f->kids[2]->kids[0], "total-piece-count") &&
+                zrf_read_players(L, f->kids[1], players) && L->nplayers == 2 &&
+                lower_total(L, f, KEYWORD_MOST, players, f->kids[2]))
+                continue;
             if (!stalemate || !zrf_read_players(L, f->kids[1], players) || !all_players(L, players) ||
                 L->nplayers != 2) {
-                goal_left_out(L, f, "a count condition other than stalemated, for two players");
+                goal_left_out(L, f, "a count condition other than stalemated or a total count, for two players");
                 continue;
             }
             Ast *e = end_item(f, L->pass_forced ? END_BLOCKED : END_STALEMATE, L->pass_forced ? GOAL_WIN : GOAL_LOSS);
@@ -1550,11 +1642,11 @@ static void lower_options(Lower *L) {
             /* only the captures taking the most pieces (each piece counting one) */
             if (off) continue;
             L->maximal = true; /* (said with the move priorities) */
-            if (value && strcasecmp(value, "true"))
-                zrf_warn(L->r, f,
-                         "option \"maximal captures\" %s (pieces counted unequally) is not supported yet: "
-                         "every piece counts one",
-                         value ? value : "?");
+            /* 2: the pieces of other types than the first piece declared (kings, after men)
+             * count first, as Dagaz reads it: Zillions describes it nowhere public */
+            L->maximal_kings = value && !strcmp(value, "2");
+            if (value && strcasecmp(value, "true") && !L->maximal_kings)
+                zrf_warn(L->r, f, "option \"maximal captures\" %s is not supported yet: every piece counts one", value);
             continue;
         }
         if (!strcasecmp(name, "pass turn")) {
@@ -1611,6 +1703,12 @@ static void sort_captures(Lower *L, const ZrfNode *mp, bool *captures_first, boo
         }
 }
 
+/* (option "maximal captures" 2): `must-capture most` of every type but the first declared. */
+static void most_kings(const Lower *L, Ast *most, const ZrfNode *at) {
+    for (int i = 1; L->maximal_kings && i < L->npieces; i++)
+        ast_add(most, zrf_node_text(AST_NAME, at, L->pieces[i].vname));
+}
+
 /* (move-priorities T1 T2 ... Tn): when the moves of T1 .. Tn-1 all capture and the others
  * never do, and no piece is royal (Zillions applies priorities before the check rule), that is
  * compulsory capture (`must-capture`); else `priority` of the move kinds T1 .. Tn-1, the moves
@@ -1624,6 +1722,7 @@ static void lower_priorities(Lower *L) {
         if (L->maximal) {
             Ast *most = zrf_node(AST_MUST_CAPTURE, zrf_find_form(L, "option"));
             most->sub = 1;
+            most_kings(L, most, zrf_find_form(L, "option"));
             ast_add(L->root, most);
         }
         return;
@@ -1633,6 +1732,7 @@ static void lower_priorities(Lower *L) {
     if ((captures_first && rest_quiet && !royal) || L->maximal) {
         Ast *must = zrf_node(AST_MUST_CAPTURE, mp);
         must->sub = L->maximal;
+        if (L->maximal) most_kings(L, must, mp);
         ast_add(L->root, must);
         if (captures_first && rest_quiet && !royal) return;
     }

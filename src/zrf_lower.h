@@ -116,6 +116,7 @@ typedef struct Lower {
     const char *to_tag; /* the mover's destination, while a mark of the file is held */
     char castling[5];   /* the castles' letters (zrf_moves.c): the setup's castling rights */
     bool maximal;       /* (option "maximal captures" true) */
+    bool maximal_kings; /* (option "maximal captures" 2): pieces but the first type count first */
     bool pass_forced;   /* (option "pass turn" forced): a player who cannot move passes */
     bool failed;        /* an error that stops the lowering */
 } Lower;

@@ -190,7 +190,16 @@ static Ast *in_zone(const char *zone, const ZrfNode *at) {
     return c;
 }
 
-typedef enum Pred { PRED_NONE, PRED_EMPTY, PRED_FRIEND, PRED_ENEMY, PRED_LAST_FROM, PRED_LAST_TO, PRED_ATTACKED } Pred;
+typedef enum Pred {
+    PRED_NONE,
+    PRED_EMPTY,
+    PRED_FRIEND,
+    PRED_ENEMY,
+    PRED_LAST_FROM,
+    PRED_LAST_TO,
+    PRED_ATTACKED,
+    PRED_DEFENDED
+} Pred;
 
 /* A one-word condition: its predicate and whether it is negated. */
 static Pred word_pred(const char *w, bool *neg) {
@@ -205,6 +214,7 @@ static Pred word_pred(const char *w, bool *neg) {
         {"last-from?", PRED_LAST_FROM, false}, {"not-last-from?", PRED_LAST_FROM, true},
         {"last-to?", PRED_LAST_TO, false},     {"not-last-to?", PRED_LAST_TO, true},
         {"attacked?", PRED_ATTACKED, false},   {"not-attacked?", PRED_ATTACKED, true},
+        {"defended?", PRED_DEFENDED, false},   {"not-defended?", PRED_DEFENDED, true},
     };
     for (size_t i = 0; i < ARRAY_LEN(words); i++)
         if (!strcasecmp(w, words[i].word)) {
@@ -222,6 +232,7 @@ static Keyword pred_keyword(Pred p) {
     case PRED_LAST_FROM: return KEYWORD_LAST_FROM;
     case PRED_LAST_TO: return KEYWORD_LAST_TO;
     case PRED_ATTACKED: return KEYWORD_ATTACKED;
+    case PRED_DEFENDED: return KEYWORD_DEFENDED;
     default: return KEYWORD_NONE;
     }
 }
@@ -246,8 +257,6 @@ static const struct {
     {"not-position-flag?", "not-position-flag? of other than a name"},
     {"neutral?", "neutral pieces (neutral?)"},
     {"not-neutral?", "neutral pieces (not-neutral?)"},
-    {"defended?", "asking whether a cell is defended (defended?)"},
-    {"not-defended?", "asking whether a cell is defended (not-defended?)"},
     {"attribute?", "piece attributes (attribute?)"},
     {"on-board?", "on-board? of other than one direction or position"},
 };
@@ -746,10 +755,9 @@ static const struct {
     {"set-flag", "set-flag of other than a name and a value"},
     {"set-position-flag", "set-position-flag of other than a name and a value"},
     {"set-attribute", "piece attributes (set-attribute)"},
-    {"create", "creating a piece for a named player (create PLAYER TYPE)"},
+    {"create", "create of other than [PLAYER] [TYPE] [POSITION]"},
     {"change-type", "changing the type of a piece other than the one moving, on its own cell (change-type)"},
     {"change-owner", "changing another piece's owner (change-owner)"},
-    {"flip", "flipping a piece's owner (flip)"},
     {"go", "going to the destination or the last move's cells (go)"},
 };
 
@@ -830,6 +838,48 @@ static bool before_add(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
     return true;
 }
 
+/* Zillions' `create`, `(create [PLAYER] [TYPE] [POSITION])`: a new piece (of the mover's, or
+ * of PLAYER; of the moving piece's type, or TYPE) on the cursor, or on POSITION; one standing
+ * there is replaced. */
+static void lower_create(Prog *g, const ZrfNode *s, Ast *block) {
+    Lower *L = g->L;
+    int player = -1, pos = -1;
+    Piece *pc = NULL;
+    int k = 1, n = s->kind == ZRF_LIST ? s->nkids : 1;
+    if (k < n && zrf_atom_text(s->kids[k]) && zrf_player_index(L, s->kids[k]->text) >= 0 &&
+        !zrf_piece_find(L, s->kids[k]->text))
+        player = zrf_player_index(L, s->kids[k++]->text);
+    if (k < n && zrf_atom_text(s->kids[k]) && zrf_piece_find(L, s->kids[k]->text))
+        pc = zrf_piece_find(L, s->kids[k++]->text);
+    if (k < n && zrf_atom_text(s->kids[k]) && (pos = zrf_pos_index(L, s->kids[k]->text)) >= 0 && !L->pos[pos].killed)
+        k++;
+    else
+        pos = -1;
+    if (k < n || (player >= 0 && !pc)) {
+        unsupported(g, s, "creating a piece of an unknown type or player, or on an unknown position (create)");
+        return;
+    }
+    if (pos >= 0) {
+        Ast *go = zrf_node(AST_GOTO, s), *cn = zrf_cell_name(L, &L->pos[pos], s);
+        go->text = cn->text;
+        go->text2 = cn->text2;
+        cn->text = cn->text2 = NULL;
+        ast_free(cn);
+        ast_add(block, zrf_node(AST_MARK, s));
+        ast_add(block, go);
+    }
+    if (pos >= 0 || (g->moved && !g->checked_empty)) {
+        Ast *iff = zrf_node(AST_IF, s);
+        ast_add(iff, cond_not(cond_word(KEYWORD_EMPTY, s), s));
+        ast_add(iff, ast_add(zrf_node(AST_BLOCK, s), zrf_node(AST_CAPTURE, s)));
+        ast_add(block, iff);
+    }
+    Ast *c = zrf_node_text(AST_CREATE, s, pc ? pc->vname : NULL);
+    if (player >= 0) c->text2 = xstrdup(L->player_name[player]);
+    ast_add(block, c);
+    if (pos >= 0) ast_add(block, zrf_node(AST_BACK, s));
+}
+
 static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
     Lower *L = g->L;
     if (g->left_out) return;
@@ -878,6 +928,13 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         }
         if (zrf_is(s, "change-owner")) {
             ast_add(block, zrf_node(AST_CONVERT, s));
+            return;
+        }
+        if (zrf_is(s, "flip")) {
+            /* the piece on the cursor, anyone's, goes to the player seated after its owner */
+            Ast *t = zrf_node(AST_CONVERT, s);
+            t->sub = 1;
+            ast_add(block, t);
             return;
         }
         if (zrf_is(s, "add-copy") && !L->has_hands) {
@@ -1048,23 +1105,8 @@ static void lower_stmt(Prog *g, const ZrfNode *s, Ast *block, bool tail) {
         ast_add(block, zrf_node_text(AST_CHANGE, s, zrf_piece_find(L, s->kids[1]->text)->vname));
         return;
     }
-    if (!strcasecmp(h, "create") && (s->kind == ZRF_ATOM || s->nkids <= 2)) {
-        /* a new piece of the mover's on the cursor (of its type, or the one named); one there
-         * already is replaced */
-        Piece *pc = s->kind == ZRF_LIST && s->nkids == 2 && zrf_atom_text(s->kids[1])
-            ? zrf_piece_find(L, s->kids[1]->text)
-            : NULL;
-        if (s->kind == ZRF_LIST && s->nkids == 2 && !pc) {
-            unsupported(g, s, "creating a piece of an unknown type, or another player's (create)");
-            return;
-        }
-        if (g->moved && !g->checked_empty) {
-            Ast *iff = zrf_node(AST_IF, s);
-            ast_add(iff, cond_not(cond_word(KEYWORD_EMPTY, s), s));
-            ast_add(iff, ast_add(zrf_node(AST_BLOCK, s), zrf_node(AST_CAPTURE, s)));
-            ast_add(block, iff);
-        }
-        ast_add(block, zrf_node_text(AST_CREATE, s, pc ? pc->vname : NULL));
+    if (!strcasecmp(h, "create")) {
+        lower_create(g, s, block);
         return;
     }
     if (!strcasecmp(h, "change-type") && s->nkids == 2 && g->moved && zrf_atom_text(s->kids[1]) &&

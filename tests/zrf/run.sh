@@ -47,6 +47,18 @@ for words in "In the rule file's words: Each king starts alone." "^Knights and a
     if grep -q "$words" "$tmp/rulebook"; then echo pass; else
         echo "zrf: FAIL the rulebook of drops.zrf lacks '$words'" >&2; echo fail; fi
 done >> "$tmp/perft"
+"$varia" describe "$dir/goals-total.zrf" > "$tmp/rulebook" 2>&1
+"$varia" describe "$dir/goals-kings.zrf" >> "$tmp/rulebook" 2>&1
+"$varia" describe "$dir/goals-hand.zrf" >> "$tmp/rulebook" 2>&1
+"$varia" describe "$dir/goals-stuck.zrf" >> "$tmp/rulebook" 2>&1
+for words in "when the board holds exactly 1 King (every side's counted), Black loses" \
+    "at most 1 pieces left on the board (those in hand not counted), being White loses" \
+    "Black has no legal move and at most 2 pieces on the board: it wins" \
+    "exactly 5 pieces (every side's counted), the side with more pieces on the board wins" \
+    "the most pieces of the types King a capture can take; when none takes any of them, the most pieces"; do
+    if grep -qF "$words" "$tmp/rulebook"; then echo pass; else
+        echo "zrf: FAIL the rulebooks of the goals-*.zrf files lack '$words'" >&2; echo fail; fi
+done >> "$tmp/perft"
 # figures worked out by hand from given positions: FILE|POSITION|DEPTH|NODES
 while IFS='|' read -r zrf fen depth nodes; do
     a=$(perft "$dir/$zrf" "$depth" "$fen")
@@ -54,6 +66,31 @@ while IFS='|' read -r zrf fen depth nodes; do
         echo "zrf: FAIL $zrf perft $depth at '$fen': $a, by hand $nodes" >&2; echo fail; fi
 done >> "$tmp/perft" <<'EOF'
 puzzle.zrf|1A1/2B y - - 0 1|2|14
+goals-total.zrf|2mk/3m/4/KM2 w - - 0 1|1|0
+goals-kings.zrf|4/k3/m3/Mk2 w - - 0 1|1|2
+goals-kings.zrf|4/k3/k3/Mk2 w - - 0 1|1|1
+goals-kings.zrf|4/m3/m3/Mm2 w - - 0 1|1|1
+goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|1|0
+EOF
+# the goals' verdicts in positions where they fire, as the console says them: FILE|POSITION|WORDS
+while IFS='|' read -r zrf fen words; do
+    if echo quit | "$varia" play "$dir/$zrf" --fen "$fen" --ascii --white human --black human 2>&1 |
+        grep -q "game over: $words"; then echo pass; else
+        echo "zrf: FAIL $zrf at '$fen' does not end '$words'" >&2; echo fail; fi
+done >> "$tmp/perft" <<'EOF'
+goals-total.zrf|2mk/3m/M3/1M2 w - - 0 1|White wins by total pieces
+goals-total.zrf|2m1/3m/M3/KM2 b - - 0 1|White wins by total pieces
+goals-total.zrf|3k/3m/M3/KM2 b - - 0 1|White wins by total pieces
+goals-total.zrf|2mk/3m/4/KM2 w - - 0 1|Black wins by total pieces
+goals-mate.zrf|4/1r2/rr2/K3 w - - 0 1|Black wins by checkmate
+goals-mate.zrf|4/4/4/K3 b - - 0 1|White wins by all pieces lost
+goals-hand.zrf|2mm/4/4/M3[Mm] b - - 0 1|Black wins by all pieces lost
+goals-hand.zrf|1m2/4/4/M3[MMm] w - - 0 1|Black wins by all pieces lost
+goals-hand.zrf|4/4/4/MM2[Mm] w - - 0 1|White wins by extinction
+goals-stuck.zrf|4/m3/M3/4 w - - 0 1|Black wins by stalemate
+goals-stuck.zrf|3m/m2M/M3/4 w - - 0 1|draw by stalemate
+goals-stuck.zrf|3m/m2M/M3/4 b - - 0 1|Black wins by stalemate
+goals-stuck.zrf|3m/m2M/M3/2m1 b - - 0 1|draw by stalemate
 EOF
 pass=$(grep -c '^pass' "$tmp/perft")
 fail=$(grep -c '^fail' "$tmp/perft")
