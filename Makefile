@@ -168,13 +168,16 @@ $(BUILD)/fuzz_%: $(BUILD)/fuzz-obj/fuzz_%.o $(BUILD)/libvaria.a
 # ---- tests -------------------------------------------------------------------------------
 # The test groups are independent: run them side by side, one per core, each group's output
 # printed as a block when it ends (TEST_JOBS=1: one after another). Packages are installed
-# first, one apt-get at a time.
+# first, one apt-get at a time. The test programs are built before the groups start: a group
+# whose programs are still to build waits while make starts the groups after it, and memcheck,
+# the longest, would then start last.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 test: varia
 	@scripts/deps.sh test && scripts/deps.sh oracle && scripts/deps.sh memcheck
 	@scripts/deps.sh gui || echo "(xboard gui tests need the packages above)"
 	@scripts/deps.sh browser
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-groups
 	@echo "all tests passed"
 
@@ -192,7 +195,7 @@ fuzz-replay: $(REPLAY_BIN)
 
 # Valgrind's memcheck over the unit tests, the golden tests, the corpus replays and the console
 # sessions: no error and no leak. (Perft is too slow under valgrind: `asan` covers it.)
-memcheck: varia $(UNIT_BIN) $(REPLAY_BIN)
+memcheck: varia $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
 	@scripts/deps.sh memcheck
 	@sh tests/memcheck.sh ./varia $(BUILD)/tests
 

@@ -36,7 +36,7 @@ static void solve(const Problem *p, int moves) {
 }
 
 /* Each problem has one key (checked against an independent engine: the second-best move
- * does not mate as fast). */
+ * does not mate as fast). Under valgrind a quarter of the problems (test_reps): the same search. */
 static void test_search_mate_in_two(void **state) {
     (void)state;
     static const Problem problems[] = {
@@ -47,7 +47,7 @@ static void test_search_mate_in_two(void **state) {
         {"2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1", "h5a5", "quiet key: Qa5"},
         {"6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1", "Black mates: Rg1+ Nxg1/Kxg1 ... "},
     };
-    for (size_t i = 0; i < ARRAY_LEN(problems); i++) solve(&problems[i], 2);
+    for (int i = 0; i < test_reps((int)ARRAY_LEN(problems)); i++) solve(&problems[i], 2);
 }
 
 static void test_search_mate_in_three(void **state) {
@@ -59,7 +59,7 @@ static void test_search_mate_in_three(void **state) {
         {"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", "b1g6", "Black: ...Qg6+"},
         {"r3k2r/ppp2Npp/1b5n/4p2b/2B1P2q/BQP2P2/P5PP/RN5K w kq - 1 1", "c4b5", "Bb5+ c6 Qe6+ ..."},
     };
-    for (size_t i = 0; i < ARRAY_LEN(problems); i++) solve(&problems[i], 3);
+    for (int i = 0; i < test_reps((int)ARRAY_LEN(problems)); i++) solve(&problems[i], 3);
 }
 
 static void test_search_is_deterministic(void **state) {
@@ -315,7 +315,8 @@ static void test_search_time_budget(void **state) {
 }
 
 /* Monte Carlo tree search: a mate in one is the most visited move; the same seed gives the same
- * move; four players get a legal move. */
+ * move; four players get a legal move. (Under valgrind a quarter of the playouts from the start:
+ * every playout follows the same code.) */
 static void test_search_mcts(void **state) {
     (void)state;
     Position pos;
@@ -338,6 +339,7 @@ static void test_search_mcts(void **state) {
     board_unmake(&pos);
     SearchResult again;
     set_fen(&pos, chess->setup);
+    lim.nodes = (uint64_t)test_reps(2000);
     assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
     assert_true(search_run(s, &pos, &lim, &again, NULL, NULL));
     assert_int_equal(search_move_sig(&res.best), search_move_sig(&again.best));
