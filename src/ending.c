@@ -79,7 +79,8 @@ static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
     for (uint32_t types = e->types; types; types &= types - 1) {
         int t = __builtin_ctz(types);
         if (!e->at_most && on_board(pos, owner, t)) continue; /* (no count needed) */
-        if (few_enough(e, count_held(pos, owner, 1u << t, e)) && count_held(pos, rival, 1u << t, e) >= e->rival_at_least)
+        if (few_enough(e, count_held(pos, owner, 1u << t, e)) &&
+            count_held(pos, rival, 1u << t, e) >= e->rival_at_least)
             return true;
     }
     return false;

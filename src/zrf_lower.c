@@ -1537,7 +1537,7 @@ static void lower_goal(Lower *L, const ZrfNode *f, GoalKind result, const bool *
         e->num[0] = n;
         if (zrf_is(c->kids[0], "pieces-remaining")) {
             if (L->has_hands && !L->count_off) e->num[1] = 2; /* (on the board) */
-            if (n > 0) e->num[1] |= 4;                         /* (exactly N) */
+            if (n > 0) e->num[1] |= 4;                        /* (exactly N) */
         }
         for (int k = 0; k < names->nkids; k++) ast_add(e, names->kids[k]);
         names->nkids = 0;
@@ -1670,10 +1670,12 @@ static void lower_options(Lower *L) {
                 ast_add(L->root, zrf_node_text(AST_FORBID, f, "pass"));
             continue;
         }
+        /* (how the game is shown, and "progressive levels": which variant comes after a
+         * puzzle is solved; none changes the rules of a game) */
         static const char *const display[] = {"animate captures", "animate drops",   "smart moves",
                                               "show moves list",  "chess invariant", "prevent flipping",
                                               "highlight goals",  "allow flipping",  "board rotation",
-                                              "animate moves",    "show captures"};
+                                              "animate moves",    "show captures",   "progressive levels"};
         char spaced[64]; /* ("smart-moves" is "smart moves") */
         snprintf(spaced, sizeof spaced, "%s", name);
         for (char *c = spaced; *c; c++)
