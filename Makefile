@@ -28,7 +28,7 @@ WEB_FILES = web/index.html web/app.js web/style.css
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: games-compare all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck metamorphic bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner \
+.PHONY: games-compare all editors install uninstall install-tests serve serve-tests browser-tests serve-paint deps test test-groups unit golden perft perft-deep crosscheck metamorphic bench bench-signature describe-tests play play-tests protocol-tests gui-tests layers asan asan-inner asan-unit asan-perft asan-sessions asan-replays \
         clean format golden-update fuzz fuzz-inner fuzz-replay fuzz-corpus fuzz-corpus-inner memcheck oracle-compare zrf-tests
 
 all: varia editors
@@ -307,14 +307,23 @@ asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined" asan-inner
 
-asan-inner: $(BUILD)/varia-bin $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/tests/test_serve
+# In four parts, so that when the other test groups are done the parts left share the cores.
+asan-inner: asan-unit asan-perft asan-sessions asan-replays
+
+asan-unit: $(UNIT_BIN) $(BUILD)/tests/test_serve
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
 	@LSAN_OPTIONS=suppressions=tests/serve/lsan.supp $(BUILD)/tests/test_serve
+
+asan-perft: $(BUILD)/varia-bin
 	@sh tests/run_golden.sh $(BUILD)/varia-bin
 	@PERFT_LIMIT=$${PERFT_LIMIT:-5000000} sh tests/run_perft.sh $(BUILD)/varia-bin shallow
+
+asan-sessions: $(BUILD)/varia-bin
 	@sh tests/protocol/uci.sh $(BUILD)/varia-bin
 	@sh tests/protocol/xboard.sh $(BUILD)/varia-bin
 	@VARIA_NO_TMUX=1 sh tests/play/run.sh $(BUILD)/varia-bin
+
+asan-replays: $(REPLAY_BIN)
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/tests/replay_$$t fuzz/corpus/$$t $$(ls -d tests/fuzz/$$t 2>/dev/null) || exit 1; done
 
 # Each fuzz target for FUZZ_SECONDS under AddressSanitizer and UndefinedBehaviorSanitizer (the
