@@ -277,6 +277,19 @@ static void expect_end(const char *rules, const char *fen, int winner, const cha
     variant_free(v);
 }
 
+/* The game at fen goes on: no ending fires. */
+static void expect_no_end(const char *rules, const char *fen) {
+    Variant *v = load_rules(rules);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, fen);
+    GameResult r;
+    gameend_check(test_gen(), &pos, &r);
+    assert_false(r.over);
+    board_free(&pos);
+    variant_free(v);
+}
+
 /* Endings for some players only, rules of pieces joined by `and`, and a game of one player. */
 static void test_gameend_for_players_and_one_player(void **state) {
     (void)state;
@@ -288,24 +301,10 @@ static void test_gameend_for_players_and_one_player(void **state) {
     expect_end("tests/zrf/goals.rules", "h3/4/P3/RP2 w - - 0 1", 1, NULL);
     expect_end("tests/zrf/goals.rules", "2pc/3p/4/R3 b - - 0 1", -1, NULL);
     /* one of the two is not enough: the game goes on */
-    Variant *v = load_rules("tests/zrf/goals.rules");
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, "h3/4/4/R3 w - - 0 1");
-    GameResult r;
-    gameend_check(test_gen(), &pos, &r);
-    assert_false(r.over);
-    board_free(&pos);
-    variant_free(v);
+    expect_no_end("tests/zrf/goals.rules", "h3/4/4/R3 w - - 0 1");
     /* the puzzle of one player is solved with both blocks home, not with one */
     expect_end("tests/zrf/puzzle.rules", "2A/2B y - - 0 1", 0, "solved");
-    v = load_rules("tests/zrf/puzzle.rules");
-    board_init(&pos, v);
-    set_fen(&pos, "2A/B2 y - - 0 1");
-    gameend_check(test_gen(), &pos, &r);
-    assert_false(r.over);
-    board_free(&pos);
-    variant_free(v);
+    expect_no_end("tests/zrf/puzzle.rules", "2A/B2 y - - 0 1");
 }
 
 /* Losing games: the endings by material, a capturable royal piece, stalemates by pieces left,
