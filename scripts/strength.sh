@@ -65,7 +65,7 @@ for variant in $variants; do
             -fcp "$varia xboard" -fd "$root" -scp "$fsf" -sd "$out" -secondOptions "Skill Level=$level" \
             -variant "$variant" -mg "$games" -tc "$base" -inc "$inc" \
             -ruleMoves 50 -repeatsToDraw 3 -materialDraws true -adjudicateDrawMoves 300 \
-            -sgf "$out/$name.pgn" -xexit -popupExitMessage false -popupMoveErrors false \
+            -sgf "$out/$name.pgn" -xexit -popupExitMessage false -popupMoveErrors false -saveSettingsOnExit false \
             -debug -nameOfDebugFile "$out/$name.debug" >"$out/$name.log" 2>&1) || true
         set -- $(score "$out/$name.pgn" 2>/dev/null || echo 0 0 0 0)
         played=$(($1 + $2 + $3))

@@ -8,7 +8,8 @@
 # forfeited move, and XBoard's final position (its board and the side to move) equal to Varia's
 # after the same moves: XBoard removes a piece taken by a capture by moving only when the
 # engine's move names it. The saved chess games replay in Varia. Skipped with a message when
-# xboard or xvfb-run is missing.
+# xboard or xvfb-run is missing. XBoard saves no settings (one game's options would leak into
+# the next run) and does not call a mate itself, so the engines' claims are what ends a game.
 varia=${1:?usage: xboard_gui.sh VARIA}
 xboard=$(command -v xboard || echo /usr/games/xboard)
 if [ ! -x "$xboard" ] || ! command -v xvfb-run >/dev/null 2>&1; then
@@ -29,7 +30,7 @@ game() {
     shift 5
     (cd "$tmp" && timeout 600 xvfb-run -a "$xboard" -fcp "$engine xboard" -fd "$root" -scp "$second" -sd "$root" \
         -variant "$variant" -mg 1 -tc 30 -searchDepth "$depth" -sgf "$tmp/$name.pgn" -spf "$tmp/$name.fen" \
-        -xexit -popupExitMessage false -debug -nameOfDebugFile "$tmp/$name.debug" "$@" >"$tmp/$name.log" 2>&1)
+        -xexit -popupExitMessage false -saveSettingsOnExit false -checkMates false -debug -nameOfDebugFile "$tmp/$name.debug" "$@" >"$tmp/$name.log" 2>&1)
     result=$(sed -n 's/^\[Result "\(.*\)"\]/\1/p' "$tmp/$name.pgn" 2>/dev/null)
     case "$result" in
     1-0 | 0-1 | 1/2-1/2) ;;
@@ -72,12 +73,12 @@ replay() {
     fi
 }
 
-game chess normal chess 3 "$engine xboard"
+game chess normal chess 3 "$engine xboard" -testLegality true
 replay chess "$root/rules/chess.rules"
 game ultima ultima ultima 3 "$engine xboard" -testLegality false
 fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
 if [ -x "$fsf" ]; then
-    game chess-fsf normal chess 6 "$fsf"
+    game chess-fsf normal chess 6 "$fsf" -testLegality true
     replay chess-fsf "$root/rules/chess.rules"
 else
     echo "xboard gui: the game against Fairy-Stockfish skipped: fairy-stockfish is not installed"
