@@ -1518,7 +1518,7 @@ static void declare_position_end(Sema *s, const Ast *n, ResultKind r) {
             diag_error(s->sink, n->loc, "a 'safe' reach rule names one piece");
             return;
         }
-        int types[MAX_REACH_PARTS], zones[MAX_REACH_PARTS];
+        int types[MAX_REACH_PARTS] = {0}, zones[MAX_REACH_PARTS] = {0};
         bool ok = true;
         for (int i = 0; i < nparts; i++) {
             types[i] = sema_piece(s, parts[2 * i]->text, parts[2 * i]->loc);
@@ -2597,10 +2597,19 @@ static void declare_tuned(Sema *s, const Ast *it) {
             else
                 tt->mcts = n == 1;
         } else if (!hand && strcmp(it->text, "royal-safety")) {
-            diag_error(s->sink, at,
-                       "unknown tuned term '%s' (expected royal-safety, hand or mcts, or a piece's name and mobility "
-                       "or squares)",
-                       it->text);
+            int k = 0;
+            while (k < TUNED_TERMS && strcmp(it->text, tuned_term_name(k))) k++;
+            if (k == TUNED_TERMS)
+                diag_error(s->sink, at,
+                           "unknown tuned term '%s' (expected royal-safety, hand, mcts, promotion, passed, exposure, "
+                           "shelter or royal-centre, or a piece's name and mobility or squares)",
+                           it->text);
+            else if (n < 0 || n > 100)
+                diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..100)", it->text, n);
+            else {
+                tt->terms[k] = (int)n;
+                tt->terms_set |= 1u << k;
+            }
         } else if (n < 0 || n > (hand ? 400 : 1000)) {
             diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..%d)", it->text, n,
                        hand ? 400 : 1000);

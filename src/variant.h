@@ -264,6 +264,16 @@ typedef struct PieceProgram {
     CapturePattern patterns[MAX_PATTERNS];
 } PieceProgram;
 
+/* Weights of the evaluation's terms a rule file may give by name (`tuned promotion 8`): a
+ * promoting piece's progress toward its zone and its bonus when passed (in percent of what
+ * promoting gains), a royal piece's open lines, its own neighbours, its centralisation in the
+ * ending (hundredths of a pawn). */
+enum { TUNED_PROMOTION, TUNED_PASSED, TUNED_EXPOSURE, TUNED_SHELTER, TUNED_ROYAL_CENTRE, TUNED_TERMS };
+static inline const char *tuned_term_name(int i) {
+    static const char *const names[TUNED_TERMS] = {"promotion", "passed", "exposure", "shelter", "royal-centre"};
+    return names[i];
+}
+
 /* Evaluation weights a rule file carries (`tuned` items, written by `varia tune`); the engine's
  * defaults stand where a term is not given (its bit or flag clear). In hundredths of a pawn. */
 typedef struct TunedTerms {
@@ -275,6 +285,9 @@ typedef struct TunedTerms {
     int royal_safety; /* per enemy piece within two steps of a royal piece */
     int hand;         /* a piece in hand, in percent of its value on the board */
     bool royal_safety_set, hand_set;
+    /* the terms named by tuned_term_name (TUNED_PROMOTION...), with their bits in terms_set */
+    int terms[TUNED_TERMS];
+    uint32_t terms_set;
     bool mcts; /* `tuned mcts 1`: the computer plays by Monte Carlo tree search */
 } TunedTerms;
 
