@@ -3,6 +3,7 @@
 #include "eval.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "movegen.h"
 
@@ -15,6 +16,9 @@
 #define CARD_WEIGHT 8    /* per point of the cards a player pays its moves with */
 #define REWARD_WEIGHT 15 /* per point of the counter captures pay into (experience) */
 #define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
+/* The default weights of the named terms (TUNED_PROMOTION...): progress and passed in percent
+ * of what promoting gains, one step from the zone in an ending; the royal terms per cell. */
+static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2};
 
 /* The moves of a lone piece of type t and owner o on every cell (out[c]); their total. */
 static long reach_of(GenContext *ctx, Position *scratch, int t, int o, int *out) {
@@ -83,6 +87,89 @@ static int race_progress(const EvalTables *et, const Position *pos, int player) 
 
 static const TunedTerms no_terms;
 
+/* The promotion zones a type's moves (owner o) promote on reaching, as cells (none when it
+ * promotes only by leaving a zone or by capturing). */
+static bool promotion_cells(const Variant *v, int t, int o, uint64_t *cells) {
+    const Program *p = &v->types[t].per_owner[o].prog;
+    bool any = false;
+    for (int pc = 0; pc < p->count; pc += bc_instr_size((Opcode)p->code[pc])) {
+        if (p->code[pc] != OP_ADD) continue;
+        int k = bc_operands(p->code, pc).a;
+        if (k <= 0 || k >= v->npromos || v->promos[k].zone == NO_ZONE || v->promos[k].on_capture) continue;
+        const Zone *z = &v->zones[v->promos[k].zone];
+        for (int w = 0; w < CELL_WORDS; w++) cells[w] |= z->cells[o][w];
+        any = true;
+    }
+    return any;
+}
+
+/* The tables of the promotion term: for each type that promotes on reaching a zone, what it
+ * gains, its king-step distance from every cell to the zone, and its progress. */
+static void init_promotions(EvalTables *et, const Variant *v) {
+    et->promoting = 0;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (v->types[t].royal) continue;
+        int gain = 0;
+        for (int k = 1; k < v->npromos; k++)
+            for (int i = 0; i < v->promos[k].count; i++) {
+                int g = et->value[v->promos[k].types[i]] - et->value[t];
+                if (g > gain) gain = g;
+            }
+        bool any = false;
+        for (int o = 0; o < 2; o++) {
+            uint64_t zone[CELL_WORDS] = {0};
+            bool promotes = promotion_cells(v, t, o, zone);
+            int far = 0;
+            for (int c = 0; c < v->ncells; c++) {
+                int best = 255;
+                for (int z = 0; promotes && z < v->ncells; z++) {
+                    if (!((zone[z >> 6] >> (z & 63)) & 1) || v->cells[z].board != v->cells[c].board) continue;
+                    int d = abs(v->cells[z].x - v->cells[c].x), dy = abs(v->cells[z].y - v->cells[c].y);
+                    if (dy > d) d = dy;
+                    if (d < best) best = d;
+                }
+                et->promo_dist[o][t][c] = (uint8_t)best;
+                if (best != 255 && best > far) far = best;
+            }
+            /* steps done from the farthest cell, squared; full one step from the zone */
+            for (int c = 0; c < v->ncells; c++) {
+                int d = et->promo_dist[o][t][c], done = far - d;
+                et->promo_progress[o][t][c] = d == 255 || d == 0 || far < 2
+                    ? 0
+                    : (uint8_t)(EVAL_PROGRESS_MAX * done * done / ((far - 1) * (far - 1)));
+            }
+            any |= promotes && far >= 2;
+        }
+        et->promo_gain[t] = gain;
+        if (any && gain > 0) et->promoting |= 1u << t;
+    }
+}
+
+/* What eval_terms needs besides its weights: the promotions, each army's starting material,
+ * the queen's directions. */
+static void init_terms(EvalTables *et, const Variant *v) {
+    et->promoting = 0;
+    et->nqueen_dirs = 0;
+    if (v->nplayers != 2 || v->nowners != 2) return;
+    init_promotions(et, v);
+    for (int o = 0; o < 2; o++) {
+        et->start_material[o] = 0;
+        for (int t = 0; t < v->ntypes; t++)
+            if (!variant_royal(v, o, t)) et->start_material[o] += v->start_count[o][t] * et->value[t];
+    }
+    for (int d = 0; d < v->ndirs; d++) {
+        const Direction *dir = &v->dirs[d];
+        if (dir->graph || dir->link_board >= 0 || abs(dir->dx) > 1 || abs(dir->dy) > 1 || (!dir->dx && !dir->dy))
+            continue;
+        bool seen = false;
+        for (int k = 0; k < et->nqueen_dirs; k++) {
+            const Direction *o = &v->dirs[et->queen_dirs[k]];
+            seen |= o->dx == dir->dx && o->dy == dir->dy;
+        }
+        if (!seen) et->queen_dirs[et->nqueen_dirs++] = (uint8_t)d;
+    }
+}
+
 void eval_set_weights(EvalTables *et) {
     const TunedTerms *tt = et->untuned ? &no_terms : &et->v->tuned;
     et->any_squares = false;
@@ -93,6 +180,7 @@ void eval_set_weights(EvalTables *et) {
     }
     et->royal_safety = tt->royal_safety_set ? tt->royal_safety : 0;
     et->hand_percent = tt->hand_set ? tt->hand : HAND_PERCENT;
+    for (int k = 0; k < TUNED_TERMS; k++) et->term[k] = (tt->terms_set >> k) & 1 ? tt->terms[k] : term_defaults[k];
 }
 
 void eval_prepare_squares(EvalTables *et) {
@@ -153,6 +241,8 @@ static void init_tables(EvalTables *et, const Variant *v, bool untuned) {
         free(scratch);
         free(ctx);
     }
+    et->terms = true;
+    init_terms(et, v);
     for (int c = 0; c < v->ncells; c++) {
         const CellInfo *ci = &v->cells[c];
         const Board *b = &v->boards[ci->board];
@@ -303,11 +393,113 @@ static int mopup(const EvalTables *et, const Position *pos, int me, int mat_me, 
     return strong == me ? bonus : -bonus;
 }
 
+/* Empty cells along a queen's lines from c (exposure), and own pieces next to it (shelter). */
+static void royal_lines(const EvalTables *et, const Position *pos, Cell c, int owner, int *open, int *near) {
+    const Variant *v = pos->v;
+    for (int k = 0; k < et->nqueen_dirs; k++) {
+        int dir = et->queen_dirs[k];
+        Cell d = variant_step(v, c, dir);
+        if (d != NO_CELL && pos->cell[d] && PIECE_OWNER(pos->cell[d]) == owner) ++*near;
+        while (d != NO_CELL && !pos->cell[d]) {
+            ++*open;
+            d = variant_step(v, d, dir);
+        }
+    }
+}
+
+/* The first cell of a set of cells (NO_CELL when empty). */
+static Cell first_cell(const uint64_t *bits, int words) {
+    for (int w = 0; w < words; w++)
+        if (bits[w]) return (Cell)(w * 64 + __builtin_ctzll(bits[w]));
+    return NO_CELL;
+}
+
+/* Owner o's promoting pieces of type t (cells `mine`), each worth its progress toward its zone,
+ * more when passed: no enemy of its type (cells `theirs`) nearer the zone on its column or the
+ * next ones of the first board. */
+static int promotion_bonus(const EvalTables *et, const Variant *v, int o, int t, const uint64_t *mine,
+                           const uint64_t *theirs) {
+    const uint8_t *dist = et->promo_dist[o][t];
+    /* per column, the enemy's least distance to o's zone (255: none), columns shifted by one */
+    uint8_t front[MAX_BOARD_DIM + 2];
+    memset(front, 255, sizeof front);
+    if (et->term[TUNED_PASSED])
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t bits = theirs[w]; bits; bits &= bits - 1) {
+                Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+                int x = v->cells[c].x + 1;
+                if (v->cells[c].board == 0 && dist[c] < front[x]) front[x] = dist[c];
+            }
+    int sum = 0;
+    for (int w = 0; w < v->cell_words; w++)
+        for (uint64_t bits = mine[w]; bits; bits &= bits - 1) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+            int progress = et->promo_progress[o][t][c];
+            if (!progress) continue;
+            int weight = et->term[TUNED_PROMOTION], x = v->cells[c].x + 1, d = dist[c];
+            if (v->cells[c].board == 0 && front[x - 1] >= d && front[x] >= d && front[x + 1] >= d)
+                weight += et->term[TUNED_PASSED];
+            sum += progress * weight;
+        }
+    return sum * et->promo_gain[t] / (100 * EVAL_PROGRESS_MAX);
+}
+
+int eval_terms(const EvalTables *et, const Position *pos) {
+    const Variant *v = pos->v;
+    if (!et->terms || v->nplayers != 2 || v->nowners != 2 || pos->controller[0] != 0 || pos->controller[1] != 1)
+        return 0;
+    int words = v->cell_words, material[2] = {0, 0};
+    /* (no popcount: a build for any processor makes it a call) */
+    for (int o = 0; o < 2; o++)
+        for (int w = 0; w < words; w++)
+            for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
+                int t = PIECE_TYPE(pos->cell[w * 64 + __builtin_ctzll(bits)]);
+                if (!variant_royal(v, o, t)) material[o] += et->value[t];
+            }
+    int score[2] = {0, 0};
+    for (int o = 0; o < 2; o++) {
+        int e = 1 - o;
+        /* the enemy's non-royal material: 256 with all it started with, 0 with none */
+        int phase = et->start_material[e] > 0 ? 256 * material[e] / et->start_material[e] : 0;
+        if (phase > 256) phase = 256;
+        int sum = 0;
+        for (uint32_t ts = et->promoting; ts; ts &= ts - 1) {
+            int t = __builtin_ctz(ts);
+            uint64_t mine[CELL_WORDS], theirs[CELL_WORDS];
+            bool any = false;
+            for (int w = 0; w < words; w++) {
+                mine[w] = pos->type_occ[t][w] & pos->occ[o][w];
+                theirs[w] = pos->type_occ[t][w] & pos->occ[e][w];
+                any |= mine[w] != 0;
+            }
+            if (any) sum += promotion_bonus(et, v, o, t, mine, theirs);
+        }
+        /* worth a quarter in the opening, all of it in a bare ending */
+        sum = sum * (1024 - 3 * phase) / 1024;
+        Cell royal = NO_CELL;
+        for (uint32_t r = v->royal_of[o]; r && royal == NO_CELL; r &= r - 1) {
+            uint64_t cells[CELL_WORDS];
+            int t = __builtin_ctz(r);
+            for (int w = 0; w < words; w++) cells[w] = pos->type_occ[t][w] & pos->occ[o][w];
+            royal = first_cell(cells, words);
+        }
+        if (royal != NO_CELL && et->nqueen_dirs) {
+            int open = 0, near = 0;
+            royal_lines(et, pos, royal, o, &open, &near);
+            sum += (et->term[TUNED_SHELTER] * near - et->term[TUNED_EXPOSURE] * open) * phase / 256;
+            sum += et->term[TUNED_ROYAL_CENTRE] * et->centre[royal] * (256 - phase) / 256;
+        }
+        score[o] = sum;
+    }
+    return score[0] - score[1];
+}
+
 int eval_position(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     if (v->nplayers == 2) {
         int other = 1 - player;
         int s = eval_side(et, pos, player) - eval_side(et, pos, other);
+        if (et->terms) s += player == 0 ? eval_terms(et, pos) : -eval_terms(et, pos);
         if (v->has_royal && et->material_sign > 0)
             s += mopup(et, pos, player, material(et, pos, player), material(et, pos, other));
         if (et->race_type != NO_TYPE) s += race_progress(et, pos, player) - race_progress(et, pos, other);

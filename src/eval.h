@@ -28,7 +28,23 @@ typedef struct EvalTables {
     bool any_squares;                            /* some squares weight is not 0 */
     bool untuned;                                /* the rule file's `tuned` items left out */
     int8_t reach[2][MAX_PIECE_TYPES][MAX_CELLS]; /* owners 0 and 1: moves from the cell above the average */
+    /* The terms of two-player games of two armies (eval_terms; `terms` false: left out), with
+     * their weights (TUNED_PROMOTION...). A promoting type (bit of `promoting`) gains promo_gain
+     * on reaching its zone, promo_dist king steps away (0: in it, 255: never), and has done
+     * promo_progress of the way there (0..EVAL_PROGRESS_MAX, growing with the square of the
+     * steps done). The phase is each army's non-royal material against start_material. */
+    bool terms;
+    int term[TUNED_TERMS];
+    uint32_t promoting;
+    int promo_gain[MAX_PIECE_TYPES];
+    uint8_t promo_dist[2][MAX_PIECE_TYPES][MAX_CELLS];
+    uint8_t promo_progress[2][MAX_PIECE_TYPES][MAX_CELLS];
+    int start_material[2];
+    int nqueen_dirs; /* the board's directions of one step across or along (a queen's lines) */
+    uint8_t queen_dirs[MAX_DIRECTIONS];
 } EvalTables;
+
+#define EVAL_PROGRESS_MAX 64
 
 #define EVAL_CENTRE_MAX 16
 
@@ -48,6 +64,13 @@ int eval_side(const EvalTables *et, const Position *pos, int player);
  * to the edge when one side is well ahead, and in a race to a zone each side's progress.
  * Cannot fail. */
 int eval_position(const EvalTables *et, const Position *pos, int player);
+
+/* The terms of two-player games of two armies, for player 0 (minus player 1's): a promoting
+ * piece's progress toward its zone (more when no enemy of its type stands ahead of it on its
+ * own or a neighbouring column), tapered up as the enemy's material goes; a royal piece's open
+ * lines and own neighbours while the enemy has its material, its centralisation once it has
+ * not. 0 where they do not apply or `terms` is off. Cannot fail. */
+int eval_terms(const EvalTables *et, const Position *pos);
 
 /* Sets the weights from the rule file's `tuned` items (or the defaults); eval_init calls it. */
 void eval_set_weights(EvalTables *et);

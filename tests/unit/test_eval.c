@@ -109,11 +109,122 @@ static void test_eval_reads_tuned_items(void **state) {
     variant_free(v);
 }
 
+/* A promoting piece is worth more the nearer its zone, more again with no enemy of its type
+ * ahead on its column or the next ones; without the terms the cells are alike. */
+static void test_eval_promotion_progress(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    int pawn = variant_type_by_letter(v, 'P');
+    assert_true((et->promoting >> pawn) & 1);
+    assert_false((et->promoting >> variant_type_by_letter(v, 'N')) & 1);
+    assert_int_equal(et->promo_gain[pawn], 800);
+    assert_int_equal(et->promo_dist[0][pawn][variant_cell_by_name(v, "e7")], 1);
+    assert_int_equal(et->promo_dist[1][pawn][variant_cell_by_name(v, "e7")], 6);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    int home = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1");
+    int middle = eval_terms(et, &pos);
+    set_fen(&pos, "8/4P3/8/8/8/8/8/4K2k w - - 0 1");
+    int near = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    int none = eval_terms(et, &pos);
+    assert_true(home - none < middle - none && middle - none < near - none);
+    /* quadratic: the last steps count most */
+    assert_true((near - none) > 4 * (middle - none) / 2);
+    /* the same as black's: the sign turns */
+    set_fen(&pos, "4k3/4p3/8/8/8/8/8/4K3 w - - 0 1");
+    assert_int_equal(eval_terms(et, &pos), -(home - none) + none);
+    /* a black pawn on d6 stands ahead of a white pawn on e5: it is not passed */
+    set_fen(&pos, "4k3/8/8/4P3/8/8/8/4K3 w - - 0 1");
+    int free_pawn = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/3p4/4P3/8/8/8/4K3 w - - 0 1");
+    int stopped = eval_terms(et, &pos);
+    /* ... nor on e4 (behind): then it is */
+    set_fen(&pos, "4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1");
+    int behind = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/3p4/8/8/8/8/4K3 w - - 0 1");
+    int black_d6 = eval_terms(et, &pos) - none;
+    set_fen(&pos, "4k3/8/8/8/3p4/8/8/4K3 w - - 0 1");
+    int black_d4 = eval_terms(et, &pos) - none;
+    /* (the black pawns are passed either way: e5 is behind them) */
+    assert_true(stopped - black_d6 < free_pawn - 20);
+    assert_int_equal(behind - black_d4, free_pawn);
+    et->terms = false;
+    assert_int_equal(eval_terms(et, &pos), 0);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
+/* In a middle game a royal piece on open lines scores lower than one among its own pieces; in
+ * an ending it wants the centre. */
+static void test_eval_royal_shelter(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    Position pos;
+    board_init(&pos, v);
+    /* the same pieces; white's king castled behind its pawns, or out in the open on e4 */
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
+    int sheltered = eval_terms(et, &pos);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/4K3/8/PPPPPPPP/RNBQ1R2 w kq - 0 1");
+    int open = eval_terms(et, &pos);
+    assert_true(sheltered > open + 40);
+    /* kings alone: the one in the centre is better off than the one in the corner */
+    set_fen(&pos, "7k/8/8/8/3K4/8/8/8 w - - 0 1");
+    int centre = eval_terms(et, &pos);
+    assert_true(centre > 20);
+    set_fen(&pos, "7k/8/8/8/8/8/8/K7 w - - 0 1");
+    assert_int_equal(eval_terms(et, &pos), 0);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
+/* `tuned` items set the terms' weights; a game of three players has none of the terms. */
+static void test_eval_terms_tuned(void **state) {
+    (void)state;
+    Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
+                              "piece King { letter K royal step compass }\n"
+                              "piece Knight { letter N value 300 leap sym(1,2) }\n"
+                              "setup \"4k3/8/8/8/8/8/8/N3K3 w\"\nend checkmate loss\n"
+                              "tuned promotion 7\ntuned passed 0\ntuned exposure 9\ntuned shelter 1\n"
+                              "tuned royal-centre 5\n");
+    EvalTables *et = xmalloc(sizeof *et), *plain = xmalloc(sizeof *plain);
+    eval_init(et, v);
+    eval_init_untuned(plain, v);
+    assert_int_equal(et->term[TUNED_PROMOTION], 7);
+    assert_int_equal(et->term[TUNED_PASSED], 0);
+    assert_int_equal(et->term[TUNED_EXPOSURE], 9);
+    assert_int_equal(et->term[TUNED_SHELTER], 1);
+    assert_int_equal(et->term[TUNED_ROYAL_CENTRE], 5);
+    assert_int_equal(plain->term[TUNED_PROMOTION], 10);
+    assert_int_equal(plain->term[TUNED_ROYAL_CENTRE], 2);
+    assert_int_equal(et->promoting, 0);
+    variant_free(v);
+    v = load_rules("tests/play/three.rules");
+    eval_init(et, v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, v->setup);
+    assert_int_equal(eval_terms(et, &pos), 0);
+    board_free(&pos);
+    free(et);
+    free(plain);
+    variant_free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eval_start_is_balanced),  cmocka_unit_test(test_eval_estimates_missing_values),
         cmocka_unit_test(test_eval_prefers_the_centre), cmocka_unit_test(test_eval_three_players),
-        cmocka_unit_test(test_eval_reads_tuned_items),
+        cmocka_unit_test(test_eval_reads_tuned_items),  cmocka_unit_test(test_eval_promotion_progress),
+        cmocka_unit_test(test_eval_royal_shelter),      cmocka_unit_test(test_eval_terms_tuned),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
