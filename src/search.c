@@ -81,7 +81,7 @@ void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20
 
 void search_options_default(SearchOptions *o) {
     search_options_classic(o);
-    o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = true;
+    o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = o->terms = true;
 }
 
 static const struct {
@@ -95,6 +95,7 @@ static const struct {
     {"see", offsetof(SearchOptions, see)},
     {"stable", offsetof(SearchOptions, stable)},
     {"tuned", offsetof(SearchOptions, tuned)},
+    {"terms", offsetof(SearchOptions, terms)},
 };
 
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap) {
@@ -1003,10 +1004,12 @@ void search_set_options(Searcher *s, const SearchOptions *o) {
     bool retune = o->tuned != s->opt.tuned;
     s->opt = *o;
     if (retune) set_eval(s, o->tuned);
+    s->et.terms = o->terms;
     search_set_threads(s, o->threads);
     for (int i = 0; i < s->nthreads - 1; i++) {
         if (s->helpers[i]->opt.tuned != o->tuned) set_eval(s->helpers[i], o->tuned);
         s->helpers[i]->opt = *o;
+        s->helpers[i]->et.terms = o->terms;
     }
 }
 

@@ -47,6 +47,7 @@ typedef struct SearchOptions {
                       * in quiescence, tried after the quiet moves elsewhere */
     bool stable;     /* a move kept for several iterations ends the thinking early */
     bool tuned;      /* the evaluation reads the rule file's `tuned` items */
+    bool terms;      /* the evaluation's promotion and royal terms (eval_terms) */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
     int threads;     /* 1..SEARCH_THREADS_MAX: lazy SMP */
     int player;      /* SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA or SEARCH_MCTS (mcts.h) */
@@ -59,7 +60,7 @@ enum { SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA, SEARCH_MCTS };
 void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
- * (null, lmr, aspiration, futility, see, stable, tuned) to turn it on or with a leading `-` off,
+ * (null, lmr, aspiration, futility, see, stable, tuned, terms) to turn it on or with a leading `-` off,
  * `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
  * the rule file). False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
