@@ -158,6 +158,14 @@ static int params_of(EvalTables *et, Param *p) {
     }
     if (v->has_royal) p[n++] = (Param){&et->royal_safety, 2, 0, 1000, -1, "royal-safety"};
     if (v->has_hands) p[n++] = (Param){&et->hand_percent, 5, 0, 400, -1, "hand"};
+    /* the named terms where eval_terms applies them */
+    if (et->promoting) {
+        p[n++] = (Param){&et->term[TUNED_PROMOTION], 1, 0, 100, -1, tuned_term_name(TUNED_PROMOTION)};
+        p[n++] = (Param){&et->term[TUNED_PASSED], 1, 0, 100, -1, tuned_term_name(TUNED_PASSED)};
+    }
+    if (v->has_royal && et->nqueen_dirs)
+        for (int k = TUNED_EXPOSURE; k <= TUNED_ROYAL_CENTRE; k++)
+            p[n++] = (Param){&et->term[k], 1, 0, 100, -1, tuned_term_name(k)};
     return n;
 }
 
@@ -276,7 +284,7 @@ int tune_run(const TuneConfig *cfg, FILE *out, FILE *err) {
         EvalTables *et = xmalloc(sizeof *et);
         eval_init(et, v);
         eval_prepare_squares(et);
-        Param p[3 * MAX_PIECE_TYPES + 2];
+        Param p[3 * MAX_PIECE_TYPES + 2 + TUNED_TERMS];
         int np = params_of(et, p);
         double k = fit_scale(et, &ss);
         double before = error_of(et, &ss, k);
