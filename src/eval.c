@@ -168,6 +168,21 @@ static void init_terms(EvalTables *et, const Variant *v) {
         }
         if (!seen) et->queen_dirs[et->nqueen_dirs++] = (uint8_t)d;
     }
+    /* a royal piece is open to the lines along which the enemy's pieces slide */
+    for (int o = 0; o < 2; o++) {
+        et->exposed[o] = 0;
+        for (int t = 0; t < v->ntypes; t++) {
+            const PieceProgram *pp = &v->types[t].per_owner[1 - o];
+            for (int i = 0; i < pp->ngen; i++) {
+                const Direction *r = &v->dirs[pp->gen[i].dir];
+                for (int k = 0; pp->gen[i].slide && k < et->nqueen_dirs; k++) {
+                    const Direction *q = &v->dirs[et->queen_dirs[k]];
+                    if (abs(q->dx) == abs(r->dx) && abs(q->dy) == abs(r->dy))
+                        et->exposed[o] |= 1ull << et->queen_dirs[k];
+                }
+            }
+        }
+    }
 }
 
 void eval_set_weights(EvalTables *et) {
@@ -393,13 +408,15 @@ static int mopup(const EvalTables *et, const Position *pos, int me, int mat_me, 
     return strong == me ? bonus : -bonus;
 }
 
-/* Empty cells along a queen's lines from c (exposure), and own pieces next to it (shelter). */
+/* Empty cells from c along the queen's lines an enemy piece slides along (exposure), and own
+ * pieces next to it on any of them (shelter). */
 static void royal_lines(const EvalTables *et, const Position *pos, Cell c, int owner, int *open, int *near) {
     const Variant *v = pos->v;
     for (int k = 0; k < et->nqueen_dirs; k++) {
         int dir = et->queen_dirs[k];
         Cell d = variant_step(v, c, dir);
         if (d != NO_CELL && pos->cell[d] && PIECE_OWNER(pos->cell[d]) == owner) ++*near;
+        if (!((et->exposed[owner] >> dir) & 1)) continue;
         while (d != NO_CELL && !pos->cell[d]) {
             ++*open;
             d = variant_step(v, d, dir);

@@ -42,6 +42,7 @@ typedef struct EvalTables {
     int start_material[2];
     int nqueen_dirs; /* the board's directions of one step across or along (a queen's lines) */
     uint8_t queen_dirs[MAX_DIRECTIONS];
+    uint64_t exposed[2]; /* per owner, those (bits by direction) along which an enemy piece slides */
 } EvalTables;
 
 #define EVAL_PROGRESS_MAX 64

@@ -181,7 +181,17 @@ static void test_eval_royal_shelter(void **state) {
     assert_true(centre > 20);
     set_fen(&pos, "7k/8/8/8/8/8/8/K7 w - - 0 1");
     assert_int_equal(eval_terms(et, &pos), 0);
+    /* every line of the board is one an enemy piece slides along */
+    assert_int_equal(et->nqueen_dirs, 8);
+    assert_int_equal(__builtin_popcountll(et->exposed[0]), 8);
     board_free(&pos);
+    variant_free(v);
+    /* in xiangqi the chariots and cannons slide along columns and rows only */
+    v = load_rules("rules/xiangqi.rules");
+    eval_init(et, v);
+    assert_int_equal(et->nqueen_dirs, 8);
+    assert_int_equal(__builtin_popcountll(et->exposed[0]), 4);
+    assert_int_equal(__builtin_popcountll(et->exposed[1]), 4);
     free(et);
     variant_free(v);
 }
