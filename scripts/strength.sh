@@ -11,6 +11,9 @@
 #   -o  where the PGN files and XBoard's logs go (build/strength)
 #   VARIA  the program (./varia)
 # Prints one line per match as it ends, then the table.
+# XBoard ends the games by chess's draw rules (50 moves, threefold repetition, bare material)
+# except where a variant's own rules differ: shogi has no 50-move rule and no draw by
+# material, and draws at the fourth repetition (variant_rules below).
 set -e
 games=10 levels="0 5 10" variants="normal xiangqi capablanca" base=0:10 inc=0.1 out=build/strength
 while getopts g:s:v:t:i:o: opt; do
@@ -21,7 +24,7 @@ while getopts g:s:v:t:i:o: opt; do
     t) base=$OPTARG ;;
     i) inc=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n 's/^# \{0,1\}//;6,10p' "$0" >&2; exit 2 ;;
+    *) sed -n 's/^# \{0,1\}//;7,12p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -54,6 +57,14 @@ score() {
         END { printf "%d %d %d %d\n", w, d, l, bad }' "$1"
 }
 
+# variant_rules VARIANT: XBoard's draw adjudication options for the variant's rules
+variant_rules() {
+    case $1 in
+    shogi) echo "-ruleMoves 0 -repeatsToDraw 4 -materialDraws false" ;;
+    *) echo "-ruleMoves 50 -repeatsToDraw 3 -materialDraws true" ;;
+    esac
+}
+
 table=$out/table.txt
 printf '%-12s %5s %5s %5s %5s %7s\n' variant skill win draw loss score >"$table"
 for variant in $variants; do
@@ -64,7 +75,7 @@ for variant in $variants; do
         (cd "$out" && timeout $((games * 300)) xvfb-run -a "$xboard" \
             -fcp "$varia xboard" -fd "$root" -scp "$fsf" -sd "$out" -secondOptions "Skill Level=$level" \
             -variant "$variant" -mg "$games" -tc "$base" -inc "$inc" \
-            -ruleMoves 50 -repeatsToDraw 3 -materialDraws true -adjudicateDrawMoves 300 \
+            $(variant_rules "$variant") -adjudicateDrawMoves 300 \
             -sgf "$out/$name.pgn" -xexit -popupExitMessage false -popupMoveErrors false -saveSettingsOnExit false \
             -debug -nameOfDebugFile "$out/$name.debug" >"$out/$name.log" 2>&1) || true
         set -- $(score "$out/$name.pgn" 2>/dev/null || echo 0 0 0 0)

@@ -82,6 +82,7 @@ void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20
 void search_options_default(SearchOptions *o) {
     search_options_classic(o);
     o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = o->terms = true;
+    o->rfp = o->lmp = o->iir = true;
 }
 
 static const struct {
@@ -95,6 +96,10 @@ static const struct {
     {"see", offsetof(SearchOptions, see)},
     {"stable", offsetof(SearchOptions, stable)},
     {"tuned", offsetof(SearchOptions, tuned)},
+    {"rfp", offsetof(SearchOptions, rfp)},
+    {"lmp", offsetof(SearchOptions, lmp)},
+    {"iir", offsetof(SearchOptions, iir)},
+    {"legacy", offsetof(SearchOptions, legacy)},
     {"terms", offsetof(SearchOptions, terms)},
 };
 
@@ -138,7 +143,7 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
                      "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
-                     "skill=N, threads=N, alphabeta, mcts)",
+                     "rfp, lmp, iir, skill=N, threads=N, alphabeta, mcts)",
                      w);
             return false;
         }
@@ -389,6 +394,13 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (s->stop) return 0;
     int settled_score;
     if (settled(s, 0, alpha, beta, ply, &settled_score)) return settled_score;
+    /* a main search's result for this position holds here too (any depth is deep enough) */
+    TTEntry e;
+    if (!s->opt.legacy && tt_probe(s->tt, pos->key, &e)) {
+        int sc = from_tt(e.score, ply);
+        if (e.bound == TT_EXACT || (e.bound == TT_LOWER && sc >= beta) || (e.bound == TT_UPPER && sc <= alpha))
+            return sc;
+    }
     int stand = evaluate(s);
     if (ply >= MAX_PLY - 1 || stand >= beta) return stand;
     /* more than two players: capture chains through several armies get long; without the check
@@ -500,7 +512,24 @@ static bool has_officers(const Position *pos) {
 
 #define FUTILITY_MARGIN 120 /* per ply of depth left (at most FUTILITY_DEPTH) */
 #define FUTILITY_DEPTH 2
-#define LMR_FIRST 3 /* moves searched at full depth before reductions start */
+#define LMR_FIRST 3    /* moves searched at full depth before reductions start */
+#define RFP_MARGIN 100 /* per ply of depth left (at most RFP_DEPTH) */
+#define RFP_DEPTH 6
+#define LMP_DEPTH 4         /* late-move pruning at this depth and below */
+#define HISTORY_LIMIT 16384 /* history scores stay within +-this (gravity) */
+
+/* Late-move reductions: about half of ln(depth) * ln(move number), as deep searches of
+ * many moves can spare more. */
+static int lmr_table[64][64];
+static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+
+static void lmr_init(void) {
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++) lmr_table[d][m] = (int)(0.5 + 0.5 * log(d) * log(m));
+}
+
+/* A history score moved toward +-HISTORY_LIMIT by bonus, the more slowly the nearer it is. */
+static void history_add(int *h, int bonus) { *h += bonus - *h * abs(bonus) / HISTORY_LIMIT; }
 
 static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, bool in_check) {
     Position *pos = &s->pos;
@@ -534,10 +563,18 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         if (r.over) return outcome_score(s, &r, ply);
     }
 
+    /* without a hash move this node is new, or was cut before: spend less on it */
+    if (s->opt.iir && !hash_move && depth >= 4 && !in_check) depth--;
+
     /* the static score, for the pruning below (two players: the sides alternate) */
     bool two = v->nplayers == 2 && v->nturns == 2 && !v->nphases;
     int stand = 0;
-    if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility)) stand = evaluate(s);
+    if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility || s->opt.rfp)) stand = evaluate(s);
+
+    /* reverse futility: so far above beta near the leaves that no reply will bring it back */
+    if (s->opt.rfp && s->null_ok && two && !pv && !in_check && depth <= RFP_DEPTH &&
+        stand - RFP_MARGIN * depth >= beta && stand < SEARCH_MATE_BOUND && beta > -SEARCH_MATE_BOUND)
+        return stand;
 
     /* null move: when passing still holds beta, a real move will (except in zugzwang) */
     if (s->opt.null_move && s->null_ok && !pv && !in_check && depth >= 3 && !s->null_before[ply] && stand >= beta &&
@@ -549,6 +586,10 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         null.from = null.to = NO_CELL;
         if (board_make(pos, &null)) {
             int r = 2 + depth / 4;
+            if (!s->opt.legacy) {
+                int surplus = (stand - beta) / 200;
+                r = 3 + depth / 3 + (surplus < 3 ? surplus : 3);
+            }
             s->null_before[ply + 1] = true;
             int val = child(s, false, depth - 1 - r, beta - 1, beta, ply + 1, false);
             s->null_before[ply + 1] = false;
@@ -567,6 +608,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
     int mover_team = team(s, board_mover(pos));
     int best = -INF, legal = 0;
     uint32_t best_sig = 0;
+    bool late_prune = s->opt.lmp && two && !pv && !in_check && depth <= LMP_DEPTH;
+    int quiets[64], nquiets = 0; /* the quiet moves tried, as history indices */
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
         Move *m = &ml->moves[i];
@@ -582,6 +625,14 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
             board_unmake(pos);
             continue;
         }
+        /* late-move pruning: near the leaves, quiet moves this late are not worth a look */
+        if (late_prune && quiet && !check && legal > 3 + depth * depth && s->order[ply][i] < ORDER_KILLER &&
+            best > -SEARCH_MATE_BOUND) {
+            board_unmake(pos);
+            continue;
+        }
+        int hist_index = (int)((size_t)m->from * (size_t)v->ncells + m->to);
+        if (quiet && nquiets < (int)ARRAY_LEN(quiets)) quiets[nquiets++] = hist_index;
         int val;
         if (legal == 1)
             val = child(s, same, d, alpha, beta, ply + 1, check);
@@ -589,11 +640,20 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
             /* late quiet moves are searched shallower first; a move that beats alpha there is
              * searched again at full depth */
             int r = 0;
-            if (s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST &&
+            if (s->opt.legacy && s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST &&
                 s->order[ply][i] < ORDER_KILLER) {
                 r = 1 + (legal > 2 * LMR_FIRST + 3) + (depth >= 8 && legal > 12);
                 if (pv && r > 1) r--;
                 if (r > d - 1) r = d - 1;
+            } else if (!s->opt.legacy && s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 &&
+                       legal > LMR_FIRST) {
+                r = lmr_table[depth < 64 ? depth : 63][legal < 64 ? legal : 63];
+                if (pv) r--;
+                if (s->order[ply][i] >= ORDER_KILLER) r--;
+                /* moves that cut often elsewhere are reduced less, those that never do more */
+                r -= s->history[hist_index] * 2 / HISTORY_LIMIT;
+                if (r > d - 1) r = d - 1;
+                if (r < 0) r = 0;
             }
             /* principal variation search: prove the move is no better with a null window */
             val = child(s, same, d - r, alpha, alpha + 1, ply + 1, check);
@@ -614,9 +674,16 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
                     s->killers[ply][1] = s->killers[ply][0];
                     s->killers[ply][0] = sig;
                 }
-                int *h = &s->history[(size_t)m->from * (size_t)v->ncells + m->to];
-                *h += depth * depth;
-                if (*h > HISTORY_MAX) *h = HISTORY_MAX;
+                if (s->opt.legacy) {
+                    int *h = &s->history[hist_index];
+                    *h += depth * depth;
+                    if (*h > HISTORY_MAX) *h = HISTORY_MAX;
+                } else {
+                    /* this move up, the quiet moves tried before it down */
+                    int bonus = depth * depth < 1200 ? depth * depth * 8 : 9600;
+                    for (int q = 0; q < nquiets - 1; q++) history_add(&s->history[quiets[q]], -bonus);
+                    history_add(&s->history[hist_index], bonus);
+                }
             }
             break;
         }
@@ -979,6 +1046,7 @@ static Searcher *searcher_alloc(const Variant *v) {
     board_init(&s->pos, v);
     genctx_init(&s->gen);
     s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
+    pthread_once(&lmr_once, lmr_init);
     search_options_default(&s->opt);
     s->null_ok = search_null_move_allowed(v);
     s->nthreads = 1;

@@ -46,6 +46,10 @@ typedef struct SearchOptions {
     bool see;        /* captures that lose the capturer for less (by the attack tests) skipped
                       * in quiescence, tried after the quiet moves elsewhere */
     bool stable;     /* a move kept for several iterations ends the thinking early */
+    bool rfp;        /* a node whose static score is far above beta near the leaves is cut */
+    bool lmp;        /* late quiet moves near the leaves not searched at all */
+    bool iir;        /* a node without a hash move searched a ply shallower */
+    bool legacy;     /* TEMPORARY: the null move, reductions and history of before */
     bool tuned;      /* the evaluation reads the rule file's `tuned` items */
     bool terms;      /* the evaluation's promotion and royal terms (eval_terms) */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */

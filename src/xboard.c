@@ -54,8 +54,9 @@ static const char *xb_name(const EngineGame *g) { return strcmp(g->name, XB_NORM
  * which would turn them into its `fairy` variant, one the other engine of a match may not
  * offer. (XBoard's other variants write castling, promotions or gating their own way, so they
  * are still described.) */
-static const char *const xb_native[] = {"normal", "nocastle", "crazyhouse", "losers", "suicide", "giveaway",
-                                        "atomic", "3check",   "capablanca", "gothic", "xiangqi", NULL};
+static const char *const xb_native[] = {"normal",   "nocastle", "crazyhouse", "losers",     "suicide",
+                                        "giveaway", "atomic",   "3check",     "capablanca", "gothic",
+                                        "xiangqi",  "shogi",    NULL};
 
 static bool xb_is_native(const EngineGame *g) {
     for (int i = 0; xb_native[i]; i++)
@@ -73,11 +74,19 @@ static int cell_name(const Variant *v, Cell c, char *buf, size_t cap) {
     return snprintf(buf, cap, "%c%d", 'a' + ci->x, ci->y + (ranks == 10 ? 0 : 1));
 }
 
-/* A move of pos as XBoard writes it in its plain form: e2e4, e7e8q, P@e4 (a drop); a pass as
+/* The letter after a promotion's cells: the new type's letter in lower case; in XBoard's own
+ * variants a promotion to a piece's promoted form (a type lettered +X) is XBoard's `+`. */
+static char promo_char(const Variant *v, const Move *m, bool native) {
+    const PieceType *to = &v->types[m->promo];
+    return native && to->promoted ? '+' : (char)(to->letter | 0x20);
+}
+
+/* A move of pos as XBoard writes it in its plain form: e2e4, e7e8q, P@e4 (a drop), f5e7+ (a
+ * promotion to the promoted form, native: in one of XBoard's own variants); a pass as
  * Fairy-Stockfish writes it, the mover's royal piece's cell twice (e1e1), or XBoard's null move
  * @@@@ when the mover has no royal piece. (The pieces a capture by moving takes are left out:
  * xb_move_legs names them.) */
-static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
+static void xb_move_as(const Position *pos, const Move *m, bool native, char *buf, size_t cap) {
     const Variant *v = pos->v;
     if (m->flags & MOVE_PASS) {
         Cell c = engine_pass_cell(pos);
@@ -96,9 +105,18 @@ static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) {
     }
     char from[16], promo[2] = "";
     cell_name(v, m->from, from, sizeof from);
-    if (m->promo != NO_TYPE) promo[0] = (char)(v->types[m->promo].letter | 0x20);
+    if (m->promo != NO_TYPE) promo[0] = promo_char(v, m, native);
     snprintf(buf, cap, "%s%s%s", from, to, promo);
 }
+
+/* A move as written in a game XBoard learns from the engine, and in one of its own. */
+static void xb_move(const Position *pos, const Move *m, char *buf, size_t cap) { xb_move_as(pos, m, false, buf, cap); }
+static void xb_move_native(const Position *pos, const Move *m, char *buf, size_t cap) {
+    xb_move_as(pos, m, true, buf, cap);
+}
+
+/* How moves of the game being played are written. */
+static EngineMoveFn move_writer(const XboardSession *x) { return xb_is_native(x->game) ? xb_move_native : xb_move; }
 
 /* The cells whose pieces m takes other than on its destination (captures by moving:
  * withdrawal, custodian captures, coordination, leaps over victims), in the order of its
@@ -126,14 +144,14 @@ static void xb_move_legs(const XboardSession *x, const Position *pos, const Move
     Cell victim[2];
     int n = xb_is_native(x->game) ? 0 : side_victims(pos, m, victim, 2);
     if (n == 0) {
-        xb_move(pos, m, buf, cap);
+        move_writer(x)(pos, m, buf, cap);
         return;
     }
     char from[16], to[16], a[16], b[16], promo[2] = "";
     cell_name(v, m->from, from, sizeof from);
     cell_name(v, m->to, to, sizeof to);
     cell_name(v, victim[0], a, sizeof a);
-    if (m->promo != NO_TYPE) promo[0] = (char)(v->types[m->promo].letter | 0x20);
+    if (m->promo != NO_TYPE) promo[0] = promo_char(v, m, false);
     if (n == 1) {
         snprintf(buf, cap, "%s%s,%s%s%s", from, a, a, to, promo);
         return;
@@ -198,11 +216,11 @@ static int find_legs(const Position *pos, const MoveList *list, const char *text
 
 /* The move of list (pos's legal moves) named text, or -1; a pass is also read as `@@@@` or
  * `pass`, a capture by moving also with its victims as legs (find_legs). */
-static int find_move(const Position *pos, const MoveList *list, const char *text) {
+static int find_move(const Position *pos, const MoveList *list, const char *text, EngineMoveFn write) {
     char buf[32];
     if (strchr(text, ',')) return find_legs(pos, list, text);
     for (int i = 0; i < list->count; i++) {
-        xb_move(pos, &list->moves[i], buf, sizeof buf);
+        write(pos, &list->moves[i], buf, sizeof buf);
         if (!strcmp(buf, text)) return i;
     }
     bool pass = !strcmp(text, "@@@@") || !strcmp(text, "pass");
@@ -217,7 +235,7 @@ static int find_move(const Position *pos, const MoveList *list, const char *text
     char plain[32];
     snprintf(plain, sizeof plain, "%.*s", (int)len - 1, text);
     for (int i = 0; i < list->count; i++) {
-        xb_move(pos, &list->moves[i], buf, sizeof buf);
+        write(pos, &list->moves[i], buf, sizeof buf);
         if (!strcmp(buf, plain) && !(list->moves[i].flags & MOVE_PROMOTION)) return i;
     }
     return -1;
@@ -239,7 +257,7 @@ static bool looks_like_move(const char *t) {
         if (*t != ',') break;
         t++;
     }
-    return !*t || (t[0] >= 'a' && t[0] <= 'z' && !t[1]);
+    return !*t || (((t[0] >= 'a' && t[0] <= 'z') || t[0] == '+' || t[0] == '=') && !t[1]);
 }
 
 /* ---- games ----------------------------------------------------------------------------------- */
@@ -261,7 +279,7 @@ static void show_info(const SearchInfo *info, void *user) {
     pthread_mutex_unlock(&x->e.lock);
     if (!post) return;
     char pv[SEARCH_PV_MAX * 12];
-    engine_pv(&x->e, info, xb_move, pv, sizeof pv);
+    engine_pv(&x->e, info, move_writer(x), pv, sizeof pv);
     int moves, mate = engine_mate(info->score, &moves), score = info->score;
     if (mate > 0)
         score = 100000 + moves;
@@ -293,7 +311,7 @@ static SearchLimits move_limits(const XboardSession *x) {
 static void start_pondering(XboardSession *x, const SearchResult *res) {
     if (!x->ponder || x->over || x->force || x->analyzing || res->info.pvlen < 2) return;
     const Move *reply = &res->info.pv[1];
-    xb_move(&x->e.pos, reply, x->expected[0], sizeof x->expected[0]);
+    move_writer(x)(&x->e.pos, reply, x->expected[0], sizeof x->expected[0]);
     xb_move_legs(x, &x->e.pos, reply, x->expected[1], sizeof x->expected[1]);
     if (!board_make(&x->e.pos, reply)) return;
     GameResult r;
@@ -651,8 +669,13 @@ static void cmd_setboard(XboardSession *x, char **w, int n) {
     free(pos);
 }
 
-/* The user's move (after `usermove`, or alone); the engine answers when it is its turn. */
-static void cmd_move(XboardSession *x, const char *text) {
+/* The user's move (after `usermove`, or alone); the engine answers when it is its turn. XBoard
+ * marks a move that could promote but does not with a trailing `=`: the plain move. */
+static void cmd_move(XboardSession *x, const char *move) {
+    char text[64];
+    snprintf(text, sizeof text, "%s", move);
+    size_t len = strlen(text);
+    if (len > 1 && text[len - 1] == '=') text[len - 1] = 0;
     pthread_mutex_lock(&x->e.lock);
     bool hit = x->pondering && (!strcmp(text, x->expected[0]) || !strcmp(text, x->expected[1]));
     if (hit) x->pondering = false;
@@ -671,7 +694,7 @@ static void cmd_move(XboardSession *x, const char *text) {
     MoveList *ml = xmalloc(sizeof *ml);
     VmFault f = {0};
     movegen_legal(&x->e.gen, &x->e.pos, ml, &f);
-    int k = x->over || f.set ? -1 : find_move(&x->e.pos, ml, text);
+    int k = x->over || f.set ? -1 : find_move(&x->e.pos, ml, text, move_writer(x));
     if (k < 0)
         engine_say(&x->e, "Illegal move: %s", text);
     else if (!board_make(&x->e.pos, &ml->moves[k]))

@@ -104,6 +104,14 @@ check battle "the camel's targets" has battle "highlight 8/8/8/8/Y1Y5/8/8/8"
 session native 'protover 2\nvariant xiangqi\nvariant capablanca\nping 1\n'
 check native "no setup" lacks native "setup"
 check native "no error" [ "$(count native '^Error')" = 0 ]
+# XBoard's own shogi: no setup; a promotion is written and read with XBoard's `+` (the horse
+# then steps orthogonally: h8h7), a move that could promote but does not may carry XBoard's `=`;
+# a `+` out of the camp is refused.
+session shogi 'protover 2\nnew\nvariant shogi\nforce\nc3c4\ng7g6\nb2h8=\nundo\nb2h8+\na7a6\nh8h7\nc4c5+\nping 1\nsetboard 8k/4P4/9/9/9/9/1+r7/9/K8[-] w - - 0 1\nsd 2\ngo\nping 2\n'
+check shogi "no setup" lacks shogi "setup"
+check shogi "the deferral and the promotion read" [ "$(count shogi '^Illegal move')" = 1 ]
+check shogi "a promotion out of the camp refused" has shogi "Illegal move: c4c5+"
+check shogi "the forced promotion written with +" has shogi "move e8e9+"
 
 # 8. Chess-like pieces of a rule file XBoard does not know by name: Betza from the atoms.
 cp "$root/rules/chess.rules" "$tmp/mychess.rules"
