@@ -571,11 +571,13 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         if (r.over) return outcome_score(s, &r, ply);
     }
 
-    /* without a hash move this node is new, or was cut before: spend less on it */
-    if (s->opt.iir && !hash_move && depth >= 4 && !in_check) depth--;
-
-    /* the static score, for the pruning below (two players: the sides alternate) */
+    /* the pruning below is for two players whose sides alternate */
     bool two = v->nplayers == 2 && v->nturns == 2 && !v->nphases;
+
+    /* without a hash move this node is new, or was cut before: spend less on it */
+    if (s->opt.iir && two && !hash_move && depth >= 4 && !in_check) depth--;
+
+    /* the static score, for the pruning below */
     int stand = 0;
     if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility || s->opt.rfp)) stand = evaluate(s);
 
