@@ -1180,8 +1180,9 @@ static const Command commands[] = {
      "the same random opening (--seed) with the sides swapped, and prints a's wins, draws and\n"
      "losses, its Elo difference and the 95% error. --time S is each side's clock for the game\n"
      "(default 10), inc=S its increment per move; --depth D plays to a fixed depth instead.\n"
-     "SETTINGS is a comma list: default, classic, null, lmr, aspiration, futility, see, stable\n"
-     "(-name turns one off), skill=N. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
+     "SETTINGS is a comma list: default, classic, null, lmr, aspiration, futility, see, stable,\n"
+     "tuned, rfp, lmp, iir, history, qtable (-name turns one off), skill=N, threads=N, alphabeta,\n"
+     "mcts. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
      "the two Elo differences. See docs/strength.md.",
      cmd_match, false, true, 4},
     {"tune", "tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N]",

@@ -82,7 +82,7 @@ void search_options_classic(SearchOptions *o) { *o = (SearchOptions){.skill = 20
 void search_options_default(SearchOptions *o) {
     search_options_classic(o);
     o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = o->terms = true;
-    o->rfp = o->lmp = o->iir = true;
+    o->rfp = o->lmp = o->iir = o->history = o->qtable = true;
 }
 
 static const struct {
@@ -99,7 +99,8 @@ static const struct {
     {"rfp", offsetof(SearchOptions, rfp)},
     {"lmp", offsetof(SearchOptions, lmp)},
     {"iir", offsetof(SearchOptions, iir)},
-    {"legacy", offsetof(SearchOptions, legacy)},
+    {"history", offsetof(SearchOptions, history)},
+    {"qtable", offsetof(SearchOptions, qtable)},
     {"terms", offsetof(SearchOptions, terms)},
 };
 
@@ -143,7 +144,7 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
                      "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
-                     "rfp, lmp, iir, skill=N, threads=N, alphabeta, mcts)",
+                     "rfp, lmp, iir, history, qtable, skill=N, threads=N, alphabeta, mcts)",
                      w);
             return false;
         }
@@ -275,6 +276,12 @@ static int from_tt(int score, int ply) {
     return score > SEARCH_MATE_BOUND ? score - ply : score < -SEARCH_MATE_BOUND ? score + ply : score;
 }
 
+/* A move's slot in the history table (-1: a move with no cells, a pass). */
+static int move_index(const Searcher *s, const Move *m) {
+    if (m->from == NO_CELL || m->to == NO_CELL) return -1;
+    return (int)((size_t)m->from * (size_t)s->v->ncells + m->to);
+}
+
 static void score_moves(Searcher *s, int ply, uint32_t hash_move) {
     MoveList *ml = s->lists[ply];
     int *sc = s->order[ply];
@@ -294,8 +301,10 @@ static void score_moves(Searcher *s, int ply, uint32_t hash_move) {
             sc[i] = ORDER_KILLER + 1;
         else if (sig == s->killers[ply][1])
             sc[i] = ORDER_KILLER;
-        else
-            sc[i] = s->history[(size_t)m->from * (size_t)s->v->ncells + m->to];
+        else {
+            int at = move_index(s, m);
+            sc[i] = at >= 0 ? s->history[at] : 0;
+        }
     }
 }
 
@@ -396,7 +405,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     if (settled(s, 0, alpha, beta, ply, &settled_score)) return settled_score;
     /* a main search's result for this position holds here too (any depth is deep enough) */
     TTEntry e;
-    if (!s->opt.legacy && tt_probe(s->tt, pos->key, &e)) {
+    if (s->opt.qtable && tt_probe(s->tt, pos->key, &e)) {
         int sc = from_tt(e.score, ply);
         if (e.bound == TT_EXACT || (e.bound == TT_LOWER && sc >= beta) || (e.bound == TT_UPPER && sc <= alpha))
             return sc;
@@ -563,11 +572,13 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         if (r.over) return outcome_score(s, &r, ply);
     }
 
-    /* without a hash move this node is new, or was cut before: spend less on it */
-    if (s->opt.iir && !hash_move && depth >= 4 && !in_check) depth--;
-
-    /* the static score, for the pruning below (two players: the sides alternate) */
+    /* the pruning below is for two players whose sides alternate */
     bool two = v->nplayers == 2 && v->nturns == 2 && !v->nphases;
+
+    /* without a hash move this node is new, or was cut before: spend less on it */
+    if (s->opt.iir && two && !hash_move && depth >= 4 && !in_check) depth--;
+
+    /* the static score, for the pruning below */
     int stand = 0;
     if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility || s->opt.rfp)) stand = evaluate(s);
 
@@ -585,11 +596,9 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         null.flags = MOVE_PASS;
         null.from = null.to = NO_CELL;
         if (board_make(pos, &null)) {
-            int r = 2 + depth / 4;
-            if (!s->opt.legacy) {
-                int surplus = (stand - beta) / 200;
-                r = 3 + depth / 3 + (surplus < 3 ? surplus : 3);
-            }
+            /* deeper, and the further the static score stands above beta, the more */
+            int surplus = (stand - beta) / 200;
+            int r = 3 + depth / 3 + (surplus < 3 ? surplus : 3);
             s->null_before[ply + 1] = true;
             int val = child(s, false, depth - 1 - r, beta - 1, beta, ply + 1, false);
             s->null_before[ply + 1] = false;
@@ -631,8 +640,8 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
             board_unmake(pos);
             continue;
         }
-        int hist_index = (int)((size_t)m->from * (size_t)v->ncells + m->to);
-        if (quiet && nquiets < (int)ARRAY_LEN(quiets)) quiets[nquiets++] = hist_index;
+        int hist_index = move_index(s, m);
+        if (quiet && hist_index >= 0 && nquiets < (int)ARRAY_LEN(quiets)) quiets[nquiets++] = hist_index;
         int val;
         if (legal == 1)
             val = child(s, same, d, alpha, beta, ply + 1, check);
@@ -640,18 +649,12 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
             /* late quiet moves are searched shallower first; a move that beats alpha there is
              * searched again at full depth */
             int r = 0;
-            if (s->opt.legacy && s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST &&
-                s->order[ply][i] < ORDER_KILLER) {
-                r = 1 + (legal > 2 * LMR_FIRST + 3) + (depth >= 8 && legal > 12);
-                if (pv && r > 1) r--;
-                if (r > d - 1) r = d - 1;
-            } else if (!s->opt.legacy && s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 &&
-                       legal > LMR_FIRST) {
+            if (s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST) {
                 r = lmr_table[depth < 64 ? depth : 63][legal < 64 ? legal : 63];
                 if (pv) r--;
                 if (s->order[ply][i] >= ORDER_KILLER) r--;
                 /* moves that cut often elsewhere are reduced less, those that never do more */
-                r -= s->history[hist_index] * 2 / HISTORY_LIMIT;
+                if (hist_index >= 0 && s->opt.history) r -= s->history[hist_index] * 2 / HISTORY_LIMIT;
                 if (r > d - 1) r = d - 1;
                 if (r < 0) r = 0;
             }
@@ -674,14 +677,15 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
                     s->killers[ply][1] = s->killers[ply][0];
                     s->killers[ply][0] = sig;
                 }
-                if (s->opt.legacy) {
+                if (hist_index >= 0 && !s->opt.history) {
                     int *h = &s->history[hist_index];
                     *h += depth * depth;
                     if (*h > HISTORY_MAX) *h = HISTORY_MAX;
-                } else {
+                } else if (hist_index >= 0) {
                     /* this move up, the quiet moves tried before it down */
                     int bonus = depth * depth < 1200 ? depth * depth * 8 : 9600;
-                    for (int q = 0; q < nquiets - 1; q++) history_add(&s->history[quiets[q]], -bonus);
+                    for (int q = 0; q < nquiets; q++)
+                        if (quiets[q] != hist_index) history_add(&s->history[quiets[q]], -bonus);
                     history_add(&s->history[hist_index], bonus);
                 }
             }

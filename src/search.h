@@ -49,7 +49,9 @@ typedef struct SearchOptions {
     bool rfp;        /* a node whose static score is far above beta near the leaves is cut */
     bool lmp;        /* late quiet moves near the leaves not searched at all */
     bool iir;        /* a node without a hash move searched a ply shallower */
-    bool legacy;     /* TEMPORARY: the null move, reductions and history of before */
+    bool history;    /* history scores of both signs: a cut raises its move, lowers the quiet
+                      * moves tried before it (else only raises) */
+    bool qtable;     /* quiescence takes the transposition table's bounds */
     bool tuned;      /* the evaluation reads the rule file's `tuned` items */
     bool terms;      /* the evaluation's promotion and royal terms (eval_terms) */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
@@ -64,7 +66,7 @@ enum { SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA, SEARCH_MCTS };
 void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
- * (null, lmr, aspiration, futility, see, stable, tuned, terms) to turn it on or with a leading `-` off,
+ * (null, lmr, aspiration, futility, see, stable, tuned, rfp, lmp, iir, history, qtable, terms) to turn it on or with a leading `-` off,
  * `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
  * the rule file). False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
