@@ -144,7 +144,7 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
                      "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
-                     "rfp, lmp, iir, history, qtable, skill=N, threads=N, alphabeta, mcts)",
+                     "rfp, lmp, iir, history, qtable, terms, skill=N, threads=N, alphabeta, mcts)",
                      w);
             return false;
         }

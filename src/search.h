@@ -66,8 +66,8 @@ enum { SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA, SEARCH_MCTS };
 void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
- * (null, lmr, aspiration, futility, see, stable, tuned, rfp, lmp, iir, history, qtable, terms) to turn it on or with a leading `-` off,
- * `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
+ * (null, lmr, aspiration, futility, see, stable, tuned, rfp, lmp, iir, history, qtable, terms)
+ * to turn it on or with a leading `-` off, `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
  * the rule file). False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
 /* The settings as such a list (every feature named, on or off). */
