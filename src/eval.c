@@ -53,6 +53,20 @@ static int mobility_estimate(GenContext *ctx, Position *scratch, int t) {
 
 #define EVAL_RACE_STEP 60 /* a race to a zone: worth of each step closer */
 
+/* King steps from every cell to the nearest of `cells` on its own board (255: none there). */
+static void distances_to(const Variant *v, const uint64_t *cells, uint8_t *out) {
+    for (int c = 0; c < v->ncells; c++) {
+        int best = 255;
+        for (int z = 0; z < v->ncells; z++) {
+            if (!((cells[z >> 6] >> (z & 63)) & 1) || v->cells[z].board != v->cells[c].board) continue;
+            int d = abs(v->cells[z].x - v->cells[c].x), dy = abs(v->cells[z].y - v->cells[c].y);
+            if (dy > d) d = dy;
+            if (d < best) best = d;
+        }
+        out[c] = (uint8_t)best;
+    }
+}
+
 /* The distance tables of the race to a zone, if the game has one. */
 static void init_race(EvalTables *et, const Variant *v) {
     et->race_type = NO_TYPE;
@@ -61,17 +75,7 @@ static void init_race(EvalTables *et, const Variant *v) {
         if (v->reaches[i].result == RESULT_WIN) r = &v->reaches[i];
     if (!r || v->nplayers != 2) return;
     et->race_type = r->type;
-    for (int p = 0; p < 2; p++)
-        for (int c = 0; c < v->ncells; c++) {
-            int best = 255;
-            for (int z = 0; z < v->ncells; z++) {
-                if (!zone_has(&v->zones[r->zone], p, (Cell)z) || v->cells[z].board != v->cells[c].board) continue;
-                int d = abs(v->cells[z].x - v->cells[c].x), dy = abs(v->cells[z].y - v->cells[c].y);
-                if (dy > d) d = dy;
-                if (d < best) best = d;
-            }
-            et->race_dist[p][c] = (uint8_t)best;
-        }
+    for (int p = 0; p < 2; p++) distances_to(v, v->zones[r->zone].cells[p], et->race_dist[p]);
 }
 
 /* A side's progress in the race: its racing piece nearest the zone, the closer the better. */
@@ -119,16 +123,10 @@ static void init_promotions(EvalTables *et, const Variant *v) {
         for (int o = 0; o < 2; o++) {
             uint64_t zone[CELL_WORDS] = {0};
             bool promotes = promotion_cells(v, t, o, zone);
+            distances_to(v, zone, et->promo_dist[o][t]);
             int far = 0;
             for (int c = 0; c < v->ncells; c++) {
-                int best = 255;
-                for (int z = 0; promotes && z < v->ncells; z++) {
-                    if (!((zone[z >> 6] >> (z & 63)) & 1) || v->cells[z].board != v->cells[c].board) continue;
-                    int d = abs(v->cells[z].x - v->cells[c].x), dy = abs(v->cells[z].y - v->cells[c].y);
-                    if (dy > d) d = dy;
-                    if (d < best) best = d;
-                }
-                et->promo_dist[o][t][c] = (uint8_t)best;
+                int best = et->promo_dist[o][t][c];
                 if (best != 255 && best > far) far = best;
             }
             /* steps done from the farthest cell, squared; full one step from the zone */
@@ -424,13 +422,6 @@ static void royal_lines(const EvalTables *et, const Position *pos, Cell c, int o
     }
 }
 
-/* The first cell of a set of cells (NO_CELL when empty). */
-static Cell first_cell(const uint64_t *bits, int words) {
-    for (int w = 0; w < words; w++)
-        if (bits[w]) return (Cell)(w * 64 + __builtin_ctzll(bits[w]));
-    return NO_CELL;
-}
-
 /* Owner o's promoting pieces of type t (cells `mine`), each worth its progress toward its zone,
  * more when passed: no enemy of its type (cells `theirs`) nearer the zone on its column or the
  * next ones of the first board. */
@@ -493,13 +484,7 @@ int eval_terms(const EvalTables *et, const Position *pos) {
         }
         /* worth a quarter in the opening, all of it in a bare ending */
         sum = sum * (1024 - 3 * phase) / 1024;
-        Cell royal = NO_CELL;
-        for (uint32_t r = v->royal_of[o]; r && royal == NO_CELL; r &= r - 1) {
-            uint64_t cells[CELL_WORDS];
-            int t = __builtin_ctz(r);
-            for (int w = 0; w < words; w++) cells[w] = pos->type_occ[t][w] & pos->occ[o][w];
-            royal = first_cell(cells, words);
-        }
+        Cell royal = board_royal(pos, o);
         if (royal != NO_CELL && et->nqueen_dirs) {
             int open = 0, near = 0;
             royal_lines(et, pos, royal, o, &open, &near);
