@@ -272,7 +272,7 @@ static inline int cells_in(uint64_t b) {
 #endif
 }
 
-/* count_type_bits counts the most cells: where the build targets no popcnt instruction, GCC
+/* count_owner_bits counts the most cells: where the build targets no popcnt instruction, GCC
  * makes it twice on x86-64 Linux, once for processors with the instruction, chosen when the
  * program starts; every x86-64 runs the other. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__POPCNT__)
@@ -293,17 +293,30 @@ static inline uint64_t mode_targets(int mode, uint64_t empty, uint64_t enemy) {
  * occupied cell (the lowest or highest occupied bit), that cell too when it holds an enemy and
  * the slide may capture. */
 static inline uint64_t slide_targets(const BitCount *b, const uint64_t *set, uint64_t empty, uint64_t enemy) {
-    uint64_t to = 0, hit = 0;
-    for (int s = 0; s < b->nslides; s++) {
-        uint64_t ray = set[3 + s], block = ray & ~empty, reach = ray;
-        if (block) {
-            block = b->slide_up[s] ? block & -block : 1ULL << (63 - __builtin_clzll(block));
-            reach = b->slide_up[s] ? ray & (block - 1) : ray & ~((block << 1) - 1);
+    const uint64_t occupied = ~empty;
+    uint64_t to = 0;
+    if (b->all_both) {
+        /* (the slides up, then those down: each ray's cells up to its first occupied one, that
+         * one included, every cell when none is; a ray down ends at the highest occupied bit,
+         * where bit 0 alone stands for none) */
+        int s = 0;
+        for (; s < b->nslides_up; s++) {
+            uint64_t ray = set[3 + s], block = ray & occupied;
+            to |= ray & (block ^ (block - 1));
         }
-        if (b->slide_mode[s] != RAY_CAPTURE) to |= reach;
-        if (b->slide_mode[s] != RAY_MOVE) hit |= block;
+        for (; s < b->nslides; s++) {
+            uint64_t ray = set[3 + s], block = ray & occupied;
+            to |= ray & ~((~0ULL >> __builtin_clzll(block | 1)) >> 1);
+        }
+        return to & (empty | enemy);
     }
-    return to | (hit & enemy);
+    const uint64_t targets[3] = {[RAY_BOTH] = empty | enemy, [RAY_MOVE] = empty, [RAY_CAPTURE] = enemy};
+    for (int s = 0; s < b->nslides; s++) {
+        uint64_t ray = set[3 + s], block = ray & occupied;
+        uint64_t upto = b->slide_up[s] ? block ^ (block - 1) : ~((~0ULL >> __builtin_clzll(block | 1)) >> 1);
+        to |= ray & upto & targets[b->slide_mode[s]];
+    }
+    return to;
 }
 
 /* How many moves a free piece makes, as count_rays and count_atoms count them (its
@@ -349,11 +362,23 @@ static inline uint64_t shifted(uint64_t x, int delta) { return delta > 0 ? x << 
  * count_rays and count_atoms count them (promotions and en-passant captures written into
  * out), where their leaps, steps and legs are BitShifts (BitCount.shifts): each path's moves
  * for all the pieces at once, the cells shifted; the slides piece by piece. */
-POPCNT_CLONES static bool count_type_bits(Position *pos, const PieceProgram *pp, int owner, uint64_t pieces,
-                                          uint64_t empty, uint64_t enemy, MoveList *out, int *n) {
+static inline __attribute__((always_inline)) bool count_type_bits(Position *pos, const PieceProgram *pp, int owner,
+                                                                  uint64_t pieces, uint64_t empty, uint64_t enemy,
+                                                                  MoveList *out, int *n) {
     const BitCount *b = pp->bits;
     const uint64_t targets[3] = {[RAY_BOTH] = empty | enemy, [RAY_MOVE] = empty, [RAY_CAPTURE] = enemy};
     int count = 0;
+    if (!b->walks && !b->nsteps && (b->nslides || 2 * clone_cells_in(pieces) <= b->nshift)) {
+        /* (pieces that slide, or few: each one's leaps and slides make one set, no two of its
+         * paths reaching one cell) */
+        for (uint64_t bits = pieces; bits; bits &= bits - 1) {
+            const uint64_t *set = &b->cells[(size_t)__builtin_ctzll(bits) * (size_t)b->stride];
+            count += clone_cells_in((set[RAY_BOTH] & targets[RAY_BOTH]) | (set[RAY_MOVE] & empty) |
+                                    (set[RAY_CAPTURE] & enemy) | slide_targets(b, set, empty, enemy));
+        }
+        *n += count;
+        return true;
+    }
     for (int i = 0; i < b->nshift; i++) {
         const BitShift *sh = &b->shift[i];
         uint64_t at = pieces & sh->from, promoting = at & sh->promotes;
@@ -390,6 +415,23 @@ POPCNT_CLONES static bool count_type_bits(Position *pos, const PieceProgram *pp,
                 !en_passant_atom(pos, fa, out, owner, from))
                 return false;
         }
+    }
+    return true;
+}
+
+/* count_type_bits for each type of the owner's pieces on the cells of mine whose paths shift
+ * (PieceProgram.bits with shifts), one call for them all; *together gets their cells. */
+POPCNT_CLONES static bool count_owner_bits(Position *pos, int owner, uint64_t mine, uint64_t empty, uint64_t enemy,
+                                           MoveList *out, int *n, uint64_t *together) {
+    const Variant *v = pos->v;
+    for (int t = 0; t < v->ntypes && mine; t++) {
+        uint64_t pieces = mine & pos->type_occ[t][0];
+        if (!pieces) continue;
+        const PieceProgram *pp = &v->types[t].per_owner[owner];
+        if (!pp->bits || !pp->bits->shifts) continue;
+        mine &= ~pieces;
+        *together |= pieces;
+        if (!count_type_bits(pos, pp, owner, pieces, empty, enemy, out, n)) return false;
     }
     return true;
 }
@@ -2058,6 +2100,22 @@ static inline int gated_moves(const Position *pos, const Move *m, uint64_t gates
     return k;
 }
 
+/* The castling moves of the owner's piece on from whose rest program only castles
+ * (PieceProgram.castle_branches), where every move is legal: those the program would make
+ * (empty: the empty cells, a board of one word). */
+static int count_castles(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from, uint64_t empty) {
+    int n = 0;
+    for (int i = 0; i < pp->ncastle_branches; i++) {
+        const CastleBranch *cb = &pp->castle_branches[i];
+        if ((pos->rights & cb->rights) != cb->rights) continue;
+        if (cb->free_castle >= 0)
+            n += vm_free_castle_open(ctx, pos, cb->free_castle, from, owner);
+        else
+            n += cb->at == from && !(cb->empty & ~empty);
+    }
+    return n;
+}
+
 /* movegen_count_legal in a game with Variant.bulk_count where the pins apply (pins NULL: a
  * game where every move is legal): the rays of a piece that needs no test are counted, not
  * written; every other move is generated (into scratch, piece by piece) and decided as in
@@ -2107,18 +2165,11 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
             uint64_t mine = pos->occ[o][0];
             if (pins) mine &= ~pins->pinned[0] & ~(pins->royal == NO_CELL ? 0 : 1ULL << pins->royal);
             if (gating) mine &= ~gates;
-            for (int t = 0; t < v->ntypes && mine; t++) {
-                uint64_t pieces = mine & pos->type_occ[t][0];
-                const PieceProgram *pp = &v->types[t].per_owner[o];
-                if (!pieces || !pp->bits || !pp->bits->shifts) continue;
-                mine &= ~pieces;
-                together |= pieces;
-                scratch->count = 0;
-                if (!count_type_bits(pos, pp, o, pieces, empty, enemy, scratch, &n)) return -1;
-                /* (what was written, promotions and en passant, is judged as a free piece's) */
-                for (int i = 0; i < scratch->count; i++) n += counted_legal(ctx, pins, pos, &scratch->moves[i], true);
-                if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
-            }
+            scratch->count = 0;
+            if (!count_owner_bits(pos, o, mine, empty, enemy, scratch, &n, &together)) return -1;
+            /* (what was written, promotions and en passant, is judged as a free piece's) */
+            for (int i = 0; i < scratch->count; i++) n += counted_legal(ctx, pins, pos, &scratch->moves[i], true);
+            if (n >= MAX_MOVES / 2 || ctx->attack_fault.set) return -1;
         }
         for (int w = 0; w < v->cell_words; w++)
             for (uint64_t bits = pos->occ[o][w] & ~(w ? 0 : together); bits; bits &= bits - 1) {
@@ -2152,7 +2203,10 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     n += royal_moves;
                 } else if (!tally && free && pp->bits) {
                     if (!count_bits(pos, pp, o, from, empty, enemy, scratch, &n)) return -1;
-                    if (!pp->rest_in_c && pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) return -1;
+                    if (!pins && pp->ncastle_branches && !pp->nlines && !pp->atoms_then_vm)
+                        n += count_castles(ctx, pos, pp, o, from, empty);
+                    else if (!pp->rest_in_c && pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL))
+                        return -1;
                 } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
                     n += rays;

@@ -392,6 +392,61 @@ static void find_rest_guards(PieceProgram *pp) {
     pp->nrest_guards = n;
 }
 
+/* One branch of PieceProgram.castle_branches from body on, ending with the HALT at end (the
+ * next branch's code, or the program's last HALT); false when it does more than castle:
+ * `GOTO c ISORIGIN VERIFY [RIGHT r VERIFY] (GOTO x EMPTY VERIFY)* (GOTO x | CASCADE x)*
+ * CASTLED k ADD 0 HALT`, or `RIGHT r VERIFY FREECASTLE k CASTLED k ADD 0 HALT`. */
+static bool castle_branch_at(const Variant *v, const Program *p, int pc, int end, CastleBranch *cb) {
+    *cb = (CastleBranch){.at = NO_CELL, .free_castle = -1};
+    int size = bc_instr_size(OP_VERIFY);
+    bool fixed = code_has(p, pc, OP_GOTO);
+    if (fixed) {
+        cb->at = (Cell)bc_operands(p->code, pc).a;
+        pc += bc_instr_size(OP_GOTO);
+        if (!code_has(p, pc, OP_ISORIGIN) || !code_has(p, pc + bc_instr_size(OP_ISORIGIN), OP_VERIFY)) return false;
+        pc += bc_instr_size(OP_ISORIGIN) + size;
+    }
+    if (code_has(p, pc, OP_RIGHT) && code_has(p, pc + bc_instr_size(OP_RIGHT), OP_VERIFY)) {
+        if (bc_operands(p->code, pc).a >= 32) return false;
+        cb->rights = 1u << bc_operands(p->code, pc).a;
+        pc += bc_instr_size(OP_RIGHT) + size;
+    }
+    if (!fixed) {
+        if (!code_has(p, pc, OP_FREECASTLE) || bc_operands(p->code, pc).a >= v->ncastles) return false;
+        cb->free_castle = (int8_t)bc_operands(p->code, pc).a;
+        pc += bc_instr_size(OP_FREECASTLE);
+    }
+    while (fixed && code_has(p, pc, OP_GOTO) && code_has(p, pc + bc_instr_size(OP_GOTO), OP_EMPTY) &&
+           code_has(p, pc + bc_instr_size(OP_GOTO) + bc_instr_size(OP_EMPTY), OP_VERIFY)) {
+        cb->empty |= 1ULL << bc_operands(p->code, pc).a;
+        pc += bc_instr_size(OP_GOTO) + bc_instr_size(OP_EMPTY) + size;
+    }
+    while (fixed && (code_has(p, pc, OP_GOTO) || code_has(p, pc, OP_CASCADE))) pc += bc_instr_size(p->code[pc]);
+    if (!code_has(p, pc, OP_CASTLED)) return false;
+    pc += bc_instr_size(OP_CASTLED);
+    if (!code_has(p, pc, OP_ADD) || bc_operands(p->code, pc).a != 0) return false;
+    pc += bc_instr_size(OP_ADD);
+    return code_has(p, pc, OP_HALT) && pc + bc_instr_size(OP_HALT) == end;
+}
+
+/* PieceProgram.castle_branches: rest is a chain of branches (each a FORK to the next but the
+ * last) that only castle, then its last HALT; on a board of at most 64 cells. */
+static void find_castle_branches(const Variant *v, PieceProgram *pp) {
+    const Program *p = &pp->rest;
+    CastleBranch branches[MAX_REST_GUARDS];
+    int n = 0;
+    if (v->ncells > 64) return;
+    for (int pc = 0; !code_has(p, pc, OP_HALT);) {
+        if (n == MAX_REST_GUARDS || !code_has(p, pc, OP_FORK)) return;
+        int next = bc_operands(p->code, pc).a;
+        if (next <= pc || !castle_branch_at(v, p, pc + bc_instr_size(OP_FORK), next, &branches[n])) return;
+        n++;
+        pc = next;
+    }
+    for (int i = 0; i < n; i++) pp->castle_branches[i] = branches[i];
+    pp->ncastle_branches = n;
+}
+
 /* PieceProgram.step_cells: for a piece whose rays and atoms in C are all move-only steps
  * without zones, and whose promotion (if any) is the same for every move into its zone, the
  * cells those steps reach from each cell. */
@@ -488,6 +543,32 @@ static void find_shifts(const Variant *v, const PieceProgram *pp, int owner, Bit
     b->shifts = ok;
 }
 
+/* BitCount's slides put in order, those up first (BitCount.nslides_up), and all_both found. */
+static void order_slides(const Variant *v, BitCount *b) {
+    int order[MAX_DIRECTIONS], n = 0;
+    for (int s = 0; s < b->nslides; s++)
+        if (b->slide_up[s]) order[n++] = s;
+    b->nslides_up = n;
+    for (int s = 0; s < b->nslides; s++)
+        if (!b->slide_up[s]) order[n++] = s;
+    uint8_t mode[MAX_DIRECTIONS];
+    bool up[MAX_DIRECTIONS];
+    uint64_t ray[MAX_DIRECTIONS];
+    b->all_both = true;
+    for (int s = 0; s < n; s++) {
+        mode[s] = b->slide_mode[order[s]];
+        up[s] = b->slide_up[order[s]];
+        b->all_both = b->all_both && mode[s] == RAY_BOTH;
+    }
+    memcpy(b->slide_mode, mode, (size_t)n * sizeof *mode);
+    memcpy(b->slide_up, up, (size_t)n * sizeof *up);
+    for (int c = 0; c < v->ncells; c++) {
+        uint64_t *set = &b->cells[(size_t)c * (size_t)b->stride + 3];
+        for (int s = 0; s < n; s++) ray[s] = set[order[s]];
+        memcpy(set, ray, (size_t)n * sizeof *ray);
+    }
+}
+
 /* PieceProgram.bits: on a board of at most 64 cells, for a piece that cannot merge moves,
  * whose slides pass their cells in increasing or decreasing order from every cell, and whose
  * leaps, slides and step atoms never reach one cell from the same cell nor come back to it. */
@@ -544,6 +625,7 @@ static void build_count_bits(const Variant *v, PieceProgram *pp, int owner) {
             }
         }
     }
+    if (ok) order_slides(v, b);
     if (ok && (pp->rest_in_c || !pp->rest.count)) find_shifts(v, pp, owner, b);
     if (ok)
         pp->bits = b;
@@ -654,6 +736,7 @@ void variant_conclude(Variant *v) {
                 pp->quiet_in_c = pp->quiet_in_c && pp->atoms[i].mode == RAY_MOVE && pp->atoms[i].kind == FAST_STEP;
             if (pp->rest.count) {
                 find_rest_guards(pp);
+                find_castle_branches(v, pp);
                 find_capture_guards(pp);
             }
             build_step_cells(v, pp, o);
@@ -703,6 +786,12 @@ void variant_conclude(Variant *v) {
         !v->has_drop_programs && !v->nextra && !v->npiles && !v->ndraws && !v->npays && !v->nprelude &&
         !v->forbid_check && !v->reach_sorts_moves && !v->nforced && !v->blast_mask && !v->minefield_zone &&
         !v->nphases && v->on_stalemate != RESULT_PASS;
+    /* (the count gives up at the first piece that does not count quietly: where no type does,
+     * it would give up at every position) */
+    bool some_quiet = false;
+    for (int t = 0; t < v->ntypes; t++)
+        for (int o = 0; o < v->nowners; o++) some_quiet = some_quiet || v->types[t].per_owner[o].counts_quietly;
+    v->count_quiet = v->count_quiet && some_quiet;
     build_leap_from(v);
     build_move_reach(v);
 }

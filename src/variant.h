@@ -172,6 +172,17 @@ typedef struct RestGuard {
     uint32_t rights;
 } RestGuard;
 
+/* A branch of a rest program that only castles: it emits its one castling move whenever the
+ * rights `rights` (bits; 0: none) are held and, for a fixed castle, the piece stands on `at`
+ * and the cells of `empty` (a board of at most 64 cells) are empty, or, for a free castle
+ * (free_castle >= 0: its index in Variant.castles), where FREECASTLE finds it open. */
+typedef struct CastleBranch {
+    uint32_t rights;
+    Cell at;
+    int8_t free_castle;
+    uint64_t empty;
+} CastleBranch;
+
 /* The first step of a branch of rest that can only capture: the piece next to the origin along
  * dir (with `rides`, the first piece along dir) must be an enemy, and with `beyond`, the cell
  * past it empty (a jump). */
@@ -209,6 +220,9 @@ typedef struct BitCount {
     int nslides, nsteps;
     uint8_t slide_mode[MAX_DIRECTIONS];
     bool slide_up[MAX_DIRECTIONS];
+    /* the slides up come first, nslides_up of them; all_both: every slide moves and captures */
+    int nslides_up;
+    bool all_both;
     uint8_t step_mode[MAX_FAST_ATOMS], step_promo[MAX_FAST_ATOMS];
     bool walks;
     int stride;
@@ -241,6 +255,10 @@ typedef struct PieceProgram {
      * 0 VERIFY`), the guards: where none holds, rest is not run (0: always run) */
     int nrest_guards;
     RestGuard rest_guards[MAX_REST_GUARDS];
+    /* when rest is nothing but castling branches (CastleBranch), those: a count where every
+     * move is legal tests them in C, not in the VM (0: rest is more) */
+    int ncastle_branches;
+    CastleBranch castle_branches[MAX_REST_GUARDS];
     /* when every branch of rest starts by going to an enemy piece (a draughts capture: `STEP d
      * ENEMY VERIFY`, or a ride first), those first steps: where none finds one, rest is not run
      * (0: always run) */

@@ -401,6 +401,11 @@ static bool free_castle_open(GenContext *ctx, Position *pos, const Castle *c, Ce
     return true;
 }
 
+bool vm_free_castle_open(GenContext *ctx, Position *pos, int castle, Cell from, int owner) {
+    Cell kf = pos->castle_king[castle], rf = pos->castle_rook[castle];
+    return kf == from && rf != NO_CELL && free_castle_open(ctx, pos, &pos->v->castles[castle], kf, rf, owner);
+}
+
 /* CONVERT (the piece on cur, another player's, becomes the owner's), TURNOVER (the piece on
  * cur goes to the player seated after its owner) and OUTFLANK (the run of
  * enemy pieces from cur + dir on, closed by a piece of the owner's side, becomes the owner's):
@@ -795,8 +800,8 @@ __attribute__((always_inline)) static inline int run(GenContext *ctx, const Prog
         case OP_FREECASTLE: {
             if (target != NO_CELL) goto fail; /* (castling captures nothing) */
             const Castle *c = &v->castles[a];
-            Cell kf = pos->castle_king[a], rf = pos->castle_rook[a];
-            if (kf != from || rf == NO_CELL || !free_castle_open(ctx, pos, c, kf, rf, owner)) goto fail;
+            Cell rf = pos->castle_rook[a];
+            if (!vm_free_castle_open(ctx, pos, a, from, owner)) goto fail;
             Effect *e = pending_push(pending, &npending);
             if (!e) goto too_many_effects;
             *e = (Effect){.kind = FX_MOVE, .a = rf, .b = c->rook_to};

@@ -52,6 +52,9 @@ bool vm_run_plan(const Program *prog, const Position *pos, Cell origin, int owne
  * origin -> cur with the pending effects and flags, or its promotions by promotion set
  * `promo` (0: none). Returns false when the list is full. The fast generator's atoms
  * (movegen.c) emit their moves through it. */
+/* Would FREECASTLE castle (Variant.castles index castle) move the owner's piece on from: its
+ * king and rook in place, the cells between them empty, the king's way unattacked where it must be? */
+bool vm_free_castle_open(GenContext *ctx, Position *pos, int castle, Cell from, int owner);
 bool vm_emit_atom(const Position *pos, MoveList *out, Cell origin, Cell cur, int owner, const Effect *pending,
                   int npending, uint8_t flags, int promo);
 
