@@ -76,7 +76,14 @@ static bool extinct(const Position *pos, int owner, const ExtinctionRule *e) {
     }
     if (!e->types)
         return few_enough(e, count_held(pos, owner, 0, e)) && count_held(pos, rival, 0, e) >= e->rival_at_least;
-    for (uint32_t types = e->types; types; types &= types - 1) {
+    uint32_t types = e->types;
+    if (!e->at_most && pos->v->cell_words == 1) {
+        /* (a board of one word: the types the owner has on the board need no count) */
+        const uint64_t mine = pos->occ[owner][0];
+        for (uint32_t left = types; left; left &= left - 1)
+            if (pos->type_occ[__builtin_ctz(left)][0] & mine) types &= ~(left & -left);
+    }
+    for (; types; types &= types - 1) {
         int t = __builtin_ctz(types);
         if (!e->at_most && on_board(pos, owner, t)) continue; /* (no count needed) */
         if (few_enough(e, count_held(pos, owner, 1u << t, e)) &&
