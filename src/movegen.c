@@ -2108,10 +2108,17 @@ static int count_castles(GenContext *ctx, Position *pos, const PieceProgram *pp,
     for (int i = 0; i < pp->ncastle_branches; i++) {
         const CastleBranch *cb = &pp->castle_branches[i];
         if ((pos->rights & cb->rights) != cb->rights) continue;
-        if (cb->free_castle >= 0)
-            n += vm_free_castle_open(ctx, pos, cb->free_castle, from, owner);
-        else
+        if (cb->free_castle < 0) {
             n += cb->at == from && !(cb->empty & ~empty);
+            continue;
+        }
+        /* (the cells king and rook go to must be empty or theirs: mostly one is not) */
+        const Castle *c = &pos->v->castles[cb->free_castle];
+        Cell kf = pos->castle_king[cb->free_castle], rf = pos->castle_rook[cb->free_castle];
+        if (kf != from || rf == NO_CELL) continue;
+        uint64_t open = empty | 1ULL << kf | 1ULL << rf;
+        if ((open >> c->king_to) & (open >> c->rook_to) & 1)
+            n += vm_free_castle_open(ctx, pos, cb->free_castle, from, owner);
     }
     return n;
 }

@@ -412,8 +412,9 @@ static bool castle_branch_at(const Variant *v, const Program *p, int pc, int end
         pc += bc_instr_size(OP_RIGHT) + size;
     }
     if (!fixed) {
-        if (!code_has(p, pc, OP_FREECASTLE) || bc_operands(p->code, pc).a >= v->ncastles) return false;
-        cb->free_castle = (int8_t)bc_operands(p->code, pc).a;
+        int k = code_has(p, pc, OP_FREECASTLE) ? bc_operands(p->code, pc).a : v->ncastles;
+        if (k >= v->ncastles || v->castles[k].king_to >= 64 || v->castles[k].rook_to >= 64) return false;
+        cb->free_castle = (int8_t)k;
         pc += bc_instr_size(OP_FREECASTLE);
     }
     while (fixed && code_has(p, pc, OP_GOTO) && code_has(p, pc + bc_instr_size(OP_GOTO), OP_EMPTY) &&
