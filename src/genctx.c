@@ -13,5 +13,7 @@ void genctx_init(GenContext *ctx) {
     ctx->count_seen = NULL;
     ctx->carried = 0;
     ctx->plan_share = NULL;
+    ctx->undecided_ply = -1;
+    ctx->undecided_key = 0;
     for (int i = 0; i < MAX_HISTORY + 2; i++) ctx->steps_left[i] = POSITION_STEP_BUDGET;
 }

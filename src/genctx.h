@@ -43,6 +43,10 @@ typedef struct GenContext {
     /* while the moves of one owner's pieces are made (gen_owner), what the runs of their
      * plans share (vm.h), else NULL */
     struct PlanShare *plan_share;
+    /* the last position whose moves were generated and that its endings had not decided
+     * (pseudo_moves): its ply (-1: none) and key; movegen_count_legal's known_undecided */
+    int undecided_ply;
+    uint64_t undecided_key;
     long steps_left[MAX_HISTORY + 2];
 } GenContext;
 

@@ -1431,7 +1431,11 @@ static bool pseudo_moves(GenContext *ctx, Position *pos, MoveList *out, VmFault 
     ctx->steps_left[pos->ply] = ctx->steps_left[pos->ply + 1] = POSITION_STEP_BUDGET;
     ctx->attack_fault.set = false; /* (one left from elsewhere is not this position's) */
     /* a game the position has ended has no moves */
-    if (unlikely(pos->v->decided_by_position) && !ctx->diagram && ending_decided(ctx, pos, NULL)) return true;
+    if (unlikely(pos->v->decided_by_position) && !ctx->diagram) {
+        if (ending_decided(ctx, pos, NULL)) return true;
+        ctx->undecided_ply = pos->ply;
+        ctx->undecided_key = pos->key;
+    }
     if (unlikely(pos->debt)) return gen_payments(pos, out, fault);
     if (unlikely(pos->v->pass_move) && movegen_passing_ended(pos)) return true; /* (no moves: over) */
     int mover = board_mover(pos);
@@ -2386,6 +2390,20 @@ static __attribute__((noinline)) int count_drops(const Position *pos, const Pins
     return n;
 }
 
+/* Is pos known not to be ended by the position's endings, where only the pieces on the board
+ * decide them (Variant.ends_by_board_pieces)? So when its parent was found undecided
+ * (pseudo_moves, the last generation) and the move made from it only carried a piece to an
+ * empty cell: each side holds the same pieces. */
+static bool known_undecided(const GenContext *ctx, const Position *pos) {
+    if (!pos->v->ends_by_board_pieces || pos->ply == 0 || ctx->undecided_ply != pos->ply - 1) return false;
+    const Undo *u = &pos->history[pos->ply - 1];
+    if (ctx->undecided_key != u->state.key || u->njournal != 2) return false;
+    Piece old0 = u->journal[0].old, old1 = u->journal[1].old;
+    Piece new0 = pos->cell[u->journal[0].cell], new1 = pos->cell[u->journal[1].cell];
+    return PIECE_KIND(old0) == PIECE_KIND(new1) && PIECE_KIND(old1) == PIECE_KIND(new0) && !PIECE_KIND(old1) &&
+        !PIECE_KIND(new0);
+}
+
 int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     MoveList ml;
     const Variant *v = pos->v;
@@ -2401,7 +2419,7 @@ int movegen_count_legal(GenContext *ctx, Position *pos, VmFault *fault) {
     }
     /* (a game the position has ended has no moves, as in pseudo_moves: once for both counts) */
     if ((bulk || (v->count_quiet && ctx->fast)) && v->decided_by_position && !ctx->diagram &&
-        ending_decided(ctx, pos, NULL))
+        !known_undecided(ctx, pos) && ending_decided(ctx, pos, NULL))
         return 0;
     if (v->count_quiet && ctx->fast) {
         int n = count_quiet_and_listed(ctx, pos, &ml);

@@ -793,6 +793,8 @@ void variant_conclude(Variant *v) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) some_quiet = some_quiet || v->types[t].per_owner[o].counts_quietly;
     v->count_quiet = v->count_quiet && some_quiet;
+    v->ends_by_board_pieces = v->decided_by_position && v->nextinctions && !v->check_limit && !v->nreaches &&
+        !v->nrows && !v->nconnects && !v->noccupies && v->on_bare_king == RESULT_NONE && !v->has_hands;
     build_leap_from(v);
     build_move_reach(v);
 }
