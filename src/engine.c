@@ -20,6 +20,8 @@ void engine_init(Engine *e, FILE *out, SearchInfoFn info, EngineDoneFn done, voi
     e->user = user;
     e->hash_mb = ENGINE_TT_MB;
     search_options_default(&e->opt);
+    e->skill = 20;
+    e->elo = ENGINE_ELO_MAX;
     pthread_mutex_init(&e->out_lock, NULL);
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cond, NULL);
@@ -238,6 +240,15 @@ void engine_set_hash(Engine *e, size_t megabytes) {
 void engine_set_options(Engine *e, const SearchOptions *o) {
     e->opt = *o;
     if (e->searcher) search_set_options(e->searcher, o);
+}
+
+void engine_set_strength(Engine *e, int skill, bool limit_strength, int elo) {
+    e->skill = skill;
+    e->limit_strength = limit_strength;
+    e->elo = elo;
+    SearchOptions o = e->opt;
+    o.skill = limit_strength ? engine_elo_skill(elo) : skill;
+    engine_set_options(e, &o);
 }
 
 int engine_elo_skill(int elo) {

@@ -44,6 +44,9 @@ typedef struct Engine {
     /* what the player is told by the GUI (Hash, Threads, Skill Level...): kept across games */
     size_t hash_mb;
     SearchOptions opt;
+    int skill;           /* Skill Level */
+    bool limit_strength; /* UCI_LimitStrength: UCI_Elo decides the skill */
+    int elo;             /* UCI_Elo */
     /* the search thread */
     SearchInfoFn info; /* after each iteration, on the search thread */
     EngineDoneFn done;
@@ -94,8 +97,11 @@ void engine_set_game(Engine *e, Variant *v, const char *error_prefix);
  * search must not be running. */
 void engine_set_hash(Engine *e, size_t megabytes);
 void engine_set_options(Engine *e, const SearchOptions *o);
-/* A UCI_Elo / XBoard rating as a skill level (0..20): docs/strength.md says how they were
- * measured against each other. */
+/* The strength limit, the same options in both protocols: Skill Level (0..20), and when
+ * limit_strength, UCI_Elo decides the level instead. The search must not be running. */
+void engine_set_strength(Engine *e, int skill, bool limit_strength, int elo);
+/* A UCI_Elo as a skill level (0..20): docs/strength.md says how they were measured against
+ * each other. */
 int engine_elo_skill(int elo);
 #define ENGINE_ELO_MIN 600
 #define ENGINE_ELO_MAX 2400

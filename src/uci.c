@@ -20,9 +20,6 @@
 
 struct UciSession {
     Engine e;              /* the output, the games, the game being played, the search thread */
-    int skill;             /* Skill Level */
-    bool limit_strength;   /* UCI_LimitStrength: UCI_Elo decides the skill */
-    int elo;               /* UCI_Elo */
     const char *game_name; /* the game's name, as offered */
     Move *only;            /* `go searchmoves`: the moves the search is given (MAX_MOVES) */
     MoveList *only_list;   /* the legal moves they are read from */
@@ -118,8 +115,6 @@ UciSession *uci_new(const char *rules_dir, const char *file, FILE *out) {
     UciSession *u = xcalloc(1, sizeof *u);
     engine_init(&u->e, out, show_info, show_best, u);
     u->only = xmalloc(sizeof(Move) * MAX_MOVES);
-    u->skill = 20;
-    u->elo = ENGINE_ELO_MAX;
     u->only_list = xmalloc(sizeof *u->only_list);
     engine_games_scan(&u->e, rules_dir);
     if (file) {
@@ -185,29 +180,23 @@ static void cmd_setoption(UciSession *u, char **w, int n) {
             engine_say(&u->e, "info string error: %s cannot change while the engine thinks", name);
             return;
         }
-        SearchOptions o = u->e.opt;
+        Engine *e = &u->e;
         if (hash)
-            engine_set_hash(&u->e, (size_t)x);
-        else if (threads)
+            engine_set_hash(e, (size_t)x);
+        else if (threads) {
+            SearchOptions o = e->opt;
             o.threads = (int)x;
-        else if (elo)
-            u->elo = (int)x;
-        else
-            u->skill = (int)x;
-        o.skill = u->limit_strength ? engine_elo_skill(u->elo) : u->skill;
-        engine_set_options(&u->e, &o);
+            engine_set_options(e, &o);
+        } else
+            engine_set_strength(e, elo ? e->skill : (int)x, e->limit_strength, elo ? (int)x : e->elo);
     } else if (!strcasecmp(name, "Ponder") || !strcasecmp(name, "UCI_LimitStrength")) {
         bool on = !strcasecmp(value, "true");
         if (!on && strcasecmp(value, "false")) {
             engine_say(&u->e, "info string error: %s is true or false, not '%s'", name, value);
             return;
         }
-        if (!strcasecmp(name, "UCI_LimitStrength") && !u->e.searching) {
-            u->limit_strength = on;
-            SearchOptions o = u->e.opt;
-            o.skill = on ? engine_elo_skill(u->elo) : u->skill;
-            engine_set_options(&u->e, &o);
-        }
+        if (!strcasecmp(name, "UCI_LimitStrength") && !u->e.searching)
+            engine_set_strength(&u->e, u->e.skill, on, u->e.elo);
         /* (Ponder only tells that the GUI may send `go ponder`: nothing to set) */
     } else if (!strcasecmp(name, "UCI_Variant")) {
         int i = engine_game_find(&u->e, value);

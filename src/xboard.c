@@ -626,7 +626,41 @@ static void cmd_protover(XboardSession *x) {
                "feature myname=\"Varia\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 san=0 highlight=1 "
                "playother=1 colors=0 analyze=1 memory=1 smp=1");
     engine_say(&x->e, "feature variants=\"%s\"", list);
+    engine_say(&x->e, "feature option=\"Skill Level -spin %d 0 20\"", x->e.skill);
+    engine_say(&x->e, "feature option=\"UCI_LimitStrength -check %d\"", x->e.limit_strength);
+    engine_say(&x->e, "feature option=\"UCI_Elo -spin %d %d %d\"", x->e.elo, ENGINE_ELO_MIN, ENGINE_ELO_MAX);
     engine_say(&x->e, "feature done=1");
+}
+
+/* option NAME=VALUE: the strength options offered in cmd_protover (the same as UCI's) */
+static void cmd_option(XboardSession *x, const char *line) {
+    const char *at = line + strspn(line, " \t") + strlen("option");
+    at += strspn(at, " \t");
+    const char *eq = strchr(at, '=');
+    char name[64];
+    int len = eq ? (int)(eq - at) : 0;
+    while (len > 0 && (at[len - 1] == ' ' || at[len - 1] == '\t')) len--;
+    if (!eq || len <= 0 || len >= (int)sizeof name) {
+        engine_say(&x->e, "Error (option takes NAME=VALUE): %.60s", line);
+        return;
+    }
+    snprintf(name, sizeof name, "%.*s", len, at);
+    char *end;
+    long v = strtol(eq + 1, &end, 10);
+    bool skill = !strcmp(name, "Skill Level"), limit = !strcmp(name, "UCI_LimitStrength"),
+         elo = !strcmp(name, "UCI_Elo");
+    long lo = elo ? ENGINE_ELO_MIN : 0, hi = elo ? ENGINE_ELO_MAX : limit ? 1 : 20;
+    if (!skill && !limit && !elo) {
+        engine_say(&x->e, "Error (unknown option): %s", name);
+        return;
+    }
+    if (end == eq + 1 || *end || v < lo || v > hi) {
+        engine_say(&x->e, "Error (%s takes a number from %ld to %ld): %.40s", name, lo, hi, eq + 1);
+        return;
+    }
+    stop_search(x, ENGINE_STOP_DISCARD);
+    Engine *e = &x->e;
+    engine_set_strength(e, skill ? (int)v : e->skill, limit ? v != 0 : e->limit_strength, elo ? (int)v : e->elo);
 }
 
 static void cmd_new(XboardSession *x) {
@@ -840,6 +874,8 @@ bool xboard_line(XboardSession *x, const char *line) {
         cmd_variant(x, w, n);
     else if (!strcmp(c, "setboard"))
         cmd_setboard(x, w, n);
+    else if (!strcmp(c, "option"))
+        cmd_option(x, line);
     else if (!strcmp(c, "usermove")) {
         if (n == 2)
             cmd_move(x, w[1]);

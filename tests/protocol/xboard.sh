@@ -152,6 +152,14 @@ session pass 'protover 2\nvariant janggi\nforce\nusermove e1e1\nusermove @@@@\np
 check pass "two passes end the game" has pass "0-1 {Black wins by points after two passes}"
 check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
 
+# 10b. strength options, as UCI's: offered as features, a limited rating searches shallow and
+#      still answers, bad names and values refused.
+session strength 'xboard\nprotover 2\nnew\noption UCI_LimitStrength=1\noption UCI_Elo=700\npost\nsd 8\ngo\noption UCI_Elo=5\noption Nope=1\noption junk\n'
+check strength "features" has strength 'feature option="UCI_Elo -spin 2400 600 2400"'
+check strength "a weakened player searches shallow" sh -c "! grep -E '^3 -?[0-9]+ ' '$tmp/strength.out'"
+check strength "and answers" legal strength "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+check strength "bad values" [ "$(count strength '^Error (')" = 3 ]
+
 # 11. memory, cores, hard/easy: pondering on the expected reply (ping answered at once), the
 #     expected reply answered from that search, another reply searched afresh.
 session smp 'xboard\nprotover 2\nnew\nmemory 8\ncores 2\nsd 4\nusermove e2e4\nping 1\nmemory 0\ncores x\n'
