@@ -221,16 +221,6 @@ static bool pattern_captures(const Position *pos, const CapturePattern *cp, Cell
     return false;
 }
 
-/* Does a piece of type t of the attacker stand where the pattern could capture on c from
- * (on an empty board: Variant.pattern_reach)? */
-static inline bool pattern_may_reach(const Position *pos, const CapturePattern *cp, Cell c, int t, int attacker) {
-    const Variant *v = pos->v;
-    const uint64_t *from = v->pattern_reach + ((size_t)(cp->reach - 1) * (size_t)v->ncells + c) * (size_t)v->cell_words;
-    for (int w = 0; w < v->cell_words; w++)
-        if (from[w] & pos->type_occ[t][w] & pos->occ[attacker][w]) return true;
-    return false;
-}
-
 /* Do the cells of line (words words) hold one of occ? */
 static inline bool line_holds(const uint64_t *line, const uint64_t *occ, int words) {
     if (words == 1) return (line[0] & occ[0]) != 0;
@@ -429,6 +419,41 @@ bool attack_privilege_hit(const Position *pos, Cell c, int victim_owner) {
     return false;
 }
 
+/* The capture patterns' part of the fast attack test (attack lines: Variant.attack_lines_ok). */
+static inline bool attacked_by_patterns(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat,
+                                        uint64_t *seen) {
+    const Variant *v = pos->v;
+    /* the types the attacker has on the board, found when first asked (bit per type) */
+    uint32_t asked = 0, present = 0;
+    for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
+        int t = v->pattern_refs[attacker][victim_type][k].type;
+        const CapturePattern *cp =
+            &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
+        if (!zone_admits(v, cp->to_zone, attacker, c)) continue;
+        if (cp->reach) {
+            if (attack_pattern_may_reach(pos, cp, c, t, attacker) &&
+                pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
+                return true;
+            continue;
+        }
+        if (!((asked >> t) & 1)) {
+            asked |= 1u << t;
+            for (int w = 0; w < v->cell_words; w++)
+                if (pos->type_occ[t][w] & pos->occ[attacker][w]) {
+                    present |= 1u << t;
+                    break;
+                }
+        }
+        if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
+            return true;
+    }
+    return false;
+}
+
+bool attack_patterns_hit(const Position *pos, Cell c, int attacker, int victim_type) {
+    return attacked_by_patterns(pos, c, attacker, victim_type, 0, NULL);
+}
+
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
 static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat,
@@ -436,34 +461,9 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
     const Variant *v = pos->v;
     uint32_t vbit = 1u << victim_type;
     if (privilege_attacks(pos, c, attacker, threat, seen)) return true;
-    if (v->attack_lines_ok) {
-        if (attacked_on_lines(pos, c, attacker, victim_type, threat, seen)) return true;
-        /* the types the attacker has on the board, found when first asked (bit per type) */
-        uint32_t asked = 0, present = 0;
-        for (int k = 0; k < v->npattern_refs[attacker][victim_type]; k++) {
-            int t = v->pattern_refs[attacker][victim_type][k].type;
-            const CapturePattern *cp =
-                &v->types[t].per_owner[attacker].patterns[v->pattern_refs[attacker][victim_type][k].pattern];
-            if (!zone_admits(v, cp->to_zone, attacker, c)) continue;
-            if (cp->reach) {
-                if (pattern_may_reach(pos, cp, c, t, attacker) &&
-                    pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
-                    return true;
-                continue;
-            }
-            if (!((asked >> t) & 1)) {
-                asked |= 1u << t;
-                for (int w = 0; w < v->cell_words; w++)
-                    if (pos->type_occ[t][w] & pos->occ[attacker][w]) {
-                        present |= 1u << t;
-                        break;
-                    }
-            }
-            if (((present >> t) & 1) && pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, threat, seen))
-                return true;
-        }
-        return false;
-    }
+    if (v->attack_lines_ok)
+        return attacked_on_lines(pos, c, attacker, victim_type, threat, seen) ||
+            attacked_by_patterns(pos, c, attacker, victim_type, threat, seen);
     for (int t = 0; t < v->ntypes; t++) {
         const PieceType *pt = &v->types[t];
         if (!pt->fast_attack) continue;
@@ -499,7 +499,7 @@ static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int vict
         }
         for (int i = 0; i < pp->npatterns; i++)
             if ((pp->patterns[i].victims & vbit) &&
-                (!pp->patterns[i].reach || pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
+                (!pp->patterns[i].reach || attack_pattern_may_reach(pos, &pp->patterns[i], c, t, attacker)) &&
                 pattern_captures(pos, &pp->patterns[i], c, want, attacker, threat, seen))
                 return true;
     }

@@ -27,6 +27,21 @@ int attack_pins(const Position *pos, Cell c, int owner, uint64_t *pinned);
  * and victim_type on c? (The attack lines read only the cells: a caller may write cells for
  * the test without the occupancy sets.) */
 bool attack_lines_hit(const Position *pos, Cell c, int victim_owner, int victim_type);
+/* Does a piece of type t of the attacker stand where capture pattern cp could capture on c
+ * from, on an empty board (Variant.pattern_reach; cp->reach set)? Where none does, the pattern
+ * captures nothing on c, whatever the other pieces. */
+static inline bool attack_pattern_may_reach(const Position *pos, const CapturePattern *cp, Cell c, int t,
+                                            int attacker) {
+    const Variant *v = pos->v;
+    const uint64_t *from = v->pattern_reach + ((size_t)(cp->reach - 1) * (size_t)v->ncells + c) * (size_t)v->cell_words;
+    for (int w = 0; w < v->cell_words; w++)
+        if (from[w] & pos->type_occ[t][w] & pos->occ[attacker][w]) return true;
+    return false;
+}
+/* For a game with Variant.attack_lines_ok: could a piece of `attacker` capture a piece of
+ * victim_type on c by one of its capture patterns (not its attack lines)? Reads only cells and
+ * the occupancy sets. */
+bool attack_patterns_hit(const Position *pos, Cell c, int attacker, int victim_type);
 /* attack_lines_hit made ready for the many cells a royal piece could step to, in a game
  * with Variant.leap_from: the leaps are looked up by cell, the lines walked only when a piece
  * of one of their sliding types stands on them. */

@@ -1735,6 +1735,9 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
         int t = v->pattern_refs[enemy][victim][k].type;
         const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
         Piece want = PIECE_MAKE(t, enemy);
+        /* (no such piece where the pattern could capture from, even on an empty board: it
+         * pins nothing and no move of the mover's opens it) */
+        if (cp->reach && !attack_pattern_may_reach(pos, cp, c, t, enemy)) continue;
         if (cp->method == CAP_LEGS) {
             for (int m = 0; cp->nlegs && m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
                 Cell legs[16], s = c;
@@ -1761,8 +1764,12 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
         /* (a zoned step is opened by no move of the mover's) */
     }
     for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
-    /* in check by a pattern? */
-    if (!pins->checks) pins->checks = attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]);
+    /* in check by a pattern? (the attack lines' checks are counted; with privileges, the
+     * whole test) */
+    if (!pins->checks)
+        pins->checks = v->privilege_types || !v->attack_lines_ok
+            ? attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c])
+            : !ctx->attack_depth && attack_patterns_hit(pos, c, enemy, victim);
     return true;
 }
 
