@@ -51,11 +51,10 @@ static inline bool in_zone(const Variant *v, int zone, int owner, Cell c) {
     return !zone || zone_has(&v->zones[zone - 1], owner, c);
 }
 
-/* Generates a piece's line moves (zoned atoms, legs, recognised move blocks; see LineMove).
- * Returns false when the move list is full. Out of line: inlined, it slowed the rays' loop of
- * games without line moves. */
-__attribute__((noinline)) static bool gen_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from,
-                                                MoveList *out) {
+/* A piece's line moves (zoned atoms, legs, recognised move blocks; see LineMove): written to
+ * out, or with count, only counted there. Returns false when the move list is full. */
+static inline __attribute__((always_inline)) bool walk_lines(const Position *pos, const PieceProgram *pp, int owner,
+                                                             Cell from, MoveList *out, int *count) {
     const Variant *v = pos->v;
     for (int i = 0; i < pp->nlines; i++) {
         const LineMove *l = &pp->lines[i];
@@ -80,20 +79,43 @@ __attribute__((noinline)) static bool gen_lines(const Position *pos, const Piece
         for (int k = 0; !l->range || k < l->range; k++) {
             c = variant_step(v, c, d);
             if (c == NO_CELL || !in_zone(v, l->path_zone, owner, c)) break;
-            if (out->count >= MAX_MOVES - 1) return false;
+            if (!count && out->count >= MAX_MOVES - 1) return false;
             Piece p = pos->cell[c];
             bool lands = in_zone(v, l->to_zone, owner, c);
             if (!p) {
-                if (l->mode != RAY_CAPTURE && lands) add_simple(out, from, c, false);
+                if (l->mode != RAY_CAPTURE && lands) {
+                    if (count)
+                        ++*count;
+                    else
+                        add_simple(out, from, c, false);
+                }
             } else {
                 if (l->mode != RAY_MOVE && lands && ((l->victims >> PIECE_TYPE(p)) & 1) &&
-                    board_hostile(pos, PIECE_OWNER(p), owner))
-                    add_simple(out, from, c, true);
+                    board_hostile(pos, PIECE_OWNER(p), owner)) {
+                    if (count)
+                        ++*count;
+                    else
+                        add_simple(out, from, c, true);
+                }
                 break;
             }
         }
     }
     return true;
+}
+
+/* Generates a piece's line moves (walk_lines). Out of line: inlined, it slowed the rays' loop
+ * of games without line moves. */
+__attribute__((noinline)) static bool gen_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from,
+                                                MoveList *out) {
+    return walk_lines(pos, pp, owner, from, out, NULL);
+}
+
+/* How many line moves a piece has (as gen_lines writes them). */
+__attribute__((noinline)) static int count_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+    int n = 0;
+    walk_lines(pos, pp, owner, from, NULL, &n);
+    return n;
 }
 
 static bool fault_full(VmFault *fault) {
@@ -527,6 +549,18 @@ static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *
     }
     return pp->rest.plan ? gen_rest_planned(ctx, pos, pp, owner, from, out, fault)
                          : gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
+}
+
+/* gen_rest for a free piece whose moves that only carry it need no test (count_by_pins): its
+ * line moves, which only carry it, are added to *n, not written. */
+static inline bool count_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
+                              MoveList *out, int *n) {
+    if (!pp->nlines || pp->rest_in_c || pp->atoms_then_vm) return gen_rest(ctx, pos, pp, owner, from, out, NULL);
+    *n += count_lines(pos, pp, owner, from);
+    /* (the rest of gen_rest_vm) */
+    if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from, owner)) return true;
+    if (pp->rest.plan) return gen_planned(ctx, pos, pp, owner, from, out, NULL);
+    return vm_run(ctx, &pp->rest, pos, from, owner, out, NULL);
 }
 
 /* Moves of the piece of `owner` on `from`, known free to move. */
@@ -2223,14 +2257,14 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     if (!count_bits(pos, pp, o, from, empty, enemy, scratch, &n)) return -1;
                     if (!pins && pp->ncastle_branches && !pp->nlines && !pp->atoms_then_vm)
                         n += count_castles(ctx, pos, pp, o, from, empty);
-                    else if (!pp->rest_in_c && pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL))
+                    else if (!pp->rest_in_c && pp->rest.count && !count_rest(ctx, pos, pp, o, from, scratch, &n))
                         return -1;
                 } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
                     n += rays;
                     if (pp->rest_in_c) {
                         if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
-                    } else if (pp->rest.count && !gen_rest(ctx, pos, pp, o, from, scratch, NULL)) {
+                    } else if (pp->rest.count && !count_rest(ctx, pos, pp, o, from, scratch, &n)) {
                         return -1;
                     }
                     /* (the moves it wrote, a promotion or en passant, are decided each time) */
