@@ -199,16 +199,63 @@ static bool paths_meet(const Variant *v, const PieceProgram *pp) {
     return false;
 }
 
-/* The compiler marks a piece with legs as one whose moves may come twice (PieceProgram.
- * may_duplicate: they are merged as they are made). When all its moves are rays and atoms
- * in C whose paths never end on one cell, none can: the merge and its cost go. */
+/* Marks cell c as a path's end in seen[0] (the paths that may move there) and seen[1] (those
+ * that may capture there), by the path's mode; true when one it is marked in had it already. */
+static bool mark_end(uint64_t seen[2][CELL_WORDS], Cell c, int mode) {
+    bool was = false;
+    if (mode != RAY_CAPTURE) was |= mark_seen(seen[0], c);
+    if (mode != RAY_MOVE) was |= mark_seen(seen[1], c);
+    return was;
+}
+
+/* paths_meet for a piece whose moves are its rays and line moves (LineMove) alone: can two of
+ * them end on one cell from some cell, both moving or both capturing there? (One that only
+ * moves and one that only captures never make the same move.) Zones, screens and victims are
+ * not looked at: every cell a path could end on counts. */
+static bool line_paths_meet(const Variant *v, const PieceProgram *pp) {
+    for (int from = 0; from < v->ncells; from++) {
+        uint64_t seen[2][CELL_WORDS] = {{0}};
+        for (int i = 0; i < pp->ngen; i++) {
+            const Ray *r = &pp->gen[i];
+            Cell c = (Cell)from;
+            for (int k = 0; (!r->range || k < r->range) && k < v->ncells; k++) {
+                c = variant_step(v, c, r->dir);
+                if (c == NO_CELL) break;
+                if (mark_end(seen, c, r->mode)) return true;
+                if (!r->slide) break;
+            }
+        }
+        for (int i = 0; i < pp->nlines; i++) {
+            const LineMove *l = &pp->lines[i];
+            Cell c = (Cell)from;
+            int last = l->nlegs - 1;
+            for (int k = 0; k < last && c != NO_CELL; k++) c = variant_step(v, c, l->dirs[k]);
+            /* (the last leg: a hop lands past its screen, the first cell at the nearest) */
+            int first = l->hop ? 2 : 1;
+            for (int k = 1; c != NO_CELL && k <= v->ncells && (!l->range || k < first + l->range); k++) {
+                c = variant_step(v, c, l->dirs[last]);
+                if (c != NO_CELL && k >= first && mark_end(seen, c, l->mode)) return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The compiler marks a piece with legs or move blocks as one whose moves may come twice
+ * (PieceProgram.may_duplicate: they are merged as they are made). When all its moves are rays
+ * and atoms in C, or rays and line moves, whose paths never end on one cell, none can: the
+ * merge and its cost go (and its moves may be counted by cell sets, PieceProgram.bits). */
 static void find_single_paths(Variant *v) {
     for (int t = 0; t < v->ntypes; t++)
         for (int o = 0; o < v->nowners; o++) {
             PieceProgram *pp = &v->types[t].per_owner[o];
             /* (a piece with privileged atoms keeps the merge: perft's count takes it the way
              * that generates its moves, where the privileges are looked at) */
-            if (pp->may_duplicate && pp->rest_in_c && !pp->nlines && !pp->privileged_atoms && !paths_meet(v, pp))
+            if (!pp->may_duplicate || pp->privileged_atoms) continue;
+            if (pp->rest_in_c && !pp->nlines && !paths_meet(v, pp)) pp->may_duplicate = false;
+            /* (line moves and a rest program of its HALT alone) */
+            if (pp->nlines && !pp->rest_in_c && !pp->atoms_then_vm && pp->rest.count == 1 && !pp->natoms &&
+                !pp->has_chain && !line_paths_meet(v, pp))
                 pp->may_duplicate = false;
         }
 }
