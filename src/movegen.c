@@ -551,12 +551,66 @@ static inline bool gen_rest(GenContext *ctx, Position *pos, const PieceProgram *
                          : gen_rest_vm(ctx, pos, pp, owner, from, out, fault);
 }
 
+/* The cell of set x nearest the start of a line whose cells come in increasing order (up) or
+ * decreasing order (0: none). */
+static inline uint64_t nearest_cell(uint64_t x, bool up) {
+    return up ? x & (0 - x) : x ? 1ULL << (63 - __builtin_clzll(x)) : 0;
+}
+
+/* The cells of a line before cell `first` of it (all of them when first is 0). */
+static inline uint64_t cells_before(uint64_t line, uint64_t first, bool up) {
+    if (!first) return line;
+    return up ? line & (first - 1) : line & ~((first << 1) - 1);
+}
+
+/* count_lines by cell sets (PieceProgram.line_bits; empty and enemy: the board's cells, a board
+ * of one word). */
+static inline int count_line_bits(const Position *pos, const PieceProgram *pp, Cell from, uint64_t empty,
+                                  uint64_t enemy) {
+    const LineBits *lb = pp->line_bits;
+    const uint64_t *set = &lb->cells[(size_t)from * (size_t)pp->nlines * 2];
+    uint64_t occ = ~empty;
+    int n = 0;
+    for (int i = 0; i < pp->nlines; i++, set += 2) {
+        uint64_t line = set[1];
+        if (!line || (set[0] & occ)) continue;
+        const LineMove *l = &pp->lines[i];
+        uint64_t prey = 0;
+        if (l->mode != RAY_MOVE) {
+            prey = enemy;
+            if (!lb->any_victim[i]) {
+                uint64_t kinds = 0;
+                for (uint32_t t = l->victims & ((1u << (pos->v->ntypes - 1)) * 2 - 1); t; t &= t - 1)
+                    kinds |= pos->type_occ[__builtin_ctz(t)][0];
+                prey &= kinds;
+            }
+        }
+        if (lb->kind[i] == LINE_LEAP) {
+            n += ((line & ((l->mode != RAY_CAPTURE ? empty : 0) | prey)) != 0);
+            continue;
+        }
+        bool up = lb->up[i];
+        uint64_t first = nearest_cell(line & occ, up);
+        if (lb->kind[i] == LINE_HOP) {
+            /* (the first piece met is the screen: the move goes on past it) */
+            if (!first || (!lb->any_screen[i] && !((l->screens >> PIECE_TYPE(pos->cell[__builtin_ctzll(first)])) & 1)))
+                continue;
+            line = up ? line & ~((first << 1) - 1) : line & (first - 1);
+            first = nearest_cell(line & occ, up);
+        }
+        if (l->mode != RAY_CAPTURE) n += cells_in(cells_before(line, first, up));
+        n += (first & prey) != 0;
+    }
+    return n;
+}
+
 /* gen_rest for a free piece whose moves that only carry it need no test (count_by_pins): its
- * line moves, which only carry it, are added to *n, not written. */
+ * line moves, which only carry it, are added to *n, not written (by cell sets where sets
+ * holds the empty cells and the enemy's, a board of one word). */
 static inline bool count_rest(GenContext *ctx, Position *pos, const PieceProgram *pp, int owner, Cell from,
-                              MoveList *out, int *n) {
+                              MoveList *out, int *n, const uint64_t *sets) {
     if (!pp->nlines || pp->rest_in_c || pp->atoms_then_vm) return gen_rest(ctx, pos, pp, owner, from, out, NULL);
-    *n += count_lines(pos, pp, owner, from);
+    *n += sets && pp->line_bits ? count_line_bits(pos, pp, from, sets[0], sets[1]) : count_lines(pos, pp, owner, from);
     /* (the rest of gen_rest_vm) */
     if (pp->rest.count == 1 || !rest_may_emit(pos, pp, from, owner)) return true;
     if (pp->rest.plan) return gen_planned(ctx, pos, pp, owner, from, out, NULL);
@@ -2209,6 +2263,8 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
             if (pos->controller[o] != mover) enemy |= pos->occ[o][0];
         }
     }
+    const uint64_t sets_made[2] = {empty, enemy};
+    const uint64_t *sets = !tally && v->cell_words == 1 ? sets_made : NULL;
     for (int o = 0; o < v->nowners; o++) {
         if (pos->controller[o] != mover) continue;
         /* (perft's copy: the free pieces of a type whose paths shift are counted together) */
@@ -2257,14 +2313,14 @@ static inline __attribute__((always_inline)) int count_by_pins(GenContext *ctx, 
                     if (!count_bits(pos, pp, o, from, empty, enemy, scratch, &n)) return -1;
                     if (!pins && pp->ncastle_branches && !pp->nlines && !pp->atoms_then_vm)
                         n += count_castles(ctx, pos, pp, o, from, empty);
-                    else if (!pp->rest_in_c && pp->rest.count && !count_rest(ctx, pos, pp, o, from, scratch, &n))
+                    else if (!pp->rest_in_c && pp->rest.count && !count_rest(ctx, pos, pp, o, from, scratch, &n, sets))
                         return -1;
                 } else if (free && !pp->may_duplicate) {
                     rays = count_rays(pos, pp, o, from);
                     n += rays;
                     if (pp->rest_in_c) {
                         if (!count_atoms(pos, pp, o, from, scratch, &n)) return -1;
-                    } else if (pp->rest.count && !count_rest(ctx, pos, pp, o, from, scratch, &n)) {
+                    } else if (pp->rest.count && !count_rest(ctx, pos, pp, o, from, scratch, &n, sets)) {
                         return -1;
                     }
                     /* (the moves it wrote, a promotion or en passant, are decided each time) */

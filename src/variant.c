@@ -681,6 +681,61 @@ static void build_count_bits(const Variant *v, PieceProgram *pp, int owner) {
         free(b);
 }
 
+/* PieceProgram.line_bits: on a board of at most 64 cells, for a piece that cannot make one
+ * move twice whose line moves are all leaps of one cell, rides or hops (see LineBits). */
+static void build_line_bits(const Variant *v, PieceProgram *pp, int owner) {
+    if (v->ncells > 64 || !pp->nlines || pp->may_duplicate) return;
+    int n = pp->nlines;
+    LineBits *lb = xcalloc(1, sizeof *lb + (size_t)v->ncells * (size_t)n * 2 * sizeof(uint64_t));
+    uint32_t all = v->ntypes >= 32 ? ALL_TYPES : (1u << v->ntypes) - 1;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        const LineMove *l = &pp->lines[i];
+        lb->kind[i] = l->range == 1 && !l->hop ? LINE_LEAP : l->hop ? LINE_HOP : LINE_RIDE;
+        lb->any_victim[i] = (l->victims & all) == all;
+        lb->any_screen[i] = (l->screens & all) == all;
+        ok = l->range == 1 ? !l->hop : !l->range && !l->to_zone && !l->path_zone;
+        bool known = false;
+        for (int c = 0; c < v->ncells && ok; c++) {
+            uint64_t *set = &lb->cells[((size_t)c * (size_t)n + (size_t)i) * 2];
+            if (l->from_zone && !zone_has(&v->zones[l->from_zone - 1], owner, (Cell)c)) continue;
+            Cell at = (Cell)c;
+            uint64_t legs = 0;
+            int last = l->nlegs - 1;
+            for (int k = 0; k < last && at != NO_CELL; k++) {
+                at = variant_step(v, at, l->dirs[k]);
+                if (at != NO_CELL) legs |= 1ULL << at;
+            }
+            if (at == NO_CELL) continue;
+            if (lb->kind[i] == LINE_LEAP) {
+                Cell to = variant_step(v, at, l->dirs[last]);
+                if (to == NO_CELL || (l->to_zone && !zone_has(&v->zones[l->to_zone - 1], owner, to)) ||
+                    (l->path_zone && !zone_has(&v->zones[l->path_zone - 1], owner, to)))
+                    continue;
+                set[0] = legs;
+                set[1] = 1ULL << to;
+                continue;
+            }
+            /* (a ride's cells must come in one order from every cell, as the count reads them) */
+            uint64_t line = 0;
+            for (int k = 0; k < v->ncells && ok; k++) {
+                Cell next = variant_step(v, at, l->dirs[last]);
+                if (next == NO_CELL) break;
+                if (!known) lb->up[i] = next > at, known = true;
+                ok = (next > at) == lb->up[i] && next != (Cell)c && !((line >> next) & 1);
+                line |= 1ULL << next;
+                at = next;
+            }
+            set[0] = legs;
+            set[1] = line;
+        }
+    }
+    if (ok)
+        pp->line_bits = lb;
+    else
+        free(lb);
+}
+
 /* Does the code at pc go to an enemy first: `STEP d ENEMY VERIFY`, or a ride `STEP d; L: EMPTY
  * JF x; STEP d; JUMP L; x: ENEMY VERIFY`, perhaps then `CAPTURE STEP d EMPTY VERIFY` (a jump:
  * the cell beyond must be empty)? */
@@ -789,6 +844,7 @@ void variant_conclude(Variant *v) {
             }
             build_step_cells(v, pp, o);
             build_count_bits(v, pp, o);
+            build_line_bits(v, pp, o);
             pp->counts_quietly = pp->quiet_in_c && !pp->nlines && !pp->privileged_atoms && !pp->rest.plan;
         }
     v->royal_types = 0;
@@ -896,6 +952,7 @@ void variant_free(Variant *v) {
             free(v->types[t].per_owner[o].lines);
             free(v->types[t].per_owner[o].step_cells);
             free(v->types[t].per_owner[o].bits);
+            free(v->types[t].per_owner[o].line_bits);
         }
     for (int t = 0; t < MAX_PIECE_TYPES; t++) {
         if (!v->types[t].drops) continue;

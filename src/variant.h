@@ -229,6 +229,20 @@ typedef struct BitCount {
     uint64_t cells[]; /* ncells x stride */
 } BitCount;
 
+/* A piece's line moves as cell sets, for counting them on a board of at most 64 cells
+ * (PieceProgram.line_bits), when each is a lame leap of one cell (its zones decided per cell),
+ * or a ride or hop along its last leg with no zone but its from zone. Per cell and line, two
+ * words: the cells its legs before the last must find empty, and the cells of its last leg:
+ * the landing of a leap, every cell of a ride's line (none where it cannot start). */
+enum { LINE_LEAP, LINE_RIDE, LINE_HOP };
+typedef struct LineBits {
+    uint8_t kind[MAX_LINE_MOVES];
+    bool up[MAX_LINE_MOVES];         /* rides: their cells come in increasing order */
+    bool any_victim[MAX_LINE_MOVES]; /* victims name every type */
+    bool any_screen[MAX_LINE_MOVES]; /* hops: screens name every type */
+    uint64_t cells[];                /* ncells x nlines x 2 */
+} LineBits;
+
 typedef struct PieceProgram {
     Program prog;   /* every move of this type for one owner (the general path) */
     Program rest;   /* the moves not in gen[] (run after the rays on the fast path) */
@@ -272,11 +286,12 @@ typedef struct PieceProgram {
     bool may_duplicate; /* two paths of prog can emit the same move (they are merged) */
     int ngen;           /* fast generation: plain moves as rays */
     Ray gen[MAX_DIRECTIONS];
-    int nlines;      /* ... and the moves of recognised shapes (not in rest's code, but
+    int nlines;          /* ... and the moves of recognised shapes (not in rest's code, but
                               * made with it: such a piece has a rest, if only its HALT) */
-    LineMove *lines; /* (MAX_LINE_MOVES, allocated with the first: kept out of the
+    LineMove *lines;     /* (MAX_LINE_MOVES, allocated with the first: kept out of the
                               * struct, whose size the hot paths' address arithmetic feels) */
-    int natk;        /* fast attack test: every capturing move as a ray (if fast_attack) */
+    LineBits *line_bits; /* the lines as cell sets (allocated; NULL: not so) */
+    int natk;            /* fast attack test: every capturing move as a ray (if fast_attack) */
     Ray atk[MAX_DIRECTIONS];
     int npatterns; /* ... and every capture by moving as a pattern */
     CapturePattern patterns[MAX_PATTERNS];
