@@ -1978,6 +1978,10 @@ __attribute__((noinline)) static int pin_verdict_by_lines(const Pins *pins, Posi
     const RoyalLook *look = ready_look(pins, pos, PIECE_TYPE(pos->cell[king]));
     bool hit = look ? attack_royal_look_hit(look, pos, king, taken ? 1ULL << m->to : 0)
                     : attack_lines_hit(pos, king, pins->mover, PIECE_TYPE(pos->cell[king]));
+    /* (the patterns read the cells, and the enemy's occupancy sets, which the move does not
+     * change but for a piece it takes: where one of its pieces was, its cell is looked at) */
+    if (!hit && pos->v->pattern_types)
+        hit = attack_patterns_hit(pos, king, 1 - pins->mover, PIECE_TYPE(pos->cell[king]));
     pos->cell[m->from] = p;
     pos->cell[m->to] = taken;
     return !hit;
@@ -2010,9 +2014,10 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
     /* one move from -> to; a change of the piece landing there, staying the mover's and no
      * royal piece before or after; en-passant cells (which write no cell) */
     const Variant *v = pos->v;
-    int carried = 0;
+    int carried = 0, changes = 0;
     for (int i = 0; i < m->nfx; i++) {
         const Effect *e = &m->fx[i];
+        changes += e->kind == FX_CHANGE;
         if (e->kind == FX_MOVE && e->a == m->from && e->b == m->to)
             carried++;
         else if (e->kind == FX_CHANGE &&
@@ -2031,7 +2036,10 @@ int movegen_pin_verdict(const Pins *pins, Position *pos, const Move *m) {
         return 1;
     /* `forbid royal-flight`: the royal piece in check may only capture (what, the full test says) */
     if (v->forbid_royal_flight && m->from == pins->royal && pins->checks) return pos->cell[m->to] ? -1 : 0;
-    if (v->pattern_types) return -1; /* (the attack lines alone do not decide) */
+    /* (with capture patterns, the lines and the patterns decide with the two cells written:
+     * not where royal pieces may face each other, privileges may attack, or a piece changes,
+     * which as a screen a hop may tell apart) */
+    if (v->pattern_types && (changes || v->facing_type || v->privilege_types || !v->attack_lines_ok)) return -1;
     return pin_verdict_by_lines(pins, pos, m, p);
 }
 
