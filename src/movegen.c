@@ -2495,14 +2495,15 @@ static __attribute__((noinline)) int count_drops(const Position *pos, const Pins
     return n;
 }
 
-/* Is pos known not to be ended by the position's endings, where only the pieces on the board
- * decide them (Variant.ends_by_board_pieces)? So when its parent was found undecided
- * (pseudo_moves, the last generation) and the move made from it only carried a piece to an
- * empty cell: each side holds the same pieces. */
+/* Is pos known not to be ended by the position's endings, where only the pieces decide them
+ * (Variant.ends_by_board_pieces)? So when its parent was found undecided (pseudo_moves, the
+ * last generation) and the move made from it only carried a piece to an empty cell, leaving
+ * the hands as they were: each side holds the same pieces. */
 static bool known_undecided(const GenContext *ctx, const Position *pos) {
     if (!pos->v->ends_by_board_pieces || pos->ply == 0 || ctx->undecided_ply != pos->ply - 1) return false;
     const Undo *u = &pos->history[pos->ply - 1];
     if (ctx->undecided_key != u->state.key || u->njournal != 2) return false;
+    if (pos->v->has_hands && memcmp(u->hands.hand, pos->hand, sizeof pos->hand)) return false;
     Piece old0 = u->journal[0].old, old1 = u->journal[1].old;
     Piece new0 = pos->cell[u->journal[0].cell], new1 = pos->cell[u->journal[1].cell];
     return PIECE_KIND(old0) == PIECE_KIND(new1) && PIECE_KIND(old1) == PIECE_KIND(new0) && !PIECE_KIND(old1) &&

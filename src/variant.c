@@ -897,7 +897,7 @@ void variant_conclude(Variant *v) {
         for (int o = 0; o < v->nowners; o++) some_quiet = some_quiet || v->types[t].per_owner[o].counts_quietly;
     v->count_quiet = v->count_quiet && some_quiet;
     v->ends_by_board_pieces = v->decided_by_position && v->nextinctions && !v->check_limit && !v->nreaches &&
-        !v->nrows && !v->nconnects && !v->noccupies && v->on_bare_king == RESULT_NONE && !v->has_hands;
+        !v->nrows && !v->nconnects && !v->noccupies && v->on_bare_king == RESULT_NONE;
     build_leap_from(v);
     build_move_reach(v);
 }

@@ -821,8 +821,8 @@ typedef struct Variant {
      * or filtered: perft's last ply counts the moves that only carry a piece and lists the
      * rest (movegen_count_legal) */
     bool count_quiet;
-    /* the endings a position decides (ending.c) are extinction rules alone and no side holds a
-     * hand: only the pieces on the board decide them (movegen.c known_undecided) */
+    /* the endings a position decides (ending.c) are extinction rules alone: only the pieces,
+     * on the board and in the hands, decide them (movegen.c known_undecided) */
     bool ends_by_board_pieces;
     /* `position-format pdn`: position text as draughts programs write it (W:W21,22:B1,2), the
      * cells numbered square_number[cell] (from 1: rows from the top, each from the left) */
