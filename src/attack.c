@@ -454,6 +454,11 @@ bool attack_patterns_hit(const Position *pos, Cell c, int attacker, int victim_t
     return attacked_by_patterns(pos, c, attacker, victim_type, 0, NULL);
 }
 
+bool attack_pattern_hit(const Position *pos, const CapturePattern *cp, Cell c, int t, int attacker) {
+    return zone_admits(pos->v, cp->to_zone, attacker, c) &&
+        pattern_captures(pos, cp, c, PIECE_MAKE(t, attacker), attacker, 0, NULL);
+}
+
 /* Fast attack test: can a piece of `attacker`, of a type whose captures are all described by
  * rays and patterns, capture a piece of type victim_type standing on c? */
 static bool attacked_by_rays(const Position *pos, Cell c, int attacker, int victim_type, uint8_t threat,

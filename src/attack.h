@@ -42,6 +42,8 @@ static inline bool attack_pattern_may_reach(const Position *pos, const CapturePa
  * victim_type on c by one of its capture patterns (not its attack lines)? Reads only cells and
  * the occupancy sets. */
 bool attack_patterns_hit(const Position *pos, Cell c, int attacker, int victim_type);
+/* Could a piece of type t of `attacker` capture on c by capture pattern cp (one of its type's)? */
+bool attack_pattern_hit(const Position *pos, const CapturePattern *cp, Cell c, int t, int attacker);
 /* attack_lines_hit made ready for the many cells a royal piece could step to, in a game
  * with Variant.leap_from: the leaps are looked up by cell, the lines walked only when a piece
  * of one of their sliding types stands on them. */

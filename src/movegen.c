@@ -1819,13 +1819,18 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
     Cell c = pins->royal;
     int victim = PIECE_TYPE(pos->cell[c]), enemy = 1 - pins->mover;
     for (int w = 0; w < v->cell_words; w++) pins->screens[w] = 0;
+    /* (the attack lines' checks are counted; with privileges, the whole test decides a check
+     * by a pattern, else each pattern with a piece in reach) */
+    bool whole_test = v->privilege_types || !v->attack_lines_ok;
+    int checks = 0;
     for (int k = 0; k < v->npattern_refs[enemy][victim]; k++) {
         int t = v->pattern_refs[enemy][victim][k].type;
         const CapturePattern *cp = &v->types[t].per_owner[enemy].patterns[v->pattern_refs[enemy][victim][k].pattern];
         Piece want = PIECE_MAKE(t, enemy);
         /* (no such piece where the pattern could capture from, even on an empty board: it
-         * pins nothing and no move of the mover's opens it) */
+         * pins nothing, gives no check, and no move of the mover's opens it) */
         if (cp->reach && !attack_pattern_may_reach(pos, cp, c, t, enemy)) continue;
+        if (!whole_test && !pins->checks && !checks) checks = attack_pattern_hit(pos, cp, c, t, enemy);
         if (cp->method == CAP_LEGS) {
             for (int m = 0; cp->nlegs && m + cp->nlegs <= cp->ndirs; m += cp->nlegs) {
                 Cell legs[16], s = c;
@@ -1852,12 +1857,10 @@ __attribute__((noinline)) static bool find_pattern_pins(GenContext *ctx, Positio
         /* (a zoned step is opened by no move of the mover's) */
     }
     for (int w = 0; w < v->cell_words; w++) pins->screened = pins->screened || pins->screens[w];
-    /* in check by a pattern? (the attack lines' checks are counted; with privileges, the
-     * whole test) */
+    /* in check by a pattern? */
     if (!pins->checks)
-        pins->checks = v->privilege_types || !v->attack_lines_ok
-            ? attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c])
-            : !ctx->attack_depth && attack_patterns_hit(pos, c, enemy, victim);
+        pins->checks =
+            whole_test ? attack_is_attacked(ctx, pos, c, pins->mover, pos->cell[c]) : !ctx->attack_depth && checks;
     return true;
 }
 
