@@ -189,6 +189,15 @@ static void test_movegen_fast_and_general_agree_xiangqi(void **state) {
     assert_true(compare_paths("rules/xiangqi.rules", starts, 2, test_reps(16), 60) > test_reps(600));
 }
 
+/* On a board of one word the pieces of rays and line moves count by cell sets (the horse's
+ * legs, the cannon's hops), and the moves the pins do not pass are judged on the lines and
+ * patterns with their two cells written: the counts agree with the list. */
+static void test_movegen_fast_and_general_agree_minixiangqi(void **state) {
+    (void)state;
+    const char *starts[] = {NULL, "3k3/7/3c3/7/3P3/7/3K3 w - - 0 1", "2k4/7/2c1n2/3C3/2N4/7/3K3 b - - 0 1"};
+    assert_true(compare_paths("rules/minixiangqi.rules", starts, 3, test_reps(16), 60) > test_reps(600));
+}
+
 static void test_movegen_fast_and_general_agree_janggi(void **state) {
     (void)state;
     /* the palace's diagonal slides and the cannons' hops (never over or onto a cannon); the
@@ -437,6 +446,19 @@ static void test_movegen_merge_only_where_paths_meet(void **state) {
     assert_false(chess->types[pawn].per_owner[0].may_duplicate);
     assert_false(chess->types[pawn].per_owner[1].may_duplicate);
     variant_free(chess);
+
+    /* rays and line moves whose paths never end on one cell both moving or both capturing
+     * there merge nothing (a move-only slide and a capture-only hop may); the general's step
+     * into its palace and its ride onto the other general may end on one cell */
+    Variant *mini = load_rules("rules/minixiangqi.rules");
+    const char *letters = "NCK";
+    for (int i = 0; i < 3; i++) {
+        int t = variant_type_by_letter(mini, letters[i]);
+        assert_true(t >= 0);
+        assert_int_equal(mini->types[t].per_owner[0].may_duplicate, letters[i] == 'K');
+        assert_int_equal(mini->types[t].per_owner[0].line_bits != NULL, letters[i] != 'K');
+    }
+    variant_free(mini);
 
     Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
                               "piece King { letter K royal step compass }\n"
@@ -785,6 +807,7 @@ int main(void) {
         cmocka_unit_test(test_movegen_fast_and_general_agree_ultimate_battle),
         cmocka_unit_test(test_movegen_fast_and_general_agree_above_below),
         cmocka_unit_test(test_movegen_fast_and_general_agree_xiangqi),
+        cmocka_unit_test(test_movegen_fast_and_general_agree_minixiangqi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_janggi),
         cmocka_unit_test(test_movegen_fast_and_general_agree_cambodian),
         cmocka_unit_test(test_movegen_fast_and_general_agree_karouk),
