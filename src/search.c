@@ -83,6 +83,7 @@ void search_options_default(SearchOptions *o) {
     search_options_classic(o);
     o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = o->terms = true;
     o->rfp = o->lmp = o->iir = o->history = o->qtable = true;
+    o->multi = true;
 }
 
 static const struct {
@@ -102,6 +103,7 @@ static const struct {
     {"history", offsetof(SearchOptions, history)},
     {"qtable", offsetof(SearchOptions, qtable)},
     {"terms", offsetof(SearchOptions, terms)},
+    {"multi", offsetof(SearchOptions, multi)},
 };
 
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap) {
@@ -144,7 +146,7 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
                      "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
-                     "rfp, lmp, iir, history, qtable, terms, skill=N, threads=N, alphabeta, mcts)",
+                     "rfp, lmp, iir, history, qtable, terms, multi, skill=N, threads=N, alphabeta, mcts)",
                      w);
             return false;
         }
@@ -572,15 +574,17 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         if (r.over) return outcome_score(s, &r, ply);
     }
 
-    /* the pruning below is for two players whose sides alternate */
+    /* the pruning below is for two players whose sides alternate; reductions, late-move
+     * pruning and futility also serve more players who each move once a round (setting multi) */
     bool two = v->nplayers == 2 && v->nturns == 2 && !v->nphases;
+    bool rounds = two || (s->opt.multi && v->nplayers > 2 && v->nturns == v->nplayers && !v->nphases);
 
     /* without a hash move this node is new, or was cut before: spend less on it */
     if (s->opt.iir && two && !hash_move && depth >= 4 && !in_check) depth--;
 
     /* the static score, for the pruning below */
     int stand = 0;
-    if (two && !in_check && !pv && (s->opt.null_move || s->opt.futility || s->opt.rfp)) stand = evaluate(s);
+    if (rounds && !in_check && !pv && (s->opt.null_move || s->opt.futility || s->opt.rfp)) stand = evaluate(s);
 
     /* reverse futility: so far above beta near the leaves that no reply will bring it back */
     if (s->opt.rfp && s->null_ok && two && !pv && !in_check && depth <= RFP_DEPTH &&
@@ -607,7 +611,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
             if (val >= beta) return val > SEARCH_MATE_BOUND ? beta : val;
         }
     }
-    bool futile = s->opt.futility && two && !pv && !in_check && depth <= FUTILITY_DEPTH &&
+    bool futile = s->opt.futility && rounds && !pv && !in_check && depth <= FUTILITY_DEPTH &&
         stand + FUTILITY_MARGIN * depth <= alpha && alpha > -SEARCH_MATE_BOUND && alpha < SEARCH_MATE_BOUND;
 
     MoveList *ml = list_at(s, ply);
@@ -617,7 +621,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
     int mover_team = team(s, board_mover(pos));
     int best = -INF, legal = 0;
     uint32_t best_sig = 0;
-    bool late_prune = s->opt.lmp && two && !pv && !in_check && depth <= LMP_DEPTH;
+    bool late_prune = s->opt.lmp && rounds && !pv && !in_check && depth <= LMP_DEPTH;
     int quiets[64], nquiets = 0; /* the quiet moves tried, as history indices */
     for (int i = 0; i < ml->count; i++) {
         pick(s, ply, i);
@@ -649,7 +653,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
             /* late quiet moves are searched shallower first; a move that beats alpha there is
              * searched again at full depth */
             int r = 0;
-            if (s->opt.lmr && two && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST) {
+            if (s->opt.lmr && rounds && quiet && !check && !in_check && depth >= 3 && legal > LMR_FIRST) {
                 r = lmr_table[depth < 64 ? depth : 63][legal < 64 ? legal : 63];
                 if (pv) r--;
                 if (s->order[ply][i] >= ORDER_KILLER) r--;
