@@ -103,8 +103,8 @@ void engine_set_strength(Engine *e, int skill, bool limit_strength, int elo);
 /* A UCI_Elo as a skill level (0..20): docs/strength.md says how they were measured against
  * each other. */
 int engine_elo_skill(int elo);
-#define ENGINE_ELO_MIN 600
-#define ENGINE_ELO_MAX 2400
+#define ENGINE_ELO_MIN 1000
+#define ENGINE_ELO_MAX 2150
 
 /* ---- input ---- */
 

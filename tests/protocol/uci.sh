@@ -112,7 +112,7 @@ check options "two threads play a legal move" legal options "$root/rules/chess.r
 check options "bad hash" has options "info string error: Hash takes a number from 1 to 4096, not '0'"
 check options "bad threads" has options "info string error: Threads takes a number from 1 to 64, not 'x'"
 check options "bad skill" has options "info string error: Skill Level takes a number from 0 to 20, not '21'"
-check options "bad elo" has options "info string error: UCI_Elo takes a number from 600 to 2400, not '5'"
+check options "bad elo" has options "info string error: UCI_Elo takes a number from 1000 to 2150, not '5'"
 check options "bad check" has options "info string error: Ponder is true or false, not 'maybe'"
 {
     printf 'uci\nsetoption name Ponder value true\nposition startpos moves e2e4 e7e5\ngo ponder wtime 2000 btime 2000\n'
@@ -125,7 +125,7 @@ check options "bad check" has options "info string error: Ponder is true or fals
 } | "$varia" uci >"$tmp/ponder.out" 2>&1
 check ponder "no answer while pondering" sh -c "grep -n 'readyok\|bestmove' '$tmp/ponder.out' | head -n 1 | grep -q readyok"
 check ponder "an answer after ponderhit" legal ponder "$root/rules/chess.rules" "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
-session weak 'uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 800\nposition startpos\ngo depth 8\n'
+session weak 'uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1000\nposition startpos\ngo depth 8\n'
 check weak "a weakened player searches shallow" lacks weak "info depth 3 "
 check weak "and answers" legal weak "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

@@ -154,8 +154,8 @@ check pass "a pass for the wrong side" [ "$(count pass '^Illegal move')" = 1 ]
 
 # 10b. strength options, as UCI's: offered as features, a limited rating searches shallow and
 #      still answers, bad names and values refused.
-session strength 'xboard\nprotover 2\nnew\noption UCI_LimitStrength=1\noption UCI_Elo=700\npost\nsd 8\ngo\noption UCI_Elo=5\noption Nope=1\noption junk\n'
-check strength "features" has strength 'feature option="UCI_Elo -spin 2400 600 2400"'
+session strength 'xboard\nprotover 2\nnew\noption UCI_LimitStrength=1\noption UCI_Elo=1000\npost\nsd 8\ngo\noption UCI_Elo=5\noption Nope=1\noption junk\n'
+check strength "features" has strength 'feature option="UCI_Elo -spin 2150 1000 2150"'
 check strength "a weakened player searches shallow" sh -c "! grep -E '^3 -?[0-9]+ ' '$tmp/strength.out'"
 check strength "and answers" legal strength "$root/rules/chess.rules" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 check strength "bad values" [ "$(count strength '^Error (')" = 3 ]

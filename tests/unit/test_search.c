@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include "gameend.h"
+#include "engine.h"
 #include "search.h"
 
 /* Searches fen to depth with a fresh searcher; returns the best move's coordinate text. */
@@ -256,7 +257,7 @@ static void test_search_options_parse(void **state) {
     assert_int_equal(o.skill, 7);
     search_options_format(&o, text, sizeof text);
     assert_string_equal(
-        text, "-null,lmr,-aspiration,-futility,-see,-stable,-tuned,-rfp,-lmp,-iir,-history,-qtable,-terms,skill=7");
+        text, "-null,lmr,-aspiration,-futility,-see,-stable,-tuned,-rfp,-lmp,-iir,-history,-qtable,-terms,-multi,skill=7");
     assert_true(search_options_parse("default,-see", &o, err, sizeof err));
     assert_false(o.see);
     assert_true(o.null_move);
@@ -264,6 +265,21 @@ static void test_search_options_parse(void **state) {
     assert_non_null(strstr(err, "unknown setting 'nul'"));
     assert_false(search_options_parse("skill=21", &o, err, sizeof err));
     assert_non_null(strstr(err, "bad skill '21'"));
+}
+
+/* UCI_Elo to skill: the measured levels at their ratings, never falling as the rating rises,
+ * the ends at the ends. */
+static void test_engine_elo_skill(void **state) {
+    (void)state;
+    assert_int_equal(engine_elo_skill(ENGINE_ELO_MIN - 500), 0);
+    assert_int_equal(engine_elo_skill(ENGINE_ELO_MIN), 0);
+    assert_int_equal(engine_elo_skill(1260), 4);
+    assert_int_equal(engine_elo_skill(1540), 8);
+    assert_int_equal(engine_elo_skill(1400), 6);
+    assert_int_equal(engine_elo_skill(ENGINE_ELO_MAX), 20);
+    assert_int_equal(engine_elo_skill(ENGINE_ELO_MAX + 500), 20);
+    for (int elo = ENGINE_ELO_MIN; elo < ENGINE_ELO_MAX; elo++)
+        assert_true(engine_elo_skill(elo) <= engine_elo_skill(elo + 1));
 }
 
 /* The null move is for games where passing changes little. */
@@ -376,6 +392,7 @@ int main(void) {
         cmocka_unit_test(test_search_sees_position_endings),
         cmocka_unit_test(test_search_options_parse),
         cmocka_unit_test(test_search_null_move_allowed),
+        cmocka_unit_test(test_engine_elo_skill),
         cmocka_unit_test(test_search_features_keep_mates),
         cmocka_unit_test(test_search_time_budget),
         cmocka_unit_test(test_search_mcts),
