@@ -251,22 +251,12 @@ void engine_set_strength(Engine *e, int skill, bool limit_strength, int elo) {
     engine_set_options(e, &o);
 }
 
-/* Skill levels on Fairy-Stockfish's own UCI_Elo scale: each level measured in chess against it
- * at 10 s + 0.1 s (docs/strength.md), but level 0, which lost every game to its weakest (1350)
- * and stands where levels 4 and 8 point. */
-static const struct {
-    int elo, skill;
-} elo_levels[] = {{ENGINE_ELO_MIN, 0}, {1260, 4}, {1540, 8}, {1560, 14}, {ENGINE_ELO_MAX, 20}};
-
 int engine_elo_skill(int elo) {
     if (elo <= ENGINE_ELO_MIN) return 0;
-    size_t i = 1;
-    while (i < ARRAY_LEN(elo_levels) - 1 && elo > elo_levels[i].elo) i++;
-    if (elo >= elo_levels[i].elo) return elo_levels[i].skill;
-    /* (linear between two measured levels, to the nearest) */
-    int e0 = elo_levels[i - 1].elo, s0 = elo_levels[i - 1].skill;
-    int e1 = elo_levels[i].elo, s1 = elo_levels[i].skill;
-    return s0 + ((elo - e0) * (s1 - s0) * 2 + (e1 - e0)) / (2 * (e1 - e0));
+    if (elo >= ENGINE_ELO_MAX) return 20;
+    /* (the line fitted to the levels measured against Fairy-Stockfish's ratings, about 57 a
+     * level: docs/strength.md; to the nearest level) */
+    return ((elo - ENGINE_ELO_MIN) * 40 + (ENGINE_ELO_MAX - ENGINE_ELO_MIN)) / (2 * (ENGINE_ELO_MAX - ENGINE_ELO_MIN));
 }
 
 void engine_search_finite(Engine *e) {

@@ -267,15 +267,15 @@ static void test_search_options_parse(void **state) {
     assert_non_null(strstr(err, "bad skill '21'"));
 }
 
-/* UCI_Elo to skill: the measured levels at their ratings, never falling as the rating rises,
+/* UCI_Elo to skill: the fitted line to the nearest level, never falling as the rating rises,
  * the ends at the ends. */
 static void test_engine_elo_skill(void **state) {
     (void)state;
     assert_int_equal(engine_elo_skill(ENGINE_ELO_MIN - 500), 0);
     assert_int_equal(engine_elo_skill(ENGINE_ELO_MIN), 0);
-    assert_int_equal(engine_elo_skill(1260), 4);
-    assert_int_equal(engine_elo_skill(1540), 8);
-    assert_int_equal(engine_elo_skill(1400), 6);
+    assert_int_equal(engine_elo_skill(1230), 4);
+    assert_int_equal(engine_elo_skill(1700), 12);
+    assert_int_equal(engine_elo_skill(2120), 19);
     assert_int_equal(engine_elo_skill(ENGINE_ELO_MAX), 20);
     assert_int_equal(engine_elo_skill(ENGINE_ELO_MAX + 500), 20);
     for (int elo = ENGINE_ELO_MIN; elo < ENGINE_ELO_MAX; elo++)
