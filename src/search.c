@@ -979,12 +979,16 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
         s->skill_seed = pos->key ^ (lim->seed + 1) * 0x9E3779B97F4A7C15ULL;
         s->skill_most = SKILL_NOISE * (20 - s->opt.skill);
     }
+    /* with more than two players a root score swings with each seat's reply, so narrow
+     * windows fail and research more than they save (measured: docs/strength.md) */
+    const Variant *v = s->v;
+    bool aspire = s->opt.aspiration && v->nplayers == 2;
     int last = 0, stable_iters = 0;
     for (int iter = 1; iter <= max_depth; iter++) {
         int depth = iter + s->depth_skew < max_depth ? iter + s->depth_skew : max_depth;
         s->iter_depth = depth;
         int alpha = -INF, beta = INF, delta = ASPIRATION_WINDOW;
-        if (s->opt.aspiration && depth >= ASPIRATION_DEPTH && last > -SEARCH_MATE_BOUND && last < SEARCH_MATE_BOUND) {
+        if (aspire && depth >= ASPIRATION_DEPTH && last > -SEARCH_MATE_BOUND && last < SEARCH_MATE_BOUND) {
             alpha = last - delta;
             beta = last + delta;
         }

@@ -44,7 +44,7 @@ typedef struct SearchOptions {
     bool aspiration; /* the root searched in a window around the last iteration's score */
     bool futility;   /* quiet moves near the leaves skipped when the score is far below alpha */
     bool see;        /* captures that lose the capturer for less (by the attack tests) skipped
-                      * in quiescence, tried after the quiet moves elsewhere */
+                      * in quiescence */
     bool stable;     /* a move kept for several iterations ends the thinking early */
     bool rfp;        /* a node whose static score is far above beta near the leaves is cut */
     bool lmp;        /* late quiet moves near the leaves not searched at all */
