@@ -17,8 +17,9 @@
 #define REWARD_WEIGHT 15 /* per point of the counter captures pay into (experience) */
 #define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
 /* The default weights of the named terms (TUNED_PROMOTION...): progress and passed in percent
- * of what promoting gains, one step from the zone in an ending; the royal terms per cell. */
-static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2};
+ * of what promoting gains, one step from the zone in an ending; the royal terms per cell;
+ * doubled and isolated in percent of the piece's value. */
+static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10};
 
 /* The moves of a lone piece of type t and owner o on every cell (out[c]); their total. */
 static long reach_of(GenContext *ctx, Position *scratch, int t, int o, int *out) {
@@ -143,13 +144,24 @@ static void init_promotions(EvalTables *et, const Variant *v) {
     }
 }
 
+/* The promoting types that start as a rank: some two of them side by side on the first
+ * board's columns. Their columns make a structure (doubled, isolated) worth judging. */
+static void init_ranks(EvalTables *et, const Variant *v) {
+    et->ranked = 0;
+    for (uint32_t ts = et->promoting; ts; ts &= ts - 1) {
+        int t = __builtin_ctz(ts);
+        if (v->start_columns[t] & (v->start_columns[t] >> 1)) et->ranked |= 1u << t;
+    }
+}
+
 /* What eval_terms needs besides its weights: the promotions, each army's starting material,
  * the queen's directions. */
 static void init_terms(EvalTables *et, const Variant *v) {
-    et->promoting = 0;
+    et->promoting = et->ranked = 0;
     et->nqueen_dirs = 0;
     if (v->nplayers != 2 || v->nowners != 2) return;
     init_promotions(et, v);
+    init_ranks(et, v);
     for (int o = 0; o < 2; o++) {
         et->start_material[o] = 0;
         for (int t = 0; t < v->ntypes; t++)
@@ -452,6 +464,24 @@ static int promotion_bonus(const EvalTables *et, const Variant *v, int o, int t,
     return sum * et->promo_gain[t] / (100 * EVAL_PROGRESS_MAX);
 }
 
+/* Owner o's pieces of a ranked type t (cells `mine`, value `value`): the second and further
+ * on a column are doubled, one with none of its type on the next columns isolated. */
+static int structure_penalty(const EvalTables *et, const Variant *v, const uint64_t *mine, int value) {
+    uint8_t count[MAX_BOARD_DIM + 2] = {0};
+    for (int w = 0; w < v->cell_words; w++)
+        for (uint64_t bits = mine[w]; bits; bits &= bits - 1) {
+            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
+            if (v->cells[c].board == 0) count[v->cells[c].x + 1]++;
+        }
+    int doubled = 0, isolated = 0;
+    for (int x = 1; x <= MAX_BOARD_DIM; x++) {
+        if (!count[x]) continue;
+        doubled += count[x] - 1;
+        if (!count[x - 1] && !count[x + 1]) isolated += count[x];
+    }
+    return (et->term[TUNED_DOUBLED] * doubled + et->term[TUNED_ISOLATED] * isolated) * value / 100;
+}
+
 int eval_terms(const EvalTables *et, const Position *pos) {
     const Variant *v = pos->v;
     if (!et->terms || v->nplayers != 2 || v->nowners != 2 || pos->controller[0] != 0 || pos->controller[1] != 1)
@@ -484,12 +514,19 @@ int eval_terms(const EvalTables *et, const Position *pos) {
         }
         /* worth a quarter in the opening, all of it in a bare ending */
         sum = sum * (1024 - 3 * phase) / 1024;
+        for (uint32_t ts = et->ranked; ts; ts &= ts - 1) {
+            int t = __builtin_ctz(ts);
+            uint64_t mine[CELL_WORDS];
+            for (int w = 0; w < words; w++) mine[w] = pos->type_occ[t][w] & pos->occ[o][w];
+            sum -= structure_penalty(et, v, mine, et->value[t]);
+        }
         Cell royal = board_royal(pos, o);
         if (royal != NO_CELL && et->nqueen_dirs) {
             int open = 0, near = 0;
             royal_lines(et, pos, royal, o, &open, &near);
             sum += (et->term[TUNED_SHELTER] * near - et->term[TUNED_EXPOSURE] * open) * phase / 256;
             sum += et->term[TUNED_ROYAL_CENTRE] * et->centre[royal] * (256 - phase) / 256;
+            sum -= et->term[TUNED_ROYAL_HIDDEN] * et->centre[royal] * phase / 256;
         }
         score[o] = sum;
     }

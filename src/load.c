@@ -41,6 +41,9 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             v->start_count[o][t] = (uint8_t)(n > 255 ? 255 : n);
         }
     for (int c = 0; ok && c < v->ncells; c++)
+        if (pos.cell[c] && PIECE_OWNER(pos.cell[c]) == 0 && v->cells[c].board == 0)
+            v->start_columns[PIECE_TYPE(pos.cell[c])] |= 1u << v->cells[c].x;
+    for (int c = 0; ok && c < v->ncells; c++)
         if (pos.cell[c] && variant_royal(v, PIECE_OWNER(pos.cell[c]), PIECE_TYPE(pos.cell[c])))
             v->royal_owners |= (uint8_t)(1u << PIECE_OWNER(pos.cell[c]));
     /* (a royal piece in hand, still to be dropped, counts too) */

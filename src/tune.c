@@ -164,8 +164,12 @@ static int params_of(EvalTables *et, Param *p) {
         p[n++] = (Param){&et->term[TUNED_PASSED], 1, 0, 100, -1, tuned_term_name(TUNED_PASSED)};
     }
     if (v->has_royal && et->nqueen_dirs)
-        for (int k = TUNED_EXPOSURE; k <= TUNED_ROYAL_CENTRE; k++)
+        for (int k = TUNED_EXPOSURE; k <= TUNED_ROYAL_HIDDEN; k++)
             p[n++] = (Param){&et->term[k], 1, 0, 100, -1, tuned_term_name(k)};
+    if (et->ranked) {
+        p[n++] = (Param){&et->term[TUNED_DOUBLED], 1, 0, 100, -1, tuned_term_name(TUNED_DOUBLED)};
+        p[n++] = (Param){&et->term[TUNED_ISOLATED], 1, 0, 100, -1, tuned_term_name(TUNED_ISOLATED)};
+    }
     return n;
 }
 

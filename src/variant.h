@@ -300,10 +300,22 @@ typedef struct PieceProgram {
 /* Weights of the evaluation's terms a rule file may give by name (`tuned promotion 8`): a
  * promoting piece's progress toward its zone and its bonus when passed (in percent of what
  * promoting gains), a royal piece's open lines, its own neighbours, its centralisation in the
- * ending (hundredths of a pawn). */
-enum { TUNED_PROMOTION, TUNED_PASSED, TUNED_EXPOSURE, TUNED_SHELTER, TUNED_ROYAL_CENTRE, TUNED_TERMS };
+ * ending and in the middle game (hundredths of a pawn), a rank of pieces' doubled and
+ * isolated members (in percent of their value). */
+enum {
+    TUNED_PROMOTION,
+    TUNED_PASSED,
+    TUNED_EXPOSURE,
+    TUNED_SHELTER,
+    TUNED_ROYAL_CENTRE,
+    TUNED_ROYAL_HIDDEN,
+    TUNED_DOUBLED,
+    TUNED_ISOLATED,
+    TUNED_TERMS
+};
 static inline const char *tuned_term_name(int i) {
-    static const char *const names[TUNED_TERMS] = {"promotion", "passed", "exposure", "shelter", "royal-centre"};
+    static const char *const names[TUNED_TERMS] = {"promotion",    "passed",       "exposure", "shelter",
+                                                   "royal-centre", "royal-hidden", "doubled",  "isolated"};
     return names[i];
 }
 
@@ -650,6 +662,7 @@ typedef struct Variant {
     int npromos;
     PromoSet promos[MAX_PROMO_SETS];                  /* index 0 unused: ADD 0 means "no promotion" */
     uint8_t start_count[MAX_OWNERS][MAX_PIECE_TYPES]; /* pieces of each owner and type at the start */
+    uint32_t start_columns[MAX_PIECE_TYPES]; /* bit x: owner 0 starts with one on the first board's column x */
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];                  /* rights kept when the cell is touched */

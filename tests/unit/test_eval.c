@@ -196,6 +196,73 @@ static void test_eval_royal_shelter(void **state) {
     variant_free(v);
 }
 
+/* Pawns that start side by side make a structure: a second pawn on a column (doubled) and a
+ * pawn with none of its own on the next columns (isolated) cost a share of a pawn each. Pieces
+ * that start apart (xiangqi's soldiers) and pieces that do not promote have none. */
+static void test_eval_pawn_structure(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    int pawn = variant_type_by_letter(v, 'P');
+    assert_int_equal(et->ranked, 1u << pawn);
+    Position pos;
+    board_init(&pos, v);
+    /* the pawns on their second rank, where progress counts nothing */
+    set_fen(&pos, "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1");
+    int pair = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/8/8/8/8/2P1P3/4K3 w - - 0 1");
+    int apart = eval_terms(et, &pos);
+    assert_int_equal(pair - apart, 2 * et->term[TUNED_ISOLATED] * et->value[pawn] / 100);
+    /* e3 and e2: one doubled, both isolated; d3 and e2 (as far on) neither */
+    set_fen(&pos, "4k3/8/8/8/8/4P3/4P3/4K3 w - - 0 1");
+    int doubled = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/8/8/8/3P4/4P3/4K3 w - - 0 1");
+    int healthy = eval_terms(et, &pos);
+    assert_int_equal(healthy - doubled,
+                     (et->term[TUNED_DOUBLED] + 2 * et->term[TUNED_ISOLATED]) * et->value[pawn] / 100);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+    /* xiangqi's soldiers start a column apart and never promote; shogi's pawns stand in a row */
+    v = load_rules("rules/xiangqi.rules");
+    et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    assert_int_equal(et->ranked, 0);
+    variant_free(v);
+    v = load_rules("rules/shogi.rules");
+    eval_init(et, v);
+    assert_int_equal(et->ranked, 1u << variant_type_by_letter(v, 'P'));
+    free(et);
+    variant_free(v);
+}
+
+/* In a middle game the royal piece is better kept off the centre (castled); the weight is
+ * royal-hidden per step toward it, in proportion to the enemy's material. */
+static void test_eval_royal_hidden(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
+    int castled = eval_terms(et, &pos);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1R1K w kq - 0 1");
+    int corner = eval_terms(et, &pos);
+    et->term[TUNED_ROYAL_HIDDEN] = 0;
+    int corner_plain = eval_terms(et, &pos);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
+    int castled_plain = eval_terms(et, &pos);
+    /* g1 stands one step nearer the centre than h1 (16 steps from a corner to the middle) */
+    int step = et->centre[variant_cell_by_name(v, "g1")] - et->centre[variant_cell_by_name(v, "h1")];
+    assert_true(step > 0);
+    assert_int_equal((corner - castled) - (corner_plain - castled_plain), 3 * step);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
 /* `tuned` items set the terms' weights; a game of three players has none of the terms. */
 static void test_eval_terms_tuned(void **state) {
     (void)state;
@@ -234,7 +301,9 @@ int main(void) {
         cmocka_unit_test(test_eval_start_is_balanced),  cmocka_unit_test(test_eval_estimates_missing_values),
         cmocka_unit_test(test_eval_prefers_the_centre), cmocka_unit_test(test_eval_three_players),
         cmocka_unit_test(test_eval_reads_tuned_items),  cmocka_unit_test(test_eval_promotion_progress),
-        cmocka_unit_test(test_eval_royal_shelter),      cmocka_unit_test(test_eval_terms_tuned),
+        cmocka_unit_test(test_eval_royal_shelter),
+        cmocka_unit_test(test_eval_pawn_structure),
+        cmocka_unit_test(test_eval_royal_hidden),      cmocka_unit_test(test_eval_terms_tuned),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
