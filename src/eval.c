@@ -18,8 +18,8 @@
 #define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
 /* The default weights of the named terms (TUNED_PROMOTION...): progress and passed in percent
  * of what promoting gains, one step from the zone in an ending; the royal terms per cell;
- * doubled and isolated in percent of the piece's value. */
-static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10};
+ * doubled and isolated in percent of the piece's value; open-column per piece. */
+static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10, 15};
 
 /* The moves of a lone piece of type t and owner o on every cell (out[c]); their total. */
 static long reach_of(GenContext *ctx, Position *scratch, int t, int o, int *out) {
@@ -152,12 +152,25 @@ static void init_ranks(EvalTables *et, const Variant *v) {
         int t = __builtin_ctz(ts);
         if (v->start_columns[t] & (v->start_columns[t] >> 1)) et->ranked |= 1u << t;
     }
+    /* pieces that slide along a column and never diagonally: columns free of a rank suit them */
+    et->column_sliders = 0;
+    for (int t = 0; et->ranked && t < v->ntypes; t++) {
+        const PieceProgram *pp = &v->types[t].per_owner[0];
+        bool along = false, diagonal = false;
+        for (int i = 0; i < pp->ngen; i++) {
+            const Direction *d = &v->dirs[pp->gen[i].dir];
+            if (!pp->gen[i].slide || d->graph || d->link_board >= 0) continue;
+            along |= d->dx == 0 && d->dy != 0;
+            diagonal |= d->dx != 0 && d->dy != 0;
+        }
+        if (along && !diagonal && !v->types[t].royal) et->column_sliders |= 1u << t;
+    }
 }
 
 /* What eval_terms needs besides its weights: the promotions, each army's starting material,
  * the queen's directions. */
 static void init_terms(EvalTables *et, const Variant *v) {
-    et->promoting = et->ranked = 0;
+    et->promoting = et->ranked = et->column_sliders = 0;
     et->nqueen_dirs = 0;
     if (v->nplayers != 2 || v->nowners != 2) return;
     init_promotions(et, v);
@@ -465,13 +478,17 @@ static int promotion_bonus(const EvalTables *et, const Variant *v, int o, int t,
 }
 
 /* Owner o's pieces of a ranked type t (cells `mine`, value `value`): the second and further
- * on a column are doubled, one with none of its type on the next columns isolated. */
-static int structure_penalty(const EvalTables *et, const Variant *v, const uint64_t *mine, int value) {
+ * on a column are doubled, one with none of its type on the next columns isolated. Marks
+ * their columns of the first board in *columns. */
+static int structure_penalty(const EvalTables *et, const Variant *v, const uint64_t *mine, int value,
+                             uint32_t *columns) {
     uint8_t count[MAX_BOARD_DIM + 2] = {0};
     for (int w = 0; w < v->cell_words; w++)
         for (uint64_t bits = mine[w]; bits; bits &= bits - 1) {
             Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
-            if (v->cells[c].board == 0) count[v->cells[c].x + 1]++;
+            if (v->cells[c].board != 0) continue;
+            count[v->cells[c].x + 1]++;
+            *columns |= 1u << v->cells[c].x;
         }
     int doubled = 0, isolated = 0;
     for (int x = 1; x <= MAX_BOARD_DIM; x++) {
@@ -480,6 +497,26 @@ static int structure_penalty(const EvalTables *et, const Variant *v, const uint6
         if (!count[x - 1] && !count[x + 1]) isolated += count[x];
     }
     return (et->term[TUNED_DOUBLED] * doubled + et->term[TUNED_ISOLATED] * isolated) * value / 100;
+}
+
+/* Owner o's column sliders on columns of the first board with no ranked piece (`open`, in
+ * full) or only the enemy's (`half_open`, half). */
+static int open_columns(const EvalTables *et, const Position *pos, int o, uint32_t open, uint32_t half_open) {
+    const Variant *v = pos->v;
+    int sum = 0;
+    for (uint32_t ts = et->column_sliders; ts; ts &= ts - 1) {
+        int t = __builtin_ctz(ts);
+        for (int w = 0; w < v->cell_words; w++)
+            for (uint64_t bits = pos->type_occ[t][w] & pos->occ[o][w]; bits; bits &= bits - 1) {
+                const CellInfo *ci = &v->cells[w * 64 + __builtin_ctzll(bits)];
+                if (ci->board != 0) continue;
+                if ((open >> ci->x) & 1)
+                    sum += 2;
+                else if ((half_open >> ci->x) & 1)
+                    sum += 1;
+            }
+    }
+    return sum * et->term[TUNED_OPEN_COLUMN] / 2;
 }
 
 int eval_terms(const EvalTables *et, const Position *pos) {
@@ -495,6 +532,19 @@ int eval_terms(const EvalTables *et, const Position *pos) {
                 if (!variant_royal(v, o, t)) material[o] += et->value[t];
             }
     int score[2] = {0, 0};
+    /* each army's structure, and the columns its ranked pieces stand on */
+    uint32_t columns[2] = {0, 0};
+    for (int o = 0; o < 2; o++)
+        for (uint32_t ts = et->ranked; ts; ts &= ts - 1) {
+            int t = __builtin_ctz(ts);
+            uint64_t mine[CELL_WORDS];
+            for (int w = 0; w < words; w++) mine[w] = pos->type_occ[t][w] & pos->occ[o][w];
+            score[o] -= structure_penalty(et, v, mine, et->value[t], &columns[o]);
+        }
+    if (et->column_sliders) {
+        uint32_t open = ~(columns[0] | columns[1]);
+        for (int o = 0; o < 2; o++) score[o] += open_columns(et, pos, o, open, columns[1 - o] & ~columns[o]);
+    }
     for (int o = 0; o < 2; o++) {
         int e = 1 - o;
         /* the enemy's non-royal material: 256 with all it started with, 0 with none */
@@ -514,12 +564,6 @@ int eval_terms(const EvalTables *et, const Position *pos) {
         }
         /* worth a quarter in the opening, all of it in a bare ending */
         sum = sum * (1024 - 3 * phase) / 1024;
-        for (uint32_t ts = et->ranked; ts; ts &= ts - 1) {
-            int t = __builtin_ctz(ts);
-            uint64_t mine[CELL_WORDS];
-            for (int w = 0; w < words; w++) mine[w] = pos->type_occ[t][w] & pos->occ[o][w];
-            sum -= structure_penalty(et, v, mine, et->value[t]);
-        }
         Cell royal = board_royal(pos, o);
         if (royal != NO_CELL && et->nqueen_dirs) {
             int open = 0, near = 0;
@@ -528,7 +572,7 @@ int eval_terms(const EvalTables *et, const Position *pos) {
             sum += et->term[TUNED_ROYAL_CENTRE] * et->centre[royal] * (256 - phase) / 256;
             sum -= et->term[TUNED_ROYAL_HIDDEN] * et->centre[royal] * phase / 256;
         }
-        score[o] = sum;
+        score[o] += sum;
     }
     return score[0] - score[1];
 }

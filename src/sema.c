@@ -2602,8 +2602,8 @@ static void declare_tuned(Sema *s, const Ast *it) {
             if (k == TUNED_TERMS)
                 diag_error(s->sink, at,
                            "unknown tuned term '%s' (expected royal-safety, hand, mcts, promotion, passed, exposure, "
-                           "shelter, royal-centre, royal-hidden, doubled or isolated, or a piece's name and "
-                           "mobility or squares)",
+                           "shelter, royal-centre, royal-hidden, doubled, isolated or open-column, or a piece's "
+                           "name and mobility or squares)",
                            it->text);
             else if (n < 0 || n > 100)
                 diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..100)", it->text, n);

@@ -170,6 +170,8 @@ static int params_of(EvalTables *et, Param *p) {
         p[n++] = (Param){&et->term[TUNED_DOUBLED], 1, 0, 100, -1, tuned_term_name(TUNED_DOUBLED)};
         p[n++] = (Param){&et->term[TUNED_ISOLATED], 1, 0, 100, -1, tuned_term_name(TUNED_ISOLATED)};
     }
+    if (et->column_sliders)
+        p[n++] = (Param){&et->term[TUNED_OPEN_COLUMN], 1, 0, 100, -1, tuned_term_name(TUNED_OPEN_COLUMN)};
     return n;
 }
 

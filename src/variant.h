@@ -301,7 +301,7 @@ typedef struct PieceProgram {
  * promoting piece's progress toward its zone and its bonus when passed (in percent of what
  * promoting gains), a royal piece's open lines, its own neighbours, its centralisation in the
  * ending and in the middle game (hundredths of a pawn), a rank of pieces' doubled and
- * isolated members (in percent of their value). */
+ * isolated members (in percent of their value), a column slider on a column free of them. */
 enum {
     TUNED_PROMOTION,
     TUNED_PASSED,
@@ -311,11 +311,12 @@ enum {
     TUNED_ROYAL_HIDDEN,
     TUNED_DOUBLED,
     TUNED_ISOLATED,
+    TUNED_OPEN_COLUMN,
     TUNED_TERMS
 };
 static inline const char *tuned_term_name(int i) {
-    static const char *const names[TUNED_TERMS] = {"promotion",    "passed",       "exposure", "shelter",
-                                                   "royal-centre", "royal-hidden", "doubled",  "isolated"};
+    static const char *const names[TUNED_TERMS] = {"promotion",    "passed",  "exposure", "shelter",    "royal-centre",
+                                                   "royal-hidden", "doubled", "isolated", "open-column"};
     return names[i];
 }
 

@@ -237,6 +237,31 @@ static void test_eval_pawn_structure(void **state) {
     variant_free(v);
 }
 
+/* A piece that slides along columns (a rook, not a queen) gains on a column without pawns,
+ * half as much where only the enemy's stand. */
+static void test_eval_open_column(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    assert_int_equal(et->column_sliders, 1u << variant_type_by_letter(v, 'R'));
+    Position pos;
+    board_init(&pos, v);
+    /* the same pawns and kings, the rook on the open c column, behind its pawn on d, or on e
+     * where only black's pawn stands */
+    set_fen(&pos, "4k3/8/4p3/8/8/8/3P4/2R4K w - - 0 1");
+    int open = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/4p3/8/8/8/3P4/3R3K w - - 0 1");
+    int closed = eval_terms(et, &pos);
+    set_fen(&pos, "4k3/8/4p3/8/8/8/3P4/4R2K w - - 0 1");
+    int half = eval_terms(et, &pos);
+    assert_int_equal(open - closed, et->term[TUNED_OPEN_COLUMN]);
+    assert_int_equal(half - closed, et->term[TUNED_OPEN_COLUMN] / 2);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
 /* In a middle game the royal piece is better kept off the centre (castled); the weight is
  * royal-hidden per step toward it, in proportion to the enemy's material. */
 static void test_eval_royal_hidden(void **state) {
@@ -303,7 +328,8 @@ int main(void) {
         cmocka_unit_test(test_eval_reads_tuned_items),  cmocka_unit_test(test_eval_promotion_progress),
         cmocka_unit_test(test_eval_royal_shelter),
         cmocka_unit_test(test_eval_pawn_structure),
-        cmocka_unit_test(test_eval_royal_hidden),      cmocka_unit_test(test_eval_terms_tuned),
+        cmocka_unit_test(test_eval_royal_hidden),
+        cmocka_unit_test(test_eval_open_column),      cmocka_unit_test(test_eval_terms_tuned),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
