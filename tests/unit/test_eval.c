@@ -160,8 +160,8 @@ static void test_eval_promotion_progress(void **state) {
     variant_free(v);
 }
 
-/* In a middle game a royal piece on open lines scores lower than one among its own pieces; in
- * an ending it wants the centre. */
+/* In a middle game a royal piece on open lines scores lower than one among its own pieces, and
+ * one nearer the centre lower than one in a corner; in an ending it wants the centre. */
 static void test_eval_royal_shelter(void **state) {
     (void)state;
     Variant *v = load_rules("rules/chess.rules");
@@ -175,6 +175,15 @@ static void test_eval_royal_shelter(void **state) {
     set_fen(&pos, "rnbqkbnr/pppppppp/8/8/4K3/8/PPPPPPPP/RNBQ1R2 w kq - 0 1");
     int open = eval_terms(et, &pos);
     assert_true(sheltered > open + 40);
+    /* ... and off the centre: on h1 one step further from it than on g1, royal-hidden a step */
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1R1K w kq - 0 1");
+    int corner = eval_terms(et, &pos);
+    int step = et->centre[variant_cell_by_name(v, "g1")] - et->centre[variant_cell_by_name(v, "h1")];
+    et->term[TUNED_ROYAL_HIDDEN] = 0;
+    int corner_plain = eval_terms(et, &pos);
+    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
+    assert_true(step > 0);
+    assert_int_equal((corner - sheltered) - (corner_plain - eval_terms(et, &pos)), 3 * step);
     /* kings alone: the one in the centre is better off than the one in the corner */
     set_fen(&pos, "7k/8/8/8/3K4/8/8/8 w - - 0 1");
     int centre = eval_terms(et, &pos);
@@ -262,32 +271,6 @@ static void test_eval_open_column(void **state) {
     variant_free(v);
 }
 
-/* In a middle game the royal piece is better kept off the centre (castled); the weight is
- * royal-hidden per step toward it, in proportion to the enemy's material. */
-static void test_eval_royal_hidden(void **state) {
-    (void)state;
-    Variant *v = load_rules("rules/chess.rules");
-    EvalTables *et = xmalloc(sizeof *et);
-    eval_init(et, v);
-    Position pos;
-    board_init(&pos, v);
-    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
-    int castled = eval_terms(et, &pos);
-    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1R1K w kq - 0 1");
-    int corner = eval_terms(et, &pos);
-    et->term[TUNED_ROYAL_HIDDEN] = 0;
-    int corner_plain = eval_terms(et, &pos);
-    set_fen(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
-    int castled_plain = eval_terms(et, &pos);
-    /* g1 stands one step nearer the centre than h1 (16 steps from a corner to the middle) */
-    int step = et->centre[variant_cell_by_name(v, "g1")] - et->centre[variant_cell_by_name(v, "h1")];
-    assert_true(step > 0);
-    assert_int_equal((corner - castled) - (corner_plain - castled_plain), 3 * step);
-    board_free(&pos);
-    free(et);
-    variant_free(v);
-}
-
 /* `tuned` items set the terms' weights; a game of three players has none of the terms. */
 static void test_eval_terms_tuned(void **state) {
     (void)state;
@@ -328,7 +311,6 @@ int main(void) {
         cmocka_unit_test(test_eval_reads_tuned_items),  cmocka_unit_test(test_eval_promotion_progress),
         cmocka_unit_test(test_eval_royal_shelter),
         cmocka_unit_test(test_eval_pawn_structure),
-        cmocka_unit_test(test_eval_royal_hidden),
         cmocka_unit_test(test_eval_open_column),      cmocka_unit_test(test_eval_terms_tuned),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
