@@ -40,6 +40,7 @@ static bool read_setup(Variant *v, SrcLoc setup_loc, DiagSink *sink) {
             for (int w = 0; w < v->cell_words; w++) n += __builtin_popcountll(pos.type_occ[t][w] & pos.occ[o][w]);
             v->start_count[o][t] = (uint8_t)(n > 255 ? 255 : n);
         }
+    memset(v->start_columns, 0, sizeof v->start_columns);
     for (int c = 0; ok && c < v->ncells; c++)
         if (pos.cell[c] && PIECE_OWNER(pos.cell[c]) == 0 && v->cells[c].board == 0)
             v->start_columns[PIECE_TYPE(pos.cell[c])] |= 1u << v->cells[c].x;
