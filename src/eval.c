@@ -477,26 +477,26 @@ static int promotion_bonus(const EvalTables *et, const Variant *v, int o, int t,
     return sum * et->promo_gain[t] / (100 * EVAL_PROGRESS_MAX);
 }
 
-/* Owner o's pieces of a ranked type t (cells `mine`, value `value`): the second and further
- * on a column are doubled, one with none of its type on the next columns isolated. Marks
- * their columns of the first board in *columns. */
-static int structure_penalty(const EvalTables *et, const Variant *v, const uint64_t *mine, int value,
-                             uint32_t *columns) {
+/* Owner o's pieces of a ranked type t: the second and further on a column are doubled, one
+ * with none of its type on the next columns isolated. Marks their columns of the first board
+ * in *columns. */
+static int structure_penalty(const EvalTables *et, const Position *pos, int o, int t, uint32_t *columns) {
+    const Variant *v = pos->v;
     uint8_t count[MAX_BOARD_DIM + 2] = {0};
     for (int w = 0; w < v->cell_words; w++)
-        for (uint64_t bits = mine[w]; bits; bits &= bits - 1) {
-            Cell c = (Cell)(w * 64 + __builtin_ctzll(bits));
-            if (v->cells[c].board != 0) continue;
-            count[v->cells[c].x + 1]++;
-            *columns |= 1u << v->cells[c].x;
+        for (uint64_t bits = pos->type_occ[t][w] & pos->occ[o][w]; bits; bits &= bits - 1) {
+            const CellInfo *ci = &v->cells[w * 64 + __builtin_ctzll(bits)];
+            if (ci->board != 0) continue;
+            count[ci->x + 1]++;
+            *columns |= 1u << ci->x;
         }
     int doubled = 0, isolated = 0;
-    for (int x = 1; x <= MAX_BOARD_DIM; x++) {
+    for (int x = 1; x <= v->boards[0].width; x++) {
         if (!count[x]) continue;
         doubled += count[x] - 1;
         if (!count[x - 1] && !count[x + 1]) isolated += count[x];
     }
-    return (et->term[TUNED_DOUBLED] * doubled + et->term[TUNED_ISOLATED] * isolated) * value / 100;
+    return (et->term[TUNED_DOUBLED] * doubled + et->term[TUNED_ISOLATED] * isolated) * et->value[t] / 100;
 }
 
 /* Owner o's column sliders on columns of the first board with no ranked piece (`open`, in
@@ -535,12 +535,8 @@ int eval_terms(const EvalTables *et, const Position *pos) {
     /* each army's structure, and the columns its ranked pieces stand on */
     uint32_t columns[2] = {0, 0};
     for (int o = 0; o < 2; o++)
-        for (uint32_t ts = et->ranked; ts; ts &= ts - 1) {
-            int t = __builtin_ctz(ts);
-            uint64_t mine[CELL_WORDS];
-            for (int w = 0; w < words; w++) mine[w] = pos->type_occ[t][w] & pos->occ[o][w];
-            score[o] -= structure_penalty(et, v, mine, et->value[t], &columns[o]);
-        }
+        for (uint32_t ts = et->ranked; ts; ts &= ts - 1)
+            score[o] -= structure_penalty(et, pos, o, __builtin_ctz(ts), &columns[o]);
     if (et->column_sliders) {
         uint32_t open = ~(columns[0] | columns[1]);
         for (int o = 0; o < 2; o++) score[o] += open_columns(et, pos, o, open, columns[1 - o] & ~columns[o]);

@@ -2599,12 +2599,19 @@ static void declare_tuned(Sema *s, const Ast *it) {
         } else if (!hand && strcmp(it->text, "royal-safety")) {
             int k = 0;
             while (k < TUNED_TERMS && strcmp(it->text, tuned_term_name(k))) k++;
-            if (k == TUNED_TERMS)
+            if (k == TUNED_TERMS) {
+                /* the named terms from their table, so a new one is never left out */
+                char names[256] = "";
+                size_t at_end = 0;
+                for (int i = 0; i < TUNED_TERMS; i++)
+                    at_end += (size_t)snprintf(names + at_end, at_end < sizeof names ? sizeof names - at_end : 0,
+                                               "%s%s", i == 0 ? "" : i == TUNED_TERMS - 1 ? " or " : ", ",
+                                               tuned_term_name(i));
                 diag_error(s->sink, at,
-                           "unknown tuned term '%s' (expected royal-safety, hand, mcts, promotion, passed, exposure, "
-                           "shelter, royal-centre, royal-hidden, doubled, isolated or open-column, or a piece's "
-                           "name and mobility or squares)",
-                           it->text);
+                           "unknown tuned term '%s' (expected royal-safety, hand, mcts, %s, or a piece's name and "
+                           "mobility or squares)",
+                           it->text, names);
+            }
             else if (n < 0 || n > 100)
                 diag_error(s->sink, num_loc(s, it->loc, n), "tuned %s %ld is out of range (0..100)", it->text, n);
             else {
