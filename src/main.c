@@ -1181,8 +1181,8 @@ static const Command commands[] = {
      "losses, its Elo difference and the 95% error. --time S is each side's clock for the game\n"
      "(default 10), inc=S its increment per move; --depth D plays to a fixed depth instead.\n"
      "SETTINGS is a comma list: default, classic, null, lmr, aspiration, futility, see, stable,\n"
-     "tuned, rfp, lmp, iir, history, qtable, terms, multi (-name turns one off), skill=N, threads=N,\n"
-     "alphabeta, mcts. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
+     "tuned, rfp, lmp, iir, history, qtable, terms, multi, early (-name turns one off), skill=N,\n"
+     "threads=N, alphabeta, mcts. sprt=ELO0,ELO1 stops once a sequential test decides between\n"
      "the two Elo differences. See docs/strength.md.",
      cmd_match, false, true, 4},
     {"tune", "tune FILE [--games N] [--depth D] [--seed N] [--verbose] [out=PATH] [passes=N] [open=N]",

@@ -83,7 +83,7 @@ void search_options_default(SearchOptions *o) {
     search_options_classic(o);
     o->null_move = o->lmr = o->aspiration = o->futility = o->see = o->stable = o->tuned = o->terms = true;
     o->rfp = o->lmp = o->iir = o->history = o->qtable = true;
-    o->multi = true;
+    o->multi = o->early = true;
 }
 
 static const struct {
@@ -104,6 +104,7 @@ static const struct {
     {"qtable", offsetof(SearchOptions, qtable)},
     {"terms", offsetof(SearchOptions, terms)},
     {"multi", offsetof(SearchOptions, multi)},
+    {"early", offsetof(SearchOptions, early)},
 };
 
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap) {
@@ -146,7 +147,7 @@ bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t 
         if (i == ARRAY_LEN(features)) {
             snprintf(err, cap,
                      "unknown setting '%s' (default, classic, null, lmr, aspiration, futility, see, stable, tuned, "
-                     "rfp, lmp, iir, history, qtable, terms, multi, skill=N, threads=N, alphabeta, mcts)",
+                     "rfp, lmp, iir, history, qtable, terms, multi, early, skill=N, threads=N, alphabeta, mcts)",
                      w);
             return false;
         }
@@ -814,6 +815,7 @@ static int search_root(Searcher *s, const Move *root_moves, int nroot, int depth
     return best;
 }
 
+#define EARLY_MOVES_TO_GO 20 /* the moves a clock is shared over with the setting `early` */
 #define SKILL_NOISE 20       /* centipawns of noise per skill level below 20 */
 #define ASPIRATION_WINDOW 35 /* centipawns each side of the last score, doubled on each failure */
 #define ASPIRATION_DEPTH 4   /* the first iteration searched in a window */
@@ -942,7 +944,8 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
     s->timed = lim->seconds > 0;
     s->limit = lim->seconds;
     if (!s->timed && lim->clock > 0) {
-        search_time_budget(lim->clock, lim->increment, lim->moves_to_go, &s->soft, &s->limit);
+        int togo = lim->moves_to_go > 0 ? lim->moves_to_go : s->opt.early ? EARLY_MOVES_TO_GO : 0;
+        search_time_budget(lim->clock, lim->increment, togo, &s->soft, &s->limit);
         s->timed = true;
     }
     s->node_limit = lim->nodes;

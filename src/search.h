@@ -56,6 +56,8 @@ typedef struct SearchOptions {
     bool terms;      /* the evaluation's promotion and royal terms (eval_terms) */
     bool multi;      /* reductions, late-move pruning and futility also with more than two
                       * players, each moving once a round */
+    bool early;      /* a clock with no moves to go is shared over 20 more moves, not 30: more
+                      * thought in the opening and middle game, where games are decided */
     int skill;       /* 0..20 (20: full strength): weaker play by a shallower, noisy choice */
     int threads;     /* 1..SEARCH_THREADS_MAX: lazy SMP */
     int player;      /* SEARCH_GAMES_CHOICE, SEARCH_ALPHABETA or SEARCH_MCTS (mcts.h) */
@@ -69,7 +71,7 @@ void search_options_default(SearchOptions *o);
 void search_options_classic(SearchOptions *o);
 /* Reads a comma-separated list of settings onto o: `default`, `classic`, a feature's name
  * (null, lmr, aspiration, futility, see, stable, tuned, rfp, lmp, iir, history, qtable, terms,
- * multi)
+ * multi, early)
  * to turn it on or with a leading `-` off, `skill=N`, `threads=N`, and the player: `alphabeta` or `mcts` (`default` leaves the choice to
  * the rule file). False with a message naming the bad word in err. */
 bool search_options_parse(const char *spec, SearchOptions *o, char *err, size_t cap);
