@@ -16,10 +16,13 @@
 #define CARD_WEIGHT 8    /* per point of the cards a player pays its moves with */
 #define REWARD_WEIGHT 15 /* per point of the counter captures pay into (experience) */
 #define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
+#define ROYAL_ATTACK_MAX 400 /* the most an attack on the royal piece is worth */
 /* The default weights of the named terms (TUNED_PROMOTION...): progress and passed in percent
  * of what promoting gains, one step from the zone in an ending; the royal terms per cell;
- * doubled and isolated in percent of the piece's value; open-column per piece. */
-static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10, 15};
+ * doubled and isolated in percent of the piece's value; open-column per piece; royal-attack
+ * per square of the attack's units, in 256ths; guarded in percent of a cell's mobility;
+ * threat per piece. */
+static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10, 15, 16, 100, 0};
 
 /* The moves of a lone piece of type t and owner o on every cell (out[c]); their total. */
 static long reach_of(GenContext *ctx, Position *scratch, int t, int o, int *out) {
@@ -172,7 +175,16 @@ static void init_ranks(EvalTables *et, const Variant *v) {
 static void init_terms(EvalTables *et, const Variant *v) {
     et->promoting = et->ranked = et->column_sliders = 0;
     et->nqueen_dirs = 0;
+    et->least_type = NO_TYPE;
     if (v->nplayers != 2 || v->nowners != 2) return;
+    /* the least piece (of two or more kinds) that both armies start with */
+    int kinds = 0;
+    for (int t = 0; t < v->ntypes; t++) {
+        if (v->types[t].royal || !v->start_count[0][t] || !v->start_count[1][t]) continue;
+        kinds++;
+        if (et->least_type == NO_TYPE || et->value[t] < et->value[et->least_type]) et->least_type = (uint8_t)t;
+    }
+    if (kinds < 2) et->least_type = NO_TYPE;
     init_promotions(et, v);
     init_ranks(et, v);
     for (int o = 0; o < 2; o++) {
@@ -297,28 +309,61 @@ int eval_piece_value(const EvalTables *et, Piece p) {
     return et->v->types[t].royal ? EVAL_ROYAL_VALUE : et->value[t];
 }
 
-/* Cells a piece reaches along its plain rays (pieces moved only by programs count 0). */
-static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+static bool in_cells(const uint64_t *cells, Cell c) { return (cells[c >> 6] >> (c & 63)) & 1; }
+
+/* Cells a piece reaches along its plain rays, or where it has none (its moves promote, which
+ * takes its program) along the rays of its captures, and by its line moves (pieces moved
+ * only by programs count 0). With a zone, *hits counts the cells of it the piece attacks
+ * along those rays: empty or hostile, on a ray that can capture. */
+static int ray_mobility(const Position *pos, const PieceProgram *pp, int owner, Cell from, const uint64_t *zone,
+                        int *hits, const uint64_t *guarded, int *unsafe) {
     /* (hostility is by controlling player: armies may change hands) */
     const Variant *v = pos->v;
-    int n = 0;
-    for (int i = 0; i < pp->ngen; i++) {
-        const Ray *r = &pp->gen[i];
+    int n = movegen_count_lines(pos, pp, owner, from);
+    /* (a capture's ray stands for a move too: promoting pieces mostly move as they capture) */
+    bool captures = !pp->ngen;
+    const Ray *rays = captures ? pp->atk : pp->gen;
+    int nrays = captures ? pp->natk : pp->ngen;
+    for (int i = 0; i < nrays; i++) {
+        const Ray *r = &rays[i];
+        int mode = captures ? RAY_BOTH : r->mode;
         Cell c = from;
         for (int k = 0; !r->range || k < r->range; k++) {
             c = variant_step(v, c, r->dir);
             if (c == NO_CELL) break;
             Piece p = pos->cell[c];
-            if (!p) {
-                if (r->mode != RAY_CAPTURE) n++;
-            } else {
-                if (r->mode != RAY_MOVE && board_hostile(pos, PIECE_OWNER(p), owner)) n++;
-                break;
+            bool hostile = p && board_hostile(pos, PIECE_OWNER(p), owner);
+            if (zone && mode != RAY_MOVE && (!p || hostile) && in_cells(zone, c)) ++*hits;
+            if (p ? mode != RAY_MOVE && hostile : mode != RAY_CAPTURE) {
+                n++;
+                if (guarded && in_cells(guarded, c)) ++*unsafe;
             }
-            if (!r->slide) break;
+            if (p || !r->slide) break;
         }
     }
     return n;
+}
+
+/* The cells the pieces of `owner`'s type t attack along the rays of their captures (into
+ * *cells; captures made only by programs are not seen). */
+static void attacked_by(const Position *pos, int owner, int t, uint64_t *cells) {
+    const Variant *v = pos->v;
+    const PieceProgram *pp = &v->types[t].per_owner[owner];
+    memset(cells, 0, sizeof(uint64_t) * CELL_WORDS);
+    for (int w = 0; w < v->cell_words; w++)
+        for (uint64_t bits = pos->type_occ[t][w] & pos->occ[owner][w]; bits; bits &= bits - 1) {
+            Cell from = (Cell)(w * 64 + __builtin_ctzll(bits));
+            for (int i = 0; i < pp->natk; i++) {
+                const Ray *r = &pp->atk[i];
+                Cell c = from;
+                for (int k = 0; !r->range || k < r->range; k++) {
+                    c = variant_step(v, c, r->dir);
+                    if (c == NO_CELL) break;
+                    cells[c >> 6] |= 1ull << (c & 63);
+                    if (pos->cell[c] || !r->slide) break;
+                }
+            }
+        }
 }
 
 /* A player's pieces are those of every army it controls (its own, and any handed to it) and
@@ -383,10 +428,55 @@ static int enemies_near(const Position *pos, Cell c, int player) {
     return n;
 }
 
+/* Two players, each with its own army, and the terms on (eval_terms and the like apply). */
+static bool two_armies(const EvalTables *et, const Position *pos) {
+    const Variant *v = pos->v;
+    return et->terms && v->nplayers == 2 && v->nowners == 2 && pos->controller[0] == 0 && pos->controller[1] == 1;
+}
+
+/* The cells the enemy's least piece guards, where a player's mobility counts `guarded`
+ * percent and its other pieces are threatened. False when neither term applies or the game
+ * has no such piece. */
+static bool guarded_cells(const EvalTables *et, const Position *pos, int player, uint64_t *cells) {
+    if (!two_armies(et, pos) || et->least_type == NO_TYPE ||
+        (et->term[TUNED_GUARDED] >= 100 && !et->term[TUNED_THREAT]))
+        return false;
+    attacked_by(pos, 1 - player, et->least_type, cells);
+    return true;
+}
+
+/* The cells of the enemy royal piece and those a king step from it, where a player's attack
+ * on it is counted (two armies, the royal-attack term on). False when there is none. */
+static bool royal_zone(const EvalTables *et, const Position *pos, int player, uint64_t *zone) {
+    const Variant *v = pos->v;
+    if (!two_armies(et, pos) || !et->term[TUNED_ROYAL_ATTACK] || !et->nqueen_dirs) return false;
+    Cell k = board_royal(pos, 1 - player);
+    if (k == NO_CELL) return false;
+    memset(zone, 0, sizeof(uint64_t) * CELL_WORDS);
+    zone[k >> 6] |= 1ull << (k & 63);
+    for (int i = 0; i < et->nqueen_dirs; i++) {
+        Cell c = variant_step(v, k, et->queen_dirs[i]);
+        if (c != NO_CELL) zone[c >> 6] |= 1ull << (c & 63);
+    }
+    return true;
+}
+
+/* A player's attack on the enemy royal piece from units (per attacked cell of its zone, the
+ * attacker's value in pawns), by two or more pieces: growing with the square of the units. */
+static int royal_attack(const EvalTables *et, int units, int attackers) {
+    if (attackers < 2) return 0;
+    int bonus = et->term[TUNED_ROYAL_ATTACK] * units * units / 256;
+    return bonus < ROYAL_ATTACK_MAX ? bonus : ROYAL_ATTACK_MAX;
+}
+
 int eval_side(const EvalTables *et, const Position *pos, int player) {
     const Variant *v = pos->v;
     int sum = v->npays || v->capture_reward ? resources(pos, player) : 0;
     if (v->has_hands && player < 2) sum += hand_value(et, pos, player);
+    uint64_t zone_cells[CELL_WORDS], guard_cells[CELL_WORDS];
+    const uint64_t *zone = royal_zone(et, pos, player, zone_cells) ? zone_cells : NULL;
+    const uint64_t *guarded = guarded_cells(et, pos, player, guard_cells) ? guard_cells : NULL;
+    int units = 0, attackers = 0;
     for (int o = 0; o < v->nowners; o++) {
         if (!plays_for(pos, player, o)) continue;
         for (int w = 0; w < v->cell_words; w++) {
@@ -397,16 +487,26 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
                 int t = PIECE_TYPE(pos->cell[c]);
                 const PieceType *pt = &v->types[t];
                 sum += et->material_sign * et->value[t];
-                sum += et->mobility[t] * ray_mobility(pos, &pt->per_owner[o], o, c);
-                /* royal pieces often want shelter, not the centre: no bonus */
+                /* royal pieces often want shelter, not the centre: no bonus; nor do they attack */
                 bool royal = variant_royal(v, o, t);
+                int hits = 0, unsafe = 0;
+                bool least = t == et->least_type;
+                int reach = ray_mobility(pos, &pt->per_owner[o], o, c, royal ? NULL : zone, &hits,
+                                         least ? NULL : guarded, &unsafe);
+                if (guarded && !least && !royal && in_cells(guarded, c)) sum -= et->term[TUNED_THREAT];
+                sum += et->mobility[t] * (100 * reach - (100 - et->term[TUNED_GUARDED]) * unsafe) / 100;
+                if (hits) {
+                    int pawns = et->value[t] / 100;
+                    units += hits * (pawns > 1 ? pawns : 1);
+                    attackers += !((et->ranked >> t) & 1); /* (a rank's pieces add, but do not lead) */
+                }
                 if (!royal) sum += CENTRE_WEIGHT * et->centre[c];
                 if (et->any_squares && o < 2) sum += et->squares[t] * et->reach[o][t][c] / 16;
                 if (et->royal_safety && royal) sum -= et->royal_safety * enemies_near(pos, c, player);
             }
         }
     }
-    return sum;
+    return zone ? sum + royal_attack(et, units, attackers) : sum;
 }
 
 /* Chebyshev distance between two cells on the same board (large when on different boards). */

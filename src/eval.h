@@ -38,6 +38,7 @@ typedef struct EvalTables {
     uint32_t promoting;
     uint32_t ranked;         /* promoting types that start side by side: their structure is judged */
     uint32_t column_sliders; /* types that slide along columns, never diagonally */
+    uint8_t least_type;      /* the least valued type both armies start with (NO_TYPE: none) */
     int promo_gain[MAX_PIECE_TYPES];
     uint8_t promo_dist[2][MAX_PIECE_TYPES][MAX_CELLS];
     uint8_t promo_progress[2][MAX_PIECE_TYPES][MAX_CELLS];

@@ -118,6 +118,10 @@ __attribute__((noinline)) static int count_lines(const Position *pos, const Piec
     return n;
 }
 
+int movegen_count_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from) {
+    return pp->nlines ? count_lines(pos, pp, owner, from) : 0;
+}
+
 static bool fault_full(VmFault *fault) {
     if (fault && !fault->set) {
         fault->set = true;

@@ -7,6 +7,9 @@
 
 /* All pseudo-legal moves of the player to move. Returns false on a program fault. */
 bool movegen_pseudo(GenContext *ctx, Position *pos, MoveList *out, VmFault *fault);
+/* How many line moves (LineMove: zoned atoms, lame leaps, hops) the piece of `owner` on from
+ * has, by its program pp: a count for the evaluation's mobility. */
+int movegen_count_lines(const Position *pos, const PieceProgram *pp, int owner, Cell from);
 /* How many distinct pieces have a normal capture landing on target among the first count
  * moves of list (pseudo-legal moves of the player to move): the attack count. */
 int movegen_attackers(const Position *pos, const MoveList *list, int count, Cell target);

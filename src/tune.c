@@ -153,7 +153,8 @@ static int params_of(EvalTables *et, Param *p) {
         if (v->types[t].royal) continue;
         int w = et->value[t];
         if (t != anchor) p[n++] = (Param){&et->value[t], 10, w / 3 > 10 ? w / 3 : 10, 3 * w + 10, t, "value"};
-        if (v->types[t].per_owner[0].ngen > 0) p[n++] = (Param){&et->mobility[t], 1, 0, 100, t, "mobility"};
+        const PieceProgram *pp = &v->types[t].per_owner[0];
+        if (pp->ngen || pp->natk || pp->nlines) p[n++] = (Param){&et->mobility[t], 1, 0, 100, t, "mobility"};
         p[n++] = (Param){&et->squares[t], 2, 0, 100, t, "squares"};
     }
     if (v->has_royal) p[n++] = (Param){&et->royal_safety, 2, 0, 1000, -1, "royal-safety"};
@@ -172,6 +173,12 @@ static int params_of(EvalTables *et, Param *p) {
     }
     if (et->column_sliders)
         p[n++] = (Param){&et->term[TUNED_OPEN_COLUMN], 1, 0, 100, -1, tuned_term_name(TUNED_OPEN_COLUMN)};
+    if (v->has_royal && et->nqueen_dirs)
+        p[n++] = (Param){&et->term[TUNED_ROYAL_ATTACK], 2, 0, 100, -1, tuned_term_name(TUNED_ROYAL_ATTACK)};
+    if (et->least_type != NO_TYPE) {
+        p[n++] = (Param){&et->term[TUNED_GUARDED], 10, 0, 100, -1, tuned_term_name(TUNED_GUARDED)};
+        p[n++] = (Param){&et->term[TUNED_THREAT], 5, 0, 100, -1, tuned_term_name(TUNED_THREAT)};
+    }
     return n;
 }
 

@@ -301,7 +301,10 @@ typedef struct PieceProgram {
  * promoting piece's progress toward its zone and its bonus when passed (in percent of what
  * promoting gains), a royal piece's open lines, its own neighbours, its centralisation in the
  * ending and in the middle game (hundredths of a pawn), a rank of pieces' doubled and
- * isolated members (in percent of their value), a column slider on a column free of them. */
+ * isolated members (in percent of their value), a column slider on a column free of them, an
+ * attack on the enemy royal piece's cells (per square of the attack's units, in 256ths), a cell
+ * the enemy's least piece guards in a piece's mobility (in percent), another piece standing on
+ * such a cell. */
 enum {
     TUNED_PROMOTION,
     TUNED_PASSED,
@@ -312,11 +315,15 @@ enum {
     TUNED_DOUBLED,
     TUNED_ISOLATED,
     TUNED_OPEN_COLUMN,
+    TUNED_ROYAL_ATTACK,
+    TUNED_GUARDED,
+    TUNED_THREAT,
     TUNED_TERMS
 };
 static inline const char *tuned_term_name(int i) {
     static const char *const names[TUNED_TERMS] = {"promotion",    "passed",  "exposure", "shelter",    "royal-centre",
-                                                   "royal-hidden", "doubled", "isolated", "open-column"};
+                                                   "royal-hidden", "doubled", "isolated", "open-column",
+                                                   "royal-attack", "guarded",      "threat"};
     return names[i];
 }
 

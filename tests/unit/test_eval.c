@@ -271,6 +271,69 @@ static void test_eval_open_column(void **state) {
     variant_free(v);
 }
 
+/* Two pieces that attack the cells of the enemy king and those next to it earn the square of
+ * their attack units (hits times the attacker's value in pawns); one alone earns nothing. */
+static void test_eval_royal_attack(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    Position pos;
+    board_init(&pos, v);
+    int weight = et->term[TUNED_ROYAL_ATTACK];
+    assert_true(weight > 0);
+    /* the queen on d5 hits f7 and the king on g8 (2 x 9), the knight on h5 hits g7 (1 x 3) */
+    set_fen(&pos, "6k1/8/8/3Q3N/8/8/8/K7 w - - 0 1");
+    int on = eval_side(et, &pos, 0);
+    et->term[TUNED_ROYAL_ATTACK] = 0;
+    int off = eval_side(et, &pos, 0);
+    assert_int_equal(on - off, weight * 21 * 21 / 256);
+    /* the knight away on a5: the queen alone is no attack */
+    set_fen(&pos, "6k1/8/8/N2Q4/8/8/8/K7 w - - 0 1");
+    off = eval_side(et, &pos, 0);
+    et->term[TUNED_ROYAL_ATTACK] = weight;
+    assert_int_equal(eval_side(et, &pos, 0), off);
+    /* black's side is not attacked: its own pieces near its king earn nothing */
+    set_fen(&pos, "5nk1/6q1/8/8/8/8/8/K7 w - - 0 1");
+    on = eval_side(et, &pos, 1);
+    et->term[TUNED_ROYAL_ATTACK] = 0;
+    assert_int_equal(eval_side(et, &pos, 1), on);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
+/* A cell the enemy's least piece (a pawn) guards counts `guarded` percent in a piece's mobility;
+ * a piece standing on one loses `threat`. */
+static void test_eval_guarded_mobility(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/chess.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    assert_int_equal(et->least_type, variant_type_by_letter(v, 'P'));
+    Position pos;
+    board_init(&pos, v);
+    /* the knight on d4 reaches eight cells, f5 among them, which the pawn on e6 guards */
+    set_fen(&pos, "4k3/8/4p3/8/3N4/8/8/4K3 w - - 0 1");
+    et->term[TUNED_GUARDED] = 100;
+    int full = eval_side(et, &pos, 0);
+    et->term[TUNED_GUARDED] = 0;
+    assert_int_equal(full - eval_side(et, &pos, 0), et->mobility[variant_type_by_letter(v, 'N')]);
+    /* at half, seven cells and a half (rounded down) */
+    int knight = et->mobility[variant_type_by_letter(v, 'N')];
+    et->term[TUNED_GUARDED] = 50;
+    assert_int_equal(full - eval_side(et, &pos, 0), 8 * knight - knight * 750 / 100);
+    /* on d5 the pawn threatens the knight itself: it loses `threat` */
+    set_fen(&pos, "4k3/8/4p3/3N4/8/8/8/4K3 w - - 0 1");
+    et->term[TUNED_THREAT] = 30;
+    int threatened = eval_side(et, &pos, 0);
+    et->term[TUNED_THREAT] = 0;
+    assert_int_equal(eval_side(et, &pos, 0) - threatened, 30);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
 /* `tuned` items set the terms' weights; a game of three players has none of the terms. */
 static void test_eval_terms_tuned(void **state) {
     (void)state;
@@ -312,6 +375,7 @@ int main(void) {
         cmocka_unit_test(test_eval_royal_shelter),
         cmocka_unit_test(test_eval_pawn_structure),
         cmocka_unit_test(test_eval_open_column),      cmocka_unit_test(test_eval_terms_tuned),
+        cmocka_unit_test(test_eval_royal_attack),     cmocka_unit_test(test_eval_guarded_mobility),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
