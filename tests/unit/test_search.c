@@ -257,7 +257,7 @@ static void test_search_options_parse(void **state) {
     assert_int_equal(o.skill, 7);
     search_options_format(&o, text, sizeof text);
     assert_string_equal(
-        text, "-null,lmr,-aspiration,-futility,-see,-stable,-tuned,-rfp,-lmp,-iir,-history,-qtable,-terms,-multi,skill=7");
+        text, "-null,lmr,-aspiration,-futility,-see,-stable,-tuned,-rfp,-lmp,-iir,-history,-qtable,-terms,-multi,-early,skill=7");
     assert_true(search_options_parse("default,-see", &o, err, sizeof err));
     assert_false(o.see);
     assert_true(o.null_move);
