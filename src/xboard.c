@@ -418,8 +418,19 @@ static void claim_result(XboardSession *x) {
 static const char xb_pieces[] = "PNBRQFEACWMOHIJGDVLSUK";
 #define XB_NPIECES ((int)sizeof xb_pieces - 1)
 
+/* Can a move of type t promote (an ADD of some promotion set in one of its programs)? */
+static bool type_promotes(const Variant *v, int t) {
+    for (int o = 0; o < v->nowners; o++) {
+        const Program *p = &v->types[t].per_owner[o].prog;
+        for (int pc = 0; pc < p->count; pc += bc_instr_size((Opcode)p->code[pc]))
+            if (p->code[pc] == OP_ADD && bc_operands(p->code, pc).a > 0) return true;
+    }
+    return false;
+}
+
 /* The piece-to-char table: each type of the game takes XBoard's piece of its letter when that
- * is free (the royal type the king), else the first free one. False when there are too many. */
+ * is free (the royal type the king), else the first free one; XBoard's pawn only a type that
+ * promotes. False when there are too many. */
 static bool piece_table(const Variant *v, char *buf, size_t cap) {
     char slot[XB_NPIECES + 1];
     memset(slot, '.', XB_NPIECES);
@@ -428,15 +439,18 @@ static bool piece_table(const Variant *v, char *buf, size_t cap) {
         for (int t = 0; t < v->ntypes; t++) {
             char l = v->types[t].letter;
             if (memchr(slot, l, XB_NPIECES)) continue;
+            /* (XBoard promotes its pawn on the last rank, even where the engine taught it the game) */
+            bool pawn = type_promotes(v, t);
             int at = -1;
             if (pass == 0) {
                 const char *p = strchr(xb_pieces, l);
                 if (v->types[t].royal && slot[XB_NPIECES - 1] == '.')
                     at = XB_NPIECES - 1;
-                else if (p && l && slot[p - xb_pieces] == '.' && !(l == 'K' && !v->types[t].royal))
+                else if (p && l && slot[p - xb_pieces] == '.' && !(l == 'K' && !v->types[t].royal) &&
+                         (p > xb_pieces || pawn))
                     at = (int)(p - xb_pieces);
             } else {
-                for (int i = 0; i < XB_NPIECES - 1 && at < 0; i++)
+                for (int i = pawn ? 0 : 1; i < XB_NPIECES - 1 && at < 0; i++)
                     if (slot[i] == '.') at = i;
                 if (at < 0) return false;
             }

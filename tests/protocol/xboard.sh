@@ -64,7 +64,7 @@ check stale "stalemate" has stale "1/2-1/2 {Stalemate}"
 # 7. A game XBoard does not know: setup with the piece table, size and start; highlight
 #    answers to lift (targets yellow, captures red); piece lines where Betza can say it.
 session ultima 'protover 2\nnew\nvariant ultima\nlift e2\nlift a1\nlift e4\nsd 2\nusermove e2e4\nping 1\n'
-check ultima "setup" has ultima "setup (PNBRQ.....M..........Kpnbrq.....m..........k) 8x8+0_fairy rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w - - 0 1"
+check ultima "setup" has ultima "setup (.NBRQP....M..........K.nbrqp....m..........k) 8x8+0_fairy rnbkqbnm/pppppppp/8/8/8/8/PPPPPPPP/MNBQKBNR w - - 0 1"
 check ultima "the pincer's targets" has ultima "highlight 8/8/4Y3/4Y3/4Y3/4Y3/8/8"
 check ultima "a blocked piece" [ "$(count ultima '^highlight 8/8/8/8/8/8/8/8$')" = 2 ]
 check ultima "the king's moves" has ultima "piece K& K"
@@ -93,7 +93,7 @@ session nopromo 'protover 2\nvariant ultima\nforce\nsetboard 4k3/8/8/8/8/8/4p3/K
 check nopromo "the plain move taken" [ "$(grep -c '^Illegal move' "$tmp/nopromo.out")" = 3 ]
 check nopromo "chess promotions kept" has nopromo "Illegal move: a7a8x"
 session battle 'protover 2\nnew\nvariant ultimate-battle\nlift b1\n'
-check battle "setup" has battle "setup (PNBRQ................Kpnbrq................k) 8x8+0_fairy $start w - - 0 1"
+check battle "setup" has battle "setup (.NBRQP...............K.nbrqp...............k) 8x8+0_fairy $start w - - 0 1"
 check battle "camel" has battle "piece N& C"
 check battle "rook" has battle "piece R& R"
 check battle "no lame king" lacks battle "piece K&"
