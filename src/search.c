@@ -31,6 +31,8 @@ volatile sig_atomic_t search_interrupt = 0;
     4 /* quiescence plies beyond the main search, more than two players
                                     * or no check rule */
 
+#define QS_PLIES 8 /* quiescence plies beyond the main search, any game */
+
 /* Move ordering tiers: hash move, captures (MVV-LVA), promotions, killers, quiet by history. */
 #define ORDER_HASH 2000000000
 #define ORDER_CAPTURE 1000000000
@@ -419,6 +421,9 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
      * rule (games where every move may capture, as in Clobber) they may never end: cut them short */
     bool long_chains = s->v->nplayers > 2 || !s->v->forbid_royal_capture;
     if (long_chains && ply >= 2 * s->iter_depth + QS_MULTI_PLIES) return stand;
+    /* even with two players, an army of hoppers that take each other in any order can make the
+     * exchanges explode: past a long chain the static score stands */
+    if (ply >= 2 * s->iter_depth + QS_PLIES) return stand;
     if (stand > alpha) alpha = stand;
     MoveList *ml = list_at(s, ply);
     generate(s, ml);
