@@ -11,11 +11,11 @@
 #define EST_BASE 25
 #define EST_PER_MOVE 45
 #define MOBILITY_WEIGHT 3
-#define CENTRE_WEIGHT 1  /* per step of EVAL_CENTRE_MAX */
-#define MOPUP_MARGIN 300 /* material lead that turns the mop-up term on */
-#define CARD_WEIGHT 8    /* per point of the cards a player pays its moves with */
-#define REWARD_WEIGHT 15 /* per point of the counter captures pay into (experience) */
-#define HAND_PERCENT 110 /* a piece in hand, free to go anywhere, against one on the board */
+#define CENTRE_WEIGHT 1      /* per step of EVAL_CENTRE_MAX */
+#define MOPUP_MARGIN 300     /* material lead that turns the mop-up term on */
+#define CARD_WEIGHT 8        /* per point of the cards a player pays its moves with */
+#define REWARD_WEIGHT 15     /* per point of the counter captures pay into (experience) */
+#define HAND_PERCENT 110     /* a piece in hand, free to go anywhere, against one on the board */
 #define ROYAL_ATTACK_MAX 400 /* the most an attack on the royal piece is worth */
 /* The default weights of the named terms (TUNED_PROMOTION...): progress and passed in percent
  * of what promoting gains, one step from the zone in an ending; the royal terms per cell;

@@ -321,9 +321,9 @@ enum {
     TUNED_TERMS
 };
 static inline const char *tuned_term_name(int i) {
-    static const char *const names[TUNED_TERMS] = {"promotion",    "passed",  "exposure", "shelter",    "royal-centre",
-                                                   "royal-hidden", "doubled", "isolated", "open-column",
-                                                   "royal-attack", "guarded",      "threat"};
+    static const char *const names[TUNED_TERMS] = {"promotion",    "passed",       "exposure", "shelter",
+                                                   "royal-centre", "royal-hidden", "doubled",  "isolated",
+                                                   "open-column",  "royal-attack", "guarded",  "threat"};
     return names[i];
 }
 
@@ -670,7 +670,7 @@ typedef struct Variant {
     int npromos;
     PromoSet promos[MAX_PROMO_SETS];                  /* index 0 unused: ADD 0 means "no promotion" */
     uint8_t start_count[MAX_OWNERS][MAX_PIECE_TYPES]; /* pieces of each owner and type at the start */
-    uint32_t start_columns[MAX_PIECE_TYPES]; /* bit x: owner 0 starts with one on the first board's column x */
+    uint32_t start_columns[MAX_PIECE_TYPES];          /* bit x: owner 0 starts with one on the first board's column x */
     int ncastles;
     Castle castles[MAX_PLAYERS * MAX_CASTLES];
     uint32_t castle_mask[MAX_CELLS];                  /* rights kept when the cell is touched */

@@ -372,10 +372,9 @@ int main(void) {
         cmocka_unit_test(test_eval_start_is_balanced),  cmocka_unit_test(test_eval_estimates_missing_values),
         cmocka_unit_test(test_eval_prefers_the_centre), cmocka_unit_test(test_eval_three_players),
         cmocka_unit_test(test_eval_reads_tuned_items),  cmocka_unit_test(test_eval_promotion_progress),
-        cmocka_unit_test(test_eval_royal_shelter),
-        cmocka_unit_test(test_eval_pawn_structure),
-        cmocka_unit_test(test_eval_open_column),      cmocka_unit_test(test_eval_terms_tuned),
-        cmocka_unit_test(test_eval_royal_attack),     cmocka_unit_test(test_eval_guarded_mobility),
+        cmocka_unit_test(test_eval_royal_shelter),      cmocka_unit_test(test_eval_pawn_structure),
+        cmocka_unit_test(test_eval_open_column),        cmocka_unit_test(test_eval_terms_tuned),
+        cmocka_unit_test(test_eval_royal_attack),       cmocka_unit_test(test_eval_guarded_mobility),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
