@@ -39,6 +39,9 @@ volatile sig_atomic_t search_interrupt = 0;
 #define ORDER_PROMO 900000000
 #define ORDER_KILLER 800000000
 #define HISTORY_MAX 100000000
+/* Static scores kept per searcher, keyed by the position: iterative deepening and the pruning's
+ * look at the static score evaluate the same positions again and again. */
+#define EVAL_CACHE_BITS 16
 
 struct Searcher {
     const Variant *v;
@@ -62,6 +65,9 @@ struct Searcher {
     int *order[MAX_PLY + 1]; /* ordering scores parallel to lists[ply] */
     uint32_t killers[MAX_PLY + 1][2];
     int *history; /* [from * ncells + to] */
+    /* each slot: the key's high 48 bits above the score's 16 (0: empty); cleared per search,
+     * for a score depends on the root player with more than two and on the settings */
+    uint64_t *eval_cache;
     uint64_t nodes;
     SearchOptions opt;
     bool null_ok;                  /* the game allows null moves (search_null_move_allowed) */
@@ -232,11 +238,22 @@ static inline int team(const Searcher *s, int player) {
     return player == s->root_player ? 0 : 1;
 }
 
+/* Static score of the position for `player`, from the cache when it holds it. */
+static int cached_eval(Searcher *s, int player) {
+    uint64_t key = s->pos.key;
+    uint64_t *slot = &s->eval_cache[key & ((1u << EVAL_CACHE_BITS) - 1)];
+    uint64_t tag = key & ~0xffffull;
+    if (*slot && (*slot & ~0xffffull) == tag) return (int16_t)(*slot & 0xffff);
+    int e = eval_position(&s->et, &s->pos, player);
+    if (e >= INT16_MIN && e <= INT16_MAX) *slot = tag | (uint16_t)e;
+    return e;
+}
+
 /* Static score for the player to move (its team's view). */
 static int evaluate(Searcher *s) {
     int mover = board_mover(&s->pos);
-    if (s->v->nplayers <= 2) return eval_position(&s->et, &s->pos, mover);
-    int e = eval_position(&s->et, &s->pos, s->root_player);
+    if (s->v->nplayers <= 2) return cached_eval(s, mover);
+    int e = cached_eval(s, s->root_player);
     return team(s, mover) == 0 ? e : -e;
 }
 
@@ -355,6 +372,7 @@ static bool make_legal(Searcher *s, const Move *m) {
     Position *pos = &s->pos;
     int mover = board_mover(pos);
     if (!board_make(pos, m)) return false;
+    tt_prefetch(s->tt, pos->key);
     if (!movegen_made_is_legal(&s->gen, pos, m, mover)) {
         board_unmake(pos);
         return false;
@@ -965,6 +983,7 @@ static bool search_run_one(Searcher *s, const Position *root, const SearchLimits
     for (size_t i = 0; i < nh; i++) s->history[i] /= 8;
     memset(s->killers, 0, sizeof s->killers);
     memset(s->null_before, 0, sizeof s->null_before);
+    memset(s->eval_cache, 0, sizeof(uint64_t) << EVAL_CACHE_BITS);
 
     MoveList *rl = list_at(s, 0);
     VmFault f = {0};
@@ -1066,6 +1085,7 @@ static Searcher *searcher_alloc(const Variant *v) {
     board_init(&s->pos, v);
     genctx_init(&s->gen);
     s->history = xcalloc((size_t)v->ncells * (size_t)v->ncells, sizeof(int));
+    s->eval_cache = xcalloc((size_t)1 << EVAL_CACHE_BITS, sizeof(uint64_t));
     pthread_once(&lmr_once, lmr_init);
     search_options_default(&s->opt);
     s->null_ok = search_null_move_allowed(v);
@@ -1109,6 +1129,7 @@ static void free_searcher(Searcher *s) {
         free(s->order[i]);
     }
     free(s->history);
+    free(s->eval_cache);
     board_free(&s->pos);
     free(s);
 }

@@ -34,6 +34,9 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 /* The entry for key copied to *out; false when the slot holds another position. */
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *out);
+/* Starts loading key's slot into the cache: called as soon as a move is made, the slot is
+ * there when the child node probes it. */
+static inline void tt_prefetch(const TT *tt, uint64_t key) { __builtin_prefetch(&tt->slots[key & tt->mask]); }
 /* Stores a result; keeps a deeper entry of the same position unless the new one is exact. */
 void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int depth, int bound);
 /* The table's size in megabytes (as tt_init rounded it). */
