@@ -517,8 +517,32 @@ static int distance(const Variant *v, Cell a, Cell b) {
     return dx > dy ? dx : dy;
 }
 
+/* Owner o's non-royal material on the board and in its hand (what it can still fight with). */
+static int army_material(const EvalTables *et, const Position *pos, int o) {
+    const Variant *v = pos->v;
+    int sum = 0;
+    for (int w = 0; w < v->cell_words; w++)
+        for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
+            int t = PIECE_TYPE(pos->cell[w * 64 + __builtin_ctzll(bits)]);
+            if (!variant_royal(v, o, t)) sum += et->value[t];
+        }
+    if (v->has_hands && o < 2)
+        for (int t = 0; t < v->ntypes; t++) sum += pos->hand[o][t] * et->value[t];
+    return sum;
+}
+
+/* The phase as owner e's army sets it: 256 with all it started with (or more), 0 with none. */
+static int army_phase(const EvalTables *et, int material, int e) {
+    if (et->start_material[e] <= 0) return 0;
+    int phase = 256 * material / et->start_material[e];
+    return phase < 256 ? phase : 256;
+}
+
 /* Winning side: push the enemy royal to the edge and bring our royal near it, so won endings
- * get converted without variant knowledge (two players only). */
+ * get converted without variant knowledge (two players only). Where captured pieces go to a
+ * hand, a lead is no ending: the term grows only as the weaker army, on the board and in hand,
+ * goes (a royal piece walking toward the enemy's while it still holds pieces to drop walks
+ * into an attack). */
 static int mopup(const EvalTables *et, const Position *pos, int me, int mat_me, int mat_you) {
     const Variant *v = pos->v;
     int lead = mat_me - mat_you;
@@ -528,6 +552,8 @@ static int mopup(const EvalTables *et, const Position *pos, int me, int mat_me, 
     if (wk == NO_CELL) return 0;
     int bonus = 4 * (EVAL_CENTRE_MAX - et->centre[wk]);
     if (sk != NO_CELL) bonus += 6 * (MAX_BOARD_DIM - distance(v, sk, wk)) / 4;
+    if (v->has_hands && v->nowners == 2)
+        bonus = bonus * (256 - army_phase(et, army_material(et, pos, weak), weak)) / 256;
     return strong == me ? bonus : -bonus;
 }
 
@@ -624,13 +650,7 @@ int eval_terms(const EvalTables *et, const Position *pos) {
     if (!et->terms || v->nplayers != 2 || v->nowners != 2 || pos->controller[0] != 0 || pos->controller[1] != 1)
         return 0;
     int words = v->cell_words, material[2] = {0, 0};
-    /* (no popcount: a build for any processor makes it a call) */
-    for (int o = 0; o < 2; o++)
-        for (int w = 0; w < words; w++)
-            for (uint64_t bits = pos->occ[o][w]; bits; bits &= bits - 1) {
-                int t = PIECE_TYPE(pos->cell[w * 64 + __builtin_ctzll(bits)]);
-                if (!variant_royal(v, o, t)) material[o] += et->value[t];
-            }
+    for (int o = 0; o < 2; o++) material[o] = army_material(et, pos, o);
     int score[2] = {0, 0};
     /* each army's structure, and the columns its ranked pieces stand on */
     uint32_t columns[2] = {0, 0};
@@ -643,9 +663,8 @@ int eval_terms(const EvalTables *et, const Position *pos) {
     }
     for (int o = 0; o < 2; o++) {
         int e = 1 - o;
-        /* the enemy's non-royal material: 256 with all it started with, 0 with none */
-        int phase = et->start_material[e] > 0 ? 256 * material[e] / et->start_material[e] : 0;
-        if (phase > 256) phase = 256;
+        /* the enemy's non-royal material, in hand too: 256 with all it started with, 0 with none */
+        int phase = army_phase(et, material[e], e);
         int sum = 0;
         for (uint32_t ts = et->promoting; ts; ts &= ts - 1) {
             int t = __builtin_ctz(ts);

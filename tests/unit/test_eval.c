@@ -335,6 +335,30 @@ static void test_eval_guarded_mobility(void **state) {
 }
 
 /* `tuned` items set the terms' weights; a game of three players has none of the terms. */
+/* Where captured pieces go to a hand they still fight: the phase counts the enemy's pieces in
+ * hand as its army. Kings alone on the board, black's whole army in its hand: white's king in
+ * the centre is judged as in the middle game (royal-hidden, exposure), not rewarded as in an
+ * ending (royal-centre) as it is when black holds nothing. */
+static void test_eval_phase_counts_hands(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/shogi.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "8k/9/9/9/4K4/9/9/9/9[] w - - 0 1");
+    int bare = eval_terms(et, &pos);
+    set_fen(&pos, "8k/9/9/9/4K4/9/9/9/9[rbggssnnllppppppppp] w - - 0 1");
+    int armed = eval_terms(et, &pos);
+    int c = et->centre[variant_cell_by_name(v, "e5")];
+    assert_true(c > 0);
+    /* bare: +royal-centre per step; armed: -royal-hidden per step and exposure besides */
+    assert_true(bare - armed >= (et->term[TUNED_ROYAL_CENTRE] + et->term[TUNED_ROYAL_HIDDEN]) * c);
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
 static void test_eval_terms_tuned(void **state) {
     (void)state;
     Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
@@ -374,7 +398,8 @@ int main(void) {
         cmocka_unit_test(test_eval_reads_tuned_items),  cmocka_unit_test(test_eval_promotion_progress),
         cmocka_unit_test(test_eval_royal_shelter),      cmocka_unit_test(test_eval_pawn_structure),
         cmocka_unit_test(test_eval_open_column),        cmocka_unit_test(test_eval_terms_tuned),
-        cmocka_unit_test(test_eval_royal_attack),       cmocka_unit_test(test_eval_guarded_mobility),
+        cmocka_unit_test(test_eval_phase_counts_hands), cmocka_unit_test(test_eval_royal_attack),
+        cmocka_unit_test(test_eval_guarded_mobility),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
