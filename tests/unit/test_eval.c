@@ -334,7 +334,6 @@ static void test_eval_guarded_mobility(void **state) {
     variant_free(v);
 }
 
-/* `tuned` items set the terms' weights; a game of three players has none of the terms. */
 /* Where captured pieces go to a hand they still fight: the phase counts the enemy's pieces in
  * hand as its army. Kings alone on the board, black's whole army in its hand: white's king in
  * the centre is judged as in the middle game (royal-hidden, exposure), not rewarded as in an
@@ -359,6 +358,7 @@ static void test_eval_phase_counts_hands(void **state) {
     variant_free(v);
 }
 
+/* `tuned` items set the terms' weights; a game of three players has none of the terms. */
 static void test_eval_terms_tuned(void **state) {
     (void)state;
     Variant *v = load_text_ok("version 1\nplayers white(w) black(b)\nboard 8x8\norientation black flip\n"
