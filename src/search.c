@@ -63,6 +63,10 @@ struct Searcher {
     GenContext gen; /* the search's own move generation state */
     MoveList *lists[MAX_PLY + 1];
     int *order[MAX_PLY + 1]; /* ordering scores parallel to lists[ply] */
+    /* a tournament over order[ply] from which pick takes the best move of a long list (heap
+     * layout: node k plays 2k and 2k+1, leaves from pick_size[ply]; -1: no move), 0: not built */
+    int *pick_tree[MAX_PLY + 1];
+    int pick_size[MAX_PLY + 1];
     uint32_t killers[MAX_PLY + 1][2];
     int *history; /* [from * ncells + to] */
     /* each slot: the key's high 48 bits above the score's 16 (0: empty); cleared per search,
@@ -225,10 +229,16 @@ static double elapsed_on(clockid_t id, const struct timespec *t0) {
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+#define PICK_TREE_LEAVES 1024 /* a power of two, at least MAX_MOVES */
+_Static_assert(PICK_TREE_LEAVES >= MAX_MOVES, "the pick tree holds a whole move list");
+#define PICK_TREE_FROM 3  /* pick scans the first moves: a node is often cut by then */
+#define PICK_TREE_REST 48 /* and lists with fewer moves left */
+
 static MoveList *list_at(Searcher *s, int ply) {
     if (!s->lists[ply]) {
         s->lists[ply] = xmalloc(sizeof(MoveList));
         s->order[ply] = xmalloc(sizeof(int) * MAX_MOVES);
+        s->pick_tree[ply] = xmalloc(sizeof(int) * 2 * PICK_TREE_LEAVES);
     }
     return s->lists[ply];
 }
@@ -308,6 +318,7 @@ static void score_moves(Searcher *s, int ply, uint32_t hash_move) {
     MoveList *ml = s->lists[ply];
     int *sc = s->order[ply];
     const Position *pos = &s->pos;
+    s->pick_size[ply] = 0;
     for (int i = 0; i < ml->count; i++) {
         const Move *m = &ml->moves[i];
         uint32_t sig = search_move_sig(m);
@@ -330,13 +341,38 @@ static void score_moves(Searcher *s, int ply, uint32_t hash_move) {
     }
 }
 
-/* Swaps the best-scored remaining move into slot i (selection sort, lazily). */
+/* The better of two moves' slots in order[] (-1: none): the higher score, the first on a tie. */
+static inline int pick_winner(const int *sc, int a, int b) {
+    if (a < 0 || b < 0) return a < 0 ? b : a;
+    return sc[b] > sc[a] ? b : a;
+}
+
+/* Plays the tournament again on the way up from leaf j. */
+static void pick_tree_replay(int *tree, const int *sc, int size, int j) {
+    for (int k = (size + j) >> 1; k >= 1; k >>= 1) tree[k] = pick_winner(sc, tree[2 * k], tree[2 * k + 1]);
+}
+
+/* Swaps the best-scored remaining move into slot i (selection sort, lazily; the first of the
+ * best on a tie). Long lists, where drops make hundreds of moves, keep a tournament of their
+ * remaining moves so that each pick costs the log of the list, not the list: the same moves
+ * in the same order. */
 static void pick(Searcher *s, int ply, int i) {
     MoveList *ml = s->lists[ply];
     int *sc = s->order[ply];
     int best = i;
-    for (int j = i + 1; j < ml->count; j++)
-        if (sc[j] > sc[best]) best = j;
+    int *tree = s->pick_tree[ply];
+    int size = s->pick_size[ply];
+    if (!size && i >= PICK_TREE_FROM && ml->count - i > PICK_TREE_REST) {
+        for (size = 1; size < ml->count; size *= 2) {}
+        for (int j = 0; j < size; j++) tree[size + j] = j >= i && j < ml->count ? j : -1;
+        for (int k = size - 1; k >= 1; k--) tree[k] = pick_winner(sc, tree[2 * k], tree[2 * k + 1]);
+        s->pick_size[ply] = size;
+    }
+    if (size)
+        best = tree[1];
+    else
+        for (int j = i + 1; j < ml->count; j++)
+            if (sc[j] > sc[best]) best = j;
     if (best != i) {
         Move tm = ml->moves[i];
         ml->moves[i] = ml->moves[best];
@@ -344,6 +380,11 @@ static void pick(Searcher *s, int ply, int i) {
         int t = sc[i];
         sc[i] = sc[best];
         sc[best] = t;
+    }
+    if (size) {
+        tree[size + i] = -1;
+        pick_tree_replay(tree, sc, size, i);
+        if (best != i) pick_tree_replay(tree, sc, size, best);
     }
 }
 
@@ -1127,6 +1168,7 @@ static void free_searcher(Searcher *s) {
     for (int i = 0; i <= MAX_PLY; i++) {
         free(s->lists[i]);
         free(s->order[i]);
+        free(s->pick_tree[i]);
     }
     free(s->history);
     free(s->eval_cache);

@@ -296,6 +296,36 @@ static void test_search_null_move_allowed(void **state) {
     }
 }
 
+/* Where drops make hundreds of moves a node, pick keeps a tournament of the moves left (instead
+ * of scanning them all each time): the same moves in the same order, so the plain search makes
+ * the nodes it made with the scan alone (counted before the tournament came). */
+static void test_search_long_move_lists(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/shogi.rules");
+    Position pos;
+    board_init(&pos, v);
+    set_fen(&pos, "lnsgk2nl/5g1R1/1ppp+P4/6p1p/5p3/p1P6/1PSPP1P1P/6G2/LN1GK2+b1[SLPrbsnppp] b - - 1 28");
+    MoveList *ml = xmalloc(sizeof *ml);
+    VmFault f = {0};
+    Searcher *s = search_new(v, 4);
+    assert_true(movegen_legal(test_fresh_gen(), &pos, ml, &f));
+    assert_true(ml->count > 200);
+    SearchOptions classic;
+    search_options_classic(&classic);
+    search_set_options(s, &classic);
+    SearchLimits lim = {.depth = 3};
+    SearchResult res;
+    assert_true(search_run(s, &pos, &lim, &res, NULL, NULL));
+    char move[32];
+    notation_move(v, &res.best, move, sizeof move);
+    assert_string_equal(move, "P@e2");
+    assert_int_equal(res.info.nodes, 94495);
+    search_free(s);
+    free(ml);
+    board_free(&pos);
+    variant_free(v);
+}
+
 /* The pruning features find the same mates as the plain search, with fewer nodes. */
 static void test_search_features_keep_mates(void **state) {
     (void)state;
@@ -394,6 +424,7 @@ int main(void) {
         cmocka_unit_test(test_search_null_move_allowed),
         cmocka_unit_test(test_engine_elo_skill),
         cmocka_unit_test(test_search_features_keep_mates),
+        cmocka_unit_test(test_search_long_move_lists),
         cmocka_unit_test(test_search_time_budget),
         cmocka_unit_test(test_search_mcts),
     };
