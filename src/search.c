@@ -573,6 +573,19 @@ static bool gives_check(Searcher *s) {
     return s->v->has_royal && !movegen_safe_after(&s->gen, &s->pos, board_mover(&s->pos));
 }
 
+/* Is the checking move m (just made) worth a ply more? Not when the piece it moved or dropped
+ * stands where the enemy takes it and none of its own could take back: with pieces in hand
+ * such checks abound, and extending each of them kept the search shallow. (Two armies; a
+ * royal piece that moves and uncovers a check is extended as any.) */
+static bool check_extends(Searcher *s, const Move *m) {
+    Position *pos = &s->pos;
+    Piece p = m->to != NO_CELL ? pos->cell[m->to] : 0;
+    if (!p || s->v->nowners != 2) return true;
+    int o = PIECE_OWNER(p), t = PIECE_TYPE(p);
+    if (variant_royal(s->v, o, t) || !attack_is_attacked(&s->gen, pos, m->to, o, p)) return true;
+    return attack_is_attacked(&s->gen, pos, m->to, 1 - o, PIECE_MAKE(t, 1 - o));
+}
+
 /* Does the mover have pieces besides its royal ones and those that reset the n-move count
  * (pawns)? Where it has none, having to move may hurt (zugzwang): no null move there. */
 static bool has_officers(const Position *pos) {
@@ -696,7 +709,7 @@ static int search_node(Searcher *s, int depth, int alpha, int beta, int ply, boo
         legal++;
         bool same = team(s, board_mover(pos)) == mover_team;
         bool check = gives_check(s);
-        int ext = (ply < 2 * s->iter_depth && check) ? 1 : 0;
+        int ext = (ply < 2 * s->iter_depth && check && check_extends(s, m)) ? 1 : 0;
         int d = depth - 1 + ext;
         /* futility: a quiet move that gives no check cannot lift a score this far below alpha */
         if (futile && quiet && !check && legal > 1) {

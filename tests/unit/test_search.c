@@ -319,7 +319,7 @@ static void test_search_long_move_lists(void **state) {
     char move[32];
     notation_move(v, &res.best, move, sizeof move);
     assert_string_equal(move, "P@e2");
-    assert_int_equal(res.info.nodes, 94495);
+    assert_int_equal(res.info.nodes, 88084);
     search_free(s);
     free(ml);
     board_free(&pos);
