@@ -17,12 +17,13 @@
 #define REWARD_WEIGHT 15     /* per point of the counter captures pay into (experience) */
 #define HAND_PERCENT 110     /* a piece in hand, free to go anywhere, against one on the board */
 #define ROYAL_ATTACK_MAX 400 /* the most an attack on the royal piece is worth */
+#define HAND_ATTACK_MAX 1200 /* the same where pieces in hand join it (hand-attack) */
 /* The default weights of the named terms (TUNED_PROMOTION...): progress and passed in percent
  * of what promoting gains, one step from the zone in an ending; the royal terms per cell;
  * doubled and isolated in percent of the piece's value; open-column per piece; royal-attack
  * per square of the attack's units, in 256ths; guarded in percent of a cell's mobility;
- * threat per piece. */
-static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10, 15, 16, 100, 0};
+ * threat per piece; hand-attack in percent of a piece's value in pawns. */
+static const int term_defaults[TUNED_TERMS] = {10, 15, 3, 4, 2, 3, 12, 10, 15, 16, 100, 0, 0};
 
 /* The moves of a lone piece of type t and owner o on every cell (out[c]); their total. */
 static long reach_of(GenContext *ctx, Position *scratch, int t, int o, int *out) {
@@ -462,11 +463,24 @@ static bool royal_zone(const EvalTables *et, const Position *pos, int player, ui
 }
 
 /* A player's attack on the enemy royal piece from units (per attacked cell of its zone, the
- * attacker's value in pawns), by two or more pieces: growing with the square of the units. */
-static int royal_attack(const EvalTables *et, int units, int attackers) {
+ * attacker's value in pawns), by two or more pieces: growing with the square of the units.
+ * With `hand-attack`, where pieces are dropped, those in the attacker's hand join an attack
+ * that a piece on the board has begun, each once at that percent of its value in pawns (at
+ * least 1): in shogi a drop next to the royal piece is how games are won. */
+static int royal_attack(const EvalTables *et, const Position *pos, int player, int units, int attackers) {
+    const Variant *v = pos->v;
+    int percent = v->has_hands && player < 2 ? et->term[TUNED_HAND_ATTACK] : 0;
+    if (percent && units > 0)
+        for (int t = 0; t < v->ntypes; t++) {
+            int n = pos->hand[player][t];
+            int pawns = et->value[t] * percent / 10000;
+            units += n * (pawns > 1 ? pawns : 1);
+            attackers += n;
+        }
     if (attackers < 2) return 0;
     int bonus = et->term[TUNED_ROYAL_ATTACK] * units * units / 256;
-    return bonus < ROYAL_ATTACK_MAX ? bonus : ROYAL_ATTACK_MAX;
+    int most = percent ? HAND_ATTACK_MAX : ROYAL_ATTACK_MAX;
+    return bonus < most ? bonus : most;
 }
 
 int eval_side(const EvalTables *et, const Position *pos, int player) {
@@ -506,7 +520,7 @@ int eval_side(const EvalTables *et, const Position *pos, int player) {
             }
         }
     }
-    return zone ? sum + royal_attack(et, units, attackers) : sum;
+    return zone ? sum + royal_attack(et, pos, player, units, attackers) : sum;
 }
 
 /* Chebyshev distance between two cells on the same board (large when on different boards). */

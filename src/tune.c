@@ -175,6 +175,8 @@ static int params_of(EvalTables *et, Param *p) {
         p[n++] = (Param){&et->term[TUNED_OPEN_COLUMN], 1, 0, 100, -1, tuned_term_name(TUNED_OPEN_COLUMN)};
     if (v->has_royal && et->nqueen_dirs)
         p[n++] = (Param){&et->term[TUNED_ROYAL_ATTACK], 2, 0, 100, -1, tuned_term_name(TUNED_ROYAL_ATTACK)};
+    if (v->has_royal && et->nqueen_dirs && v->has_hands)
+        p[n++] = (Param){&et->term[TUNED_HAND_ATTACK], 10, 0, 100, -1, tuned_term_name(TUNED_HAND_ATTACK)};
     if (et->least_type != NO_TYPE) {
         p[n++] = (Param){&et->term[TUNED_GUARDED], 10, 0, 100, -1, tuned_term_name(TUNED_GUARDED)};
         p[n++] = (Param){&et->term[TUNED_THREAT], 5, 0, 100, -1, tuned_term_name(TUNED_THREAT)};

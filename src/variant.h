@@ -304,7 +304,7 @@ typedef struct PieceProgram {
  * isolated members (in percent of their value), a column slider on a column free of them, an
  * attack on the enemy royal piece's cells (per square of the attack's units, in 256ths), a cell
  * the enemy's least piece guards in a piece's mobility (in percent), another piece standing on
- * such a cell. */
+ * such a cell, a piece in hand joining an attack (in percent of its value in pawns). */
 enum {
     TUNED_PROMOTION,
     TUNED_PASSED,
@@ -318,12 +318,13 @@ enum {
     TUNED_ROYAL_ATTACK,
     TUNED_GUARDED,
     TUNED_THREAT,
+    TUNED_HAND_ATTACK,
     TUNED_TERMS
 };
 static inline const char *tuned_term_name(int i) {
-    static const char *const names[TUNED_TERMS] = {"promotion",    "passed",       "exposure", "shelter",
-                                                   "royal-centre", "royal-hidden", "doubled",  "isolated",
-                                                   "open-column",  "royal-attack", "guarded",  "threat"};
+    static const char *const names[TUNED_TERMS] = {
+        "promotion", "passed",      "exposure",     "shelter", "royal-centre", "royal-hidden", "doubled",
+        "isolated",  "open-column", "royal-attack", "guarded", "threat",       "hand-attack"};
     return names[i];
 }
 

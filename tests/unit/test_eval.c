@@ -271,6 +271,38 @@ static void test_eval_open_column(void **state) {
     variant_free(v);
 }
 
+/* With `hand-attack` (shogi.rules: 50), pieces in the attacker's hand join an attack begun on
+ * the board, each once at that percent of its value in pawns; with no piece on the board
+ * attacking they add nothing, nor with the weight at 0 (the default). */
+static void test_eval_royal_attack_hands(void **state) {
+    (void)state;
+    Variant *v = load_rules("rules/shogi.rules");
+    EvalTables *et = xmalloc(sizeof *et);
+    eval_init(et, v);
+    assert_int_equal(et->term[TUNED_HAND_ATTACK], 50);
+    Position pos;
+    board_init(&pos, v);
+    int weight = et->term[TUNED_ROYAL_ATTACK];
+    assert_true(weight > 0);
+    /* the gold on b7 hits a8 and b8 (2 x 5), the lance on a6 hits a8 and the king on a9 (2 x 3):
+     * 16 units; in hand a rook (5) and a bishop (4) make 25 */
+    const char *fens[] = {"k8/9/1G7/L8/9/9/9/9/8K[] w - - 0 1", "k8/9/1G7/L8/9/9/9/9/8K[RB] w - - 0 1",
+                          "k8/9/9/9/9/9/1G7/2L6/8K[RB] w - - 0 1", "k8/9/1G7/L8/9/9/9/9/8K[RB] w - - 0 1"};
+    int percent[] = {50, 50, 50, 0};
+    int expect[] = {weight * 16 * 16 / 256, weight * 25 * 25 / 256, 0, weight * 16 * 16 / 256};
+    for (int i = 0; i < 4; i++) {
+        set_fen(&pos, fens[i]);
+        et->term[TUNED_HAND_ATTACK] = percent[i];
+        et->term[TUNED_ROYAL_ATTACK] = weight;
+        int on = eval_side(et, &pos, 0);
+        et->term[TUNED_ROYAL_ATTACK] = 0;
+        assert_int_equal(on - eval_side(et, &pos, 0), expect[i]);
+    }
+    board_free(&pos);
+    free(et);
+    variant_free(v);
+}
+
 /* Two pieces that attack the cells of the enemy king and those next to it earn the square of
  * their attack units (hits times the attacker's value in pawns); one alone earns nothing. */
 static void test_eval_royal_attack(void **state) {
@@ -399,7 +431,7 @@ int main(void) {
         cmocka_unit_test(test_eval_royal_shelter),      cmocka_unit_test(test_eval_pawn_structure),
         cmocka_unit_test(test_eval_open_column),        cmocka_unit_test(test_eval_terms_tuned),
         cmocka_unit_test(test_eval_phase_counts_hands), cmocka_unit_test(test_eval_royal_attack),
-        cmocka_unit_test(test_eval_guarded_mobility),
+        cmocka_unit_test(test_eval_royal_attack_hands), cmocka_unit_test(test_eval_guarded_mobility),
     };
     return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
